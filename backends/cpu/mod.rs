@@ -1,0 +1,1 @@
+//! placeholder until the CPU oracle lands

@@ -1,0 +1,18 @@
+//! Compiles csrc/ for the GPU features that are on; the CPU backend needs nothing here.
+
+#[path = "build/cuda.rs"]
+mod cuda;
+#[path = "build/hip.rs"]
+mod hip;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
+    println!("cargo:rerun-if-changed=csrc");
+    if std::env::var_os("CARGO_FEATURE_CUDA").is_some() {
+        cuda::build();
+    }
+    if std::env::var_os("CARGO_FEATURE_HIP").is_some() {
+        hip::build();
+    }
+}

@@ -1,0 +1,31 @@
+//! wavekit: warp- and wavefront-level GPU primitives and the collectives built on them,
+//! behind one trait API with CUDA, HIP/ROCm and a rayon CPU oracle.
+//!
+//! Semantics, undefined lanes and the canonical combining order: docs/SEMANTICS.md.
+
+pub mod api;
+pub mod backend;
+pub mod canonical;
+pub mod element;
+pub mod error;
+pub mod mask;
+pub mod op;
+pub mod width;
+
+#[path = "../backends/cpu/mod.rs"]
+pub mod cpu;
+
+pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
+pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
+pub use element::{ElemKind, Element};
+pub use error::{Result, WavekitError};
+pub use mask::LaneMask;
+pub use op::{Predicate, ReduceOp};
+pub use width::WarpWidth;
+
+pub mod prelude {
+    pub use crate::{
+        Backend, Collectives, DeviceBuffer, ElemKind, Element, LaneMask, Predicate, ReduceOp,
+        ScanKind, Shfl, VectorSize, Vote, WarpPrimitives, WarpWidth,
+    };
+}
