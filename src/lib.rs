@@ -6,6 +6,8 @@
 pub mod api;
 pub mod backend;
 pub mod canonical;
+pub mod cli;
+pub mod conformance;
 pub mod element;
 pub mod error;
 pub mod mask;
@@ -14,6 +16,16 @@ pub mod width;
 
 #[path = "../backends/cpu/mod.rs"]
 pub mod cpu;
+/// Shared GPU backend over a vendor runtime (CUDA or HIP).
+#[cfg(any(feature = "cuda", feature = "hip"))]
+#[path = "../backends/gpu/mod.rs"]
+pub mod gpu;
+#[cfg(feature = "cuda")]
+#[path = "../backends/cuda/mod.rs"]
+pub mod cuda;
+#[cfg(feature = "hip")]
+#[path = "../backends/hip/mod.rs"]
+pub mod hip;
 
 pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};

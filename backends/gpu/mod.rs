@@ -1,0 +1,2 @@
+//! Shared GPU backend: placeholder until the CUDA issue.
+pub mod runtime;

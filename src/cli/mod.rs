@@ -1,0 +1,1 @@
+//! The `wavekit` command line (info, verify, bench, show).
