@@ -91,7 +91,7 @@ fn predicates<T: Element>(data: &[T]) -> Vec<Predicate<T>> {
 }
 
 fn data_sizes(scale: Scale) -> Vec<usize> {
-    pick(scale, &[1, 31, 1000, 4097, 50_001], &[1, 31, 1000])
+    pick(scale, &[1, 31, 1000, 4097, 20_001], &[1, 31, 1000])
 }
 
 fn count_if_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
@@ -116,19 +116,27 @@ fn compact_typed<T: Element, B: Backend>(b: &B, scale: Scale, stable: bool) -> R
     for n in data_sizes(scale) {
         let data = if n % 2 == 0 { values::<T>(n, n as u64 + 5) } else { values_with_specials::<T>(n, n as u64 + 5) };
         let buf = ok("upload", b.upload(&data))?;
-        for pred in predicates(&data) {
+        // The large input only under a few predicates: the rest add time, not coverage.
+        let preds = predicates(&data);
+        let preds = if n > 5000 { &preds[..8] } else { &preds[..] };
+        for &pred in preds {
             let ctx = format!("{} n={n} stable={stable} {pred:?}", T::KIND.name());
             let out = ok(&ctx, b.compact(&buf, pred, stable))?;
             let all = ok(&ctx, b.download(&out.data))?;
-            let mut want = reference::compact_stable(&data, &pred);
+            let want = reference::compact_stable(&data, &pred);
             eq(&format!("{ctx}: selected count"), want.len(), out.len)?;
-            let mut got = all[..out.len.min(all.len())].to_vec();
-            if !stable {
+            let got = &all[..out.len.min(all.len())];
+            if stable {
+                same_elems(&ctx, "output", &want, got)?;
+            } else {
                 // Only the multiset is promised: compare sorted bit patterns.
-                want.sort_by_key(|x| x.to_bits());
-                got.sort_by_key(|x| x.to_bits());
+                let sorted = |v: &[T]| {
+                    let mut bits: Vec<u64> = v.iter().map(|x| x.to_bits()).collect();
+                    bits.sort_unstable();
+                    bits
+                };
+                eq(&format!("{ctx}: sorted output bits"), sorted(&want), sorted(got))?;
             }
-            same_elems(&ctx, "output", &want, &got)?;
         }
     }
     Ok(())

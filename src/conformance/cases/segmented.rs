@@ -81,7 +81,7 @@ pub fn random_offsets(count: usize, seed: u64, ends_empty: bool) -> Vec<u32> {
 fn offsets_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
     let counts = pick(scale, &[0usize, 1, 2, 7, 40, 150], &[0usize, 1, 7, 40]);
     for op in ReduceOp::ops_for(T::KIND) {
-        for &count in &counts {
+        for &count in counts.iter().filter(|&&c| c < 100 || op == ReduceOp::Sum) {
             for (oname, offsets) in [
                 ("random", random_offsets(count, count as u64 + 11, false)),
                 ("empty ends", random_offsets(count, count as u64 + 12, true)),

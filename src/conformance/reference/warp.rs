@@ -149,7 +149,8 @@ pub fn tile_vote(tile: u32, kind: Vote, preds: &[bool], warp: WarpWidth) -> Vec<
 
 pub fn tile_reduce<T: Element>(tile: u32, op: ReduceOp, vals: &[T]) -> Vec<Option<T>> {
     let tile = tile as usize;
-    per_full_tile(vals.len(), tile, |start, _| bfly(op, &vals[start..start + tile], tile))
+    let results: Vec<T> = vals.chunks_exact(tile).map(|t| bfly(op, t, tile)).collect();
+    per_full_tile(vals.len(), tile, |start, _| results[start / tile])
 }
 
 /// One bfly result per `width`-lane segment (a short last segment padded with the identity).
