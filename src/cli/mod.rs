@@ -78,7 +78,7 @@ impl ScaleArg {
 
 /// Default element counts of `bench`: short enough for a 2-core CI box.
 const DEFAULT_SIZES: &str = "2^16,2^20";
-const DEFAULT_REPS: u32 = 7;
+const DEFAULT_REPS: u32 = 10;
 
 #[derive(Args, Debug)]
 struct BenchArgs {

@@ -9,7 +9,6 @@ use super::error::{CliError, CliResult};
 use super::registry::{self, BackendKind, with_backend};
 use crate::width::WarpWidth;
 use cases::{Measured, Refused};
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 use timing::{BenchBackend, Harness, Timing};
@@ -124,7 +123,6 @@ fn bench_one<B: BenchBackend>(
     harness: &Harness,
     emit: &mut dyn FnMut(Row),
 ) {
-    let mut copies: HashMap<u64, Result<Timing, String>> = HashMap::new();
     let wanted = |c: &cases::Case<B>| {
         opts.only
             .as_deref()
@@ -133,25 +131,21 @@ fn bench_one<B: BenchBackend>(
     for &n in &opts.sizes {
         for case in cases::all::<B>().into_iter().filter(wanted) {
             let outcome = match (case.run)(b, harness, n) {
+                // The copy is timed right after the collective, so both see the same machine
+                // load and clocks.
                 Ok(Measured {
                     timing,
                     bytes,
                     input_bytes,
-                }) => {
-                    let copy = copies.entry(input_bytes).or_insert_with(|| {
-                        b.copy_baseline(input_bytes as usize, harness)
-                            .map_err(|e| e.to_string())
-                    });
-                    match copy {
-                        Ok(copy) => Outcome::Measured {
-                            timing,
-                            bytes,
-                            copy: copy.clone(),
-                            copy_bytes: input_bytes,
-                        },
-                        Err(e) => Outcome::Error(format!("copy baseline failed: {e}")),
-                    }
-                }
+                }) => match b.copy_baseline(input_bytes as usize, harness) {
+                    Ok(copy) => Outcome::Measured {
+                        timing,
+                        bytes,
+                        copy,
+                        copy_bytes: input_bytes,
+                    },
+                    Err(e) => Outcome::Error(format!("copy baseline failed: {e}")),
+                },
                 Err(Refused::Wrong(detail)) => Outcome::Wrong(detail),
                 Err(Refused::Error(e)) => Outcome::Error(e.to_string()),
             };
