@@ -1,6 +1,7 @@
 //! `wavekit info`: the backends built in, their devices and warp widths.
 
 use super::registry::BackendKind;
+use crate::width::WarpWidth;
 use std::fmt::Write;
 
 pub fn report() -> String {
@@ -39,9 +40,11 @@ fn describe(kind: BackendKind) -> String {
     match kind {
         BackendKind::Cpu => {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let widths: Vec<String> = WarpWidth::ALL.iter().map(|w| w.to_string()).collect();
             format!(
-                "host oracle, {cores} cores ({} rayon threads); warp widths 32 and 64 both available",
-                rayon::current_num_threads()
+                "host oracle, {cores} cores ({} rayon threads); warp widths {} all available",
+                rayon::current_num_threads(),
+                widths.join(" and ")
             )
         }
         BackendKind::Cuda | BackendKind::Hip => "devices:".into(),

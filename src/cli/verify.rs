@@ -91,7 +91,13 @@ pub fn summarize(rows: &[Row]) -> (String, bool) {
         }
         for case in r.results.iter().filter(|c| !c.passed) {
             ok = false;
-            let _ = writeln!(out, "FAIL {} {}: {}", r.backend, case.name, case.detail);
+            // The suite's details usually start with the case name already.
+            let detail = if case.detail.starts_with(&case.name) {
+                case.detail.clone()
+            } else {
+                format!("{}: {}", case.name, case.detail)
+            };
+            let _ = writeln!(out, "FAIL {} {detail}", r.backend);
         }
     }
     let total: usize = rows.iter().map(|r| r.results.len()).sum();
@@ -111,8 +117,9 @@ mod tests {
             detail: if passed {
                 String::new()
             } else {
-                "lane 3: expected 1, got 2".into()
+                format!("{name}: lane 3: expected 1, got 2")
             },
+            elapsed: Duration::from_millis(2),
         }
     }
 

@@ -1,11 +1,12 @@
 //! The bench's collectives. Each case makes random input (never zeros), computes the expected
-//! result with the plain definitions of `reference`, runs the backend once and compares bit for
-//! bit, and only then times it: a wrong result gets no number.
+//! result with the conformance suite's sequential reference (written from docs/SEMANTICS.md,
+//! independently of every backend, the CPU oracle included), runs the backend once and compares
+//! bit for bit, and only then times it: a wrong result gets no number.
 
-use super::reference;
 use super::timing::{BenchBackend, Harness, Timing};
-use crate::api::{Collectives, Csr, Segments, VectorSize, auto_vector};
+use crate::api::{Collectives, Csr, Segments, VectorSize};
 use crate::backend::ScanKind;
+use crate::conformance::reference;
 use crate::element::{Element, splitmix};
 use crate::error::WavekitError;
 use crate::op::{Predicate, ReduceOp};
@@ -159,7 +160,7 @@ fn check_all<T: Element>(expected: &[T], got: &[T]) -> Result<(), Refused> {
 fn reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: ReduceOp) -> CaseResult {
     let x: Vec<T> = random(n, 1);
     let buf = b.upload(&x)?;
-    check_one(reference::device_reduce(op, &x), b.reduce(&buf, op)?)?;
+    check_one(reference::device_reduce(&x, op), b.reduce(&buf, op)?)?;
     let timing = h.measure(b, || b.reduce(&buf, op).map(sink))?;
     Ok(Measured {
         timing,
@@ -174,10 +175,7 @@ fn scan<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseResult
     let buf = b.upload(&x)?;
     let mut out = b.alloc::<T>(n)?;
     b.scan(&buf, &mut out, op, kind)?;
-    check_all(
-        &reference::device_scan_inclusive(op, &x),
-        &b.download(&out)?,
-    )?;
+    check_all(&reference::device_scan(&x, op, kind), &b.download(&out)?)?;
     let timing = h.measure(b, || b.scan(&buf, &mut out, op, kind))?;
     Ok(Measured {
         timing,
@@ -189,12 +187,8 @@ fn scan<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseResult
 fn segreduce_fixed<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let op = ReduceOp::Sum;
     let x: Vec<f32> = random(n, 3);
-    let offsets: Vec<u32> = (0..n.div_ceil(SEGMENT))
-        .map(|s| (s * SEGMENT) as u32)
-        .chain([n as u32])
-        .collect();
-    let expected =
-        reference::segmented_reduce(op, &x, &offsets, auto_vector(SEGMENT.min(n), 1) as usize);
+    let vector = reference::auto_vector(SEGMENT.min(n), 1);
+    let expected = reference::segmented_fixed(&x, SEGMENT, vector, op);
     let segs = Segments::fixed(SEGMENT, VectorSize::Auto)?;
     let buf = b.upload(&x)?;
     check_all(
@@ -227,7 +221,8 @@ fn segreduce_offsets<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResul
     let x: Vec<f32> = random(n, 4);
     let offsets = random_offsets(n, 5);
     let count = offsets.len() - 1;
-    let expected = reference::segmented_reduce(op, &x, &offsets, auto_vector(n, count) as usize);
+    let vector = reference::auto_vector(n, count);
+    let expected = reference::segmented_offsets(&x, &offsets, vector, op);
     let segs = Segments::from_offsets(b, &offsets, n, VectorSize::Auto)?;
     let buf = b.upload(&x)?;
     check_all(
@@ -255,13 +250,8 @@ fn spmv<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
         .collect();
     let vals: Vec<f32> = random(n, 7);
     let x: Vec<f32> = random(rows, 8);
-    let expected = reference::spmv(
-        &row_offsets,
-        &cols,
-        &vals,
-        &x,
-        auto_vector(n, rows) as usize,
-    );
+    let vector = reference::auto_vector(n, rows);
+    let expected = reference::spmv(&row_offsets, &cols, &vals, &x, vector);
     let a = Csr::new(b, rows, rows, &row_offsets, &cols, &vals)?;
     let xb = b.upload(&x)?;
     let mut y = b.alloc::<f32>(rows)?;
@@ -280,10 +270,7 @@ fn count_if<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let pred = Predicate::Lt(0.0f32);
     let x: Vec<f32> = random(n, 9);
     let buf = b.upload(&x)?;
-    check_one(
-        x.iter().filter(|&&v| v < 0.0).count() as u64,
-        b.count_if(&buf, pred)?,
-    )?;
+    check_one(reference::count_if(&x, &pred), b.count_if(&buf, pred)?)?;
     let timing = h.measure(b, || b.count_if(&buf, pred).map(sink))?;
     Ok(Measured {
         timing,
@@ -295,7 +282,7 @@ fn count_if<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
 fn compact<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let pred = Predicate::Gt(0.0f32);
     let x: Vec<f32> = random(n, 10);
-    let expected: Vec<f32> = x.iter().copied().filter(|&v| v > 0.0).collect();
+    let expected = reference::compact_stable(&x, &pred);
     let buf = b.upload(&x)?;
     let got = b.compact(&buf, pred, true)?;
     check_all(&expected, &b.download(&got.data)?[..got.len.min(n)])?;
@@ -312,14 +299,7 @@ fn histogram<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let keys: Vec<u32> = (0..n as u64)
         .map(|i| (splitmix(11 << 40 | i) % span) as u32)
         .collect();
-    let mut counts = vec![0u64; BINS as usize];
-    let mut outside = 0u64;
-    for &k in &keys {
-        match counts.get_mut(k as usize) {
-            Some(c) => *c += 1,
-            None => outside += 1,
-        }
-    }
+    let (counts, outside) = reference::histogram(&keys, BINS);
     let buf = b.upload(&keys)?;
     let got = b.histogram(&buf, BINS)?;
     check_all(&counts, &got.counts)?;
