@@ -79,6 +79,8 @@ fn usage_errors_exit_2_with_a_message() {
     assert!(fails(&["bench", "--sizes", "2^16,lots"], 2).contains("`lots` is not a size"));
     assert!(fails(&["bench", "--sizes", "0"], 2).contains("at least 1"));
     assert!(fails(&["bench", "--reps", "0"], 2).contains("--reps"));
+    assert!(fails(&["show", "shfl", "--threads", "0"], 2).contains("--threads"));
+    assert!(fails(&["show", "shfl", "--threads", "100000"], 2).contains("--threads"));
     assert!(fails(&["verify", "--scale", "huge"], 2).contains("huge"));
     assert!(fails(&["verify", "--backend", "opencl"], 2).contains("opencl"));
 }
@@ -98,11 +100,11 @@ fn requests_the_library_refuses_exit_1_with_its_error() {
     assert!(err.contains("shuffle argument 32 is out of range"), "{err}");
     let err = fails(&["show", "tile_reduce", "--tile", "128", "--warp", "64"], 1);
     assert!(err.contains("tile size 128 is invalid"), "{err}");
-    let err = fails(
-        &["show", "warp_reduce", "--op", "bitand", "--threads", "0"],
-        1,
+    let err = fails(&["show", "tile_shfl_down", "--tile", "8", "--arg", "8"], 1);
+    assert!(
+        err.contains("shuffle argument 8 is out of range: it must be below 8"),
+        "{err}"
     );
-    assert!(err.contains("--threads must be at least 1"), "{err}");
 }
 
 #[cfg(not(feature = "cuda"))]

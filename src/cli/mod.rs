@@ -76,6 +76,9 @@ impl ScaleArg {
     }
 }
 
+/// More threads than this make a diagram nobody reads.
+const MAX_SHOW_THREADS: i64 = 4096;
+
 /// Default element counts of `bench`: short enough for a 2-core CI box.
 const DEFAULT_SIZES: &str = "2^16,2^20";
 const DEFAULT_REPS: u32 = 10;
@@ -118,8 +121,9 @@ struct ShowArgs {
     /// Cooperative-group tile size for the tile_* primitives.
     #[arg(long, default_value_t = 8)]
     tile: u32,
-    /// Member mask (for activemask: the lanes that take the branch).
-    #[arg(long, value_parser = args::parse_mask, default_value = "full", long_help = args::MASK_HELP)]
+    /// Member mask (activemask: the lanes taking the branch): full, none, even, odd, lower,
+    /// upper, lane:N or hex:0x...
+    #[arg(long, value_parser = args::parse_mask, default_value = "full")]
     mask: MaskSpec,
     /// Lane values: lanes (each its lane id), mod:K, div:K, or a comma list (repeated).
     #[arg(long, value_parser = args::parse_values, default_value = "lanes")]
@@ -134,8 +138,8 @@ struct ShowArgs {
     #[arg(long)]
     exclusive: bool,
     /// Threads in the launch (default: one warp); a partial last warp has fewer lanes.
-    #[arg(long)]
-    threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_SHOW_THREADS))]
+    threads: Option<u32>,
 }
 
 fn parse_warp(s: &str) -> Result<WarpWidth, String> {
@@ -214,7 +218,7 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
                 pred: a.pred,
                 op: a.op,
                 exclusive: a.exclusive,
-                threads: a.threads,
+                threads: a.threads.map(|t| t as usize),
             };
             print!("{}", show::run(&req)?);
             Ok(true)

@@ -118,9 +118,6 @@ pub fn diagram<B: Backend>(b: &B, req: &Request) -> CliResult<Diagram> {
     let warp = b.warp_width();
     let lanes = warp.lanes();
     let threads = req.threads.unwrap_or(lanes as usize);
-    if threads == 0 {
-        return Err(CliError::Usage("--threads must be at least 1".into()));
-    }
     let lane = |t: usize| (t % lanes as usize) as u32;
     let vals: Vec<i32> = (0..threads).map(|t| req.values.value(t, lane(t))).collect();
     let preds: Vec<bool> = vals.iter().map(|&v| req.pred.test(v)).collect();

@@ -212,7 +212,9 @@ pub fn show_n(n: usize) -> String {
 
 fn show_time(d: Duration) -> String {
     let s = d.as_secs_f64();
-    if s < 1e-3 {
+    if s < 1e-6 {
+        format!("{:.0} ns", s * 1e9)
+    } else if s < 1e-3 {
         format!("{:.1} us", s * 1e6)
     } else if s < 1.0 {
         format!("{:.3} ms", s * 1e3)
