@@ -1,9 +1,13 @@
 //! Which backends this binary was built with, and one value that holds any of them, so every
 //! command is written once as a generic function over `B: Backend` and dispatched here.
 //!
-//! Adding a backend (the CUDA and HIP arms): a variant of `AnyBackend`, its line in
-//! `with_backend!`, its arm in `BackendKind::open`, and a `BenchBackend` impl
-//! (src/cli/bench/timing.rs) for its copy baseline.
+//! Adding a backend (the CUDA and HIP arms) takes four small edits, each under
+//! `#[cfg(feature = "cuda")]` (or "hip"):
+//! - a variant of `AnyBackend`: `Cuda(crate::cuda::CudaBackend)`;
+//! - its arm in `with_backend!`: `$crate::cli::registry::AnyBackend::Cuda($b) => $body,`;
+//! - its arm in `BackendKind::open`: one `AnyBackend::Cuda` per device whose width `wanted`;
+//! - `impl BenchBackend` (src/cli/bench/timing.rs) with a device-to-device copy as the
+//!   bench's baseline (and device events in `time_once` if wanted).
 
 use crate::cpu::CpuBackend;
 use crate::error::{Result, WavekitError};
