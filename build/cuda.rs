@@ -34,10 +34,16 @@ pub fn build() {
     let archs = env::var("WAVEKIT_CUDA_ARCHS").unwrap_or_else(|_| DEFAULT_ARCHS.to_string());
     let archs = parse_archs(&archs);
 
-    let kernels = root.join("csrc/kernels");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&kernels)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", kernels.display()))
-        .map(|e| e.expect("directory entry").path())
+    // csrc/bench: the CUB baselines and benchmark-only kernels `wavekit bench` and
+    // benches/ measure beside wavekit's own (CUDA only; HIP builds never see them).
+    let mut sources: Vec<PathBuf> = ["csrc/kernels", "csrc/bench"]
+        .iter()
+        .map(|d| root.join(d))
+        .flat_map(|dir| {
+            std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+                .map(|e| e.expect("directory entry").path())
+        })
         .filter(|p| p.extension().is_some_and(|x| x == "cu"))
         .collect();
     sources.sort();

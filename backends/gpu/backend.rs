@@ -22,12 +22,15 @@ pub struct GpuBackend<R: GpuRuntime> {
 }
 
 /// Device memory reused by every call: the status word kernels report errors into, the slot
-/// one-value results come back through, and a grow-only scratch pool (reduce partials, scan
-/// tile status, compaction counts). The lock also serialises calls on one backend.
+/// one-value results come back through, a grow-only scratch pool (scan tile status, compaction
+/// counts), and the device reduce's own scratch, zeroed when allocated: its tickets must start
+/// at zero and every reduce leaves them zero (csrc/kernels/device_reduce.cu), so no call pays
+/// for a memset. The lock also serialises calls on one backend.
 pub(crate) struct Work<R: GpuRuntime> {
     pub(crate) status: DeviceMem<R>,
     pub(crate) result: DeviceMem<R>,
     pub(crate) pool: DeviceMem<R>,
+    pub(crate) reduce_pool: DeviceMem<R>,
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -56,6 +59,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         rt.copy_htod(status.ptr, &Status::CLEAR.to_bytes())?;
         let result = DeviceMem::new(&rt, RESULT_BYTES)?;
         let pool = DeviceMem::new(&rt, 0)?;
+        let reduce_pool = DeviceMem::new(&rt, 0)?;
         Ok(GpuBackend {
             rt,
             table,
@@ -65,6 +69,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 status,
                 result,
                 pool,
+                reduce_pool,
             }),
         })
     }
@@ -166,6 +171,21 @@ impl<R: GpuRuntime> GpuBackend<R> {
             work.pool = DeviceMem::new(&self.rt, grown)?;
         }
         Ok(work.pool.ptr)
+    }
+
+    /// Makes the device reduce's zeroed scratch at least `bytes` long; it only ever grows, and a
+    /// new allocation is zeroed before use.
+    pub(crate) fn ensure_reduce_pool(&self, work: &mut Work<R>, bytes: u64) -> Result<DevPtr> {
+        let bytes = usize::try_from(bytes).map_err(|_| WavekitError::TooLarge {
+            what: "scratch bytes",
+            value: bytes,
+            limit: usize::MAX as u64,
+        })?;
+        if work.reduce_pool.bytes < bytes {
+            work.reduce_pool = DeviceMem::new(&self.rt, 0)?;
+            work.reduce_pool = self.mem_zeroed(bytes)?;
+        }
+        Ok(work.reduce_pool.ptr)
     }
 
     pub(crate) fn scratch_bytes(&self, algo: u32, kind: crate::ElemKind, n: usize) -> u64 {

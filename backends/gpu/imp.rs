@@ -383,7 +383,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
         self.rt.make_current()?;
         let n = input.len;
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
+        let scratch = self.ensure_reduce_pool(&mut work, bytes)?;
         let result = work.result.ptr;
         self.run_checked(&work, "device_reduce", |s, st| unsafe {
             (self.table.device_reduce)(

@@ -60,7 +60,13 @@ __global__ void segmented_kernel(const T* in, uint64_t n, const uint32_t* offset
       begin = seg * seg_size;
       end = begin + seg_size < n ? begin + seg_size : n;
     }
-    for (uint64_t k = begin + j; k < end; k += vector) acc = Op<OP, T>::combine(acc, in[k]);
+    // Four loads in flight before the four in-order combines; the order is unchanged.
+    uint64_t k = begin + j;
+    for (; k + 3 * (uint64_t)vector < end; k += 4 * (uint64_t)vector) {
+      T x0 = in[k], x1 = in[k + vector], x2 = in[k + 2 * vector], x3 = in[k + 3 * vector];
+      acc = Op<OP, T>::combine(Op<OP, T>::combine(Op<OP, T>::combine(Op<OP, T>::combine(acc, x0), x1), x2), x3);
+    }
+    for (; k < end; k += vector) acc = Op<OP, T>::combine(acc, in[k]);
   }
   T r = bfly<OP, T>(WK_FULL_MASK, acc, vector);
   if (seg < count && j == 0) out[seg] = r;
@@ -74,8 +80,17 @@ __global__ void spmv_kernel(const uint32_t* row_offsets, const uint32_t* cols, c
   unsigned j = (unsigned)(t % vector);
   T acc = Op<OP_SUM, T>::identity();
   if (row < rows) {
-    for (uint64_t k = row_offsets[row] + j; k < row_offsets[row + 1]; k += vector)
-      acc = Op<OP_SUM, T>::combine(acc, mul(vals[k], x[cols[k]]));
+    typedef Op<OP_SUM, T> O;
+    const uint64_t end = row_offsets[row + 1];
+    uint64_t k = row_offsets[row] + j;
+    // Four products' loads in flight before the in-order adds; the order is unchanged.
+    for (; k + 3 * (uint64_t)vector < end; k += 4 * (uint64_t)vector) {
+      uint32_t c0 = cols[k], c1 = cols[k + vector], c2 = cols[k + 2 * vector], c3 = cols[k + 3 * vector];
+      T p0 = mul(vals[k], x[c0]), p1 = mul(vals[k + vector], x[c1]);
+      T p2 = mul(vals[k + 2 * vector], x[c2]), p3 = mul(vals[k + 3 * vector], x[c3]);
+      acc = O::combine(O::combine(O::combine(O::combine(acc, p0), p1), p2), p3);
+    }
+    for (; k < end; k += vector) acc = O::combine(acc, mul(vals[k], x[cols[k]]));
   }
   T r = bfly<OP_SUM, T>(WK_FULL_MASK, acc, vector);
   if (row < rows && j == 0) y[row] = r;

@@ -10,4 +10,13 @@ uint64_t compact_scratch(uint64_t n);
 int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out);
+
+// Variants the benchmarks (csrc/bench) compare; the table's launchers pick one of each.
+// k = tiles per block (1, 2, 4 or 8; 0 = the launcher's choice).
+int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
+                           uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
+                           unsigned k);
+// mode: 0 plain atomics, 1 warp-aggregated (match_any), 2 adaptive (the launcher's).
+int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
+                          uint64_t* out, int mode);
 }  // namespace WK_NS

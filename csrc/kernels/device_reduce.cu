@@ -1,7 +1,14 @@
-// Canonical device reduce in one launch: one 4096-element tile per block of 256 threads (16-byte
-// vector loads, each lane folding its 16 elements in (chunk, slot) order), the tile partial by
-// group reduce, then the last block to finish (atomic ticket) reduces the partials by the same
-// rule, level after level, until one value remains (docs/SEMANTICS.md "Device reduce").
+// Canonical device reduce in one launch (docs/SEMANTICS.md "Device reduce"): blocks of 256
+// threads fold K consecutive 4096-element tiles each (16-byte vector loads, each lane folding its
+// 16 elements in (chunk, slot) order, the next tile's loads issued before the current tile is
+// reduced), one group-reduced partial per tile. The partials are then reduced level by level in
+// the same tile rule without a second launch: for every group of 4096 partials, the block that
+// arrives last at the group's ticket reduces it, so the levels above the first run in parallel
+// with the streaming of other groups and only the top of the tree is serial.
+//
+// The tickets live at the start of the scratch, which must be zero on the first call; every
+// ticket is reset by the block that empties it, so a finished launch leaves them zero again and
+// no memset is queued (one launch per reduce, CUB's DeviceReduce takes two).
 #include "device.h"
 
 namespace WK_NS {
@@ -9,111 +16,222 @@ using namespace prims;
 
 namespace {
 
-// Lane `l`'s fold of tile `tile` of src[0..n): element e = c*256*V + l*V + s of the tile, for
-// chunks c and slots s in order. Full, aligned tiles of plain memory load 16-byte vectors.
-template <int OP, typename T, bool VOLATILE>
-__device__ __forceinline__ T fold_lane(const T* src, uint64_t n, uint64_t tile, bool vec_ok) {
-  typedef Op<OP, T> O;
-  const unsigned V = WK_REDUCE_VECTOR_BYTES / sizeof(T);
-  const unsigned chunks = WK_REDUCE_ITEMS_PER_LANE / V;
-  const unsigned l = threadIdx.x;
-  uint64_t base = tile * WK_REDUCE_TILE;
-  T acc = O::identity();
-  if (!VOLATILE && vec_ok && base + WK_REDUCE_TILE <= n) {
-    const uint4* p = reinterpret_cast<const uint4*>(src + base);
-    uint4 buf[chunks];
+const unsigned kLanes = WK_REDUCE_TILE_LANES;
+const uint64_t kTile = WK_REDUCE_TILE;
+// Levels of partials: tiles <= 2^31 gives at most 2^31, 2^19, 2^7, then one value.
+const unsigned kMaxLevels = 5;
+
+template <typename T> struct ReducePlan {
+  uint64_t m[kMaxLevels];     // m[0] = n elements, m[l] = items at level l (partials)
+  T* part[kMaxLevels];        // part[l]: the m[l] partials of level l (l >= 1)
+  unsigned* tick[kMaxLevels]; // tick[l]: one ticket per group of 4096 level-l partials
+};
+
+template <typename T> struct Vec {
+  static const unsigned V = WK_REDUCE_VECTOR_BYTES / sizeof(T);
+  static const unsigned chunks = WK_REDUCE_ITEMS_PER_LANE / V;
+};
+
+// The 16-byte vectors lane `threadIdx.x` folds from a full, aligned tile.
+template <typename T>
+__device__ __forceinline__ void load_tile(const T* src, uint64_t tile, uint4* buf) {
+  const uint4* p = reinterpret_cast<const uint4*>(src + tile * kTile);
 #pragma unroll
-    for (unsigned c = 0; c < chunks; ++c) buf[c] = p[c * WK_REDUCE_TILE_LANES + l];
+  for (unsigned c = 0; c < Vec<T>::chunks; ++c) buf[c] = p[c * kLanes + threadIdx.x];
+}
+
+template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const uint4* buf) {
+  T acc = Op<OP, T>::identity();
 #pragma unroll
-    for (unsigned c = 0; c < chunks; ++c) {
-      T vals[V];
-      __builtin_memcpy(vals, &buf[c], sizeof(buf[c]));
+  for (unsigned c = 0; c < Vec<T>::chunks; ++c) {
+    T vals[Vec<T>::V];
+    __builtin_memcpy(vals, &buf[c], sizeof(buf[c]));
 #pragma unroll
-      for (unsigned s = 0; s < V; ++s) acc = O::combine(acc, vals[s]);
-    }
-    return acc;
+    for (unsigned s = 0; s < Vec<T>::V; ++s) acc = Op<OP, T>::combine(acc, vals[s]);
   }
-  for (unsigned c = 0; c < chunks; ++c) {
+  return acc;
+}
+
+// Lane fold of a tile element by element: the short last tile, misaligned input, and the
+// partials other blocks wrote during this launch (VOLATILE: read from L2, never a stale L1).
+template <int OP, typename T, bool VOLATILE>
+__device__ __forceinline__ T fold_scalar(const T* src, uint64_t n, uint64_t tile) {
+  const unsigned V = Vec<T>::V;
+  uint64_t base = tile * kTile;
+  T acc = Op<OP, T>::identity();
+#pragma unroll 4
+  for (unsigned c = 0; c < Vec<T>::chunks; ++c) {
     for (unsigned s = 0; s < V; ++s) {
-      uint64_t e = base + (uint64_t)c * WK_REDUCE_TILE_LANES * V + (uint64_t)l * V + s;
-      if (e < n) {
-        T x = VOLATILE ? *(const volatile T*)(src + e) : src[e];
-        acc = O::combine(acc, x);
-      }
+      uint64_t e = base + (uint64_t)c * kLanes * V + (uint64_t)threadIdx.x * V + s;
+      if (e < n) acc = Op<OP, T>::combine(acc, VOLATILE ? *(const volatile T*)(src + e) : src[e]);
     }
   }
   return acc;
 }
 
-template <int OP, typename T>
-__global__ void __launch_bounds__(WK_REDUCE_TILE_LANES)
-    reduce_kernel(const T* in, uint64_t n, T* partials, T* level, unsigned* ticket, T* out) {
+// Occupancy floor (blocks per SM) the compiler must fit in registers without spilling: every
+// thread slot for K = 1; with the prefetch buffer of larger K fewer blocks, each with twice the
+// bytes in flight (an 8-byte tile is 8 vectors a lane, so 8-byte types get fewer still).
+template <typename T, unsigned K> struct ReduceOccupancy {
+  static const int blocks = sizeof(T) == 4 ? (K == 1 ? 8 : 5) : (K == 1 ? 6 : 3);
+};
+
+template <int OP, typename T, unsigned K>
+__global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::blocks))
+    reduce_kernel(const T* in, ReducePlan<T> plan, T* out) {
   __shared__ T groups[WK_MAX_GROUPS];
   __shared__ bool last;
-  bool vec_ok = ((uintptr_t)in % WK_REDUCE_VECTOR_BYTES) == 0;
-  T p = group_reduce<OP, T>(fold_lane<OP, T, false>(in, n, blockIdx.x, vec_ok), groups);
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0) *out = p;
-    return;
+  const uint64_t n = plan.m[0];
+  const uint64_t tiles = plan.m[1];
+  const uint64_t first = (uint64_t)blockIdx.x * K;
+  const bool vec_ok = ((uintptr_t)in % WK_REDUCE_VECTOR_BYTES) == 0;
+  // Tiles [first, full_end) are whole and aligned; the block's others go element by element.
+  const uint64_t full_end = vec_ok ? n / kTile : 0;
+
+  uint4 buf[Vec<T>::chunks];
+  if (first < full_end) load_tile(in, first, buf);
+#pragma unroll 1
+  for (unsigned k = 0; k < K; ++k) {
+    const uint64_t tile = first + k;
+    if (tile >= tiles) break;
+    T acc;
+    if (tile < full_end) {
+      uint4 next[Vec<T>::chunks];
+      const bool prefetch = k + 1 < K && tile + 1 < full_end;
+      if (prefetch) load_tile(in, tile + 1, next);
+      acc = fold_vectors<OP, T>(buf);
+      if (prefetch) {
+#pragma unroll
+        for (unsigned c = 0; c < Vec<T>::chunks; ++c) buf[c] = next[c];
+      }
+    } else {
+      acc = fold_scalar<OP, T, false>(in, n, tile);
+    }
+    T r = group_reduce<OP, T>(acc, groups);
+    if (threadIdx.x == 0) {
+      if (tiles == 1)
+        *out = r;
+      else
+        plan.part[1][tile] = r;
+    }
   }
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = p;
-    arch::fence_device();
-    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  arch::fence_device();
-  uint64_t m = gridDim.x;
-  T* src = partials;
-  T* dst = level;
-  while (m > 1) {
-    uint64_t tiles = (m + WK_REDUCE_TILE - 1) / WK_REDUCE_TILE;
-    for (uint64_t k = 0; k < tiles; ++k) {
-      T r = group_reduce<OP, T>(fold_lane<OP, T, true>(src, m, k, false), groups);
-      if (threadIdx.x == 0) dst[k] = r;
+  if (tiles == 1) return;
+
+  // Climb: this block contributed items [idx, idx + per_arrival) of level `lvl`. The loop is
+  // unrolled so the plan (a kernel parameter) is only ever indexed by constants.
+  uint64_t idx = first;
+  uint64_t per_arrival = K;
+#pragma unroll
+  for (unsigned lvl = 1; lvl + 1 < kMaxLevels; ++lvl) {
+    const uint64_t m = plan.m[lvl];
+    const uint64_t g = idx / kTile;
+    const uint64_t items = m - g * kTile < kTile ? m - g * kTile : kTile;
+    const unsigned expect = (unsigned)((items + per_arrival - 1) / per_arrival);
+    if (threadIdx.x == 0) {
+      arch::fence_device();
+      unsigned old = atomicAdd(plan.tick[lvl] + g, 1u);
+      last = old == expect - 1;
+      // Everyone has arrived: the ticket is free for the next launch.
+      if (last) atomicExch(plan.tick[lvl] + g, 0u);
     }
     __syncthreads();
-    m = tiles;
-    T* tmp = src;
-    src = dst;
-    dst = tmp;
+    if (!last) return;
+    arch::fence_device();
+    T r = group_reduce<OP, T>(fold_scalar<OP, T, true>(plan.part[lvl], m, g), groups);
+    if (plan.m[lvl + 1] == 1) {
+      if (threadIdx.x == 0) *out = r;
+      return;
+    }
+    if (threadIdx.x == 0) plan.part[lvl + 1][g] = r;
+    idx = g;
+    per_arrival = 1;
   }
-  if (threadIdx.x == 0) *out = *(const volatile T*)src;
 }
 
 uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
 
+// Items per level, m[0] = n down to 1; returns the number of levels (index of the 1).
+unsigned level_sizes(uint64_t n, uint64_t* m) {
+  unsigned l = 0;
+  m[0] = n;
+  while (m[l] > 1) {
+    m[l + 1] = (m[l] + kTile - 1) / kTile;
+    ++l;
+  }
+  return l;
+}
+
+uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
+  uint64_t t = 0;
+  for (unsigned l = 2; l <= top; ++l) t += m[l];
+  return round_up(t * sizeof(unsigned));
+}
+
+// Tiles per block: one while there are few tiles (more blocks than the GPU holds at once is
+// what hides latency), more once the grid is many times the GPU, to cut block start-up and
+// ticket traffic and let each block prefetch its next tile.
+unsigned tiles_per_block(uint64_t tiles) {
+  if (tiles >= (1u << 14)) return 4;
+  if (tiles >= (1u << 12)) return 2;
+  return 1;
+}
+
+template <int OP, typename T>
+int launch_k(host::stream_t s, const T* in, const ReducePlan<T>& plan, T* out, unsigned k) {
+  const uint64_t blocks = (plan.m[1] + k - 1) / k;
+  switch (k) {
+    case 1: reduce_kernel<OP, T, 1><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
+    case 2: reduce_kernel<OP, T, 2><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
+    case 4: reduce_kernel<OP, T, 4><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
+    case 8: reduce_kernel<OP, T, 8><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
+    default: return WK_ERR_ARG;
+  }
+  return host::launch_error();
+}
+
 }  // namespace
 
 uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n) {
-  uint64_t tiles = (n + WK_REDUCE_TILE - 1) / WK_REDUCE_TILE;
-  uint64_t level = (tiles + WK_REDUCE_TILE - 1) / WK_REDUCE_TILE;
-  return 256 + round_up(tiles * elem_size) + round_up(level * elem_size);
+  uint64_t m[kMaxLevels + 1];
+  if (n == 0 || (n + kTile - 1) / kTile > 0x7fffffffull) return 0;
+  unsigned top = level_sizes(n, m);
+  uint64_t bytes = ticket_bytes(m, top);
+  for (unsigned l = 1; l < top; ++l) bytes += round_up(m[l] * elem_size);
+  return bytes;
+}
+
+int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
+                           uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
+                           unsigned k) {
+  uint64_t tiles = (n + kTile - 1) / kTile;
+  if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
+  if (k == 0) k = tiles_per_block(tiles);
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
+    ReducePlan<T> plan = {};
+    unsigned top = level_sizes(n, plan.m);
+    char* s = (char*)scratch;
+    unsigned* tick = (unsigned*)s;
+    for (unsigned l = 1; l < top; ++l) {
+      // Level l's groups are the items of level l + 1.
+      plan.tick[l] = tick;
+      tick += plan.m[l + 1];
+    }
+    s += ticket_bytes(plan.m, top);
+    for (unsigned l = 1; l < top; ++l) {
+      plan.part[l] = (T*)s;
+      s += round_up(plan.m[l] * sizeof(T));
+    }
+    return with_op<T>(op, [&](auto ot) {
+      return launch_k<decltype(ot)::value, T>(as_stream(stream), (const T*)in, plan, (T*)out, k);
+    });
+  });
 }
 
 int device_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,
                          uint64_t n, void* scratch, uint64_t scratch_bytes, void* out) {
-  uint64_t tiles = (n + WK_REDUCE_TILE - 1) / WK_REDUCE_TILE;
-  if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
-    typedef typename decltype(tt)::type T;
-    if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
-    char* s = (char*)scratch;
-    unsigned* ticket = (unsigned*)s;
-    T* partials = (T*)(s + 256);
-    T* level = (T*)(s + 256 + round_up(tiles * sizeof(T)));
-    if (tiles > 1) {
-      int rc = host::memset_async(ticket, 0, sizeof(unsigned), as_stream(stream));
-      if (rc) return rc;
-    }
-    return with_op<T>(op, [&](auto ot) {
-      reduce_kernel<decltype(ot)::value, T>
-          <<<(unsigned)tiles, WK_REDUCE_TILE_LANES, 0, as_stream(stream)>>>(
-              (const T*)in, n, partials, level, ticket, (T*)out);
-      return host::launch_error();
-    });
-  });
+  return device_reduce_launch_k(stream, dtype, op, in, n, scratch, scratch_bytes, out, 0);
 }
 
 }  // namespace WK_NS

@@ -1,8 +1,15 @@
 // Canonical device scan, single pass with a deterministic decoupled look-back
 // (docs/SEMANTICS.md "Device scan"): tiles of 256 threads x 16 consecutive items, a thread-local
 // scan, Kogge-Stone over each logical group of 32 and then over the 8 group totals, and the tile
-// prefix folded left to right from the nearest predecessor's inclusive prefix.
+// prefix folded left to right from the nearest predecessor's inclusive prefix (lookback.h).
+//
+// Items go through shared memory in both directions so global accesses are coalesced; the
+// shared array is padded (one element every 32 words) so that thread t reading its 16
+// consecutive items hits distinct banks.
 #include "device.h"
+#include "lookback.h"
+
+#include <type_traits>
 
 namespace WK_NS {
 using namespace prims;
@@ -13,30 +20,22 @@ const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
 
-// Tile status flags: the aggregate A_i, or the inclusive prefix X_{i+1}, is published.
-const unsigned kAggregate = 1;
-const unsigned kInclusive = 2;
+template <typename T> struct StatusFor {
+  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, SplitStatus<T>>::type type;
+};
 
-__device__ __forceinline__ unsigned load_flag(const unsigned* flags, uint64_t i) {
-  return *(const volatile unsigned*)(flags + i);
-}
-__device__ __forceinline__ void store_flag(unsigned* flags, uint64_t i, unsigned f) {
-  *(volatile unsigned*)(flags + i) = f;
-}
-template <typename T> __device__ __forceinline__ T load_published(const T* p) {
-  return *(const volatile T*)p;
-}
-
-template <int OP, typename T>
+template <int OP, typename T, typename Status>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
-    scan_kernel(const T* in, uint64_t n, uint32_t exclusive, unsigned* counter, unsigned* flags,
-                T* aggs, T* incls, T* out) {
+    scan_kernel(const T* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
+                T* out) {
   typedef Op<OP, T> O;
-  __shared__ T items[WK_SCAN_TILE];
+  __shared__ T items[Pad<T>::size];
   __shared__ T group_tot[kGroups];
   __shared__ T group_incl[kGroups];
-  __shared__ T s_agg;
+  __shared__ T stage_v[WK_WARP_SIZE];
+  __shared__ unsigned stage_f[WK_WARP_SIZE];
   __shared__ T s_prefix;
+  __shared__ T s_agg;
   __shared__ unsigned s_tile;
   const unsigned t = threadIdx.x;
   // Tiles are numbered in the order blocks start, so every predecessor of a tile is already
@@ -46,19 +45,27 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   const uint64_t tile = s_tile;
   const uint64_t base = tile * WK_SCAN_TILE;
 
+  if (base + WK_SCAN_TILE <= n) {
+    T x[kItems];
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    unsigned idx = k * kThreads + t;
-    uint64_t e = base + idx;
-    items[idx] = e < n ? in[e] : O::identity();
+    for (unsigned k = 0; k < kItems; ++k) x[k] = in[base + k * kThreads + t];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) items[Pad<T>::at(k * kThreads + t)] = x[k];
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      unsigned idx = k * kThreads + t;
+      uint64_t e = base + idx;
+      items[Pad<T>::at(idx)] = e < n ? in[e] : O::identity();
+    }
   }
   __syncthreads();
 
   // 1. Thread t's items 16t .. 16t+15, scanned sequentially.
   T s[kItems];
-  s[0] = items[t * kItems];
+  s[0] = items[Pad<T>::at(t * kItems)];
 #pragma unroll
-  for (unsigned k = 1; k < kItems; ++k) s[k] = O::combine(s[k - 1], items[t * kItems + k]);
+  for (unsigned k = 1; k < kItems; ++k) s[k] = O::combine(s[k - 1], items[Pad<T>::at(t * kItems + k)]);
 
   // 2. Kogge-Stone of the thread totals in each logical group, then over the group totals.
   wk_lanemask_t mask = block_warp_lanes();
@@ -82,48 +89,18 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   for (unsigned k = 0; k < kItems; ++k) s[k] = O::combine(p, s[k]);
   if (t == kThreads - 1) s_agg = s[kItems - 1];
   __syncthreads();
+  const T agg = s_agg;
 
   // 5. Tile prefix X_i by look-back, folded left to right from the nearest inclusive prefix.
   if (tile == 0) {
-    if (t == 0) {
-      incls[0] = s_agg;
-      arch::fence_device();
-      store_flag(flags, 0, kInclusive);
-    }
+    if (t == 0) status.publish(0, kStatusInclusive, agg);
   } else {
-    if (t == 0) {
-      aggs[tile] = s_agg;
-      arch::fence_device();
-      store_flag(flags, tile, kAggregate);
-    }
     if (t < WK_WARP_SIZE) {
-      const unsigned ln = lane();
-      int64_t j = (int64_t)tile - 1;
-      int64_t found;
-      for (;;) {
-        int64_t idx = j - (int64_t)ln;
-        unsigned f = 0;
-        if (idx >= 0) {
-          do {
-            f = load_flag(flags, (uint64_t)idx);
-          } while (f == 0);
-        }
-        wk_lanemask_t incl = arch::ballot_sync(mask, f == kInclusive);
-        if (incl != 0) {
-          found = j - arch::lowest_lane(incl);
-          break;
-        }
-        j -= WK_WARP_SIZE;
-      }
-      arch::fence_device();
-      if (ln == 0) {
-        T acc = load_published(incls + found);
-        for (int64_t k = found + 1; k < (int64_t)tile; ++k)
-          acc = O::combine(acc, load_published(aggs + k));
-        s_prefix = acc;
-        incls[tile] = O::combine(acc, s_agg);
-        arch::fence_device();
-        store_flag(flags, tile, kInclusive);
+      if (t == 0) status.publish(tile, kStatusAggregate, agg);
+      T x = look_back<OP, T>(status, tile, stage_v, stage_f);
+      if (t == 0) {
+        status.publish(tile, kStatusInclusive, O::combine(x, agg));
+        s_prefix = x;
       }
     }
     __syncthreads();
@@ -132,19 +109,26 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     for (unsigned k = 0; k < kItems; ++k) s[k] = O::combine(x, s[k]);
   }
 
-  // Store through shared memory so global writes are coalesced.
+  // Store through shared memory so global writes are coalesced. The look-back's barrier (or
+  // the one before step 3) ordered every read of `items` above before these writes.
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) items[t * kItems + k] = s[k];
+  for (unsigned k = 0; k < kItems; ++k) items[Pad<T>::at(t * kItems + k)] = s[k];
   __syncthreads();
+  if (!exclusive && base + WK_SCAN_TILE <= n) {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k)
+      out[base + k * kThreads + t] = items[Pad<T>::at(k * kThreads + t)];
+    return;
+  }
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
     unsigned idx = k * kThreads + t;
     uint64_t e = base + idx;
     if (exclusive) {
-      if (e + 1 < n) out[e + 1] = items[idx];
+      if (e + 1 < n) out[e + 1] = items[Pad<T>::at(idx)];
       if (e == 0) out[0] = O::identity();
     } else if (e < n) {
-      out[e] = items[idx];
+      out[e] = items[Pad<T>::at(idx)];
     }
   }
 }
@@ -155,6 +139,7 @@ uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
 
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  if (elem_size == 4) return 256 + round_up(tiles * 8);
   return 256 + round_up(tiles * 4) + 2 * round_up(tiles * elem_size);
 }
 
@@ -168,14 +153,22 @@ int device_scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, ui
     if (scratch_bytes < device_scan_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
     char* s = (char*)scratch;
     unsigned* counter = (unsigned*)s;
-    unsigned* flags = (unsigned*)(s + 256);
-    T* aggs = (T*)(s + 256 + round_up(tiles * 4));
-    T* incls = (T*)((char*)aggs + round_up(tiles * sizeof(T)));
-    int rc = host::memset_async(s, 0, 256 + round_up(tiles * 4), as_stream(stream));
+    typename StatusFor<T>::type status;
+    uint64_t zeroed;
+    if constexpr (sizeof(T) == 4) {
+      status.words = (unsigned long long*)(s + 256);
+      zeroed = 256 + round_up(tiles * 8);
+    } else {
+      status.flags = (unsigned*)(s + 256);
+      status.aggs = (T*)(s + 256 + round_up(tiles * 4));
+      status.incls = (T*)((char*)status.aggs + round_up(tiles * sizeof(T)));
+      zeroed = 256 + round_up(tiles * 4);
+    }
+    int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
     if (rc) return rc;
     return with_op<T>(op, [&](auto ot) {
       scan_kernel<decltype(ot)::value, T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
-          (const T*)in, n, exclusive, counter, flags, aggs, incls, (T*)out);
+          (const T*)in, n, exclusive, counter, status, (T*)out);
       return host::launch_error();
     });
   });

@@ -1,5 +1,6 @@
 // Seed 000's warp-aggregated atomics (atomicAggInc), count_if, compaction and histogram.
 #include "device.h"
+#include "lookback.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -28,121 +29,218 @@ __global__ void agg_inc_kernel(wk_status* st, uint32_t warp_size, int impl, cons
   olds[t] = old + (uint32_t)arch::popc(group & arch::lanemask_lt());
 }
 
+// count_if: 16-byte loads, four in flight per thread, counts summed per thread, then per warp
+// (shuffles), then one atomic per block: at most kMaxGrid global atomics per call.
 template <typename T>
-__global__ void count_if_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in, uint64_t n,
-                                unsigned long long* out) {
-  __shared__ unsigned block_count;
-  if (threadIdx.x == 0) block_count = 0;
-  __syncthreads();
+__global__ void __launch_bounds__(kBlock)
+    count_if_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in, uint64_t n,
+                    unsigned long long* out) {
+  __shared__ unsigned warp_count[kBlock / WK_WARP_SIZE];
+  const unsigned V = 16 / sizeof(T);
+  const unsigned kUnroll = 4;
   T va = from_bits<T>((typename Elem<T>::U)a);
   T vb = from_bits<T>((typename Elem<T>::U)b);
+  const bool vec_ok = ((uintptr_t)in % 16) == 0;
+  const uint64_t nvec = vec_ok ? n / V : 0;
+  const uint4* p = reinterpret_cast<const uint4*>(in);
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   unsigned mine = 0;
-  uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride)
-    mine += eval_pred(pred, in[e], va, vb) ? 1 : 0;
-  if (mine) atomicAdd(&block_count, mine);
+  uint64_t i = tid;
+  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
+    uint4 r[kUnroll];
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u) r[u] = p[i + u * stride];
+#pragma unroll
+    for (unsigned u = 0; u < kUnroll; ++u) {
+      T x[V];
+      __builtin_memcpy(x, &r[u], sizeof(r[u]));
+#pragma unroll
+      for (unsigned s = 0; s < V; ++s) mine += eval_pred(pred, x[s], va, vb) ? 1 : 0;
+    }
+  }
+  for (; i < nvec; i += stride) {
+    uint4 r = p[i];
+    T x[V];
+    __builtin_memcpy(x, &r, sizeof(r));
+#pragma unroll
+    for (unsigned s = 0; s < V; ++s) mine += eval_pred(pred, x[s], va, vb) ? 1 : 0;
+  }
+  for (uint64_t e = nvec * V + tid; e < n; e += stride) mine += eval_pred(pred, in[e], va, vb) ? 1 : 0;
+  mine = bfly<OP_SUM, unsigned>(WK_FULL_MASK, mine, WK_WARP_SIZE);
+  if (lane() == 0) warp_count[threadIdx.x / WK_WARP_SIZE] = mine;
   __syncthreads();
-  if (threadIdx.x == 0 && block_count) atomicAdd(out, (unsigned long long)block_count);
-}
-
-// Unordered compaction: one atomic per warp reserves the warp's selected slots.
-template <typename T>
-__global__ void compact_unordered_kernel(wk_status* st, uint32_t warp_size, uint32_t pred,
-                                         uint64_t a, uint64_t b, const T* in, uint64_t n, T* out,
-                                         unsigned long long* count) {
-  if (!width_ok(st, warp_size)) return;
-  uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= n) return;
-  wk_lanemask_t live = live_lanes(t / WK_WARP_SIZE, n);
-  T x = in[t];
-  bool keep = eval_pred(pred, x, from_bits<T>((typename Elem<T>::U)a),
-                        from_bits<T>((typename Elem<T>::U)b));
-  wk_lanemask_t sel = arch::ballot_sync(live, keep);
-  if (sel == 0) return;
-  unsigned leader = (unsigned)arch::lowest_lane(sel);
-  unsigned long long base = 0;
-  if (lane() == leader) base = atomicAdd(count, (unsigned long long)arch::popc(sel));
-  base = shfl_idx(live, (uint64_t)base, leader, WK_WARP_SIZE);
-  if (keep) out[base + arch::popc(sel & arch::lanemask_lt())] = x;
+  if (threadIdx.x == 0) {
+    unsigned long long total = 0;
+    for (unsigned w = 0; w < kBlock / WK_WARP_SIZE; ++w) total += warp_count[w];
+    if (total) atomicAdd(out, total);
+  }
 }
 
 const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
+const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 
-// Stable compaction, pass 1: selected items per tile of 256 x 16.
-template <typename T>
-__global__ void compact_count_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in,
-                                     uint64_t n, uint64_t* counts) {
-  __shared__ unsigned tile_count;
-  if (threadIdx.x == 0) tile_count = 0;
-  __syncthreads();
-  T va = from_bits<T>((typename Elem<T>::U)a);
-  T vb = from_bits<T>((typename Elem<T>::U)b);
-  uint64_t base = (uint64_t)blockIdx.x * WK_SCAN_TILE;
-  unsigned mine = 0;
-  for (unsigned k = 0; k < kItems; ++k) {
-    uint64_t e = base + k * kThreads + threadIdx.x;
-    if (e < n && eval_pred(pred, in[e], va, vb)) ++mine;
-  }
-  if (mine) atomicAdd(&tile_count, mine);
-  __syncthreads();
-  if (threadIdx.x == 0) counts[blockIdx.x] = tile_count;
-}
-
-// Pass 3: each thread writes its 16 consecutive items' selected ones in order, after the
-// tile's offset and the selected items of the threads before it.
-template <typename T>
-__global__ void compact_scatter_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in,
-                                       uint64_t n, const uint64_t* counts,
-                                       const uint64_t* offsets, T* out,
-                                       unsigned long long* total) {
-  __shared__ unsigned warp_tot[WK_SCAN_TILE_THREADS / WK_WARP_SIZE];
-  T va = from_bits<T>((typename Elem<T>::U)a);
-  T vb = from_bits<T>((typename Elem<T>::U)b);
+// Compaction in one pass over tiles of 256 threads x 16 consecutive items (loaded through padded
+// shared memory, coalesced): each thread flags its items, the block scans the per-thread counts,
+// the tile's output offset comes from a decoupled look-back over tile counts (STABLE: input
+// order is kept) or from one atomic per tile (unordered: tiles land in arrival order, each
+// tile's items in order), and the selected items are staged in shared memory at their rank
+// and written out coalesced. Tiles are numbered in the order blocks start.
+template <typename T, bool STABLE>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
+    compact_kernel(wk_status* st, uint32_t warp_size, uint32_t pred, uint64_t a, uint64_t b,
+                   const T* in, uint64_t n, unsigned* counter, CountStatus status, T* out,
+                   unsigned long long* total) {
+  __shared__ T items[Pad<T>::size];
+  __shared__ unsigned warp_tot[kWarps];
+  __shared__ uint64_t stage_v[WK_WARP_SIZE];
+  __shared__ unsigned stage_f[WK_WARP_SIZE];
+  __shared__ uint64_t s_offset;
+  __shared__ unsigned s_tile;
+  if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
-  uint64_t first = (uint64_t)blockIdx.x * WK_SCAN_TILE + (uint64_t)t * kItems;
-  unsigned mine = 0;
-  for (unsigned k = 0; k < kItems; ++k) {
-    uint64_t e = first + k;
-    if (e < n && eval_pred(pred, in[e], va, vb)) ++mine;
-  }
-  wk_lanemask_t mask = block_warp_lanes();
-  unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
-  unsigned w = t / WK_WARP_SIZE;
-  if (lane() == WK_WARP_SIZE - 1) warp_tot[w] = incl;
+  if (t == 0) s_tile = STABLE ? atomicAdd(counter, 1u) : blockIdx.x;
   __syncthreads();
-  unsigned before = incl - mine;
-  for (unsigned i = 0; i < w; ++i) before += warp_tot[i];
-  uint64_t pos = offsets[blockIdx.x] + before;
-  for (unsigned k = 0; k < kItems; ++k) {
-    uint64_t e = first + k;
-    if (e < n) {
-      T x = in[e];
-      if (eval_pred(pred, x, va, vb)) out[pos++] = x;
+  const uint64_t tile = s_tile;
+  const uint64_t base = tile * WK_SCAN_TILE;
+  const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  T va = from_bits<T>((typename Elem<T>::U)a);
+  T vb = from_bits<T>((typename Elem<T>::U)b);
+
+  if (base + WK_SCAN_TILE <= n) {
+    T x[kItems];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) x[k] = in[base + k * kThreads + t];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) items[Pad<T>::at(k * kThreads + t)] = x[k];
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      unsigned idx = k * kThreads + t;
+      uint64_t e = base + idx;
+      if (e < n) items[Pad<T>::at(idx)] = in[e];
     }
   }
-  if (blockIdx.x == gridDim.x - 1 && t == 0)
-    *total = offsets[blockIdx.x] + counts[blockIdx.x];
+  __syncthreads();
+
+  T x[kItems];
+  unsigned sel = 0;
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    x[k] = items[Pad<T>::at(t * kItems + k)];
+    if (base + t * kItems + k < n && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
+  }
+  const unsigned mine = __popc(sel);
+  const wk_lanemask_t mask = block_warp_lanes();
+  const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
+  const unsigned w = t / WK_WARP_SIZE;
+  if (lane() == WK_WARP_SIZE - 1) warp_tot[w] = incl;
+  __syncthreads();
+  unsigned rank = incl - mine;
+  unsigned count = 0;
+  for (unsigned i = 0; i < kWarps; ++i) {
+    if (i < w) rank += warp_tot[i];
+    count += warp_tot[i];
+  }
+
+  if (STABLE) {
+    if (tile == 0) {
+      if (t == 0) {
+        status.publish(0, kStatusInclusive, count);
+        s_offset = 0;
+      }
+    } else if (t < WK_WARP_SIZE) {
+      if (t == 0) status.publish(tile, kStatusAggregate, count);
+      uint64_t x0 = look_back<OP_SUM, uint64_t>(status, tile, stage_v, stage_f);
+      if (t == 0) {
+        status.publish(tile, kStatusInclusive, x0 + count);
+        s_offset = x0;
+      }
+    }
+  } else if (t == 0) {
+    s_offset = count ? atomicAdd(total, (unsigned long long)count) : 0;
+  }
+  // Every read of `items` above is before this barrier; the staging below reuses it.
+  __syncthreads();
+  const uint64_t offset = s_offset;
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    if (sel & (1u << k)) items[Pad<T>::at(rank++)] = x[k];
+  }
+  __syncthreads();
+  for (unsigned r = t; r < count; r += kThreads) out[offset + r] = items[Pad<T>::at(r)];
+  if (STABLE && tile == tiles - 1 && t == 0) *total = offset + count;
 }
 
-// Keys at or past `bins` land in out[bins]. Small histograms count in shared memory first.
-__global__ void histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, bool shared,
-                                 unsigned long long* out) {
+// Histogram of keys (keys at or past `bins` land in out[bins]), four keys per 16-byte load.
+// Each key is added by one of three methods, all giving the same counts:
+//   HIST_PLAIN     one atomic per key;
+//   HIST_MATCH     warp-aggregated: lanes holding the same bin (match_any) elect the lowest,
+//                  which adds the group's size once;
+//   HIST_ADAPTIVE  every 16th round a warp aggregates and counts its distinct bins; while
+//                  they are many (little to aggregate, uniform input) it adds plainly, so
+//                  uniform input pays almost nothing for the match and skewed input gains.
+// Small histograms count in shared memory first (SHARED), then add to the global counts.
+enum HistMode { HIST_PLAIN = 0, HIST_MATCH = 1, HIST_ADAPTIVE = 2 };
+
+template <int MODE, bool SHARED>
+__global__ void __launch_bounds__(kBlock)
+    histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, unsigned long long* out) {
   extern __shared__ unsigned local[];
-  if (shared) {
+  if (SHARED) {
     for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x) local[i] = 0;
     __syncthreads();
   }
-  uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-  for (uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += stride) {
-    uint32_t k = keys[e];
-    uint32_t bin = k < bins ? k : bins;
-    if (shared)
-      atomicAdd(local + bin, 1u);
+  auto add = [&](uint32_t bin, unsigned c) {
+    if (SHARED)
+      atomicAdd(local + bin, c);
     else
-      atomicAdd(out + bin, 1ull);
+      atomicAdd(out + bin, (unsigned long long)c);
+  };
+  const bool vec_ok = ((uintptr_t)keys % 16) == 0;
+  const uint64_t nvec = vec_ok ? n / 4 : 0;
+  const uint4* p = reinterpret_cast<const uint4*>(keys);
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  // Warps iterate in step (the trip count is uniform per warp) so every lane can vote.
+  const uint64_t warp_first = tid - lane();
+  unsigned round = 0;
+  bool aggregate = MODE == HIST_MATCH;
+  for (uint64_t w0 = warp_first; w0 < nvec; w0 += stride) {
+    const uint64_t i = w0 + lane();
+    const bool valid = i < nvec;
+    uint4 r = valid ? p[i] : make_uint4(0, 0, 0, 0);
+    uint32_t k4[4] = {r.x, r.y, r.z, r.w};
+    const wk_lanemask_t live = arch::ballot_sync(WK_FULL_MASK, valid);
+#pragma unroll
+    for (unsigned s = 0; s < 4; ++s) {
+      const uint32_t bin = k4[s] < bins ? k4[s] : bins;
+      if (MODE == HIST_PLAIN) {
+        if (valid) add(bin, 1);
+        continue;
+      }
+      const bool probe = MODE == HIST_ADAPTIVE && (round & 15) == 0;
+      ++round;
+      if (!valid) continue;
+      if (aggregate || probe) {
+        const wk_lanemask_t peers = match_any_sync(NATIVE, live, bin);
+        const bool leader = (unsigned)arch::lowest_lane(peers) == lane();
+        if (probe) {
+          const unsigned distinct = arch::popc(arch::ballot_sync(live, leader));
+          aggregate = distinct * 4 <= (unsigned)arch::popc(live) * 3;
+        }
+        if (leader) add(bin, (unsigned)arch::popc(peers));
+      } else {
+        add(bin, 1);
+      }
+    }
   }
-  if (shared) {
+  for (uint64_t e = nvec * 4 + tid; e < n; e += stride) {
+    uint32_t k = keys[e];
+    add(k < bins ? k : bins, 1);
+  }
+  if (SHARED) {
     __syncthreads();
     for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x)
       if (local[i]) atomicAdd(out + i, (unsigned long long)local[i]);
@@ -163,7 +261,7 @@ unsigned strided_grid(uint64_t n) {
 
 uint64_t compact_scratch(uint64_t n) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  return 2 * round_up(tiles * sizeof(uint64_t)) + device_scan_scratch(sizeof(uint64_t), tiles);
+  return 256 + round_up(CountStatus::bytes(tiles));
 }
 
 int agg_inc_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t impl,
@@ -183,7 +281,7 @@ int count_if_launch(void* stream, wk_status*, uint32_t dtype, uint32_t pred, uin
   if (rc) return rc;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    count_if_kernel<T><<<strided_grid(n), kBlock, 0, as_stream(stream)>>>(
+    count_if_kernel<T><<<strided_grid(n / (16 / sizeof(T))), kBlock, 0, as_stream(stream)>>>(
         pred, a, b, (const T*)in, n, (unsigned long long*)out);
     return host::launch_error();
   });
@@ -193,47 +291,59 @@ int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dty
                    uint64_t a, uint64_t b, uint32_t stable, const void* in, uint64_t n,
                    void* scratch, uint64_t scratch_bytes, void* out, uint64_t* out_count) {
   if (pred > 6 || n == 0) return WK_ERR_ARG;
-  int rc = host::memset_async(out_count, 0, sizeof(uint64_t), as_stream(stream));
-  if (rc) return rc;
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  if (stable && scratch_bytes < compact_scratch(n)) return WK_ERR_SCRATCH;
   if (tiles > 0x7fffffffull) return WK_ERR_ARG;
+  if (stable && scratch_bytes < compact_scratch(n)) return WK_ERR_SCRATCH;
+  CountStatus status;
+  unsigned* counter = (unsigned*)scratch;
+  status.words = stable ? (unsigned long long*)((char*)scratch + 256) : nullptr;
+  // Stable: tile numbers and statuses start at zero; the last tile writes the count.
+  // Unordered: tiles reserve their output with atomics on the count.
+  int rc = stable ? host::memset_async(scratch, 0, compact_scratch(n), as_stream(stream))
+                  : host::memset_async(out_count, 0, sizeof(uint64_t), as_stream(stream));
+  if (rc) return rc;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    if (!stable) {
-      unsigned grid;
-      if (!grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
-      compact_unordered_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(
-          st, warp_size, pred, a, b, (const T*)in, n, (T*)out, (unsigned long long*)out_count);
-      return host::launch_error();
-    }
-    char* s = (char*)scratch;
-    uint64_t* counts = (uint64_t*)s;
-    uint64_t* offsets = (uint64_t*)(s + round_up(tiles * sizeof(uint64_t)));
-    void* scan_scratch = s + 2 * round_up(tiles * sizeof(uint64_t));
-    compact_count_kernel<T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
-        pred, a, b, (const T*)in, n, counts);
-    int e = host::launch_error();
-    if (e) return e;
-    e = device_scan_launch(stream, st, DT_U64, OP_SUM, 1, counts, tiles, scan_scratch,
-                           device_scan_scratch(sizeof(uint64_t), tiles), offsets);
-    if (e) return e;
-    compact_scatter_kernel<T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
-        pred, a, b, (const T*)in, n, counts, offsets, (T*)out, (unsigned long long*)out_count);
+    if (stable)
+      compact_kernel<T, true><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
+          (unsigned long long*)out_count);
+    else
+      compact_kernel<T, false><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
+          (unsigned long long*)out_count);
     return host::launch_error();
   });
 }
 
-int histogram_launch(void* stream, wk_status*, const uint32_t* keys, uint64_t n, uint32_t bins,
-                     uint64_t* out) {
+int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
+                          uint64_t* out, int mode) {
   if (bins == 0) return WK_ERR_ARG;
   int rc = host::memset_async(out, 0, ((uint64_t)bins + 1) * sizeof(uint64_t), as_stream(stream));
   if (rc) return rc;
-  bool shared = bins <= kSharedBins;
-  size_t smem = shared ? ((size_t)bins + 1) * sizeof(unsigned) : 0;
-  histogram_kernel<<<strided_grid(n), kBlock, smem, as_stream(stream)>>>(
-      keys, n, bins, shared, (unsigned long long*)out);
+  const bool shared = bins <= kSharedBins;
+  const size_t smem = shared ? ((size_t)bins + 1) * sizeof(unsigned) : 0;
+  const unsigned grid = strided_grid(n / 4);
+  host::stream_t s = as_stream(stream);
+  unsigned long long* o = (unsigned long long*)out;
+#define WK_HIST(M)                                                                            \
+  if (shared)                                                                                 \
+    histogram_kernel<M, true><<<grid, kBlock, smem, s>>>(keys, n, bins, o);                   \
+  else                                                                                        \
+    histogram_kernel<M, false><<<grid, kBlock, 0, s>>>(keys, n, bins, o);
+  switch (mode) {
+    case HIST_PLAIN: WK_HIST(HIST_PLAIN) break;
+    case HIST_MATCH: WK_HIST(HIST_MATCH) break;
+    case HIST_ADAPTIVE: WK_HIST(HIST_ADAPTIVE) break;
+    default: return WK_ERR_ARG;
+  }
+#undef WK_HIST
   return host::launch_error();
+}
+
+int histogram_launch(void* stream, wk_status*, const uint32_t* keys, uint64_t n, uint32_t bins,
+                     uint64_t* out) {
+  return histogram_launch_mode(stream, keys, n, bins, out, HIST_ADAPTIVE);
 }
 
 }  // namespace WK_NS

@@ -51,7 +51,9 @@ typedef struct wk_launchers {
   uint32_t abi_version;
   uint32_t struct_size;
   const char* (*error_string)(int32_t code);
-  // Bytes of scratch `algo` needs for n elements of dtype (scratch need not be zeroed).
+  // Bytes of scratch `algo` needs for n elements of dtype. Scratch need not be zeroed, except
+  // device_reduce's: it must be zero the first time it is used, and every completed reduce
+  // leaves it zero again (its tickets reset themselves), so keep it apart from other scratch.
   uint64_t (*scratch_bytes)(uint32_t algo, uint32_t dtype, uint64_t n);
 
   // ---- warp primitives: `threads` values, warps of the compiled width, member `mask` ----

@@ -99,6 +99,12 @@ struct BenchArgs {
     /// Also write every row to this CSV file.
     #[arg(long)]
     csv: Option<String>,
+    /// Also plot GB/s against n per backend, with the same-run baselines, to this SVG file.
+    #[arg(long)]
+    plot: Option<String>,
+    /// Run the seed ladder (seed 003's reduction steps) on the CUDA device instead.
+    #[arg(long)]
+    ladder: bool,
 }
 
 #[derive(Args, Debug)]
@@ -186,6 +192,7 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
                 reps: DEFAULT_REPS as usize,
                 only: None,
                 csv: None,
+                plot: None,
             };
             let benched = bench::run(&opts)?;
             Ok(verified && benched)
@@ -197,14 +204,22 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
         Some(Command::Verify(a)) => {
             verify::run(a.selection.backend, a.selection.warp, a.scale.scale())
         }
-        Some(Command::Bench(a)) => bench::run(&bench::Options {
-            backend: a.selection.backend,
-            warp: a.selection.warp,
-            sizes: a.sizes,
-            reps: a.reps as usize,
-            only: a.only,
-            csv: a.csv,
-        }),
+        Some(Command::Bench(a)) => {
+            let opts = bench::Options {
+                backend: a.selection.backend,
+                warp: a.selection.warp,
+                sizes: a.sizes,
+                reps: a.reps as usize,
+                only: a.only,
+                csv: a.csv,
+                plot: a.plot,
+            };
+            if a.ladder {
+                bench::run_ladder(&opts)
+            } else {
+                bench::run(&opts)
+            }
+        }
         Some(Command::Show(a)) => {
             let req = show::Request {
                 primitive: a.primitive,

@@ -51,12 +51,16 @@ impl BackendKind {
                 .filter(|&w| wanted(w))
                 .map(|w| AnyBackend::Cpu(CpuBackend::new(w)))
                 .collect()),
-            BackendKind::Cuda | BackendKind::Hip if !self.compiled() => {
+            #[cfg(feature = "cuda")]
+            BackendKind::Cuda => open_cuda(wanted),
+            #[cfg(not(feature = "cuda"))]
+            BackendKind::Cuda => Err(WavekitError::BackendNotCompiled(self.name())),
+            BackendKind::Hip if !self.compiled() => {
                 Err(WavekitError::BackendNotCompiled(self.name()))
             }
-            // The GPU arms (enumerate devices, keep those of width `warp`) are added with the
-            // CUDA and HIP backends; until then a GPU build says so instead of guessing.
-            BackendKind::Cuda | BackendKind::Hip => Err(WavekitError::NoDevice {
+            // The HIP arm (enumerate devices, keep those of width `warp`) is added with the HIP
+            // backend; until then a HIP build says so instead of guessing.
+            BackendKind::Hip => Err(WavekitError::NoDevice {
                 backend: self.name(),
                 reason: "this build's command line has no arm for it yet (src/cli/registry.rs)"
                     .into(),
@@ -65,9 +69,31 @@ impl BackendKind {
     }
 }
 
+/// Every CUDA device whose warp width is wanted; no device at all is `NoDevice`.
+#[cfg(feature = "cuda")]
+fn open_cuda(wanted: impl Fn(WarpWidth) -> bool) -> Result<Vec<AnyBackend>> {
+    let count = crate::cuda::device_count();
+    if count == 0 {
+        return Err(WavekitError::NoDevice {
+            backend: "cuda",
+            reason: "no CUDA device or driver on this machine".into(),
+        });
+    }
+    let mut found = Vec::new();
+    for ordinal in 0..count {
+        let b = crate::cuda::open(ordinal)?;
+        if wanted(crate::backend::Backend::warp_width(&b)) {
+            found.push(AnyBackend::Cuda(b));
+        }
+    }
+    Ok(found)
+}
+
 /// Any backend this binary was built with. Dispatch with `with_backend!`.
 pub enum AnyBackend {
     Cpu(CpuBackend),
+    #[cfg(feature = "cuda")]
+    Cuda(crate::cuda::CudaBackend),
 }
 
 /// `with_backend!(any, |b| body)`: runs `body` with `b` bound to the concrete backend inside
@@ -76,6 +102,8 @@ macro_rules! with_backend {
     ($any:expr, |$b:ident| $body:expr) => {
         match $any {
             $crate::cli::registry::AnyBackend::Cpu($b) => $body,
+            #[cfg(feature = "cuda")]
+            $crate::cli::registry::AnyBackend::Cuda($b) => $body,
         }
     };
 }

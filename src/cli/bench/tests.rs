@@ -179,6 +179,7 @@ fn wrong_results_get_no_number_and_right_ones_do() {
         reps: 1,
         only: None,
         csv: None,
+        plot: None,
     };
     let mut rows: Vec<Row> = Vec::new();
     bench_one(
@@ -187,8 +188,10 @@ fn wrong_results_get_no_number_and_right_ones_do() {
         &opts,
         &Harness { warmup: 0, reps: 1 },
         &mut |r| rows.push(r),
+        &mut |_, _, _| {},
     );
-    assert_eq!(rows.len(), 12);
+    let cases = super::cases::all::<Faulty>().len();
+    assert_eq!(rows.len(), cases);
     for r in &rows {
         let should_be_wrong =
             r.collective.starts_with("reduce") || r.collective.starts_with("histogram");
@@ -207,15 +210,22 @@ fn wrong_results_get_no_number_and_right_ones_do() {
             Outcome::Error(e) => panic!("{} {}: {e}", r.collective, r.elem),
         }
     }
+    // Nine reduces (three ops, three types) and two histograms are wrong.
+    let wrong = 9 + 2;
     let csv = super::csv(&rows);
     assert_eq!(
         csv.lines().filter(|l| l.ends_with(",ok")).count(),
-        12 - 5,
+        cases - wrong,
         "{csv}"
     );
     assert_eq!(
-        csv.lines().filter(|l| l.contains(",,,,,,,wrong: ")).count(),
-        5,
+        csv.lines()
+            .filter(|l| l.contains(",,,,,,,,,,,,wrong: "))
+            .count(),
+        wrong,
         "{csv}"
     );
+    for line in csv.lines() {
+        assert_eq!(line.split(',').count(), 17, "{line}");
+    }
 }

@@ -5,8 +5,11 @@
 //! wall clock around the call and a `synchronize`, which is exact for the CPU and counts launch
 //! overhead on a GPU; a GPU backend can override `time_once` with device events.
 
+use super::cases::Case;
+use super::job::Job;
 use crate::backend::Backend;
 use crate::cpu::CpuBackend;
+use crate::element::Element;
 use crate::error::Result;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -68,8 +71,22 @@ impl Harness {
     }
 }
 
+/// A same-run measurement of the same work done another way (CUB, plain atomics): the ratio a
+/// collective is reported against.
+#[derive(Clone, Debug)]
+pub struct Baseline {
+    pub name: &'static str,
+    pub timing: Timing,
+}
+
+/// The timing of a job, with its baseline when the backend has one.
+pub struct Timed {
+    pub timing: Timing,
+    pub baseline: Option<Baseline>,
+}
+
 /// What the bench needs from a backend beyond `Backend`.
-pub trait BenchBackend: Backend {
+pub trait BenchBackend: Backend + Sized {
     /// The time of one call of `f`, with all work it queued finished.
     fn time_once(&self, f: &mut dyn FnMut() -> Result<()>) -> Result<Duration> {
         let start = Instant::now();
@@ -81,6 +98,32 @@ pub trait BenchBackend: Backend {
     /// The baseline: copying `bytes` bytes within the backend's own memory (read + write),
     /// timed with the same harness as the collectives.
     fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing>;
+
+    /// Reading `bytes` bytes once with all the backend's parallelism: the ceiling of a
+    /// collective that only reads. `None` when the backend has no such measurement.
+    fn read_baseline(&self, _bytes: usize, _harness: &Harness) -> Result<Option<Timing>> {
+        Ok(None)
+    }
+
+    /// Times `job`. By default: calls through the public API, timed by `time_once`.
+    fn time_job<T: Element>(&self, harness: &Harness, job: &mut Job<'_, Self, T>) -> Result<Timed> {
+        let timing = harness.measure(self, || job.call(self))?;
+        Ok(Timed {
+            timing,
+            baseline: None,
+        })
+    }
+
+    /// Whether `time_job` writes the jobs' output buffers (raw launches) rather than going
+    /// through the public API, so the cases check those buffers after timing.
+    fn writes_job_outputs(&self) -> bool {
+        false
+    }
+
+    /// Cases only this backend has (variants of its kernels), run after the common ones.
+    fn extra_cases() -> Vec<Case<Self>> {
+        Vec::new()
+    }
 }
 
 /// Bytes per parallel copy task: large enough that scheduling is noise, small enough to
@@ -100,6 +143,24 @@ impl BenchBackend for CpuBackend {
         })?;
         debug_assert_eq!(dst, src);
         Ok(timing)
+    }
+
+    fn read_baseline(&self, bytes: usize, harness: &Harness) -> Result<Option<Timing>> {
+        let words: Vec<u64> = (0..bytes.div_ceil(8) as u64)
+            .into_par_iter()
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+            .collect();
+        let mut seen = 0u64;
+        // Every word read once, chunks spread over the same rayon pool the backend uses.
+        let timing = harness.measure(self, || {
+            seen = words
+                .par_chunks(HOST_COPY_CHUNK / 8)
+                .map(|c| c.iter().fold(0u64, |a, &w| a.wrapping_add(w)))
+                .reduce(|| 0, u64::wrapping_add);
+            Ok(())
+        })?;
+        std::hint::black_box(seen);
+        Ok(Some(timing))
     }
 }
 

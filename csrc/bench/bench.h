@@ -1,0 +1,60 @@
+// The C ABI of the benchmark-only CUDA code (compiled with the `cuda` feature beside csrc/kernels;
+// src/cli/bench/cuda/ffi.rs mirrors it): CUB baselines from the CUB headers of the CUDA wheel,
+// same-run bandwidth baselines, variants of wavekit's own kernels, and the seed ladder (seed 003
+// and seed 002's reductions). Every function queues work on `stream` and returns 0, a positive
+// CUDA error code, or a negative WK_ERR_* (csrc/wavekit/launch.h). Functions taking
+// `temp`/`temp_bytes` write the scratch size they need to *temp_bytes when temp is NULL.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// CUB version (CUB_VERSION) the baselines were compiled against.
+uint32_t wk_bench_cub_version(void);
+
+// cub::DeviceReduce::Sum / Min / Max (op as ReduceOp: 0 Sum, 2 Min, 3 Max); i32, f32, f64.
+int32_t wk_bench_cub_reduce(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
+                            void* out, void* temp, size_t* temp_bytes);
+// cub::DeviceScan::InclusiveSum / ExclusiveSum; i32, i64, f32, f64.
+int32_t wk_bench_cub_scan(void* stream, uint32_t dtype, uint32_t exclusive, const void* in,
+                          void* out, uint64_t n, void* temp, size_t* temp_bytes);
+// cub::DeviceSegmentedReduce::Sum of f32 over `count` segments [offsets[i], offsets[i+1]).
+int32_t wk_bench_cub_segreduce(void* stream, const float* in, float* out, const uint32_t* offsets,
+                               uint64_t count, void* temp, size_t* temp_bytes);
+// cub::DeviceSelect::If keeping x > threshold (f32), the count to *count (device int64).
+int32_t wk_bench_cub_select_gt(void* stream, const float* in, uint64_t n, float threshold,
+                               float* out, int64_t* count, void* temp, size_t* temp_bytes);
+
+// Device-to-device copy of `bytes` (cudaMemcpyAsync): the copy bandwidth baseline.
+int32_t wk_bench_copy(void* stream, void* dst, const void* src, uint64_t bytes);
+// Reads `bytes` (a multiple of 16, 16-byte aligned) once with 16-byte loads: the read baseline.
+int32_t wk_bench_read(void* stream, const void* src, uint64_t bytes, uint32_t* sink);
+// Holds the stream for `micros` microseconds, so that what is queued after it is all queued
+// before the GPU reaches it (host launch latency stays out of event timings).
+int32_t wk_bench_delay(void* stream, uint32_t micros);
+// count of x < threshold (f32) with one atomicAdd on one global counter per selected element:
+// the "one global counter" baseline of count_if. *out must be zeroed (done here).
+int32_t wk_bench_count_atomic(void* stream, const float* in, uint64_t n, float threshold,
+                              unsigned long long* out);
+
+// wavekit's device reduce with k tiles per block (1, 2, 4, 8; 0 = the launcher's choice).
+int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
+                          void* scratch, uint64_t scratch_bytes, void* out, uint32_t k);
+// wavekit's histogram with mode 0 plain atomics, 1 warp-aggregated, 2 adaptive.
+int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
+                                uint64_t* out, int32_t mode);
+
+// The seed ladder: sum of n floats by step 1..6 (see ladder.cu), result to *result (host),
+// synchronising the stream. `d_y` is one device float the atomic steps accumulate into.
+int32_t wk_bench_ladder(void* stream, uint32_t step, const float* in, uint64_t n, float* d_y,
+                        float* result);
+uint32_t wk_bench_ladder_steps(void);
+const char* wk_bench_ladder_name(uint32_t step);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,88 @@
+//! The C ABI of csrc/bench (csrc/bench/bench.h): CUB baselines, same-run baselines, kernel
+//! variants and the seed ladder, compiled into the binary with the `cuda` feature.
+
+use std::ffi::{c_char, c_void};
+
+type S = *mut c_void;
+
+unsafe extern "C" {
+    pub fn wk_bench_cub_version() -> u32;
+    pub fn wk_bench_cub_reduce(
+        s: S,
+        dtype: u32,
+        op: u32,
+        input: *const c_void,
+        n: u64,
+        out: *mut c_void,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_scan(
+        s: S,
+        dtype: u32,
+        exclusive: u32,
+        input: *const c_void,
+        out: *mut c_void,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_segreduce(
+        s: S,
+        input: *const f32,
+        out: *mut f32,
+        offsets: *const u32,
+        count: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_select_gt(
+        s: S,
+        input: *const f32,
+        n: u64,
+        threshold: f32,
+        out: *mut f32,
+        count: *mut i64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_copy(s: S, dst: *mut c_void, src: *const c_void, bytes: u64) -> i32;
+    pub fn wk_bench_read(s: S, src: *const c_void, bytes: u64, sink: *mut u32) -> i32;
+    pub fn wk_bench_delay(s: S, micros: u32) -> i32;
+    pub fn wk_bench_count_atomic(
+        s: S,
+        input: *const f32,
+        n: u64,
+        threshold: f32,
+        out: *mut u64,
+    ) -> i32;
+    pub fn wk_bench_reduce_k(
+        s: S,
+        dtype: u32,
+        op: u32,
+        input: *const c_void,
+        n: u64,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        out: *mut c_void,
+        k: u32,
+    ) -> i32;
+    pub fn wk_bench_histogram_mode(
+        s: S,
+        keys: *const u32,
+        n: u64,
+        bins: u32,
+        out: *mut u64,
+        mode: i32,
+    ) -> i32;
+    pub fn wk_bench_ladder(
+        s: S,
+        step: u32,
+        input: *const f32,
+        n: u64,
+        d_y: *mut f32,
+        result: *mut f32,
+    ) -> i32;
+    pub fn wk_bench_ladder_steps() -> u32;
+    pub fn wk_bench_ladder_name(step: u32) -> *const c_char;
+}

@@ -1,0 +1,130 @@
+//! CUDA-only rows: variants of wavekit's own kernels, so the run that fills BENCHMARKS.md also
+//! shows why the launchers pick what they pick (device reduce tiles per block, histogram
+//! aggregation). Each variant is checked against the reference before it is timed.
+
+use super::ffi;
+use super::timer::{DeviceTimer, check};
+use super::{cub_reduce, inp, out, scratch};
+use crate::backend::Backend;
+use crate::cli::bench::cases::{
+    BINS, Case, CaseResult, Measured, Refused, check_all, check_one, histogram_keys, random, size_of,
+};
+use crate::cli::bench::timing::{Baseline, Harness};
+use crate::conformance::reference;
+use crate::cuda::CudaBackend;
+use crate::element::Element;
+use crate::gpu::ffi as wk;
+use crate::op::ReduceOp;
+
+pub fn cases() -> Vec<Case<CudaBackend>> {
+    vec![
+        Case {
+            collective: "reduce sum k=1",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 1),
+        },
+        Case {
+            collective: "reduce sum k=2",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 2),
+        },
+        Case {
+            collective: "reduce sum k=4",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 4),
+        },
+        Case {
+            collective: "reduce sum k=8",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 8),
+        },
+        Case {
+            collective: "reduce sum k=1",
+            elem: "f64",
+            run: |b, h, n| reduce_k::<f64>(b, h, n, 1),
+        },
+        Case {
+            collective: "reduce sum k=4",
+            elem: "f64",
+            run: |b, h, n| reduce_k::<f64>(b, h, n, 4),
+        },
+        Case {
+            collective: "histogram 256 uniform match",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, false, 1),
+        },
+        Case {
+            collective: "histogram 256 skewed match",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, true, 1),
+        },
+    ]
+}
+
+/// The device reduce with `k` tiles per block (the launcher picks by size).
+fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseResult {
+    let op = ReduceOp::Sum;
+    let x: Vec<T> = random(n, 1);
+    let expected = reference::device_reduce(&x, op);
+    let input = b.upload(&x)?;
+    let kind = T::KIND as u32;
+    let t = b.table;
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<T>(1)?;
+    let launch = |s| unsafe {
+        // SAFETY: live buffers of the sizes given, the backend's stream.
+        ffi::wk_bench_reduce_k(s, kind, op as u32, inp(&input), n as u64, out(&sc), bytes, out(&res), k)
+    };
+    check(b, launch(super::stream(b)?), "reduce_k")?;
+    check_one(expected, b.download(&res)?[0])?;
+    let timer = DeviceTimer::new(b)?;
+    let timing = timer.time(h, "reduce_k", launch)?;
+    check_one(expected, b.download(&res)?[0])?;
+    let baseline = cub_reduce(b, &timer, h, &input, op, expected)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<T>(n),
+        input_bytes: size_of::<T>(n),
+        baseline,
+        read_only: true,
+    })
+}
+
+/// The histogram with aggregation `mode` (1: always match_any), against plain atomics.
+fn histogram_mode(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, mode: i32) -> CaseResult {
+    let keys = histogram_keys(n, skewed);
+    let (counts, outside) = reference::histogram(&keys, BINS);
+    let mut want = counts;
+    want.push(outside);
+    let buf = b.upload(&keys)?;
+    let res = b.alloc::<u64>(BINS as usize + 1)?;
+    let timer = DeviceTimer::new(b)?;
+    let (keys_ptr, res_ptr) = (inp(&buf).cast::<u32>(), out(&res).cast::<u64>());
+    let run = |m: i32| {
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_histogram_mode(s, keys_ptr, n as u64, BINS, res_ptr, m)
+        }
+    };
+    check(b, run(mode)(super::stream(b)?), "histogram mode")?;
+    check_all(&want, &b.download(&res)?)?;
+    let timing = timer.time(h, "histogram mode", run(mode))?;
+    check_all(&want, &b.download(&res)?)?;
+    let plain = timer.time(h, "plain histogram", run(0))?;
+    check_all(&want, &b.download(&res)?).map_err(|e| match e {
+        Refused::Wrong(d) => Refused::Wrong(format!("plain: {d}")),
+        other => other,
+    })?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<u32>(n),
+        input_bytes: size_of::<u32>(n),
+        baseline: Some(Baseline {
+            name: "plain atomics",
+            timing: plain,
+        }),
+        read_only: true,
+    })
+}
