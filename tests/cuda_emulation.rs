@@ -42,7 +42,7 @@ fn uni_emulation_matches_native() {
                     .map(|i| match density {
                         0 => false,
                         1 => true,
-                        _ => splitmix(i * 7 + density) % density == 0,
+                        _ => splitmix(i * 7 + density).is_multiple_of(density),
                     })
                     .collect();
                 let a = n.vote(Vote::Uni, &preds, mask).unwrap();
