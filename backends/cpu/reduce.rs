@@ -68,15 +68,37 @@ fn partials<T: Element>(input: &[T], out: &mut [T], id: T, f: impl Fn(T, T) -> T
 
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).
 pub(crate) fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
-    if tile.len() < REDUCE_TILE {
-        let mut padded = [id; REDUCE_TILE];
-        padded[..tile.len()].copy_from_slice(tile);
-        return tile_partial(&padded, id, f);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { tile_partial_avx2(tile, id, f) };
     }
+    tile_partial_body(tile, id, f)
+}
+
+/// The same code compiled with 256-bit vectors, which roughly halves the time of a tile and
+/// triples it for float min/max; IEEE results are the same bits with any vector width.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn tile_partial_avx2<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    tile_partial_body(tile, id, f)
+}
+
+#[inline(always)]
+fn tile_partial_body<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    let padded;
+    let full = if tile.len() == REDUCE_TILE {
+        tile
+    } else {
+        let mut p = [id; REDUCE_TILE];
+        p[..tile.len()].copy_from_slice(tile);
+        padded = p;
+        &padded[..]
+    };
     // V = 16 / sizeof(T) elements per 16-byte vector load.
     match size_of::<T>() {
-        4 => fold_tile::<T, 4>(tile, id, f),
-        8 => fold_tile::<T, 2>(tile, id, f),
+        4 => fold_tile::<T, 4>(full, id, f),
+        8 => fold_tile::<T, 2>(full, id, f),
         _ => unreachable!("every Element is 4 or 8 bytes"),
     }
 }
@@ -84,7 +106,7 @@ pub(crate) fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T 
 /// Element e of the tile belongs to lane `(e % (256·V)) / V`; each lane folds its elements in
 /// (chunk, slot) order from the identity, then the 256 lanes are group-reduced. Written as
 /// chunk → lane → slot loops over contiguous memory so the lanes vectorise.
-#[inline]
+#[inline(always)]
 fn fold_tile<T: Element, const V: usize>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     let mut acc = [id; REDUCE_TILE_LANES];
     let (vectors, rest) = tile.as_chunks::<V>();
