@@ -1,6 +1,6 @@
 //! Block reduce and the canonical device reduce (docs/SEMANTICS.md, "Device reduce").
 
-use super::combine::{group_reduce, with_op};
+use super::combine::{bfly, group_reduce, with_op};
 use super::scratch::Scratch;
 use crate::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
 use crate::element::Element;
@@ -120,5 +120,10 @@ fn fold_tile<T: Element, const V: usize>(tile: &[T], id: T, f: impl Fn(T, T) -> 
             *a = x;
         }
     }
-    group_reduce(&acc, REDUCE_TILE_LANES / GROUP, id, f)
+    // Group reduce in place: every group is full and 8 is a power of two, so no padding.
+    let mut groups = [id; REDUCE_TILE_LANES / GROUP];
+    for (g, lanes) in groups.iter_mut().zip(acc.chunks_exact_mut(GROUP)) {
+        *g = bfly(lanes, f);
+    }
+    bfly(&mut groups, f)
 }
