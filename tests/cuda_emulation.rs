@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! Each software emulation in csrc/wavekit/emulated.h (what HIP uses for uni, match, syncwarp
 //! and activemask) run on the GPU against CUDA's native instruction on the same inputs.
 
@@ -42,7 +43,7 @@ fn uni_emulation_matches_native() {
                     .map(|i| match density {
                         0 => false,
                         1 => true,
-                        _ => splitmix(i * 7 + density) % density == 0,
+                        _ => splitmix(i * 7 + density).is_multiple_of(density),
                     })
                     .collect();
                 let a = n.vote(Vote::Uni, &preds, mask).unwrap();
