@@ -11,7 +11,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
 use wavekit::api::{Collectives, Csr, Segments, VectorSize};
-use wavekit::backend::{Backend, ScanKind};
+use wavekit::backend::ScanKind;
 use wavekit::cli::bench::job::{Job, RawCsr, RawSegments};
 use wavekit::cli::bench::timing::{BenchBackend, Harness};
 use wavekit::conformance::reference;
@@ -170,7 +170,8 @@ fn selection<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
     let (counts, outside) = reference::histogram(&keys, 256);
     let h = b.histogram(&kb, 256).unwrap();
     assert!(h.counts == counts && h.outside == outside);
-    timed!(c, "histogram_skewed_u32", label, n, 4 * n, b, Job::<B, u32>::Histogram { keys: &kb, bins: 256 }, cub);
+    let mut hist: Job<'_, B, u32> = Job::Histogram { keys: &kb, bins: 256 };
+    timed!(c, "histogram_skewed_u32", label, n, 4 * n, b, hist, cub);
 }
 
 fn all<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, gpu: bool) {
