@@ -322,13 +322,13 @@ fn bench_checks_then_times_every_collective() {
     assert!(!out.contains("REFUSED") && !out.contains("FAILED"), "{out}");
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<&str> = text.lines().skip(1).collect();
-    assert_eq!(rows.len(), 12, "{text}");
+    assert_eq!(rows.len(), 27, "{text}");
     for row in &rows {
         let fields: Vec<&str> = row.split(',').collect();
-        assert_eq!(fields.len(), 12, "{row}");
+        assert_eq!(fields.len(), 17, "{row}");
         assert_eq!(fields[2], "5000", "{row}");
         assert_eq!(fields[3], "cpu/w32", "{row}");
-        assert_eq!(fields[11], "ok", "{row}");
+        assert_eq!(fields[16], "ok", "{row}");
         let gbs: f64 = fields[8].parse().unwrap();
         assert!(gbs > 0.0, "{row}");
     }

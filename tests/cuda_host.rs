@@ -43,18 +43,20 @@ fn wavekit_error_codes_have_messages() {
 fn scratch_sizes_follow_the_tile_counts() {
     let t = table();
     let bytes = |algo, kind: ElemKind, n| unsafe { (t.scratch_bytes)(algo, kind as u32, n) };
-    // One tile of partials needs a ticket, one partial and one level slot, each 256-aligned.
-    assert_eq!(bytes(ALGO_DEVICE_REDUCE, ElemKind::F32, 4096), 3 * 256);
-    // 4097 tiles of f64 partials: 32776 bytes rounded up to 33024, then 2 level-2 partials.
+    // One tile: its block writes the result itself, no scratch at all.
+    assert_eq!(bytes(ALGO_DEVICE_REDUCE, ElemKind::F32, 4096), 0);
+    // Two tiles: one ticket (256-aligned), two partials (256-aligned).
+    assert_eq!(bytes(ALGO_DEVICE_REDUCE, ElemKind::F32, 4097), 2 * 256);
+    // 4097 tiles of f64: three tickets (two level-1 groups, one level-2), 4097 partials
+    // (32776 bytes rounded up to 33024), then 2 level-2 partials.
     assert_eq!(
         bytes(ALGO_DEVICE_REDUCE, ElemKind::F64, 4097 * 4096),
         256 + 33_024 + 256
     );
-    // Scan: counter, one flag per tile, aggregates and inclusive prefixes per tile.
-    assert_eq!(
-        bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 3 * 4096),
-        256 + 256 + 2 * 256
-    );
+    // Scan of 4-byte values: counter, then one 8-byte status word (flag and value) per tile.
+    assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 3 * 4096), 256 + 256);
+    // 8-byte values: one 16-byte status word per tile.
+    assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::F64, 17 * 4096), 256 + 512);
     assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 0), 0);
     assert_eq!(
         unsafe { (t.scratch_bytes)(ALGO_DEVICE_SCAN, 99, 10) },

@@ -60,11 +60,15 @@ __global__ void segmented_kernel(const T* in, uint64_t n, const uint32_t* offset
       begin = seg * seg_size;
       end = begin + seg_size < n ? begin + seg_size : n;
     }
-    // Four loads in flight before the four in-order combines; the order is unchanged.
+    // Eight loads in flight before the eight in-order combines; the order is unchanged.
+    const unsigned kBatch = 8;
     uint64_t k = begin + j;
-    for (; k + 3 * (uint64_t)vector < end; k += 4 * (uint64_t)vector) {
-      T x0 = in[k], x1 = in[k + vector], x2 = in[k + 2 * vector], x3 = in[k + 3 * vector];
-      acc = Op<OP, T>::combine(Op<OP, T>::combine(Op<OP, T>::combine(Op<OP, T>::combine(acc, x0), x1), x2), x3);
+    for (; k + (kBatch - 1) * (uint64_t)vector < end; k += kBatch * (uint64_t)vector) {
+      T x[kBatch];
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u) x[u] = in[k + u * (uint64_t)vector];
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u) acc = Op<OP, T>::combine(acc, x[u]);
     }
     for (; k < end; k += vector) acc = Op<OP, T>::combine(acc, in[k]);
   }

@@ -16,7 +16,8 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
 int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
                            uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                            unsigned k);
-// mode: 0 plain atomics, 1 warp-aggregated (match_any), 2 adaptive (the launcher's).
+// mode: 0 plain atomics (shared-memory counts for small histograms), 1 warp-aggregated
+// (match_any), 2 adaptive, 3 plain atomics on the global counts only (the naive baseline).
 int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
                           uint64_t* out, int mode);
 }  // namespace WK_NS

@@ -40,15 +40,32 @@ __device__ __forceinline__ void load_tile(const T* src, uint64_t tile, uint4* bu
   for (unsigned c = 0; c < Vec<T>::chunks; ++c) buf[c] = p[c * kLanes + threadIdx.x];
 }
 
+// Ops whose result does not depend on the order of combining, bit for bit: every integer op
+// (wrapping arithmetic, min, max, bitwise) and float Min/Max (a selection in a total order; only
+// a NaN's payload could differ, and payloads are not compared). Float Sum and Product are not.
+template <int OP, typename T> struct OrderFree {
+  static const bool value = !Elem<T>::is_float || OP == OP_MIN || OP == OP_MAX;
+};
+
+// The lane's fold of its 16 elements. The canonical order is sequential; for order-free ops a
+// pairwise tree gives the same bits with a chain four combines deep instead of sixteen.
 template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const uint4* buf) {
+  const unsigned kItems = WK_REDUCE_ITEMS_PER_LANE;
+  T vals[kItems];
+#pragma unroll
+  for (unsigned c = 0; c < Vec<T>::chunks; ++c)
+    __builtin_memcpy(vals + c * Vec<T>::V, &buf[c], sizeof(buf[c]));
+  if (OrderFree<OP, T>::value) {
+#pragma unroll
+    for (unsigned w = 1; w < kItems; w *= 2) {
+#pragma unroll
+      for (unsigned i = 0; i + w < kItems; i += 2 * w) vals[i] = Op<OP, T>::combine(vals[i], vals[i + w]);
+    }
+    return vals[0];
+  }
   T acc = Op<OP, T>::identity();
 #pragma unroll
-  for (unsigned c = 0; c < Vec<T>::chunks; ++c) {
-    T vals[Vec<T>::V];
-    __builtin_memcpy(vals, &buf[c], sizeof(buf[c]));
-#pragma unroll
-    for (unsigned s = 0; s < Vec<T>::V; ++s) acc = Op<OP, T>::combine(acc, vals[s]);
-  }
+  for (unsigned i = 0; i < kItems; ++i) acc = Op<OP, T>::combine(acc, vals[i]);
   return acc;
 }
 
@@ -150,14 +167,15 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::
 
 uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
 
-// Items per level, m[0] = n down to 1; returns the number of levels (index of the 1).
+// Items per level, m[0] = n, m[1] = tiles, ... down to 1; returns the index of the 1 (at least
+// 1: even a single element is one tile).
 unsigned level_sizes(uint64_t n, uint64_t* m) {
   unsigned l = 0;
   m[0] = n;
-  while (m[l] > 1) {
+  do {
     m[l + 1] = (m[l] + kTile - 1) / kTile;
     ++l;
-  }
+  } while (m[l] > 1);
   return l;
 }
 
@@ -167,14 +185,11 @@ uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
   return round_up(t * sizeof(unsigned));
 }
 
-// Tiles per block: one while there are few tiles (more blocks than the GPU holds at once is
-// what hides latency), more once the grid is many times the GPU, to cut block start-up and
-// ticket traffic and let each block prefetch its next tile.
-unsigned tiles_per_block(uint64_t tiles) {
-  if (tiles >= (1u << 14)) return 4;
-  if (tiles >= (1u << 12)) return 2;
-  return 1;
-}
+// Tiles per block. Measured on an H100 (BENCHMARKS.md, "reduce sum k=..." rows, 2^16..2^28,
+// f32 and f64): one tile per block with full occupancy was never slower than 2, 4 or 8 tiles
+// per block with a prefetched next tile, and 1-4% faster at 2^28, so the launcher always
+// takes one; the others stay for that comparison.
+unsigned tiles_per_block(uint64_t) { return 1; }
 
 template <int OP, typename T>
 int launch_k(host::stream_t s, const T* in, const ReducePlan<T>& plan, T* out, unsigned k) {

@@ -20,9 +20,17 @@ const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
 
+#if defined(WK_VENDOR_CUDA)
+template <typename T> struct StatusFor {
+  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, WideStatus<T>>::type type;
+};
+const bool kWide = true;
+#else
 template <typename T> struct StatusFor {
   typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, SplitStatus<T>>::type type;
 };
+const bool kWide = false;
+#endif
 
 template <int OP, typename T, typename Status>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
@@ -32,8 +40,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   __shared__ T items[Pad<T>::size];
   __shared__ T group_tot[kGroups];
   __shared__ T group_incl[kGroups];
-  __shared__ T stage_v[WK_WARP_SIZE];
-  __shared__ unsigned stage_f[WK_WARP_SIZE];
+  __shared__ T stash[kStashSize];
   __shared__ T s_prefix;
   __shared__ T s_agg;
   __shared__ unsigned s_tile;
@@ -97,7 +104,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   } else {
     if (t < WK_WARP_SIZE) {
       if (t == 0) status.publish(tile, kStatusAggregate, agg);
-      T x = look_back<OP, T>(status, tile, stage_v, stage_f);
+      T x = look_back<OP, T>(status, tile, stash);
       if (t == 0) {
         status.publish(tile, kStatusInclusive, O::combine(x, agg));
         s_prefix = x;
@@ -139,7 +146,11 @@ uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
 
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  if (n == 0) return 0;
+  // A counter, then one status word per tile: 8 bytes (4-byte values), 16 bytes (8-byte
+  // values, CUDA), or a flag and separate aggregate and inclusive arrays.
   if (elem_size == 4) return 256 + round_up(tiles * 8);
+  if (kWide) return 256 + round_up(tiles * 16);
   return 256 + round_up(tiles * 4) + 2 * round_up(tiles * elem_size);
 }
 
@@ -158,6 +169,9 @@ int device_scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, ui
     if constexpr (sizeof(T) == 4) {
       status.words = (unsigned long long*)(s + 256);
       zeroed = 256 + round_up(tiles * 8);
+    } else if constexpr (kWide) {
+      status.words = (unsigned long long*)(s + 256);
+      zeroed = 256 + round_up(tiles * 16);
     } else {
       status.flags = (unsigned*)(s + 256);
       status.aggs = (T*)(s + 256 + round_up(tiles * 4));

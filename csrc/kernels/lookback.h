@@ -70,7 +70,8 @@ struct CountStatus {
 };
 
 // 8-byte values: a flag word per tile and separate aggregate and inclusive arrays (an aggregate
-// is never overwritten), ordered by a fence between value and flag.
+// is never overwritten), ordered by a fence between value and flag. Used where no 16-byte
+// status word is available (HIP).
 template <typename T> struct SplitStatus {
   unsigned* flags;
   T* aggs;
@@ -93,58 +94,123 @@ template <typename T> struct SplitStatus {
   }
 };
 
+#if defined(WK_VENDOR_CUDA)
+// 8-byte values on CUDA: flag and value in one aligned 16-byte word, stored and loaded with one
+// vector access each (as CUB's tile status does), so a reader needs one load and no fence.
+template <typename T> struct WideStatus {
+  unsigned long long* words;  // two per tile: flag, value bits
+
+  static uint64_t bytes(uint64_t tiles) { return tiles * 2 * sizeof(unsigned long long); }
+
+  __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
+    unsigned long long f = flag, b = to_bits(v);
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(words + 2 * tile), "l"(f),
+                 "l"(b)
+                 : "memory");
+  }
+  __device__ __forceinline__ unsigned wait(uint64_t tile, T* v) const {
+    unsigned long long f, b;
+    do {
+      asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
+                   : "=l"(f), "=l"(b)
+                   : "l"(words + 2 * tile)
+                   : "memory");
+    } while (f == kStatusEmpty);
+    *v = from_bits<T>((typename Elem<T>::U)b);
+    return (unsigned)f;
+  }
+};
+#endif
+
+// Windows of predecessors a float look-back keeps in shared memory before it falls back to
+// reading statuses again from global memory.
+const unsigned kStashWindows = 8;
+const unsigned kStashSize = kStashWindows * WK_WARP_SIZE;
+
 // The exclusive prefix X_tile (tile > 0) for the canonical left fold, called by every lane of
-// one full warp; the result is valid in every lane. `stage_v`/`stage_f` are WK_WARP_SIZE
-// entries of shared memory owned by that warp.
+// one full warp; the result is valid in every lane. `stash` is kStashSize elements of shared
+// memory owned by that warp (unused for integers).
+//
+// Lane l of a window looks at tile j - l; windows go back WK_WARP_SIZE tiles at a time until one
+// holds an inclusive prefix.
+// - Integers: every op is associative and commutative bit for bit, so each window's statuses
+//   are warp-reduced and accumulated as the windows go back (the order does not matter).
+// - Floats: the fold must run left to right from the inclusive prefix, one combine per tile.
+//   The windows' values go to shared memory on the way back, then every lane folds them forward
+//   eight at a time (the eight loads in flight together), so each tile costs about one add.
 template <int OP, typename T, typename Status>
-__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, T* stage_v,
-                                       unsigned* stage_f) {
+__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, T* stash) {
   typedef Op<OP, T> O;
   const unsigned ln = prims::lane();
   const wk_lanemask_t all = WK_FULL_MASK;
-  // Nearest inclusive prefix, one window of WK_WARP_SIZE predecessors at a time; lane l looks
-  // at tile j - l.
   int64_t j = (int64_t)tile - 1;
+  if (!Elem<T>::is_float) {
+    T acc = O::identity();
+    for (;;) {
+      const int64_t idx = j - (int64_t)ln;
+      T v = O::identity();
+      unsigned f = kStatusEmpty;
+      if (idx >= 0) f = st.wait((uint64_t)idx, &v);
+      const wk_lanemask_t incl = arch::ballot_sync(all, f == kStatusInclusive);
+      const unsigned lo = incl ? (unsigned)arch::lowest_lane(incl) : WK_WARP_SIZE;
+      const T w = prims::bfly<OP, T>(all, ln <= lo ? v : O::identity(), WK_WARP_SIZE);
+      acc = O::combine(w, acc);
+      if (incl != 0) return acc;
+      j -= WK_WARP_SIZE;
+    }
+  }
+  unsigned windows = 0;
   int64_t found;
+  unsigned lo;
   for (;;) {
     const int64_t idx = j - (int64_t)ln;
     T v = O::identity();
     unsigned f = kStatusEmpty;
     if (idx >= 0) f = st.wait((uint64_t)idx, &v);
     const wk_lanemask_t incl = arch::ballot_sync(all, f == kStatusInclusive);
+    if (windows < kStashWindows) stash[windows * WK_WARP_SIZE + ln] = v;
     if (incl != 0) {
-      const int lo = arch::lowest_lane(incl);
-      if (j == (int64_t)tile - 1) {
-        // The common case: the fold's inputs are in this window's registers (lanes lo..0 hold
-        // tiles j-lo..j, all aggregates below lane lo).
-        stage_v[ln] = v;
-        prims::syncwarp(prims::NATIVE, all);
-        T acc = stage_v[lo];
-#pragma unroll 4
-        for (int l = lo - 1; l >= 0; --l) acc = O::combine(acc, stage_v[l]);
-        prims::syncwarp(prims::NATIVE, all);
-        return acc;
-      }
+      lo = (unsigned)arch::lowest_lane(incl);
       found = j - lo;
       break;
     }
+    ++windows;
     j -= WK_WARP_SIZE;
   }
-  // The inclusive prefix was further back: fold forward from it over the (now published)
-  // statuses, WK_WARP_SIZE at a time.
-  T acc = O::identity();
+  prims::syncwarp(prims::NATIVE, all);
+  T acc;
+  if (windows < kStashWindows) {
+    // stash[p] holds tile (tile - 1 - p); the inclusive prefix is at p = top.
+    const int top = (int)(windows * WK_WARP_SIZE + lo);
+    acc = stash[top];
+    int p = top - 1;
+    for (; p >= 7; p -= 8) {
+      T b[8];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) b[k] = stash[p - k];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) acc = O::combine(acc, b[k]);
+    }
+    for (; p >= 0; --p) acc = O::combine(acc, stash[p]);
+    prims::syncwarp(prims::NATIVE, all);
+    return acc;
+  }
+  // Further back than the stash holds: fold forward from `found` over the (now published)
+  // statuses, a window at a time; an inclusive prefix met on the way restarts the fold.
+  unsigned* flags = (unsigned*)(stash + WK_WARP_SIZE);
+  acc = O::identity();
   for (int64_t s = found; s < (int64_t)tile; s += WK_WARP_SIZE) {
     const int64_t idx = s + (int64_t)ln;
     T v = O::identity();
     unsigned f = kStatusEmpty;
     if (idx < (int64_t)tile) f = st.wait((uint64_t)idx, &v);
-    stage_v[ln] = v;
-    stage_f[ln] = f;
+    stash[ln] = v;
+    flags[ln] = f;
     prims::syncwarp(prims::NATIVE, all);
     const int64_t cnt64 = (int64_t)tile - s;
     const unsigned cnt = cnt64 < WK_WARP_SIZE ? (unsigned)cnt64 : WK_WARP_SIZE;
     for (unsigned l = 0; l < cnt; ++l)
-      acc = stage_f[l] == kStatusInclusive ? stage_v[l] : O::combine(acc, stage_v[l]);
+      acc = flags[l] == kStatusInclusive ? stash[l] : O::combine(acc, stash[l]);
     prims::syncwarp(prims::NATIVE, all);
   }
   return acc;

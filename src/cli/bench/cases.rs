@@ -50,8 +50,10 @@ pub struct Case<B> {
     pub run: fn(&B, &Harness, usize) -> CaseResult,
 }
 
-/// Bins of the histogram cases; keys run a little past them so `outside` is exercised.
+/// Bins of the histogram cases; keys run a little past them so `outside` is exercised. The
+/// large one is past what fits in shared memory, so its counts live in global memory.
 pub const BINS: u32 = 256;
+const LARGE_BINS: u32 = 65536;
 /// Segment sizes of the fixed segmented reduces: short (4 lanes a segment) and long (a warp).
 const SHORT_SEGMENT: usize = 8;
 const LONG_SEGMENT: usize = 1024;
@@ -97,6 +99,8 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
         case!("compact x>0 unordered", f32, |b, h, n| compact::<B>(b, h, n, false)),
         case!("histogram 256 uniform", u32, |b, h, n| histogram::<B>(b, h, n, Keys::Uniform)),
         case!("histogram 256 skewed", u32, |b, h, n| histogram::<B>(b, h, n, Keys::Skewed)),
+        case!("histogram 65536 uniform", u32, |b, h, n| histogram_bins::<B>(b, h, n, Keys::Uniform, LARGE_BINS)),
+        case!("histogram 65536 skewed", u32, |b, h, n| histogram_bins::<B>(b, h, n, Keys::Skewed, LARGE_BINS)),
     ]
 }
 
@@ -445,7 +449,11 @@ enum Keys {
 }
 
 pub fn histogram_keys(n: usize, skewed: bool) -> Vec<u32> {
-    let span = BINS as u64 + BINS as u64 / 8;
+    keys_for(n, skewed, BINS)
+}
+
+fn keys_for(n: usize, skewed: bool, bins: u32) -> Vec<u32> {
+    let span = bins as u64 + bins as u64 / 8;
     (0..n as u64)
         .into_par_iter()
         .map(|i| {
@@ -460,11 +468,15 @@ pub fn histogram_keys(n: usize, skewed: bool) -> Vec<u32> {
 }
 
 fn histogram<B: BenchBackend>(b: &B, h: &Harness, n: usize, keys: Keys) -> CaseResult {
-    let keys = histogram_keys(n, matches!(keys, Keys::Skewed));
-    let (counts, outside) = reference::histogram(&keys, BINS);
+    histogram_bins(b, h, n, keys, BINS)
+}
+
+fn histogram_bins<B: BenchBackend>(b: &B, h: &Harness, n: usize, keys: Keys, bins: u32) -> CaseResult {
+    let keys = keys_for(n, matches!(keys, Keys::Skewed), bins);
+    let (counts, outside) = reference::histogram(&keys, bins);
     let buf = b.upload(&keys)?;
     let check = |b: &B| -> Result<(), Refused> {
-        let got = b.histogram(&buf, BINS)?;
+        let got = b.histogram(&buf, bins)?;
         check_all(&counts, &got.counts)?;
         check_one(outside, got.outside).map_err(|e| match e {
             Refused::Wrong(d) => Refused::Wrong(format!("outside: {d}")),
@@ -474,10 +486,7 @@ fn histogram<B: BenchBackend>(b: &B, h: &Harness, n: usize, keys: Keys) -> CaseR
     check(b)?;
     let timed = b.time_job::<u32>(
         h,
-        &mut Job::Histogram {
-            keys: &buf,
-            bins: BINS,
-        },
+        &mut Job::Histogram { keys: &buf, bins },
     )?;
     check(b)?;
     Ok(measured(timed, size_of::<u32>(n), size_of::<u32>(n), true))

@@ -108,6 +108,42 @@ impl<'a> DeviceTimer<'a> {
         Ok(Timing::new(samples))
     }
 
+    /// Times `launch` end to end: the L2 flushed and the stream drained first, then start
+    /// event, the launch(es), stop event, so each sample also holds the host's submission of
+    /// every launch in the call.
+    pub fn time_e2e(&self, h: &Harness, what: &str, mut launch: impl FnMut(*mut c_void) -> i32) -> Result<Timing> {
+        let b = self.b;
+        b.rt.make_current()?;
+        let s = self.stream();
+        let cs = s as sys::CUstream;
+        for _ in 0..h.warmup {
+            check(b, launch(s), what)?;
+        }
+        let mut samples = Vec::with_capacity(h.reps.max(1));
+        for _ in 0..h.reps.max(1) {
+            // SAFETY: as in `time`.
+            unsafe {
+                sys::cuMemsetD32Async(self.flush.device_ptr(), 0x5a5a_5a5a, self.flush_words(), cs)
+                    .result()
+                    .map_err(|e| driver_err("cuMemsetD32Async", e))?;
+            }
+            b.rt.synchronize()?;
+            // SAFETY: as in `time`.
+            unsafe { cu::event::record(self.start, cs).map_err(|e| driver_err("cuEventRecord", e))? };
+            check(b, launch(s), what)?;
+            // SAFETY: as in `time`.
+            let ms = unsafe {
+                cu::event::record(self.stop, cs).map_err(|e| driver_err("cuEventRecord", e))?;
+                cu::event::synchronize(self.stop)
+                    .map_err(|e| driver_err("cuEventSynchronize", e))?;
+                cu::event::elapsed(self.start, self.stop)
+                    .map_err(|e| driver_err("cuEventElapsedTime", e))?
+            };
+            samples.push(Duration::from_secs_f64(f64::from(ms) / 1e3));
+        }
+        Ok(Timing::new(samples))
+    }
+
     fn flush_words(&self) -> usize {
         use crate::backend::DeviceBuffer;
         self.flush.len()

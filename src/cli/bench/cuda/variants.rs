@@ -49,6 +49,26 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: |b, h, n| reduce_k::<f64>(b, h, n, 4),
         },
         Case {
+            collective: "reduce sum e2e",
+            elem: "f32",
+            run: reduce_e2e::<f32>,
+        },
+        Case {
+            collective: "reduce sum e2e",
+            elem: "f64",
+            run: reduce_e2e::<f64>,
+        },
+        Case {
+            collective: "histogram 256 uniform adaptive",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, false, 2),
+        },
+        Case {
+            collective: "histogram 256 skewed adaptive",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, true, 2),
+        },
+        Case {
             collective: "histogram 256 uniform match",
             elem: "u32",
             run: |b, h, n| histogram_mode(b, h, n, false, 1),
@@ -92,7 +112,51 @@ fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseR
     })
 }
 
-/// The histogram with aggregation `mode` (1: always match_any), against plain atomics.
+/// The device reduce timed end to end: the stream idle, then start event, the call, stop event,
+/// so the GPU time includes waiting for the host to submit each launch (what a second launch
+/// costs CUB in a real call), against CUB timed the same way.
+fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
+    let op = ReduceOp::Sum;
+    let x: Vec<T> = random(n, 1);
+    let expected = reference::device_reduce(&x, op);
+    let input = b.upload(&x)?;
+    let kind = T::KIND as u32;
+    let t = b.table;
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<T>(1)?;
+    let status = b.upload(&[0u64, u64::MAX])?;
+    let st = out(&status).cast::<wk::Status>();
+    let timer = DeviceTimer::new(b)?;
+    let timing = timer.time_e2e(h, "device_reduce", |s| unsafe {
+        // SAFETY: live buffers of the sizes given, the backend's stream.
+        (t.device_reduce)(s, st, kind, op as u32, inp(&input), n as u64, out(&sc), bytes, out(&res))
+    })?;
+    check_one(expected, b.download(&res)?[0])?;
+    let cub_res = b.alloc::<T>(1)?;
+    let mut tb = 0usize;
+    // SAFETY: a size query: nothing is launched.
+    check(b, unsafe { ffi::wk_bench_cub_reduce(std::ptr::null_mut(), kind, op as u32, inp(&input), n as u64, out(&cub_res), std::ptr::null_mut(), &mut tb) }, "cub reduce")?;
+    let temp = scratch(b, tb as u64)?;
+    let cub = timer.time_e2e(h, "cub reduce", |s| unsafe {
+        let mut tb = tb;
+        // SAFETY: as above.
+        ffi::wk_bench_cub_reduce(s, kind, op as u32, inp(&input), n as u64, out(&cub_res), out(&temp), &mut tb)
+    })?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<T>(n),
+        input_bytes: size_of::<T>(n),
+        baseline: Some(Baseline {
+            name: "CUB",
+            timing: cub,
+        }),
+        read_only: true,
+    })
+}
+
+/// The histogram with aggregation `mode`, against plain atomics on shared-memory counts.
 fn histogram_mode(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, mode: i32) -> CaseResult {
     let keys = histogram_keys(n, skewed);
     let (counts, outside) = reference::histogram(&keys, BINS);
@@ -122,7 +186,7 @@ fn histogram_mode(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, mode: i3
         bytes: size_of::<u32>(n),
         input_bytes: size_of::<u32>(n),
         baseline: Some(Baseline {
-            name: "plain atomics",
+            name: "shared atomics",
             timing: plain,
         }),
         read_only: true,
