@@ -101,7 +101,7 @@ device() {
           --sizes "${CPU_SIZES:-2^24,2^26,2^28}" --reps 10 --csv "$out/bench-cpu.csv" || status=1
         ;;
       criterion)
-        WAVEKIT_BENCH_SIZES="${CRITERION_SIZES:-16,24}" timeout 300 "$bin/collectives" --bench \
+        WAVEKIT_BENCH_SIZES="${CRITERION_SIZES:-20}" timeout 300 "$bin/collectives" --bench \
           ${CRITERION_FILTER:-} 2>&1 | grep -vE '^\s*$|Warming|Collecting|Analyzing' \
           >"$out/criterion.txt" || status=1
         tail -n 30 "$out/criterion.txt"
@@ -112,13 +112,16 @@ device() {
         if [ -z "$ncu" ]; then
           echo "ncu not found" | tee "$out/ncu.txt"
         else
-          for k in reduce_kernel scan_kernel; do
-            timeout 200 "$ncu" --kernel-name "regex:$k" --launch-skip 2 --launch-count 1 \
+          # The kernel's third launch (after the check and the warm-up) at 2^28 is profiled.
+          local cases=("scan_kernel|scan inclusive sum" "compact_kernel|compact x>0 stable")
+          [ -n "${NCU_REDUCE:-}" ] && cases+=("reduce_kernel|reduce max")
+          for pair in "${cases[@]}"; do
+            timeout 200 "$ncu" --kernel-name "regex:${pair%%|*}" --launch-skip 2 --launch-count 1 \
               --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
-              "$bin/wavekit" bench --backend cuda --sizes 2^28 --reps 3 \
-              --only "$([ $k = reduce_kernel ] && echo 'reduce sum' || echo 'scan inclusive')"
+              --section WarpStateStats \
+              "$bin/wavekit" bench --backend cuda --sizes 2^28 --reps 3 --only "${pair#*|}"
           done >"$out/ncu.txt" 2>&1 || status=1
-          grep -E 'reduce_kernel|scan_kernel|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per' "$out/ncu.txt" | head -n 40
+          grep -E 'reduce_kernel|scan_kernel|compact_kernel|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per' "$out/ncu.txt" | head -n 40
         fi
         ;;
       *) echo "unknown step $step"; status=1 ;;

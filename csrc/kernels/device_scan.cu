@@ -32,55 +32,74 @@ template <typename T> struct StatusFor {
 const bool kWide = false;
 #endif
 
+// Items of one warp: thread t owns items 16t .. 16t+15, so the warp's are consecutive and each
+// warp moves its own items between global and shared memory (coalesced both ways) behind a
+// __syncwarp, with no block barrier.
+const unsigned kWarpItems = WK_WARP_SIZE * kItems;
+
+// Registers for the occupancy this kernel needs to keep loads in flight while a tile waits in
+// its look-back: five blocks of 4-byte values per SM, four of 8-byte values.
+template <typename T> struct ScanOccupancy {
+  static const int blocks = sizeof(T) == 4 ? 5 : 4;
+};
+
 template <int OP, typename T, typename Status>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, (ScanOccupancy<T>::blocks))
     scan_kernel(const T* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
                 T* out) {
   typedef Op<OP, T> O;
-  __shared__ T items[Pad<T>::size];
+  typedef Pad<T> P;
+  const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
+  __shared__ T items[kThreads / WK_WARP_SIZE * kWarpSlots];
   __shared__ T group_tot[kGroups];
   __shared__ T group_incl[kGroups];
   __shared__ T stash[kStashSize];
+  __shared__ T last_w_prev, last_local;
   __shared__ T s_prefix;
-  __shared__ T s_agg;
   __shared__ unsigned s_tile;
   const unsigned t = threadIdx.x;
+  const unsigned ln = lane();
+  T* wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
   // Tiles are numbered in the order blocks start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
   if (t == 0) s_tile = atomicAdd(counter, 1u);
   __syncthreads();
   const uint64_t tile = s_tile;
-  const uint64_t base = tile * WK_SCAN_TILE;
+  const uint64_t base = tile * WK_SCAN_TILE + (uint64_t)(t / WK_WARP_SIZE) * kWarpItems;
 
-  if (base + WK_SCAN_TILE <= n) {
+  if (base + kWarpItems <= n) {
     T x[kItems];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) x[k] = in[base + k * kThreads + t];
+    for (unsigned k = 0; k < kItems; ++k) x[k] = in[base + k * WK_WARP_SIZE + ln];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) items[Pad<T>::at(k * kThreads + t)] = x[k];
+    for (unsigned k = 0; k < kItems; ++k) wsm[P::at(k * WK_WARP_SIZE + ln)] = x[k];
   } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
-      unsigned idx = k * kThreads + t;
-      uint64_t e = base + idx;
-      items[Pad<T>::at(idx)] = e < n ? in[e] : O::identity();
+      const unsigned idx = k * WK_WARP_SIZE + ln;
+      wsm[P::at(idx)] = base + idx < n ? in[base + idx] : O::identity();
     }
   }
-  __syncthreads();
+  const wk_lanemask_t mask = block_warp_lanes();
+  syncwarp(NATIVE, mask);
 
   // 1. Thread t's items 16t .. 16t+15, scanned sequentially.
   T s[kItems];
-  s[0] = items[Pad<T>::at(t * kItems)];
+  s[0] = wsm[P::at(ln * kItems)];
 #pragma unroll
-  for (unsigned k = 1; k < kItems; ++k) s[k] = O::combine(s[k - 1], items[Pad<T>::at(t * kItems + k)]);
+  for (unsigned k = 1; k < kItems; ++k) s[k] = O::combine(s[k - 1], wsm[P::at(ln * kItems + k)]);
 
   // 2. Kogge-Stone of the thread totals in each logical group, then over the group totals.
-  wk_lanemask_t mask = block_warp_lanes();
   T w = kogge_stone<OP, T>(mask, s[kItems - 1], WK_LOGICAL_GROUP);
   T w_prev = shfl_up(mask, w, 1, WK_LOGICAL_GROUP);
-  unsigned g = t / WK_LOGICAL_GROUP;
-  unsigned gl = t % WK_LOGICAL_GROUP;
+  const unsigned g = t / WK_LOGICAL_GROUP;
+  const unsigned gl = t % WK_LOGICAL_GROUP;
   if (gl == WK_LOGICAL_GROUP - 1) group_tot[g] = w;
+  // What the first warp needs to compute the tile aggregate A = L_last itself.
+  if (t == kThreads - 1) {
+    last_w_prev = w_prev;
+    last_local = s[kItems - 1];
+  }
   __syncthreads();
   if (t < WK_LOGICAL_GROUP) {
     T x = t < kGroups ? group_tot[t] : O::identity();
@@ -89,20 +108,17 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   }
   __syncthreads();
 
-  // 3-4. Thread prefix and local inclusive values; the tile aggregate is the last of them.
-  T e_g = g == 0 ? O::identity() : group_incl[g - 1];
-  T p = gl == 0 ? e_g : O::combine(e_g, w_prev);
+  // 3-4. Thread prefix and local inclusive values; the tile aggregate is the last of them,
+  // op(op(E_last, w_prev of the last thread), its local total), as that thread computes it.
+  const T e_g = g == 0 ? O::identity() : group_incl[g - 1];
+  const T p = gl == 0 ? e_g : O::combine(e_g, w_prev);
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) s[k] = O::combine(p, s[k]);
-  if (t == kThreads - 1) s_agg = s[kItems - 1];
-  __syncthreads();
-  const T agg = s_agg;
 
   // 5. Tile prefix X_i by look-back, folded left to right from the nearest inclusive prefix.
-  if (tile == 0) {
-    if (t == 0) status.publish(0, kStatusInclusive, agg);
-  } else {
+  if (tile != 0) {
     if (t < WK_WARP_SIZE) {
+      const T agg = O::combine(O::combine(group_incl[kGroups - 2], last_w_prev), last_local);
       if (t == 0) status.publish(tile, kStatusAggregate, agg);
       T x = look_back<OP, T>(status, tile, stash);
       if (t == 0) {
@@ -111,31 +127,34 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
       }
     }
     __syncthreads();
-    T x = s_prefix;
+    const T x = s_prefix;
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) s[k] = O::combine(x, s[k]);
+  } else if (t == 0) {
+    status.publish(0, kStatusInclusive, O::combine(O::combine(group_incl[kGroups - 2], last_w_prev), last_local));
   }
 
-  // Store through shared memory so global writes are coalesced. The look-back's barrier (or
-  // the one before step 3) ordered every read of `items` above before these writes.
+  // Store through the warp's shared memory so global writes are coalesced; this warp read its
+  // region only above, in program order before the __syncwarp.
+  syncwarp(NATIVE, mask);
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) items[Pad<T>::at(t * kItems + k)] = s[k];
-  __syncthreads();
-  if (!exclusive && base + WK_SCAN_TILE <= n) {
+  for (unsigned k = 0; k < kItems; ++k) wsm[P::at(ln * kItems + k)] = s[k];
+  syncwarp(NATIVE, mask);
+  if (!exclusive && base + kWarpItems <= n) {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k)
-      out[base + k * kThreads + t] = items[Pad<T>::at(k * kThreads + t)];
+      out[base + k * WK_WARP_SIZE + ln] = wsm[P::at(k * WK_WARP_SIZE + ln)];
     return;
   }
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    unsigned idx = k * kThreads + t;
-    uint64_t e = base + idx;
+    const unsigned idx = k * WK_WARP_SIZE + ln;
+    const uint64_t e = base + idx;
     if (exclusive) {
-      if (e + 1 < n) out[e + 1] = items[Pad<T>::at(idx)];
+      if (e + 1 < n) out[e + 1] = wsm[P::at(idx)];
       if (e == 0) out[0] = O::identity();
     } else if (e < n) {
-      out[e] = items[Pad<T>::at(idx)];
+      out[e] = wsm[P::at(idx)];
     }
   }
 }

@@ -106,27 +106,33 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   T va = from_bits<T>((typename Elem<T>::U)a);
   T vb = from_bits<T>((typename Elem<T>::U)b);
 
-  if (base + WK_SCAN_TILE <= n) {
+  // Each warp loads its own 16 x 32 consecutive items through its part of `items` (coalesced,
+  // no block barrier); thread t then holds items 16t .. 16t+15 of the tile.
+  const unsigned ln = lane();
+  const unsigned kWarpItems = WK_WARP_SIZE * kItems;
+  const unsigned kWarpSlots = kWarpItems + kWarpItems / Pad<T>::every;
+  T* wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
+  const uint64_t wbase = base + (uint64_t)(t / WK_WARP_SIZE) * kWarpItems;
+  if (wbase + kWarpItems <= n) {
     T x[kItems];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) x[k] = in[base + k * kThreads + t];
+    for (unsigned k = 0; k < kItems; ++k) x[k] = in[wbase + k * WK_WARP_SIZE + ln];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) items[Pad<T>::at(k * kThreads + t)] = x[k];
+    for (unsigned k = 0; k < kItems; ++k) wsm[Pad<T>::at(k * WK_WARP_SIZE + ln)] = x[k];
   } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
-      unsigned idx = k * kThreads + t;
-      uint64_t e = base + idx;
-      if (e < n) items[Pad<T>::at(idx)] = in[e];
+      const unsigned idx = k * WK_WARP_SIZE + ln;
+      if (wbase + idx < n) wsm[Pad<T>::at(idx)] = in[wbase + idx];
     }
   }
-  __syncthreads();
+  syncwarp(NATIVE, block_warp_lanes());
 
   T x[kItems];
   unsigned sel = 0;
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    x[k] = items[Pad<T>::at(t * kItems + k)];
+    x[k] = wsm[Pad<T>::at(ln * kItems + k)];
     if (base + t * kItems + k < n && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
   }
   const unsigned mine = __popc(sel);
