@@ -47,6 +47,38 @@ template <int OP, typename T> struct OrderFree {
   static const bool value = !Elem<T>::is_float || OP == OP_MIN || OP == OP_MAX;
 };
 
+// f32 Min/Max of 16 values in integer keys: key(x) = bits ^ (sign ? 0x7fffffff : 0) orders
+// every non-NaN float as a signed integer, -0.0 below +0.0 (SEMANTICS.md), and maps back by
+// the same formula, so the tree of integer min/max (one instruction a combine, against the
+// compare chain of the float op) picks the same element bit for bit. A NaN anywhere makes the
+// result NaN, as the float op would (payloads are not compared).
+const uint32_t kAbsBits = 0x7fffffffu;
+const uint32_t kInfBits = 0x7f800000u;
+const uint32_t kQuietNan = 0x7fc00000u;
+
+__device__ __forceinline__ int32_t f32_key(uint32_t b) {
+  return (int32_t)(b ^ ((uint32_t)((int32_t)b >> 31) >> 1));
+}
+
+template <int OP> __device__ __forceinline__ float fold_f32_minmax(const float* vals) {
+  const unsigned kItems = WK_REDUCE_ITEMS_PER_LANE;
+  int32_t k[kItems];
+  uint32_t mag = 0;
+#pragma unroll
+  for (unsigned i = 0; i < kItems; ++i) {
+    const uint32_t b = to_bits(vals[i]);
+    k[i] = f32_key(b);
+    mag = max(mag, b & kAbsBits);
+  }
+#pragma unroll
+  for (unsigned w = 1; w < kItems; w *= 2) {
+#pragma unroll
+    for (unsigned i = 0; i + w < kItems; i += 2 * w) k[i] = OP == OP_MIN ? min(k[i], k[i + w]) : max(k[i], k[i + w]);
+  }
+  if (mag > kInfBits) return from_bits<float>(kQuietNan);
+  return from_bits<float>((uint32_t)f32_key((uint32_t)k[0]));
+}
+
 // The lane's fold of its 16 elements. The canonical order is sequential; for order-free ops a
 // pairwise tree gives the same bits with a chain four combines deep instead of sixteen.
 template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const uint4* buf) {
@@ -55,7 +87,9 @@ template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const ui
 #pragma unroll
   for (unsigned c = 0; c < Vec<T>::chunks; ++c)
     __builtin_memcpy(vals + c * Vec<T>::V, &buf[c], sizeof(buf[c]));
-  if (OrderFree<OP, T>::value) {
+  if constexpr (Elem<T>::is_float && sizeof(T) == 4 && (OP == OP_MIN || OP == OP_MAX)) {
+    return fold_f32_minmax<OP>(vals);
+  } else if (OrderFree<OP, T>::value) {
 #pragma unroll
     for (unsigned w = 1; w < kItems; w *= 2) {
 #pragma unroll
