@@ -70,7 +70,10 @@ pub fn build() {
     }
     println!("cargo:rustc-link-lib=dylib=amdhip64");
 
-    println!("cargo:rustc-env=WAVEKIT_HIP_KERNEL_LIB={}", kernel_lib.display());
+    println!(
+        "cargo:rustc-env=WAVEKIT_HIP_KERNEL_LIB={}",
+        kernel_lib.display()
+    );
     println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS={}", archs.join(","));
     println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS_SOURCE={source}");
 }
@@ -84,20 +87,34 @@ fn find_hipcc() -> PathBuf {
     if let Some(p) = env::var_os("HIPCC") {
         let p = PathBuf::from(p);
         if !p.is_file() {
-            fail(&format!("HIPCC={} is not a file; {SETUP_HINT}", p.display()));
+            fail(&format!(
+                "HIPCC={} is not a file; {SETUP_HINT}",
+                p.display()
+            ));
         }
         return p;
     }
     if let Some(root) = env::var_os("ROCM_PATH") {
         let p = Path::new(&root).join("bin/hipcc");
         if !p.is_file() {
-            fail(&format!("ROCM_PATH is set but {} does not exist; {SETUP_HINT}", p.display()));
+            fail(&format!(
+                "ROCM_PATH is set but {} does not exist; {SETUP_HINT}",
+                p.display()
+            ));
         }
         return p;
     }
     env::var_os("PATH")
-        .and_then(|paths| env::split_paths(&paths).map(|d| d.join("hipcc")).find(|p| p.is_file()))
-        .unwrap_or_else(|| fail(&format!("hipcc was not found (HIPCC, ROCM_PATH, PATH); {SETUP_HINT}")))
+        .and_then(|paths| {
+            env::split_paths(&paths)
+                .map(|d| d.join("hipcc"))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_else(|| {
+            fail(&format!(
+                "hipcc was not found (HIPCC, ROCM_PATH, PATH); {SETUP_HINT}"
+            ))
+        })
 }
 
 /// `ROCM_PATH`, else the prefix hipcc is installed under (`/usr` for Debian's packages,
@@ -107,7 +124,9 @@ fn rocm_root(hipcc: &Path) -> PathBuf {
         return PathBuf::from(root);
     }
     let real = hipcc.canonicalize().unwrap_or_else(|_| hipcc.to_path_buf());
-    let bin = real.parent().unwrap_or_else(|| fail("hipcc has no parent directory"));
+    let bin = real
+        .parent()
+        .unwrap_or_else(|| fail("hipcc has no parent directory"));
     // AMD's layout also has /opt/rocm/hip/bin/hipcc.
     let prefix = bin.parent().unwrap_or(bin);
     if prefix.ends_with("hip") && !prefix.join("include/hip").is_dir() {
@@ -121,10 +140,16 @@ fn rocm_root(hipcc: &Path) -> PathBuf {
 fn offload_archs() -> (Vec<String>, &'static str) {
     let (list, source): (Vec<String>, _) = match env::var("WAVEKIT_HIP_ARCHS") {
         Ok(v) if !v.trim().is_empty() => (
-            v.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect(),
+            v.split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect(),
             "WAVEKIT_HIP_ARCHS",
         ),
-        _ => (DEFAULT_ARCHS.iter().map(|a| a.to_string()).collect(), "default"),
+        _ => (
+            DEFAULT_ARCHS.iter().map(|a| a.to_string()).collect(),
+            "default",
+        ),
     };
     let mut archs: Vec<String> = Vec::new();
     for arch in list {
@@ -143,14 +168,22 @@ fn offload_archs() -> (Vec<String>, &'static str) {
 
 fn valid_arch(arch: &str) -> bool {
     let mut parts = arch.split(':');
-    let proc_ok = parts.next().and_then(|p| p.strip_prefix("gfx")).is_some_and(|id| {
-        !id.is_empty() && id.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
-    });
+    let proc_ok = parts
+        .next()
+        .and_then(|p| p.strip_prefix("gfx"))
+        .is_some_and(|id| {
+            !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        });
     proc_ok
         && parts.all(|f| {
             f.len() > 1
                 && (f.ends_with('+') || f.ends_with('-'))
-                && f[..f.len() - 1].chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                && f[..f.len() - 1]
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-')
         })
 }
 
@@ -166,10 +199,19 @@ fn kernel_sources(dir: &Path) -> Vec<PathBuf> {
 
 /// One hipcc run per source, at most NUM_JOBS at a time (each run already compiles a device
 /// pass per target).
-fn compile_kernels(hipcc: &Path, archs: &[String], sources: &[PathBuf], dir: &Path) -> Vec<PathBuf> {
+fn compile_kernels(
+    hipcc: &Path,
+    archs: &[String],
+    sources: &[PathBuf],
+    dir: &Path,
+) -> Vec<PathBuf> {
     std::fs::create_dir_all(dir)
         .unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", dir.display())));
-    let jobs = env::var("NUM_JOBS").ok().and_then(|j| j.parse().ok()).unwrap_or(1usize).max(1);
+    let jobs = env::var("NUM_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .unwrap_or(1usize)
+        .max(1);
     let mut objects = Vec::new();
     for chunk in sources.chunks(jobs) {
         let results: Vec<(PathBuf, std::io::Result<std::process::Output>, String)> =
@@ -177,19 +219,27 @@ fn compile_kernels(hipcc: &Path, archs: &[String], sources: &[PathBuf], dir: &Pa
                 let handles: Vec<_> = chunk
                     .iter()
                     .map(|src| {
-                        let obj = dir.join(src.file_stem().expect("source name")).with_extension("o");
+                        let obj = dir
+                            .join(src.file_stem().expect("source name"))
+                            .with_extension("o");
                         let mut cmd = hipcc_command(hipcc, archs, src, &obj);
                         let shown = format!("{cmd:?}");
                         s.spawn(move || (obj, cmd.output(), shown))
                     })
                     .collect();
-                handles.into_iter().map(|h| h.join().expect("hipcc thread")).collect()
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("hipcc thread"))
+                    .collect()
             });
         for (obj, output, shown) in results {
             let output = output.unwrap_or_else(|e| fail(&format!("cannot run {shown}: {e}")));
             let stderr = String::from_utf8_lossy(&output.stderr);
             if !output.status.success() {
-                fail(&format!("hipcc failed ({}):\n{shown}\n{stderr}", output.status));
+                fail(&format!(
+                    "hipcc failed ({}):\n{shown}\n{stderr}",
+                    output.status
+                ));
             }
             for line in stderr.lines().filter(|l| !l.trim().is_empty()) {
                 println!("cargo:warning=hipcc: {line}");
@@ -204,7 +254,16 @@ fn hipcc_command(hipcc: &Path, archs: &[String], src: &Path, obj: &Path) -> Comm
     let mut cmd = Command::new(hipcc);
     // hipcc picks the NVIDIA platform when it sees nvcc but no clang++ (the `cuda,hip` build).
     cmd.env("HIP_PLATFORM", "amd");
-    cmd.args(["-c", "-x", "hip", "-std=c++17", "-O3", "-fPIC", "-Wall", "-Wextra"]);
+    cmd.args([
+        "-c",
+        "-x",
+        "hip",
+        "-std=c++17",
+        "-O3",
+        "-fPIC",
+        "-Wall",
+        "-Wextra",
+    ]);
     // docs/SEMANTICS.md: no fused multiply-add anywhere; subnormals kept as the CPU keeps them.
     cmd.args(["-ffp-contract=off", "-fno-gpu-flush-denormals-to-zero"]);
     // The HIP headers define this themselves, but csrc/wavekit/width.h picks the vendor before

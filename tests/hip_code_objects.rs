@@ -31,7 +31,10 @@ fn u64_at(b: &[u8], off: usize) -> u64 {
     u64::from_le_bytes(b[off..off + 8].try_into().unwrap())
 }
 fn cstr_at(b: &[u8], off: usize) -> &str {
-    let end = b[off..].iter().position(|&c| c == 0).map_or(b.len(), |p| off + p);
+    let end = b[off..]
+        .iter()
+        .position(|&c| c == 0)
+        .map_or(b.len(), |p| off + p);
     std::str::from_utf8(&b[off..end]).unwrap()
 }
 
@@ -39,7 +42,11 @@ fn cstr_at(b: &[u8], off: usize) -> &str {
 
 /// (member name, contents) of a GNU/System V `ar` archive.
 fn ar_members(data: &[u8]) -> Vec<(String, &[u8])> {
-    assert_eq!(&data[..8], b"!<arch>\n", "{KERNEL_LIB} is not an ar archive");
+    assert_eq!(
+        &data[..8],
+        b"!<arch>\n",
+        "{KERNEL_LIB} is not an ar archive"
+    );
     let mut members = Vec::new();
     let mut long_names: &[u8] = &[];
     let mut off = 8;
@@ -47,7 +54,11 @@ fn ar_members(data: &[u8]) -> Vec<(String, &[u8])> {
         let header = &data[off..off + 60];
         assert_eq!(&header[58..60], b"`\n", "bad ar member header at {off}");
         let name = std::str::from_utf8(&header[..16]).unwrap().trim_end();
-        let size: usize = std::str::from_utf8(&header[48..58]).unwrap().trim().parse().unwrap();
+        let size: usize = std::str::from_utf8(&header[48..58])
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
         let body = &data[off + 60..off + 60 + size];
         match name {
             "/" | "/SYM64/" => {}
@@ -55,8 +66,14 @@ fn ar_members(data: &[u8]) -> Vec<(String, &[u8])> {
             _ => {
                 let name = if let Some(index) = name.strip_prefix('/') {
                     let start: usize = index.parse().unwrap();
-                    let end = long_names[start..].iter().position(|&c| c == b'\n').unwrap() + start;
-                    String::from_utf8_lossy(&long_names[start..end]).trim_end_matches('/').to_string()
+                    let end = long_names[start..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .unwrap()
+                        + start;
+                    String::from_utf8_lossy(&long_names[start..end])
+                        .trim_end_matches('/')
+                        .to_string()
                 } else {
                     name.trim_end_matches('/').to_string()
                 };
@@ -106,7 +123,14 @@ fn parse_elf(b: &[u8]) -> Elf<'_> {
             let kind = u32_at(b, h + 4);
             let (off, size) = (u64_at(b, h + 24) as usize, u64_at(b, h + 32) as usize);
             let size = if kind == SHT_NOBITS { 0 } else { size };
-            (u32_at(b, h), kind, u64_at(b, h + 16), off, size, u32_at(b, h + 40) as usize)
+            (
+                u32_at(b, h),
+                kind,
+                u64_at(b, h + 16),
+                off,
+                size,
+                u32_at(b, h + 40) as usize,
+            )
         })
         .collect();
     let (_, _, _, stroff, strsize, _) = raw[shstrndx];
@@ -121,7 +145,11 @@ fn parse_elf(b: &[u8]) -> Elf<'_> {
             kind,
         })
         .collect();
-    Elf { machine, flags, sections }
+    Elf {
+        machine,
+        flags,
+        sections,
+    }
 }
 
 impl<'a> Elf<'a> {
@@ -131,7 +159,11 @@ impl<'a> Elf<'a> {
 
     /// (name, value, size, section index) of every `.symtab` symbol.
     fn symbols(&self) -> Vec<(String, u64, u64, usize)> {
-        let symtab = self.sections.iter().find(|s| s.kind == SHT_SYMTAB).expect("no .symtab");
+        let symtab = self
+            .sections
+            .iter()
+            .find(|s| s.kind == SHT_SYMTAB)
+            .expect("no .symtab");
         let strtab = self.sections[symtab.link].data;
         symtab
             .data
@@ -157,14 +189,22 @@ const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
 
 /// (triple, contents) of each entry of one uncompressed clang offload bundle.
 fn bundle_entries(b: &[u8]) -> Vec<(String, &[u8])> {
-    assert!(b.starts_with(BUNDLE_MAGIC), ".hip_fatbin does not start with an offload bundle");
+    assert!(
+        b.starts_with(BUNDLE_MAGIC),
+        ".hip_fatbin does not start with an offload bundle"
+    );
     let count = u64_at(b, 24) as usize;
     let mut off = 32;
     (0..count)
         .map(|_| {
-            let (start, size, tlen) =
-                (u64_at(b, off) as usize, u64_at(b, off + 8) as usize, u64_at(b, off + 16) as usize);
-            let triple = std::str::from_utf8(&b[off + 24..off + 24 + tlen]).unwrap().to_string();
+            let (start, size, tlen) = (
+                u64_at(b, off) as usize,
+                u64_at(b, off + 8) as usize,
+                u64_at(b, off + 16) as usize,
+            );
+            let triple = std::str::from_utf8(&b[off + 24..off + 24 + tlen])
+                .unwrap()
+                .to_string();
             off += 24 + tlen;
             (triple, &b[start..start + size])
         })
@@ -217,10 +257,20 @@ struct CodeObjectFacts {
 
 fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
     let elf = parse_elf(co);
-    assert_eq!(elf.machine, EM_AMDGPU, "bundle entry is not an AMDGPU code object");
+    assert_eq!(
+        elf.machine, EM_AMDGPU,
+        "bundle entry is not an AMDGPU code object"
+    );
     let symbols = elf.symbols();
-    let marker: Vec<_> = symbols.iter().filter(|s| s.0 == "wavekit_hip_lanemask_bits").collect();
-    assert_eq!(marker.len(), 1, "wavekit_hip_lanemask_bits: expected one definition");
+    let marker: Vec<_> = symbols
+        .iter()
+        .filter(|s| s.0 == "wavekit_hip_lanemask_bits")
+        .collect();
+    assert_eq!(
+        marker.len(),
+        1,
+        "wavekit_hip_lanemask_bits: expected one definition"
+    );
     let (_, value, size, shndx) = marker[0];
     assert_eq!(*size, 4);
     let lanemask_bits = u32_at(elf.symbol_bytes(*value, *size, *shndx), 0);
@@ -237,7 +287,10 @@ fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
     for note in notes {
         let d = note.data;
         let mut i = 0;
-        while let Some(p) = d[i..].windows(METADATA_WAVEFRONT_KEY.len()).position(|w| w == METADATA_WAVEFRONT_KEY) {
+        while let Some(p) = d[i..]
+            .windows(METADATA_WAVEFRONT_KEY.len())
+            .position(|w| w == METADATA_WAVEFRONT_KEY)
+        {
             let at = i + p + METADATA_WAVEFRONT_KEY.len();
             metadata_wave_sizes.push(d[at]);
             i = at;
@@ -254,14 +307,17 @@ fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
 
 /// (member, target id, facts) for every device code object in the kernel archive.
 fn all_code_objects() -> Vec<(String, String, CodeObjectFacts)> {
-    let data = std::fs::read(KERNEL_LIB).unwrap_or_else(|e| panic!("cannot read {KERNEL_LIB}: {e}"));
+    let data =
+        std::fs::read(KERNEL_LIB).unwrap_or_else(|e| panic!("cannot read {KERNEL_LIB}: {e}"));
     let members = ar_members(&data);
     assert!(!members.is_empty(), "{KERNEL_LIB} has no members");
     let mut out = Vec::new();
     for (name, body) in members {
         let host = parse_elf(body);
         assert_eq!(host.machine, EM_X86_64, "{name}: not an x86-64 object");
-        let fatbin = host.section(".hip_fatbin").unwrap_or_else(|| panic!("{name}: no .hip_fatbin"));
+        let fatbin = host
+            .section(".hip_fatbin")
+            .unwrap_or_else(|| panic!("{name}: no .hip_fatbin"));
         let mut targets = Vec::new();
         for (triple, co) in bundle_entries(fatbin.data) {
             if triple.starts_with("host-") {
@@ -276,7 +332,10 @@ fn all_code_objects() -> Vec<(String, String, CodeObjectFacts)> {
         }
         let got: BTreeSet<&str> = targets.iter().map(String::as_str).collect();
         let want: BTreeSet<&str> = configured_archs().into_iter().collect();
-        assert_eq!(got, want, "{name}: bundle targets differ from the configured {ARCHS}");
+        assert_eq!(
+            got, want,
+            "{name}: bundle targets differ from the configured {ARCHS}"
+        );
         assert_eq!(targets.len(), want.len(), "{name}: a target appears twice");
     }
     out
@@ -289,7 +348,10 @@ fn default_targets_are_two_wave64_and_one_wave32() {
     if ARCHS_SOURCE == "default" {
         assert_eq!(ARCHS, "gfx90a,gfx940,gfx1030");
     } else {
-        assert_eq!(ARCHS_SOURCE, "WAVEKIT_HIP_ARCHS", "unknown source of the target list");
+        assert_eq!(
+            ARCHS_SOURCE, "WAVEKIT_HIP_ARCHS",
+            "unknown source of the target list"
+        );
     }
     // The rule the other test derives expectations from.
     assert_eq!(expected_wave_size("gfx90a"), 64);
@@ -305,11 +367,21 @@ fn every_object_holds_each_target_at_its_wave_size() {
         let wave = expected_wave_size(target);
         let what = format!("{member} [{target}]");
         assert_eq!(f.mach, expected_mach(target), "{what}: EF_AMDGPU_MACH");
-        assert_eq!(f.lanemask_bits, wave, "{what}: lane mask bits of the device layer");
+        assert_eq!(
+            f.lanemask_bits, wave,
+            "{what}: lane mask bits of the device layer"
+        );
         assert!(f.kernels > 0, "{what}: no kernels");
         let want_wave32 = if wave == 32 { f.kernels } else { 0 };
-        assert_eq!(f.wave32_kernels, want_wave32, "{what}: kernel descriptors' wave32 bit");
-        assert_eq!(f.metadata_wave_sizes.len(), f.kernels, "{what}: .wavefront_size entries");
+        assert_eq!(
+            f.wave32_kernels, want_wave32,
+            "{what}: kernel descriptors' wave32 bit"
+        );
+        assert_eq!(
+            f.metadata_wave_sizes.len(),
+            f.kernels,
+            "{what}: .wavefront_size entries"
+        );
         assert!(
             f.metadata_wave_sizes.iter().all(|&w| w as u32 == wave),
             "{what}: metadata wave sizes {:?}",
@@ -319,7 +391,14 @@ fn every_object_holds_each_target_at_its_wave_size() {
     if ARCHS_SOURCE == "default" {
         let wave64 = objects.iter().filter(|o| o.2.lanemask_bits == 64).count();
         let wave32 = objects.iter().filter(|o| o.2.lanemask_bits == 32).count();
-        assert!(wave64 > 0 && wave32 > 0, "default build needs wave64 and wave32 code objects");
-        assert_eq!(wave64, 2 * wave32, "gfx90a and gfx940 are wave64, gfx1030 wave32");
+        assert!(
+            wave64 > 0 && wave32 > 0,
+            "default build needs wave64 and wave32 code objects"
+        );
+        assert_eq!(
+            wave64,
+            2 * wave32,
+            "gfx90a and gfx940 are wave64, gfx1030 wave32"
+        );
     }
 }

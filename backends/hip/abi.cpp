@@ -10,17 +10,18 @@ static_assert(sizeof(hipStream_t) == sizeof(void*), "hipStream_t crosses the FFI
 static_assert(sizeof(hipDeviceAttribute_t) == sizeof(int), "attributes cross as a C int");
 static_assert(sizeof(hipMemcpyKind) == sizeof(int), "copy kinds cross as a C int");
 
+// `extern` because a namespace-scope const otherwise has internal linkage in C++.
 extern "C" {
 
-const int wk_hip_abi_success = hipSuccess;
-const int wk_hip_abi_error_no_device = hipErrorNoDevice;
-const int wk_hip_abi_error_invalid_device = hipErrorInvalidDevice;
-const int wk_hip_abi_attr_warp_size = hipDeviceAttributeWarpSize;
-const int wk_hip_abi_attr_multiprocessors = hipDeviceAttributeMultiprocessorCount;
-const int wk_hip_abi_memcpy_htod = hipMemcpyHostToDevice;
-const int wk_hip_abi_memcpy_dtoh = hipMemcpyDeviceToHost;
-const int wk_hip_abi_memcpy_dtod = hipMemcpyDeviceToDevice;
-const unsigned wk_hip_abi_stream_default = hipStreamDefault;
+extern const int wk_hip_abi_success = hipSuccess;
+extern const int wk_hip_abi_error_no_device = hipErrorNoDevice;
+extern const int wk_hip_abi_error_invalid_device = hipErrorInvalidDevice;
+extern const int wk_hip_abi_attr_warp_size = hipDeviceAttributeWarpSize;
+extern const int wk_hip_abi_attr_multiprocessors = hipDeviceAttributeMultiprocessorCount;
+extern const int wk_hip_abi_memcpy_htod = hipMemcpyHostToDevice;
+extern const int wk_hip_abi_memcpy_dtoh = hipMemcpyDeviceToHost;
+extern const int wk_hip_abi_memcpy_dtod = hipMemcpyDeviceToDevice;
+extern const unsigned wk_hip_abi_stream_default = hipStreamDefault;
 
 // The device's GCN target name (e.g. "gfx90a:sramecc+:xnack-"), NUL-terminated in `out`.
 // hipDeviceAttribute_t has no arch-name entry in ROCm 5.2, and hipDeviceProp_t's layout (and in

@@ -15,7 +15,11 @@ pub fn check(code: HipError, call: &str) -> Result<()> {
     if code == sys::wk_hip_abi_success {
         Ok(())
     } else {
-        Err(WavekitError::Device { backend: BACKEND, call: call.to_string(), message: describe(code) })
+        Err(WavekitError::Device {
+            backend: BACKEND,
+            call: call.to_string(),
+            message: describe(code),
+        })
     }
 }
 
@@ -63,7 +67,11 @@ pub fn device_attribute(attr: c_int, device: c_int, what: &str) -> Result<i32> {
 }
 
 fn c_buffer_string(buf: &[c_char]) -> String {
-    let bytes: Vec<u8> = buf.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let bytes: Vec<u8> = buf
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -88,12 +96,18 @@ pub fn device_arch_name(device: c_int) -> Result<String> {
 
 pub fn runtime_version() -> Result<i32> {
     let mut v: c_int = 0;
-    check(unsafe { sys::hipRuntimeGetVersion(&mut v) }, "hipRuntimeGetVersion")?;
+    check(
+        unsafe { sys::hipRuntimeGetVersion(&mut v) },
+        "hipRuntimeGetVersion",
+    )?;
     Ok(v)
 }
 
 pub fn device_synchronize() -> Result<()> {
-    check(unsafe { sys::hipDeviceSynchronize() }, "hipDeviceSynchronize")
+    check(
+        unsafe { sys::hipDeviceSynchronize() },
+        "hipDeviceSynchronize",
+    )
 }
 
 /// Clears and returns the thread's last launch error.
@@ -103,7 +117,10 @@ pub fn last_error() -> Result<()> {
 
 pub fn malloc(bytes: usize) -> Result<*mut c_void> {
     let mut p: *mut c_void = std::ptr::null_mut();
-    check(unsafe { sys::hipMalloc(&mut p, bytes) }, &format!("hipMalloc({bytes} bytes)"))?;
+    check(
+        unsafe { sys::hipMalloc(&mut p, bytes) },
+        &format!("hipMalloc({bytes} bytes)"),
+    )?;
     Ok(p)
 }
 
@@ -135,8 +152,16 @@ impl CopyKind {
 ///
 /// # Safety
 /// `dst` and `src` are valid for `bytes` on the sides `kind` names.
-pub unsafe fn memcpy(dst: *mut c_void, src: *const c_void, bytes: usize, kind: CopyKind) -> Result<()> {
-    check(unsafe { sys::hipMemcpy(dst, src, bytes, kind.raw()) }, &format!("hipMemcpy({kind:?})"))
+pub unsafe fn memcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    bytes: usize,
+    kind: CopyKind,
+) -> Result<()> {
+    check(
+        unsafe { sys::hipMemcpy(dst, src, bytes, kind.raw()) },
+        &format!("hipMemcpy({kind:?})"),
+    )
 }
 
 /// Copy queued on `stream`; host memory must stay valid until the stream has run it.
@@ -159,13 +184,24 @@ pub unsafe fn memcpy_async(
 /// # Safety
 /// `dst` is device memory valid for `bytes`.
 pub unsafe fn memset(dst: *mut c_void, value: u8, bytes: usize) -> Result<()> {
-    check(unsafe { sys::hipMemset(dst, value as c_int, bytes) }, "hipMemset")
+    check(
+        unsafe { sys::hipMemset(dst, value as c_int, bytes) },
+        "hipMemset",
+    )
 }
 
 /// # Safety
 /// `dst` is device memory valid for `bytes` until the stream has run the memset.
-pub unsafe fn memset_async(dst: *mut c_void, value: u8, bytes: usize, stream: HipStream) -> Result<()> {
-    check(unsafe { sys::hipMemsetAsync(dst, value as c_int, bytes, stream) }, "hipMemsetAsync")
+pub unsafe fn memset_async(
+    dst: *mut c_void,
+    value: u8,
+    bytes: usize,
+    stream: HipStream,
+) -> Result<()> {
+    check(
+        unsafe { sys::hipMemsetAsync(dst, value as c_int, bytes, stream) },
+        "hipMemsetAsync",
+    )
 }
 
 /// A stream with default flags: it also waits for work on the null stream.
@@ -187,5 +223,8 @@ pub unsafe fn stream_destroy(s: HipStream) -> Result<()> {
 /// # Safety
 /// `s` is a live stream.
 pub unsafe fn stream_synchronize(s: HipStream) -> Result<()> {
-    check(unsafe { sys::hipStreamSynchronize(s) }, "hipStreamSynchronize")
+    check(
+        unsafe { sys::hipStreamSynchronize(s) },
+        "hipStreamSynchronize",
+    )
 }

@@ -31,19 +31,29 @@ impl HipRuntime {
     /// Opens device `ordinal`. No device, an ordinal past the last, or a device whose target
     /// has no code object in this build give `WavekitError::NoDevice`.
     pub fn new(ordinal: usize) -> Result<Self> {
-        let no_device = |reason: String| WavekitError::NoDevice { backend: "hip", reason };
+        let no_device = |reason: String| WavekitError::NoDevice {
+            backend: "hip",
+            reason,
+        };
         let count = result::device_count().map_err(|e| no_device(e.to_string()))?;
         if count == 0 {
-            return Err(no_device("the HIP runtime reports no AMD GPU (hipGetDeviceCount)".into()));
+            return Err(no_device(
+                "the HIP runtime reports no AMD GPU (hipGetDeviceCount)".into(),
+            ));
         }
         if ordinal >= count {
-            return Err(no_device(format!("device {ordinal} was requested but {count} exist")));
+            return Err(no_device(format!(
+                "device {ordinal} was requested but {count} exist"
+            )));
         }
         let device = ordinal as c_int;
         result::set_device(device)?;
         let name = result::device_name(device)?;
         let arch = result::device_arch_name(device)?;
-        if !BUILT_ARCHS.split(',').any(|built| target_runs_on(built, &arch)) {
+        if !BUILT_ARCHS
+            .split(',')
+            .any(|built| target_runs_on(built, &arch))
+        {
             return Err(no_device(format!(
                 "device {ordinal} ({name}) is {arch}, but wavekit's kernels were built for \
                  {BUILT_ARCHS}; rebuild with WAVEKIT_HIP_ARCHS={}",
@@ -53,10 +63,20 @@ impl HipRuntime {
         // The width comes from the device: code objects and the host agree or kernels say so.
         let lanes = result::device_attribute(sys::wk_hip_abi_attr_warp_size, device, "warp size")?;
         let warp = WarpWidth::new(lanes.max(0) as u32)?;
-        let mps =
-            result::device_attribute(sys::wk_hip_abi_attr_multiprocessors, device, "compute units")?;
+        let mps = result::device_attribute(
+            sys::wk_hip_abi_attr_multiprocessors,
+            device,
+            "compute units",
+        )?;
         let stream = result::stream_create()?;
-        Ok(HipRuntime { device, stream, name, arch, warp, multiprocessors: mps.max(1) as u32 })
+        Ok(HipRuntime {
+            device,
+            stream,
+            name,
+            arch,
+            warp,
+            multiprocessors: mps.max(1) as u32,
+        })
     }
 
     /// Devices the HIP runtime sees (0 without an AMD GPU or driver).

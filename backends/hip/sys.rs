@@ -35,7 +35,12 @@ unsafe extern "C" {
         stream: HipStream,
     ) -> HipError;
     pub fn hipMemset(dst: *mut c_void, value: c_int, bytes: usize) -> HipError;
-    pub fn hipMemsetAsync(dst: *mut c_void, value: c_int, bytes: usize, stream: HipStream) -> HipError;
+    pub fn hipMemsetAsync(
+        dst: *mut c_void,
+        value: c_int,
+        bytes: usize,
+        stream: HipStream,
+    ) -> HipError;
 
     // ---- streams ----
     pub fn hipStreamCreateWithFlags(stream: *mut HipStream, flags: c_uint) -> HipError;
