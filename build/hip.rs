@@ -37,12 +37,19 @@ pub fn build() {
     }
     let (archs, source) = offload_archs();
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let sources = kernel_sources(Path::new("csrc/kernels"));
+    let root = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let sources = kernel_sources(&root.join("csrc/kernels"));
     if sources.is_empty() {
         fail("csrc/kernels holds no .cu sources to compile for HIP");
     }
 
-    let objects = compile_kernels(&hipcc, &archs, &sources, &out.join("hip"));
+    let objects = compile_kernels(
+        &hipcc,
+        &archs,
+        &root.join("csrc"),
+        &sources,
+        &out.join("hip"),
+    );
     let kernel_lib = cc::Build::new()
         .cargo_metadata(false)
         .try_create_archive("wavekit_hip_kernels", &objects)
@@ -55,7 +62,7 @@ pub fn build() {
     cc::Build::new()
         .cpp(true)
         .std("c++17")
-        .file("backends/hip/abi.cpp")
+        .file(root.join("backends/hip/abi.cpp"))
         .include(&include)
         .define("__HIP_PLATFORM_AMD__", "1")
         .warnings_into_errors(true)
@@ -202,6 +209,7 @@ fn kernel_sources(dir: &Path) -> Vec<PathBuf> {
 fn compile_kernels(
     hipcc: &Path,
     archs: &[String],
+    include: &Path,
     sources: &[PathBuf],
     dir: &Path,
 ) -> Vec<PathBuf> {
@@ -222,7 +230,7 @@ fn compile_kernels(
                         let obj = dir
                             .join(src.file_stem().expect("source name"))
                             .with_extension("o");
-                        let mut cmd = hipcc_command(hipcc, archs, src, &obj);
+                        let mut cmd = hipcc_command(hipcc, archs, include, src, &obj);
                         let shown = format!("{cmd:?}");
                         s.spawn(move || (obj, cmd.output(), shown))
                     })
@@ -250,7 +258,13 @@ fn compile_kernels(
     objects
 }
 
-fn hipcc_command(hipcc: &Path, archs: &[String], src: &Path, obj: &Path) -> Command {
+fn hipcc_command(
+    hipcc: &Path,
+    archs: &[String],
+    include: &Path,
+    src: &Path,
+    obj: &Path,
+) -> Command {
     let mut cmd = Command::new(hipcc);
     // hipcc picks the NVIDIA platform when it sees nvcc but no clang++ (the `cuda,hip` build).
     cmd.env("HIP_PLATFORM", "amd");
@@ -269,7 +283,7 @@ fn hipcc_command(hipcc: &Path, archs: &[String], src: &Path, obj: &Path) -> Comm
     // The HIP headers define this themselves, but csrc/wavekit/width.h picks the vendor before
     // it includes them.
     cmd.arg("-D__HIP_PLATFORM_AMD__=1");
-    cmd.arg("-Icsrc");
+    cmd.arg("-I").arg(include);
     for arch in archs {
         cmd.arg(format!("--offload-arch={arch}"));
     }

@@ -155,6 +155,17 @@ WK_HIP_SHFL(uint64_t)
 #undef WK_HIP_SHFL
 
 // ---- memory fences ----
+// emu::syncwarp (emulated.h) is fence_block(), a ballot over the members, fence_block(). On AMD
+// that is all __syncwarp needs to be. A wavefront has one program counter: its active lanes
+// execute each instruction together, so no member can be "behind" another and no rendezvous
+// is needed (there is no independent thread scheduling to wait for). What remains is ordering:
+// the compiler must not move a member's LDS store past the call or another member's load
+// before it, and the store must have completed before the load reads LDS. The workgroup-scope
+// seq_cst fence of __threadfence_block gives both: it is a compiler barrier for memory
+// operations and lowers to `s_waitcnt lgkmcnt(0)` (verified in the gfx90a and gfx1030
+// disassembly of transpose_kernel: ds_write, s_waitcnt lgkmcnt(0), ds_read). The ballot is a
+// convergent operation, so it keeps the members together in control flow; its value is unused
+// and the compiler may drop it, which is harmless for the reason above.
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
 
