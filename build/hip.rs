@@ -6,7 +6,8 @@
 //! Environment: `HIPCC` (the compiler), `ROCM_PATH` (the ROCm root, for hipcc, headers and
 //! libraries), `WAVEKIT_HIP_ARCHS` (comma-separated offload targets, default below).
 //! Exported to the crate (`env!`): `WAVEKIT_HIP_KERNEL_LIB` (path of the kernel archive, read by
-//! tests/hip_code_objects.rs), `WAVEKIT_HIP_ARCHS` (the targets built) and
+//! tests/hip_code_objects.rs), `WAVEKIT_HIPCC` (the compiler used, for tests/hip_lane_math.rs),
+//! `WAVEKIT_HIP_ARCHS` (the targets built) and
 //! `WAVEKIT_HIP_ARCHS_SOURCE` (`default` or `WAVEKIT_HIP_ARCHS`).
 
 use std::env;
@@ -83,6 +84,7 @@ pub fn build() {
     );
     println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS={}", archs.join(","));
     println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS_SOURCE={source}");
+    println!("cargo:rustc-env=WAVEKIT_HIPCC={}", hipcc.display());
 }
 
 fn fail(msg: &str) -> ! {

@@ -118,17 +118,22 @@ __device__ __forceinline__ uint64_t permute(unsigned src, uint64_t v) {
 }
 
 // Source lanes with CUDA's semantics (docs/SEMANTICS.md "Shuffles"); width is a power of two
-// <= WK_WARP_SIZE and the segment base is lane & ~(width - 1).
-__device__ __forceinline__ unsigned src_idx(unsigned lane, unsigned src, unsigned width) {
+// <= WK_WARP_SIZE and the segment base is lane & ~(width - 1). Also host functions, so that
+// tests/hip_lane_math.rs can hold them against src/api.rs shfl_source without an AMD GPU.
+__host__ __device__ __forceinline__ unsigned src_idx(unsigned lane, unsigned src,
+                                                     unsigned width) {
   return (lane & ~(width - 1u)) + (src & (width - 1u));
 }
-__device__ __forceinline__ unsigned src_up(unsigned lane, unsigned delta, unsigned width) {
+__host__ __device__ __forceinline__ unsigned src_up(unsigned lane, unsigned delta,
+                                                    unsigned width) {
   return lane - (lane & ~(width - 1u)) >= delta ? lane - delta : lane;
 }
-__device__ __forceinline__ unsigned src_down(unsigned lane, unsigned delta, unsigned width) {
+__host__ __device__ __forceinline__ unsigned src_down(unsigned lane, unsigned delta,
+                                                      unsigned width) {
   return lane - (lane & ~(width - 1u)) + delta < width ? lane + delta : lane;
 }
-__device__ __forceinline__ unsigned src_xor(unsigned lane, unsigned lmask, unsigned width) {
+__host__ __device__ __forceinline__ unsigned src_xor(unsigned lane, unsigned lmask,
+                                                     unsigned width) {
   unsigned j = lane ^ lmask;
   return j < (lane & ~(width - 1u)) + width ? j : lane;
 }
