@@ -36,8 +36,13 @@ pub fn build() {
     sources.sort();
 
     let mut b = cc::Build::new();
+    // Flags are all set here: cc's defaults are gcc's (-ffunction-sections, and -G in debug
+    // builds, which would make device code unoptimised), and nvcc rejects or misuses them.
     b.cuda(true)
         .compiler(&nvcc)
+        .no_default_flags(true)
+        .debug(false)
+        .opt_level(3)
         .include(root.join("csrc"))
         .flag("-std=c++17")
         .flag("-O3")
