@@ -4,12 +4,24 @@
 use super::result::{self, CopyKind};
 use super::sys::{self, HipStream};
 use crate::error::{Result, WavekitError};
+use crate::gpu::ffi::Launchers;
 use crate::gpu::runtime::{DevPtr, GpuRuntime};
 use crate::width::WarpWidth;
 use std::ffi::{c_int, c_void};
 
 /// The offload targets the kernels were built for (build/hip.rs, `WAVEKIT_HIP_ARCHS`).
 pub const BUILT_ARCHS: &str = env!("WAVEKIT_HIP_ARCHS");
+
+unsafe extern "C" {
+    /// The launcher table of csrc compiled by hipcc (csrc/kernels/table.cu).
+    fn wk_hip_launchers() -> *const Launchers;
+}
+
+/// The launcher table compiled into this binary; reading it needs no device.
+pub fn launchers() -> &'static Launchers {
+    // SAFETY: returns the address of a static table that lives for the whole program.
+    unsafe { &*wk_hip_launchers() }
+}
 
 /// One HIP device and a stream on it that every copy, memset and launch is queued on.
 pub struct HipRuntime {
@@ -84,10 +96,6 @@ impl HipRuntime {
         result::device_count()
     }
 
-    pub fn ordinal(&self) -> usize {
-        self.device as usize
-    }
-
     /// The device's target, e.g. `gfx90a:sramecc+:xnack-`.
     pub fn arch(&self) -> &str {
         &self.arch
@@ -123,6 +131,10 @@ impl Drop for HipRuntime {
 impl GpuRuntime for HipRuntime {
     const BACKEND: &'static str = "hip";
 
+    fn ordinal(&self) -> usize {
+        self.device as usize
+    }
+
     fn device_name(&self) -> String {
         format!("{} ({})", self.name, self.arch)
     }
@@ -133,6 +145,14 @@ impl GpuRuntime for HipRuntime {
 
     fn multiprocessors(&self) -> u32 {
         self.multiprocessors
+    }
+
+    fn launchers(&self) -> &'static Launchers {
+        launchers()
+    }
+
+    fn make_current(&self) -> Result<()> {
+        self.bind()
     }
 
     fn alloc(&self, bytes: usize) -> Result<DevPtr> {
