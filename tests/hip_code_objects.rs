@@ -305,8 +305,8 @@ fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
     }
 }
 
-/// (member, target id, facts) for every device code object in the kernel archive.
-fn all_code_objects() -> Vec<(String, String, CodeObjectFacts)> {
+/// (member, target id, facts, bytes) for every device code object in the kernel archive.
+fn all_code_objects() -> Vec<(String, String, CodeObjectFacts, Vec<u8>)> {
     let data =
         std::fs::read(KERNEL_LIB).unwrap_or_else(|e| panic!("cannot read {KERNEL_LIB}: {e}"));
     let members = ar_members(&data);
@@ -341,7 +341,7 @@ fn all_code_objects() -> Vec<(String, String, CodeObjectFacts)> {
                 .unwrap_or_else(|| panic!("{name}: unexpected bundle entry {triple}"))
                 .to_string();
             targets.push(target.clone());
-            out.push((name.clone(), target, code_object_facts(co)));
+            out.push((name.clone(), target, code_object_facts(co), co.to_vec()));
         }
         let got: BTreeSet<&str> = targets.iter().map(String::as_str).collect();
         let want: BTreeSet<&str> = configured_archs().into_iter().collect();
@@ -380,7 +380,7 @@ fn default_targets_are_two_wave64_and_one_wave32() {
 #[test]
 fn every_object_holds_each_target_at_its_wave_size() {
     let objects = all_code_objects();
-    for (member, target, f) in &objects {
+    for (member, target, f, _) in &objects {
         let wave = expected_wave_size(target);
         let what = format!("{member} [{target}]");
         eprintln!(
@@ -426,4 +426,143 @@ fn every_object_holds_each_target_at_its_wave_size() {
             "gfx90a and gfx940 are wave64, gfx1030 wave32"
         );
     }
+}
+
+// ---------------------------------------------------------------- contraction
+
+/// llvm-objdump of the LLVM that hipcc's clang belongs to, found through its resource
+/// directory (`<llvm>/lib/clang/<version>`): the `llvm-objdump` on PATH may be an older LLVM
+/// that cannot disassemble gfx940 (Debian 12's default is LLVM 14).
+fn llvm_objdump() -> std::path::PathBuf {
+    let out = std::process::Command::new(env!("WAVEKIT_HIPCC"))
+        .env("HIP_PLATFORM", "amd")
+        .args(["--offload-arch=gfx90a", "-print-resource-dir"])
+        .output()
+        .expect("run hipcc -print-resource-dir");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let resource = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .expect("a resource dir");
+    let llvm = std::path::Path::new(resource.trim())
+        .ancestors()
+        .nth(3)
+        .expect("<llvm>/lib/clang/<v>");
+    let objdump = llvm.join("bin/llvm-objdump");
+    assert!(
+        objdump.is_file(),
+        "{} is missing (Debian: llvm-15, a dependency of hipcc)",
+        objdump.display()
+    );
+    objdump
+}
+
+/// The instruction lines of every function whose symbol contains `needle`.
+fn disassembly_of(
+    objdump: &std::path::Path,
+    co: &[u8],
+    target: &str,
+    needle: &str,
+) -> Vec<Vec<String>> {
+    let dir = std::env::temp_dir().join(format!("wavekit-hip-co-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.co", target.replace(':', "_")));
+    std::fs::write(&path, co).unwrap();
+    let processor = target.split(':').next().unwrap();
+    let out = std::process::Command::new(objdump)
+        .args(["-d", &format!("--mcpu={processor}")])
+        .arg(&path)
+        .output()
+        .expect("run llvm-objdump");
+    assert!(
+        out.status.success(),
+        "llvm-objdump: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&path).ok();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut functions = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in text.lines() {
+        if line.ends_with(">:") {
+            if let Some(f) = current.take() {
+                functions.push(f);
+            }
+            if line.contains(needle) {
+                current = Some(Vec::new());
+            }
+        } else if let Some(f) = current.as_mut() {
+            let insn = line.split("//").next().unwrap().trim();
+            if !insn.is_empty() {
+                f.push(insn.to_string());
+            }
+        }
+    }
+    functions.extend(current);
+    functions
+}
+
+/// Whether every operand names a register (v5, v[2:3], s4, vcc): no literal or inline
+/// constant. The integer-division expansions use multiply-adds with constants; a contracted
+/// `a * b + c` of data has registers only.
+fn registers_only(insn: &str) -> bool {
+    let operands = insn
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, ops)| ops);
+    operands
+        .split(',')
+        .map(str::trim)
+        .all(|op| op.starts_with('v') || op.starts_with('s') || op.starts_with("exec"))
+}
+
+fn is_fused(mnemonic: &str) -> bool {
+    [
+        "v_fma",
+        "v_fmac",
+        "v_mac_f",
+        "v_mad_f",
+        "v_pk_fma",
+        "v_mad_legacy",
+        "v_fma_legacy",
+    ]
+    .iter()
+    .any(|p| mnemonic.starts_with(p))
+}
+
+/// SpMV's `vals[k] * x[cols[k]]` then `+` is where contraction would fuse; built with
+/// -ffp-contract=off it stays a multiply and an add (docs/SEMANTICS.md, float ops).
+#[test]
+fn spmv_multiplies_then_adds_on_every_target() {
+    let objdump = llvm_objdump();
+    let objects = all_code_objects();
+    let mut checked = 0;
+    for (member, target, _, co) in &objects {
+        for (elem, width) in [("IfE", "f32"), ("IdE", "f64")] {
+            for f in disassembly_of(&objdump, co, target, &format!("spmv_kernel{elem}")) {
+                let fused: Vec<&String> = f
+                    .iter()
+                    .filter(|i| is_fused(i.split_whitespace().next().unwrap()) && registers_only(i))
+                    .collect();
+                assert!(
+                    fused.is_empty(),
+                    "{member} [{target}] spmv {width}: fused {fused:?}"
+                );
+                let has = |op: &str| {
+                    f.iter()
+                        .any(|i| i.starts_with(&format!("v_{op}_{width}")) && registers_only(i))
+                };
+                assert!(
+                    has("mul") && has("add"),
+                    "{member} [{target}] spmv {width}: no mul+add"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(
+        checked,
+        2 * configured_archs().len(),
+        "spmv kernels found per target"
+    );
 }
