@@ -56,7 +56,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
         rt.copy_htod(status.ptr, &Status::CLEAR.to_bytes())?;
         let result = DeviceMem::new(&rt, RESULT_BYTES)?;
         let pool = DeviceMem::new(&rt, 0)?;
-        Ok(GpuBackend { rt, table, width, emulate: false, work: Mutex::new(Work { status, result, pool }) })
+        Ok(GpuBackend {
+            rt,
+            table,
+            width,
+            emulate: false,
+            work: Mutex::new(Work {
+                status,
+                result,
+                pool,
+            }),
+        })
     }
 
     /// Selects the software emulations of uni, match, syncwarp and activemask (the ones AMD
@@ -75,7 +85,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn impl_code(&self) -> u32 {
-        if self.emulate { ffi::IMPL_EMULATED } else { ffi::IMPL_NATIVE }
+        if self.emulate {
+            ffi::IMPL_EMULATED
+        } else {
+            ffi::IMPL_NATIVE
+        }
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Work<R>> {
@@ -86,11 +100,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     fn message(&self, code: i32) -> String {
         // SAFETY: error_string returns a static NUL-terminated string for any code.
-        unsafe { CStr::from_ptr((self.table.error_string)(code)) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr((self.table.error_string)(code)) }
+            .to_string_lossy()
+            .into_owned()
     }
 
     pub(crate) fn device_error(&self, call: &str, message: String) -> WavekitError {
-        WavekitError::Device { backend: R::BACKEND, call: call.to_string(), message }
+        WavekitError::Device {
+            backend: R::BACKEND,
+            call: call.to_string(),
+            message,
+        }
     }
 
     /// Runs one launcher on this backend's stream, checks its return code (launch and API
@@ -113,7 +133,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.copy_dtoh(&mut bytes, work.status.ptr)?;
         let status = Status::from_bytes(&bytes);
         if status != Status::CLEAR {
-            self.rt.copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
+            self.rt
+                .copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
         }
         Ok(status)
     }
@@ -153,7 +174,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn own<T: Element>(&self, buf: &GpuBuffer<T, R>) -> Result<()> {
-        if Arc::ptr_eq(&buf.mem.rt, &self.rt) { Ok(()) } else { Err(WavekitError::ForeignBuffer) }
+        if Arc::ptr_eq(&buf.mem.rt, &self.rt) {
+            Ok(())
+        } else {
+            Err(WavekitError::ForeignBuffer)
+        }
     }
 
     pub(crate) fn mem_zeroed(&self, bytes: usize) -> Result<DeviceMem<R>> {
@@ -173,16 +198,21 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn buffer_zeroed<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
-        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or(WavekitError::TooLarge {
-            what: "buffer length",
-            value: len as u64,
-            limit: (usize::MAX / std::mem::size_of::<T>()) as u64,
-        })?;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or(WavekitError::TooLarge {
+                what: "buffer length",
+                value: len as u64,
+                limit: (usize::MAX / std::mem::size_of::<T>()) as u64,
+            })?;
         Ok(GpuBuffer::from_mem(self.mem_zeroed(bytes)?, len))
     }
 
     pub(crate) fn buffer_from<T: Element>(&self, data: &[T]) -> Result<GpuBuffer<T, R>> {
-        Ok(GpuBuffer::from_mem(self.mem_from(as_bytes(data))?, data.len()))
+        Ok(GpuBuffer::from_mem(
+            self.mem_from(as_bytes(data))?,
+            data.len(),
+        ))
     }
 
     pub(crate) fn read<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {
