@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! The conformance suite on CUDA device 0, with the native primitives and with the software
 //! emulations HIP relies on (uni, match, syncwarp, activemask) selected instead.
 

@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! Each software emulation in csrc/wavekit/emulated.h (what HIP uses for uni, match, syncwarp
 //! and activemask) run on the GPU against CUDA's native instruction on the same inputs.
 

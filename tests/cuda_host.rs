@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! CUDA backend checks that need no GPU: the compiled launcher table matches the Rust mirror,
 //! launchers refuse bad arguments before touching a device, and opening a missing device is a
 //! typed error. CI runs these on a machine without a GPU.

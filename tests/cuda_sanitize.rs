@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! Every conformance case at small scale on CUDA, native and emulated: the binary that
 //! `scripts/gpu-test.sh sanitize` runs under compute-sanitizer's memcheck, racecheck,
 //! synccheck and initcheck (the full-size suite would take too long under the tools).

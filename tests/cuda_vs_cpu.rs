@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! CUDA collectives against the CPU oracle at width 32, bit for bit (floats included, NaN
 //! payloads aside): the canonical combining order makes them agree on any GPU model.
 
