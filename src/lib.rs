@@ -16,6 +16,8 @@ pub mod width;
 
 #[path = "../backends/cpu/mod.rs"]
 pub mod cpu;
+#[path = "../backends/simt/mod.rs"]
+pub mod simt;
 /// Shared GPU backend over a vendor runtime (CUDA or HIP).
 #[cfg(any(feature = "cuda", feature = "hip"))]
 #[path = "../backends/gpu/mod.rs"]
