@@ -1,2 +1,12 @@
-//! Shared GPU backend: placeholder until the CUDA issue.
+//! The GPU backend shared by CUDA and HIP: `GpuBackend<R>` implements `Backend` once over a
+//! vendor `GpuRuntime` and the launcher table of that vendor's compiled csrc object.
+
+mod backend;
+mod buffer;
+pub mod ffi;
+mod imp;
 pub mod runtime;
+
+pub use backend::GpuBackend;
+pub use buffer::GpuBuffer;
+pub use runtime::{DevPtr, GpuRuntime};

@@ -1,0 +1,136 @@
+//! The canonical device reduce: exact integer sums, hand-built float trees, and bit equality
+//! with the spec transcription over several tile levels.
+
+use super::{cpu32, spec};
+use crate::api::Collectives;
+use crate::backend::Backend;
+use crate::element::Element;
+use crate::op::ReduceOp;
+
+#[test]
+fn three_tiles_of_small_integers() {
+    let vals: Vec<i32> = (0..2 * 4096 + 100).map(|i| i % 7 - 3).collect();
+    let b = cpu32();
+    let input = b.upload(&vals).unwrap();
+    let mut sum = 0i32;
+    for &v in &vals {
+        sum += v;
+    }
+    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), sum);
+    assert_eq!(b.reduce(&input, ReduceOp::Max).unwrap(), 3);
+    assert_eq!(b.reduce(&input, ReduceOp::Min).unwrap(), -3);
+    let mut xor = 0i32;
+    for &v in &vals {
+        xor ^= v;
+    }
+    assert_eq!(b.reduce(&input, ReduceOp::BitXor).unwrap(), xor);
+}
+
+#[test]
+fn one_element_and_wrapping() {
+    let b = cpu32();
+    assert_eq!(
+        b.reduce(&b.upload(&[42u64]).unwrap(), ReduceOp::Product)
+            .unwrap(),
+        42
+    );
+    let big = b.upload(&[u32::MAX, 5, u32::MAX]).unwrap();
+    // 2 (2^32 - 1) + 5 = 2^33 + 3 wraps to 3.
+    assert_eq!(b.reduce(&big, ReduceOp::Sum).unwrap(), 3);
+}
+
+#[test]
+fn f32_tile_order_is_not_a_left_fold() {
+    // V = 4: lane 0 holds elements 0..3 = [1e8, 0, 0, 0], lane 1 holds 4..7 = four 1s (4),
+    // lane 2 holds zeros, lane 3 holds 12..15 = four 1s (4). The group butterfly pairs lanes
+    // 1 and 3 at d = 2 (4 + 4 = 8) before adding lane 0: (1e8 + 0) + (4 + 4) = 100000008.
+    // A left fold adds each 1 to 1e8 and rounds it away (ulp 8).
+    let mut vals = vec![0.0f32; 16];
+    vals[0] = 1.0e8;
+    vals[4..8].fill(1.0);
+    vals[12..16].fill(1.0);
+    let b = cpu32();
+    let got = b.reduce(&b.upload(&vals).unwrap(), ReduceOp::Sum).unwrap();
+    let left_fold = vals.iter().fold(-0.0f32, |a, &x| a + x);
+    let tree = (1.0e8f32 + 0.0) + ((1.0f32 + 1.0 + 1.0 + 1.0) + (1.0f32 + 1.0 + 1.0 + 1.0));
+    assert_eq!(left_fold, 1.0e8);
+    assert_eq!(tree, 100_000_008.0);
+    assert_eq!(got.to_bits(), tree.to_bits());
+}
+
+#[test]
+fn f64_lanes_hold_two_elements() {
+    // V = 2: lane 0 = [2^53, 0], lane 1 = [1, 1] (2), lane 2 = [0, 0], lane 3 = [1, 1] (2).
+    // (2^53 + 0) + (2 + 2) = 2^53 + 4; a left fold rounds every + 1 back to 2^53 (ulp 2).
+    let p53 = 9_007_199_254_740_992.0f64;
+    let vals = [p53, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0];
+    let b = cpu32();
+    let got = b.reduce(&b.upload(&vals).unwrap(), ReduceOp::Sum).unwrap();
+    assert_eq!(vals.iter().fold(-0.0f64, |a, &x| a + x), p53);
+    assert_eq!(got, p53 + 4.0);
+}
+
+#[test]
+fn tile_partials_are_reduced_again() {
+    // Two tiles: partial 0 = 1e8 (element 0), partial 1 = 8 (eight 1s, one in each of lanes
+    // 0..7, summed exactly). Second level: one tile of the two partials, both in lane 0
+    // (V = 4), folded in order: 1e8 + 8 = 100000008.
+    let mut vals = vec![0.0f32; 8192];
+    vals[0] = 1.0e8;
+    for k in 0..8 {
+        vals[4096 + 4 * k] = 1.0;
+    }
+    let b = cpu32();
+    let got = b.reduce(&b.upload(&vals).unwrap(), ReduceOp::Sum).unwrap();
+    assert_eq!(got, 100_000_008.0);
+}
+
+fn check_against_spec<T: Element>(n: usize, seed: u64) {
+    let vals: Vec<T> = (0..n as u64).map(|i| T::from_seed(seed + i)).collect();
+    let b = cpu32();
+    let input = b.upload(&vals).unwrap();
+    for op in ReduceOp::ops_for(T::KIND) {
+        let got = b.reduce(&input, op).unwrap();
+        let want = spec::device_reduce(op, &vals);
+        assert!(
+            got.same(want),
+            "{} {} n={n}: got {got:?}, want {want:?}",
+            T::KIND.name(),
+            op.name()
+        );
+    }
+}
+
+#[test]
+fn matches_spec_for_every_type_and_op() {
+    for n in [1, 5, 4095, 4096, 4097, 3 * 4096 + 17] {
+        check_against_spec::<f32>(n, 1);
+        check_against_spec::<f64>(n, 2);
+        check_against_spec::<i32>(n, 3);
+        check_against_spec::<u64>(n, 4);
+    }
+}
+
+#[test]
+fn matches_spec_across_three_levels() {
+    // More than 4096 tiles, so the partials take two more levels.
+    let n = 4096 * 4096 + 4096 * 3 + 11;
+    let vals: Vec<f32> = (0..n as u64).map(|i| f32::from_seed(i ^ 0x5eed)).collect();
+    let b = cpu32();
+    let got = b.reduce(&b.upload(&vals).unwrap(), ReduceOp::Sum).unwrap();
+    let want = spec::device_reduce(ReduceOp::Sum, &vals);
+    assert_eq!(got.to_bits(), want.to_bits());
+}
+
+#[test]
+fn scratch_is_kept_between_calls() {
+    let b = cpu32();
+    let input = b.upload(&vec![1u64; 5 * 4096]).unwrap();
+    assert_eq!(b.scratch.held_bytes(), 0);
+    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 5 * 4096);
+    let held = b.scratch.held_bytes();
+    // Five partials and one more level: six u64s.
+    assert_eq!(held, 6 * 8);
+    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 5 * 4096);
+    assert_eq!(b.scratch.held_bytes(), held);
+}

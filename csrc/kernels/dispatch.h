@@ -1,0 +1,60 @@
+// Host-side helpers shared by the launchers: element-type and op dispatch to kernel templates,
+// grid sizing, and the launch-error check every launcher ends with.
+#pragma once
+
+#include "../wavekit/launch.h"
+#include "../wavekit/prims.h"
+
+namespace WK_NS {
+
+template <typename T> struct TypeTag { typedef T type; };
+template <int N> struct OpTag { static const int value = N; };
+
+// Calls f(TypeTag<T>()) for the element type `dtype` names.
+template <typename F> int with_dtype(uint32_t dtype, F&& f) {
+  switch (dtype) {
+    case DT_I32: return f(TypeTag<int32_t>());
+    case DT_U32: return f(TypeTag<uint32_t>());
+    case DT_I64: return f(TypeTag<int64_t>());
+    case DT_U64: return f(TypeTag<uint64_t>());
+    case DT_F32: return f(TypeTag<float>());
+    case DT_F64: return f(TypeTag<double>());
+    default: return WK_ERR_DTYPE;
+  }
+}
+
+// Calls f(OpTag<OP>()) for `op`; bitwise ops on floats are refused, never instantiated.
+template <typename T, typename F> int with_op(uint32_t op, F&& f) {
+  switch (op) {
+    case OP_SUM: return f(OpTag<OP_SUM>());
+    case OP_PRODUCT: return f(OpTag<OP_PRODUCT>());
+    case OP_MIN: return f(OpTag<OP_MIN>());
+    case OP_MAX: return f(OpTag<OP_MAX>());
+    default: break;
+  }
+  if constexpr (Elem<T>::is_float) {
+    return WK_ERR_ARG;
+  } else {
+    switch (op) {
+      case OP_AND: return f(OpTag<OP_AND>());
+      case OP_OR: return f(OpTag<OP_OR>());
+      case OP_XOR: return f(OpTag<OP_XOR>());
+      default: return WK_ERR_ARG;
+    }
+  }
+}
+
+// Blocks of `block` threads covering `threads`; false when the grid would be too large.
+inline bool grid_for(uint64_t threads, unsigned block, unsigned* grid) {
+  uint64_t g = (threads + block - 1) / block;
+  if (g == 0 || g > 0x7fffffffull) return false;
+  *grid = (unsigned)g;
+  return true;
+}
+
+inline host::stream_t as_stream(void* s) { return (host::stream_t)s; }
+
+// Threads of the element-wise kernels' blocks: a multiple of every warp width.
+static const unsigned kBlock = 256;
+
+}  // namespace WK_NS

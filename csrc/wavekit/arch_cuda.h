@@ -1,0 +1,164 @@
+// Native CUDA primitives for the device layer. Included by width.h only, after WK_WARP_SIZE,
+// wk_lanemask_t and WK_FULL_MASK are defined.
+//
+// ============================ ARCH HEADER INTERFACE (stable) ============================
+// Every arch header (arch_cuda.h, arch_hip.h) provides exactly this; nothing else in csrc/ is
+// vendor-specific. All device functions are `__device__ __forceinline__` in
+// `namespace WK_NS { namespace arch { ... } }`. "mask" is a wk_lanemask_t member mask: the
+// caller is in it and every lane named in it makes the same call (like CUDA's *_sync).
+//
+// Lane queries
+//   unsigned      lane_id();                  // lane in the hardware warp, 0..WK_WARP_SIZE-1
+//   wk_lanemask_t lanemask_lt(); lanemask_le(); lanemask_gt(); lanemask_ge();
+//                                             // lanes below / at-or-below / above / at-or-above
+//                                             // the caller, within WK_WARP_SIZE lanes
+//   int           popc(wk_lanemask_t m);      // set bits
+//   int           lowest_lane(wk_lanemask_t m); // index of the lowest set bit; m != 0
+// Votes
+//   bool          all_sync(mask, bool p);
+//   bool          any_sync(mask, bool p);
+//   wk_lanemask_t ballot_sync(mask, bool p);  // bit l for member l with p true
+//   wk_lanemask_t ballot_active(bool p);      // ballot over the lanes executing the call now,
+//                                             // no mask (HIP __ballot); emulated activemask
+// Shuffles, for uint32_t and uint64_t (64-bit values move whole), CUDA semantics exactly as
+// docs/SEMANTICS.md "Shuffles" (width a power of two <= WK_WARP_SIZE; segment base =
+// lane & ~(width-1)):
+//   T shfl_idx_sync (mask, T v, unsigned src,   unsigned width); // base + src % width
+//   T shfl_up_sync  (mask, T v, unsigned delta, unsigned width); // own value below the segment
+//   T shfl_down_sync(mask, T v, unsigned delta, unsigned width); // own value past the segment
+//   T shfl_xor_sync (mask, T v, unsigned lmask, unsigned width); // own value if lane^lmask
+//                                                                // lies past the segment
+// Memory fences
+//   void fence_block();                       // __threadfence_block
+//   void fence_device();                      // __threadfence
+// Native-only primitives: a capability macro (0 or 1) says whether the native one exists; when
+// it is 1 the function must be provided. prims.h uses the emulation in emulated.h otherwise.
+//   WK_NATIVE_UNI:        bool          uni_sync(mask, bool p);
+//   WK_NATIVE_MATCH:      wk_lanemask_t match_any_sync(mask, T v);        // T = uint32/uint64
+//                         wk_lanemask_t match_all_sync(mask, T v, bool* pred);
+//   WK_NATIVE_SYNCWARP:   void          syncwarp(mask);
+//   WK_NATIVE_ACTIVEMASK: wk_lanemask_t activemask();
+// Host side, `namespace WK_NS { namespace host { ... } }`, plain (non-device) functions:
+//   typedef ... stream_t;                                 // cudaStream_t / hipStream_t
+//   int         launch_error();                           // cuda/hipGetLastError as int, 0 = ok
+//   int         memset_async(void* p, int byte, size_t bytes, stream_t s);
+//   const char* error_string(int code);                   // vendor message for a positive code
+// ========================================================================================
+#pragma once
+
+#include <cuda_runtime.h>
+
+#define WK_NATIVE_UNI 1
+#define WK_NATIVE_MATCH 1
+#define WK_NATIVE_SYNCWARP 1
+#define WK_NATIVE_ACTIVEMASK 1
+
+namespace WK_NS {
+namespace arch {
+
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned l;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+  return l;
+}
+
+__device__ __forceinline__ wk_lanemask_t lanemask_lt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+__device__ __forceinline__ wk_lanemask_t lanemask_le() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_le;" : "=r"(m));
+  return m;
+}
+__device__ __forceinline__ wk_lanemask_t lanemask_gt() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_gt;" : "=r"(m));
+  return m;
+}
+__device__ __forceinline__ wk_lanemask_t lanemask_ge() {
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_ge;" : "=r"(m));
+  return m;
+}
+
+__device__ __forceinline__ int popc(wk_lanemask_t m) { return __popc(m); }
+__device__ __forceinline__ int lowest_lane(wk_lanemask_t m) { return __ffs(m) - 1; }
+
+__device__ __forceinline__ bool all_sync(wk_lanemask_t mask, bool p) {
+  return __all_sync(mask, p) != 0;
+}
+__device__ __forceinline__ bool any_sync(wk_lanemask_t mask, bool p) {
+  return __any_sync(mask, p) != 0;
+}
+__device__ __forceinline__ wk_lanemask_t ballot_sync(wk_lanemask_t mask, bool p) {
+  return __ballot_sync(mask, p);
+}
+// CUDA has no unsynchronised ballot on sm_70+; the ballot over the lanes executing now is the
+// synchronised ballot over __activemask().
+__device__ __forceinline__ wk_lanemask_t ballot_active(bool p) {
+  return __ballot_sync(__activemask(), p);
+}
+
+#define WK_CUDA_SHFL(T)                                                                        \
+  __device__ __forceinline__ T shfl_idx_sync(wk_lanemask_t mask, T v, unsigned src,            \
+                                             unsigned width) {                                 \
+    return __shfl_sync(mask, v, (int)src, (int)width);                                        \
+  }                                                                                            \
+  __device__ __forceinline__ T shfl_up_sync(wk_lanemask_t mask, T v, unsigned delta,           \
+                                            unsigned width) {                                  \
+    return __shfl_up_sync(mask, v, delta, (int)width);                                        \
+  }                                                                                            \
+  __device__ __forceinline__ T shfl_down_sync(wk_lanemask_t mask, T v, unsigned delta,         \
+                                              unsigned width) {                                \
+    return __shfl_down_sync(mask, v, delta, (int)width);                                      \
+  }                                                                                            \
+  __device__ __forceinline__ T shfl_xor_sync(wk_lanemask_t mask, T v, unsigned lmask,          \
+                                             unsigned width) {                                 \
+    return __shfl_xor_sync(mask, v, (int)lmask, (int)width);                                  \
+  }
+WK_CUDA_SHFL(uint32_t)
+WK_CUDA_SHFL(uint64_t)
+#undef WK_CUDA_SHFL
+
+__device__ __forceinline__ void fence_block() { __threadfence_block(); }
+__device__ __forceinline__ void fence_device() { __threadfence(); }
+
+__device__ __forceinline__ bool uni_sync(wk_lanemask_t mask, bool p) {
+  return __uni_sync(mask, p) != 0;
+}
+__device__ __forceinline__ wk_lanemask_t match_any_sync(wk_lanemask_t mask, uint32_t v) {
+  return __match_any_sync(mask, v);
+}
+__device__ __forceinline__ wk_lanemask_t match_any_sync(wk_lanemask_t mask, uint64_t v) {
+  return __match_any_sync(mask, (unsigned long long)v);
+}
+__device__ __forceinline__ wk_lanemask_t match_all_sync(wk_lanemask_t mask, uint32_t v,
+                                                        bool* pred) {
+  int p = 0;
+  wk_lanemask_t r = __match_all_sync(mask, v, &p);
+  *pred = p != 0;
+  return r;
+}
+__device__ __forceinline__ wk_lanemask_t match_all_sync(wk_lanemask_t mask, uint64_t v,
+                                                        bool* pred) {
+  int p = 0;
+  wk_lanemask_t r = __match_all_sync(mask, (unsigned long long)v, &p);
+  *pred = p != 0;
+  return r;
+}
+__device__ __forceinline__ void syncwarp(wk_lanemask_t mask) { __syncwarp(mask); }
+__device__ __forceinline__ wk_lanemask_t activemask() { return __activemask(); }
+
+}  // namespace arch
+
+namespace host {
+typedef cudaStream_t stream_t;
+inline int launch_error() { return (int)cudaGetLastError(); }
+inline int memset_async(void* p, int byte, size_t bytes, stream_t s) {
+  return (int)cudaMemsetAsync(p, byte, bytes, s);
+}
+inline const char* error_string(int code) { return cudaGetErrorString((cudaError_t)code); }
+}  // namespace host
+}  // namespace WK_NS

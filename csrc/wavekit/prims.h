@@ -1,0 +1,189 @@
+// The portable primitives API every kernel calls: element-typed shuffles, votes with a
+// native/emulated switch, sub-width segments, tiles, and the canonical butterfly and
+// Kogge-Stone trees of docs/SEMANTICS.md.
+#pragma once
+
+#include "canonical.h"
+#include "emulated.h"
+#include "launch.h"
+#include "ops.h"
+#include "width.h"
+
+namespace WK_NS {
+namespace prims {
+
+enum Impl { NATIVE = 0, EMULATED = 1 };
+
+__device__ __forceinline__ unsigned lane() { return arch::lane_id(); }
+
+// The low `n` lanes (n <= WK_WARP_SIZE).
+__device__ __forceinline__ wk_lanemask_t low_lanes(unsigned n) {
+  return n >= WK_WARP_SIZE ? WK_FULL_MASK : (((wk_lanemask_t)1 << n) - 1);
+}
+
+// Lanes of the caller's warp that exist, for a launch of `threads` threads numbered from 0 in
+// blocks whose size is a multiple of the warp width.
+__device__ __forceinline__ wk_lanemask_t live_lanes(uint64_t warp, uint64_t threads) {
+  uint64_t first = warp * WK_WARP_SIZE;
+  uint64_t live = threads > first ? threads - first : 0;
+  return low_lanes(live > WK_WARP_SIZE ? WK_WARP_SIZE : (unsigned)live);
+}
+
+// Lanes of the caller's warp inside its block (blocks of any multiple of the logical group).
+__device__ __forceinline__ wk_lanemask_t block_warp_lanes() {
+  unsigned first = threadIdx.x - threadIdx.x % WK_WARP_SIZE;
+  unsigned live = blockDim.x - first;
+  return low_lanes(live > WK_WARP_SIZE ? WK_WARP_SIZE : live);
+}
+
+// The segment of `width` lanes holding the caller (a tile, or a shuffle's width segment).
+__device__ __forceinline__ wk_lanemask_t segment_lanes(unsigned width) {
+  unsigned base = lane() & ~(width - 1);
+  return low_lanes(width) << base;
+}
+
+__device__ __forceinline__ bool contains(wk_lanemask_t m, unsigned l) { return (m >> l) & 1; }
+
+// ---- shuffles of any element type ----
+template <typename T>
+__device__ __forceinline__ T shfl_idx(wk_lanemask_t mask, T v, unsigned src, unsigned width) {
+  return from_bits<T>(arch::shfl_idx_sync(mask, to_bits(v), src, width));
+}
+template <typename T>
+__device__ __forceinline__ T shfl_up(wk_lanemask_t mask, T v, unsigned d, unsigned width) {
+  return from_bits<T>(arch::shfl_up_sync(mask, to_bits(v), d, width));
+}
+template <typename T>
+__device__ __forceinline__ T shfl_down(wk_lanemask_t mask, T v, unsigned d, unsigned width) {
+  return from_bits<T>(arch::shfl_down_sync(mask, to_bits(v), d, width));
+}
+template <typename T>
+__device__ __forceinline__ T shfl_xor(wk_lanemask_t mask, T v, unsigned m, unsigned width) {
+  return from_bits<T>(arch::shfl_xor_sync(mask, to_bits(v), m, width));
+}
+// Shuffle kind as src/backend.rs Shfl: Idx, Up, Down, Xor.
+template <typename T>
+__device__ __forceinline__ T shfl(uint32_t kind, wk_lanemask_t mask, T v, unsigned arg,
+                                  unsigned width) {
+  switch (kind) {
+    case 0: return shfl_idx(mask, v, arg, width);
+    case 1: return shfl_up(mask, v, arg, width);
+    case 2: return shfl_down(mask, v, arg, width);
+    default: return shfl_xor(mask, v, arg, width);
+  }
+}
+
+// ---- votes, match, sync: native where the arch has it unless the emulation is asked for ----
+__device__ __forceinline__ bool uni_sync(int impl, wk_lanemask_t mask, bool p) {
+#if WK_NATIVE_UNI
+  if (impl == NATIVE) return arch::uni_sync(mask, p);
+#endif
+  (void)impl;
+  return emu::uni_sync(mask, p);
+}
+
+template <typename U>
+__device__ __forceinline__ wk_lanemask_t match_any_sync(int impl, wk_lanemask_t mask, U v) {
+#if WK_NATIVE_MATCH
+  if (impl == NATIVE) return arch::match_any_sync(mask, v);
+#endif
+  (void)impl;
+  return emu::match_any_sync(mask, v);
+}
+
+template <typename U>
+__device__ __forceinline__ wk_lanemask_t match_all_sync(int impl, wk_lanemask_t mask, U v,
+                                                        bool* pred) {
+#if WK_NATIVE_MATCH
+  if (impl == NATIVE) return arch::match_all_sync(mask, v, pred);
+#endif
+  (void)impl;
+  return emu::match_all_sync(mask, v, pred);
+}
+
+__device__ __forceinline__ void syncwarp(int impl, wk_lanemask_t mask) {
+#if WK_NATIVE_SYNCWARP
+  if (impl == NATIVE) {
+    arch::syncwarp(mask);
+    return;
+  }
+#endif
+  (void)impl;
+  emu::syncwarp(mask);
+}
+
+__device__ __forceinline__ wk_lanemask_t activemask(int impl) {
+#if WK_NATIVE_ACTIVEMASK
+  if (impl == NATIVE) return arch::activemask();
+#endif
+  (void)impl;
+  return emu::activemask();
+}
+
+// Vote kind as src/backend.rs Vote: All, Any, Uni, Ballot. Ballot bits are relative to
+// `shift` (a tile's base lane) and limited to `width` lanes.
+__device__ __forceinline__ uint64_t vote(int impl, uint32_t kind, wk_lanemask_t mask, bool p,
+                                         unsigned shift, unsigned width) {
+  switch (kind) {
+    case 0: return arch::all_sync(mask, p);
+    case 1: return arch::any_sync(mask, p);
+    case 2: return uni_sync(impl, mask, p);
+    default: return (uint64_t)((arch::ballot_sync(mask, p) >> shift) & low_lanes(width));
+  }
+}
+
+// ---- canonical trees ----
+// bfly over segments of `width` lanes: for d = width/2 .. 1, v = op(v, v[lane ^ d]).
+template <int OP, typename T>
+__device__ __forceinline__ T bfly(wk_lanemask_t mask, T v, unsigned width) {
+  for (unsigned d = width >> 1; d >= 1; d >>= 1) v = Op<OP, T>::combine(v, shfl_xor(mask, v, d, width));
+  return v;
+}
+
+// Kogge-Stone inclusive scan within segments of `width` lanes.
+template <int OP, typename T>
+__device__ __forceinline__ T kogge_stone(wk_lanemask_t mask, T v, unsigned width) {
+  unsigned rank = lane() & (width - 1);
+  for (unsigned d = 1; d < width; d <<= 1) {
+    T y = shfl_up(mask, v, d, width);
+    if (rank >= d) v = Op<OP, T>::combine(y, v);
+  }
+  return v;
+}
+
+// Group reduce of one value per thread of the block (blockDim a multiple of the logical group,
+// at most WK_MAX_BLOCK): bfly in each logical group of 32, then bfly over the group results
+// padded with the identity. The result is valid in thread 0. `groups` is shared scratch of
+// WK_MAX_GROUPS elements; the call ends with the block synchronised.
+template <int OP, typename T>
+__device__ __forceinline__ T group_reduce(T v, T* groups) {
+  wk_lanemask_t mask = block_warp_lanes();
+  T g = bfly<OP, T>(mask, v, WK_LOGICAL_GROUP);
+  unsigned group = threadIdx.x / WK_LOGICAL_GROUP;
+  if (threadIdx.x % WK_LOGICAL_GROUP == 0) groups[group] = g;
+  __syncthreads();
+  T r = g;
+  if (threadIdx.x < WK_LOGICAL_GROUP) {
+    unsigned ngroups = blockDim.x / WK_LOGICAL_GROUP;
+    T x = threadIdx.x < ngroups ? groups[threadIdx.x] : Op<OP, T>::identity();
+    r = bfly<OP, T>(mask & low_lanes(WK_LOGICAL_GROUP), x, WK_LOGICAL_GROUP);
+  }
+  __syncthreads();
+  return r;
+}
+
+// Records the first kernel-found error; for WK_ERR_INDEX the lowest (thread, value) wins.
+__device__ __forceinline__ void report(wk_status* st, int code, uint64_t detail) {
+  atomicCAS((int*)&st->code, 0, code);
+  if (detail != WK_DETAIL_NONE) atomicMin((unsigned long long*)&st->detail, (unsigned long long)detail);
+}
+
+// Kernels compiled for one width refuse a launch that was planned for another.
+__device__ __forceinline__ bool width_ok(wk_status* st, uint32_t warp_size) {
+  if (warp_size == WK_WARP_SIZE) return true;
+  if (threadIdx.x == 0 && blockIdx.x == 0) report(st, WK_ERR_WARP_SIZE, WK_DETAIL_NONE);
+  return false;
+}
+
+}  // namespace prims
+}  // namespace WK_NS

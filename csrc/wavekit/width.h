@@ -1,0 +1,57 @@
+// The one width layer: vendor selection, the warp width of the target being compiled, the
+// lane-mask type of that width and its full mask. Kernels and the rest of the layer never spell
+// a lane count or an all-lanes mask; they use WK_WARP_SIZE, wk_lanemask_t and WK_FULL_MASK.
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+#define WK_VENDOR_HIP 1
+#define WK_NS wk_hip
+#define WK_LAUNCHERS_SYMBOL wk_hip_launchers
+#elif defined(__CUDACC__)
+#define WK_VENDOR_CUDA 1
+#define WK_NS wk_cuda
+#define WK_LAUNCHERS_SYMBOL wk_cuda_launchers
+#else
+#error "csrc/ is compiled by nvcc (CUDA) or hipcc (HIP) only"
+#endif
+
+// Warp width of the code object being compiled. NVIDIA: always 32. AMD: per code object (64 on
+// gfx9/CDNA, 32 or 64 on RDNA); build/hip.rs passes -DWK_WARP_SIZE per target, else the
+// compiler's wavefront macro of the device pass is used. The host pass needs no width: every
+// width-dependent decision is taken in device code (kernels check it against the runtime one).
+#if defined(WK_VENDOR_CUDA)
+#define WK_WARP_SIZE 32
+#elif !defined(WK_WARP_SIZE)
+#if defined(__AMDGCN_WAVEFRONT_SIZE__)
+#define WK_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE__
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+#define WK_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+#else
+#define WK_WARP_SIZE 64
+#endif
+#endif
+
+#if WK_WARP_SIZE == 64
+typedef unsigned long long wk_lanemask_t;
+#define WK_FULL_MASK (~0ull)
+#elif WK_WARP_SIZE == 32
+typedef unsigned int wk_lanemask_t;
+#define WK_FULL_MASK (~0u)
+#else
+#error "WK_WARP_SIZE must be 32 or 64"
+#endif
+
+// Lanes of the logical group every float collective's combining tree is defined on, whatever the
+// hardware width (src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "canonical order").
+#define WK_LOGICAL_GROUP 32
+
+// Widest mask any launcher takes from the host (a wave64 mask).
+typedef unsigned long long wk_hostmask_t;
+
+#if defined(WK_VENDOR_CUDA)
+#include "arch_cuda.h"
+#else
+#include "arch_hip.h"
+#endif

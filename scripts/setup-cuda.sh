@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs the pinned CUDA 13.0 compiler wheels into .venv-cuda/ (git-ignored) so that
+# `cargo build --features cuda` works on a machine with no CUDA toolkit and no GPU.
+# Idempotent: a second run only checks that the pinned versions are there.
+#
+# Pins matter: an unpinned nvidia-nvvm emits PTX that ptxas 13.0 rejects.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv-cuda"
+python="${PYTHON:-python3}"
+pins=(
+  nvidia-cuda-nvcc==13.0.88
+  nvidia-nvvm==13.0.88
+  nvidia-cuda-crt==13.0.88
+  nvidia-cuda-runtime==13.0.96
+  nvidia-cuda-cccl==13.0.85
+)
+
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -m venv "$venv"
+fi
+
+installed() {
+  local spec name want have
+  for spec in "${pins[@]}"; do
+    name="${spec%%==*}"
+    want="${spec##*==}"
+    have="$("$venv/bin/python" -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p')"
+    [ "$have" = "$want" ] || return 1
+  done
+}
+
+if installed; then
+  echo "setup-cuda: pinned wheels already installed in $venv"
+else
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}"
+fi
+
+cu="$("$venv/bin/python" -c 'import nvidia, os; print(os.path.join(nvidia.__path__[0], "cu13"))')"
+nvcc="$cu/bin/nvcc"
+if [ ! -x "$nvcc" ]; then
+  echo "setup-cuda: expected nvcc at $nvcc, not found" >&2
+  exit 1
+fi
+"$nvcc" --version | tail -n 2
+
+cat <<MSG
+
+CUDA toolchain ready under $cu
+build/cuda.rs finds it in .venv-cuda/ by itself; or point to it explicitly:
+  export NVCC=$nvcc
+Then:
+  cargo build --features cuda
+  scripts/gpu-test.sh            # builds the device test binaries and prints the device command
+MSG

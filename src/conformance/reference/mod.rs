@@ -1,0 +1,11 @@
+//! Sequential definitions of every primitive and collective, written from docs/SEMANTICS.md
+//! independently of the CPU oracle (no `wavekit::cpu`, no `Element::combine`), so a bug in
+//! either shows up as a conformance mismatch.
+
+mod device;
+mod ops;
+mod warp;
+
+pub use device::*;
+pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, mul};
+pub use warp::*;
