@@ -1,6 +1,7 @@
 //! The SIMT executor half of the build, always on (CI has a C++ compiler but no GPU one): the
-//! executor core once, then every device source it runs twice, at 32 and at 64 lanes, each
-//! width in its own namespace and with its own extern "C" names.
+//! executor core once, then every device source it runs (csrc/kernels and the pitfall kernels
+//! of csrc/simt/pitfalls) twice, at 32 and at 64 lanes, each width in its own namespace
+//! (csrc/wavekit/width.h) and with its own launcher table (`wk_simt32_launchers`, ...).
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +32,9 @@ fn base(build: &mut cc::Build) -> &mut cc::Build {
 
 pub fn build() {
     let simt = Path::new("csrc/simt");
-    let device = sources(&simt.join("pitfalls"), "cu");
+    // The real kernels and launcher table, and the seeds' pitfall kernels.
+    let mut device = sources(Path::new("csrc/kernels"), "cu");
+    device.extend(sources(&simt.join("pitfalls"), "cu"));
     for width in [32u32, 64] {
         let mut b = cc::Build::new();
         base(&mut b)
@@ -40,6 +43,8 @@ pub fn build() {
             // .cu sources are C++ for the host compiler.
             .flag("-x")
             .flag("c++")
+            // `#pragma unroll` means nothing to the host compiler.
+            .flag("-Wno-unknown-pragmas")
             .files(&device)
             .compile(&format!("wk_simt_w{width}"));
     }

@@ -121,6 +121,9 @@ fn c_str(p: *const c_char) -> String {
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
 
+/// `WK_SIMT_HAZARDS`: the launch ran to its end and left reports in the session.
+pub(crate) const HAZARDS: c_int = 3;
+
 pub(crate) fn error_message(code: c_int) -> String {
     // SAFETY: returns a static NUL-terminated string for any code.
     c_str(unsafe { ffi::wk_simt_error_string(code) })
@@ -195,9 +198,9 @@ impl Session {
         self.raw.as_ptr().cast()
     }
 
-    /// Turns a launcher's return code into a result.
+    /// Turns a launcher's return code into a result; hazards are left in the session.
     pub(crate) fn check(code: c_int, call: &str) -> Result<()> {
-        if code == 0 {
+        if code == 0 || code == HAZARDS {
             Ok(())
         } else {
             Err(WavekitError::Device {

@@ -45,14 +45,25 @@ struct dim3 {
 #define blockDim (::wk_simt::block_dim())
 #define gridDim (::wk_simt::grid_dim())
 #define __syncthreads() ::wk_simt::sync_block(::wk_simt::Site{__FILE__, __LINE__})
-#define __threadfence() ((void)0)
-#define __threadfence_block() ((void)0)
+#define __threadfence() ::wk_simt::fence_block()
+#define __threadfence_block() ::wk_simt::fence_block()
 
 #define WK_SHARED(T, name, N)                      \
   static const char wk_shared_key_##name = 0;      \
   const ::wk_simt::SharedArray<T> name(&wk_shared_key_##name, #name, (size_t)(N))
+#define WK_SHARED_VAR(T, name)                  \
+  static const char wk_shared_key_##name = 0;    \
+  const ::wk_simt::SharedRef<T> name(::wk_simt::shared_alloc(&wk_shared_key_##name, #name, sizeof(T), 1), 0)
 #define WK_DYNAMIC_SHARED(T, name) \
   const ::wk_simt::SharedArray<T> name(::wk_simt::shared_dynamic(#name, sizeof(T)))
+
+// CUDA's vector types the kernels load through.
+struct __align__(16) uint4 {
+  unsigned x, y, z, w;
+};
+struct __align__(8) uint2 {
+  unsigned x, y;
+};
 
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
@@ -119,12 +130,11 @@ inline E atomicCAS(::wk_simt::SharedPtr<E> p, V compare, W val) {
 }
 #endif  // WK_SIMT_BUILTINS
 
-// The launch syntax: WK_LAUNCH(kernel, grid, block, shared_bytes, stream, args...). The stream
-// is the executor session (backends/simt passes it to every launcher).
-#define WK_LAUNCH(kernel, grid, block, shmem, stream, ...)                                    \
-  ::WK_NS::host::set_launch_error(::wk_simt::launch_fn(                                     \
-      (void*)(stream), #kernel, WK_WARP_SIZE, (::wk_simt::Dim3)dim3(grid),                  \
-      (::wk_simt::Dim3)dim3(block), (size_t)(shmem), [=] { kernel(__VA_ARGS__); }))
+// The launch syntax: WK_LAUNCH(grid, block, shared_bytes, stream, kernel<...>)(args...). The
+// stream is the executor session (backends/simt passes it to every launcher).
+#define WK_LAUNCH(grid, block, shmem, stream, ...)                                      \
+  ::wk_simt::KernelLaunch<&__VA_ARGS__>(WK_WARP_SIZE, (void*)(stream), dim3(grid), dim3(block), \
+                                  (size_t)(shmem))
 
 // The caller's file and line, as default arguments (GCC evaluates __builtin_FILE/LINE there at
 // the call), name the collective in reports and tell apart collectives at different calls.
@@ -199,25 +209,14 @@ WK_SIMT_SHFL(uint32_t)
 WK_SIMT_SHFL(uint64_t)
 #undef WK_SIMT_SHFL
 
-inline void fence_block() {}
-inline void fence_device() {}
+inline void fence_block() { ::wk_simt::fence_block(); }
+inline void fence_device() { ::wk_simt::fence_block(); }
 
 }  // namespace arch
 
 namespace host {
 typedef void* stream_t;
-inline int& last_launch_error() {
-  static thread_local int e = 0;
-  return e;
-}
-inline void set_launch_error(int code) {
-  if (code && !last_launch_error()) last_launch_error() = code;
-}
-inline int launch_error() {
-  const int e = last_launch_error();
-  last_launch_error() = 0;
-  return e;
-}
+inline int launch_error() { return ::wk_simt::take_launch_error(); }
 inline int memset_async(void* p, int byte, size_t bytes, stream_t) {
   memset(p, byte, bytes);
   return 0;

@@ -35,11 +35,12 @@ enum {
   WK_SIMT_REPORT_KINDS = 7,
 };
 
-// Launch error codes (hazards are reports, not errors).
+// Launch return codes. Hazards are reports in the session; HAZARDS only says there are new ones.
 enum {
   WK_SIMT_OK = 0,
   WK_SIMT_ERR_CONFIG = 1,   // bad grid, block or width
   WK_SIMT_ERR_ABORTED = 2,  // a block was abandoned (see the STALLED report)
+  WK_SIMT_HAZARDS = 3,      // the launch ran to the end and reported hazards
 };
 
 typedef struct wk_simt_session wk_simt_session;

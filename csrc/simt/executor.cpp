@@ -12,6 +12,7 @@
 namespace wk_simt {
 
 thread_local Launch* g_launch = nullptr;
+static thread_local int t_launch_error = 0;
 
 namespace {
 
@@ -227,7 +228,15 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
       });
       break;
     }
-    case Op::SyncWarp: {
+    default:
+      break;
+  }
+  // __syncwarp orders the participants' memory accesses; so does any collective that every
+  // participant reached after a fence (the emulated syncwarp: fence, ballot, fence).
+  bool fenced = true;
+  each([&](unsigned l) { fenced = fenced && L.lanes[base + l].fenced; });
+  if (op == Op::SyncWarp || fenced) {
+    {
       // Join the warp-local vector clocks of the participants, then start a new epoch for each.
       std::vector<uint32_t> join(L.W, 0);
       each([&](unsigned l) {
@@ -241,13 +250,12 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
         Lane& x = L.lanes[base + l];
         v[l] = ++x.clock;
       });
-      break;
     }
-    case Op::ActiveMask:
-    case Op::BallotActive:
-      break;
   }
-  each([&](unsigned l) { L.lanes[base + l].st = St::Runnable; });
+  each([&](unsigned l) {
+    L.lanes[base + l].fenced = false;
+    L.lanes[base + l].st = St::Runnable;
+  });
 }
 
 // Resolves the warp collectives whose lanes have all arrived. With `force`, also those whose
@@ -541,11 +549,42 @@ void sync_block(Site site) {
   L.yield_to_scheduler();
 }
 
+void fence_block() { g_launch->me().fenced = true; }
+
+int take_launch_error() {
+  const int e = t_launch_error;
+  t_launch_error = 0;
+  return e;
+}
+
+void note_launch_error(int code) {
+  if (code && !t_launch_error) t_launch_error = code;
+}
+
+const char* kernel_name_from(const char* pretty) {
+  // GCC: "... [with auto F = ns::{anonymous}::name<args>]"; clang: "... [F = &ns::name<args>]".
+  std::string s(pretty);
+  size_t at = s.find("F = ");
+  if (at == std::string::npos) return strdup(pretty);
+  s = s.substr(at + 4);
+  if (!s.empty() && s.back() == ']') s.pop_back();
+  if (!s.empty() && s[0] == '&') s.erase(0, 1);
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<' || s[i] == '(') ++depth;
+    if (s[i] == '>' || s[i] == ')') --depth;
+    if (depth == 0 && s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') start = i + 2;
+  }
+  return strdup(s.substr(start).c_str());  // one per kernel instantiation, kept for good
+}
+
 const char* error_string(int code) {
   switch (code) {
     case WK_SIMT_OK: return "no error";
     case WK_SIMT_ERR_CONFIG: return "invalid launch configuration (grid, block or warp width)";
     case WK_SIMT_ERR_ABORTED: return "a block made no progress and was abandoned (see the reports)";
+    case WK_SIMT_HAZARDS: return "the launch reported hazards (see the session's reports)";
   }
   return "unknown simt error";
 }
@@ -589,7 +628,8 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
     for (Report& r : L.reports) s->reports.push_back(std::move(r));
     s->suppressed += L.suppressed;
   }
-  return L.aborted ? WK_SIMT_ERR_ABORTED : WK_SIMT_OK;
+  if (L.aborted) return WK_SIMT_ERR_ABORTED;
+  return L.per_kind_total() ? WK_SIMT_HAZARDS : WK_SIMT_OK;
 }
 
 }  // namespace wk_simt

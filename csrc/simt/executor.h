@@ -61,21 +61,57 @@ WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigne
 // __syncthreads: waits for every thread of the block.
 void sync_block(Site site);
 
+// __threadfence_block and stronger: a collective that every participant reaches after a fence
+// orders their memory accesses like __syncwarp (see the emulated syncwarp in emulated.h).
+void fence_block();
+
 // ---- launches ----
 typedef void (*KernelBody)(const void* ctx);
 
 // Runs `body` once per thread of every block, blocks one after another. Hazards go to the
-// session's report list; the return value is 0, or an error code for a launch that could not
-// run at all (see error_string).
+// session's report list; the return value is a capi.h code: 0, WK_SIMT_HAZARDS when this
+// launch reported any, or an error for a launch that could not run (see error_string).
 int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
            size_t dynamic_shared_bytes, KernelBody body, const void* ctx);
 const char* error_string(int code);
+
+// The first error of the launches since the last call, then 0 (cudaGetLastError).
+int take_launch_error();
+void note_launch_error(int code);
+
+// "name<args>" of the kernel F, from the compiler's spelling of the instantiation.
+const char* kernel_name_from(const char* pretty);
+template <auto F>
+const char* kernel_name() {
+  static const char* const name = kernel_name_from(__PRETTY_FUNCTION__);
+  return name;
+}
+
+// What WK_LAUNCH(grid, block, shmem, stream, kernel) builds; calling it with the kernel's
+// arguments runs the launch.
+template <auto F>
+struct KernelLaunch {
+  unsigned width;
+  void* session;
+  Dim3 grid, block;
+  size_t shmem;
+  KernelLaunch(unsigned w, void* s, Dim3 g, Dim3 b, size_t m) : width(w), session(s), grid(g), block(b), shmem(m) {}
+  template <class... A>
+  void operator()(A... args) const;
+};
 
 template <class F>
 int launch_fn(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
               size_t dynamic_shared_bytes, const F& f) {
   return launch(session, kernel, width, grid, block, dynamic_shared_bytes,
                 [](const void* c) { (*static_cast<const F*>(c))(); }, &f);
+}
+
+template <auto F>
+template <class... A>
+void KernelLaunch<F>::operator()(A... args) const {
+  note_launch_error(launch_fn(session, kernel_name<F>(), width, grid, block, shmem,
+                              [=] { F(args...); }));
 }
 
 // ---- shared memory ----

@@ -52,6 +52,8 @@ struct Lane {
   FiberContext ctx;
   // Happens-before: this lane's clock, advanced at each __syncwarp it passes.
   uint32_t clock = 1;
+  // A fence since this lane's last collective (see complete()).
+  bool fenced = false;
   // The last __activemask() result, to say where a bad collective mask came from.
   bool am_valid = false;
   uint64_t am_value = 0;
@@ -111,6 +113,11 @@ struct Launch {
   std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;
 
   Lane& me() { return lanes[cur]; }
+  uint32_t per_kind_total() const {
+    uint32_t n = 0;
+    for (uint32_t k : per_kind) n += k;
+    return n;
+  }
   unsigned warp_of(unsigned t) const { return t / W; }
   unsigned lane_of(unsigned t) const { return t % W; }
   uint64_t next_random();

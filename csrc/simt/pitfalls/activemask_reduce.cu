@@ -45,10 +45,10 @@ extern "C" int WK_SIMT_EXPORT(pitfall_activemask_sum)(void* stream, int variant,
                                                       int* out, unsigned threads, unsigned n) {
   using namespace WK_NS::pitfalls;
   if (variant == 0)
-    WK_LAUNCH(warp_partial_sum<0>, 1, threads, 0, stream, in, out, n);
+    WK_LAUNCH(1, threads, 0, stream, warp_partial_sum<0>)(in, out, n);
   else if (variant == 1)
-    WK_LAUNCH(warp_partial_sum<1>, 1, threads, 0, stream, in, out, n);
+    WK_LAUNCH(1, threads, 0, stream, warp_partial_sum<1>)(in, out, n);
   else
-    WK_LAUNCH(warp_partial_sum<2>, 1, threads, 0, stream, in, out, n);
+    WK_LAUNCH(1, threads, 0, stream, warp_partial_sum<2>)(in, out, n);
   return WK_NS::host::launch_error();
 }

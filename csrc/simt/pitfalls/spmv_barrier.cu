@@ -68,8 +68,8 @@ extern "C" int WK_SIMT_EXPORT(pitfall_spmv_reduce)(void* stream, int fixed, cons
                                                    int alpha, int iters) {
   using namespace WK_NS::pitfalls;
   if (fixed)
-    WK_LAUNCH(spmv_vector_reduce<true>, 1, THREADS_PER_BLOCK, 0, stream, x, y, alpha, iters);
+    WK_LAUNCH(1, THREADS_PER_BLOCK, 0, stream, spmv_vector_reduce<true>)(x, y, alpha, iters);
   else
-    WK_LAUNCH(spmv_vector_reduce<false>, 1, THREADS_PER_BLOCK, 0, stream, x, y, alpha, iters);
+    WK_LAUNCH(1, THREADS_PER_BLOCK, 0, stream, spmv_vector_reduce<false>)(x, y, alpha, iters);
   return WK_NS::host::launch_error();
 }

@@ -50,10 +50,10 @@ extern "C" int WK_SIMT_EXPORT(pitfall_syncwarp_sum)(void* stream, int variant, c
   using namespace WK_NS::pitfalls;
   const unsigned threads = kWarpsPerBlock * WK_WARP_SIZE;
   if (variant == 0)
-    WK_LAUNCH(warp_shared_sum<0>, blocks, threads, 0, stream, in, out);
+    WK_LAUNCH(blocks, threads, 0, stream, warp_shared_sum<0>)(in, out);
   else if (variant == 1)
-    WK_LAUNCH(warp_shared_sum<1>, blocks, threads, 0, stream, in, out);
+    WK_LAUNCH(blocks, threads, 0, stream, warp_shared_sum<1>)(in, out);
   else
-    WK_LAUNCH(warp_shared_sum<2>, blocks, threads, 0, stream, in, out);
+    WK_LAUNCH(blocks, threads, 0, stream, warp_shared_sum<2>)(in, out);
   return WK_NS::host::launch_error();
 }

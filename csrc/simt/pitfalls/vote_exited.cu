@@ -24,8 +24,8 @@ extern "C" int WK_SIMT_EXPORT(pitfall_vote_all)(void* stream, int fixed, const i
                                                 unsigned threads, unsigned n) {
   using namespace WK_NS::pitfalls;
   if (fixed)
-    WK_LAUNCH(vote_all<true>, 1, threads, 0, stream, a, b, n);
+    WK_LAUNCH(1, threads, 0, stream, vote_all<true>)(a, b, n);
   else
-    WK_LAUNCH(vote_all<false>, 1, threads, 0, stream, a, b, n);
+    WK_LAUNCH(1, threads, 0, stream, vote_all<false>)(a, b, n);
   return WK_NS::host::launch_error();
 }
