@@ -18,8 +18,8 @@ pub mod width;
 pub mod cpu;
 #[path = "../backends/simt/mod.rs"]
 pub mod simt;
-/// Shared GPU backend over a vendor runtime (CUDA or HIP).
-#[cfg(any(feature = "cuda", feature = "hip"))]
+/// Shared GPU backend over a vendor runtime (CUDA, HIP, or the SIMT executor, which is always
+/// built).
 #[path = "../backends/gpu/mod.rs"]
 pub mod gpu;
 #[cfg(feature = "cuda")]
