@@ -390,3 +390,63 @@ fn bad_lengths_are_errors() {
     assert!(pitfalls::syncwarp_sum(&s, WarpWidth::W64, SyncwarpVariant::Fixed, &[1; 64]).is_err());
     assert_eq!(s.launches(), 0);
 }
+
+// ---- hangs: reported, and the launch still returns ----
+
+fn hang_reports(width: WarpWidth, schedule: Schedule, kind: pitfalls::Hang) -> Vec<Report> {
+    let s = Session::new(schedule);
+    let input = values(width.lanes() as usize, 1);
+    pitfalls::hang(&s, width, kind, &input).unwrap();
+    s.take_reports()
+}
+
+#[test]
+fn shuffle_across_a_barrier_is_a_reported_deadlock() {
+    for width in WarpWidth::ALL {
+        for schedule in ALL {
+            let reports = hang_reports(width, schedule, pitfalls::Hang::ShuffleAcrossBarrier);
+            let r = of_kind(&reports, HazardKind::InactiveMaskLane);
+            assert_eq!(r.len(), 1, "w{width} {schedule:?}:\n{}", join(&reports));
+            assert_eq!(
+                (r[0].kernel.as_str(), r[0].warp, r[0].lanes.bits()),
+                ("hang<0>", 0, 1)
+            );
+            assert!(
+                r[0].detail
+                    .contains("lane 0 waits at __syncthreads at csrc/simt/pitfalls/hangs.cu"),
+                "{}",
+                r[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn different_collectives_under_one_mask_are_reported() {
+    for width in WarpWidth::ALL {
+        for schedule in ALL {
+            let reports = hang_reports(width, schedule, pitfalls::Hang::DifferentCollectives);
+            let r = of_kind(&reports, HazardKind::MismatchedCollective);
+            assert!(!r.is_empty(), "w{width} {schedule:?}:\n{}", join(&reports));
+            assert!(
+                r[0].detail.contains("any_sync") && r[0].detail.contains("all_sync"),
+                "{}",
+                r[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn shared_reads_past_the_end_are_reported() {
+    for width in WarpWidth::ALL {
+        let reports = hang_reports(width, Schedule::Forward, pitfalls::Hang::SharedPastEnd);
+        assert_eq!(reports.len(), 1, "w{width}:\n{}", join(&reports));
+        let r = &reports[0];
+        assert_eq!(r.kind, HazardKind::SharedOutOfBounds);
+        assert!(
+            r.detail.contains(&format!("'shmem'[{}]", width.lanes())),
+            "{r}"
+        );
+    }
+}

@@ -37,11 +37,13 @@ pub struct PitfallFns {
     pub activemask_sum: SumFn,
     pub syncwarp_sum: BlocksFn,
     pub vote_all: SumFn,
+    pub hang: HangFn,
 }
 
 type SpmvFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32, c_int, c_int) -> c_int;
 type SumFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32, u32, u32) -> c_int;
 type BlocksFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32, u32) -> c_int;
+type HangFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32) -> c_int;
 
 unsafe extern "C" {
     fn wk_simt32_pitfall_spmv_reduce(
@@ -98,6 +100,8 @@ unsafe extern "C" {
         t: u32,
         n: u32,
     ) -> c_int;
+    fn wk_simt32_pitfall_hang(s: *mut c_void, v: c_int, x: *const i32, y: *mut i32) -> c_int;
+    fn wk_simt64_pitfall_hang(s: *mut c_void, v: c_int, x: *const i32, y: *mut i32) -> c_int;
     fn wk_simt64_pitfall_vote_all(
         s: *mut c_void,
         v: c_int,
@@ -113,6 +117,7 @@ pub const PITFALLS_W32: PitfallFns = PitfallFns {
     activemask_sum: wk_simt32_pitfall_activemask_sum,
     syncwarp_sum: wk_simt32_pitfall_syncwarp_sum,
     vote_all: wk_simt32_pitfall_vote_all,
+    hang: wk_simt32_pitfall_hang,
 };
 
 pub const PITFALLS_W64: PitfallFns = PitfallFns {
@@ -120,4 +125,5 @@ pub const PITFALLS_W64: PitfallFns = PitfallFns {
     activemask_sum: wk_simt64_pitfall_activemask_sum,
     syncwarp_sum: wk_simt64_pitfall_syncwarp_sum,
     vote_all: wk_simt64_pitfall_vote_all,
+    hang: wk_simt64_pitfall_hang,
 };

@@ -163,3 +163,32 @@ pub fn vote_all(s: &Session, width: WarpWidth, fixed: bool, a: &[i32], n: u32) -
     Session::check(code, "pitfall_vote_all")?;
     Ok(out)
 }
+
+/// Kernels that would hang or read out of bounds on hardware (csrc/simt/pitfalls/hangs.cu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hang {
+    /// Lane 0 waits at `__syncthreads` while the others shuffle with a mask naming it.
+    ShuffleAcrossBarrier = 0,
+    /// Odd lanes call `any_sync`, even lanes `all_sync`, both with the full mask.
+    DifferentCollectives = 1,
+    /// Seed 000's reduction over a shared array one warp long: `lane + offset` runs past it.
+    SharedPastEnd = 2,
+}
+
+/// One warp runs `kind`; returns its per-lane values (undefined where the kernel is wrong).
+pub fn hang(s: &Session, width: WarpWidth, kind: Hang, input: &[i32]) -> Result<Vec<i32>> {
+    let lanes = width.lanes() as usize;
+    if input.len() != lanes {
+        return Err(WavekitError::LengthMismatch {
+            what: "hang input (one warp)",
+            expected: lanes,
+            got: input.len(),
+        });
+    }
+    let mut out = vec![0i32; lanes];
+    // SAFETY: one warp of threads reads and writes one element each.
+    let code =
+        unsafe { (fns(width).hang)(s.stream(), kind as i32, input.as_ptr(), out.as_mut_ptr()) };
+    Session::check(code, "pitfall_hang")?;
+    Ok(out)
+}
