@@ -27,3 +27,8 @@ impl GpuBackend<CudaRuntime> {
 pub fn device_count() -> usize {
     runtime::device_count()
 }
+
+/// The launcher table compiled into this binary; reading it needs no device.
+pub fn launchers() -> &'static crate::gpu::ffi::Launchers {
+    runtime::launchers()
+}

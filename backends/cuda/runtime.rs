@@ -24,6 +24,11 @@ pub struct CudaRuntime {
     sms: u32,
 }
 
+pub(crate) fn launchers() -> &'static Launchers {
+    // SAFETY: returns the address of a static table that lives for the whole program.
+    unsafe { &*wk_cuda_launchers() }
+}
+
 fn driver_present() -> bool {
     // SAFETY: only tries to open the library; no CUDA call is made.
     unsafe { sys::is_culib_present() }
@@ -93,8 +98,7 @@ impl GpuRuntime for CudaRuntime {
     }
 
     fn launchers(&self) -> &'static Launchers {
-        // SAFETY: returns the address of a static table that lives for the whole program.
-        unsafe { &*wk_cuda_launchers() }
+        launchers()
     }
 
     fn make_current(&self) -> Result<()> {

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Builds the CUDA test binaries here (no GPU needed) and stages them, with a runner, in a folder
+# that the device tool carries to the lent GPU; prints the exact device invocation.
+#
+#   scripts/gpu-test.sh [DEST]     DEST defaults to <repo>/.gpu (git-ignored). The device tool
+#                                  sends the session's main checkout, so stage into that
+#                                  checkout's .gpu when working from another worktree.
+# On the device, in the checkout root:
+#   bash .gpu/run.sh test          every test binary with --include-ignored (log: $OUT/tests.log)
+#   bash .gpu/run.sh sanitize      tests/cuda_sanitize.rs under compute-sanitizer memcheck,
+#                                  racecheck, synccheck and initcheck (logs: $OUT/sanitize-*.log)
+#   bash .gpu/run.sh all           both
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dest="${1:-$root/.gpu}"
+tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_sanitize cuda_host)
+# The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
+# small. Override with WAVEKIT_CUDA_ARCHS for other devices.
+export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
+
+"$root/scripts/setup-cuda.sh" >/dev/null
+args=()
+for t in "${tests[@]}"; do args+=(--test "$t"); done
+cd "$root"
+json="$(cargo test --release --features cuda --no-run --message-format=json "${args[@]}")"
+
+rm -rf "$dest/bin"
+mkdir -p "$dest/bin"
+printf '%s\n' "$json" | python3 -c '
+import json, os, shutil, sys
+dest = sys.argv[1]
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    exe = m.get("executable")
+    if m.get("reason") == "compiler-artifact" and exe and m["target"]["kind"] == ["test"]:
+        shutil.copy2(exe, os.path.join(dest, "bin", m["target"]["name"]))
+' "$dest"
+strip "$dest"/bin/* 2>/dev/null || true
+
+cat > "$dest/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs on the device machine from the checkout root: bash .gpu/run.sh test|sanitize|all
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${OUT:-/tmp/wavekit-gpu-out}"
+mkdir -p "$out"
+mode="${1:-test}"
+status=0
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || status=1
+ldd --version | head -n 1
+if [ "$mode" = test ] || [ "$mode" = all ]; then
+  for b in "$here"/bin/*; do
+    echo "== $(basename "$b")"
+    "$b" --include-ignored 2>&1 | tee -a "$out/tests.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  done
+  echo "== totals"
+  grep '^test result' "$out/tests.log"
+fi
+if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
+  cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"
+  if [ -z "$cs" ]; then echo "compute-sanitizer not found"; exit 1; fi
+  for tool in memcheck racecheck synccheck initcheck; do
+    echo "== compute-sanitizer --tool $tool"
+    "$cs" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+      "$here/bin/cuda_sanitize" --include-ignored --test-threads=1 >"$out/sanitize-$tool.log" 2>&1
+    rc=$?
+    grep -E '^test result|SUMMARY' "$out/sanitize-$tool.log"
+    echo "exit code $rc"
+    [ "$rc" -eq 0 ] || status=1
+  done
+fi
+exit $status
+RUN
+chmod +x "$dest/run.sh"
+
+du -sh "$dest" | sed 's/^/staged: /'
+ls -l "$dest/bin"
+rel="$(realpath --relative-to="$(git -C "$dest/.." rev-parse --show-toplevel 2>/dev/null || dirname "$dest")" "$dest")"
+cat <<MSG
+
+Device invocation (run tool; the staged folder must sit in the checkout the tool sends):
+  run(kind="nvidia-h100-x1", carry=["$rel"], timeout_s=600,
+      command="set -o pipefail; bash $rel/run.sh all 2>&1 | tee \$OUT/run.log")
+MSG
