@@ -5,18 +5,26 @@ mod common;
 
 use proptest::prelude::*;
 use wavekit::conformance::{inputs, reference};
-use wavekit::{Collectives, Element, ReduceOp, ScanKind, Segments, VectorSize, WarpWidth};
+use wavekit::{Backend, Collectives, Element, ReduceOp, ScanKind, Segments, VectorSize, WarpWidth};
 
 fn width_strategy() -> impl Strategy<Value = WarpWidth> {
     prop_oneof![Just(WarpWidth::W32), Just(WarpWidth::W64)]
 }
 
 fn float_op() -> impl Strategy<Value = ReduceOp> {
-    prop_oneof![Just(ReduceOp::Sum), Just(ReduceOp::Product), Just(ReduceOp::Min), Just(ReduceOp::Max)]
+    prop_oneof![
+        Just(ReduceOp::Sum),
+        Just(ReduceOp::Product),
+        Just(ReduceOp::Min),
+        Just(ReduceOp::Max)
+    ]
 }
 
 fn vector_strategy() -> impl Strategy<Value = VectorSize> {
-    prop_oneof![Just(VectorSize::Auto), (0u32..6).prop_map(|s| VectorSize::Lanes(1 << s))]
+    prop_oneof![
+        Just(VectorSize::Auto),
+        (0u32..6).prop_map(|s| VectorSize::Lanes(1 << s))
+    ]
 }
 
 fn same<T: Element>(a: &[T], b: &[T]) -> bool {
@@ -24,7 +32,7 @@ fn same<T: Element>(a: &[T], b: &[T]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
     fn device_reduce_matches_reference(

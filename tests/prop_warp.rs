@@ -5,7 +5,7 @@ mod common;
 
 use proptest::prelude::*;
 use wavekit::conformance::reference;
-use wavekit::{LaneMask, ReduceOp, ScanKind, Shfl, Vote, WarpPrimitives, WarpWidth};
+use wavekit::{Element, LaneMask, ReduceOp, ScanKind, Shfl, Vote, WarpPrimitives, WarpWidth};
 
 fn width_strategy() -> impl Strategy<Value = WarpWidth> {
     prop_oneof![Just(WarpWidth::W32), Just(WarpWidth::W64)]
@@ -25,7 +25,12 @@ fn same_bits<T: wavekit::Element>(a: &[Option<T>], b: &[Option<T>]) -> bool {
 }
 
 fn shfl_kind() -> impl Strategy<Value = Shfl> {
-    prop_oneof![Just(Shfl::Idx), Just(Shfl::Up), Just(Shfl::Down), Just(Shfl::Xor)]
+    prop_oneof![
+        Just(Shfl::Idx),
+        Just(Shfl::Up),
+        Just(Shfl::Down),
+        Just(Shfl::Xor)
+    ]
 }
 
 fn scan_op() -> impl Strategy<Value = ReduceOp> {
@@ -33,7 +38,7 @@ fn scan_op() -> impl Strategy<Value = ReduceOp> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn shuffles_match_reference(

@@ -28,18 +28,31 @@ fn len_check(ctx: &str, expected: usize, got: usize) -> Result<(), String> {
 
 /// Elements, bit for bit (any NaN equal to any NaN, as SEMANTICS says payloads are not
 /// compared).
-pub fn same_elems<T: Element>(ctx: &str, what: &str, expected: &[T], got: &[T]) -> Result<(), String> {
+pub fn same_elems<T: Element>(
+    ctx: &str,
+    what: &str,
+    expected: &[T],
+    got: &[T],
+) -> Result<(), String> {
     len_check(ctx, expected.len(), got.len())?;
     for (i, (&e, &g)) in expected.iter().zip(got).enumerate() {
         if !e.same(g) {
-            return Err(format!("{ctx}: {what} {i}: expected {}, got {}", show(e), show(g)));
+            return Err(format!(
+                "{ctx}: {what} {i}: expected {}, got {}",
+                show(e),
+                show(g)
+            ));
         }
     }
     Ok(())
 }
 
 /// Per-lane optional elements: `None` must match `None`, values bit for bit.
-pub fn same_lanes<T: Element>(ctx: &str, expected: &[Option<T>], got: &[Option<T>]) -> Result<(), String> {
+pub fn same_lanes<T: Element>(
+    ctx: &str,
+    expected: &[Option<T>],
+    got: &[Option<T>],
+) -> Result<(), String> {
     len_check(ctx, expected.len(), got.len())?;
     for (i, (&e, &g)) in expected.iter().zip(got).enumerate() {
         let equal = match (e, g) {
@@ -48,7 +61,11 @@ pub fn same_lanes<T: Element>(ctx: &str, expected: &[Option<T>], got: &[Option<T
             _ => false,
         };
         if !equal {
-            return Err(format!("{ctx}: lane {i}: expected {}, got {}", show_opt(e), show_opt(g)));
+            return Err(format!(
+                "{ctx}: lane {i}: expected {}, got {}",
+                show_opt(e),
+                show_opt(g)
+            ));
         }
     }
     Ok(())
@@ -66,7 +83,11 @@ pub fn eq_lanes<R: PartialEq + Debug>(ctx: &str, expected: &[R], got: &[R]) -> R
 }
 
 pub fn eq<R: PartialEq + Debug>(ctx: &str, expected: R, got: R) -> Result<(), String> {
-    if expected == got { Ok(()) } else { Err(format!("{ctx}: expected {expected:?}, got {got:?}")) }
+    if expected == got {
+        Ok(())
+    } else {
+        Err(format!("{ctx}: expected {expected:?}, got {got:?}"))
+    }
 }
 
 /// A call that had to fail with an error `want` accepts (`desc` says which).

@@ -9,7 +9,8 @@ use crate::width::WarpWidth;
 pub fn masks(w: WarpWidth, scale: Scale) -> Vec<(String, LaneMask)> {
     let n = w.lanes();
     let single = |l: u32| LaneMask::single(l, w).expect("lane in range");
-    let random = |seed: u64| LaneMask::from_bits(splitmix(seed) & w.full_bits(), w).expect("in width");
+    let random =
+        |seed: u64| LaneMask::from_bits(splitmix(seed) & w.full_bits(), w).expect("in width");
     let mut all = vec![
         ("full".to_string(), LaneMask::full(w)),
         ("empty".into(), LaneMask::empty(w)),
@@ -25,7 +26,14 @@ pub fn masks(w: WarpWidth, scale: Scale) -> Vec<(String, LaneMask)> {
         ("random c".into(), random(0xC0FFEE)),
     ];
     if scale == Scale::Small {
-        let keep = ["full", "empty", "odd", "upper half", "last lane", "random a"];
+        let keep = [
+            "full",
+            "empty",
+            "odd",
+            "upper half",
+            "last lane",
+            "random a",
+        ];
         all.retain(|(name, _)| keep.contains(&name.as_str()));
     }
     all
@@ -42,7 +50,10 @@ pub fn thread_counts(w: WarpWidth, scale: Scale) -> Vec<usize> {
 
 /// Every power of two from 1 to the warp width (64 included on a 64-lane backend).
 pub fn sub_widths(w: WarpWidth) -> Vec<u32> {
-    (0..).map(|s| 1u32 << s).take_while(|&x| x <= w.lanes()).collect()
+    (0..)
+        .map(|s| 1u32 << s)
+        .take_while(|&x| x <= w.lanes())
+        .collect()
 }
 
 /// Every tile size: powers of two from 2 to the warp width.
@@ -54,7 +65,9 @@ pub fn tile_sizes(w: WarpWidth) -> Vec<u32> {
 /// rounding of every combining order shows).
 pub fn values<T: Element>(n: usize, seed: u64) -> Vec<T> {
     let base = splitmix(seed ^ 0x5EED);
-    (0..n as u64).map(|i| T::from_seed(base.wrapping_add(i))).collect()
+    (0..n as u64)
+        .map(|i| T::from_seed(base.wrapping_add(i)))
+        .collect()
 }
 
 /// The edge values of a type: NaN, ±inf, ±0.0, extremes and subnormals for floats; MIN, MAX
@@ -92,7 +105,16 @@ pub fn specials<T: Element>() -> Vec<T> {
         .map(|x| x.to_bits())
         .collect(),
         ElemKind::I32 | ElemKind::U32 => {
-            vec![0, 1, 0x7FFF_FFFF, 0x7FFF_FFFE, 0x8000_0000, 0x8000_0001, 0xFFFF_FFFF, 0xFFFF_FFFE]
+            vec![
+                0,
+                1,
+                0x7FFF_FFFF,
+                0x7FFF_FFFE,
+                0x8000_0000,
+                0x8000_0001,
+                0xFFFF_FFFF,
+                0xFFFF_FFFE,
+            ]
         }
         ElemKind::I64 | ElemKind::U64 => vec![
             0,
@@ -115,7 +137,7 @@ pub fn values_with_specials<T: Element>(n: usize, seed: u64) -> Vec<T> {
     let mut v = values::<T>(n, seed);
     for (i, x) in v.iter_mut().enumerate() {
         let r = splitmix(seed.wrapping_mul(31).wrapping_add(i as u64));
-        if r % 5 == 0 {
+        if r.is_multiple_of(5) {
             *x = sp[(r >> 8) as usize % sp.len()];
         }
     }
@@ -133,11 +155,15 @@ pub fn near_max<T: Element>(n: usize, seed: u64) -> Vec<T> {
         ElemKind::F32 => f32::MAX.to_bits() as u64,
         ElemKind::F64 => f64::MAX.to_bits(),
     };
-    (0..n as u64).map(|i| T::from_bits(max_bits - splitmix(seed ^ i) % 1000)).collect()
+    (0..n as u64)
+        .map(|i| T::from_bits(max_bits - splitmix(seed ^ i) % 1000))
+        .collect()
 }
 
 pub fn bools(n: usize, seed: u64, one_in: u64) -> Vec<bool> {
-    (0..n as u64).map(|i| splitmix(seed.wrapping_add(i)) % one_in == 0).collect()
+    (0..n as u64)
+        .map(|i| splitmix(seed.wrapping_add(i)).is_multiple_of(one_in))
+        .collect()
 }
 
 /// Predicate patterns for votes: all true, all false, random halves, rare and common trues.
@@ -147,7 +173,10 @@ pub fn pred_patterns(n: usize, seed: u64) -> Vec<(&'static str, Vec<bool>)> {
         ("all false", vec![false; n]),
         ("random 1/2", bools(n, seed, 2)),
         ("random 1/9", bools(n, seed ^ 9, 9)),
-        ("mostly true", bools(n, seed ^ 3, 9).into_iter().map(|b| !b).collect()),
+        (
+            "mostly true",
+            bools(n, seed ^ 3, 9).into_iter().map(|b| !b).collect(),
+        ),
     ]
 }
 

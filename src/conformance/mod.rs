@@ -50,7 +50,12 @@ pub fn run_case<B: Backend>(name: &str, backend: &B, scale: Scale, case: CaseFn<
             (false, format!("{name}: panicked: {msg}"))
         }
     };
-    CaseResult { name: name.to_string(), passed, detail, elapsed: start.elapsed() }
+    CaseResult {
+        name: name.to_string(),
+        passed,
+        detail,
+        elapsed: start.elapsed(),
+    }
 }
 
 /// Calls `$callback! { [$($args)*] case_a case_b … }` with every case name, once each. The

@@ -21,26 +21,36 @@ fn check_agg_inc(
     olds: &[u32],
     finals: &[u32],
 ) -> Result<(), String> {
-    eq(&format!("{ctx}: number of old values"), slots.len(), olds.len())?;
+    eq(
+        &format!("{ctx}: number of old values"),
+        slots.len(),
+        olds.len(),
+    )?;
     for (c, &c0) in initial.iter().enumerate() {
-        let mut got: Vec<u32> = (0..slots.len()).filter(|&t| slots[t] as usize == c).map(|t| olds[t]).collect();
+        let mut got: Vec<u32> = (0..slots.len())
+            .filter(|&t| slots[t] as usize == c)
+            .map(|t| olds[t])
+            .collect();
         let k = got.len() as u32;
         got.sort_unstable();
         let want: Vec<u32> = (0..k).map(|i| c0 + i).collect();
         eq(&format!("{ctx}: counter {c}: sorted old values"), want, got)?;
-        eq(&format!("{ctx}: counter {c}: final value"), c0 + k, finals[c])?;
+        eq(
+            &format!("{ctx}: counter {c}: final value"),
+            c0 + k,
+            finals[c],
+        )?;
     }
     for warp_start in (0..slots.len()).step_by(lanes) {
-        let warp = warp_start..(warp_start + lanes).min(slots.len());
-        for t in warp.clone() {
-            let prev = warp.clone().filter(|&u| u < t && slots[u] == slots[t]).last();
-            if let Some(u) = prev {
-                if olds[t] != olds[u] + 1 {
-                    return Err(format!(
-                        "{ctx}: threads {u} and {t} share slot {} in one warp but got {} and {}",
-                        slots[t], olds[u], olds[t]
-                    ));
-                }
+        for t in warp_start..(warp_start + lanes).min(slots.len()) {
+            let prev = (warp_start..t).rev().find(|&u| slots[u] == slots[t]);
+            if let Some(u) = prev
+                && olds[t] != olds[u] + 1
+            {
+                return Err(format!(
+                    "{ctx}: threads {u} and {t} share slot {} in one warp but got {} and {}",
+                    slots[t], olds[u], olds[t]
+                ));
             }
         }
     }
@@ -49,15 +59,35 @@ fn check_agg_inc(
 
 pub fn atomic_agg_inc<B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
     let lanes = b.warp_width().lanes() as usize;
-    let threads = pick(scale, &[1, lanes - 1, lanes, lanes + 1, 3 * lanes + 5, 40 * lanes + 3], &[1, lanes + 1, 3 * lanes + 5]);
+    let threads = pick(
+        scale,
+        &[
+            1,
+            lanes - 1,
+            lanes,
+            lanes + 1,
+            3 * lanes + 5,
+            40 * lanes + 3,
+        ],
+        &[1, lanes + 1, 3 * lanes + 5],
+    );
     for &n in &threads {
-        for (pattern, counters) in [("one slot", 1usize), ("few slots", 5), ("unique slots", n), ("many slots", 97)] {
+        for (pattern, counters) in [
+            ("one slot", 1usize),
+            ("few slots", 5),
+            ("unique slots", n),
+            ("many slots", 97),
+        ] {
             let seed = (n * 1000 + counters) as u64;
             let slots: Vec<u32> = match pattern {
                 "unique slots" => (0..n as u32).rev().collect(),
-                _ => (0..n as u64).map(|t| (splitmix(seed ^ t) % counters as u64) as u32).collect(),
+                _ => (0..n as u64)
+                    .map(|t| (splitmix(seed ^ t) % counters as u64) as u32)
+                    .collect(),
             };
-            let initial: Vec<u32> = (0..counters as u64).map(|c| (splitmix(seed + c) % 1_000_000) as u32).collect();
+            let initial: Vec<u32> = (0..counters as u64)
+                .map(|c| (splitmix(seed + c) % 1_000_000) as u32)
+                .collect();
             let ctx = format!("threads={n} {pattern} ({counters} counters)");
             let slot_buf = ok(&ctx, b.upload(&slots))?;
             let mut counter_buf = ok(&ctx, b.upload(&initial))?;
@@ -86,7 +116,14 @@ fn predicates<T: Element>(data: &[T]) -> Vec<Predicate<T>> {
         Predicate::InRange(lo, hi),
         Predicate::InRange(hi, lo),
     ];
-    p.extend(sp.iter().take(4).flat_map(|&s| [Predicate::Eq(s), Predicate::Ne(s), Predicate::Lt(s), Predicate::Ge(s)]));
+    p.extend(sp.iter().take(4).flat_map(|&s| {
+        [
+            Predicate::Eq(s),
+            Predicate::Ne(s),
+            Predicate::Lt(s),
+            Predicate::Ge(s),
+        ]
+    }));
     p
 }
 
@@ -114,7 +151,11 @@ pub fn count_if<B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
 
 fn compact_typed<T: Element, B: Backend>(b: &B, scale: Scale, stable: bool) -> Result<(), String> {
     for n in data_sizes(scale) {
-        let data = if n % 2 == 0 { values::<T>(n, n as u64 + 5) } else { values_with_specials::<T>(n, n as u64 + 5) };
+        let data = if n % 2 == 0 {
+            values::<T>(n, n as u64 + 5)
+        } else {
+            values_with_specials::<T>(n, n as u64 + 5)
+        };
         let buf = ok("upload", b.upload(&data))?;
         // The large input only under a few predicates: the rest add time, not coverage.
         let preds = predicates(&data);
@@ -135,7 +176,11 @@ fn compact_typed<T: Element, B: Backend>(b: &B, scale: Scale, stable: bool) -> R
                     bits.sort_unstable();
                     bits
                 };
-                eq(&format!("{ctx}: sorted output bits"), sorted(&want), sorted(got))?;
+                eq(
+                    &format!("{ctx}: sorted output bits"),
+                    sorted(&want),
+                    sorted(got),
+                )?;
             }
         }
     }
@@ -155,11 +200,15 @@ pub fn compact_unordered<B: Backend>(b: &B, scale: Scale) -> Result<(), String> 
 pub fn histogram<B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
     for bins in [1u32, 7, 256, 1000] {
         for n in data_sizes(scale) {
-            let mut keys: Vec<u32> =
-                (0..n as u64).map(|i| (splitmix(i ^ (bins as u64) << 32) % (bins as u64 * 3 / 2 + 1)) as u32).collect();
+            let mut keys: Vec<u32> = (0..n as u64)
+                .map(|i| (splitmix(i ^ (bins as u64) << 32) % (bins as u64 * 3 / 2 + 1)) as u32)
+                .collect();
             // Keys just at and far past the bin count, counted outside, never dropped.
             let len = keys.len();
-            for (i, k) in [bins, bins + 1, u32::MAX, 0, bins - 1].into_iter().enumerate() {
+            for (i, k) in [bins, bins + 1, u32::MAX, 0, bins - 1]
+                .into_iter()
+                .enumerate()
+            {
                 keys[i * len / 5] = k;
             }
             let ctx = format!("bins={bins} n={n}");
@@ -171,4 +220,36 @@ pub fn histogram<B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_agg_inc;
+
+    // Warp of 4 lanes; slots 0,1,0,0 | 1,0; counters start at 10 and 20.
+    const SLOTS: [u32; 6] = [0, 1, 0, 0, 1, 0];
+    const INITIAL: [u32; 2] = [10, 20];
+
+    #[test]
+    fn accepts_warp_aggregated_order() {
+        // Second warp ran first: its slot-0 thread got 10, the first warp's group 11..13.
+        let olds = [11, 21, 12, 13, 20, 10];
+        assert_eq!(
+            check_agg_inc("ok", 4, &SLOTS, &INITIAL, &olds, &[14, 22]),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn rejects_duplicates_gaps_wrong_finals_and_lane_order() {
+        let dup = [10, 20, 11, 11, 21, 13];
+        assert!(check_agg_inc("dup", 4, &SLOTS, &INITIAL, &dup, &[14, 22]).is_err());
+        let final_off = [10, 20, 11, 12, 21, 13];
+        assert!(check_agg_inc("final", 4, &SLOTS, &INITIAL, &final_off, &[15, 22]).is_err());
+        let reversed = [12, 20, 11, 10, 21, 13];
+        assert!(check_agg_inc("lanes", 4, &SLOTS, &INITIAL, &reversed, &[14, 22]).is_err());
+        // A group split by another warp's increment is not one aggregated add.
+        let split = [10, 20, 12, 13, 21, 11];
+        assert!(check_agg_inc("split", 4, &SLOTS, &INITIAL, &split, &[14, 22]).is_err());
+    }
 }

@@ -21,7 +21,11 @@ fn inputs<T: Element>(n: usize, seed: u64, all: bool) -> Vec<(&'static str, Vec<
 }
 
 fn block_reduce_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
-    let blocks = pick(scale, &[32u32, 64, 96, 224, 512, 544, 992, 1024], &[32, 96, 1024]);
+    let blocks = pick(
+        scale,
+        &[32u32, 64, 96, 224, 512, 544, 992, 1024],
+        &[32, 96, 1024],
+    );
     for op in ReduceOp::ops_for(T::KIND) {
         for &block in &blocks {
             let bl = block as usize;
@@ -30,7 +34,12 @@ fn block_reduce_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(),
                     let ctx = format!("{op:?} {} block={block} n={n} {vname}", T::KIND.name());
                     let buf = ok(&ctx, b.upload(&vals))?;
                     let got = ok(&ctx, b.block_reduce(&buf, block, op))?;
-                    same_elems(&ctx, "block", &reference::block_reduce(&vals, block, op), &got)?;
+                    same_elems(
+                        &ctx,
+                        "block",
+                        &reference::block_reduce(&vals, block, op),
+                        &got,
+                    )?;
                 }
             }
         }
@@ -43,11 +52,20 @@ pub fn block_reduce<B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
     Ok(())
 }
 
-fn check_reduce<T: Element, B: Backend>(b: &B, ctx: &str, vals: &[T], op: ReduceOp) -> Result<(), String> {
+fn check_reduce<T: Element, B: Backend>(
+    b: &B,
+    ctx: &str,
+    vals: &[T],
+    op: ReduceOp,
+) -> Result<(), String> {
     let buf = ok(ctx, b.upload(vals))?;
     let got = ok(ctx, b.reduce(&buf, op))?;
     let want = reference::device_reduce(vals, op);
-    if want.same(got) { Ok(()) } else { Err(format!("{ctx}: expected {}, got {}", show(want), show(got))) }
+    if want.same(got) {
+        Ok(())
+    } else {
+        Err(format!("{ctx}: expected {}, got {}", show(want), show(got)))
+    }
 }
 
 fn device_reduce_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
@@ -62,7 +80,12 @@ fn device_reduce_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<()
         let big_too = matches!(op, ReduceOp::Sum | ReduceOp::Max);
         for &n in small.iter().chain(large.iter().filter(|_| big_too)) {
             for (vname, vals) in inputs::<T>(n, n as u64 * 3 + op as u64, n < t) {
-                check_reduce(b, &format!("{op:?} {} n={n} {vname}", T::KIND.name()), &vals, op)?;
+                check_reduce(
+                    b,
+                    &format!("{op:?} {} n={n} {vname}", T::KIND.name()),
+                    &vals,
+                    op,
+                )?;
             }
         }
     }
@@ -82,15 +105,28 @@ pub fn device_reduce_three_levels<B: Backend>(b: &B, scale: Scale) -> Result<(),
         Scale::Full => (t * t + 2 * t + 77, 3),
         Scale::Small => (3 * t + 77, 2),
     };
-    eq("levels the input needs", levels, reference::device_reduce_levels(n))?;
+    eq(
+        "levels the input needs",
+        levels,
+        reference::device_reduce_levels(n),
+    )?;
     // f32 sums of random values round differently under any other tree. A random block whose
     // length is prime to the tile repeats, so every tile still differs (and input is cheap).
     let block = values::<f32>(1_000_003.min(n), 0x3_1E7E1);
     let vals: Vec<f32> = block.iter().copied().cycle().take(n).collect();
-    check_reduce(b, &format!("Sum f32 n={n} ({levels} levels)"), &vals, ReduceOp::Sum)
+    check_reduce(
+        b,
+        &format!("Sum f32 n={n} ({levels} levels)"),
+        &vals,
+        ReduceOp::Sum,
+    )
 }
 
-fn device_scan_typed<T: Element, B: Backend>(b: &B, scale: Scale, kind: ScanKind) -> Result<(), String> {
+fn device_scan_typed<T: Element, B: Backend>(
+    b: &B,
+    scale: Scale,
+    kind: ScanKind,
+) -> Result<(), String> {
     let t = SCAN_TILE;
     let small = pick(scale, &[1, 2, 17, 255, t - 1, t + 1], &[1, 17, t + 1]);
     let large = pick(scale, &[t, 3 * t, 5 * t + 333], &[2 * t + 5]);
@@ -103,7 +139,12 @@ fn device_scan_typed<T: Element, B: Backend>(b: &B, scale: Scale, kind: ScanKind
                 let mut out = ok(&ctx, b.alloc::<T>(n))?;
                 ok(&ctx, b.scan(&input, &mut out, op, kind))?;
                 let got = ok(&ctx, b.download(&out))?;
-                same_elems(&ctx, "element", &reference::device_scan(&vals, op, kind), &got)?;
+                same_elems(
+                    &ctx,
+                    "element",
+                    &reference::device_scan(&vals, op, kind),
+                    &got,
+                )?;
             }
         }
     }

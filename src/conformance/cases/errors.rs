@@ -13,7 +13,11 @@ use crate::width::WarpWidth;
 const KINDS: [Shfl; 4] = [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor];
 
 fn other_width(w: WarpWidth) -> WarpWidth {
-    if w == WarpWidth::W32 { WarpWidth::W64 } else { WarpWidth::W32 }
+    if w == WarpWidth::W32 {
+        WarpWidth::W64
+    } else {
+        WarpWidth::W32
+    }
 }
 
 pub fn err_mask_width<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
@@ -22,16 +26,29 @@ pub fn err_mask_width<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
     let wrong = LaneMask::full(other_width(w));
     let v = vec![1u32; me as usize];
     let is = |e: &E| matches!(e, E::MaskWidthMismatch { mask_width, warp } if *mask_width == other && *warp == me);
-    let check = |what: &str, r: Result<(), E>| crate::conformance::check::fails(what, r, "MaskWidthMismatch", is);
+    let check = |what: &str, r: Result<(), E>| {
+        crate::conformance::check::fails(what, r, "MaskWidthMismatch", is)
+    };
     check("vote", b.vote(Vote::Any, &[true; 8], wrong).map(drop))?;
     check("shfl", b.shfl(Shfl::Idx, &v, 0, 1, wrong).map(drop))?;
     check("match_any", b.match_any(&v, wrong).map(drop))?;
     check("match_all", b.match_all(&v, wrong).map(drop))?;
     check("activemask", b.activemask(8, wrong).map(drop))?;
-    check("syncwarp_transpose", b.syncwarp_transpose(&v, wrong).map(drop))?;
+    check(
+        "syncwarp_transpose",
+        b.syncwarp_transpose(&v, wrong).map(drop),
+    )?;
     // A mask naming lanes past its own width is refused when it is built.
-    expect_err!("LaneMask::from_bits", LaneMask::from_bits(1 << 32, WarpWidth::W32), E::MaskBeyondWidth { .. })?;
-    expect_err!("LaneMask::single", LaneMask::single(me, w), E::LaneOutOfRange { .. })
+    expect_err!(
+        "LaneMask::from_bits",
+        LaneMask::from_bits(1 << 32, WarpWidth::W32),
+        E::MaskBeyondWidth { .. }
+    )?;
+    expect_err!(
+        "LaneMask::single",
+        LaneMask::single(me, w),
+        E::LaneOutOfRange { .. }
+    )
 }
 
 pub fn err_sub_width<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
@@ -42,9 +59,19 @@ pub fn err_sub_width<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
         let ctx = format!("width={width}");
         let bad = |e: &E| matches!(e, E::InvalidSubWidth { width: x, warp } if *x == width && *warp == w.lanes());
         for kind in KINDS {
-            crate::conformance::check::fails(&format!("shfl {kind:?} {ctx}"), b.shfl(kind, &v, 0, width, full), "InvalidSubWidth", bad)?;
+            crate::conformance::check::fails(
+                &format!("shfl {kind:?} {ctx}"),
+                b.shfl(kind, &v, 0, width, full),
+                "InvalidSubWidth",
+                bad,
+            )?;
         }
-        crate::conformance::check::fails(&format!("warp_reduce {ctx}"), b.warp_reduce(&v, width, ReduceOp::Sum), "InvalidSubWidth", bad)?;
+        crate::conformance::check::fails(
+            &format!("warp_reduce {ctx}"),
+            b.warp_reduce(&v, width, ReduceOp::Sum),
+            "InvalidSubWidth",
+            bad,
+        )?;
         crate::conformance::check::fails(
             &format!("warp_scan {ctx}"),
             b.warp_scan(&v, width, ReduceOp::Sum, ScanKind::Inclusive),
@@ -63,9 +90,24 @@ pub fn err_tile_size<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
     for tile in sizes {
         let bad = |e: &E| matches!(e, E::InvalidTileSize { tile: t, .. } if *t == tile);
         let ctx = format!("tile={tile}");
-        crate::conformance::check::fails(&format!("tile_shfl {ctx}"), b.tile_shfl(tile, Shfl::Xor, &v, 0), "InvalidTileSize", bad)?;
-        crate::conformance::check::fails(&format!("tile_vote {ctx}"), b.tile_vote(tile, Vote::All, &[true; 8]), "InvalidTileSize", bad)?;
-        crate::conformance::check::fails(&format!("tile_reduce {ctx}"), b.tile_reduce(tile, ReduceOp::Max, &v), "InvalidTileSize", bad)?;
+        crate::conformance::check::fails(
+            &format!("tile_shfl {ctx}"),
+            b.tile_shfl(tile, Shfl::Xor, &v, 0),
+            "InvalidTileSize",
+            bad,
+        )?;
+        crate::conformance::check::fails(
+            &format!("tile_vote {ctx}"),
+            b.tile_vote(tile, Vote::All, &[true; 8]),
+            "InvalidTileSize",
+            bad,
+        )?;
+        crate::conformance::check::fails(
+            &format!("tile_reduce {ctx}"),
+            b.tile_reduce(tile, ReduceOp::Max, &v),
+            "InvalidTileSize",
+            bad,
+        )?;
     }
     Ok(())
 }
@@ -101,7 +143,11 @@ pub fn err_block_size<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
 pub fn err_empty_reduce<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
     fn one<T: Element, B: Backend>(b: &B) -> Result<(), String> {
         let empty = ok("alloc", b.alloc::<T>(0))?;
-        expect_err!(format!("reduce {} of nothing", T::KIND.name()), b.reduce(&empty, ReduceOp::Max), E::EmptyInput { .. })
+        expect_err!(
+            format!("reduce {} of nothing", T::KIND.name()),
+            b.reduce(&empty, ReduceOp::Max),
+            E::EmptyInput { .. }
+        )
     }
     one::<i32, B>(b)?;
     one::<f64, B>(b)
@@ -118,7 +164,11 @@ pub fn err_scan_length<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
 }
 
 pub fn err_segments<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
-    expect_err!("fixed(0)", Segments::<B>::fixed(0, VectorSize::Lanes(4)).map(drop), E::ZeroSegmentSize)?;
+    expect_err!(
+        "fixed(0)",
+        Segments::<B>::fixed(0, VectorSize::Lanes(4)).map(drop),
+        E::ZeroSegmentSize
+    )?;
     let bad_offsets: [(&str, &[u32], usize, usize); 5] = [
         ("no offsets", &[], 0, 0),
         ("non-zero first", &[1, 5, 10], 10, 0),
@@ -131,39 +181,110 @@ pub fn err_segments<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
         expect_err!(name, r, E::InvalidOffsets { index: i, .. } if *i == index)?;
     }
     // Offsets built for 10 elements used on 12.
-    let segs = ok("segments", Segments::from_offsets(b, &[0, 4, 10], 10, VectorSize::Auto))?;
+    let segs = ok(
+        "segments",
+        Segments::from_offsets(b, &[0, 4, 10], 10, VectorSize::Auto),
+    )?;
     let input = ok("upload", b.upload(&[1u32; 12]))?;
-    expect_err!("offsets for another length", b.segmented_reduce(&input, &segs, ReduceOp::Sum).map(drop), E::LengthMismatch { .. })
+    expect_err!(
+        "offsets for another length",
+        b.segmented_reduce(&input, &segs, ReduceOp::Sum).map(drop),
+        E::LengthMismatch { .. }
+    )
 }
 
 pub fn err_csr<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
     let v = [1.0f32, 2.0, 3.0];
-    let csr = |rows, cols, offs: &[u32], idx: &[u32], vals: &[f32]| Csr::new(b, rows, cols, offs, idx, vals).map(drop);
-    expect_err!("column 4 of 4", csr(2, 4, &[0, 1, 3], &[0, 4, 1], &v), E::ColumnOutOfRange { index: 1, col: 4, cols: 4 })?;
-    expect_err!("row offsets too short", csr(3, 4, &[0, 1, 3], &[0, 1, 2], &v), E::LengthMismatch { expected: 4, got: 3, .. })?;
-    expect_err!("fewer values than columns", csr(2, 4, &[0, 1, 3], &[0, 1, 2], &v[..2]), E::LengthMismatch { .. })?;
-    expect_err!("row offsets past nnz", csr(2, 4, &[0, 1, 4], &[0, 1, 2], &v), E::InvalidOffsets { .. })?;
-    expect_err!("row offsets decreasing", csr(2, 4, &[0, 2, 1], &[0, 1, 2], &v), E::InvalidOffsets { .. })?;
+    let csr = |rows, cols, offs: &[u32], idx: &[u32], vals: &[f32]| {
+        Csr::new(b, rows, cols, offs, idx, vals).map(drop)
+    };
+    expect_err!(
+        "column 4 of 4",
+        csr(2, 4, &[0, 1, 3], &[0, 4, 1], &v),
+        E::ColumnOutOfRange {
+            index: 1,
+            col: 4,
+            cols: 4
+        }
+    )?;
+    expect_err!(
+        "row offsets too short",
+        csr(3, 4, &[0, 1, 3], &[0, 1, 2], &v),
+        E::LengthMismatch {
+            expected: 4,
+            got: 3,
+            ..
+        }
+    )?;
+    expect_err!(
+        "fewer values than columns",
+        csr(2, 4, &[0, 1, 3], &[0, 1, 2], &v[..2]),
+        E::LengthMismatch { .. }
+    )?;
+    expect_err!(
+        "row offsets past nnz",
+        csr(2, 4, &[0, 1, 4], &[0, 1, 2], &v),
+        E::InvalidOffsets { .. }
+    )?;
+    expect_err!(
+        "row offsets decreasing",
+        csr(2, 4, &[0, 2, 1], &[0, 1, 2], &v),
+        E::InvalidOffsets { .. }
+    )?;
     let a = ok("csr", Csr::new(b, 2, 4, &[0, 1, 3], &[0, 3, 1], &v))?;
     let x_short = ok("upload", b.upload(&[1.0f32; 3]))?;
     let x = ok("upload", b.upload(&[1.0f32; 4]))?;
     let mut y = ok("alloc", b.alloc::<f32>(2))?;
     let mut y_long = ok("alloc", b.alloc::<f32>(3))?;
-    expect_err!("x shorter than cols", b.spmv(&a, &x_short, &mut y, VectorSize::Auto), E::LengthMismatch { expected: 4, got: 3, .. })?;
-    expect_err!("y longer than rows", b.spmv(&a, &x, &mut y_long, VectorSize::Auto), E::LengthMismatch { expected: 2, got: 3, .. })
+    expect_err!(
+        "x shorter than cols",
+        b.spmv(&a, &x_short, &mut y, VectorSize::Auto),
+        E::LengthMismatch {
+            expected: 4,
+            got: 3,
+            ..
+        }
+    )?;
+    expect_err!(
+        "y longer than rows",
+        b.spmv(&a, &x, &mut y_long, VectorSize::Auto),
+        E::LengthMismatch {
+            expected: 2,
+            got: 3,
+            ..
+        }
+    )
 }
 
 pub fn err_vector_size<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
-    let a = ok("csr", Csr::new(b, 2, 4, &[0, 1, 3], &[0, 3, 1], &[1.0f64, 2.0, 3.0]))?;
+    let a = ok(
+        "csr",
+        Csr::new(b, 2, 4, &[0, 1, 3], &[0, 3, 1], &[1.0f64, 2.0, 3.0]),
+    )?;
     let x = ok("upload", b.upload(&[1.0f64; 4]))?;
     let mut y = ok("alloc", b.alloc::<f64>(2))?;
     for v in [0u32, 3, 5, 48, 64, 128] {
         let bad = |e: &E| matches!(e, E::InvalidVectorSize(x) if *x == v);
         let lanes = VectorSize::Lanes(v);
-        crate::conformance::check::fails(&format!("fixed vector {v}"), Segments::<B>::fixed(8, lanes).map(drop), "InvalidVectorSize", bad)?;
+        crate::conformance::check::fails(
+            &format!("fixed vector {v}"),
+            Segments::<B>::fixed(8, lanes).map(drop),
+            "InvalidVectorSize",
+            bad,
+        )?;
         let r = Segments::from_offsets(b, &[0, 3, 10], 10, lanes).map(drop);
-        crate::conformance::check::fails(&format!("offsets vector {v}"), r, "InvalidVectorSize", bad)?;
-        crate::conformance::check::fails(&format!("spmv vector {v}"), b.spmv(&a, &x, &mut y, lanes), "InvalidVectorSize", bad)?;
+        crate::conformance::check::fails(
+            &format!("offsets vector {v}"),
+            r,
+            "InvalidVectorSize",
+            bad,
+        )?;
+        crate::conformance::check::fails(
+            &format!("spmv vector {v}"),
+            b.spmv(&a, &x, &mut y, lanes),
+            "InvalidVectorSize",
+            bad,
+        )?;
     }
     Ok(())
 }
@@ -176,14 +297,22 @@ fn bitwise_typed<T: Element, B: Backend>(b: &B) -> Result<(), String> {
     for op in [ReduceOp::BitAnd, ReduceOp::BitOr, ReduceOp::BitXor] {
         let ctx = |what: &str| format!("{what} {op:?} on {}", T::KIND.name());
         let bad = |e: &E| matches!(e, E::UnsupportedOp { op: o, elem } if *o == op.name() && *elem == T::KIND.name());
-        let check = |what: &str, r: Result<(), E>| crate::conformance::check::fails(&ctx(what), r, "UnsupportedOp", bad);
+        let check = |what: &str, r: Result<(), E>| {
+            crate::conformance::check::fails(&ctx(what), r, "UnsupportedOp", bad)
+        };
         check("tile_reduce", b.tile_reduce(4, op, &vals).map(drop))?;
         check("warp_reduce", b.warp_reduce(&vals, 4, op).map(drop))?;
-        check("warp_scan", b.warp_scan(&vals, 4, op, ScanKind::Exclusive).map(drop))?;
+        check(
+            "warp_scan",
+            b.warp_scan(&vals, 4, op, ScanKind::Exclusive).map(drop),
+        )?;
         check("block_reduce", b.block_reduce(&buf, 64, op).map(drop))?;
         check("reduce", b.reduce(&buf, op).map(drop))?;
         check("scan", b.scan(&buf, &mut out, op, ScanKind::Inclusive))?;
-        check("segmented_reduce", b.segmented_reduce(&buf, &segs, op).map(drop))?;
+        check(
+            "segmented_reduce",
+            b.segmented_reduce(&buf, &segs, op).map(drop),
+        )?;
     }
     Ok(())
 }
@@ -197,7 +326,11 @@ pub fn err_histogram_bins<B: Backend>(b: &B, _scale: Scale) -> Result<(), String
     let keys = ok("upload", b.upload(&[0u32, 1, 2]))?;
     expect_err!("0 bins", b.histogram(&keys, 0).map(drop), E::ZeroBins)?;
     let empty = ok("alloc", b.alloc::<u32>(0))?;
-    expect_err!("0 bins, no keys", b.histogram(&empty, 0).map(drop), E::ZeroBins)
+    expect_err!(
+        "0 bins, no keys",
+        b.histogram(&empty, 0).map(drop),
+        E::ZeroBins
+    )
 }
 
 pub fn err_atomic_slot<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
@@ -209,7 +342,15 @@ pub fn err_atomic_slot<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
     let slot_buf = ok("upload", b.upload(&slots))?;
     let mut counters = ok("upload", b.upload(&initial))?;
     let r = b.atomic_agg_inc(&slot_buf, &mut counters).map(drop);
-    expect_err!("slot 3 of 3 counters", r, E::IndexOutOfRange { value: 3, limit: 3, .. })?;
+    expect_err!(
+        "slot 3 of 3 counters",
+        r,
+        E::IndexOutOfRange {
+            value: 3,
+            limit: 3,
+            ..
+        }
+    )?;
     // The bad thread's increment is skipped: no counter gains more than its valid threads.
     let finals = ok("download", b.download(&counters))?;
     for c in 0..3 {
@@ -222,5 +363,9 @@ pub fn err_atomic_slot<B: Backend>(b: &B, _scale: Scale) -> Result<(), String> {
         }
     }
     let mut no_counters = ok("alloc", b.alloc::<u32>(0))?;
-    expect_err!("slots with no counters", b.atomic_agg_inc(&slot_buf, &mut no_counters).map(drop), E::EmptyInput { .. })
+    expect_err!(
+        "slots with no counters",
+        b.atomic_agg_inc(&slot_buf, &mut no_counters).map(drop),
+        E::EmptyInput { .. }
+    )
 }

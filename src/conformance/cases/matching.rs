@@ -12,23 +12,47 @@ use crate::mask::LaneMask;
 
 /// `n` values drawn from `palette`.
 fn from_palette<T: Element>(palette: &[T], n: usize, seed: u64) -> Vec<T> {
-    (0..n as u64).map(|i| palette[(splitmix(seed ^ i) % palette.len() as u64) as usize]).collect()
+    (0..n as u64)
+        .map(|i| palette[(splitmix(seed ^ i) % palette.len() as u64) as usize])
+        .collect()
 }
 
 /// One value on the members and distinct values elsewhere: match_all must say true.
 fn uniform_on_members<T: Element>(mask: LaneMask, n: usize, seed: u64) -> Vec<T> {
     let lanes = mask.width().lanes() as usize;
     let (c, other) = (T::from_seed(seed), values::<T>(n, seed + 1));
-    (0..n).map(|t| if mask.contains((t % lanes) as u32) { c } else { other[t] }).collect()
+    (0..n)
+        .map(|t| {
+            if mask.contains((t % lanes) as u32) {
+                c
+            } else {
+                other[t]
+            }
+        })
+        .collect()
 }
 
-fn check_match<T: Element, B: Backend>(b: &B, ctx: &str, vals: &[T], mask: LaneMask, any: bool) -> Result<(), String> {
+fn check_match<T: Element, B: Backend>(
+    b: &B,
+    ctx: &str,
+    vals: &[T],
+    mask: LaneMask,
+    any: bool,
+) -> Result<(), String> {
     if any {
         let got = ok(ctx, b.match_any(vals, mask))?;
-        eq_lanes(&format!("match_any {ctx}"), &reference::match_any(vals, mask), &got)
+        eq_lanes(
+            &format!("match_any {ctx}"),
+            &reference::match_any(vals, mask),
+            &got,
+        )
     } else {
         let got = ok(ctx, b.match_all(vals, mask))?;
-        eq_lanes(&format!("match_all {ctx}"), &reference::match_all(vals, mask), &got)
+        eq_lanes(
+            &format!("match_all {ctx}"),
+            &reference::match_all(vals, mask),
+            &got,
+        )
     }
 }
 
@@ -40,11 +64,17 @@ fn match_typed<T: Element, B: Backend>(b: &B, scale: Scale, any: bool) -> Result
                 let seed = threads as u64 * 131 + distinct as u64;
                 let palette = values::<T>(distinct, seed);
                 let vals = from_palette(&palette, threads, seed);
-                let ctx = format!("{} threads={threads} mask={mname} distinct={distinct}", T::KIND.name());
+                let ctx = format!(
+                    "{} threads={threads} mask={mname} distinct={distinct}",
+                    T::KIND.name()
+                );
                 check_match(b, &ctx, &vals, mask, any)?;
             }
             let vals = uniform_on_members::<T>(mask, threads, threads as u64);
-            let ctx = format!("{} threads={threads} mask={mname} uniform on members", T::KIND.name());
+            let ctx = format!(
+                "{} threads={threads} mask={mname} uniform on members",
+                T::KIND.name()
+            );
             check_match(b, &ctx, &vals, mask, any)?;
         }
     }
@@ -84,7 +114,15 @@ fn tricky_palette<T: Element>() -> Vec<T> {
             1.0f64.to_bits() | 1,
         ],
         ElemKind::I64 | ElemKind::U64 => {
-            vec![5, 5 | 1 << 32, 1 << 32, 0, 1 << 63 | 5, 0xFFFF_FFFF, 0xFFFF_FFFF_0000_0000]
+            vec![
+                5,
+                5 | 1 << 32,
+                1 << 32,
+                0,
+                1 << 63 | 5,
+                0xFFFF_FFFF,
+                0xFFFF_FFFF_0000_0000,
+            ]
         }
         ElemKind::I32 | ElemKind::U32 => vec![0, 0x8000_0000, 1, 0xFFFF_FFFF, 0x7FFF_FFFF],
     };
@@ -95,7 +133,9 @@ fn bit_patterns_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(),
     let w = b.warp_width();
     let palette = tricky_palette::<T>();
     let mut ms = masks(w, scale);
-    ms.retain(|(n, _)| ["full", "even", "upper half", "middle lane", "random a"].contains(&n.as_str()));
+    ms.retain(|(n, _)| {
+        ["full", "even", "upper half", "middle lane", "random a"].contains(&n.as_str())
+    });
     for threads in thread_counts(w, scale) {
         for (mname, mask) in &ms {
             let mask = *mask;
@@ -107,7 +147,10 @@ fn bit_patterns_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(),
                 check_match(b, &ctx, &vals, mask, false)?;
             }
             let vals = from_palette(&palette, threads, threads as u64);
-            let ctx = format!("{} threads={threads} mask={mname} whole palette", T::KIND.name());
+            let ctx = format!(
+                "{} threads={threads} mask={mname} whole palette",
+                T::KIND.name()
+            );
             check_match(b, &ctx, &vals, mask, true)?;
             // Every member holds the same NaN (or -0.0): match_all is true.
             for &v in &palette[..3.min(palette.len())] {
@@ -133,7 +176,10 @@ pub fn activemask_guarantee<B: Backend>(b: &B, scale: Scale) -> Result<(), Strin
             let ctx = format!("threads={threads} branch={mname}");
             let got = ok(&ctx, b.activemask(threads, branch))?;
             if got.len() != threads {
-                return Err(format!("{ctx}: expected {threads} results, got {}", got.len()));
+                return Err(format!(
+                    "{ctx}: expected {threads} results, got {}",
+                    got.len()
+                ));
             }
             for (t, r) in got.iter().enumerate() {
                 let (warp, lane) = (t / lanes, (t % lanes) as u32);

@@ -11,7 +11,10 @@ use crate::element::{Element, splitmix};
 use crate::op::ReduceOp;
 
 fn vector_sizes() -> Vec<VectorSize> {
-    let mut v: Vec<VectorSize> = [1, 2, 4, 8, 16, 32].into_iter().map(VectorSize::Lanes).collect();
+    let mut v: Vec<VectorSize> = [1, 2, 4, 8, 16, 32]
+        .into_iter()
+        .map(VectorSize::Lanes)
+        .collect();
     v.push(VectorSize::Auto);
     v
 }
@@ -29,8 +32,19 @@ fn fixed_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String
     // single-element segments, sizes around 32, a long segment, and input shorter than one.
     let shapes = pick(
         scale,
-        &[(8usize, 8 * 37 + 5), (8, 8 * 16), (1, 50), (2, 33), (3, 100), (31, 31 * 9 + 1), (32, 32 * 5),
-          (33, 33 * 4 + 32), (100, 250), (257, 1000), (64, 20)],
+        &[
+            (8usize, 8 * 37 + 5),
+            (8, 8 * 16),
+            (1, 50),
+            (2, 33),
+            (3, 100),
+            (31, 31 * 9 + 1),
+            (32, 32 * 5),
+            (33, 33 * 4 + 32),
+            (100, 250),
+            (257, 1000),
+            (64, 20),
+        ],
         &[(8usize, 8 * 9 + 5), (3, 20), (33, 100), (64, 20)],
     );
     for op in ReduceOp::ops_for(T::KIND) {
@@ -42,7 +56,10 @@ fn fixed_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String
                     values_with_specials(n, (size * 1000 + n) as u64)
                 };
                 let lanes = resolve(v, size.min(n), 1);
-                let ctx = format!("{op:?} {} size={size} n={n} vector={v:?} ({lanes} lanes)", T::KIND.name());
+                let ctx = format!(
+                    "{op:?} {} size={size} n={n} vector={v:?} ({lanes} lanes)",
+                    T::KIND.name()
+                );
                 let segs = ok(&ctx, Segments::<B>::fixed(size, v))?;
                 let input = ok(&ctx, b.upload(&vals))?;
                 let out = ok(&ctx, b.segmented_reduce(&input, &segs, op))?;
@@ -72,7 +89,11 @@ pub fn random_offsets(count: usize, seed: u64, ends_empty: bool) -> Vec<u32> {
             8 => 40 + (r >> 8) % 60,
             _ => 1,
         };
-        let len = if ends_empty && (i == 0 || i + 1 == count) { 0 } else { len };
+        let len = if ends_empty && (i == 0 || i + 1 == count) {
+            0
+        } else {
+            len
+        };
         offsets.push(offsets[i] + len as u32);
     }
     offsets
@@ -126,21 +147,29 @@ fn csr_shape(rows: usize, cols: usize, pattern: &str, seed: u64) -> (Vec<u32>, V
             "regular" => 5,
             "empty rows" if r % 2 == 1 => 0,
             "one long row" if r == rows / 2 => 300,
-            _ => (match x % 8 {
-                0 | 1 => 0,
-                2 => 50 + (x >> 8) % 80,
-                _ => 1 + (x >> 8) % 16,
-            }) as usize,
+            _ => {
+                (match x % 8 {
+                    0 | 1 => 0,
+                    2 => 50 + (x >> 8) % 80,
+                    _ => 1 + (x >> 8) % 16,
+                }) as usize
+            }
         };
         offsets.push(offsets[r] + len as u32);
     }
     let nnz = *offsets.last().expect("non-empty") as usize;
-    let col_idx = (0..nnz as u64).map(|k| (splitmix(seed.wrapping_add(k) ^ 0xC01) % cols as u64) as u32).collect();
+    let col_idx = (0..nnz as u64)
+        .map(|k| (splitmix(seed.wrapping_add(k) ^ 0xC01) % cols as u64) as u32)
+        .collect();
     (offsets, col_idx)
 }
 
 fn spmv_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
-    let shapes = pick(scale, &[(1usize, 1usize), (5, 17), (33, 64), (100, 40)], &[(5usize, 17usize), (33, 64)]);
+    let shapes = pick(
+        scale,
+        &[(1usize, 1usize), (5, 17), (33, 64), (100, 40)],
+        &[(5usize, 17usize), (33, 64)],
+    );
     for &(rows, cols) in &shapes {
         for pattern in ["regular", "irregular", "empty rows", "one long row"] {
             let seed = (rows * 100 + cols) as u64;
@@ -150,7 +179,10 @@ fn spmv_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), String>
             let x: Vec<T> = values(cols, seed + 2);
             for v in vector_sizes() {
                 let lanes = resolve(v, nnz, rows);
-                let ctx = format!("{} {rows}x{cols} {pattern} nnz={nnz} vector={v:?} ({lanes} lanes)", T::KIND.name());
+                let ctx = format!(
+                    "{} {rows}x{cols} {pattern} nnz={nnz} vector={v:?} ({lanes} lanes)",
+                    T::KIND.name()
+                );
                 let a = ok(&ctx, Csr::new(b, rows, cols, &offsets, &col_idx, &a_vals))?;
                 let xb = ok(&ctx, b.upload(&x))?;
                 let mut y = ok(&ctx, b.alloc::<T>(rows))?;

@@ -14,7 +14,16 @@ use crate::width::WarpWidth;
 /// an earlier segment) and at the warp's last lane.
 fn args(kind: Shfl, width: u32, w: WarpWidth) -> Vec<u32> {
     let n = w.lanes();
-    let mut a = vec![0, 1, width / 2, width.saturating_sub(1), width, width + 1, n / 2, n - 1];
+    let mut a = vec![
+        0,
+        1,
+        width / 2,
+        width.saturating_sub(1),
+        width,
+        width + 1,
+        n / 2,
+        n - 1,
+    ];
     if kind == Shfl::Idx {
         a.push(2 * width + 1);
         a.push(n - 2);
@@ -26,7 +35,12 @@ fn args(kind: Shfl, width: u32, w: WarpWidth) -> Vec<u32> {
 }
 
 /// `thorough`: every mask and launch size; otherwise a few, for the other element types.
-fn shfl_typed<T: Element, B: Backend>(b: &B, kind: Shfl, scale: Scale, thorough: bool) -> Result<(), String> {
+fn shfl_typed<T: Element, B: Backend>(
+    b: &B,
+    kind: Shfl,
+    scale: Scale,
+    thorough: bool,
+) -> Result<(), String> {
     let w = b.warp_width();
     let mut ms = masks(w, scale);
     let mut counts = thread_counts(w, scale);
@@ -41,8 +55,11 @@ fn shfl_typed<T: Element, B: Backend>(b: &B, kind: Shfl, scale: Scale, thorough:
                     let seed = (width as u64) << 40 | (arg as u64) << 20 | threads as u64;
                     // Distinct values so a wrong source lane shows; specials for the others
                     // so NaN, -0.0 and 64-bit high halves travel too.
-                    let vals: Vec<T> =
-                        if thorough { values(threads, seed) } else { values_with_specials(threads, seed) };
+                    let vals: Vec<T> = if thorough {
+                        values(threads, seed)
+                    } else {
+                        values_with_specials(threads, seed)
+                    };
                     let ctx = format!(
                         "{kind:?} {} width={width} arg={arg} mask={mname} threads={threads}",
                         T::KIND.name()

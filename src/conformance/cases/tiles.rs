@@ -5,7 +5,9 @@ use crate::api::WarpPrimitives;
 use crate::backend::{Backend, Shfl, Vote};
 use crate::conformance::Scale;
 use crate::conformance::check::{eq_lanes, ok, same_lanes};
-use crate::conformance::inputs::{near_max, pick, pred_patterns, tile_sizes, values, values_with_specials};
+use crate::conformance::inputs::{
+    near_max, pick, pred_patterns, tile_sizes, values, values_with_specials,
+};
 use crate::conformance::reference;
 use crate::element::Element;
 use crate::op::ReduceOp;
@@ -14,7 +16,11 @@ use crate::width::WarpWidth;
 /// Launch sizes around tile and warp boundaries, with partial trailing tiles.
 fn tile_threads(w: WarpWidth, tile: u32, scale: Scale) -> Vec<usize> {
     let (n, t) = (w.lanes() as usize, tile as usize);
-    let mut v = pick(scale, &[1, t - 1, t, t + 1, n, 3 * n + 5, 4 * n + t / 2], &[1, t + 1, 3 * n + 5]);
+    let mut v = pick(
+        scale,
+        &[1, t - 1, t, t + 1, n, 3 * n + 5, 4 * n + t / 2],
+        &[1, t + 1, 3 * n + 5],
+    );
     v.sort_unstable();
     v.dedup();
     v
@@ -31,7 +37,10 @@ fn tile_shfl_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), St
             for arg in args {
                 for threads in tile_threads(w, tile, scale) {
                     let vals = values::<T>(threads, (tile as u64) << 32 | threads as u64);
-                    let ctx = format!("{kind:?} {} tile={tile} arg={arg} threads={threads}", T::KIND.name());
+                    let ctx = format!(
+                        "{kind:?} {} tile={tile} arg={arg} threads={threads}",
+                        T::KIND.name()
+                    );
                     let got = ok(&ctx, b.tile_shfl(tile, kind, &vals, arg))?;
                     same_lanes(&ctx, &reference::tile_shfl(tile, kind, &vals, arg), &got)?;
                 }
@@ -74,7 +83,10 @@ fn tile_reduce_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), 
                     ("specials", values_with_specials::<T>(threads, seed)),
                     ("near max", near_max::<T>(threads, seed)),
                 ] {
-                    let ctx = format!("{op:?} {} tile={tile} threads={threads} {vname}", T::KIND.name());
+                    let ctx = format!(
+                        "{op:?} {} tile={tile} threads={threads} {vname}",
+                        T::KIND.name()
+                    );
                     let got = ok(&ctx, b.tile_reduce(tile, op, &vals))?;
                     same_lanes(&ctx, &reference::tile_reduce(tile, op, &vals), &got)?;
                 }

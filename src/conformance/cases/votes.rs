@@ -17,8 +17,9 @@ fn votes<B: Backend>(b: &B, scale: Scale, kinds: &[Vote]) -> Result<(), String> 
                 let mut patterns = pred_patterns(threads, threads as u64 * 7 + 1);
                 // True exactly on members (false elsewhere) and the reverse: a backend that
                 // lets non-members vote gets All, Uni and Ballot wrong here.
-                let on_members: Vec<bool> =
-                    (0..threads).map(|t| mask.contains((t % lanes) as u32)).collect();
+                let on_members: Vec<bool> = (0..threads)
+                    .map(|t| mask.contains((t % lanes) as u32))
+                    .collect();
                 patterns.push(("members only", on_members.clone()));
                 patterns.push(("non-members only", on_members.iter().map(|&p| !p).collect()));
                 for (pname, preds) in patterns {

@@ -4,7 +4,9 @@ use crate::api::WarpPrimitives;
 use crate::backend::{Backend, ScanKind};
 use crate::conformance::Scale;
 use crate::conformance::check::{ok, same_elems};
-use crate::conformance::inputs::{near_max, sub_widths, thread_counts, values, values_with_specials};
+use crate::conformance::inputs::{
+    near_max, sub_widths, thread_counts, values, values_with_specials,
+};
 use crate::conformance::reference;
 use crate::element::Element;
 use crate::op::ReduceOp;
@@ -26,7 +28,12 @@ fn warp_reduce_typed<T: Element, B: Backend>(b: &B, scale: Scale) -> Result<(), 
                 for (vname, vals) in inputs::<T>(n, (width as u64) << 32 | n as u64) {
                     let ctx = format!("{op:?} {} width={width} n={n} {vname}", T::KIND.name());
                     let got = ok(&ctx, b.warp_reduce(&vals, width, op))?;
-                    same_elems(&ctx, "segment", &reference::warp_reduce(&vals, width, op), &got)?;
+                    same_elems(
+                        &ctx,
+                        "segment",
+                        &reference::warp_reduce(&vals, width, op),
+                        &got,
+                    )?;
                 }
             }
         }
@@ -39,15 +46,27 @@ pub fn warp_reduce<B: Backend>(b: &B, scale: Scale) -> Result<(), String> {
     Ok(())
 }
 
-fn warp_scan_typed<T: Element, B: Backend>(b: &B, scale: Scale, kind: ScanKind) -> Result<(), String> {
+fn warp_scan_typed<T: Element, B: Backend>(
+    b: &B,
+    scale: Scale,
+    kind: ScanKind,
+) -> Result<(), String> {
     let w = b.warp_width();
     for op in ReduceOp::ops_for(T::KIND) {
         for width in sub_widths(w) {
             for n in thread_counts(w, scale) {
                 for (vname, vals) in inputs::<T>(n, (width as u64) << 32 | n as u64 | 1 << 60) {
-                    let ctx = format!("{kind:?} {op:?} {} width={width} n={n} {vname}", T::KIND.name());
+                    let ctx = format!(
+                        "{kind:?} {op:?} {} width={width} n={n} {vname}",
+                        T::KIND.name()
+                    );
                     let got = ok(&ctx, b.warp_scan(&vals, width, op, kind))?;
-                    same_elems(&ctx, "lane", &reference::warp_scan(&vals, width, op, kind), &got)?;
+                    same_elems(
+                        &ctx,
+                        "lane",
+                        &reference::warp_scan(&vals, width, op, kind),
+                        &got,
+                    )?;
                 }
             }
         }

@@ -42,9 +42,15 @@ fn reduce_tile<T: Element>(tile: &[T], op: ReduceOp) -> T {
 /// Canonical device reduce of `vals` (non-empty): tile partials, re-reduced until one is left.
 pub fn device_reduce<T: Element>(vals: &[T], op: ReduceOp) -> T {
     assert!(!vals.is_empty(), "device reduce of nothing");
-    let mut level: Vec<T> = vals.chunks(REDUCE_TILE).map(|t| reduce_tile(t, op)).collect();
+    let mut level: Vec<T> = vals
+        .chunks(REDUCE_TILE)
+        .map(|t| reduce_tile(t, op))
+        .collect();
     while level.len() > 1 {
-        level = level.chunks(REDUCE_TILE).map(|t| reduce_tile(t, op)).collect();
+        level = level
+            .chunks(REDUCE_TILE)
+            .map(|t| reduce_tile(t, op))
+            .collect();
     }
     level[0]
 }
@@ -73,7 +79,9 @@ fn scan_tile<T: Element>(tile: &[T], op: ReduceOp) -> Vec<T> {
     }
     // 2. Thread totals scanned within each logical group, then the group totals.
     let group = LOGICAL_GROUP as usize;
-    let mut w: Vec<T> = (0..SCAN_TILE_THREADS).map(|t| s[t * items + items - 1]).collect();
+    let mut w: Vec<T> = (0..SCAN_TILE_THREADS)
+        .map(|t| s[t * items + items - 1])
+        .collect();
     for g in w.chunks_mut(group) {
         kogge_stone(op, g, group);
     }
@@ -85,11 +93,17 @@ fn scan_tile<T: Element>(tile: &[T], op: ReduceOp) -> Vec<T> {
         .map(|t| {
             let g = t / group;
             let e = if g == 0 { identity(op) } else { u[g - 1] };
-            if t % group == 0 { e } else { apply(op, e, w[t - 1]) }
+            if t % group == 0 {
+                e
+            } else {
+                apply(op, e, w[t - 1])
+            }
         })
         .collect();
     // 4. Local inclusive values.
-    (0..SCAN_TILE).map(|e| apply(op, prefix[e / items], s[e])).collect()
+    (0..SCAN_TILE)
+        .map(|e| apply(op, prefix[e / items], s[e]))
+        .collect()
 }
 
 /// Canonical device scan.
@@ -124,7 +138,13 @@ pub fn device_scan<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind) -> Vec<
 pub fn vector_reduce<T: Element>(items: &[T], vector: u32, op: ReduceOp) -> T {
     let v = vector as usize;
     let lanes: Vec<T> = (0..v)
-        .map(|j| items.iter().skip(j).step_by(v).fold(identity(op), |acc, &x| apply(op, acc, x)))
+        .map(|j| {
+            items
+                .iter()
+                .skip(j)
+                .step_by(v)
+                .fold(identity(op), |acc, &x| apply(op, acc, x))
+        })
         .collect();
     bfly(op, &lanes, v)
 }
@@ -142,22 +162,36 @@ pub fn auto_vector(items: usize, segments: usize) -> u32 {
 }
 
 pub fn segmented_fixed<T: Element>(vals: &[T], size: usize, vector: u32, op: ReduceOp) -> Vec<T> {
-    vals.chunks(size).map(|seg| vector_reduce(seg, vector, op)).collect()
+    vals.chunks(size)
+        .map(|seg| vector_reduce(seg, vector, op))
+        .collect()
 }
 
-pub fn segmented_offsets<T: Element>(vals: &[T], offsets: &[u32], vector: u32, op: ReduceOp) -> Vec<T> {
+pub fn segmented_offsets<T: Element>(
+    vals: &[T],
+    offsets: &[u32],
+    vector: u32,
+    op: ReduceOp,
+) -> Vec<T> {
     offsets
         .windows(2)
         .map(|w| vector_reduce(&vals[w[0] as usize..w[1] as usize], vector, op))
         .collect()
 }
 
-pub fn spmv<T: Element>(row_offsets: &[u32], cols: &[u32], vals: &[T], x: &[T], vector: u32) -> Vec<T> {
+pub fn spmv<T: Element>(
+    row_offsets: &[u32],
+    cols: &[u32],
+    vals: &[T],
+    x: &[T],
+    vector: u32,
+) -> Vec<T> {
     row_offsets
         .windows(2)
         .map(|w| {
-            let items: Vec<T> =
-                (w[0] as usize..w[1] as usize).map(|k| mul(vals[k], x[cols[k] as usize])).collect();
+            let items: Vec<T> = (w[0] as usize..w[1] as usize)
+                .map(|k| mul(vals[k], x[cols[k] as usize]))
+                .collect();
             vector_reduce(&items, vector, ReduceOp::Sum)
         })
         .collect()
@@ -220,7 +254,10 @@ mod tests {
         let ex = device_scan(&v, ReduceOp::Sum, ScanKind::Exclusive);
         assert_eq!(ex[0], 0);
         assert_eq!(ex[19_999], run - v[19_999]);
-        assert_eq!(block_reduce(&v[..100], 64, ReduceOp::Max), [63 * 63, 99 * 99]);
+        assert_eq!(
+            block_reduce(&v[..100], 64, ReduceOp::Max),
+            [63 * 63, 99 * 99]
+        );
     }
 
     #[test]
@@ -258,8 +295,14 @@ mod tests {
     fn vector_reduce_strides() {
         // V = 2: lane 0 folds items 0, 2; lane 1 folds 1, 3; then one butterfly step.
         let v = [1.0e8f32, 1.0, -1.0e8, 1.0];
-        assert_eq!(vector_reduce(&v, 2, ReduceOp::Sum), (1.0e8f32 + -1.0e8) + (1.0f32 + 1.0));
-        assert_eq!(vector_reduce::<f32>(&[], 4, ReduceOp::Sum).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(
+            vector_reduce(&v, 2, ReduceOp::Sum),
+            (1.0e8f32 + -1.0e8) + (1.0f32 + 1.0)
+        );
+        assert_eq!(
+            vector_reduce::<f32>(&[], 4, ReduceOp::Sum).to_bits(),
+            (-0.0f32).to_bits()
+        );
         assert_eq!(histogram(&[0, 1, 1, 5, 9], 5), (vec![1, 2, 0, 0, 0], 2));
     }
 }

@@ -16,7 +16,11 @@ fn int_shape(kind: ElemKind) -> Option<(u32, bool)> {
 }
 
 fn low_bits(bits: u32) -> u64 {
-    if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 }
+    if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
 }
 
 /// The op's identity (SEMANTICS "Reduction ops": −0.0 for float Sum, ±inf for Min/Max).
@@ -53,7 +57,11 @@ pub fn identity<T: Element>(op: ReduceOp) -> T {
 fn int_apply(op: ReduceOp, x: u64, y: u64, bits: u32, signed: bool) -> u64 {
     let keep = low_bits(bits);
     let value = |v: u64| -> i128 {
-        if signed && (v >> (bits - 1)) & 1 == 1 { v as i128 - (1i128 << bits) } else { v as i128 }
+        if signed && (v >> (bits - 1)) & 1 == 1 {
+            v as i128 - (1i128 << bits)
+        } else {
+            v as i128
+        }
     };
     match op {
         ReduceOp::Sum => x.wrapping_add(y) & keep,
@@ -133,7 +141,11 @@ pub fn mul<T: Element>(a: T, b: T) -> T {
 /// SEMANTICS "bfly": `vals` padded with the identity to `m` (a power of two), then for
 /// d = m/2 … 1 every `v[i] = op(v[i], v[i ^ d])`, all reads before any write; result `v[0]`.
 pub fn bfly<T: Element>(op: ReduceOp, vals: &[T], m: usize) -> T {
-    assert!(m.is_power_of_two() && vals.len() <= m, "bfly over {} values in {m}", vals.len());
+    assert!(
+        m.is_power_of_two() && vals.len() <= m,
+        "bfly over {} values in {m}",
+        vals.len()
+    );
     let mut v = vals.to_vec();
     v.resize(m, identity(op));
     let mut d = m / 2;
@@ -187,8 +199,20 @@ mod tests {
                 assert_eq!(apply(op, x, identity::<u64>(op)), x, "{op:?} {x}");
             }
         }
-        for op in [ReduceOp::Sum, ReduceOp::Product, ReduceOp::Min, ReduceOp::Max] {
-            for x in [0.0f32, -0.0, 1.5, f32::INFINITY, f32::NEG_INFINITY, f32::MIN_POSITIVE] {
+        for op in [
+            ReduceOp::Sum,
+            ReduceOp::Product,
+            ReduceOp::Min,
+            ReduceOp::Max,
+        ] {
+            for x in [
+                0.0f32,
+                -0.0,
+                1.5,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::MIN_POSITIVE,
+            ] {
                 let got = apply(op, identity::<f32>(op), x);
                 assert_eq!(got.to_bits(), x.to_bits(), "{op:?} {x}");
             }
@@ -208,12 +232,24 @@ mod tests {
 
     #[test]
     fn float_min_max_order_zeros_and_propagate_nan() {
-        assert_eq!(apply(ReduceOp::Min, 0.0f64, -0.0).to_bits(), (-0.0f64).to_bits());
-        assert_eq!(apply(ReduceOp::Min, -0.0f64, 0.0).to_bits(), (-0.0f64).to_bits());
-        assert_eq!(apply(ReduceOp::Max, -0.0f32, 0.0).to_bits(), 0.0f32.to_bits());
+        assert_eq!(
+            apply(ReduceOp::Min, 0.0f64, -0.0).to_bits(),
+            (-0.0f64).to_bits()
+        );
+        assert_eq!(
+            apply(ReduceOp::Min, -0.0f64, 0.0).to_bits(),
+            (-0.0f64).to_bits()
+        );
+        assert_eq!(
+            apply(ReduceOp::Max, -0.0f32, 0.0).to_bits(),
+            0.0f32.to_bits()
+        );
         assert!(apply(ReduceOp::Max, f32::NAN, f32::INFINITY).is_nan());
         assert!(apply(ReduceOp::Min, 1.0f64, f64::NAN).is_nan());
-        assert_eq!(apply(ReduceOp::Sum, -0.0f32, -0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(
+            apply(ReduceOp::Sum, -0.0f32, -0.0).to_bits(),
+            (-0.0f32).to_bits()
+        );
     }
 
     #[test]
@@ -246,6 +282,9 @@ mod tests {
         let g0 = 1.0e8f32 + 1.0;
         let g1 = -1.0e8f32 + 1.0;
         assert_eq!(group_reduce(ReduceOp::Sum, &v), g0 + g1);
-        assert_eq!(bfly(ReduceOp::Sum, &v, 64), (1.0e8f32 + -1.0e8) + (1.0f32 + 1.0));
+        assert_eq!(
+            bfly(ReduceOp::Sum, &v, 64),
+            (1.0e8f32 + -1.0e8) + (1.0f32 + 1.0)
+        );
     }
 }

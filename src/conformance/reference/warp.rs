@@ -13,7 +13,9 @@ use crate::width::WarpWidth;
 /// The member lanes of warp `warp` in a launch of `threads` threads: mask ∩ existing lanes.
 pub fn members(mask: LaneMask, threads: usize, warp: usize) -> Vec<bool> {
     let lanes = mask.width().lanes() as usize;
-    (0..lanes).map(|l| warp * lanes + l < threads && mask.contains(l as u32)).collect()
+    (0..lanes)
+        .map(|l| warp * lanes + l < threads && mask.contains(l as u32))
+        .collect()
 }
 
 fn bits_of(lanes: impl Iterator<Item = usize>) -> u64 {
@@ -41,8 +43,11 @@ pub fn vote(kind: Vote, preds: &[bool], mask: LaneMask) -> Vec<Option<VoteResult
     let width = mask.width();
     per_member(preds.len(), mask, |m, start, _| {
         let member_lanes: Vec<usize> = (0..m.len()).filter(|&l| m[l]).collect();
-        let true_lanes: Vec<usize> =
-            member_lanes.iter().copied().filter(|&l| preds[start + l]).collect();
+        let true_lanes: Vec<usize> = member_lanes
+            .iter()
+            .copied()
+            .filter(|&l| preds[start + l])
+            .collect();
         let all = true_lanes.len() == member_lanes.len();
         let any = !true_lanes.is_empty();
         match kind {
@@ -68,7 +73,13 @@ pub fn shfl_src(kind: Shfl, lane: usize, arg: usize, width: usize) -> usize {
     }
 }
 
-pub fn shfl<T: Copy>(kind: Shfl, vals: &[T], arg: u32, width: u32, mask: LaneMask) -> Vec<Option<T>> {
+pub fn shfl<T: Copy>(
+    kind: Shfl,
+    vals: &[T],
+    arg: u32,
+    width: u32,
+    mask: LaneMask,
+) -> Vec<Option<T>> {
     per_member(vals.len(), mask, |m, start, lane| {
         let src = shfl_src(kind, lane, arg as usize, width as usize);
         m[src].then(|| vals[start + src])
@@ -90,8 +101,15 @@ pub fn match_all<T: Element>(vals: &[T], mask: LaneMask) -> Vec<Option<(LaneMask
     per_member(vals.len(), mask, |m, start, lane| {
         let mine = vals[start + lane].to_bits();
         let member_lanes: Vec<usize> = (0..m.len()).filter(|&l| m[l]).collect();
-        if member_lanes.iter().all(|&l| vals[start + l].to_bits() == mine) {
-            (LaneMask::from_bits(bits_of(member_lanes.into_iter()), mask.width()).expect("in width"), true)
+        if member_lanes
+            .iter()
+            .all(|&l| vals[start + l].to_bits() == mine)
+        {
+            (
+                LaneMask::from_bits(bits_of(member_lanes.into_iter()), mask.width())
+                    .expect("in width"),
+                true,
+            )
         } else {
             (LaneMask::empty(mask.width()), false)
         }
@@ -117,7 +135,11 @@ pub fn syncwarp_transpose<T: Copy>(vals: &[T], mask: LaneMask) -> Vec<Option<T>>
 }
 
 /// Complete tiles only; a trailing partial tile is undefined.
-fn per_full_tile<R>(threads: usize, tile: usize, mut f: impl FnMut(usize, usize) -> R) -> Vec<Option<R>> {
+fn per_full_tile<R>(
+    threads: usize,
+    tile: usize,
+    mut f: impl FnMut(usize, usize) -> R,
+) -> Vec<Option<R>> {
     (0..threads)
         .map(|t| {
             let start = t - t % tile;
@@ -128,10 +150,17 @@ fn per_full_tile<R>(threads: usize, tile: usize, mut f: impl FnMut(usize, usize)
 
 pub fn tile_shfl<T: Copy>(tile: u32, kind: Shfl, vals: &[T], arg: u32) -> Vec<Option<T>> {
     let tile = tile as usize;
-    per_full_tile(vals.len(), tile, |start, rank| vals[start + shfl_src(kind, rank, arg as usize, tile)])
+    per_full_tile(vals.len(), tile, |start, rank| {
+        vals[start + shfl_src(kind, rank, arg as usize, tile)]
+    })
 }
 
-pub fn tile_vote(tile: u32, kind: Vote, preds: &[bool], warp: WarpWidth) -> Vec<Option<VoteResult>> {
+pub fn tile_vote(
+    tile: u32,
+    kind: Vote,
+    preds: &[bool],
+    warp: WarpWidth,
+) -> Vec<Option<VoteResult>> {
     let tile = tile as usize;
     per_full_tile(preds.len(), tile, |start, _| {
         let p = &preds[start..start + tile];
@@ -141,7 +170,8 @@ pub fn tile_vote(tile: u32, kind: Vote, preds: &[bool], warp: WarpWidth) -> Vec<
             Vote::Any => VoteResult::Bool(any),
             Vote::Uni => VoteResult::Bool(all || !any),
             Vote::Ballot => VoteResult::Ballot(
-                LaneMask::from_bits(bits_of((0..tile).filter(|&r| p[r])), warp).expect("tile <= warp"),
+                LaneMask::from_bits(bits_of((0..tile).filter(|&r| p[r])), warp)
+                    .expect("tile <= warp"),
             ),
         }
     })
@@ -155,7 +185,9 @@ pub fn tile_reduce<T: Element>(tile: u32, op: ReduceOp, vals: &[T]) -> Vec<Optio
 
 /// One bfly result per `width`-lane segment (a short last segment padded with the identity).
 pub fn warp_reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T> {
-    vals.chunks(width as usize).map(|seg| bfly(op, seg, width as usize)).collect()
+    vals.chunks(width as usize)
+        .map(|seg| bfly(op, seg, width as usize))
+        .collect()
 }
 
 pub fn warp_scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
@@ -202,7 +234,11 @@ mod tests {
         assert_eq!(got[1], None, "lane 1 is not a member");
         let got = shfl(Shfl::Down, &vals, 2, 32, even);
         assert_eq!(got[0], Some(2));
-        assert_eq!(got[30], Some(30), "lane 30 + 2 is past the segment: keeps its own");
+        assert_eq!(
+            got[30],
+            Some(30),
+            "lane 30 + 2 is past the segment: keeps its own"
+        );
         assert_eq!(got.len(), 40);
         assert_eq!(got[33], None);
         assert_eq!(got[32], Some(34));
@@ -214,12 +250,18 @@ mod tests {
         preds[3] = true;
         preds[65] = true;
         let got = vote(Vote::Ballot, &preds, LaneMask::full(W64));
-        assert_eq!(got[0], Some(VoteResult::Ballot(LaneMask::from_bits(8, W64).unwrap())));
-        assert_eq!(got[69], Some(VoteResult::Ballot(LaneMask::from_bits(2, W64).unwrap())));
+        assert_eq!(
+            got[0],
+            Some(VoteResult::Ballot(LaneMask::from_bits(8, W64).unwrap()))
+        );
+        assert_eq!(
+            got[69],
+            Some(VoteResult::Ballot(LaneMask::from_bits(2, W64).unwrap()))
+        );
         let upper = LaneMask::from_fn(W32, |l| l >= 16);
         let got = vote(Vote::All, &preds[..32], upper);
         assert_eq!(got[16], Some(VoteResult::Bool(false)));
-        let got = vote(Vote::Uni, &vec![false; 32], upper);
+        let got = vote(Vote::Uni, &[false; 32], upper);
         assert_eq!(got[31], Some(VoteResult::Bool(true)));
     }
 
@@ -236,8 +278,14 @@ mod tests {
     #[test]
     fn scans_by_hand() {
         let v = [1u32, 2, 3, 4, 5, 6];
-        assert_eq!(warp_scan(&v, 4, ReduceOp::Sum, ScanKind::Inclusive), [1, 3, 6, 10, 5, 11]);
-        assert_eq!(warp_scan(&v, 4, ReduceOp::Sum, ScanKind::Exclusive), [0, 1, 3, 6, 0, 5]);
+        assert_eq!(
+            warp_scan(&v, 4, ReduceOp::Sum, ScanKind::Inclusive),
+            [1, 3, 6, 10, 5, 11]
+        );
+        assert_eq!(
+            warp_scan(&v, 4, ReduceOp::Sum, ScanKind::Exclusive),
+            [0, 1, 3, 6, 0, 5]
+        );
         assert_eq!(warp_reduce(&v, 4, ReduceOp::Max), [4, 6]);
     }
 }
