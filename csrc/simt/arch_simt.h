@@ -8,9 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <algorithm>
-#include <type_traits>
-
 #include "executor.h"
 
 #define WK_NATIVE_UNI 1
@@ -48,12 +45,15 @@ struct dim3 {
 #define __threadfence() ::wk_simt::fence_block()
 #define __threadfence_block() ::wk_simt::fence_block()
 
-#define WK_SHARED(T, name, N)                      \
-  static const char wk_shared_key_##name = 0;      \
+// The address of a static per declaration (and per template instantiation) is the key that
+// gives every thread of a block the same array.
+#define WK_SHARED(T, name, N)                 \
+  static const char wk_shared_key_##name = 0; \
   const ::wk_simt::SharedArray<T> name(&wk_shared_key_##name, #name, (size_t)(N))
-#define WK_SHARED_VAR(T, name)                  \
-  static const char wk_shared_key_##name = 0;    \
-  const ::wk_simt::SharedRef<T> name(::wk_simt::shared_alloc(&wk_shared_key_##name, #name, sizeof(T), 1), 0)
+#define WK_SHARED_VAR(T, name)                                                           \
+  static const char wk_shared_key_##name = 0;                                            \
+  const ::wk_simt::SharedRef<T> name(                                                    \
+      ::wk_simt::shared_alloc(&wk_shared_key_##name, #name, sizeof(T), 1), 0)
 #define WK_DYNAMIC_SHARED(T, name) \
   const ::wk_simt::SharedArray<T> name(::wk_simt::shared_dynamic(#name, sizeof(T)))
 
@@ -102,14 +102,20 @@ inline T rmw(SharedPtr<T> p, F f) {
 }  // namespace wk_simt
 
 // atomicAdd and friends on host pointers and on tracked shared memory.
-#define WK_SIMT_DEFINE_ATOMIC(name, EXPR)                                          \
-  template <class E, class V>                                                      \
-  inline E name(E* p, V v) {                                                       \
-    return ::wk_simt::atomics::rmw(p, [&](E old) { const E val = (E)v; return (E)(EXPR); }); \
-  }                                                                                \
-  template <class E, class V>                                                      \
-  inline E name(::wk_simt::SharedPtr<E> p, V v) {                                  \
-    return ::wk_simt::atomics::rmw(p, [&](E old) { const E val = (E)v; return (E)(EXPR); }); \
+#define WK_SIMT_DEFINE_ATOMIC(name, EXPR)                 \
+  template <class E, class V>                             \
+  inline E name(E* p, V v) {                              \
+    return ::wk_simt::atomics::rmw(p, [&](E old) {        \
+      const E val = (E)v;                                 \
+      return (E)(EXPR);                                   \
+    });                                                   \
+  }                                                       \
+  template <class E, class V>                             \
+  inline E name(::wk_simt::SharedPtr<E> p, V v) {         \
+    return ::wk_simt::atomics::rmw(p, [&](E old) {        \
+      const E val = (E)v;                                 \
+      return (E)(EXPR);                                   \
+    });                                                   \
   }
 WK_SIMT_DEFINE_ATOMIC(atomicAdd, old + val)
 WK_SIMT_DEFINE_ATOMIC(atomicSub, old - val)
@@ -132,9 +138,9 @@ inline E atomicCAS(::wk_simt::SharedPtr<E> p, V compare, W val) {
 
 // The launch syntax: WK_LAUNCH(grid, block, shared_bytes, stream, kernel<...>)(args...). The
 // stream is the executor session (backends/simt passes it to every launcher).
-#define WK_LAUNCH(grid, block, shmem, stream, ...)                                      \
-  ::wk_simt::KernelLaunch<&__VA_ARGS__>(WK_WARP_SIZE, (void*)(stream), dim3(grid), dim3(block), \
-                                  (size_t)(shmem))
+#define WK_LAUNCH(grid, block, shmem, stream, ...)                                  \
+  ::wk_simt::KernelLaunch<&__VA_ARGS__>(WK_WARP_SIZE, (void*)(stream), dim3(grid), \
+                                        dim3(block), (size_t)(shmem))
 
 // The caller's file and line, as default arguments (GCC evaluates __builtin_FILE/LINE there at
 // the call), name the collective in reports and tell apart collectives at different calls.
@@ -179,31 +185,29 @@ inline void syncwarp(wk_lanemask_t mask, WK_SIMT_AT) {
   op(::wk_simt::Op::SyncWarp, mask, 0, 0, 0, 0, WK_SIMT_SITE);
 }
 
-#define WK_SIMT_SHFL(T)                                                                         \
-  inline T shfl_idx_sync(wk_lanemask_t mask, T v, unsigned src, unsigned width,                 \
-                         WK_SIMT_AT) {                                    \
-    return (T)op(::wk_simt::Op::ShflIdx, mask, v, sizeof(T), src, width, WK_SIMT_SITE).value;              \
-  }                                                                                             \
-  inline T shfl_up_sync(wk_lanemask_t mask, T v, unsigned delta, unsigned width,                \
-                        WK_SIMT_AT) {                                     \
-    return (T)op(::wk_simt::Op::ShflUp, mask, v, sizeof(T), delta, width, WK_SIMT_SITE).value;             \
-  }                                                                                             \
-  inline T shfl_down_sync(wk_lanemask_t mask, T v, unsigned delta, unsigned width,              \
-                          WK_SIMT_AT) {                                   \
-    return (T)op(::wk_simt::Op::ShflDown, mask, v, sizeof(T), delta, width, WK_SIMT_SITE).value;           \
-  }                                                                                             \
-  inline T shfl_xor_sync(wk_lanemask_t mask, T v, unsigned lmask, unsigned width,               \
-                         WK_SIMT_AT) {                                    \
-    return (T)op(::wk_simt::Op::ShflXor, mask, v, sizeof(T), lmask, width, WK_SIMT_SITE).value;            \
-  }                                                                                             \
-  inline wk_lanemask_t match_any_sync(wk_lanemask_t mask, T v, WK_SIMT_AT) { \
-    return (wk_lanemask_t)op(::wk_simt::Op::MatchAny, mask, v, sizeof(T), 0, 0, WK_SIMT_SITE).value;       \
-  }                                                                                             \
-  inline wk_lanemask_t match_all_sync(wk_lanemask_t mask, T v, bool* pred,                      \
-                                      WK_SIMT_AT) {                       \
-    const ::wk_simt::WarpResult r = op(::wk_simt::Op::MatchAll, mask, v, sizeof(T), 0, 0, WK_SIMT_SITE);   \
-    *pred = r.pred;                                                                             \
-    return (wk_lanemask_t)r.value;                                                              \
+#define WK_SIMT_SHFL(T)                                                                    \
+  inline T shfl_idx_sync(wk_lanemask_t mask, T v, unsigned src, unsigned width, WK_SIMT_AT) { \
+    return (T)op(::wk_simt::Op::ShflIdx, mask, v, sizeof(T), src, width, WK_SIMT_SITE)       \
+        .value;                                                                            \
+  }                                                                                        \
+  inline T shfl_up_sync(wk_lanemask_t mask, T v, unsigned d, unsigned width, WK_SIMT_AT) {   \
+    return (T)op(::wk_simt::Op::ShflUp, mask, v, sizeof(T), d, width, WK_SIMT_SITE).value;   \
+  }                                                                                        \
+  inline T shfl_down_sync(wk_lanemask_t mask, T v, unsigned d, unsigned width, WK_SIMT_AT) { \
+    return (T)op(::wk_simt::Op::ShflDown, mask, v, sizeof(T), d, width, WK_SIMT_SITE).value; \
+  }                                                                                        \
+  inline T shfl_xor_sync(wk_lanemask_t mask, T v, unsigned m, unsigned width, WK_SIMT_AT) {  \
+    return (T)op(::wk_simt::Op::ShflXor, mask, v, sizeof(T), m, width, WK_SIMT_SITE).value;  \
+  }                                                                                        \
+  inline wk_lanemask_t match_any_sync(wk_lanemask_t mask, T v, WK_SIMT_AT) {                 \
+    return (wk_lanemask_t)op(::wk_simt::Op::MatchAny, mask, v, sizeof(T), 0, 0, WK_SIMT_SITE) \
+        .value;                                                                            \
+  }                                                                                        \
+  inline wk_lanemask_t match_all_sync(wk_lanemask_t mask, T v, bool* pred, WK_SIMT_AT) {     \
+    const ::wk_simt::WarpResult r =                                                        \
+        op(::wk_simt::Op::MatchAll, mask, v, sizeof(T), 0, 0, WK_SIMT_SITE);               \
+    *pred = r.pred;                                                                        \
+    return (wk_lanemask_t)r.value;                                                         \
   }
 WK_SIMT_SHFL(uint32_t)
 WK_SIMT_SHFL(uint64_t)

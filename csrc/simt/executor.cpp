@@ -172,7 +172,10 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
         if (L.lanes[base + l].value) ballot |= 1ull << l;
       });
       const bool all = ballot == group, any = ballot != 0;
-      const uint64_t r = op == Op::All ? all : op == Op::Any ? any : op == Op::Uni ? (all || !any) : ballot;
+      const uint64_t r = op == Op::All   ? all
+                         : op == Op::Any ? any
+                         : op == Op::Uni ? (all || !any)
+                                         : ballot;
       each([&](unsigned l) { L.lanes[base + l].result = r; });
       break;
     }
@@ -410,8 +413,8 @@ bool try_barrier(Launch& L) {
   if (groups.size() > 1 || !exited.empty()) {
     std::string d = "not every thread of the block reached this __syncthreads:";
     for (const Group& g : groups)
-      d += " threads " + thread_list(g.threads) + " wait at " + site_str(g.site) + " (their barrier #" +
-           std::to_string(g.count) + ");";
+      d += " threads " + thread_list(g.threads) + " wait at " + site_str(g.site) +
+           " (their barrier #" + std::to_string(g.count) + ");";
     if (!exited.empty()) d += " threads " + thread_list(exited) + " exited;";
     d += " hardware counts arrivals, not call sites, so the block goes on misaligned or hangs";
     // Name the first warp of the odd ones out: the second group, else the exited threads.
@@ -439,7 +442,6 @@ void run_block(Launch& L) {
   std::fill(L.vc.begin(), L.vc.end(), 0);
   L.bgen = 0;
   L.forced = 0;
-  shared_begin_block(L);
   for (;;) {
     run_phase(L);
     if (L.aborted) return;
@@ -510,7 +512,8 @@ std::string site_str(Site s) {
 }
 
 bool same_site(Site a, Site b) {
-  return a.line == b.line && (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0));
+  return a.line == b.line &&
+         (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0));
 }
 
 Dim3 thread_idx() {

@@ -95,7 +95,8 @@ struct KernelLaunch {
   void* session;
   Dim3 grid, block;
   size_t shmem;
-  KernelLaunch(unsigned w, void* s, Dim3 g, Dim3 b, size_t m) : width(w), session(s), grid(g), block(b), shmem(m) {}
+  KernelLaunch(unsigned w, void* s, Dim3 g, Dim3 b, size_t m)
+      : width(w), session(s), grid(g), block(b), shmem(m) {}
   template <class... A>
   void operator()(A... args) const;
 };
@@ -154,11 +155,11 @@ class SharedRef {
     return *this;
   }
   const SharedRef& operator=(const SharedRef& o) const { return *this = o.load(); }
-#define WK_SIMT_COMPOUND(OP)                     \
-  template <class U>                             \
+#define WK_SIMT_COMPOUND(OP)                          \
+  template <class U>                                  \
   const SharedRef& operator OP##=(const U& v) const { \
-    T x = load();                                \
-    return *this = T(x OP v);                    \
+    T x = load();                                     \
+    return *this = T(x OP v);                         \
   }
   WK_SIMT_COMPOUND(+)
   WK_SIMT_COMPOUND(-)

@@ -22,8 +22,8 @@ FiberStack fiber_stack_alloc(size_t bytes) {
   const size_t usable = (bytes + page - 1) / page * page;
   FiberStack s;
   s.mapped = usable + page;
-  void* p = mmap(nullptr, s.mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void* p = mmap(nullptr, s.mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     fprintf(stderr, "wavekit simt: cannot map a fiber stack of %zu bytes\n", s.mapped);
     abort();

@@ -133,7 +133,4 @@ std::string thread_list(const std::vector<unsigned>& threads);
 std::string site_str(Site s);
 bool same_site(Site a, Site b);
 
-// Called when a new block starts: shared allocations are reset lazily on first use.
-void shared_begin_block(Launch& L);
-
 }  // namespace wk_simt

@@ -34,6 +34,7 @@ void reset(SharedAlloc& a, uint64_t serial) {
   a.oob_reported = false;
 }
 
+// The allocation for `key`, reset (poisoned, no accesses recorded) on its first use in a block.
 SharedAlloc* get(Launch& L, const void* key, const char* name, size_t elem, size_t count) {
   auto& slot = L.allocs[key];
   if (!slot) {
@@ -65,8 +66,6 @@ void race(Launch& L, SharedAlloc& a, size_t i, const Epoch& prev, bool prev_writ
 }
 
 }  // namespace
-
-void shared_begin_block(Launch& L) { (void)L; }  // allocations reset on first use per block
 
 SharedAlloc* shared_alloc(const void* key, const char* name, size_t elem, size_t count) {
   return get(*g_launch, key, name, elem, count);
