@@ -392,7 +392,7 @@ pub trait Collectives: Backend {
     /// One canonical-order result per block of `block` consecutive elements.
     fn block_reduce<T: Element>(&self, input: &Self::Buffer<T>, block: u32, op: ReduceOp) -> Result<Vec<T>> {
         op.check::<T>()?;
-        if block % LOGICAL_GROUP != 0 || block == 0 || block > MAX_BLOCK {
+        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
             return Err(WavekitError::InvalidBlockSize(block));
         }
         if input.is_empty() {

@@ -1,0 +1,152 @@
+//! Which backends this binary was built with, and one value that holds any of them, so every
+//! command is written once as a generic function over `B: Backend` and dispatched here.
+//!
+//! Adding a backend (the CUDA and HIP arms) takes four small edits, each under
+//! `#[cfg(feature = "cuda")]` (or "hip"):
+//! - a variant of `AnyBackend`: `Cuda(crate::cuda::CudaBackend)`;
+//! - its arm in `with_backend!`: `$crate::cli::registry::AnyBackend::Cuda($b) => $body,`;
+//! - its arm in `BackendKind::open`: one `AnyBackend::Cuda` per device whose width `wanted`;
+//! - `impl BenchBackend` (src/cli/bench/timing.rs) with a device-to-device copy as the
+//!   bench's baseline (and device events in `time_once` if wanted).
+
+use crate::cpu::CpuBackend;
+use crate::error::{Result, WavekitError};
+use crate::width::WarpWidth;
+
+/// The backends a user can name on the command line, compiled in or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendKind {
+    Cpu,
+    Cuda,
+    Hip,
+}
+
+impl BackendKind {
+    pub const ALL: [BackendKind; 3] = [BackendKind::Cpu, BackendKind::Cuda, BackendKind::Hip];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Cpu => "cpu",
+            BackendKind::Cuda => "cuda",
+            BackendKind::Hip => "hip",
+        }
+    }
+
+    /// Whether this binary was built with the backend (cpu always; the others per feature).
+    pub fn compiled(self) -> bool {
+        match self {
+            BackendKind::Cpu => true,
+            BackendKind::Cuda => cfg!(feature = "cuda"),
+            BackendKind::Hip => cfg!(feature = "hip"),
+        }
+    }
+
+    /// Every instance of the backend on this machine: one per device and warp width it runs,
+    /// keeping only `warp` when given. The CPU oracle runs both widths.
+    pub fn open(self, warp: Option<WarpWidth>) -> Result<Vec<AnyBackend>> {
+        let wanted = |w: WarpWidth| warp.is_none_or(|x| x == w);
+        match self {
+            BackendKind::Cpu => Ok(WarpWidth::ALL
+                .into_iter()
+                .filter(|&w| wanted(w))
+                .map(|w| AnyBackend::Cpu(CpuBackend::new(w)))
+                .collect()),
+            BackendKind::Cuda | BackendKind::Hip if !self.compiled() => {
+                Err(WavekitError::BackendNotCompiled(self.name()))
+            }
+            // The GPU arms (enumerate devices, keep those of width `warp`) are added with the
+            // CUDA and HIP backends; until then a GPU build says so instead of guessing.
+            BackendKind::Cuda | BackendKind::Hip => Err(WavekitError::NoDevice {
+                backend: self.name(),
+                reason: "this build's command line has no arm for it yet (src/cli/registry.rs)"
+                    .into(),
+            }),
+        }
+    }
+}
+
+/// Any backend this binary was built with. Dispatch with `with_backend!`.
+pub enum AnyBackend {
+    Cpu(CpuBackend),
+}
+
+/// `with_backend!(any, |b| body)`: runs `body` with `b` bound to the concrete backend inside
+/// `any` (a `&AnyBackend`), so `body` may call generic functions over `B: Backend`.
+macro_rules! with_backend {
+    ($any:expr, |$b:ident| $body:expr) => {
+        match $any {
+            $crate::cli::registry::AnyBackend::Cpu($b) => $body,
+        }
+    };
+}
+pub(crate) use with_backend;
+
+impl AnyBackend {
+    pub fn name(&self) -> String {
+        with_backend!(self, |b| crate::backend::Backend::name(b))
+    }
+
+    pub fn warp_width(&self) -> WarpWidth {
+        with_backend!(self, |b| crate::backend::Backend::warp_width(b))
+    }
+}
+
+/// The instances `choice` names: all compiled-in backends (skipping, with a note, those with
+/// no device here) or exactly one, whose absence is then an error.
+pub fn select(choice: Option<BackendKind>, warp: Option<WarpWidth>) -> Result<Selected> {
+    let mut selected = Selected {
+        backends: Vec::new(),
+        skipped: Vec::new(),
+    };
+    match choice {
+        Some(kind) => selected.backends = kind.open(warp)?,
+        None => {
+            for kind in BackendKind::ALL.into_iter().filter(|k| k.compiled()) {
+                match kind.open(warp) {
+                    Ok(found) => selected.backends.extend(found),
+                    Err(e) => selected.skipped.push((kind, e)),
+                }
+            }
+        }
+    }
+    Ok(selected)
+}
+
+pub struct Selected {
+    pub backends: Vec<AnyBackend>,
+    /// Compiled-in backends that could not be opened, with why.
+    pub skipped: Vec<(BackendKind, WavekitError)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_opens_both_widths_and_filters_by_warp() {
+        let all = BackendKind::Cpu.open(None).unwrap();
+        let widths: Vec<_> = all.iter().map(AnyBackend::warp_width).collect();
+        assert_eq!(widths, vec![WarpWidth::W32, WarpWidth::W64]);
+        let only = BackendKind::Cpu.open(Some(WarpWidth::W64)).unwrap();
+        assert_eq!(only.len(), 1);
+        assert_eq!(only[0].warp_width(), WarpWidth::W64);
+    }
+
+    #[test]
+    fn a_backend_not_built_is_a_typed_error() {
+        assert_eq!(BackendKind::Cuda.compiled(), cfg!(feature = "cuda"));
+        assert_eq!(BackendKind::Hip.compiled(), cfg!(feature = "hip"));
+        for kind in [BackendKind::Cuda, BackendKind::Hip] {
+            match kind.open(None) {
+                Err(WavekitError::BackendNotCompiled(name)) => {
+                    assert!(!kind.compiled() && name == kind.name(), "{kind:?}")
+                }
+                other => assert!(
+                    kind.compiled(),
+                    "{kind:?} is not built in, yet open gave {:?}",
+                    other.map(|found| found.len())
+                ),
+            }
+        }
+    }
+}
