@@ -9,7 +9,9 @@
 #   bash .gpu/run.sh test          every test binary with --include-ignored (log: $OUT/tests.log)
 #   bash .gpu/run.sh sanitize      tests/cuda_sanitize.rs under compute-sanitizer memcheck,
 #                                  racecheck, synccheck and initcheck (logs: $OUT/sanitize-*.log)
-#   bash .gpu/run.sh all           both
+#   bash .gpu/run.sh racecheck     racecheck alone, the tests split over JOBS processes
+#   bash .gpu/run.sh all           test and sanitize
+# TEST_TIMEOUT / SANITIZE_TIMEOUT (seconds) bound each binary / each tool; FILTER picks tests.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,7 +58,7 @@ ldd --version | head -n 1
 if [ "$mode" = test ] || [ "$mode" = all ]; then
   for b in "$here"/bin/*; do
     echo "== $(basename "$b")"
-    "$b" --include-ignored 2>&1 | tee -a "$out/tests.log"
+    timeout "${TEST_TIMEOUT:-300}" "$b" --include-ignored ${FILTER:-} 2>&1 | tee -a "$out/tests.log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   done
   echo "== totals"
@@ -67,13 +69,34 @@ if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
   if [ -z "$cs" ]; then echo "compute-sanitizer not found"; exit 1; fi
   for tool in memcheck racecheck synccheck initcheck; do
     echo "== compute-sanitizer --tool $tool"
-    "$cs" --tool "$tool" --error-exitcode 9 --print-limit 20 \
-      "$here/bin/cuda_sanitize" --include-ignored --test-threads=1 >"$out/sanitize-$tool.log" 2>&1
+    timeout "${SANITIZE_TIMEOUT:-100}" "$cs" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+      "$here/bin/cuda_sanitize" --include-ignored --test-threads=1 ${FILTER:-} >"$out/sanitize-$tool.log" 2>&1
     rc=$?
-    grep -E '^test result|SUMMARY' "$out/sanitize-$tool.log"
+    grep -E '^test result|SUMMARY|^test .*FAILED' "$out/sanitize-$tool.log"
     echo "exit code $rc"
     [ "$rc" -eq 0 ] || status=1
   done
+fi
+if [ "$mode" = racecheck ]; then
+  # racecheck costs much more per launch than the other tools: the cases run as JOBS parallel
+  # processes (one GPU), each its own compute-sanitizer instance over a share of the tests.
+  cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"
+  jobs="${JOBS:-8}"
+  tmp="$(mktemp -d)"
+  "$here/bin/cuda_sanitize" --list --include-ignored 2>/dev/null | sed -n 's/: test$//p' >"$tmp/tests.list"
+  echo "== racecheck: $(wc -l <"$tmp/tests.list") tests in $jobs processes"
+  for j in $(seq 0 $((jobs - 1))); do
+    awk -v j="$j" -v n="$jobs" 'NR % n == j' "$tmp/tests.list" >"$tmp/chunk-$j"
+    (timeout "${SANITIZE_TIMEOUT:-400}" "$cs" --tool racecheck --error-exitcode 9 --print-limit 20 \
+      "$here/bin/cuda_sanitize" --include-ignored --test-threads=1 --exact $(cat "$tmp/chunk-$j") \
+      >"$tmp/racecheck-$j.log" 2>&1; echo "exit code $?" >>"$tmp/racecheck-$j.log") &
+  done
+  wait
+  for j in $(seq 0 $((jobs - 1))); do
+    grep -E '^test result|SUMMARY|^exit code|FAILED' "$tmp/racecheck-$j.log" | sed "s/^/[$j] /"
+    grep -q '^exit code 0$' "$tmp/racecheck-$j.log" || status=1
+  done
+  cat "$tmp"/racecheck-*.log >"$out/sanitize-racecheck.log"
 fi
 exit $status
 RUN

@@ -7,8 +7,9 @@ use crate::gpu::{DevPtr, GpuRuntime};
 use cudarc::driver::result::{self as cu, DriverError};
 use cudarc::driver::sys::{self, CUdevice_attribute};
 use cudarc::driver::{CudaContext, CudaStream};
+use std::collections::HashMap;
 use std::ffi::CStr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 unsafe extern "C" {
     /// The launcher table of csrc compiled by nvcc (csrc/kernels/table.cu).
@@ -41,6 +42,20 @@ pub(crate) fn device_count() -> usize {
     cu::init().and_then(|_| cu::device::get_count()).map_or(0, |c| c.max(0) as usize)
 }
 
+/// The primary context of each device opened, kept for the life of the process: the static CUDA
+/// runtime inside the launchers binds its state to that context, so it must never be released
+/// and re-created under it when the last backend on a device is dropped.
+fn primary_context(ordinal: usize) -> std::result::Result<Arc<CudaContext>, DriverError> {
+    static CONTEXTS: OnceLock<Mutex<HashMap<usize, Arc<CudaContext>>>> = OnceLock::new();
+    let mut map = CONTEXTS.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(ctx) = map.get(&ordinal) {
+        return Ok(Arc::clone(ctx));
+    }
+    let ctx = CudaContext::new(ordinal)?;
+    map.insert(ordinal, Arc::clone(&ctx));
+    Ok(ctx)
+}
+
 fn err(call: &str, e: DriverError) -> WavekitError {
     WavekitError::Device { backend: "cuda", call: call.to_string(), message: e.to_string() }
 }
@@ -59,7 +74,7 @@ impl CudaRuntime {
         if ordinal >= count.max(0) as usize {
             return Err(no_device(format!("device {ordinal} requested, {count} present")));
         }
-        let ctx = CudaContext::new(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
+        let ctx = primary_context(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
         let stream = ctx.new_stream().map_err(|e| err("cuStreamCreate", e))?;
         let attr = |a: CUdevice_attribute, what: &str| -> Result<u32> {
             let v = ctx.attribute(a).map_err(|e| err(what, e))?;
