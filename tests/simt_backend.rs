@@ -235,3 +235,12 @@ fn copies_outside_allocations_are_errors() {
     unsafe { rt.free(p) };
     assert!(rt.copy_htod(p, &[1; 4]).is_err());
 }
+
+#[test]
+fn bench_copy_baseline_runs() {
+    use wavekit::cli::bench::timing::{BenchBackend, Harness};
+    let b = simt::open(WarpWidth::W64).unwrap();
+    let harness = Harness { warmup: 1, reps: 3 };
+    let timing = b.copy_baseline(1 << 16, &harness).unwrap();
+    assert_eq!(timing.samples.len(), 3);
+}
