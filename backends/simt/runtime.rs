@@ -104,11 +104,13 @@ impl GpuRuntime for SimtRuntime {
     }
 
     fn device_name(&self) -> String {
-        format!(
-            "SIMT executor, {} lanes, {:?} schedule",
-            self.width.lanes(),
-            self.schedule
-        )
+        let schedule = match self.schedule {
+            Schedule::Lockstep => "lockstep",
+            Schedule::Forward => "forward order",
+            Schedule::Reverse => "reverse order",
+            Schedule::Random(_) => "random order",
+        };
+        format!("SIMT executor, {} lanes, {schedule}", self.width.lanes())
     }
 
     fn warp_size(&self) -> u32 {
