@@ -26,9 +26,10 @@
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
-// An unconverted `__shared__` array still works (one copy per OS thread, shared by every fiber
-// of the running block) but is not tracked; WK_SHARED declares a tracked one.
-#define __shared__ static thread_local
+// Shared memory must be declared with WK_SHARED, WK_SHARED_VAR or WK_DYNAMIC_SHARED (width.h),
+// which the executor tracks for races; a bare `__shared__` stops the host build here.
+#define __shared__ \
+  static_assert(false, "declare shared memory with WK_SHARED/WK_SHARED_VAR/WK_DYNAMIC_SHARED");
 
 struct dim3 {
   unsigned x, y, z;
