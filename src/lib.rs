@@ -16,8 +16,10 @@ pub mod width;
 
 #[path = "../backends/cpu/mod.rs"]
 pub mod cpu;
-/// Shared GPU backend over a vendor runtime (CUDA or HIP).
-#[cfg(any(feature = "cuda", feature = "hip"))]
+#[path = "../backends/simt/mod.rs"]
+pub mod simt;
+/// Shared GPU backend over a vendor runtime (CUDA, HIP, or the SIMT executor, which is always
+/// built).
 #[path = "../backends/gpu/mod.rs"]
 pub mod gpu;
 #[cfg(feature = "cuda")]

@@ -48,8 +48,8 @@ __device__ __forceinline__ T fold_lane(const T* src, uint64_t n, uint64_t tile, 
 template <int OP, typename T>
 __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES)
     reduce_kernel(const T* in, uint64_t n, T* partials, T* level, unsigned* ticket, T* out) {
-  __shared__ T groups[WK_MAX_GROUPS];
-  __shared__ bool last;
+  WK_SHARED(T, groups, WK_MAX_GROUPS);
+  WK_SHARED_VAR(bool, last);
   bool vec_ok = ((uintptr_t)in % WK_REDUCE_VECTOR_BYTES) == 0;
   T p = group_reduce<OP, T>(fold_lane<OP, T, false>(in, n, blockIdx.x, vec_ok), groups);
   if (gridDim.x == 1) {
@@ -108,8 +108,7 @@ int device_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, 
       if (rc) return rc;
     }
     return with_op<T>(op, [&](auto ot) {
-      reduce_kernel<decltype(ot)::value, T>
-          <<<(unsigned)tiles, WK_REDUCE_TILE_LANES, 0, as_stream(stream)>>>(
+      WK_LAUNCH((unsigned)tiles, WK_REDUCE_TILE_LANES, 0, as_stream(stream), reduce_kernel<decltype(ot)::value, T>)(
               (const T*)in, n, partials, level, ticket, (T*)out);
       return host::launch_error();
     });

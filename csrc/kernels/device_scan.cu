@@ -32,12 +32,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     scan_kernel(const T* in, uint64_t n, uint32_t exclusive, unsigned* counter, unsigned* flags,
                 T* aggs, T* incls, T* out) {
   typedef Op<OP, T> O;
-  __shared__ T items[WK_SCAN_TILE];
-  __shared__ T group_tot[kGroups];
-  __shared__ T group_incl[kGroups];
-  __shared__ T s_agg;
-  __shared__ T s_prefix;
-  __shared__ unsigned s_tile;
+  WK_SHARED(T, items, WK_SCAN_TILE);
+  WK_SHARED(T, group_tot, kGroups);
+  WK_SHARED(T, group_incl, kGroups);
+  WK_SHARED_VAR(T, s_agg);
+  WK_SHARED_VAR(T, s_prefix);
+  WK_SHARED_VAR(unsigned, s_tile);
   const unsigned t = threadIdx.x;
   // Tiles are numbered in the order blocks start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
@@ -174,7 +174,7 @@ int device_scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, ui
     int rc = host::memset_async(s, 0, 256 + round_up(tiles * 4), as_stream(stream));
     if (rc) return rc;
     return with_op<T>(op, [&](auto ot) {
-      scan_kernel<decltype(ot)::value, T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), scan_kernel<decltype(ot)::value, T>)(
           (const T*)in, n, exclusive, counter, flags, aggs, incls, (T*)out);
       return host::launch_error();
     });

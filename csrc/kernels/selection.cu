@@ -31,7 +31,7 @@ __global__ void agg_inc_kernel(wk_status* st, uint32_t warp_size, int impl, cons
 template <typename T>
 __global__ void count_if_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in, uint64_t n,
                                 unsigned long long* out) {
-  __shared__ unsigned block_count;
+  WK_SHARED_VAR(unsigned, block_count);
   if (threadIdx.x == 0) block_count = 0;
   __syncthreads();
   T va = from_bits<T>((typename Elem<T>::U)a);
@@ -73,7 +73,7 @@ const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 template <typename T>
 __global__ void compact_count_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in,
                                      uint64_t n, uint64_t* counts) {
-  __shared__ unsigned tile_count;
+  WK_SHARED_VAR(unsigned, tile_count);
   if (threadIdx.x == 0) tile_count = 0;
   __syncthreads();
   T va = from_bits<T>((typename Elem<T>::U)a);
@@ -96,7 +96,7 @@ __global__ void compact_scatter_kernel(uint32_t pred, uint64_t a, uint64_t b, co
                                        uint64_t n, const uint64_t* counts,
                                        const uint64_t* offsets, T* out,
                                        unsigned long long* total) {
-  __shared__ unsigned warp_tot[WK_SCAN_TILE_THREADS / WK_WARP_SIZE];
+  WK_SHARED(unsigned, warp_tot, WK_SCAN_TILE_THREADS / WK_WARP_SIZE);
   T va = from_bits<T>((typename Elem<T>::U)a);
   T vb = from_bits<T>((typename Elem<T>::U)b);
   const unsigned t = threadIdx.x;
@@ -128,7 +128,7 @@ __global__ void compact_scatter_kernel(uint32_t pred, uint64_t a, uint64_t b, co
 // Keys at or past `bins` land in out[bins]. Small histograms count in shared memory first.
 __global__ void histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, bool shared,
                                  unsigned long long* out) {
-  extern __shared__ unsigned local[];
+  WK_DYNAMIC_SHARED(unsigned, local);
   if (shared) {
     for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x) local[i] = 0;
     __syncthreads();
@@ -171,7 +171,7 @@ int agg_inc_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t imp
                    uint32_t* olds) {
   unsigned grid;
   if (n >= (1ull << 32) || !grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
-  agg_inc_kernel<<<grid, kBlock, 0, as_stream(stream)>>>(st, warp_size, (int)impl, slots, n,
+  WK_LAUNCH(grid, kBlock, 0, as_stream(stream), agg_inc_kernel)(st, warp_size, (int)impl, slots, n,
                                                         counters, ncounters, olds);
   return host::launch_error();
 }
@@ -183,7 +183,7 @@ int count_if_launch(void* stream, wk_status*, uint32_t dtype, uint32_t pred, uin
   if (rc) return rc;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    count_if_kernel<T><<<strided_grid(n), kBlock, 0, as_stream(stream)>>>(
+    WK_LAUNCH(strided_grid(n), kBlock, 0, as_stream(stream), count_if_kernel<T>)(
         pred, a, b, (const T*)in, n, (unsigned long long*)out);
     return host::launch_error();
   });
@@ -203,7 +203,7 @@ int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dty
     if (!stable) {
       unsigned grid;
       if (!grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
-      compact_unordered_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), compact_unordered_kernel<T>)(
           st, warp_size, pred, a, b, (const T*)in, n, (T*)out, (unsigned long long*)out_count);
       return host::launch_error();
     }
@@ -211,14 +211,14 @@ int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dty
     uint64_t* counts = (uint64_t*)s;
     uint64_t* offsets = (uint64_t*)(s + round_up(tiles * sizeof(uint64_t)));
     void* scan_scratch = s + 2 * round_up(tiles * sizeof(uint64_t));
-    compact_count_kernel<T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+    WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_count_kernel<T>)(
         pred, a, b, (const T*)in, n, counts);
     int e = host::launch_error();
     if (e) return e;
     e = device_scan_launch(stream, st, DT_U64, OP_SUM, 1, counts, tiles, scan_scratch,
                            device_scan_scratch(sizeof(uint64_t), tiles), offsets);
     if (e) return e;
-    compact_scatter_kernel<T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+    WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_scatter_kernel<T>)(
         pred, a, b, (const T*)in, n, counts, offsets, (T*)out, (unsigned long long*)out_count);
     return host::launch_error();
   });
@@ -231,7 +231,7 @@ int histogram_launch(void* stream, wk_status*, const uint32_t* keys, uint64_t n,
   if (rc) return rc;
   bool shared = bins <= kSharedBins;
   size_t smem = shared ? ((size_t)bins + 1) * sizeof(unsigned) : 0;
-  histogram_kernel<<<strided_grid(n), kBlock, smem, as_stream(stream)>>>(
+  WK_LAUNCH(strided_grid(n), kBlock, smem, as_stream(stream), histogram_kernel)(
       keys, n, bins, shared, (unsigned long long*)out);
   return host::launch_error();
 }
