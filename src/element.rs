@@ -75,6 +75,7 @@ macro_rules! int_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const KIND: ElemKind = ElemKind::$kind;
+            #[inline]
             fn identity(op: ReduceOp) -> Self {
                 match op {
                     ReduceOp::Sum | ReduceOp::BitOr | ReduceOp::BitXor => 0,
@@ -84,6 +85,7 @@ macro_rules! int_element {
                     ReduceOp::BitAnd => !0,
                 }
             }
+            #[inline]
             fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
                 match op {
                     ReduceOp::Sum => a.wrapping_add(b),
@@ -95,12 +97,15 @@ macro_rules! int_element {
                     ReduceOp::BitXor => a ^ b,
                 }
             }
+            #[inline]
             fn mul(a: Self, b: Self) -> Self {
                 a.wrapping_mul(b)
             }
+            #[inline]
             fn to_bits(self) -> u64 {
                 self as $ut as u64
             }
+            #[inline]
             fn from_bits(bits: u64) -> Self {
                 bits as $ut as $t
             }
@@ -127,6 +132,7 @@ macro_rules! float_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const KIND: ElemKind = ElemKind::$kind;
+            #[inline]
             fn identity(op: ReduceOp) -> Self {
                 match op {
                     ReduceOp::Sum => -0.0,
@@ -137,6 +143,7 @@ macro_rules! float_element {
                     ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor => <$t>::NAN,
                 }
             }
+            #[inline]
             fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
                 match op {
                     ReduceOp::Sum => a + b,
@@ -175,12 +182,15 @@ macro_rules! float_element {
                     ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor => <$t>::NAN,
                 }
             }
+            #[inline]
             fn mul(a: Self, b: Self) -> Self {
                 a * b
             }
+            #[inline]
             fn to_bits(self) -> u64 {
                 <$t>::to_bits(self) as u64
             }
+            #[inline]
             fn from_bits(bits: u64) -> Self {
                 <$t>::from_bits(bits as $bits)
             }

@@ -130,7 +130,7 @@ pub(crate) fn compact_unordered<T: Element>(
 ) -> usize {
     assert!(
         out.len() >= input.len(),
-        "output is as long as the input (the api allocates it)"
+        "raw_compact checks that the output holds the input"
     );
     let cursor = AtomicUsize::new(0);
     let dst = SharedOut(out.as_mut_ptr());

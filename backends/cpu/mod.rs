@@ -112,6 +112,13 @@ impl Backend for CpuBackend {
     }
 
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
+        if buf.data.len() != data.len() {
+            return Err(WavekitError::LengthMismatch {
+                what: "write source",
+                expected: buf.data.len(),
+                got: data.len(),
+            });
+        }
         buf.data.copy_from_slice(data);
         Ok(())
     }
@@ -290,6 +297,14 @@ impl Backend for CpuBackend {
         stable: bool,
         output: &mut CpuBuffer<T>,
     ) -> Result<usize> {
+        // The unordered path writes through a raw pointer: never let a short output through.
+        if output.data.len() < input.data.len() {
+            return Err(WavekitError::LengthMismatch {
+                what: "compaction output (at least the input's length)",
+                expected: input.data.len(),
+                got: output.data.len(),
+            });
+        }
         Ok(if stable {
             atomics::compact_stable(&input.data, pred, &mut output.data)
         } else {

@@ -1,6 +1,6 @@
 //! Block reduce and the canonical device reduce (docs/SEMANTICS.md, "Device reduce").
 
-use super::combine::{group_reduce, with_op};
+use super::combine::{bfly, group_reduce, with_op};
 use super::scratch::Scratch;
 use crate::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
 use crate::element::Element;
@@ -25,28 +25,34 @@ pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> 
         .collect())
 }
 
-/// Tiles at each level of the recursive device reduce of `n` elements, down to one.
-fn level_sizes(mut n: usize) -> Vec<usize> {
-    let mut sizes = Vec::new();
-    loop {
+/// Levels a device reduce can have: 4096^6 > 2^64 elements.
+const MAX_LEVELS: usize = 6;
+
+/// Tiles at each level of the recursive device reduce of `n` elements, down to one (no heap:
+/// a reduce allocates nothing once the scratch has grown).
+fn level_sizes(mut n: usize) -> ([usize; MAX_LEVELS], usize) {
+    let mut sizes = [0; MAX_LEVELS];
+    for (level, size) in sizes.iter_mut().enumerate() {
         n = n.div_ceil(REDUCE_TILE);
-        sizes.push(n);
+        *size = n;
         if n == 1 {
-            return sizes;
+            return (sizes, level + 1);
         }
     }
+    unreachable!("4096^{MAX_LEVELS} elements exceed the address space")
 }
 
 /// Canonical device reduce of a non-empty slice. The tile partials of every level live in the
 /// backend's scratch, one level after another.
 pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) -> T {
     debug_assert!(!vals.is_empty());
-    let sizes = level_sizes(vals.len());
+    let (sizes, levels) = level_sizes(vals.len());
+    let sizes = &sizes[..levels];
     let id = T::identity(op);
     scratch.with::<T, _>(sizes.iter().sum(), |mut rest| {
         with_op!(T, op, |f| {
             let mut input = vals;
-            for &tiles in &sizes {
+            for &tiles in sizes {
                 let (level, tail) = std::mem::take(&mut rest).split_at_mut(tiles);
                 partials(input, level, id, f);
                 input = level;
@@ -67,16 +73,38 @@ fn partials<T: Element>(input: &[T], out: &mut [T], id: T, f: impl Fn(T, T) -> T
 }
 
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).
-pub(crate) fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
-    if tile.len() < REDUCE_TILE {
-        let mut padded = [id; REDUCE_TILE];
-        padded[..tile.len()].copy_from_slice(tile);
-        return tile_partial(&padded, id, f);
+fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { tile_partial_avx2(tile, id, f) };
     }
+    tile_partial_body(tile, id, f)
+}
+
+/// The same code compiled with 256-bit vectors: about twice as fast for sums and three times
+/// for float min/max. IEEE results are the same bits at any vector width.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn tile_partial_avx2<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    tile_partial_body(tile, id, f)
+}
+
+#[inline(always)]
+fn tile_partial_body<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    let padded;
+    let full = if tile.len() == REDUCE_TILE {
+        tile
+    } else {
+        let mut p = [id; REDUCE_TILE];
+        p[..tile.len()].copy_from_slice(tile);
+        padded = p;
+        &padded[..]
+    };
     // V = 16 / sizeof(T) elements per 16-byte vector load.
     match size_of::<T>() {
-        4 => fold_tile::<T, 4>(tile, id, f),
-        8 => fold_tile::<T, 2>(tile, id, f),
+        4 => fold_tile::<T, 4>(full, id, f),
+        8 => fold_tile::<T, 2>(full, id, f),
         _ => unreachable!("every Element is 4 or 8 bytes"),
     }
 }
@@ -84,7 +112,7 @@ pub(crate) fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T 
 /// Element e of the tile belongs to lane `(e % (256·V)) / V`; each lane folds its elements in
 /// (chunk, slot) order from the identity, then the 256 lanes are group-reduced. Written as
 /// chunk → lane → slot loops over contiguous memory so the lanes vectorise.
-#[inline]
+#[inline(always)]
 fn fold_tile<T: Element, const V: usize>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     let mut acc = [id; REDUCE_TILE_LANES];
     let (vectors, rest) = tile.as_chunks::<V>();
@@ -98,5 +126,10 @@ fn fold_tile<T: Element, const V: usize>(tile: &[T], id: T, f: impl Fn(T, T) -> 
             *a = x;
         }
     }
-    group_reduce(&acc, REDUCE_TILE_LANES / GROUP, id, f)
+    // Group reduce in place: every group is full and 8 is a power of two, so no padding.
+    let mut groups = [id; REDUCE_TILE_LANES / GROUP];
+    for (g, lanes) in groups.iter_mut().zip(acc.chunks_exact_mut(GROUP)) {
+        *g = bfly(lanes, f);
+    }
+    bfly(&mut groups, f)
 }

@@ -36,9 +36,7 @@ pub(crate) fn device<T: Element>(
                 .par_chunks(SCAN_TILE)
                 .zip(prefix.par_iter_mut())
                 .with_min_len(TILES_PER_TASK)
-                .for_each(|(tile, a)| {
-                    *a = padded(tile, id, |t| TileScan::new(t, id, f).aggregate(f))
-                });
+                .for_each(|(tile, a)| *a = padded(tile, id, |t| tile_aggregate(t, id, f)));
             // prefix[i] becomes X_i: X_1 = A_0, X_i = op(X_{i-1}, A_{i-1}); prefix[0] is unused.
             let mut x = id;
             for (i, p) in prefix.iter_mut().enumerate() {
@@ -54,9 +52,7 @@ pub(crate) fn device<T: Element>(
                 .with_min_len(TILES_PER_TASK)
                 .for_each(|(i, ((tile, o), &x))| {
                     let tile_prefix = (i > 0).then_some(x);
-                    padded(tile, id, |t| {
-                        TileScan::new(t, id, f).write(t, tile_prefix, shift, o, f)
-                    });
+                    padded(tile, id, |t| tile_write(t, tile_prefix, shift, o, id, f));
                     if shift == 1 {
                         // The first exclusive value of a tile is the last inclusive one of the
                         // tile before it, which is exactly X_i.
@@ -78,65 +74,135 @@ fn padded<T: Element, R>(tile: &[T], id: T, f: impl FnOnce(&[T]) -> R) -> R {
     }
 }
 
-/// The per-thread prefixes `P_t` of one full tile, and the last thread's total.
-struct TileScan<T> {
-    prefix: [T; SCAN_TILE_THREADS],
-    last_total: T,
+/// A tile held item-major, `s[k][t]` for thread t's k-th item, so every step below runs over
+/// 256 threads of contiguous memory and vectorises (a thread's own 16 items form a chain).
+type Columns<T> = [[T; SCAN_TILE_THREADS]; ITEMS];
+
+/// The tile aggregate A = L_last = op(P_255, s_15 of thread 255).
+fn tile_aggregate<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { tile_aggregate_avx2(tile, id, f) };
+    }
+    tile_aggregate_body(tile, id, f)
 }
 
-impl<T: Element> TileScan<T> {
-    fn new(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> Self {
-        let threads = tile.as_chunks::<ITEMS>().0;
-        // a_t = s_15 with s_0 = x_0, s_k = op(s_{k-1}, x_k).
-        let mut w = [id; SCAN_TILE_THREADS];
-        for (wt, items) in w.iter_mut().zip(threads) {
-            *wt = items[1..].iter().fold(items[0], |s, &x| f(s, x));
-        }
-        let last_total = w[SCAN_TILE_THREADS - 1];
-        let mut totals = [id; GROUPS];
-        for (g, group) in w.chunks_exact_mut(GROUP).enumerate() {
-            kogge_stone(group, f);
-            totals[g] = group[GROUP - 1];
-        }
-        kogge_stone(&mut totals, f);
-        let mut prefix = [id; SCAN_TILE_THREADS];
-        for (t, p) in prefix.iter_mut().enumerate() {
-            let (g, lane) = (t / GROUP, t % GROUP);
-            let e = if g == 0 { id } else { totals[g - 1] };
-            *p = if lane == 0 { e } else { f(e, w[t - 1]) };
-        }
-        TileScan { prefix, last_total }
-    }
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn tile_aggregate_avx2<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    tile_aggregate_body(tile, id, f)
+}
 
-    /// The tile aggregate A = L_last = op(P_255, s_15 of thread 255).
-    fn aggregate(&self, f: impl Fn(T, T) -> T) -> T {
-        f(self.prefix[SCAN_TILE_THREADS - 1], self.last_total)
-    }
+#[inline(always)]
+fn tile_aggregate_body<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    let mut s = [[id; SCAN_TILE_THREADS]; ITEMS];
+    thread_scans(tile, &mut s, f);
+    let last = s[ITEMS - 1][SCAN_TILE_THREADS - 1];
+    f(
+        thread_prefixes(&s[ITEMS - 1], id, f)[SCAN_TILE_THREADS - 1],
+        last,
+    )
+}
 
-    /// Writes `op(X, L_e)` (or `L_e` without a tile prefix) to `out[e + shift]` for each
-    /// element that fits in `out`.
-    fn write(
-        &self,
-        tile: &[T],
-        x: Option<T>,
-        shift: usize,
-        out: &mut [T],
-        f: impl Fn(T, T) -> T + Copy,
-    ) {
-        let threads = tile.as_chunks::<ITEMS>().0;
-        let dst = out.get_mut(shift..).unwrap_or_default();
-        for ((items, &p), o) in threads.iter().zip(&self.prefix).zip(dst.chunks_mut(ITEMS)) {
-            let mut s = items[0];
-            for k in 0..o.len() {
-                if k > 0 {
-                    s = f(s, items[k]);
-                }
-                let local = f(p, s);
-                o[k] = match x {
-                    Some(x) => f(x, local),
-                    None => local,
-                };
-            }
+/// Writes `op(X, L_e)` (or `L_e` in tile 0, `x == None`) to `out[e + shift]` for each element
+/// of the tile that fits in `out`.
+fn tile_write<T: Element>(
+    tile: &[T],
+    x: Option<T>,
+    shift: usize,
+    out: &mut [T],
+    id: T,
+    f: impl Fn(T, T) -> T + Copy,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { tile_write_avx2(tile, x, shift, out, id, f) };
+    }
+    tile_write_body(tile, x, shift, out, id, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn tile_write_avx2<T: Element>(
+    tile: &[T],
+    x: Option<T>,
+    shift: usize,
+    out: &mut [T],
+    id: T,
+    f: impl Fn(T, T) -> T + Copy,
+) {
+    tile_write_body(tile, x, shift, out, id, f)
+}
+
+#[inline(always)]
+fn tile_write_body<T: Element>(
+    tile: &[T],
+    x: Option<T>,
+    shift: usize,
+    out: &mut [T],
+    id: T,
+    f: impl Fn(T, T) -> T + Copy,
+) {
+    let mut s = [[id; SCAN_TILE_THREADS]; ITEMS];
+    thread_scans(tile, &mut s, f);
+    let p = thread_prefixes(&s[ITEMS - 1], id, f);
+    // L = op(P_t, s_k), then op(X, L) after tile 0.
+    for row in s.iter_mut() {
+        match x {
+            Some(x) => row
+                .iter_mut()
+                .zip(&p)
+                .for_each(|(v, &p)| *v = f(x, f(p, *v))),
+            None => row.iter_mut().zip(&p).for_each(|(v, &p)| *v = f(p, *v)),
         }
     }
+    let dst = out.get_mut(shift..).unwrap_or_default();
+    for (t, o) in dst.chunks_mut(ITEMS).take(SCAN_TILE_THREADS).enumerate() {
+        for (k, o) in o.iter_mut().enumerate() {
+            *o = s[k][t];
+        }
+    }
+}
+
+/// Thread t owns items 16t..16t+15: `s[k][t]` = s_k = op(s_{k-1}, x_k), s_0 = x_0.
+#[inline(always)]
+fn thread_scans<T: Element>(tile: &[T], s: &mut Columns<T>, f: impl Fn(T, T) -> T + Copy) {
+    for (t, items) in tile.as_chunks::<ITEMS>().0.iter().enumerate() {
+        for (k, &x) in items.iter().enumerate() {
+            s[k][t] = x;
+        }
+    }
+    for k in 1..ITEMS {
+        let (done, rest) = s.split_at_mut(k);
+        for (v, &prev) in rest[0].iter_mut().zip(&done[k - 1]) {
+            *v = f(prev, *v);
+        }
+    }
+}
+
+/// Thread prefixes from the thread totals `a`: Kogge-Stone within each group of 32 (w), over
+/// the 8 group totals (U), then `P_t = op(E_g, w_{t-1})`, `P_t = E_g` at lane 0, with
+/// `E_0 = identity`, `E_g = U_{g-1}`.
+#[inline(always)]
+fn thread_prefixes<T: Element>(
+    a: &[T; SCAN_TILE_THREADS],
+    id: T,
+    f: impl Fn(T, T) -> T + Copy,
+) -> [T; SCAN_TILE_THREADS] {
+    let mut w = *a;
+    let mut totals = [id; GROUPS];
+    for (g, group) in w.chunks_exact_mut(GROUP).enumerate() {
+        kogge_stone(group, f);
+        totals[g] = group[GROUP - 1];
+    }
+    kogge_stone(&mut totals, f);
+    let mut prefix = [id; SCAN_TILE_THREADS];
+    for (t, p) in prefix.iter_mut().enumerate() {
+        let (g, lane) = (t / GROUP, t % GROUP);
+        let e = if g == 0 { id } else { totals[g - 1] };
+        *p = if lane == 0 { e } else { f(e, w[t - 1]) };
+    }
+    prefix
 }

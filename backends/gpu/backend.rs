@@ -17,6 +17,8 @@ pub struct GpuBackend<R: GpuRuntime> {
     pub(crate) rt: Arc<R>,
     pub(crate) table: &'static Launchers,
     pub(crate) width: WarpWidth,
+    /// The warp size handed to the launchers: the device's, unless a test forces another.
+    pub(crate) launch_width: u32,
     emulate: bool,
     work: Mutex<Work<R>>,
 }
@@ -60,6 +62,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             rt,
             table,
             width,
+            launch_width: width.lanes(),
             emulate: false,
             work: Mutex::new(Work {
                 status,
@@ -73,6 +76,14 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// needs) instead of the native instructions, so they can be tested against each other.
     pub fn with_emulation(mut self, on: bool) -> Self {
         self.emulate = on;
+        self
+    }
+
+    /// Test hook: tells the kernels the device's warp is `lanes` wide, so a test can see them
+    /// refuse a launch planned for a width they were not compiled for.
+    #[doc(hidden)]
+    pub fn with_launch_warp_size(mut self, lanes: u32) -> Self {
+        self.launch_width = lanes;
         self
     }
 

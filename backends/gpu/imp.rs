@@ -94,7 +94,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.vote)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 self.impl_code(),
                 vote as u32,
                 cptr(input.ptr),
@@ -123,7 +123,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.shfl)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 kind::<T>(),
                 kind_ as u32,
                 cptr(input.device_ptr()),
@@ -153,7 +153,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.match_)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 self.impl_code(),
                 kind::<T>(),
                 kind_ as u32,
@@ -178,7 +178,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.activemask)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 self.impl_code(),
                 n as u64,
                 launch.mask.bits(),
@@ -202,7 +202,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.syncwarp_transpose)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 self.impl_code(),
                 kind::<T>(),
                 cptr(input.device_ptr()),
@@ -230,7 +230,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.tile_shfl)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 kind::<T>(),
                 kind_ as u32,
                 cptr(input.device_ptr()),
@@ -258,7 +258,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.tile_vote)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 self.impl_code(),
                 vote as u32,
                 cptr(input.ptr),
@@ -285,7 +285,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.tile_reduce)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 kind::<T>(),
                 op as u32,
                 cptr(input.device_ptr()),
@@ -308,7 +308,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.warp_reduce)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 kind::<T>(),
                 op as u32,
                 cptr(input.device_ptr()),
@@ -337,7 +337,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.warp_scan)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 kind::<T>(),
                 op as u32,
                 exclusive,
@@ -522,7 +522,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.atomic_agg_inc)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 self.impl_code(),
                 cptr(slots.device_ptr()),
                 slots.len as u64,
@@ -592,7 +592,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             (self.table.compact)(
                 s,
                 st,
-                self.width.lanes(),
+                self.launch_width,
                 kind::<T>(),
                 code,
                 a,

@@ -143,3 +143,32 @@ fn histogram_many_bins_and_keys() {
         assert_eq!(h.outside, outside);
     }
 }
+
+#[test]
+fn short_outputs_are_errors_not_panics() {
+    let b = cpu32();
+    let input = b.upload(&[1u32, 2, 3]).unwrap();
+    let mut short = b.alloc::<u32>(2).unwrap();
+    for stable in [true, false] {
+        let err = b
+            .raw_compact(&input, Predicate::Gt(0), stable, &mut short)
+            .err();
+        assert!(matches!(
+            err,
+            Some(WavekitError::LengthMismatch {
+                expected: 3,
+                got: 2,
+                ..
+            })
+        ));
+    }
+    let err = b.write(&mut short, &[1, 2, 3]).err();
+    assert!(matches!(
+        err,
+        Some(WavekitError::LengthMismatch {
+            expected: 2,
+            got: 3,
+            ..
+        })
+    ));
+}

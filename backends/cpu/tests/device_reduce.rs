@@ -134,3 +134,40 @@ fn scratch_is_kept_between_calls() {
     assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 5 * 4096);
     assert_eq!(b.scratch.held_bytes(), held);
 }
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let vals: Vec<f32> = (0..9 * 4096 + 123)
+        .map(|i| f32::from_seed(i ^ 0xabc))
+        .collect();
+    let want_reduce = spec::device_reduce(ReduceOp::Sum, &vals);
+    let want_scan = spec::device_scan_inclusive(ReduceOp::Sum, &vals);
+    for threads in [1, 3, 8] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (got_reduce, got_scan) = pool.install(|| {
+            let b = cpu32();
+            let input = b.upload(&vals).unwrap();
+            let mut out = b.alloc::<f32>(vals.len()).unwrap();
+            b.scan(
+                &input,
+                &mut out,
+                ReduceOp::Sum,
+                crate::backend::ScanKind::Inclusive,
+            )
+            .unwrap();
+            (
+                b.reduce(&input, ReduceOp::Sum).unwrap(),
+                b.download(&out).unwrap(),
+            )
+        });
+        assert_eq!(
+            got_reduce.to_bits(),
+            want_reduce.to_bits(),
+            "{threads} threads"
+        );
+        super::assert_bits_eq(&got_scan, &want_scan);
+    }
+}

@@ -58,6 +58,13 @@ fn tile_ballot_bits_are_ranks() {
         (any[0], any[3], any[4], any[9], any[14]),
         (b(true), b(true), b(false), b(true), b(true))
     );
+    // Uni over pairs: {0,1} and {2,3} mixed, {4,5} all false; all over {0,1} and {2,3}.
+    let uni = cpu32().tile_vote(2, Vote::Uni, &preds).unwrap();
+    assert_eq!((uni[0], uni[2], uni[4]), (b(false), b(false), b(true)));
+    let all = cpu32()
+        .tile_vote(2, Vote::All, &[true, true, true, false])
+        .unwrap();
+    assert_eq!((all[0], all[2]), (b(true), b(false)));
 }
 
 #[test]

@@ -128,6 +128,12 @@ fn ballot_and_votes() {
     assert_eq!((got[3], got[4]), (b(true), None));
     let got = cpu32().vote(Vote::Uni, &preds, thirds).unwrap();
     assert_eq!(got[3], b(true));
+    // Members 1, 4, 7, … all hold false: uni holds, any and all do not.
+    let rest = LaneMask::from_bits(0x9249_2492, W32).unwrap();
+    let got = cpu32().vote(Vote::Uni, &preds, rest).unwrap();
+    assert_eq!(got[1], b(true));
+    let got = cpu32().vote(Vote::Any, &preds, rest).unwrap();
+    assert_eq!(got[1], b(false));
 }
 
 #[test]
