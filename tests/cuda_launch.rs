@@ -1,3 +1,4 @@
+#![cfg(feature = "cuda")]
 //! Launch-level checks on the GPU: kernels compare the runtime warp size with the width they
 //! were compiled for, and the device's attributes are read, not assumed.
 
