@@ -13,10 +13,17 @@ use std::path::{Path, PathBuf};
 const DEFAULT_ARCHS: &str = "80,90";
 
 pub fn build() {
-    for var in ["NVCC", "CUDA_HOME", "CUDA_PATH", "WAVEKIT_CUDA_ARCHS", "PATH"] {
+    for var in [
+        "NVCC",
+        "CUDA_HOME",
+        "CUDA_PATH",
+        "WAVEKIT_CUDA_ARCHS",
+        "PATH",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
-    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let nvcc = find_nvcc(&root).unwrap_or_else(|| {
         panic!(
             "the `cuda` feature needs nvcc, and none was found (looked at $NVCC, $CUDA_HOME/bin, \
@@ -81,14 +88,17 @@ fn parse_archs(spec: &str) -> Vec<u32> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| {
-            s.trim_start_matches("sm_")
-                .parse()
-                .unwrap_or_else(|_| panic!("WAVEKIT_CUDA_ARCHS: `{s}` is not a compute capability like 90"))
+            s.trim_start_matches("sm_").parse().unwrap_or_else(|_| {
+                panic!("WAVEKIT_CUDA_ARCHS: `{s}` is not a compute capability like 90")
+            })
         })
         .collect();
     archs.sort_unstable();
     archs.dedup();
-    assert!(!archs.is_empty(), "WAVEKIT_CUDA_ARCHS names no architecture");
+    assert!(
+        !archs.is_empty(),
+        "WAVEKIT_CUDA_ARCHS names no architecture"
+    );
     archs
 }
 
@@ -116,7 +126,9 @@ fn find_nvcc(root: &Path) -> Option<PathBuf> {
         return Some(p);
     }
     env::var_os("PATH").and_then(|path| {
-        env::split_paths(&path).map(|d| d.join("nvcc")).find(|p| is_file(p))
+        env::split_paths(&path)
+            .map(|d| d.join("nvcc"))
+            .find(|p| is_file(p))
     })
 }
 

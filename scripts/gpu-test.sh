@@ -8,7 +8,8 @@
 # On the device, in the checkout root:
 #   bash .gpu/run.sh test          every test binary with --include-ignored (log: $OUT/tests.log)
 #   bash .gpu/run.sh sanitize      tests/cuda_sanitize.rs under compute-sanitizer memcheck,
-#                                  racecheck, synccheck and initcheck (logs: $OUT/sanitize-*.log)
+#                                  synccheck and initcheck, then racecheck (much slower per
+#                                  launch) over JOBS parallel processes (logs: $OUT/sanitize-*.log)
 #   bash .gpu/run.sh racecheck     racecheck alone, the tests split over JOBS processes
 #   bash .gpu/run.sh all           test and sanitize
 # TEST_TIMEOUT / SANITIZE_TIMEOUT (seconds) bound each binary / each tool; FILTER picks tests.
@@ -16,7 +17,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/.gpu}"
-tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_sanitize cuda_host)
+tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host)
 # The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
 # small. Override with WAVEKIT_CUDA_ARCHS for other devices.
 export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
@@ -67,7 +68,7 @@ fi
 if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
   cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"
   if [ -z "$cs" ]; then echo "compute-sanitizer not found"; exit 1; fi
-  for tool in memcheck racecheck synccheck initcheck; do
+  for tool in memcheck synccheck initcheck; do
     echo "== compute-sanitizer --tool $tool"
     timeout "${SANITIZE_TIMEOUT:-100}" "$cs" --tool "$tool" --error-exitcode 9 --print-limit 20 \
       "$here/bin/cuda_sanitize" --include-ignored --test-threads=1 ${FILTER:-} >"$out/sanitize-$tool.log" 2>&1
@@ -77,7 +78,7 @@ if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
     [ "$rc" -eq 0 ] || status=1
   done
 fi
-if [ "$mode" = racecheck ]; then
+if [ "$mode" = racecheck ] || [ "$mode" = sanitize ] || [ "$mode" = all ]; then
   # racecheck costs much more per launch than the other tools: the cases run as JOBS parallel
   # processes (one GPU), each its own compute-sanitizer instance over a share of the tests.
   cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"

@@ -11,6 +11,8 @@ instantiate_conformance!(
 );
 instantiate_conformance!(
     cuda_emulated,
-    wavekit::cuda::open(0).expect("CUDA device 0").with_emulation(true),
+    wavekit::cuda::open(0)
+        .expect("CUDA device 0")
+        .with_emulation(true),
     ignore = "needs a CUDA device"
 );

@@ -42,7 +42,7 @@ fn uni_emulation_matches_native() {
                     .map(|i| match density {
                         0 => false,
                         1 => true,
-                        _ => splitmix(i * 7 + density) % density == 0,
+                        _ => splitmix(i * 7 + density).is_multiple_of(density),
                     })
                     .collect();
                 let a = n.vote(Vote::Uni, &preds, mask).unwrap();
@@ -62,13 +62,25 @@ fn match_case<T: Element>(n: &CudaBackend, e: &CudaBackend, distinct: u64) {
     let w = n.warp_width();
     for mask in masks(w) {
         for &t in &THREADS {
-            let vals: Vec<T> = (0..t as u64).map(|i| T::from_seed(splitmix(i) % distinct)).collect();
+            let vals: Vec<T> = (0..t as u64)
+                .map(|i| T::from_seed(splitmix(i) % distinct))
+                .collect();
             let a = n.match_any(&vals, mask).unwrap();
             let b = e.match_any(&vals, mask).unwrap();
-            assert_eq!(a, b, "match_any {} mask {mask:?} {t} threads", T::KIND.name());
+            assert_eq!(
+                a,
+                b,
+                "match_any {} mask {mask:?} {t} threads",
+                T::KIND.name()
+            );
             let a = n.match_all(&vals, mask).unwrap();
             let b = e.match_all(&vals, mask).unwrap();
-            assert_eq!(a, b, "match_all {} mask {mask:?} {t} threads", T::KIND.name());
+            assert_eq!(
+                a,
+                b,
+                "match_all {} mask {mask:?} {t} threads",
+                T::KIND.name()
+            );
         }
     }
 }
@@ -87,7 +99,9 @@ fn match_emulation_matches_native() {
     }
     // Bit patterns: -0.0 and +0.0 differ, equal NaN bits match.
     let w = n.warp_width();
-    let vals: Vec<f32> = (0..64).map(|i| [0.0f32, -0.0, f32::NAN, 1.0][i % 4]).collect();
+    let vals: Vec<f32> = (0..64)
+        .map(|i| [0.0f32, -0.0, f32::NAN, 1.0][i % 4])
+        .collect();
     let a = n.match_any(&vals, LaneMask::full(w)).unwrap();
     let b = e.match_any(&vals, LaneMask::full(w)).unwrap();
     assert_eq!(a, b);
@@ -123,8 +137,16 @@ fn activemask_emulation_keeps_the_guarantee() {
                     match r {
                         None => assert!(!mask.contains(lane), "member {i} got None"),
                         Some(m) => {
-                            assert!(m.contains(lane), "{} thread {i}: {m:?} lacks the caller", b.name());
-                            assert_eq!(m.intersect(mask.complement()).count(), 0, "{m:?} beyond {mask:?}");
+                            assert!(
+                                m.contains(lane),
+                                "{} thread {i}: {m:?} lacks the caller",
+                                b.name()
+                            );
+                            assert_eq!(
+                                m.intersect(mask.complement()).count(),
+                                0,
+                                "{m:?} beyond {mask:?}"
+                            );
                         }
                     }
                 }
@@ -138,7 +160,9 @@ fn activemask_emulation_keeps_the_guarantee() {
 fn agg_inc_with_emulated_match_matches_native_counts() {
     let (n, e) = pair();
     for (threads, counters) in [(1usize, 1usize), (100, 3), (5000, 7), (70_000, 1000)] {
-        let slots: Vec<u32> = (0..threads as u64).map(|i| (splitmix(i) % counters as u64) as u32).collect();
+        let slots: Vec<u32> = (0..threads as u64)
+            .map(|i| (splitmix(i) % counters as u64) as u32)
+            .collect();
         let start: Vec<u32> = (0..counters as u32).map(|c| c * 1000).collect();
         let mut finals = Vec::new();
         for b in [&n, &e] {

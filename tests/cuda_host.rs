@@ -16,7 +16,9 @@ fn table() -> &'static Launchers {
 
 fn message(code: i32) -> String {
     // SAFETY: error_string returns a static C string for any code.
-    unsafe { CStr::from_ptr((table().error_string)(code)) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr((table().error_string)(code)) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
@@ -28,7 +30,10 @@ fn table_matches_the_rust_mirror() {
 
 #[test]
 fn wavekit_error_codes_have_messages() {
-    assert_eq!(message(-1), "kernel compiled for another warp width than the device's");
+    assert_eq!(
+        message(-1),
+        "kernel compiled for another warp width than the device's"
+    );
     assert_eq!(message(-4), "index out of range");
     assert_eq!(message(-99), "unknown wavekit error");
 }
@@ -40,11 +45,21 @@ fn scratch_sizes_follow_the_tile_counts() {
     // One tile of partials needs a ticket, one partial and one level slot, each 256-aligned.
     assert_eq!(bytes(ALGO_DEVICE_REDUCE, ElemKind::F32, 4096), 3 * 256);
     // 4097 tiles of f64 partials: 32776 bytes rounded up to 33024, then 2 level-2 partials.
-    assert_eq!(bytes(ALGO_DEVICE_REDUCE, ElemKind::F64, 4097 * 4096), 256 + 33_024 + 256);
+    assert_eq!(
+        bytes(ALGO_DEVICE_REDUCE, ElemKind::F64, 4097 * 4096),
+        256 + 33_024 + 256
+    );
     // Scan: counter, one flag per tile, aggregates and inclusive prefixes per tile.
-    assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 3 * 4096), 256 + 256 + 2 * 256);
+    assert_eq!(
+        bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 3 * 4096),
+        256 + 256 + 2 * 256
+    );
     assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 0), 0);
-    assert_eq!(unsafe { (t.scratch_bytes)(ALGO_DEVICE_SCAN, 99, 10) }, 0, "unknown dtype");
+    assert_eq!(
+        unsafe { (t.scratch_bytes)(ALGO_DEVICE_SCAN, 99, 10) },
+        0,
+        "unknown dtype"
+    );
 }
 
 #[test]
@@ -53,25 +68,63 @@ fn launchers_refuse_bad_arguments_before_any_launch() {
     // SAFETY: every call below is refused by argument checks before any pointer is used.
     unsafe {
         let shfl = |dtype, width, arg| {
-            (t.shfl)(null_mut(), null_mut(), 32, dtype, 0, null(), 64, u32::MAX as u64, arg, width, null_mut())
+            (t.shfl)(
+                null_mut(),
+                null_mut(),
+                32,
+                dtype,
+                0,
+                null(),
+                64,
+                u32::MAX as u64,
+                arg,
+                width,
+                null_mut(),
+            )
         };
         assert_eq!(shfl(99, 32, 0), ERR_DTYPE);
         assert_eq!(shfl(ElemKind::F32 as u32, 3, 0), ERR_ARG);
         assert_eq!(shfl(ElemKind::F32 as u32, 64, 0), ERR_ARG);
         assert_eq!(shfl(ElemKind::F32 as u32, 32, 32), ERR_ARG);
         let bitand_f32 = (t.tile_reduce)(
-            null_mut(), null_mut(), 32, ElemKind::F32 as u32, ReduceOp::BitAnd as u32, null(), 64, 8,
+            null_mut(),
+            null_mut(),
+            32,
+            ElemKind::F32 as u32,
+            ReduceOp::BitAnd as u32,
+            null(),
+            64,
+            8,
             null_mut(),
         );
         assert_eq!(bitand_f32, ERR_ARG);
         let block = |b| {
-            (t.block_reduce)(null_mut(), null_mut(), ElemKind::I32 as u32, 0, null(), 100, b, null_mut())
+            (t.block_reduce)(
+                null_mut(),
+                null_mut(),
+                ElemKind::I32 as u32,
+                0,
+                null(),
+                100,
+                b,
+                null_mut(),
+            )
         };
         assert_eq!(block(48), ERR_ARG);
         assert_eq!(block(2048), ERR_ARG);
         assert_eq!(block(0), ERR_ARG);
         let seg = (t.segmented_reduce)(
-            null_mut(), null_mut(), ElemKind::I32 as u32, 0, null(), 10, null(), 2, 5, 3, null_mut(),
+            null_mut(),
+            null_mut(),
+            ElemKind::I32 as u32,
+            0,
+            null(),
+            10,
+            null(),
+            2,
+            5,
+            3,
+            null_mut(),
         );
         assert_eq!(seg, ERR_ARG, "vector 3 is not a power of two");
         let hist = (t.histogram)(null_mut(), null_mut(), null(), 10, 0, null_mut());
@@ -82,7 +135,9 @@ fn launchers_refuse_bad_arguments_before_any_launch() {
 #[test]
 fn a_missing_device_is_a_typed_error() {
     match wavekit::cuda::open(usize::MAX) {
-        Err(WavekitError::NoDevice { backend: "cuda", .. }) => {}
+        Err(WavekitError::NoDevice {
+            backend: "cuda", ..
+        }) => {}
         Err(other) => panic!("expected NoDevice, got {other:?}"),
         Ok(_) => panic!("opened CUDA device usize::MAX"),
     }

@@ -13,7 +13,9 @@ instantiate_conformance!(
 );
 instantiate_conformance!(
     small_emulated,
-    wavekit::cuda::open(0).expect("CUDA device 0").with_emulation(true),
+    wavekit::cuda::open(0)
+        .expect("CUDA device 0")
+        .with_emulation(true),
     scale = Small,
     ignore = "needs a CUDA device"
 );

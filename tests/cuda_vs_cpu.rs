@@ -61,7 +61,11 @@ fn device_reduce_case<T: Element>(g: &CudaBackend, c: &CpuBackend, sizes: &[usiz
                 let data = input::<T>(n, n as u64 * 31 + op as u64, nan);
                 let want = c.reduce(&c.upload(&data).unwrap(), op).unwrap();
                 let got = g.reduce(&g.upload(&data).unwrap(), op).unwrap();
-                assert_same(&format!("reduce {} {} n={n} nan={nan}", T::KIND.name(), op.name()), &[want], &[got]);
+                assert_same(
+                    &format!("reduce {} {} n={n} nan={nan}", T::KIND.name(), op.name()),
+                    &[want],
+                    &[got],
+                );
             }
         }
     }
@@ -121,8 +125,12 @@ fn small_collectives_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
         let data = input::<T>(n, 99 + op as u64, true);
         let name = |what: &str| format!("{what} {} {}", T::KIND.name(), op.name());
         for block in [32u32, 64, 96, 256, 1024] {
-            let want = c.block_reduce(&c.upload(&data).unwrap(), block, op).unwrap();
-            let got = g.block_reduce(&g.upload(&data).unwrap(), block, op).unwrap();
+            let want = c
+                .block_reduce(&c.upload(&data).unwrap(), block, op)
+                .unwrap();
+            let got = g
+                .block_reduce(&g.upload(&data).unwrap(), block, op)
+                .unwrap();
             assert_same(&name(&format!("block_reduce {block}")), &want, &got);
         }
         for width in [1u32, 2, 4, 8, 16, 32] {
@@ -145,19 +153,45 @@ fn small_collectives_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
             assert_eq!(want.len(), got.len());
             for (i, (w, o)) in want.iter().zip(&got).enumerate() {
                 match (w, o) {
-                    (Some(w), Some(o)) => assert!(w.same(*o), "{} tile {tile} lane {i}: {w:?} vs {o:?}", name("tile_reduce")),
+                    (Some(w), Some(o)) => assert!(
+                        w.same(*o),
+                        "{} tile {tile} lane {i}: {w:?} vs {o:?}",
+                        name("tile_reduce")
+                    ),
                     (None, None) => {}
-                    _ => panic!("{} tile {tile} lane {i}: definedness differs", name("tile_reduce")),
+                    _ => panic!(
+                        "{} tile {tile} lane {i}: definedness differs",
+                        name("tile_reduce")
+                    ),
                 }
             }
         }
-        for vector in [VectorSize::Auto, VectorSize::Lanes(1), VectorSize::Lanes(4), VectorSize::Lanes(32)] {
+        for vector in [
+            VectorSize::Auto,
+            VectorSize::Lanes(1),
+            VectorSize::Lanes(4),
+            VectorSize::Lanes(32),
+        ] {
             for size in [1usize, 7, 64, 1000] {
                 let cs = Segments::fixed(size, vector).unwrap();
                 let gs = Segments::fixed(size, vector).unwrap();
-                let want = c.download(&c.segmented_reduce(&c.upload(&data).unwrap(), &cs, op).unwrap()).unwrap();
-                let got = g.download(&g.segmented_reduce(&g.upload(&data).unwrap(), &gs, op).unwrap()).unwrap();
-                assert_same(&name(&format!("segmented fixed {size} {vector:?}")), &want, &got);
+                let want = c
+                    .download(
+                        &c.segmented_reduce(&c.upload(&data).unwrap(), &cs, op)
+                            .unwrap(),
+                    )
+                    .unwrap();
+                let got = g
+                    .download(
+                        &g.segmented_reduce(&g.upload(&data).unwrap(), &gs, op)
+                            .unwrap(),
+                    )
+                    .unwrap();
+                assert_same(
+                    &name(&format!("segmented fixed {size} {vector:?}")),
+                    &want,
+                    &got,
+                );
             }
             let mut offsets = vec![0u32];
             let mut at = 0u32;
@@ -168,8 +202,18 @@ fn small_collectives_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
             *offsets.last_mut().unwrap() = n as u32;
             let cs = Segments::from_offsets(c, &offsets, n, vector).unwrap();
             let gs = Segments::from_offsets(g, &offsets, n, vector).unwrap();
-            let want = c.download(&c.segmented_reduce(&c.upload(&data).unwrap(), &cs, op).unwrap()).unwrap();
-            let got = g.download(&g.segmented_reduce(&g.upload(&data).unwrap(), &gs, op).unwrap()).unwrap();
+            let want = c
+                .download(
+                    &c.segmented_reduce(&c.upload(&data).unwrap(), &cs, op)
+                        .unwrap(),
+                )
+                .unwrap();
+            let got = g
+                .download(
+                    &g.segmented_reduce(&g.upload(&data).unwrap(), &gs, op)
+                        .unwrap(),
+                )
+                .unwrap();
             assert_same(&name(&format!("segmented offsets {vector:?}")), &want, &got);
         }
     }
@@ -195,14 +239,25 @@ fn spmv_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
     }
     let vals = input::<T>(col_idx.len(), 5, false);
     let x = input::<T>(cols, 6, false);
-    for vector in [VectorSize::Auto, VectorSize::Lanes(1), VectorSize::Lanes(8), VectorSize::Lanes(32)] {
+    for vector in [
+        VectorSize::Auto,
+        VectorSize::Lanes(1),
+        VectorSize::Lanes(8),
+        VectorSize::Lanes(32),
+    ] {
         let ca = Csr::new(c, rows, cols, &offsets, &col_idx, &vals).unwrap();
         let mut cy = c.alloc::<T>(rows).unwrap();
-        c.spmv(&ca, &c.upload(&x).unwrap(), &mut cy, vector).unwrap();
+        c.spmv(&ca, &c.upload(&x).unwrap(), &mut cy, vector)
+            .unwrap();
         let ga = Csr::new(g, rows, cols, &offsets, &col_idx, &vals).unwrap();
         let mut gy = g.alloc::<T>(rows).unwrap();
-        g.spmv(&ga, &g.upload(&x).unwrap(), &mut gy, vector).unwrap();
-        assert_same(&format!("spmv {} {vector:?}", T::KIND.name()), &c.download(&cy).unwrap(), &g.download(&gy).unwrap());
+        g.spmv(&ga, &g.upload(&x).unwrap(), &mut gy, vector)
+            .unwrap();
+        assert_same(
+            &format!("spmv {} {vector:?}", T::KIND.name()),
+            &c.download(&cy).unwrap(),
+            &g.download(&gy).unwrap(),
+        );
     }
 }
 
@@ -219,17 +274,32 @@ fn selection_matches_cpu() {
     let (g, c) = (gpu(), cpu());
     for n in [1usize, 1000, 4096 * 3 + 1, 1 << 20] {
         let data = input::<f32>(n, 3, true);
-        for pred in [Predicate::Lt(0.0f32), Predicate::Ne(0.0), Predicate::InRange(-10.0, 500.0)] {
+        for pred in [
+            Predicate::Lt(0.0f32),
+            Predicate::Ne(0.0),
+            Predicate::InRange(-10.0, 500.0),
+        ] {
             let want = c.count_if(&c.upload(&data).unwrap(), pred).unwrap();
-            assert_eq!(want, g.count_if(&g.upload(&data).unwrap(), pred).unwrap(), "count_if n={n} {pred:?}");
+            assert_eq!(
+                want,
+                g.count_if(&g.upload(&data).unwrap(), pred).unwrap(),
+                "count_if n={n} {pred:?}"
+            );
             let cc = c.compact(&c.upload(&data).unwrap(), pred, true).unwrap();
             let gc = g.compact(&g.upload(&data).unwrap(), pred, true).unwrap();
             assert_eq!(cc.len, gc.len, "stable compact length n={n}");
             let want = c.download(&cc.data).unwrap();
             let got = g.download(&gc.data).unwrap();
-            assert_same(&format!("stable compact n={n} {pred:?}"), &want[..cc.len], &got[..gc.len]);
+            assert_same(
+                &format!("stable compact n={n} {pred:?}"),
+                &want[..cc.len],
+                &got[..gc.len],
+            );
             let gu = g.compact(&g.upload(&data).unwrap(), pred, false).unwrap();
-            let mut got: Vec<u32> = g.download(&gu.data).unwrap()[..gu.len].iter().map(|v| v.to_bits()).collect();
+            let mut got: Vec<u32> = g.download(&gu.data).unwrap()[..gu.len]
+                .iter()
+                .map(|v| v.to_bits())
+                .collect();
             let mut want: Vec<u32> = want[..cc.len].iter().map(|v| v.to_bits()).collect();
             got.sort_unstable();
             want.sort_unstable();
@@ -239,7 +309,11 @@ fn selection_matches_cpu() {
         for bins in [1u32, 7, 256, 10_000] {
             let want = c.histogram(&c.upload(&keys).unwrap(), bins).unwrap();
             let got = g.histogram(&g.upload(&keys).unwrap(), bins).unwrap();
-            assert_eq!((want.counts, want.outside), (got.counts, got.outside), "histogram n={n} bins={bins}");
+            assert_eq!(
+                (want.counts, want.outside),
+                (got.counts, got.outside),
+                "histogram n={n} bins={bins}"
+            );
         }
     }
 }

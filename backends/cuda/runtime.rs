@@ -39,7 +39,9 @@ pub(crate) fn device_count() -> usize {
     if !driver_present() {
         return 0;
     }
-    cu::init().and_then(|_| cu::device::get_count()).map_or(0, |c| c.max(0) as usize)
+    cu::init()
+        .and_then(|_| cu::device::get_count())
+        .map_or(0, |c| c.max(0) as usize)
 }
 
 /// The primary context of each device opened, kept for the life of the process: the static CUDA
@@ -47,7 +49,10 @@ pub(crate) fn device_count() -> usize {
 /// and re-created under it when the last backend on a device is dropped.
 fn primary_context(ordinal: usize) -> std::result::Result<Arc<CudaContext>, DriverError> {
     static CONTEXTS: OnceLock<Mutex<HashMap<usize, Arc<CudaContext>>>> = OnceLock::new();
-    let mut map = CONTEXTS.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    let mut map = CONTEXTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     if let Some(ctx) = map.get(&ordinal) {
         return Ok(Arc::clone(ctx));
     }
@@ -57,39 +62,68 @@ fn primary_context(ordinal: usize) -> std::result::Result<Arc<CudaContext>, Driv
 }
 
 fn err(call: &str, e: DriverError) -> WavekitError {
-    WavekitError::Device { backend: "cuda", call: call.to_string(), message: e.to_string() }
+    WavekitError::Device {
+        backend: "cuda",
+        call: call.to_string(),
+        message: e.to_string(),
+    }
 }
 
 fn no_device(reason: String) -> WavekitError {
-    WavekitError::NoDevice { backend: "cuda", reason }
+    WavekitError::NoDevice {
+        backend: "cuda",
+        reason,
+    }
 }
 
 impl CudaRuntime {
     pub fn new(ordinal: usize) -> Result<Self> {
         if !driver_present() {
-            return Err(no_device("the CUDA driver library (libcuda.so.1) was not found".into()));
+            return Err(no_device(
+                "the CUDA driver library (libcuda.so.1) was not found".into(),
+            ));
         }
         cu::init().map_err(|e| no_device(format!("cuInit failed: {e}")))?;
-        let count = cu::device::get_count().map_err(|e| no_device(format!("cuDeviceGetCount: {e}")))?;
+        let count =
+            cu::device::get_count().map_err(|e| no_device(format!("cuDeviceGetCount: {e}")))?;
         if ordinal >= count.max(0) as usize {
-            return Err(no_device(format!("device {ordinal} requested, {count} present")));
+            return Err(no_device(format!(
+                "device {ordinal} requested, {count} present"
+            )));
         }
         let ctx = primary_context(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
         let stream = ctx.new_stream().map_err(|e| err("cuStreamCreate", e))?;
         let attr = |a: CUdevice_attribute, what: &str| -> Result<u32> {
             let v = ctx.attribute(a).map_err(|e| err(what, e))?;
-            u32::try_from(v).map_err(|_| {
-                WavekitError::Device { backend: "cuda", call: what.into(), message: format!("attribute value {v}") }
+            u32::try_from(v).map_err(|_| WavekitError::Device {
+                backend: "cuda",
+                call: what.into(),
+                message: format!("attribute value {v}"),
             })
         };
-        let warp = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE, "warp size")?;
-        let sms = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "multiprocessors")?;
+        let warp = attr(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+            "warp size",
+        )?;
+        let sms = attr(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "multiprocessors",
+        )?;
         let name = ctx.name().map_err(|e| err("cuDeviceGetName", e))?;
-        Ok(CudaRuntime { ctx, stream, ordinal, name, warp, sms })
+        Ok(CudaRuntime {
+            ctx,
+            stream,
+            ordinal,
+            name,
+            warp,
+            sms,
+        })
     }
 
     fn bind(&self) -> Result<()> {
-        self.ctx.bind_to_thread().map_err(|e| err("cuCtxSetCurrent", e))
+        self.ctx
+            .bind_to_thread()
+            .map_err(|e| err("cuCtxSetCurrent", e))
     }
 }
 
@@ -170,7 +204,9 @@ impl GpuRuntime for CudaRuntime {
     }
 
     fn synchronize(&self) -> Result<()> {
-        self.stream.synchronize().map_err(|e| err("cuStreamSynchronize", e))
+        self.stream
+            .synchronize()
+            .map_err(|e| err("cuStreamSynchronize", e))
     }
 
     fn check(&self, code: i32, call: &str) -> Result<()> {

@@ -17,6 +17,8 @@ pub struct GpuBackend<R: GpuRuntime> {
     pub(crate) rt: Arc<R>,
     pub(crate) table: &'static Launchers,
     pub(crate) width: WarpWidth,
+    /// The warp size handed to the launchers: the device's, unless a test forces another.
+    pub(crate) launch_width: u32,
     emulate: bool,
     work: Mutex<Work<R>>,
 }
@@ -56,13 +58,32 @@ impl<R: GpuRuntime> GpuBackend<R> {
         rt.copy_htod(status.ptr, &Status::CLEAR.to_bytes())?;
         let result = DeviceMem::new(&rt, RESULT_BYTES)?;
         let pool = DeviceMem::new(&rt, 0)?;
-        Ok(GpuBackend { rt, table, width, emulate: false, work: Mutex::new(Work { status, result, pool }) })
+        Ok(GpuBackend {
+            rt,
+            table,
+            width,
+            launch_width: width.lanes(),
+            emulate: false,
+            work: Mutex::new(Work {
+                status,
+                result,
+                pool,
+            }),
+        })
     }
 
     /// Selects the software emulations of uni, match, syncwarp and activemask (the ones AMD
     /// needs) instead of the native instructions, so they can be tested against each other.
     pub fn with_emulation(mut self, on: bool) -> Self {
         self.emulate = on;
+        self
+    }
+
+    /// Test hook: tells the kernels the device's warp is `lanes` wide, so a test can see them
+    /// refuse a launch planned for a width they were not compiled for.
+    #[doc(hidden)]
+    pub fn with_launch_warp_size(mut self, lanes: u32) -> Self {
+        self.launch_width = lanes;
         self
     }
 
@@ -75,7 +96,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn impl_code(&self) -> u32 {
-        if self.emulate { ffi::IMPL_EMULATED } else { ffi::IMPL_NATIVE }
+        if self.emulate {
+            ffi::IMPL_EMULATED
+        } else {
+            ffi::IMPL_NATIVE
+        }
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Work<R>> {
@@ -86,11 +111,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     fn message(&self, code: i32) -> String {
         // SAFETY: error_string returns a static NUL-terminated string for any code.
-        unsafe { CStr::from_ptr((self.table.error_string)(code)) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr((self.table.error_string)(code)) }
+            .to_string_lossy()
+            .into_owned()
     }
 
     pub(crate) fn device_error(&self, call: &str, message: String) -> WavekitError {
-        WavekitError::Device { backend: R::BACKEND, call: call.to_string(), message }
+        WavekitError::Device {
+            backend: R::BACKEND,
+            call: call.to_string(),
+            message,
+        }
     }
 
     /// Runs one launcher on this backend's stream, checks its return code (launch and API
@@ -113,7 +144,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.copy_dtoh(&mut bytes, work.status.ptr)?;
         let status = Status::from_bytes(&bytes);
         if status != Status::CLEAR {
-            self.rt.copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
+            self.rt
+                .copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
         }
         Ok(status)
     }
@@ -153,7 +185,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn own<T: Element>(&self, buf: &GpuBuffer<T, R>) -> Result<()> {
-        if Arc::ptr_eq(&buf.mem.rt, &self.rt) { Ok(()) } else { Err(WavekitError::ForeignBuffer) }
+        if Arc::ptr_eq(&buf.mem.rt, &self.rt) {
+            Ok(())
+        } else {
+            Err(WavekitError::ForeignBuffer)
+        }
     }
 
     pub(crate) fn mem_zeroed(&self, bytes: usize) -> Result<DeviceMem<R>> {
@@ -173,16 +209,21 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn buffer_zeroed<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
-        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or(WavekitError::TooLarge {
-            what: "buffer length",
-            value: len as u64,
-            limit: (usize::MAX / std::mem::size_of::<T>()) as u64,
-        })?;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or(WavekitError::TooLarge {
+                what: "buffer length",
+                value: len as u64,
+                limit: (usize::MAX / std::mem::size_of::<T>()) as u64,
+            })?;
         Ok(GpuBuffer::from_mem(self.mem_zeroed(bytes)?, len))
     }
 
     pub(crate) fn buffer_from<T: Element>(&self, data: &[T]) -> Result<GpuBuffer<T, R>> {
-        Ok(GpuBuffer::from_mem(self.mem_from(as_bytes(data))?, data.len()))
+        Ok(GpuBuffer::from_mem(
+            self.mem_from(as_bytes(data))?,
+            data.len(),
+        ))
     }
 
     pub(crate) fn read<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {

@@ -16,7 +16,11 @@ pub(crate) struct DeviceMem<R: GpuRuntime> {
 impl<R: GpuRuntime> DeviceMem<R> {
     pub(crate) fn new(rt: &Arc<R>, bytes: usize) -> crate::Result<Self> {
         let ptr = if bytes == 0 { 0 } else { rt.alloc(bytes)? };
-        Ok(DeviceMem { ptr, bytes, rt: Arc::clone(rt) })
+        Ok(DeviceMem {
+            ptr,
+            bytes,
+            rt: Arc::clone(rt),
+        })
     }
 }
 
@@ -38,7 +42,11 @@ pub struct GpuBuffer<T: Element, R: GpuRuntime> {
 
 impl<T: Element, R: GpuRuntime> GpuBuffer<T, R> {
     pub(crate) fn from_mem(mem: DeviceMem<R>, len: usize) -> Self {
-        GpuBuffer { mem, len, _elem: PhantomData }
+        GpuBuffer {
+            mem,
+            len,
+            _elem: PhantomData,
+        }
     }
 
     /// The device address of element 0.
@@ -59,6 +67,13 @@ impl<T: Element, R: GpuRuntime> DeviceBuffer<T> for GpuBuffer<T, R> {
 
 impl<T: Element, R: GpuRuntime> std::fmt::Debug for GpuBuffer<T, R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "GpuBuffer<{}>({} on {}, {:#x})", T::KIND.name(), self.len, R::BACKEND, self.mem.ptr)
+        write!(
+            f,
+            "GpuBuffer<{}>({} on {}, {:#x})",
+            T::KIND.name(),
+            self.len,
+            R::BACKEND,
+            self.mem.ptr
+        )
     }
 }

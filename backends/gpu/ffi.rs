@@ -27,7 +27,11 @@ pub struct Status {
 }
 
 impl Status {
-    pub const CLEAR: Status = Status { code: 0, reserved: 0, detail: DETAIL_NONE };
+    pub const CLEAR: Status = Status {
+        code: 0,
+        reserved: 0,
+        detail: DETAIL_NONE,
+    };
 
     pub fn to_bytes(self) -> [u8; 16] {
         let mut b = [0u8; 16];
@@ -78,8 +82,22 @@ pub struct Launchers {
     pub atomic_agg_inc: unsafe extern "C" fn(S, St, u32, u32, In, u64, Out, u64, Out) -> i32,
     pub count_if: unsafe extern "C" fn(S, St, u32, u32, u64, u64, In, u64, Out, u64, Out) -> i32,
     #[allow(clippy::type_complexity)]
-    pub compact:
-        unsafe extern "C" fn(S, St, u32, u32, u32, u64, u64, u32, In, u64, Out, u64, Out, Out) -> i32,
+    pub compact: unsafe extern "C" fn(
+        S,
+        St,
+        u32,
+        u32,
+        u32,
+        u64,
+        u64,
+        u32,
+        In,
+        u64,
+        Out,
+        u64,
+        Out,
+        Out,
+    ) -> i32,
     pub histogram: unsafe extern "C" fn(S, St, In, u64, u32, Out) -> i32,
 }
 
