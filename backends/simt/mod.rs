@@ -42,7 +42,6 @@
 //! seeded random, or lockstep ([`Schedule`]): races are reported whatever the order, and the
 //! orders make their effects on the data show.
 
-mod bench;
 mod ffi;
 #[doc(hidden)]
 pub mod pitfalls;

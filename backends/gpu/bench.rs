@@ -1,13 +1,12 @@
-//! The bench's baseline on the executor: a copy between two of its buffers (host memory), as
-//! the GPU backends time a device-to-device copy, so `wavekit bench` can list executor rows.
+//! The bench's baseline on every GPU-style backend (CUDA, HIP, the SIMT executor): a copy
+//! between two of its own buffers, timed by the same harness as the collectives.
 
-use super::SimtBackend;
+use super::{GpuBackend, GpuRuntime};
 use crate::backend::Backend;
 use crate::cli::bench::timing::{BenchBackend, Harness, Timing};
 use crate::error::Result;
-use crate::gpu::GpuRuntime;
 
-impl BenchBackend for SimtBackend {
+impl<R: GpuRuntime> BenchBackend for GpuBackend<R> {
     fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
         let words = bytes.div_ceil(4);
         let src = self.upload(&vec![1u32; words])?;
