@@ -4,11 +4,14 @@
 mod cuda;
 #[path = "build/hip.rs"]
 mod hip;
+#[path = "build/simt.rs"]
+mod simt;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=csrc");
+    simt::build();
     if std::env::var_os("CARGO_FEATURE_CUDA").is_some() {
         cuda::build();
     }

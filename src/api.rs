@@ -56,22 +56,41 @@ fn check_mask<B: Backend>(b: &B, mask: LaneMask) -> Result<()> {
 }
 
 fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got { Ok(()) } else { Err(WavekitError::LengthMismatch { what, expected, got }) }
+    if expected == got {
+        Ok(())
+    } else {
+        Err(WavekitError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
 }
 
 /// `Some(value)` for members, `None` for lanes outside the mask or past the launch.
-fn per_member<R>(launch: &WarpLaunch, mut value: impl FnMut(usize, u32) -> Option<R>) -> Vec<Option<R>> {
+fn per_member<R>(
+    launch: &WarpLaunch,
+    mut value: impl FnMut(usize, u32) -> Option<R>,
+) -> Vec<Option<R>> {
     let lanes = launch.mask.width().lanes() as usize;
     (0..launch.threads)
         .map(|t| {
             let (w, l) = (t / lanes, (t % lanes) as u32);
-            if launch.members(w).contains(l) { value(t, l) } else { None }
+            if launch.members(w).contains(l) {
+                value(t, l)
+            } else {
+                None
+            }
         })
         .collect()
 }
 
 /// Lanes of complete tiles get `Some`; a trailing partial tile has no defined result.
-fn per_full_tile<R>(threads: usize, tile: u32, mut value: impl FnMut(usize) -> R) -> Vec<Option<R>> {
+fn per_full_tile<R>(
+    threads: usize,
+    tile: u32,
+    mut value: impl FnMut(usize) -> R,
+) -> Vec<Option<R>> {
     let full = threads / tile as usize * tile as usize;
     (0..threads).map(|t| (t < full).then(|| value(t))).collect()
 }
@@ -94,7 +113,10 @@ pub enum VoteResult {
 pub trait WarpPrimitives: Backend {
     fn vote(&self, vote: Vote, preds: &[bool], mask: LaneMask) -> Result<Vec<Option<VoteResult>>> {
         check_mask(self, mask)?;
-        let launch = WarpLaunch { threads: preds.len(), mask };
+        let launch = WarpLaunch {
+            threads: preds.len(),
+            mask,
+        };
         if preds.is_empty() {
             return Ok(vec![]);
         }
@@ -120,9 +142,15 @@ pub trait WarpPrimitives: Backend {
         let warp = self.warp_width();
         warp.check_sub_width(width)?;
         if arg >= warp.lanes() {
-            return Err(WavekitError::ShuffleArgOutOfRange { arg, limit: warp.lanes() });
+            return Err(WavekitError::ShuffleArgOutOfRange {
+                arg,
+                limit: warp.lanes(),
+            });
         }
-        let launch = WarpLaunch { threads: vals.len(), mask };
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
         if vals.is_empty() {
             return Ok(vec![]);
         }
@@ -157,16 +185,21 @@ pub trait WarpPrimitives: Backend {
         mask: LaneMask,
     ) -> Result<Vec<Option<(LaneMask, bool)>>> {
         check_mask(self, mask)?;
-        let launch = WarpLaunch { threads: vals.len(), mask };
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
         if vals.is_empty() {
             return Ok(vec![]);
         }
         let raw = self.raw_match(&launch, kind, vals)?;
         let width = self.warp_width();
-        per_member(&launch, |t, _| Some(LaneMask::from_bits(raw[t].0, width).map(|m| (m, raw[t].1))))
-            .into_iter()
-            .map(Option::transpose)
-            .collect()
+        per_member(&launch, |t, _| {
+            Some(LaneMask::from_bits(raw[t].0, width).map(|m| (m, raw[t].1)))
+        })
+        .into_iter()
+        .map(Option::transpose)
+        .collect()
     }
 
     /// `__activemask()` inside a branch taken by the lanes of `branch`. Guaranteed: the
@@ -174,7 +207,10 @@ pub trait WarpPrimitives: Backend {
     /// scheduling it may hold fewer than all of them (seed 000), so nothing more is promised.
     fn activemask(&self, threads: usize, branch: LaneMask) -> Result<Vec<Option<LaneMask>>> {
         check_mask(self, branch)?;
-        let launch = WarpLaunch { threads, mask: branch };
+        let launch = WarpLaunch {
+            threads,
+            mask: branch,
+        };
         if threads == 0 {
             return Ok(vec![]);
         }
@@ -189,7 +225,10 @@ pub trait WarpPrimitives: Backend {
     /// Seed 000's `__syncwarp` transpose through shared memory.
     fn syncwarp_transpose<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<T>>> {
         check_mask(self, mask)?;
-        let launch = WarpLaunch { threads: vals.len(), mask };
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
         if vals.is_empty() {
             return Ok(vec![]);
         }
@@ -197,33 +236,59 @@ pub trait WarpPrimitives: Backend {
         let width = self.warp_width();
         let lanes = width.lanes() as usize;
         Ok(per_member(&launch, |t, l| {
-            launch.members(t / lanes).contains(transpose_source(l, width)).then(|| raw[t])
+            launch
+                .members(t / lanes)
+                .contains(transpose_source(l, width))
+                .then(|| raw[t])
         }))
     }
 
-    fn tile_shfl<T: Element>(&self, tile: u32, kind: Shfl, vals: &[T], arg: u32) -> Result<Vec<Option<T>>> {
+    fn tile_shfl<T: Element>(
+        &self,
+        tile: u32,
+        kind: Shfl,
+        vals: &[T],
+        arg: u32,
+    ) -> Result<Vec<Option<T>>> {
         self.warp_width().check_tile(tile)?;
         if arg >= tile {
             return Err(WavekitError::ShuffleArgOutOfRange { arg, limit: tile });
         }
-        let raw = if vals.is_empty() { vec![] } else { self.raw_tile_shfl(vals.len(), tile, kind, vals, arg)? };
+        let raw = if vals.is_empty() {
+            vec![]
+        } else {
+            self.raw_tile_shfl(vals.len(), tile, kind, vals, arg)?
+        };
         Ok(per_full_tile(vals.len(), tile, |t| raw[t]))
     }
 
     fn tile_vote(&self, tile: u32, vote: Vote, preds: &[bool]) -> Result<Vec<Option<VoteResult>>> {
         let width = self.warp_width();
         width.check_tile(tile)?;
-        let raw = if preds.is_empty() { vec![] } else { self.raw_tile_vote(preds.len(), tile, vote, preds)? };
+        let raw = if preds.is_empty() {
+            vec![]
+        } else {
+            self.raw_tile_vote(preds.len(), tile, vote, preds)?
+        };
         per_full_tile(preds.len(), tile, |t| vote_result(vote, raw[t], width))
             .into_iter()
             .map(Option::transpose)
             .collect()
     }
 
-    fn tile_reduce<T: Element>(&self, tile: u32, op: ReduceOp, vals: &[T]) -> Result<Vec<Option<T>>> {
+    fn tile_reduce<T: Element>(
+        &self,
+        tile: u32,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<Option<T>>> {
         self.warp_width().check_tile(tile)?;
         op.check::<T>()?;
-        let raw = if vals.is_empty() { vec![] } else { self.raw_tile_reduce(vals.len(), tile, op, vals)? };
+        let raw = if vals.is_empty() {
+            vec![]
+        } else {
+            self.raw_tile_reduce(vals.len(), tile, op, vals)?
+        };
         Ok(per_full_tile(vals.len(), tile, |t| raw[t]))
     }
 
@@ -237,7 +302,13 @@ pub trait WarpPrimitives: Backend {
         self.raw_warp_reduce(vals, width, op)
     }
 
-    fn warp_scan<T: Element>(&self, vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Result<Vec<T>> {
+    fn warp_scan<T: Element>(
+        &self,
+        vals: &[T],
+        width: u32,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<Vec<T>> {
         self.warp_width().check_sub_width(width)?;
         op.check::<T>()?;
         if vals.is_empty() {
@@ -283,19 +354,29 @@ pub fn check_offsets(offsets: &[u32], len: usize) -> Result<()> {
     }
     for (i, w) in offsets.windows(2).enumerate() {
         if w[1] < w[0] {
-            return bad(i + 1, format!("offset {} is below the previous {}", w[1], w[0]));
+            return bad(
+                i + 1,
+                format!("offset {} is below the previous {}", w[1], w[0]),
+            );
         }
     }
     let last = *offsets.last().expect("non-empty");
     if last as usize != len {
-        return bad(offsets.len() - 1, format!("the last offset {last} must equal the length {len}"));
+        return bad(
+            offsets.len() - 1,
+            format!("the last offset {last} must equal the length {len}"),
+        );
     }
     Ok(())
 }
 
 fn check_u32_len(what: &'static str, len: usize) -> Result<()> {
     if len > u32::MAX as usize {
-        return Err(WavekitError::TooLarge { what, value: len as u64, limit: u32::MAX as u64 });
+        return Err(WavekitError::TooLarge {
+            what,
+            value: len as u64,
+            limit: u32::MAX as u64,
+        });
     }
     Ok(())
 }
@@ -308,7 +389,11 @@ pub struct Segments<B: Backend> {
 
 enum SegKind<B: Backend> {
     Fixed(usize),
-    Offsets { offsets: B::Buffer<u32>, count: usize, total: usize },
+    Offsets {
+        offsets: B::Buffer<u32>,
+        count: usize,
+        total: usize,
+    },
 }
 
 impl<B: Backend> Segments<B> {
@@ -318,16 +403,28 @@ impl<B: Backend> Segments<B> {
             return Err(WavekitError::ZeroSegmentSize);
         }
         resolve_vector(vector, size, 1)?;
-        Ok(Segments { kind: SegKind::Fixed(size), vector })
+        Ok(Segments {
+            kind: SegKind::Fixed(size),
+            vector,
+        })
     }
 
     /// Segment i is `[offsets[i], offsets[i + 1])`; offsets are checked against `len`.
-    pub fn from_offsets(backend: &B, offsets: &[u32], len: usize, vector: VectorSize) -> Result<Self> {
+    pub fn from_offsets(
+        backend: &B,
+        offsets: &[u32],
+        len: usize,
+        vector: VectorSize,
+    ) -> Result<Self> {
         check_offsets(offsets, len)?;
         let count = offsets.len() - 1;
         resolve_vector(vector, len, count)?;
         Ok(Segments {
-            kind: SegKind::Offsets { offsets: backend.upload(offsets)?, count, total: len },
+            kind: SegKind::Offsets {
+                offsets: backend.upload(offsets)?,
+                count,
+                total: len,
+            },
             vector,
         })
     }
@@ -360,11 +457,23 @@ impl<B: Backend, T: Element> Csr<B, T> {
         vals: &[T],
     ) -> Result<Self> {
         check_len("CSR row offsets (rows + 1)", rows + 1, row_offsets.len())?;
-        check_len("CSR values (one per column index)", col_idx.len(), vals.len())?;
+        check_len(
+            "CSR values (one per column index)",
+            col_idx.len(),
+            vals.len(),
+        )?;
         check_u32_len("CSR nonzeros", col_idx.len())?;
         check_offsets(row_offsets, col_idx.len())?;
-        if let Some((index, &col)) = col_idx.iter().enumerate().find(|&(_, &c)| c as usize >= cols) {
-            return Err(WavekitError::ColumnOutOfRange { index, col: col as u64, cols });
+        if let Some((index, &col)) = col_idx
+            .iter()
+            .enumerate()
+            .find(|&(_, &c)| c as usize >= cols)
+        {
+            return Err(WavekitError::ColumnOutOfRange {
+                index,
+                col: col as u64,
+                cols,
+            });
         }
         Ok(Csr {
             rows,
@@ -390,7 +499,12 @@ pub struct Compacted<B: Backend, T: Element> {
 /// Collectives over device buffers.
 pub trait Collectives: Backend {
     /// One canonical-order result per block of `block` consecutive elements.
-    fn block_reduce<T: Element>(&self, input: &Self::Buffer<T>, block: u32, op: ReduceOp) -> Result<Vec<T>> {
+    fn block_reduce<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        block: u32,
+        op: ReduceOp,
+    ) -> Result<Vec<T>> {
         op.check::<T>()?;
         if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
             return Err(WavekitError::InvalidBlockSize(block));
@@ -404,7 +518,9 @@ pub trait Collectives: Backend {
     fn reduce<T: Element>(&self, input: &Self::Buffer<T>, op: ReduceOp) -> Result<T> {
         op.check::<T>()?;
         if input.is_empty() {
-            return Err(WavekitError::EmptyInput { what: "device reduce input" });
+            return Err(WavekitError::EmptyInput {
+                what: "device reduce input",
+            });
         }
         self.raw_device_reduce(input, op)
     }
@@ -444,8 +560,16 @@ pub trait Collectives: Backend {
                 count,
                 vector: resolve_vector(segments.vector, (*size).min(len), 1)?,
             },
-            SegKind::Offsets { offsets, count, total } => {
-                check_len("segmented reduce input (the offsets' last value)", *total, len)?;
+            SegKind::Offsets {
+                offsets,
+                count,
+                total,
+            } => {
+                check_len(
+                    "segmented reduce input (the offsets' last value)",
+                    *total,
+                    len,
+                )?;
                 SegmentSpec::Offsets {
                     offsets,
                     count: *count,
@@ -475,9 +599,15 @@ pub trait Collectives: Backend {
     }
 
     /// Seed 000's atomicAggInc per thread: returns each thread's old counter value.
-    fn atomic_agg_inc(&self, slots: &Self::Buffer<u32>, counters: &mut Self::Buffer<u32>) -> Result<Self::Buffer<u32>> {
+    fn atomic_agg_inc(
+        &self,
+        slots: &Self::Buffer<u32>,
+        counters: &mut Self::Buffer<u32>,
+    ) -> Result<Self::Buffer<u32>> {
         if counters.is_empty() && !slots.is_empty() {
-            return Err(WavekitError::EmptyInput { what: "atomic counters" });
+            return Err(WavekitError::EmptyInput {
+                what: "atomic counters",
+            });
         }
         let mut olds = self.alloc::<u32>(slots.len())?;
         if !slots.is_empty() {
@@ -493,9 +623,18 @@ pub trait Collectives: Backend {
         self.raw_count_if(input, pred)
     }
 
-    fn compact<T: Element>(&self, input: &Self::Buffer<T>, pred: Predicate<T>, stable: bool) -> Result<Compacted<Self, T>> {
+    fn compact<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        stable: bool,
+    ) -> Result<Compacted<Self, T>> {
         let mut data = self.alloc::<T>(input.len())?;
-        let len = if input.is_empty() { 0 } else { self.raw_compact(input, pred, stable, &mut data)? };
+        let len = if input.is_empty() {
+            0
+        } else {
+            self.raw_compact(input, pred, stable, &mut data)?
+        };
         Ok(Compacted { data, len })
     }
 
@@ -505,7 +644,10 @@ pub trait Collectives: Backend {
             return Err(WavekitError::ZeroBins);
         }
         if keys.is_empty() {
-            return Ok(HistogramResult { counts: vec![0; bins as usize], outside: 0 });
+            return Ok(HistogramResult {
+                counts: vec![0; bins as usize],
+                outside: 0,
+            });
         }
         self.raw_histogram(keys, bins)
     }

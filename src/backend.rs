@@ -32,7 +32,11 @@ impl WarpLaunch {
         let width = self.mask.width();
         let lanes = width.lanes() as usize;
         let live = self.threads.saturating_sub(warp * lanes).min(lanes) as u32;
-        let live_bits = if live as usize == lanes { width.full_bits() } else { (1u64 << live) - 1 };
+        let live_bits = if live as usize == lanes {
+            width.full_bits()
+        } else {
+            (1u64 << live) - 1
+        };
         LaneMask::from_bits(self.mask.bits() & live_bits, width).expect("subset of a valid mask")
     }
 
@@ -80,9 +84,17 @@ pub enum ScanKind {
 #[derive(Clone, Copy, Debug)]
 pub enum SegmentSpec<'a, O> {
     /// `count` segments of `size` consecutive elements; the last may be shorter.
-    Fixed { size: usize, count: usize, vector: u32 },
+    Fixed {
+        size: usize,
+        count: usize,
+        vector: u32,
+    },
     /// Segment i is `[offsets[i], offsets[i+1])`; `count + 1` offsets, monotone, in range.
-    Offsets { offsets: &'a O, count: usize, vector: u32 },
+    Offsets {
+        offsets: &'a O,
+        count: usize,
+        vector: u32,
+    },
 }
 
 pub struct HistogramResult {
@@ -141,8 +153,13 @@ pub trait Backend: Send + Sync + Sized {
         arg: u32,
     ) -> Result<Vec<T>>;
     /// Tile-level vote; Ballot bits are tile ranks.
-    fn raw_tile_vote(&self, threads: usize, tile: u32, vote: Vote, preds: &[bool])
-    -> Result<Vec<u64>>;
+    fn raw_tile_vote(
+        &self,
+        threads: usize,
+        tile: u32,
+        vote: Vote,
+        preds: &[bool],
+    ) -> Result<Vec<u64>>;
     /// Tile-level reduce: every lane of a tile gets the tile's butterfly result.
     fn raw_tile_reduce<T: Element>(
         &self,

@@ -17,8 +17,14 @@ pub enum ElemKind {
 }
 
 impl ElemKind {
-    pub const ALL: [ElemKind; 6] =
-        [ElemKind::I32, ElemKind::U32, ElemKind::I64, ElemKind::U64, ElemKind::F32, ElemKind::F64];
+    pub const ALL: [ElemKind; 6] = [
+        ElemKind::I32,
+        ElemKind::U32,
+        ElemKind::I64,
+        ElemKind::U64,
+        ElemKind::F32,
+        ElemKind::F64,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {

@@ -16,16 +16,18 @@ pub mod width;
 
 #[path = "../backends/cpu/mod.rs"]
 pub mod cpu;
-/// Shared GPU backend over a vendor runtime (CUDA or HIP).
-#[cfg(any(feature = "cuda", feature = "hip"))]
-#[path = "../backends/gpu/mod.rs"]
-pub mod gpu;
 #[cfg(feature = "cuda")]
 #[path = "../backends/cuda/mod.rs"]
 pub mod cuda;
+/// Shared GPU backend over a vendor runtime (CUDA, HIP, or the SIMT executor, which is always
+/// built).
+#[path = "../backends/gpu/mod.rs"]
+pub mod gpu;
 #[cfg(feature = "hip")]
 #[path = "../backends/hip/mod.rs"]
 pub mod hip;
+#[path = "../backends/simt/mod.rs"]
+pub mod simt;
 
 pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};

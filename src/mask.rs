@@ -14,13 +14,19 @@ impl LaneMask {
     /// A mask from raw bits; bits beyond the width are an error, never silently dropped.
     pub fn from_bits(bits: u64, width: WarpWidth) -> Result<Self> {
         if bits & !width.full_bits() != 0 {
-            return Err(WavekitError::MaskBeyondWidth { mask: bits, width: width.lanes() });
+            return Err(WavekitError::MaskBeyondWidth {
+                mask: bits,
+                width: width.lanes(),
+            });
         }
         Ok(LaneMask { bits, width })
     }
 
     pub fn full(width: WarpWidth) -> Self {
-        LaneMask { bits: width.full_bits(), width }
+        LaneMask {
+            bits: width.full_bits(),
+            width,
+        }
     }
 
     pub fn empty(width: WarpWidth) -> Self {
@@ -29,19 +35,27 @@ impl LaneMask {
 
     pub fn single(lane: u32, width: WarpWidth) -> Result<Self> {
         check_lane(lane, width)?;
-        Ok(LaneMask { bits: 1u64 << lane, width })
+        Ok(LaneMask {
+            bits: 1u64 << lane,
+            width,
+        })
     }
 
     /// Lanes whose index satisfies `keep`.
     pub fn from_fn(width: WarpWidth, keep: impl Fn(u32) -> bool) -> Self {
-        let bits = (0..width.lanes()).filter(|&l| keep(l)).fold(0u64, |m, l| m | 1u64 << l);
+        let bits = (0..width.lanes())
+            .filter(|&l| keep(l))
+            .fold(0u64, |m, l| m | 1u64 << l);
         LaneMask { bits, width }
     }
 
     /// Lanes below `lane` (CUDA's %lanemask_lt).
     pub fn lt(lane: u32, width: WarpWidth) -> Result<Self> {
         check_lane(lane, width)?;
-        Ok(LaneMask { bits: (1u64 << lane) - 1, width })
+        Ok(LaneMask {
+            bits: (1u64 << lane) - 1,
+            width,
+        })
     }
 
     pub fn le(lane: u32, width: WarpWidth) -> Result<Self> {
@@ -86,15 +100,24 @@ impl LaneMask {
     }
 
     pub fn complement(self) -> Self {
-        LaneMask { bits: !self.bits & self.width.full_bits(), width: self.width }
+        LaneMask {
+            bits: !self.bits & self.width.full_bits(),
+            width: self.width,
+        }
     }
 
     pub fn intersect(self, other: LaneMask) -> Self {
-        LaneMask { bits: self.bits & other.bits, width: self.width }
+        LaneMask {
+            bits: self.bits & other.bits,
+            width: self.width,
+        }
     }
 
     fn with(self, lane: u32) -> Self {
-        LaneMask { bits: self.bits | 1u64 << lane, width: self.width }
+        LaneMask {
+            bits: self.bits | 1u64 << lane,
+            width: self.width,
+        }
     }
 }
 
@@ -102,7 +125,10 @@ fn check_lane(lane: u32, width: WarpWidth) -> Result<()> {
     if lane < width.lanes() {
         Ok(())
     } else {
-        Err(WavekitError::LaneOutOfRange { lane, width: width.lanes() })
+        Err(WavekitError::LaneOutOfRange {
+            lane,
+            width: width.lanes(),
+        })
     }
 }
 

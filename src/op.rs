@@ -45,13 +45,18 @@ impl ReduceOp {
     /// Bitwise ops on floats are refused: they have no meaning there.
     pub fn check<T: Element>(self) -> Result<()> {
         if self.is_bitwise() && T::KIND.is_float() {
-            return Err(WavekitError::UnsupportedOp { op: self.name(), elem: T::KIND.name() });
+            return Err(WavekitError::UnsupportedOp {
+                op: self.name(),
+                elem: T::KIND.name(),
+            });
         }
         Ok(())
     }
 
     pub fn ops_for(kind: ElemKind) -> impl Iterator<Item = ReduceOp> {
-        ReduceOp::ALL.into_iter().filter(move |op| !(op.is_bitwise() && kind.is_float()))
+        ReduceOp::ALL
+            .into_iter()
+            .filter(move |op| !(op.is_bitwise() && kind.is_float()))
     }
 }
 

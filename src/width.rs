@@ -45,7 +45,10 @@ impl WarpWidth {
         if width.is_power_of_two() && width <= self.lanes() {
             Ok(width)
         } else {
-            Err(WavekitError::InvalidSubWidth { width, warp: self.lanes() })
+            Err(WavekitError::InvalidSubWidth {
+                width,
+                warp: self.lanes(),
+            })
         }
     }
 
@@ -54,7 +57,10 @@ impl WarpWidth {
         if tile.is_power_of_two() && tile >= 2 && tile <= self.lanes() {
             Ok(tile)
         } else {
-            Err(WavekitError::InvalidTileSize { tile, warp: self.lanes() })
+            Err(WavekitError::InvalidTileSize {
+                tile,
+                warp: self.lanes(),
+            })
         }
     }
 }

@@ -2,6 +2,8 @@
 //! Launch-level checks on the GPU: kernels compare the runtime warp size with the width they
 //! were compiled for, and the device's attributes are read, not assumed.
 
+#![cfg(feature = "cuda")]
+
 use wavekit::WavekitError;
 use wavekit::gpu::GpuRuntime;
 use wavekit::prelude::*;

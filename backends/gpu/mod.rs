@@ -2,6 +2,7 @@
 //! vendor `GpuRuntime` and the launcher table of that vendor's compiled csrc object.
 
 mod backend;
+mod bench;
 mod buffer;
 pub mod ffi;
 mod imp;

@@ -35,7 +35,7 @@ __global__ void warp_scan_kernel(wk_status* st, uint32_t warp_size, uint32_t exc
 // One block per result: blockDim == block, the last block padded with the identity.
 template <int OP, typename T>
 __global__ void block_reduce_kernel(const T* in, uint64_t n, T* out) {
-  __shared__ T groups[WK_MAX_GROUPS];
+  WK_SHARED(T, groups, WK_MAX_GROUPS);
   uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   T v = e < n ? in[e] : Op<OP, T>::identity();
   T r = group_reduce<OP, T>(v, groups);
@@ -111,7 +111,7 @@ int warp_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
-      warp_reduce_kernel<decltype(ot)::value, T><<<grid, kBlock, 0, as_stream(stream)>>>(
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), warp_reduce_kernel<decltype(ot)::value, T>)(
           st, warp_size, (const T*)vals, n, width, (T*)out);
       return host::launch_error();
     });
@@ -126,7 +126,7 @@ int warp_scan_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
-      warp_scan_kernel<decltype(ot)::value, T><<<grid, kBlock, 0, as_stream(stream)>>>(
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), warp_scan_kernel<decltype(ot)::value, T>)(
           st, warp_size, exclusive, (const T*)vals, n, width, (T*)out);
       return host::launch_error();
     });
@@ -142,7 +142,7 @@ int block_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, c
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
-      block_reduce_kernel<decltype(ot)::value, T><<<grid, block, 0, as_stream(stream)>>>(
+      WK_LAUNCH(grid, block, 0, as_stream(stream), block_reduce_kernel<decltype(ot)::value, T>)(
           (const T*)in, n, (T*)out);
       return host::launch_error();
     });
@@ -159,7 +159,7 @@ int segmented_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t o
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
-      segmented_kernel<decltype(ot)::value, T><<<grid, kBlock, 0, as_stream(stream)>>>(
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), segmented_kernel<decltype(ot)::value, T>)(
           (const T*)in, n, offsets, seg_size, count, vector, (T*)out);
       return host::launch_error();
     });
@@ -175,7 +175,7 @@ int spmv_launch(void* stream, wk_status*, uint32_t dtype, const uint32_t* row_of
     return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
-    spmv_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(row_offsets, cols, (const T*)vals,
+    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), spmv_kernel<T>)(row_offsets, cols, (const T*)vals,
                                                            (const T*)x, rows, vector, (T*)y);
     return host::launch_error();
   });

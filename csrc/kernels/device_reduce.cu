@@ -68,12 +68,14 @@ template <int OP> __device__ __forceinline__ float fold_f32_minmax(const float* 
   for (unsigned i = 0; i < kItems; ++i) {
     const uint32_t b = to_bits(vals[i]);
     k[i] = f32_key(b);
-    mag = max(mag, b & kAbsBits);
+    const uint32_t a = b & kAbsBits;
+    mag = a > mag ? a : mag;
   }
 #pragma unroll
   for (unsigned w = 1; w < kItems; w *= 2) {
 #pragma unroll
-    for (unsigned i = 0; i + w < kItems; i += 2 * w) k[i] = OP == OP_MIN ? min(k[i], k[i + w]) : max(k[i], k[i + w]);
+    for (unsigned i = 0; i + w < kItems; i += 2 * w)
+      k[i] = (OP == OP_MIN) == (k[i + w] < k[i]) ? k[i + w] : k[i];
   }
   if (mag > kInfBits) return from_bits<float>(kQuietNan);
   return from_bits<float>((uint32_t)f32_key((uint32_t)k[0]));
@@ -130,8 +132,8 @@ template <typename T, unsigned K> struct ReduceOccupancy {
 template <int OP, typename T, unsigned K>
 __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::blocks))
     reduce_kernel(const T* in, ReducePlan<T> plan, T* out) {
-  __shared__ T groups[WK_MAX_GROUPS];
-  __shared__ bool last;
+  WK_SHARED(T, groups, WK_MAX_GROUPS);
+  WK_SHARED_VAR(bool, last);
   const uint64_t n = plan.m[0];
   const uint64_t tiles = plan.m[1];
   const uint64_t first = (uint64_t)blockIdx.x * K;
@@ -229,10 +231,10 @@ template <int OP, typename T>
 int launch_k(host::stream_t s, const T* in, const ReducePlan<T>& plan, T* out, unsigned k) {
   const uint64_t blocks = (plan.m[1] + k - 1) / k;
   switch (k) {
-    case 1: reduce_kernel<OP, T, 1><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
-    case 2: reduce_kernel<OP, T, 2><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
-    case 4: reduce_kernel<OP, T, 4><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
-    case 8: reduce_kernel<OP, T, 8><<<(unsigned)blocks, kLanes, 0, s>>>(in, plan, out); break;
+    case 1: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 1>)(in, plan, out); break;
+    case 2: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 2>)(in, plan, out); break;
+    case 4: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4>)(in, plan, out); break;
+    case 8: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 8>)(in, plan, out); break;
     default: return WK_ERR_ARG;
   }
   return host::launch_error();

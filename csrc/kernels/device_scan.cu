@@ -50,16 +50,18 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, (ScanOccupancy<T>::block
   typedef Op<OP, T> O;
   typedef Pad<T> P;
   const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
-  __shared__ T items[kThreads / WK_WARP_SIZE * kWarpSlots];
-  __shared__ T group_tot[kGroups];
-  __shared__ T group_incl[kGroups];
-  __shared__ T stash[kStashSize];
-  __shared__ T last_w_prev, last_local;
-  __shared__ T s_prefix;
-  __shared__ unsigned s_tile;
+  WK_SHARED(T, items, kThreads / WK_WARP_SIZE * kWarpSlots);
+  WK_SHARED(T, group_tot, kGroups);
+  WK_SHARED(T, group_incl, kGroups);
+  WK_SHARED(T, stash, kStashSize);
+  WK_SHARED(unsigned, stash_flags, WK_WARP_SIZE);
+  WK_SHARED_VAR(T, last_w_prev);
+  WK_SHARED_VAR(T, last_local);
+  WK_SHARED_VAR(T, s_prefix);
+  WK_SHARED_VAR(unsigned, s_tile);
   const unsigned t = threadIdx.x;
   const unsigned ln = lane();
-  T* wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
+  const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
   // Tiles are numbered in the order blocks start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
   if (t == 0) s_tile = atomicAdd(counter, 1u);
@@ -120,7 +122,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, (ScanOccupancy<T>::block
     if (t < WK_WARP_SIZE) {
       const T agg = O::combine(O::combine(group_incl[kGroups - 2], last_w_prev), last_local);
       if (t == 0) status.publish(tile, kStatusAggregate, agg);
-      T x = look_back<OP, T>(status, tile, stash);
+      T x = look_back<OP, T>(status, tile, stash, stash_flags);
       if (t == 0) {
         status.publish(tile, kStatusInclusive, O::combine(x, agg));
         s_prefix = x;
@@ -200,7 +202,7 @@ int device_scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, ui
     int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
     if (rc) return rc;
     return with_op<T>(op, [&](auto ot) {
-      scan_kernel<decltype(ot)::value, T><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), scan_kernel<decltype(ot)::value, T, typename StatusFor<T>::type>)(
           (const T*)in, n, exclusive, counter, status, (T*)out);
       return host::launch_error();
     });

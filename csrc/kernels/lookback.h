@@ -128,8 +128,9 @@ const unsigned kStashWindows = 8;
 const unsigned kStashSize = kStashWindows * WK_WARP_SIZE;
 
 // The exclusive prefix X_tile (tile > 0) for the canonical left fold, called by every lane of
-// one full warp; the result is valid in every lane. `stash` is kStashSize elements of shared
-// memory owned by that warp (unused for integers).
+// one full warp; the result is valid in every lane. `stash` is kStashSize elements and `flags`
+// WK_WARP_SIZE words of shared memory owned by that warp (both unused for integers); they are
+// the kernel's tracked arrays (plain pointers on GPUs), hence the template parameters.
 //
 // Lane l of a window looks at tile j - l; windows go back WK_WARP_SIZE tiles at a time until one
 // holds an inclusive prefix.
@@ -138,8 +139,8 @@ const unsigned kStashSize = kStashWindows * WK_WARP_SIZE;
 // - Floats: the fold must run left to right from the inclusive prefix, one combine per tile.
 //   The windows' values go to shared memory on the way back, then every lane folds them forward
 //   eight at a time (the eight loads in flight together), so each tile costs about one add.
-template <int OP, typename T, typename Status>
-__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, T* stash) {
+template <int OP, typename T, typename Status, typename S, typename F>
+__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash, F flags) {
   typedef Op<OP, T> O;
   const unsigned ln = prims::lane();
   const wk_lanemask_t all = WK_FULL_MASK;
@@ -197,7 +198,6 @@ __device__ __forceinline__ T look_back(const Status& st, uint64_t tile, T* stash
   }
   // Further back than the stash holds: fold forward from `found` over the (now published)
   // statuses, a window at a time; an inclusive prefix met on the way restarts the fold.
-  unsigned* flags = (unsigned*)(stash + WK_WARP_SIZE);
   acc = O::identity();
   for (int64_t s = found; s < (int64_t)tile; s += WK_WARP_SIZE) {
     const int64_t idx = s + (int64_t)ln;

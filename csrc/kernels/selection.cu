@@ -35,7 +35,7 @@ template <typename T>
 __global__ void __launch_bounds__(kBlock)
     count_if_kernel(uint32_t pred, uint64_t a, uint64_t b, const T* in, uint64_t n,
                     unsigned long long* out) {
-  __shared__ unsigned warp_count[kBlock / WK_WARP_SIZE];
+  WK_SHARED(unsigned, warp_count, kBlock / WK_WARP_SIZE);
   const unsigned V = 16 / sizeof(T);
   const unsigned kUnroll = 4;
   T va = from_bits<T>((typename Elem<T>::U)a);
@@ -92,10 +92,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     compact_kernel(wk_status* st, uint32_t warp_size, uint32_t pred, uint64_t a, uint64_t b,
                    const T* in, uint64_t n, unsigned* counter, CountStatus status, T* out,
                    unsigned long long* total) {
-  __shared__ T items[Pad<T>::size];
-  __shared__ unsigned warp_tot[kWarps];
-  __shared__ uint64_t s_offset;
-  __shared__ unsigned s_tile;
+  WK_SHARED(T, items, Pad<T>::size);
+  WK_SHARED(unsigned, warp_tot, kWarps);
+  WK_SHARED_VAR(uint64_t, s_offset);
+  WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
   if (t == 0) s_tile = STABLE ? atomicAdd(counter, 1u) : blockIdx.x;
@@ -111,7 +111,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   const unsigned ln = lane();
   const unsigned kWarpItems = WK_WARP_SIZE * kItems;
   const unsigned kWarpSlots = kWarpItems + kWarpItems / Pad<T>::every;
-  T* wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
+  const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
   const uint64_t wbase = base + (uint64_t)(t / WK_WARP_SIZE) * kWarpItems;
   if (wbase + kWarpItems <= n) {
     T x[kItems];
@@ -156,7 +156,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
       }
     } else if (t < WK_WARP_SIZE) {
       if (t == 0) status.publish(tile, kStatusAggregate, count);
-      uint64_t x0 = look_back<OP_SUM, uint64_t>(status, tile, (uint64_t*)nullptr);
+      uint64_t x0 = look_back<OP_SUM, uint64_t>(status, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
       if (t == 0) {
         status.publish(tile, kStatusInclusive, x0 + count);
         s_offset = x0;
@@ -192,7 +192,7 @@ enum HistMode { HIST_PLAIN = 0, HIST_MATCH = 1, HIST_ADAPTIVE = 2, HIST_GLOBAL =
 template <int MODE, bool SHARED>
 __global__ void __launch_bounds__(kBlock)
     histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, unsigned long long* out) {
-  extern __shared__ unsigned local[];
+  WK_DYNAMIC_SHARED(unsigned, local);
   if (SHARED) {
     for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x) local[i] = 0;
     __syncthreads();
@@ -274,7 +274,7 @@ int agg_inc_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t imp
                    uint32_t* olds) {
   unsigned grid;
   if (n >= (1ull << 32) || !grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
-  agg_inc_kernel<<<grid, kBlock, 0, as_stream(stream)>>>(st, warp_size, (int)impl, slots, n,
+  WK_LAUNCH(grid, kBlock, 0, as_stream(stream), agg_inc_kernel)(st, warp_size, (int)impl, slots, n,
                                                         counters, ncounters, olds);
   return host::launch_error();
 }
@@ -286,7 +286,7 @@ int count_if_launch(void* stream, wk_status*, uint32_t dtype, uint32_t pred, uin
   if (rc) return rc;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    count_if_kernel<T><<<strided_grid(n / (16 / sizeof(T))), kBlock, 0, as_stream(stream)>>>(
+    WK_LAUNCH(strided_grid(n / (16 / sizeof(T))), kBlock, 0, as_stream(stream), count_if_kernel<T>)(
         pred, a, b, (const T*)in, n, (unsigned long long*)out);
     return host::launch_error();
   });
@@ -310,11 +310,11 @@ int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dty
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     if (stable)
-      compact_kernel<T, true><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_kernel<T, true>)(
           st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
           (unsigned long long*)out_count);
     else
-      compact_kernel<T, false><<<(unsigned)tiles, kThreads, 0, as_stream(stream)>>>(
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_kernel<T, false>)(
           st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
           (unsigned long long*)out_count);
     return host::launch_error();
@@ -333,9 +333,9 @@ int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32
   unsigned long long* o = (unsigned long long*)out;
 #define WK_HIST(M)                                                                            \
   if (shared)                                                                                 \
-    histogram_kernel<M, true><<<grid, kBlock, smem, s>>>(keys, n, bins, o);                   \
+    WK_LAUNCH(grid, kBlock, smem, s, histogram_kernel<M, true>)(keys, n, bins, o);                   \
   else                                                                                        \
-    histogram_kernel<M, false><<<grid, kBlock, 0, s>>>(keys, n, bins, o);
+    WK_LAUNCH(grid, kBlock, 0, s, histogram_kernel<M, false>)(keys, n, bins, o);
   switch (mode) {
     case HIST_PLAIN: WK_HIST(HIST_PLAIN) break;
     case HIST_MATCH: WK_HIST(HIST_MATCH) break;

@@ -69,7 +69,7 @@ __global__ void activemask_kernel(wk_status* st, uint32_t warp_size, int impl, u
 template <typename T>
 __global__ void transpose_kernel(wk_status* st, uint32_t warp_size, int impl, const T* vals,
                                  uint64_t threads, uint64_t mask, T* out) {
-  __shared__ T slots[kBlock];
+  WK_SHARED(T, slots, kBlock);
   if (!width_ok(st, warp_size)) return;
   WarpPos p = warp_pos(threads, mask);
   if (!contains(p.members, p.lane)) return;
@@ -123,7 +123,7 @@ int vote_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t impl, 
                 const uint8_t* preds, uint64_t threads, uint64_t mask, uint64_t* out) {
   unsigned grid;
   if (kind > 3 || !grid_for(threads, kBlock, &grid)) return WK_ERR_ARG;
-  vote_kernel<<<grid, kBlock, 0, as_stream(stream)>>>(st, warp_size, (int)impl, kind, preds,
+  WK_LAUNCH(grid, kBlock, 0, as_stream(stream), vote_kernel)(st, warp_size, (int)impl, kind, preds,
                                                      threads, mask, out);
   return host::launch_error();
 }
@@ -137,7 +137,7 @@ int shfl_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
     return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    shfl_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(st, warp_size, kind, (const T*)vals,
+    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), shfl_kernel<T>)(st, warp_size, kind, (const T*)vals,
                                                            threads, mask, arg, width, (T*)out);
     return host::launch_error();
   });
@@ -150,7 +150,7 @@ int match_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t impl,
   if (kind > 1 || !grid_for(threads, kBlock, &grid)) return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    match_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(
+    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), match_kernel<T>)(
         st, warp_size, (int)impl, kind, (const T*)vals, threads, mask, out_mask, out_pred);
     return host::launch_error();
   });
@@ -160,7 +160,7 @@ int activemask_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t 
                       uint64_t threads, uint64_t mask, uint64_t* out) {
   unsigned grid;
   if (!grid_for(threads, kBlock, &grid)) return WK_ERR_ARG;
-  activemask_kernel<<<grid, kBlock, 0, as_stream(stream)>>>(st, warp_size, (int)impl, threads,
+  WK_LAUNCH(grid, kBlock, 0, as_stream(stream), activemask_kernel)(st, warp_size, (int)impl, threads,
                                                            mask, out);
   return host::launch_error();
 }
@@ -172,7 +172,7 @@ int transpose_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t i
   if (!grid_for(threads, kBlock, &grid)) return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    transpose_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(
+    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), transpose_kernel<T>)(
         st, warp_size, (int)impl, (const T*)vals, threads, mask, (T*)out);
     return host::launch_error();
   });
@@ -187,7 +187,7 @@ int tile_shfl_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
     return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
-    tile_shfl_kernel<T><<<grid, kBlock, 0, as_stream(stream)>>>(
+    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), tile_shfl_kernel<T>)(
         st, warp_size, kind, (const T*)vals, threads, tile, arg, (T*)out);
     return host::launch_error();
   });
@@ -200,7 +200,7 @@ int tile_vote_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t i
   if (kind > 3 || tile == 0 || (tile & (tile - 1)) != 0 || tile > warp_size ||
       !grid_for(threads, kBlock, &grid))
     return WK_ERR_ARG;
-  tile_vote_kernel<<<grid, kBlock, 0, as_stream(stream)>>>(st, warp_size, (int)impl, kind, preds,
+  WK_LAUNCH(grid, kBlock, 0, as_stream(stream), tile_vote_kernel)(st, warp_size, (int)impl, kind, preds,
                                                           threads, tile, out);
   return host::launch_error();
 }
@@ -214,7 +214,7 @@ int tile_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
-      tile_reduce_kernel<decltype(ot)::value, T><<<grid, kBlock, 0, as_stream(stream)>>>(
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), tile_reduce_kernel<decltype(ot)::value, T>)(
           st, warp_size, (const T*)vals, threads, tile, (T*)out);
       return host::launch_error();
     });

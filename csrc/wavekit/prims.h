@@ -154,9 +154,10 @@ __device__ __forceinline__ T kogge_stone(wk_lanemask_t mask, T v, unsigned width
 // Group reduce of one value per thread of the block (blockDim a multiple of the logical group,
 // at most WK_MAX_BLOCK): bfly in each logical group of 32, then bfly over the group results
 // padded with the identity. The result is valid in thread 0. `groups` is shared scratch of
-// WK_MAX_GROUPS elements; the call ends with the block synchronised.
-template <int OP, typename T>
-__device__ __forceinline__ T group_reduce(T v, T* groups) {
+// WK_MAX_GROUPS elements (a T* on GPUs, a tracked array on the SIMT executor); the call ends
+// with the block synchronised.
+template <int OP, typename T, typename G>
+__device__ __forceinline__ T group_reduce(T v, G groups) {
   wk_lanemask_t mask = block_warp_lanes();
   T g = bfly<OP, T>(mask, v, WK_LOGICAL_GROUP);
   unsigned group = threadIdx.x / WK_LOGICAL_GROUP;

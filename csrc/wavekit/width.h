@@ -5,7 +5,18 @@
 
 #include <stdint.h>
 
-#if defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+#if defined(WK_SIMT)
+// The SIMT executor (csrc/simt): a host build, made once per width by build/simt.rs with
+// -DWK_WARP_SIZE=32 or 64; each width gets its own namespace and launcher table.
+#define WK_VENDOR_SIMT 1
+#if WK_WARP_SIZE == 64
+#define WK_NS wk_simt64
+#define WK_LAUNCHERS_SYMBOL wk_simt64_launchers
+#else
+#define WK_NS wk_simt32
+#define WK_LAUNCHERS_SYMBOL wk_simt32_launchers
+#endif
+#elif defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
 #define WK_VENDOR_HIP 1
 #define WK_NS wk_hip
 #define WK_LAUNCHERS_SYMBOL wk_hip_launchers
@@ -50,8 +61,20 @@ typedef unsigned int wk_lanemask_t;
 // Widest mask any launcher takes from the host (a wave64 mask).
 typedef unsigned long long wk_hostmask_t;
 
-#if defined(WK_VENDOR_CUDA)
+#if defined(WK_VENDOR_SIMT)
+#include "../simt/arch_simt.h"
+#elif defined(WK_VENDOR_CUDA)
 #include "arch_cuda.h"
 #else
 #include "arch_hip.h"
+#endif
+
+// How kernels spell a launch and shared memory, so the same source also builds for the SIMT
+// executor, whose arch header defines these itself (tracked shared memory, fiber launches):
+//   WK_LAUNCH(grid, block, shared_bytes, stream, kernel<...>)(args...)
+#ifndef WK_LAUNCH
+#define WK_LAUNCH(grid, block, shmem, stream, ...) __VA_ARGS__<<<grid, block, shmem, stream>>>
+#define WK_SHARED(T, name, N) __shared__ T name[N]
+#define WK_SHARED_VAR(T, name) __shared__ T name
+#define WK_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
 #endif

@@ -47,6 +47,10 @@ fn describe(kind: BackendKind) -> String {
                 widths.join(" and ")
             )
         }
+        BackendKind::Simt => {
+            "the csrc kernels on the CPU, lanes as fibers, hazards reported; warp widths 32 and 64"
+                .into()
+        }
         BackendKind::Cuda | BackendKind::Hip => "devices:".into(),
     }
 }

@@ -1,13 +1,9 @@
 //! Which backends this binary was built with, and one value that holds any of them, so every
 //! command is written once as a generic function over `B: Backend` and dispatched here.
 //!
-//! Adding a backend (the CUDA and HIP arms) takes four small edits, each under
-//! `#[cfg(feature = "cuda")]` (or "hip"):
-//! - a variant of `AnyBackend`: `Cuda(crate::cuda::CudaBackend)`;
-//! - its arm in `with_backend!`: `$crate::cli::registry::AnyBackend::Cuda($b) => $body,`;
-//! - its arm in `BackendKind::open`: one `AnyBackend::Cuda` per device whose width `wanted`;
-//! - `impl BenchBackend` (src/cli/bench/timing.rs) with a device-to-device copy as the
-//!   bench's baseline (and device events in `time_once` if wanted).
+//! Adding a backend takes three small edits (GPU ones under their feature's `cfg`): a variant
+//! of `AnyBackend`, its arm in `with_backend!`, and its arm in `BackendKind::open`. Every
+//! `GpuBackend<R>` already has the bench's copy baseline (backends/gpu/bench.rs).
 
 use crate::cpu::CpuBackend;
 use crate::error::{Result, WavekitError};
@@ -17,16 +13,24 @@ use crate::width::WarpWidth;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendKind {
     Cpu,
+    /// The csrc kernels on the CPU through the SIMT executor (always built).
+    Simt,
     Cuda,
     Hip,
 }
 
 impl BackendKind {
-    pub const ALL: [BackendKind; 3] = [BackendKind::Cpu, BackendKind::Cuda, BackendKind::Hip];
+    pub const ALL: [BackendKind; 4] = [
+        BackendKind::Cpu,
+        BackendKind::Simt,
+        BackendKind::Cuda,
+        BackendKind::Hip,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             BackendKind::Cpu => "cpu",
+            BackendKind::Simt => "simt",
             BackendKind::Cuda => "cuda",
             BackendKind::Hip => "hip",
         }
@@ -35,7 +39,7 @@ impl BackendKind {
     /// Whether this binary was built with the backend (cpu always; the others per feature).
     pub fn compiled(self) -> bool {
         match self {
-            BackendKind::Cpu => true,
+            BackendKind::Cpu | BackendKind::Simt => true,
             BackendKind::Cuda => cfg!(feature = "cuda"),
             BackendKind::Hip => cfg!(feature = "hip"),
         }
@@ -51,49 +55,68 @@ impl BackendKind {
                 .filter(|&w| wanted(w))
                 .map(|w| AnyBackend::Cpu(CpuBackend::new(w)))
                 .collect()),
+            // At 64 lanes the executor runs AMD's emulated primitives, the code wave64 runs.
+            BackendKind::Simt => WarpWidth::ALL
+                .into_iter()
+                .filter(|&w| wanted(w))
+                .map(|w| {
+                    Ok(AnyBackend::Simt(
+                        crate::simt::open(w)?.with_emulation(w == WarpWidth::W64),
+                    ))
+                })
+                .collect(),
             #[cfg(feature = "cuda")]
-            BackendKind::Cuda => open_cuda(wanted),
-            #[cfg(not(feature = "cuda"))]
-            BackendKind::Cuda => Err(WavekitError::BackendNotCompiled(self.name())),
-            BackendKind::Hip if !self.compiled() => {
+            BackendKind::Cuda => gpu_devices(
+                crate::cuda::device_count(),
+                "cuda",
+                |i| crate::cuda::open(i).map(AnyBackend::Cuda),
+                warp,
+            ),
+            #[cfg(feature = "hip")]
+            BackendKind::Hip => gpu_devices(
+                crate::hip::device_count(),
+                "hip",
+                |i| crate::hip::open(i).map(AnyBackend::Hip),
+                warp,
+            ),
+            #[allow(unreachable_patterns)]
+            BackendKind::Cuda | BackendKind::Hip => {
                 Err(WavekitError::BackendNotCompiled(self.name()))
             }
-            // The HIP arm (enumerate devices, keep those of width `warp`) is added with the HIP
-            // backend; until then a HIP build says so instead of guessing.
-            BackendKind::Hip => Err(WavekitError::NoDevice {
-                backend: self.name(),
-                reason: "this build's command line has no arm for it yet (src/cli/registry.rs)"
-                    .into(),
-            }),
         }
     }
 }
 
-/// Every CUDA device whose warp width is wanted; no device at all is `NoDevice`.
-#[cfg(feature = "cuda")]
-fn open_cuda(wanted: impl Fn(WarpWidth) -> bool) -> Result<Vec<AnyBackend>> {
-    let count = crate::cuda::device_count();
+/// Every device of a GPU backend whose warp width is `warp` (all when `None`); none at all is
+/// a `NoDevice` error so `select` can say why the backend was skipped.
+#[cfg(any(feature = "cuda", feature = "hip"))]
+fn gpu_devices(
+    count: usize,
+    backend: &'static str,
+    open: impl Fn(usize) -> Result<AnyBackend>,
+    warp: Option<WarpWidth>,
+) -> Result<Vec<AnyBackend>> {
     if count == 0 {
         return Err(WavekitError::NoDevice {
-            backend: "cuda",
-            reason: "no CUDA device or driver on this machine".into(),
+            backend,
+            reason: "the runtime reports no device".into(),
         });
     }
-    let mut found = Vec::new();
-    for ordinal in 0..count {
-        let b = crate::cuda::open(ordinal)?;
-        if wanted(crate::backend::Backend::warp_width(&b)) {
-            found.push(AnyBackend::Cuda(b));
-        }
-    }
-    Ok(found)
+    let all = (0..count).map(open).collect::<Result<Vec<_>>>()?;
+    Ok(all
+        .into_iter()
+        .filter(|b| warp.is_none_or(|w| b.warp_width() == w))
+        .collect())
 }
 
 /// Any backend this binary was built with. Dispatch with `with_backend!`.
 pub enum AnyBackend {
     Cpu(CpuBackend),
+    Simt(crate::simt::SimtBackend),
     #[cfg(feature = "cuda")]
     Cuda(crate::cuda::CudaBackend),
+    #[cfg(feature = "hip")]
+    Hip(crate::hip::HipBackend),
 }
 
 /// `with_backend!(any, |b| body)`: runs `body` with `b` bound to the concrete backend inside
@@ -102,8 +125,11 @@ macro_rules! with_backend {
     ($any:expr, |$b:ident| $body:expr) => {
         match $any {
             $crate::cli::registry::AnyBackend::Cpu($b) => $body,
+            $crate::cli::registry::AnyBackend::Simt($b) => $body,
             #[cfg(feature = "cuda")]
             $crate::cli::registry::AnyBackend::Cuda($b) => $body,
+            #[cfg(feature = "hip")]
+            $crate::cli::registry::AnyBackend::Hip($b) => $body,
         }
     };
 }

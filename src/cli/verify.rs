@@ -37,6 +37,11 @@ pub fn run(choice: Option<BackendKind>, warp: Option<WarpWidth>, scale: Scale) -
     let mut rows = Vec::new();
     for any in &selected.backends {
         let start = Instant::now();
+        // The executor simulates every lane as a fiber: the small inputs keep it to seconds.
+        let scale = match any {
+            registry::AnyBackend::Simt(_) => Scale::Small,
+            _ => scale,
+        };
         let results = with_backend!(any, |b| conformance::run_all(b, scale));
         let row = Row {
             backend: any.name(),

@@ -1,0 +1,41 @@
+// Host-only shim compiled against the installed HIP headers (build/hip.rs). The HIP enums'
+// values and hipDeviceProp_t's layout belong to the ROCm release; taking them from its headers
+// here keeps backends/hip/sys.rs free of copied numbers that a different ROCm could change.
+#include <hip/hip_runtime_api.h>
+
+#include <string.h>
+
+static_assert(sizeof(hipError_t) == sizeof(int), "hipError_t crosses the FFI as a C int");
+static_assert(sizeof(hipStream_t) == sizeof(void*), "hipStream_t crosses the FFI as a pointer");
+static_assert(sizeof(hipDeviceAttribute_t) == sizeof(int), "attributes cross as a C int");
+static_assert(sizeof(hipMemcpyKind) == sizeof(int), "copy kinds cross as a C int");
+
+// `extern` because a namespace-scope const otherwise has internal linkage in C++.
+extern "C" {
+
+extern const int wk_hip_abi_success = hipSuccess;
+extern const int wk_hip_abi_error_no_device = hipErrorNoDevice;
+extern const int wk_hip_abi_error_invalid_device = hipErrorInvalidDevice;
+extern const int wk_hip_abi_attr_warp_size = hipDeviceAttributeWarpSize;
+extern const int wk_hip_abi_attr_multiprocessors = hipDeviceAttributeMultiprocessorCount;
+extern const int wk_hip_abi_memcpy_htod = hipMemcpyHostToDevice;
+extern const int wk_hip_abi_memcpy_dtoh = hipMemcpyDeviceToHost;
+extern const int wk_hip_abi_memcpy_dtod = hipMemcpyDeviceToDevice;
+extern const unsigned wk_hip_abi_stream_default = hipStreamDefault;
+
+// The device's GCN target name (e.g. "gfx90a:sramecc+:xnack-"), NUL-terminated in `out`.
+// hipDeviceAttribute_t has no arch-name entry in ROCm 5.2, and hipDeviceProp_t's layout (and in
+// ROCm 6 the function's name) depends on the release, so the copy is made here.
+int wk_hip_device_arch_name(int device, char* out, size_t len) {
+  if (out == nullptr || len == 0) return (int)hipErrorInvalidValue;
+  hipDeviceProp_t prop;
+  hipError_t err = hipGetDeviceProperties(&prop, device);
+  if (err != hipSuccess) return (int)err;
+  size_t n = strnlen(prop.gcnArchName, sizeof(prop.gcnArchName));
+  if (n >= len) n = len - 1;
+  memcpy(out, prop.gcnArchName, n);
+  out[n] = '\0';
+  return (int)hipSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,56 @@
+//! The SIMT executor half of the build, always on (CI has a C++ compiler but no GPU one): the
+//! executor core once, then every device source it runs (csrc/kernels and the pitfall kernels
+//! of csrc/simt/pitfalls) twice, at 32 and at 64 lanes, each width in its own namespace
+//! (csrc/wavekit/width.h) and with its own launcher table (`wk_simt32_launchers`, ...).
+
+use std::path::{Path, PathBuf};
+
+const CORE: &[&str] = &["executor.cpp", "fiber.cpp", "session.cpp", "shared.cpp"];
+
+fn sources(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == ext));
+    files.sort();
+    files
+}
+
+fn base(build: &mut cc::Build) -> &mut cc::Build {
+    // Optimised even in debug builds: the executor runs whole kernels per test. Contraction off
+    // as for the GPU builds, so float results are bit for bit those of docs/SEMANTICS.md.
+    build
+        .cpp(true)
+        .std("c++17")
+        .opt_level(2)
+        .debug(false)
+        .flag("-ffp-contract=off")
+        .flag("-fno-strict-aliasing")
+        .warnings(true)
+        .extra_warnings(true)
+}
+
+pub fn build() {
+    let simt = Path::new("csrc/simt");
+    // The real kernels and launcher table, and the seeds' pitfall kernels.
+    let mut device = sources(Path::new("csrc/kernels"), "cu");
+    device.extend(sources(&simt.join("pitfalls"), "cu"));
+    for width in [32u32, 64] {
+        let mut b = cc::Build::new();
+        base(&mut b)
+            .define("WK_SIMT", None)
+            .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
+            // .cu sources are C++ for the host compiler.
+            .flag("-x")
+            .flag("c++")
+            // `#pragma unroll` means nothing to the host compiler.
+            .flag("-Wno-unknown-pragmas")
+            .files(&device)
+            .compile(&format!("wk_simt_w{width}"));
+    }
+    // Last, so the linker meets the core after the device code that calls it.
+    let mut core = cc::Build::new();
+    base(&mut core)
+        .files(CORE.iter().map(|f| simt.join(f)))
+        .compile("wk_simt_core");
+}

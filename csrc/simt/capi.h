@@ -1,0 +1,74 @@
+// C interface of the SIMT executor for the Rust side (backends/simt/ffi.rs mirrors it).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Scheduling policies. LOCKSTEP runs the lanes of a warp interleaved one shared-memory access
+// at a time and lets __activemask() see every lane of the warp at that call (AMD wavefronts,
+// pre-Volta warps). The others run each lane alone to its next synchronising point (Volta
+// independent thread scheduling) in forward, reverse or seeded random thread order, and split
+// the lanes reaching an __activemask() together into smaller groups.
+enum {
+  WK_SIMT_LOCKSTEP = 0,
+  WK_SIMT_FORWARD = 1,
+  WK_SIMT_REVERSE = 2,
+  WK_SIMT_RANDOM = 3,
+};
+
+// Hazard kinds.
+enum {
+  WK_SIMT_BARRIER_DIVERGENCE = 0,  // a __syncthreads not reached by every thread of the block
+  WK_SIMT_INACTIVE_MASK_LANE = 1,  // a collective's mask names a lane that exited, does not
+                                   // exist or waits at a block barrier
+  WK_SIMT_MISMATCHED_COLLECTIVE = 2,  // lanes named in a mask wait at a different collective
+                                      // or mask, or the mask leaves out the caller
+  WK_SIMT_SHFL_OUTSIDE_MASK = 3,      // a shuffle read a source lane outside its mask
+  WK_SIMT_SHARED_RACE = 4,            // two threads touch a shared element, one writes, and no
+                                      // barrier orders them
+  WK_SIMT_SHARED_OUT_OF_BOUNDS = 5,
+  WK_SIMT_STALLED = 6,  // the executor gave up on a block (too many forced resolutions)
+  WK_SIMT_REPORT_KINDS = 7,
+};
+
+// Launch return codes. Hazards are reports in the session; HAZARDS only says there are new ones.
+enum {
+  WK_SIMT_OK = 0,
+  WK_SIMT_ERR_CONFIG = 1,   // bad grid, block or width
+  WK_SIMT_ERR_ABORTED = 2,  // a block was abandoned (see the STALLED report)
+  WK_SIMT_HAZARDS = 3,      // the launch ran to the end and reported hazards
+};
+
+typedef struct wk_simt_session wk_simt_session;
+
+typedef struct {
+  uint32_t kind;
+  uint32_t block[3];
+  uint32_t warp;
+  uint32_t width;
+  uint64_t lanes;
+  const char* kernel;  // valid until the reports are cleared
+  const char* detail;
+} wk_simt_report;
+
+wk_simt_session* wk_simt_session_new(uint32_t policy, uint64_t seed);
+void wk_simt_session_free(wk_simt_session* s);
+void wk_simt_session_configure(wk_simt_session* s, uint32_t policy, uint64_t seed);
+size_t wk_simt_session_report_count(wk_simt_session* s);
+// Copies report i into *out; returns 0, or -1 if i is out of range.
+int wk_simt_session_report(wk_simt_session* s, size_t i, wk_simt_report* out);
+// Reports left out because a launch hit its cap of reports.
+uint64_t wk_simt_session_suppressed(wk_simt_session* s);
+void wk_simt_session_clear(wk_simt_session* s);
+// Removes the first n reports (those a caller has copied).
+void wk_simt_session_drop(wk_simt_session* s, size_t n);
+uint64_t wk_simt_session_launches(wk_simt_session* s);
+const char* wk_simt_error_string(int code);
+
+#ifdef __cplusplus
+}
+#endif

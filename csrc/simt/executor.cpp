@@ -1,0 +1,638 @@
+// The scheduler: runs the fibers of one block until each reaches a synchronising point, then
+// resolves warp collectives and block barriers, reporting whatever hardware would hang on or
+// leave undefined instead of hanging.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "internal.h"
+
+namespace wk_simt {
+
+thread_local Launch* g_launch = nullptr;
+static thread_local int t_launch_error = 0;
+
+namespace {
+
+constexpr size_t kStackBytes = 64 * 1024;
+constexpr unsigned kMaxBlock = 1024;
+constexpr uint32_t kReportsPerKind = 16;
+constexpr uint32_t kMaxForced = 4096;
+constexpr uint64_t kMaxSwitches = 400ull * 1000 * 1000;
+
+// Stacks are kept per OS thread and reused by every launch it runs.
+struct StackPool {
+  std::vector<FiberStack> stacks;
+  ~StackPool() {
+    for (auto& s : stacks) fiber_stack_free(s);
+  }
+  void ensure(size_t n) {
+    while (stacks.size() < n) stacks.push_back(fiber_stack_alloc(kStackBytes));
+  }
+};
+thread_local StackPool t_pool;
+
+uint64_t splitmix(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+bool is_active_op(Op op) { return op == Op::ActiveMask || op == Op::BallotActive; }
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::All: return "all_sync";
+    case Op::Any: return "any_sync";
+    case Op::Uni: return "uni_sync";
+    case Op::Ballot: return "ballot_sync";
+    case Op::ShflIdx: return "shfl_sync";
+    case Op::ShflUp: return "shfl_up_sync";
+    case Op::ShflDown: return "shfl_down_sync";
+    case Op::ShflXor: return "shfl_xor_sync";
+    case Op::MatchAny: return "match_any_sync";
+    case Op::MatchAll: return "match_all_sync";
+    case Op::SyncWarp: return "syncwarp";
+    case Op::ActiveMask: return "activemask";
+    case Op::BallotActive: return "ballot (active lanes)";
+  }
+  return "?";
+}
+
+uint64_t bytes_mask(unsigned bytes) { return bytes >= 8 ? ~0ull : ((1ull << (bytes * 8)) - 1); }
+
+uint64_t poison(unsigned bytes) { return 0xBAADF00DBAADF00Dull & bytes_mask(bytes); }
+
+unsigned shfl_source(Op op, unsigned lane, unsigned arg, unsigned width) {
+  const unsigned base = lane & ~(width - 1);
+  switch (op) {
+    case Op::ShflIdx: return base + (arg & (width - 1));
+    case Op::ShflUp: return lane - base >= arg ? lane - arg : lane;
+    case Op::ShflDown: return lane - base + arg < width ? lane + arg : lane;
+    default: {
+      const unsigned j = lane ^ arg;
+      return j >= base + width ? lane : j;
+    }
+  }
+}
+
+std::string hex(uint64_t v) {
+  char b[32];
+  snprintf(b, sizeof b, "%#llx", (unsigned long long)v);
+  return b;
+}
+
+void lane_entry(void* arg) {
+  Launch* L = static_cast<Launch*>(arg);
+  L->body(L->ctx);
+  L->me().st = St::Exited;
+  fiber_switch(L->me().ctx, L->sched);
+  abort();  // an exited fiber is never resumed
+}
+
+void run_lane(Launch& L, unsigned t) {
+  L.cur = t;
+  ++L.switches;
+  fiber_switch(L.sched, L.lanes[t].ctx);
+}
+
+void run_phase(Launch& L) {
+  const unsigned n = L.n;
+  switch (L.policy) {
+    case WK_SIMT_LOCKSTEP:
+      // A warp advances one shared-memory access (or synchronising point) per lane per step.
+      for (unsigned w = 0; w < L.nwarps; ++w) {
+        const unsigned lo = w * L.W, hi = std::min(n, lo + L.W);
+        bool any = true;
+        while (any && !L.aborted) {
+          any = false;
+          for (unsigned t = lo; t < hi; ++t)
+            if (L.lanes[t].st == St::Runnable) {
+              run_lane(L, t);
+              any = true;
+            }
+        }
+      }
+      break;
+    case WK_SIMT_REVERSE:
+      for (unsigned t = n; t-- > 0;)
+        if (L.lanes[t].st == St::Runnable) run_lane(L, t);
+      break;
+    case WK_SIMT_RANDOM: {
+      std::vector<unsigned> order;
+      for (unsigned t = 0; t < n; ++t)
+        if (L.lanes[t].st == St::Runnable) order.push_back(t);
+      for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[L.next_random() % i]);
+      for (unsigned t : order)
+        if (L.lanes[t].st == St::Runnable) run_lane(L, t);
+      break;
+    }
+    default:
+      for (unsigned t = 0; t < n; ++t)
+        if (L.lanes[t].st == St::Runnable) run_lane(L, t);
+  }
+}
+
+bool compatible(const Lane& a, const Lane& b) {
+  if (a.op != b.op || a.mask != b.mask || a.bytes != b.bytes) return false;
+  // Divergent branches may meet at different __syncwarp calls (Volta+); every other
+  // collective must be the same call.
+  return a.op == Op::SyncWarp || same_site(a.site, b.site);
+}
+
+// Where lane `t` is, for a report about a collective it did not join.
+std::string whereabouts(Launch& L, unsigned t) {
+  const Lane& x = L.lanes[t];
+  switch (x.st) {
+    case St::Exited: return "exited";
+    case St::Barrier: return "waits at __syncthreads at " + site_str(x.bsite);
+    case St::Pending:
+      return std::string("waits at ") + op_name(x.op) + "(mask " + hex(x.mask) + ") at " +
+             site_str(x.site);
+    default: return "is running";
+  }
+}
+
+void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
+  const unsigned base = w * L.W;
+  const Op op = proto.op;
+  auto each = [&](auto f) {
+    for (uint64_t g = group; g; g &= g - 1) f((unsigned)__builtin_ctzll(g));
+  };
+  switch (op) {
+    case Op::All:
+    case Op::Any:
+    case Op::Uni:
+    case Op::Ballot: {
+      uint64_t ballot = 0;
+      each([&](unsigned l) {
+        if (L.lanes[base + l].value) ballot |= 1ull << l;
+      });
+      const bool all = ballot == group, any = ballot != 0;
+      const uint64_t r = op == Op::All   ? all
+                         : op == Op::Any ? any
+                         : op == Op::Uni ? (all || !any)
+                                         : ballot;
+      each([&](unsigned l) { L.lanes[base + l].result = r; });
+      break;
+    }
+    case Op::ShflIdx:
+    case Op::ShflUp:
+    case Op::ShflDown:
+    case Op::ShflXor: {
+      uint64_t outside = 0, sources = 0;
+      each([&](unsigned l) {
+        Lane& x = L.lanes[base + l];
+        const unsigned src = shfl_source(op, l, x.arg, x.width);
+        if (src < L.W && (group >> src & 1)) {
+          x.result = L.lanes[base + src].value & bytes_mask(x.bytes);
+        } else {
+          x.result = poison(x.bytes);
+          if (src >= L.W || !(x.mask >> src & 1)) {
+            outside |= 1ull << l;
+            if (src < L.W) sources |= 1ull << src;
+          }
+        }
+      });
+      if (outside) {
+        std::string d = std::string(op_name(op)) + " at " + site_str(proto.site) + ": lanes " +
+                        lane_list(outside) + " read lanes " + lane_list(sources) +
+                        ", which are not in the mask " + hex(proto.mask) + " (undefined value)";
+        const unsigned first = (unsigned)__builtin_ctzll(outside);
+        const Lane& f = L.lanes[base + first];
+        if (f.am_valid && f.am_value == f.mask)
+          d += "; the mask is the __activemask() result from " + site_str(f.am_site) +
+               ", which under independent thread scheduling may hold fewer lanes than took the "
+               "branch: compute the mask with a ballot before the branch";
+        L.report(WK_SIMT_SHFL_OUTSIDE_MASK, w, outside, d);
+      }
+      break;
+    }
+    case Op::MatchAny:
+      each([&](unsigned l) {
+        const uint64_t mine = L.lanes[base + l].value;
+        uint64_t same = 0;
+        each([&](unsigned m) {
+          if (L.lanes[base + m].value == mine) same |= 1ull << m;
+        });
+        L.lanes[base + l].result = same;
+      });
+      break;
+    case Op::MatchAll: {
+      const uint64_t first = L.lanes[base + __builtin_ctzll(group)].value;
+      bool all = true;
+      each([&](unsigned l) { all = all && L.lanes[base + l].value == first; });
+      each([&](unsigned l) {
+        L.lanes[base + l].result = all ? proto.mask : 0;
+        L.lanes[base + l].pred = all;
+      });
+      break;
+    }
+    default:
+      break;
+  }
+  // __syncwarp orders the participants' memory accesses; so does any collective that every
+  // participant reached after a fence (the emulated syncwarp: fence, ballot, fence).
+  bool fenced = true;
+  each([&](unsigned l) { fenced = fenced && L.lanes[base + l].fenced; });
+  if (op == Op::SyncWarp || fenced) {
+    {
+      // Join the warp-local vector clocks of the participants, then start a new epoch for each.
+      std::vector<uint32_t> join(L.W, 0);
+      each([&](unsigned l) {
+        const uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
+        for (unsigned k = 0; k < L.W; ++k) join[k] = std::max(join[k], v[k]);
+        join[l] = std::max(join[l], L.lanes[base + l].clock);
+      });
+      each([&](unsigned l) {
+        uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
+        std::copy(join.begin(), join.end(), v);
+        Lane& x = L.lanes[base + l];
+        v[l] = ++x.clock;
+      });
+    }
+  }
+  each([&](unsigned l) {
+    L.lanes[base + l].fenced = false;
+    L.lanes[base + l].st = St::Runnable;
+  });
+}
+
+// Resolves the warp collectives whose lanes have all arrived. With `force`, also those whose
+// lanes can never arrive (the block is otherwise stuck): they are reported and resolved with
+// the lanes that did arrive.
+bool resolve_ops(Launch& L, bool force) {
+  bool progress = false;
+  for (unsigned w = 0; w < L.nwarps; ++w) {
+    const unsigned base = w * L.W;
+    const unsigned live = std::min(L.W, L.n - base);
+    const uint64_t live_bits = live >= 64 ? ~0ull : (1ull << live) - 1;
+    uint64_t grouped = 0;
+    for (unsigned l = 0; l < live; ++l) {
+      Lane& x = L.lanes[base + l];
+      if (x.st != St::Pending || is_active_op(x.op) || (grouped >> l & 1)) continue;
+      const uint64_t named = x.mask & live_bits;
+      uint64_t group = 0, exited = 0, elsewhere = 0, mismatched = 0;
+      for (uint64_t m = named; m; m &= m - 1) {
+        const unsigned k = (unsigned)__builtin_ctzll(m);
+        const Lane& y = L.lanes[base + k];
+        if (y.st == St::Pending && !(grouped >> k & 1) && compatible(x, y))
+          group |= 1ull << k;
+        else if (y.st == St::Exited)
+          exited |= 1ull << k;
+        else if (y.st == St::Pending && !is_active_op(y.op))
+          mismatched |= 1ull << k;
+        else
+          elsewhere |= 1ull << k;
+      }
+      const bool waits = (elsewhere | mismatched) != 0;
+      if (waits && !force) continue;
+      const Site site = x.site;
+      const std::string what = std::string(op_name(x.op)) + "(mask " + hex(x.mask) + ") at " +
+                               site_str(site);
+      if (!(x.mask >> l & 1)) {
+        L.report(WK_SIMT_MISMATCHED_COLLECTIVE, w, 1ull << l,
+                 what + ": the mask leaves out the calling lane " + std::to_string(l));
+        group |= 1ull << l;
+      }
+      const uint64_t missing = x.mask & ~live_bits;
+      if (missing || exited || elsewhere) {
+        std::string d = what + ": the mask names lanes that cannot take part:";
+        if (missing) d += " lanes " + lane_list(missing) + " do not exist in this block;";
+        if (exited) d += " lanes " + lane_list(exited) + " exited;";
+        for (uint64_t m = elsewhere; m; m &= m - 1) {
+          const unsigned k = (unsigned)__builtin_ctzll(m);
+          d += " lane " + std::to_string(k) + " " + whereabouts(L, base + k) + ";";
+        }
+        d += " on hardware this hangs or reads undefined values";
+        L.report(WK_SIMT_INACTIVE_MASK_LANE, w, missing | exited | elsewhere, d);
+      }
+      if (mismatched) {
+        std::string d = what + ": lanes named in the mask wait at another collective:";
+        for (uint64_t m = mismatched; m; m &= m - 1) {
+          const unsigned k = (unsigned)__builtin_ctzll(m);
+          d += " lane " + std::to_string(k) + " " + whereabouts(L, base + k) + ";";
+        }
+        L.report(WK_SIMT_MISMATCHED_COLLECTIVE, w, mismatched, d);
+      }
+      if (force) ++L.forced;
+      complete(L, w, group, x);
+      grouped |= group;
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+// __activemask() and the mask-free ballot: the lanes of a warp that reached the same call
+// form the result. Lockstep keeps them together; independent scheduling splits them at
+// random into smaller groups, as Volta may.
+bool resolve_active(Launch& L) {
+  bool progress = false;
+  for (unsigned w = 0; w < L.nwarps; ++w) {
+    const unsigned base = w * L.W;
+    const unsigned live = std::min(L.W, L.n - base);
+    uint64_t done = 0;
+    for (unsigned l = 0; l < live; ++l) {
+      Lane& x = L.lanes[base + l];
+      if (x.st != St::Pending || !is_active_op(x.op) || (done >> l & 1)) continue;
+      uint64_t set = 0;
+      for (unsigned k = l; k < live; ++k) {
+        const Lane& y = L.lanes[base + k];
+        if (y.st == St::Pending && y.op == x.op && same_site(y.site, x.site) && !(done >> k & 1))
+          set |= 1ull << k;
+      }
+      done |= set;
+      uint64_t parts[2] = {set, 0};
+      if (L.policy != WK_SIMT_LOCKSTEP && __builtin_popcountll(set) >= 2) {
+        parts[0] = 0;
+        for (uint64_t m = set; m; m &= m - 1) {
+          const uint64_t bit = m & -m;
+          parts[L.next_random() & 1] |= bit;
+        }
+        if (!parts[0] || !parts[1]) {
+          const uint64_t all = parts[0] | parts[1];
+          const uint64_t top = 1ull << (63 - __builtin_clzll(all));
+          parts[0] = all & ~top;
+          parts[1] = top;
+        }
+      }
+      for (uint64_t part : parts) {
+        if (!part) continue;
+        uint64_t ballot = 0;
+        for (uint64_t m = part; m; m &= m - 1) {
+          const unsigned k = (unsigned)__builtin_ctzll(m);
+          if (L.lanes[base + k].value) ballot |= 1ull << k;
+        }
+        for (uint64_t m = part; m; m &= m - 1) {
+          const unsigned k = (unsigned)__builtin_ctzll(m);
+          Lane& y = L.lanes[base + k];
+          y.result = y.op == Op::ActiveMask ? part : ballot;
+          if (y.op == Op::ActiveMask) {
+            y.am_valid = true;
+            y.am_value = part;
+            y.am_site = y.site;
+          }
+          y.st = St::Runnable;
+        }
+      }
+      progress = true;
+    }
+  }
+  return progress;
+}
+
+bool try_barrier(Launch& L) {
+  std::vector<unsigned> exited;
+  struct Group {
+    Site site;
+    uint32_t count;
+    std::vector<unsigned> threads;
+  };
+  std::vector<Group> groups;
+  for (unsigned t = 0; t < L.n; ++t) {
+    const Lane& x = L.lanes[t];
+    if (x.st == St::Exited) {
+      exited.push_back(t);
+      continue;
+    }
+    if (x.st != St::Barrier) return false;
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return same_site(g.site, x.bsite) && g.count == x.bcount;
+    });
+    if (g == groups.end()) {
+      groups.push_back({x.bsite, x.bcount, {}});
+      g = groups.end() - 1;
+    }
+    g->threads.push_back(t);
+  }
+  if (groups.empty()) return false;
+  if (groups.size() > 1 || !exited.empty()) {
+    std::string d = "not every thread of the block reached this __syncthreads:";
+    for (const Group& g : groups)
+      d += " threads " + thread_list(g.threads) + " wait at " + site_str(g.site) +
+           " (their barrier #" + std::to_string(g.count) + ");";
+    if (!exited.empty()) d += " threads " + thread_list(exited) + " exited;";
+    d += " hardware counts arrivals, not call sites, so the block goes on misaligned or hangs";
+    // Name the first warp of the odd ones out: the second group, else the exited threads.
+    const std::vector<unsigned>& odd = groups.size() > 1 ? groups[1].threads : exited;
+    const unsigned w = L.warp_of(odd[0]);
+    uint64_t lanes = 0;
+    for (unsigned t : odd)
+      if (L.warp_of(t) == w) lanes |= 1ull << L.lane_of(t);
+    L.report(WK_SIMT_BARRIER_DIVERGENCE, w, lanes, d);
+  }
+  // Release everyone, as the hardware barrier would once the arrival count is met.
+  for (const Group& g : groups)
+    for (unsigned t : g.threads) L.lanes[t].st = St::Runnable;
+  ++L.bgen;
+  return true;
+}
+
+void run_block(Launch& L) {
+  t_pool.ensure(L.n);
+  for (unsigned t = 0; t < L.n; ++t) {
+    Lane& x = L.lanes[t];
+    x = Lane();
+    fiber_prepare(x.ctx, t_pool.stacks[t], lane_entry, &L);
+  }
+  std::fill(L.vc.begin(), L.vc.end(), 0);
+  L.bgen = 0;
+  L.forced = 0;
+  for (;;) {
+    run_phase(L);
+    if (L.aborted) return;
+    bool all_exited = true;
+    for (unsigned t = 0; t < L.n && all_exited; ++t) all_exited = L.lanes[t].st == St::Exited;
+    if (all_exited) return;
+    if (resolve_ops(L, false) || resolve_active(L) || try_barrier(L)) continue;
+    if (resolve_ops(L, true) && L.forced < kMaxForced && L.switches < kMaxSwitches) continue;
+    L.report(WK_SIMT_STALLED, 0, 0,
+             "the block made no progress (" + std::to_string(L.forced) +
+                 " collectives resolved by force); the executor abandoned it");
+    L.aborted = true;
+    return;
+  }
+}
+
+}  // namespace
+
+uint64_t Launch::next_random() { return splitmix(rng); }
+
+void Launch::report(uint32_t kind, unsigned warp, uint64_t lane_bits, std::string detail) {
+  if (per_kind[kind]++ >= kReportsPerKind) {
+    ++suppressed;
+    return;
+  }
+  reports.push_back(Report{kind, kernel, bidx, warp, W, lane_bits, std::move(detail)});
+}
+
+void Launch::yield_to_scheduler() {
+  Lane& x = me();
+  fiber_switch(x.ctx, sched);
+}
+
+std::string lane_list(uint64_t bits) {
+  std::string s;
+  for (unsigned l = 0; l < 64;) {
+    if (!(bits >> l & 1)) {
+      ++l;
+      continue;
+    }
+    unsigned e = l;
+    while (e + 1 < 64 && (bits >> (e + 1) & 1)) ++e;
+    if (!s.empty()) s += ",";
+    s += std::to_string(l);
+    if (e > l) s += "-" + std::to_string(e);
+    l = e + 1;
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::string thread_list(const std::vector<unsigned>& ts) {
+  std::string s;
+  for (size_t i = 0; i < ts.size();) {
+    size_t j = i;
+    while (j + 1 < ts.size() && ts[j + 1] == ts[j] + 1) ++j;
+    if (!s.empty()) s += ",";
+    s += std::to_string(ts[i]);
+    if (j > i) s += "-" + std::to_string(ts[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string site_str(Site s) {
+  if (!s.file) return "?";
+  const char* f = strstr(s.file, "csrc/");
+  return std::string(f ? f : s.file) + ":" + std::to_string(s.line);
+}
+
+bool same_site(Site a, Site b) {
+  return a.line == b.line &&
+         (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0));
+}
+
+Dim3 thread_idx() {
+  const Launch& L = *g_launch;
+  const unsigned t = L.cur;
+  return Dim3{t % L.bdim.x, t / L.bdim.x % L.bdim.y, t / (L.bdim.x * L.bdim.y)};
+}
+Dim3 block_idx() { return g_launch->bidx; }
+Dim3 block_dim() { return g_launch->bdim; }
+Dim3 grid_dim() { return g_launch->grid; }
+unsigned lane_id() { return g_launch->cur % g_launch->W; }
+unsigned warp_size() { return g_launch->W; }
+
+WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigned arg,
+                   unsigned width, Site site) {
+  Launch& L = *g_launch;
+  Lane& x = L.me();
+  x.st = St::Pending;
+  x.op = op;
+  x.mask = mask;
+  x.value = bytes ? value & bytes_mask(bytes) : value;
+  x.bytes = (uint8_t)bytes;
+  x.arg = arg;
+  x.width = width;
+  x.site = site;
+  L.yield_to_scheduler();
+  return WarpResult{x.result, x.pred};
+}
+
+void sync_block(Site site) {
+  Launch& L = *g_launch;
+  Lane& x = L.me();
+  x.st = St::Barrier;
+  x.bsite = site;
+  ++x.bcount;
+  L.yield_to_scheduler();
+}
+
+void fence_block() { g_launch->me().fenced = true; }
+
+int take_launch_error() {
+  const int e = t_launch_error;
+  t_launch_error = 0;
+  return e;
+}
+
+void note_launch_error(int code) {
+  if (code && !t_launch_error) t_launch_error = code;
+}
+
+const char* kernel_name_from(const char* pretty) {
+  // GCC: "... [with auto F = ns::{anonymous}::name<args>]"; clang: "... [F = &ns::name<args>]".
+  std::string s(pretty);
+  size_t at = s.find("F = ");
+  if (at == std::string::npos) return strdup(pretty);
+  s = s.substr(at + 4);
+  if (!s.empty() && s.back() == ']') s.pop_back();
+  if (!s.empty() && s[0] == '&') s.erase(0, 1);
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<' || s[i] == '(') ++depth;
+    if (s[i] == '>' || s[i] == ')') --depth;
+    if (depth == 0 && s[i] == ':' && i + 1 < s.size() && s[i + 1] == ':') start = i + 2;
+  }
+  return strdup(s.substr(start).c_str());  // one per kernel instantiation, kept for good
+}
+
+const char* error_string(int code) {
+  switch (code) {
+    case WK_SIMT_OK: return "no error";
+    case WK_SIMT_ERR_CONFIG: return "invalid launch configuration (grid, block or warp width)";
+    case WK_SIMT_ERR_ABORTED: return "a block made no progress and was abandoned (see the reports)";
+    case WK_SIMT_HAZARDS: return "the launch reported hazards (see the session's reports)";
+  }
+  return "unknown simt error";
+}
+
+int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
+           size_t dyn_bytes, KernelBody body, const void* ctx) {
+  Session* s = static_cast<Session*>(session);
+  const uint64_t threads = (uint64_t)block.x * block.y * block.z;
+  if (!s || (width != 32 && width != 64) || threads == 0 || threads > kMaxBlock ||
+      (uint64_t)grid.x * grid.y * grid.z == 0 || g_launch)
+    return WK_SIMT_ERR_CONFIG;
+  Launch L;
+  {
+    std::lock_guard<std::mutex> g(s->mu);
+    L.policy = s->policy;
+    L.rng = s->seed ^ (++s->launches * 0xD1B54A32D192ED03ull);
+  }
+  L.session = s;
+  L.kernel = kernel;
+  L.W = width;
+  L.grid = grid;
+  L.bdim = block;
+  L.n = (unsigned)threads;
+  L.nwarps = (L.n + width - 1) / width;
+  L.body = body;
+  L.ctx = ctx;
+  L.dyn_bytes = dyn_bytes;
+  L.lanes.resize(L.n);
+  L.vc.resize((size_t)L.n * width);
+  g_launch = &L;
+  for (unsigned z = 0; z < grid.z && !L.aborted; ++z)
+    for (unsigned y = 0; y < grid.y && !L.aborted; ++y)
+      for (unsigned x = 0; x < grid.x && !L.aborted; ++x) {
+        L.bidx = Dim3{x, y, z};
+        ++L.block_serial;
+        run_block(L);
+      }
+  g_launch = nullptr;
+  {
+    std::lock_guard<std::mutex> g(s->mu);
+    for (Report& r : L.reports) s->reports.push_back(std::move(r));
+    s->suppressed += L.suppressed;
+  }
+  if (L.aborted) return WK_SIMT_ERR_ABORTED;
+  return L.per_kind_total() ? WK_SIMT_HAZARDS : WK_SIMT_OK;
+}
+
+}  // namespace wk_simt

@@ -1,0 +1,229 @@
+// The SIMT executor's core, seen from device code compiled for the host: thread and block
+// indices of the running fiber, warp collectives, block barriers, tracked shared memory and
+// launches. Width-agnostic (the width is a launch parameter), so one compiled core serves the
+// kernels built at 32 and at 64 lanes; arch_simt.h maps the device layer's interface onto it.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+namespace wk_simt {
+
+struct Dim3 {
+  unsigned x, y, z;
+};
+
+// Where a collective or barrier was called, from __builtin_FILE/__builtin_LINE at the call.
+struct Site {
+  const char* file;
+  int line;
+};
+#define WK_SIMT_HERE \
+  ::wk_simt::Site { __builtin_FILE(), __builtin_LINE() }
+
+enum class Op : uint8_t {
+  All,
+  Any,
+  Uni,
+  Ballot,
+  ShflIdx,
+  ShflUp,
+  ShflDown,
+  ShflXor,
+  MatchAny,
+  MatchAll,
+  SyncWarp,
+  ActiveMask,    // lanes that reach this call together
+  BallotActive,  // ballot over the lanes that reach this call together (HIP's __ballot)
+};
+
+// ---- the running thread ----
+Dim3 thread_idx();
+Dim3 block_idx();
+Dim3 block_dim();
+Dim3 grid_dim();
+unsigned lane_id();
+unsigned warp_size();
+
+struct WarpResult {
+  uint64_t value;
+  bool pred;
+};
+
+// One lane's part in a warp collective: the fiber waits until every lane `mask` names has
+// arrived at the same collective (or reports why they cannot), then gets its result.
+// `value` carries a predicate (0/1) or the value's bits; `bytes` is 4 or 8 for shuffles and
+// match; `arg`/`width` as in __shfl*_sync.
+WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigned arg,
+                   unsigned width, Site site);
+
+// __syncthreads: waits for every thread of the block.
+void sync_block(Site site);
+
+// __threadfence_block and stronger: a collective that every participant reaches after a fence
+// orders their memory accesses like __syncwarp (see the emulated syncwarp in emulated.h).
+void fence_block();
+
+// ---- launches ----
+typedef void (*KernelBody)(const void* ctx);
+
+// Runs `body` once per thread of every block, blocks one after another. Hazards go to the
+// session's report list; the return value is a capi.h code: 0, WK_SIMT_HAZARDS when this
+// launch reported any, or an error for a launch that could not run (see error_string).
+int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
+           size_t dynamic_shared_bytes, KernelBody body, const void* ctx);
+const char* error_string(int code);
+
+// The first error of the launches since the last call, then 0 (cudaGetLastError).
+int take_launch_error();
+void note_launch_error(int code);
+
+// "name<args>" of the kernel F, from the compiler's spelling of the instantiation.
+const char* kernel_name_from(const char* pretty);
+template <auto F>
+const char* kernel_name() {
+  static const char* const name = kernel_name_from(__PRETTY_FUNCTION__);
+  return name;
+}
+
+// What WK_LAUNCH(grid, block, shmem, stream, kernel) builds; calling it with the kernel's
+// arguments runs the launch.
+template <auto F>
+struct KernelLaunch {
+  unsigned width;
+  void* session;
+  Dim3 grid, block;
+  size_t shmem;
+  KernelLaunch(unsigned w, void* s, Dim3 g, Dim3 b, size_t m)
+      : width(w), session(s), grid(g), block(b), shmem(m) {}
+  template <class... A>
+  void operator()(A... args) const;
+};
+
+template <class F>
+int launch_fn(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
+              size_t dynamic_shared_bytes, const F& f) {
+  return launch(session, kernel, width, grid, block, dynamic_shared_bytes,
+                [](const void* c) { (*static_cast<const F*>(c))(); }, &f);
+}
+
+template <auto F>
+template <class... A>
+void KernelLaunch<F>::operator()(A... args) const {
+  note_launch_error(launch_fn(session, kernel_name<F>(), width, grid, block, shmem,
+                              [=] { F(args...); }));
+}
+
+// ---- shared memory ----
+// One allocation of a block's shared memory, tracked element by element: every access goes
+// through shared_access, which checks bounds and reports accesses by two threads that no
+// barrier orders (one a write, not both atomic).
+struct SharedAlloc;
+enum class Access : uint8_t { Read, Write, Atomic };
+
+// The allocation for declaration `key` in the running block (the same for all its threads).
+SharedAlloc* shared_alloc(const void* key, const char* name, size_t elem_bytes, size_t count);
+// The block's dynamic shared memory (the launch's dynamic_shared_bytes), as elements of
+// `elem_bytes`.
+SharedAlloc* shared_dynamic(const char* name, size_t elem_bytes);
+size_t shared_count(const SharedAlloc* a);
+// Records the access and returns the element, or nullptr when `index` is out of bounds (a
+// report says so; reads then see `poison` and writes are dropped).
+void* shared_access(SharedAlloc* a, size_t index, Access kind);
+
+template <class T>
+class SharedPtr;
+
+template <class T>
+class SharedRef {
+ public:
+  SharedRef(SharedAlloc* a, size_t i) : a_(a), i_(i) {}
+  operator T() const {
+    T v;
+    const void* p = shared_access(a_, i_, Access::Read);
+    if (p)
+      memcpy(&v, p, sizeof(T));
+    else
+      memset(&v, 0xA5, sizeof(T));
+    return v;
+  }
+  T load() const { return *this; }
+  const SharedRef& operator=(const T& v) const {
+    void* p = shared_access(a_, i_, Access::Write);
+    if (p) memcpy(p, &v, sizeof(T));
+    return *this;
+  }
+  const SharedRef& operator=(const SharedRef& o) const { return *this = o.load(); }
+#define WK_SIMT_COMPOUND(OP)                          \
+  template <class U>                                  \
+  const SharedRef& operator OP##=(const U& v) const { \
+    T x = load();                                     \
+    return *this = T(x OP v);                         \
+  }
+  WK_SIMT_COMPOUND(+)
+  WK_SIMT_COMPOUND(-)
+  WK_SIMT_COMPOUND(*)
+  WK_SIMT_COMPOUND(/)
+  WK_SIMT_COMPOUND(|)
+  WK_SIMT_COMPOUND(&)
+  WK_SIMT_COMPOUND(^)
+  WK_SIMT_COMPOUND(<<)
+  WK_SIMT_COMPOUND(>>)
+#undef WK_SIMT_COMPOUND
+  SharedPtr<T> operator&() const { return SharedPtr<T>(a_, i_); }
+  // For atomics on shared memory: records an atomic access and returns the element.
+  T* atomic_target() const { return static_cast<T*>(shared_access(a_, i_, Access::Atomic)); }
+
+ private:
+  SharedAlloc* a_;
+  size_t i_;
+};
+
+template <class T>
+class SharedPtr {
+ public:
+  SharedPtr() : a_(nullptr), i_(0) {}
+  SharedPtr(SharedAlloc* a, size_t i) : a_(a), i_(i) {}
+  SharedRef<T> operator*() const { return SharedRef<T>(a_, i_); }
+  SharedRef<T> operator[](ptrdiff_t k) const { return SharedRef<T>(a_, i_ + k); }
+  SharedPtr operator+(ptrdiff_t k) const { return SharedPtr(a_, i_ + k); }
+  SharedPtr operator-(ptrdiff_t k) const { return SharedPtr(a_, i_ - k); }
+  ptrdiff_t operator-(const SharedPtr& o) const { return (ptrdiff_t)i_ - (ptrdiff_t)o.i_; }
+  SharedPtr& operator+=(ptrdiff_t k) {
+    i_ += k;
+    return *this;
+  }
+  SharedPtr& operator-=(ptrdiff_t k) {
+    i_ -= k;
+    return *this;
+  }
+  SharedPtr& operator++() {
+    ++i_;
+    return *this;
+  }
+  bool operator==(const SharedPtr& o) const { return a_ == o.a_ && i_ == o.i_; }
+  bool operator!=(const SharedPtr& o) const { return !(*this == o); }
+
+ private:
+  SharedAlloc* a_;
+  size_t i_;
+};
+
+// What WK_SHARED(T, name, N) declares on the executor: a handle to the block's array.
+template <class T>
+class SharedArray {
+ public:
+  SharedArray(const void* key, const char* name, size_t n)
+      : a_(shared_alloc(key, name, sizeof(T), n)) {}
+  SharedArray(SharedAlloc* a) : a_(a) {}
+  SharedRef<T> operator[](size_t i) const { return SharedRef<T>(a_, i); }
+  operator SharedPtr<T>() const { return SharedPtr<T>(a_, 0); }
+  SharedPtr<T> operator+(ptrdiff_t k) const { return SharedPtr<T>(a_, k); }
+  size_t size() const { return shared_count(a_); }
+
+ private:
+  SharedAlloc* a_;
+};
+
+}  // namespace wk_simt

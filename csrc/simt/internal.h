@@ -1,0 +1,136 @@
+// State shared by the executor's translation units (not seen by device code).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capi.h"
+#include "executor.h"
+#include "fiber.h"
+
+namespace wk_simt {
+
+enum class St : uint8_t { Runnable, Pending, Barrier, Exited };
+
+struct Report {
+  uint32_t kind;
+  std::string kernel;
+  Dim3 block;
+  uint32_t warp;
+  uint32_t width;
+  uint64_t lanes;
+  std::string detail;
+};
+
+struct Session {
+  std::mutex mu;
+  uint32_t policy = WK_SIMT_FORWARD;
+  uint64_t seed = 0;
+  uint64_t launches = 0;
+  uint64_t suppressed = 0;
+  std::vector<Report> reports;
+};
+
+struct Lane {
+  St st = St::Runnable;
+  // The pending warp collective.
+  Op op = Op::All;
+  uint8_t bytes = 0;
+  uint64_t mask = 0;
+  uint64_t value = 0;
+  unsigned arg = 0;
+  unsigned width = 0;
+  Site site{nullptr, 0};
+  uint64_t result = 0;
+  bool pred = false;
+  // The pending block barrier and how many this thread has passed.
+  Site bsite{nullptr, 0};
+  uint32_t bcount = 0;
+  FiberContext ctx;
+  // Happens-before: this lane's clock, advanced at each __syncwarp it passes.
+  uint32_t clock = 1;
+  // A fence since this lane's last collective (see complete()).
+  bool fenced = false;
+  // The last __activemask() result, to say where a bad collective mask came from.
+  bool am_valid = false;
+  uint64_t am_value = 0;
+  Site am_site{nullptr, 0};
+};
+
+// A previous shared-memory access: by thread `tid` at its clock, in barrier interval `bgen`.
+struct Epoch {
+  uint32_t tid;
+  uint32_t clock;
+  uint32_t bgen;
+  bool atomic;
+};
+
+struct Cell {
+  bool has_write = false;
+  Epoch write{};
+  std::vector<Epoch> reads;
+};
+
+struct SharedAlloc {
+  const void* key = nullptr;
+  std::string name;
+  size_t elem = 0;
+  size_t count = 0;
+  std::vector<uint64_t> storage;  // 8-byte aligned backing store
+  std::vector<Cell> cells;
+  uint64_t block_serial = ~0ull;  // the block it was last reset for
+  uint32_t race_reported_bgen = ~0u;
+  bool oob_reported = false;
+  unsigned char* data() { return reinterpret_cast<unsigned char*>(storage.data()); }
+};
+
+struct Launch {
+  Session* session = nullptr;
+  const char* kernel = "";
+  uint32_t policy = WK_SIMT_FORWARD;
+  unsigned W = 32;
+  Dim3 grid{1, 1, 1}, bdim{1, 1, 1}, bidx{0, 0, 0};
+  unsigned n = 0, nwarps = 0;
+  KernelBody body = nullptr;
+  const void* ctx = nullptr;
+  size_t dyn_bytes = 0;
+  std::vector<Lane> lanes;
+  std::vector<uint32_t> vc;  // warp-local vector clocks: vc[t * W + lane]
+  uint32_t bgen = 0;          // block barriers passed by the block
+  uint64_t rng = 0;
+  uint64_t block_serial = 0;
+  FiberContext sched;
+  unsigned cur = 0;
+  uint64_t switches = 0;
+  uint32_t forced = 0;
+  bool aborted = false;
+  uint32_t per_kind[WK_SIMT_REPORT_KINDS] = {};
+  std::vector<Report> reports;
+  uint64_t suppressed = 0;
+  std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;
+
+  Lane& me() { return lanes[cur]; }
+  uint32_t per_kind_total() const {
+    uint32_t n = 0;
+    for (uint32_t k : per_kind) n += k;
+    return n;
+  }
+  unsigned warp_of(unsigned t) const { return t / W; }
+  unsigned lane_of(unsigned t) const { return t % W; }
+  uint64_t next_random();
+  void report(uint32_t kind, unsigned warp, uint64_t lanes, std::string detail);
+  // Gives control back to the scheduler; returns when this lane is resumed.
+  void yield_to_scheduler();
+};
+
+extern thread_local Launch* g_launch;
+
+std::string lane_list(uint64_t bits);
+std::string thread_list(const std::vector<unsigned>& threads);
+std::string site_str(Site s);
+bool same_site(Site a, Site b);
+
+}  // namespace wk_simt

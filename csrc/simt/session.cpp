@@ -1,0 +1,71 @@
+// The C interface: sessions hold the scheduling policy and collect the hazard reports of the
+// launches that name them (a session is the "stream" the launchers are given).
+#include <algorithm>
+
+#include "internal.h"
+
+using wk_simt::Session;
+
+struct wk_simt_session : Session {};
+
+extern "C" {
+
+wk_simt_session* wk_simt_session_new(uint32_t policy, uint64_t seed) {
+  wk_simt_session* s = new wk_simt_session();
+  s->policy = policy;
+  s->seed = seed;
+  return s;
+}
+
+void wk_simt_session_free(wk_simt_session* s) { delete s; }
+
+void wk_simt_session_configure(wk_simt_session* s, uint32_t policy, uint64_t seed) {
+  std::lock_guard<std::mutex> g(s->mu);
+  s->policy = policy;
+  s->seed = seed;
+}
+
+size_t wk_simt_session_report_count(wk_simt_session* s) {
+  std::lock_guard<std::mutex> g(s->mu);
+  return s->reports.size();
+}
+
+int wk_simt_session_report(wk_simt_session* s, size_t i, wk_simt_report* out) {
+  std::lock_guard<std::mutex> g(s->mu);
+  if (i >= s->reports.size()) return -1;
+  const wk_simt::Report& r = s->reports[i];
+  out->kind = r.kind;
+  out->block[0] = r.block.x;
+  out->block[1] = r.block.y;
+  out->block[2] = r.block.z;
+  out->warp = r.warp;
+  out->width = r.width;
+  out->lanes = r.lanes;
+  out->kernel = r.kernel.c_str();
+  out->detail = r.detail.c_str();
+  return 0;
+}
+
+uint64_t wk_simt_session_suppressed(wk_simt_session* s) {
+  std::lock_guard<std::mutex> g(s->mu);
+  return s->suppressed;
+}
+
+void wk_simt_session_clear(wk_simt_session* s) {
+  std::lock_guard<std::mutex> g(s->mu);
+  s->reports.clear();
+  s->suppressed = 0;
+}
+
+void wk_simt_session_drop(wk_simt_session* s, size_t n) {
+  std::lock_guard<std::mutex> g(s->mu);
+  s->reports.erase(s->reports.begin(), s->reports.begin() + std::min(n, s->reports.size()));
+}
+
+uint64_t wk_simt_session_launches(wk_simt_session* s) {
+  std::lock_guard<std::mutex> g(s->mu);
+  return s->launches;
+}
+
+const char* wk_simt_error_string(int code) { return wk_simt::error_string(code); }
+}

@@ -1,0 +1,123 @@
+// Tracked shared memory: per element, the last write and the reads since, each stamped with the
+// accessing thread, its warp-local clock and the block's barrier count. Two accesses race when
+// they come from different threads, one writes, not both are atomic, and neither a
+// __syncthreads nor a __syncwarp both threads took part in lies between them.
+#include <string.h>
+
+#include "internal.h"
+
+namespace wk_simt {
+
+namespace {
+
+const unsigned char kPoison = 0xA5;  // what uninitialised shared memory holds here
+
+bool ordered(const Launch& L, const Epoch& e, unsigned t) {
+  if (e.tid == t || e.bgen != L.bgen) return true;
+  if (L.warp_of(e.tid) != L.warp_of(t)) return false;
+  return L.vc[(size_t)t * L.W + L.lane_of(e.tid)] >= e.clock;
+}
+
+std::string who(const Launch& L, unsigned t) {
+  return "thread " + std::to_string(t) + " (warp " + std::to_string(L.warp_of(t)) + " lane " +
+         std::to_string(L.lane_of(t)) + ")";
+}
+
+void reset(SharedAlloc& a, uint64_t serial) {
+  memset(a.data(), kPoison, a.elem * a.count);
+  for (Cell& c : a.cells) {
+    c.has_write = false;
+    c.reads.clear();
+  }
+  a.block_serial = serial;
+  a.race_reported_bgen = ~0u;
+  a.oob_reported = false;
+}
+
+// The allocation for `key`, reset (poisoned, no accesses recorded) on its first use in a block.
+SharedAlloc* get(Launch& L, const void* key, const char* name, size_t elem, size_t count) {
+  auto& slot = L.allocs[key];
+  if (!slot) {
+    slot.reset(new SharedAlloc());
+    slot->key = key;
+    slot->name = name;
+    slot->elem = elem;
+    slot->count = count;
+    slot->storage.assign((elem * count + 7) / 8 + 1, 0);
+    slot->cells.resize(count);
+  }
+  if (slot->block_serial != L.block_serial) reset(*slot, L.block_serial);
+  return slot.get();
+}
+
+void race(Launch& L, SharedAlloc& a, size_t i, const Epoch& prev, bool prev_write, unsigned t,
+          Access now) {
+  if (a.race_reported_bgen == L.bgen) return;  // one report per array per barrier interval
+  a.race_reported_bgen = L.bgen;
+  const char* now_what = now == Access::Read ? "read" : now == Access::Atomic ? "atomic" : "write";
+  const char* prev_what = prev_write ? (prev.atomic ? "atomic" : "write") : "read";
+  const std::string d = "shared '" + a.name + "'[" + std::to_string(i) + "]: " + now_what + " by " +
+                        who(L, t) + " races with the earlier " + prev_what + " by " +
+                        who(L, prev.tid) +
+                        ": no __syncthreads or __syncwarp both threads took part in orders them";
+  uint64_t lanes = 1ull << L.lane_of(t);
+  if (L.warp_of(prev.tid) == L.warp_of(t)) lanes |= 1ull << L.lane_of(prev.tid);
+  L.report(WK_SIMT_SHARED_RACE, L.warp_of(t), lanes, d);
+}
+
+}  // namespace
+
+SharedAlloc* shared_alloc(const void* key, const char* name, size_t elem, size_t count) {
+  return get(*g_launch, key, name, elem, count);
+}
+
+SharedAlloc* shared_dynamic(const char* name, size_t elem) {
+  Launch& L = *g_launch;
+  // One view per element size: the key only has to be unique and stable within the launch.
+  static const char keys[17] = {};
+  const size_t k = elem <= 16 ? elem : 0;
+  return get(L, &keys[k], name, elem, elem ? L.dyn_bytes / elem : 0);
+}
+
+size_t shared_count(const SharedAlloc* a) { return a->count; }
+
+void* shared_access(SharedAlloc* a, size_t i, Access kind) {
+  Launch& L = *g_launch;
+  if (L.policy == WK_SIMT_LOCKSTEP) {
+    // Lockstep: every lane of the warp makes its access before any makes its next one.
+    L.yield_to_scheduler();
+  }
+  const unsigned t = L.cur;
+  if (i >= a->count) {
+    if (!a->oob_reported) {
+      a->oob_reported = true;
+      L.report(WK_SIMT_SHARED_OUT_OF_BOUNDS, L.warp_of(t), 1ull << L.lane_of(t),
+               "shared '" + a->name + "'[" + std::to_string((ptrdiff_t)i) + "] is outside its " +
+                   std::to_string(a->count) + " elements (" + who(L, t) + ")");
+    }
+    return nullptr;
+  }
+  Cell& c = a->cells[i];
+  const Epoch now{t, L.lanes[t].clock, L.bgen, kind == Access::Atomic};
+  if (c.has_write && !ordered(L, c.write, t) && !(c.write.atomic && now.atomic))
+    race(L, *a, i, c.write, true, t, kind);
+  if (kind == Access::Read) {
+    size_t keep = 0;
+    for (size_t r = 0; r < c.reads.size(); ++r)
+      if (c.reads[r].tid != t && c.reads[r].bgen == L.bgen) c.reads[keep++] = c.reads[r];
+    c.reads.resize(keep);
+    c.reads.push_back(now);
+  } else {
+    for (const Epoch& r : c.reads)
+      if (!ordered(L, r, t)) {
+        race(L, *a, i, r, false, t, kind);
+        break;
+      }
+    c.reads.clear();
+    c.write = now;
+    c.has_write = true;
+  }
+  return a->data() + i * a->elem;
+}
+
+}  // namespace wk_simt
