@@ -6,6 +6,7 @@
 
 mod atomics;
 mod combine;
+mod minmax;
 mod reduce;
 mod scan;
 mod scratch;

@@ -91,6 +91,13 @@ extern "C" int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, 
   return WK_NS::device_reduce_launch_k(stream, dtype, op, in, n, scratch, scratch_bytes, out, k);
 }
 
+extern "C" int32_t wk_bench_scan_b(void* stream, uint32_t dtype, uint32_t exclusive,
+                                   const void* in, uint64_t n, void* scratch,
+                                   uint64_t scratch_bytes, void* out, uint32_t blocks) {
+  return WK_NS::device_scan_launch_b(stream, nullptr, dtype, WK_NS::OP_SUM, exclusive, in, n,
+                                     scratch, scratch_bytes, out, blocks);
+}
+
 extern "C" int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n,
                                            uint32_t bins, uint64_t* out, int32_t mode) {
   return WK_NS::histogram_launch_mode(stream, keys, n, bins, out, mode);

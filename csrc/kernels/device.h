@@ -16,6 +16,10 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
 int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
                            uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                            unsigned k);
+// blocks = 7: the scan kernel compiled for seven blocks per SM; 0: the default (ScanOccupancy).
+int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
+                         uint32_t exclusive, const void* in, uint64_t n, void* scratch,
+                         uint64_t scratch_bytes, void* out, unsigned blocks);
 // mode: 0 plain atomics (shared-memory counts for small histograms), 1 warp-aggregated
 // (match_any), 2 adaptive, 3 plain atomics on the global counts only (the naive baseline).
 int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,

@@ -81,14 +81,11 @@ template <int OP> __device__ __forceinline__ float fold_f32_minmax(const float* 
   return from_bits<float>((uint32_t)f32_key((uint32_t)k[0]));
 }
 
-// The lane's fold of its 16 elements. The canonical order is sequential; for order-free ops a
-// pairwise tree gives the same bits with a chain four combines deep instead of sixteen.
-template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const uint4* buf) {
+// The lane's fold of its 16 elements, in (chunk, slot) order. The canonical order is
+// sequential; for order-free ops a pairwise tree gives the same bits with a chain four combines
+// deep instead of sixteen.
+template <int OP, typename T> __device__ __forceinline__ T fold_values(T* vals) {
   const unsigned kItems = WK_REDUCE_ITEMS_PER_LANE;
-  T vals[kItems];
-#pragma unroll
-  for (unsigned c = 0; c < Vec<T>::chunks; ++c)
-    __builtin_memcpy(vals + c * Vec<T>::V, &buf[c], sizeof(buf[c]));
   if constexpr (Elem<T>::is_float && sizeof(T) == 4 && (OP == OP_MIN || OP == OP_MAX)) {
     return fold_f32_minmax<OP>(vals);
   } else if (OrderFree<OP, T>::value) {
@@ -105,21 +102,32 @@ template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const ui
   return acc;
 }
 
+template <int OP, typename T> __device__ __forceinline__ T fold_vectors(const uint4* buf) {
+  T vals[WK_REDUCE_ITEMS_PER_LANE];
+#pragma unroll
+  for (unsigned c = 0; c < Vec<T>::chunks; ++c)
+    __builtin_memcpy(vals + c * Vec<T>::V, &buf[c], sizeof(buf[c]));
+  return fold_values<OP, T>(vals);
+}
+
 // Lane fold of a tile element by element: the short last tile, misaligned input, and the
 // partials other blocks wrote during this launch (VOLATILE: read from L2, never a stale L1).
+// Every load is issued before the first combine (padding past n with the identity, which is
+// exact), so an op with branches (float Min/Max) does not serialise the loads behind them.
 template <int OP, typename T, bool VOLATILE>
 __device__ __forceinline__ T fold_scalar(const T* src, uint64_t n, uint64_t tile) {
   const unsigned V = Vec<T>::V;
-  uint64_t base = tile * kTile;
-  T acc = Op<OP, T>::identity();
-#pragma unroll 4
+  const uint64_t base = tile * kTile;
+  T vals[WK_REDUCE_ITEMS_PER_LANE];
+#pragma unroll
   for (unsigned c = 0; c < Vec<T>::chunks; ++c) {
+#pragma unroll
     for (unsigned s = 0; s < V; ++s) {
-      uint64_t e = base + (uint64_t)c * kLanes * V + (uint64_t)threadIdx.x * V + s;
-      if (e < n) acc = Op<OP, T>::combine(acc, VOLATILE ? *(const volatile T*)(src + e) : src[e]);
+      const uint64_t e = base + (uint64_t)c * kLanes * V + (uint64_t)threadIdx.x * V + s;
+      vals[c * V + s] = e < n ? (VOLATILE ? *(const volatile T*)(src + e) : src[e]) : Op<OP, T>::identity();
     }
   }
-  return acc;
+  return fold_values<OP, T>(vals);
 }
 
 // Occupancy floor (blocks per SM) the compiler must fit in registers without spilling: every

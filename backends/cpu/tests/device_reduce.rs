@@ -171,3 +171,108 @@ fn results_do_not_depend_on_the_thread_count() {
         super::assert_bits_eq(&got_scan, &want_scan);
     }
 }
+
+/// Floats that stress the Min/Max order: signed zeros, infinities, subnormals, the extremes.
+fn awkward_f32(n: usize, seed: u32) -> Vec<f32> {
+    let pool = [
+        0.0f32,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MIN_POSITIVE / 4.0,
+        -f32::MIN_POSITIVE / 4.0,
+        f32::MAX,
+        f32::MIN,
+        1.5,
+        -1.5,
+    ];
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let k = (s >> 8) as usize;
+            if k % 3 == 0 {
+                pool[k % pool.len()]
+            } else {
+                f32::from_bits(s)
+            }
+        })
+        .filter(|x| !x.is_nan())
+        .collect()
+}
+
+/// The plain left fold with the element's own combine: Min/Max select one element, so any
+/// order gives the same bits and this is the expected value.
+fn left_fold<T: Element>(vals: &[T], op: ReduceOp) -> T {
+    vals.iter()
+        .fold(T::identity(op), |a, &x| T::combine(op, a, x))
+}
+
+#[test]
+fn float_min_max_match_a_left_fold_bit_for_bit() {
+    let b = cpu32();
+    for (n, seed) in [
+        (1usize, 1u32),
+        (17, 2),
+        (4096, 3),
+        (3 * 4096 + 5, 4),
+        (300_001, 5),
+    ] {
+        let x = awkward_f32(n, seed);
+        let d: Vec<f64> = x.iter().map(|&v| v as f64 * 3.0).collect();
+        for op in [ReduceOp::Min, ReduceOp::Max] {
+            let got = b.reduce(&b.upload(&x).unwrap(), op).unwrap();
+            assert_eq!(
+                got.to_bits(),
+                left_fold(&x, op).to_bits(),
+                "f32 {op:?} n={n}"
+            );
+            let got = b.reduce(&b.upload(&d).unwrap(), op).unwrap();
+            assert_eq!(
+                got.to_bits(),
+                left_fold(&d, op).to_bits(),
+                "f64 {op:?} n={n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn signed_zeros_order_in_min_max() {
+    let b = cpu32();
+    let z = b.upload(&[0.0f32, -0.0, 0.0]).unwrap();
+    assert_eq!(
+        b.reduce(&z, ReduceOp::Min).unwrap().to_bits(),
+        (-0.0f32).to_bits()
+    );
+    assert_eq!(
+        b.reduce(&z, ReduceOp::Max).unwrap().to_bits(),
+        0.0f32.to_bits()
+    );
+    let z = b.upload(&[-0.0f64, -0.0]).unwrap();
+    assert_eq!(
+        b.reduce(&z, ReduceOp::Max).unwrap().to_bits(),
+        (-0.0f64).to_bits()
+    );
+}
+
+#[test]
+fn a_nan_anywhere_makes_min_max_nan() {
+    let b = cpu32();
+    for at in [0usize, 4095, 4096, 70_000] {
+        let mut x = vec![1.0f32; 70_001];
+        x[at] = f32::from_bits(0x7fc0_0123);
+        let mut d: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+        d[at] = -f64::NAN;
+        for op in [ReduceOp::Min, ReduceOp::Max] {
+            assert!(
+                b.reduce(&b.upload(&x).unwrap(), op).unwrap().is_nan(),
+                "f32 {op:?} at {at}"
+            );
+            assert!(
+                b.reduce(&b.upload(&d).unwrap(), op).unwrap().is_nan(),
+                "f64 {op:?} at {at}"
+            );
+        }
+    }
+}

@@ -67,6 +67,17 @@ unsafe extern "C" {
         out: *mut c_void,
         k: u32,
     ) -> i32;
+    pub fn wk_bench_scan_b(
+        s: S,
+        dtype: u32,
+        exclusive: u32,
+        input: *const c_void,
+        n: u64,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        out: *mut c_void,
+        blocks: u32,
+    ) -> i32;
     pub fn wk_bench_histogram_mode(
         s: S,
         keys: *const u32,

@@ -5,9 +5,10 @@
 use super::ffi;
 use super::timer::{DeviceTimer, check};
 use super::{cub_reduce, inp, out, scratch};
-use crate::backend::Backend;
+use crate::backend::{Backend, ScanKind};
 use crate::cli::bench::cases::{
-    BINS, Case, CaseResult, Measured, Refused, check_all, check_one, histogram_keys, random, size_of,
+    BINS, Case, CaseResult, Measured, Refused, check_all, check_one, histogram_keys, random,
+    size_of,
 };
 use crate::cli::bench::timing::{Baseline, Harness};
 use crate::conformance::reference;
@@ -59,6 +60,16 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: reduce_e2e::<f64>,
         },
         Case {
+            collective: "scan inclusive sum blocks=7",
+            elem: "f32",
+            run: scan_blocks::<f32>,
+        },
+        Case {
+            collective: "scan inclusive sum blocks=7",
+            elem: "i32",
+            run: scan_blocks::<i32>,
+        },
+        Case {
             collective: "histogram 256 uniform adaptive",
             elem: "u32",
             run: |b, h, n| histogram_mode(b, h, n, false, 2),
@@ -95,7 +106,17 @@ fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseR
     let res = b.alloc::<T>(1)?;
     let launch = |s| unsafe {
         // SAFETY: live buffers of the sizes given, the backend's stream.
-        ffi::wk_bench_reduce_k(s, kind, op as u32, inp(&input), n as u64, out(&sc), bytes, out(&res), k)
+        ffi::wk_bench_reduce_k(
+            s,
+            kind,
+            op as u32,
+            inp(&input),
+            n as u64,
+            out(&sc),
+            bytes,
+            out(&res),
+            k,
+        )
     };
     check(b, launch(super::stream(b)?), "reduce_k")?;
     check_one(expected, b.download(&res)?[0])?;
@@ -109,6 +130,44 @@ fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseR
         input_bytes: size_of::<T>(n),
         baseline,
         read_only: true,
+    })
+}
+
+/// The inclusive Sum scan compiled for seven blocks per SM, against the launcher's default
+/// (five) timed in the same run, every result checked against the reference.
+fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
+    let x: Vec<T> = random(n, 1);
+    let want = reference::device_scan(&x, ReduceOp::Sum, ScanKind::Inclusive);
+    let input = b.upload(&x)?;
+    let kind = T::KIND as u32;
+    let t = b.table;
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<T>(n)?;
+    let run = |blocks: u32| {
+        let (i, s_ptr, o) = (inp(&input), out(&sc), out(&res));
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, blocks)
+        }
+    };
+    check(b, run(7)(super::stream(b)?), "scan blocks=7")?;
+    check_all(&want, &b.download(&res)?)?;
+    let timer = DeviceTimer::new(b)?;
+    let timing = timer.time(h, "scan blocks=7", run(7))?;
+    check_all(&want, &b.download(&res)?)?;
+    let default = timer.time(h, "scan default", run(0))?;
+    check_all(&want, &b.download(&res)?)?;
+    Ok(Measured {
+        timing,
+        bytes: 2 * size_of::<T>(n),
+        input_bytes: size_of::<T>(n),
+        baseline: Some(Baseline {
+            name: "default (5 blocks)",
+            timing: default,
+        }),
+        read_only: false,
     })
 }
 
@@ -131,18 +190,52 @@ fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult 
     let timer = DeviceTimer::new(b)?;
     let timing = timer.time_e2e(h, "device_reduce", |s| unsafe {
         // SAFETY: live buffers of the sizes given, the backend's stream.
-        (t.device_reduce)(s, st, kind, op as u32, inp(&input), n as u64, out(&sc), bytes, out(&res))
+        (t.device_reduce)(
+            s,
+            st,
+            kind,
+            op as u32,
+            inp(&input),
+            n as u64,
+            out(&sc),
+            bytes,
+            out(&res),
+        )
     })?;
     check_one(expected, b.download(&res)?[0])?;
     let cub_res = b.alloc::<T>(1)?;
     let mut tb = 0usize;
     // SAFETY: a size query: nothing is launched.
-    check(b, unsafe { ffi::wk_bench_cub_reduce(std::ptr::null_mut(), kind, op as u32, inp(&input), n as u64, out(&cub_res), std::ptr::null_mut(), &mut tb) }, "cub reduce")?;
+    check(
+        b,
+        unsafe {
+            ffi::wk_bench_cub_reduce(
+                std::ptr::null_mut(),
+                kind,
+                op as u32,
+                inp(&input),
+                n as u64,
+                out(&cub_res),
+                std::ptr::null_mut(),
+                &mut tb,
+            )
+        },
+        "cub reduce",
+    )?;
     let temp = scratch(b, tb as u64)?;
     let cub = timer.time_e2e(h, "cub reduce", |s| unsafe {
         let mut tb = tb;
         // SAFETY: as above.
-        ffi::wk_bench_cub_reduce(s, kind, op as u32, inp(&input), n as u64, out(&cub_res), out(&temp), &mut tb)
+        ffi::wk_bench_cub_reduce(
+            s,
+            kind,
+            op as u32,
+            inp(&input),
+            n as u64,
+            out(&cub_res),
+            out(&temp),
+            &mut tb,
+        )
     })?;
     Ok(Measured {
         timing,
