@@ -1,19 +1,36 @@
-//! The bench's baseline on every GPU-style backend (CUDA, HIP, the SIMT executor): a copy
-//! between two of its own buffers, timed by the same harness as the collectives.
+//! The bench's baseline on the GPU-style backends without a bench layer of their own (HIP, the
+//! SIMT executor): a copy between two of the backend's buffers, timed by the same harness as
+//! the collectives. CUDA has device-event timing, CUB and its own kernels
+//! (src/cli/bench/cuda).
 
 use super::{GpuBackend, GpuRuntime};
 use crate::backend::Backend;
 use crate::cli::bench::timing::{BenchBackend, Harness, Timing};
 use crate::error::Result;
 
-impl<R: GpuRuntime> BenchBackend for GpuBackend<R> {
+fn copy_baseline<R: GpuRuntime>(
+    b: &GpuBackend<R>,
+    bytes: usize,
+    harness: &Harness,
+) -> Result<Timing> {
+    let words = bytes.div_ceil(4);
+    let src = b.upload(&vec![1u32; words])?;
+    let dst = b.alloc::<u32>(words)?;
+    harness.measure(b, || {
+        b.runtime()
+            .copy_dtod(dst.device_ptr(), src.device_ptr(), words * 4)
+    })
+}
+
+impl BenchBackend for crate::simt::SimtBackend {
     fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
-        let words = bytes.div_ceil(4);
-        let src = self.upload(&vec![1u32; words])?;
-        let dst = self.alloc::<u32>(words)?;
-        harness.measure(self, || {
-            self.runtime()
-                .copy_dtod(dst.device_ptr(), src.device_ptr(), words * 4)
-        })
+        copy_baseline(self, bytes, harness)
+    }
+}
+
+#[cfg(feature = "hip")]
+impl BenchBackend for crate::hip::HipBackend {
+    fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
+        copy_baseline(self, bytes, harness)
     }
 }
