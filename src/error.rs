@@ -48,6 +48,8 @@ pub enum WavekitError {
         value: u64,
         limit: u64,
     },
+    #[error("tile {tile}'s status is invalid: {reason}")]
+    InvalidStatus { tile: usize, reason: &'static str },
     #[error("operation {op} is not defined for element type {elem}")]
     UnsupportedOp {
         op: &'static str,

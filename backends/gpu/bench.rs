@@ -4,7 +4,6 @@
 //! (src/cli/bench/cuda).
 
 use super::{GpuBackend, GpuRuntime};
-use crate::backend::Backend;
 use crate::cli::bench::timing::{BenchBackend, Harness, Timing};
 use crate::error::Result;
 
@@ -12,10 +11,13 @@ fn copy_baseline<R: GpuRuntime>(
     b: &GpuBackend<R>,
     bytes: usize,
     harness: &Harness,
-) -> Result<Timing> {
+) -> Result<Timing>
+where
+    GpuBackend<R>: BenchBackend,
+{
     let words = bytes.div_ceil(4);
-    let src = b.upload(&vec![1u32; words])?;
-    let dst = b.alloc::<u32>(words)?;
+    let src = b.buffer_from(&vec![1u32; words])?;
+    let dst = b.buffer_zeroed::<u32>(words)?;
     harness.measure(b, || {
         b.runtime()
             .copy_dtod(dst.device_ptr(), src.device_ptr(), words * 4)

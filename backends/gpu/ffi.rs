@@ -2,7 +2,7 @@
 
 use std::ffi::{c_char, c_void};
 
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 pub const WK_OK: i32 = 0;
 pub const WK_ERR_WARP_SIZE: i32 = -1;
@@ -99,6 +99,7 @@ pub struct Launchers {
         Out,
     ) -> i32,
     pub histogram: unsafe extern "C" fn(S, St, In, u64, u32, Out) -> i32,
+    pub look_back_probe: unsafe extern "C" fn(S, u32, u32, In, In, u64, Out, u64, Out) -> i32,
 }
 
 /// A device address as the pointer type the launchers take.

@@ -6,8 +6,10 @@ mod bench;
 mod buffer;
 pub mod ffi;
 mod imp;
+mod probe;
 pub mod runtime;
 
 pub use backend::GpuBackend;
 pub use buffer::GpuBuffer;
+pub use probe::TileStatus;
 pub use runtime::{DevPtr, GpuRuntime};

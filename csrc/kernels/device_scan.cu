@@ -9,8 +9,6 @@
 #include "device.h"
 #include "lookback.h"
 
-#include <type_traits>
-
 namespace WK_NS {
 using namespace prims;
 
@@ -19,18 +17,6 @@ namespace {
 const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
-
-#if defined(WK_VENDOR_CUDA)
-template <typename T> struct StatusFor {
-  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, WideStatus<T>>::type type;
-};
-const bool kWide = true;
-#else
-template <typename T> struct StatusFor {
-  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, SplitStatus<T>>::type type;
-};
-const bool kWide = false;
-#endif
 
 // Items of one warp: thread t owns items 16t .. 16t+15, so the warp's are consecutive and each
 // warp moves its own items between global and shared memory (coalesced both ways) behind a
@@ -164,18 +150,11 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   }
 }
 
-uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
-
 }  // namespace
 
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n) {
-  uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (n == 0) return 0;
-  // A counter, then one status word per tile: 8 bytes (4-byte values), 16 bytes (8-byte
-  // values, CUDA), or a flag and separate aggregate and inclusive arrays.
-  if (elem_size == 4) return 256 + round_up(tiles * 8);
-  if (kWide) return 256 + round_up(tiles * 16);
-  return 256 + round_up(tiles * 4) + 2 * round_up(tiles * elem_size);
+  return status_bytes(elem_size, (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE);
 }
 
 int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
@@ -196,19 +175,7 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
     char* s = (char*)scratch;
     unsigned* counter = (unsigned*)s;
     typename StatusFor<T>::type status;
-    uint64_t zeroed;
-    if constexpr (sizeof(T) == 4) {
-      status.words = (unsigned long long*)(s + 256);
-      zeroed = 256 + round_up(tiles * 8);
-    } else if constexpr (kWide) {
-      status.words = (unsigned long long*)(s + 256);
-      zeroed = 256 + round_up(tiles * 16);
-    } else {
-      status.flags = (unsigned*)(s + 256);
-      status.aggs = (T*)(s + 256 + round_up(tiles * 4));
-      status.incls = (T*)((char*)status.aggs + round_up(tiles * sizeof(T)));
-      zeroed = 256 + round_up(tiles * 4);
-    }
+    const uint64_t zeroed = status_layout<T>(s, tiles, &status);
     int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
     if (rc) return rc;
     return with_op<T>(op, [&](auto ot) {

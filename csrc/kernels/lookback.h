@@ -10,6 +10,8 @@
 
 #include "dispatch.h"
 
+#include <type_traits>
+
 namespace WK_NS {
 
 // Shared-memory banks of 4 bytes (a memory property, not a lane count).
@@ -121,6 +123,44 @@ template <typename T> struct WideStatus {
   }
 };
 #endif
+
+#if defined(WK_VENDOR_CUDA)
+template <typename T> struct StatusFor {
+  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, WideStatus<T>>::type type;
+};
+const bool kWideStatus = true;
+#else
+template <typename T> struct StatusFor {
+  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, SplitStatus<T>>::type type;
+};
+const bool kWideStatus = false;
+#endif
+
+inline uint64_t status_round_up(uint64_t b) { return (b + 255) / 256 * 256; }
+
+// Scratch of a look-back over `tiles` tiles: a tile counter (256 bytes), then one status word
+// per tile: 8 bytes (4-byte values), 16 bytes (8-byte values, CUDA), or a flag and separate
+// aggregate and inclusive arrays.
+inline uint64_t status_bytes(uint32_t elem_size, uint64_t tiles) {
+  if (elem_size == 4) return 256 + status_round_up(tiles * 8);
+  if (kWideStatus) return 256 + status_round_up(tiles * 16);
+  return 256 + status_round_up(tiles * 4) + 2 * status_round_up(tiles * elem_size);
+}
+
+// Points `st` into scratch `s` laid out as status_bytes says; returns the bytes from `s` that
+// must be zeroed before the launch (the counter and the flags).
+template <typename T>
+uint64_t status_layout(char* s, uint64_t tiles, typename StatusFor<T>::type* st) {
+  if constexpr (sizeof(T) == 4 || kWideStatus) {
+    st->words = (unsigned long long*)(s + 256);
+    return status_bytes(sizeof(T), tiles);
+  } else {
+    st->flags = (unsigned*)(s + 256);
+    st->aggs = (T*)(s + 256 + status_round_up(tiles * 4));
+    st->incls = (T*)((char*)st->aggs + status_round_up(tiles * sizeof(T)));
+    return 256 + status_round_up(tiles * 4);
+  }
+}
 
 // Windows of predecessors a float look-back keeps in shared memory before it falls back to
 // reading statuses again from global memory.

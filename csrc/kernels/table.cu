@@ -96,6 +96,7 @@ const wk_launchers kTable = {
     &count_if_launch,
     &compact_launch,
     &histogram_launch,
+    &look_back_probe_launch,
 };
 
 }  // namespace

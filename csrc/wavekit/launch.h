@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#define WK_ABI_VERSION 1
+#define WK_ABI_VERSION 2
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -116,6 +116,14 @@ typedef struct wk_launchers {
   // out: bins + 1 device uint64 (counts, then the keys at or past `bins`); zeroed here.
   int32_t (*histogram)(void* stream, wk_status* st, const uint32_t* keys, uint64_t n,
                        uint32_t bins, uint64_t* out);
+  // ---- test hooks ----
+  // The scan's look-back over caller-chosen statuses: flags[i] (1 aggregate, 2 inclusive
+  // prefix; flags[0] must be 2) and values[i] for tiles 0 .. tiles-1; out (one element) gets
+  // the exclusive prefix of tile `tiles`. scratch: scratch_bytes(DEVICE_SCAN, dtype,
+  // tiles * WK_SCAN_TILE).
+  int32_t (*look_back_probe)(void* stream, uint32_t dtype, uint32_t op, const uint32_t* flags,
+                             const void* values, uint64_t tiles, void* scratch,
+                             uint64_t scratch_bytes, void* out);
 } wk_launchers;
 
 #ifdef __cplusplus

@@ -1,0 +1,18 @@
+#![cfg(feature = "hip")]
+//! The scan's look-back on an AMD GPU, against a plain fold (tests/common/lookback.rs): the
+//! split flag and value arrays of 8-byte values and the packed words of 4-byte values.
+
+#[path = "common/lookback.rs"]
+mod lookback;
+
+#[test]
+#[ignore = "needs an AMD GPU"]
+fn look_back_matches_a_plain_fold() {
+    lookback::matches_a_plain_fold(&wavekit::hip::open(0).expect("HIP device 0"));
+}
+
+#[test]
+#[ignore = "needs an AMD GPU"]
+fn look_back_refuses_bad_statuses() {
+    lookback::refuses_bad_statuses(&wavekit::hip::open(0).expect("HIP device 0"));
+}
