@@ -6,7 +6,7 @@
 
 mod atomics;
 mod combine;
-mod minmax;
+mod order_free;
 mod reduce;
 mod scan;
 mod scratch;

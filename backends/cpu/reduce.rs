@@ -43,11 +43,12 @@ fn level_sizes(mut n: usize) -> ([usize; MAX_LEVELS], usize) {
 }
 
 /// Canonical device reduce of a non-empty slice. The tile partials of every level live in the
-/// backend's scratch, one level after another. Float Min/Max take the integer-key path: the
-/// same bits, as that op selects one element whatever the order (`minmax`).
+/// backend's scratch, one level after another. Ops whose result does not depend on the order
+/// (every integer op, float Min/Max) take a plain parallel fold instead: the same bits
+/// (`order_free`).
 pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) -> T {
     debug_assert!(!vals.is_empty());
-    if let Some(r) = super::minmax::reduce(vals, op) {
+    if let Some(r) = super::order_free::reduce(vals, op) {
         return r;
     }
     let (sizes, levels) = level_sizes(vals.len());

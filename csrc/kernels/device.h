@@ -16,7 +16,8 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
 int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
                            uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                            unsigned k);
-// blocks = 7: the scan kernel compiled for seven blocks per SM; 0: the default (ScanOccupancy).
+// blocks = 5, 6 or 7: the scan kernel compiled for that many blocks per SM; 0: the default
+// (ScanOccupancy).
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                          uint64_t scratch_bytes, void* out, unsigned blocks);

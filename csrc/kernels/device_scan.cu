@@ -25,11 +25,12 @@ const unsigned kWarpItems = WK_WARP_SIZE * kItems;
 
 // Blocks per SM the registers must allow: the first warp's look-back holds its block at a
 // barrier (ncu: about 60% of warp cycles at 5 blocks/SM), so more resident tiles keep more
-// loads in flight: five blocks of 4-byte values per SM, four of 8-byte values. Seven blocks
-// of 4-byte values also fit the shared memory (17 KB each); the bench's "blocks=7" rows
-// measure that variant.
+// loads in flight. Seven blocks of 4-byte values fit the shared memory (17 KB each); measured
+// on an H100 at 2^28 (BENCHMARKS.md, "blocks=" rows), seven made the i32 scan 1.12x faster but
+// the f32 scan 2.5x slower (the float look-back's stash fold does not fit the registers left),
+// so 4-byte integers get seven, floats five, 8-byte values four.
 template <typename T> struct ScanOccupancy {
-  static const int blocks = sizeof(T) == 4 ? 5 : 4;
+  static const int blocks = sizeof(T) == 4 ? (Elem<T>::is_float ? 5 : 7) : 4;
 };
 
 template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::blocks>
@@ -182,7 +183,13 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       const int O = decltype(ot)::value;
       typedef typename StatusFor<T>::type S;
       host::stream_t hs = as_stream(stream);
-      if (blocks == 7)
+      if (blocks == 5)
+        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S, 5>)(
+            (const T*)in, n, exclusive, counter, status, (T*)out);
+      else if (blocks == 6)
+        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S, 6>)(
+            (const T*)in, n, exclusive, counter, status, (T*)out);
+      else if (blocks == 7)
         WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S, 7>)(
             (const T*)in, n, exclusive, counter, status, (T*)out);
       else

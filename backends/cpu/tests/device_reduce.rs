@@ -125,13 +125,14 @@ fn matches_spec_across_three_levels() {
 #[test]
 fn scratch_is_kept_between_calls() {
     let b = cpu32();
-    let input = b.upload(&vec![1u64; 5 * 4096]).unwrap();
+    // A float sum: order-free ops (integers, float Min/Max) need no partials.
+    let input = b.upload(&vec![1.0f64; 5 * 4096]).unwrap();
     assert_eq!(b.scratch.held_bytes(), 0);
-    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 5 * 4096);
+    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 20480.0);
     let held = b.scratch.held_bytes();
-    // Five partials and one more level: six u64s.
+    // Five partials and one more level: six f64s.
     assert_eq!(held, 6 * 8);
-    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 5 * 4096);
+    assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 20480.0);
     assert_eq!(b.scratch.held_bytes(), held);
 }
 

@@ -60,14 +60,34 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: reduce_e2e::<f64>,
         },
         Case {
+            collective: "scan inclusive sum blocks=5",
+            elem: "f32",
+            run: |b, h, n| scan_blocks::<f32>(b, h, n, 5),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=5",
+            elem: "i32",
+            run: |b, h, n| scan_blocks::<i32>(b, h, n, 5),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=6",
+            elem: "f32",
+            run: |b, h, n| scan_blocks::<f32>(b, h, n, 6),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=6",
+            elem: "i32",
+            run: |b, h, n| scan_blocks::<i32>(b, h, n, 6),
+        },
+        Case {
             collective: "scan inclusive sum blocks=7",
             elem: "f32",
-            run: scan_blocks::<f32>,
+            run: |b, h, n| scan_blocks::<f32>(b, h, n, 7),
         },
         Case {
             collective: "scan inclusive sum blocks=7",
             elem: "i32",
-            run: scan_blocks::<i32>,
+            run: |b, h, n| scan_blocks::<i32>(b, h, n, 7),
         },
         Case {
             collective: "histogram 256 uniform adaptive",
@@ -133,9 +153,9 @@ fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseR
     })
 }
 
-/// The inclusive Sum scan compiled for seven blocks per SM, against the launcher's default
-/// (five) timed in the same run, every result checked against the reference.
-fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
+/// The inclusive Sum scan compiled for `blocks` blocks per SM, against the launcher's default
+/// timed in the same run, every result checked against the reference.
+fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
     let x: Vec<T> = random(n, 1);
     let want = reference::device_scan(&x, ReduceOp::Sum, ScanKind::Inclusive);
     let input = b.upload(&x)?;
@@ -152,10 +172,10 @@ fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult
             ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, blocks)
         }
     };
-    check(b, run(7)(super::stream(b)?), "scan blocks=7")?;
+    check(b, run(blocks)(super::stream(b)?), "scan blocks")?;
     check_all(&want, &b.download(&res)?)?;
     let timer = DeviceTimer::new(b)?;
-    let timing = timer.time(h, "scan blocks=7", run(7))?;
+    let timing = timer.time(h, "scan blocks", run(blocks))?;
     check_all(&want, &b.download(&res)?)?;
     let default = timer.time(h, "scan default", run(0))?;
     check_all(&want, &b.download(&res)?)?;
@@ -164,7 +184,7 @@ fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult
         bytes: 2 * size_of::<T>(n),
         input_bytes: size_of::<T>(n),
         baseline: Some(Baseline {
-            name: "default (5 blocks)",
+            name: "default",
             timing: default,
         }),
         read_only: false,
