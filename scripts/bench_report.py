@@ -51,7 +51,8 @@ def targets(gpu, cpu):
     out = ["| target | collective | type | n | measured | required | |", "|---|---|---|---|---|---|---|"]
 
     def add(what, coll, elem, n, field, need, fmt, cmp=lambda v, need: v >= need):
-        r = find(gpu if coll != "cpu" else cpu, coll if coll != "cpu" else "reduce sum", elem, n)
+        cpu_row = coll.startswith("cpu ")
+        r = find(cpu if cpu_row else gpu, coll[4:] if cpu_row else coll, elem, n)
         if r is None or r["status"] != "ok" or r[field] == "":
             out.append(f"| {what} | {coll} | {elem} | {pow2(n)} | not measured | {fmt.format(need)} | **missed** |")
             return
@@ -75,8 +76,9 @@ def targets(gpu, cpu):
     add("unordered compaction % of copy", "compact x>0 unordered", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
     add("histogram vs plain, low entropy", "histogram 256 skewed", "u32", 1 << 28, "ratio", 2.0, "{:.2f}x")
     add("histogram vs plain, uniform", "histogram 256 uniform", "u32", 1 << 28, "ratio", 0.95, "{:.2f}x")
-    for t in ["f32", "i32", "f64"]:
-        add("CPU reduce % of read bandwidth", "cpu", t, 1 << 28, "pct_of_read", 80.0, "{:.1f}%")
+    for op in ["sum", "min", "max"]:
+        for t in ["f32", "i32", "f64"]:
+            add("CPU reduce % of read bandwidth", f"cpu reduce {op}", t, 1 << 28, "pct_of_read", 80.0, "{:.1f}%")
     return "\n".join(out)
 
 

@@ -47,28 +47,44 @@ template <int OP, typename T> struct OrderFree {
   static const bool value = !Elem<T>::is_float || OP == OP_MIN || OP == OP_MAX;
 };
 
-// f32 Min/Max of 16 values in integer keys: key(x) = bits ^ (sign ? 0x7fffffff : 0) orders
-// every non-NaN float as a signed integer, -0.0 below +0.0 (SEMANTICS.md), and maps back by
-// the same formula, so the tree of integer min/max (one instruction a combine, against the
-// compare chain of the float op) picks the same element bit for bit. A NaN anywhere makes the
-// result NaN, as the float op would (payloads are not compared).
-const uint32_t kAbsBits = 0x7fffffffu;
-const uint32_t kInfBits = 0x7f800000u;
-const uint32_t kQuietNan = 0x7fc00000u;
+// Float Min/Max of 16 values in integer keys: key(x) = bits ^ (sign ? magnitude mask : 0)
+// orders every non-NaN float as a signed integer, -0.0 below +0.0 (SEMANTICS.md), and maps
+// back by the same formula, so the tree of integer min/max (one or two instructions a combine,
+// against the compare chain of the float op) picks the same element bit for bit. A NaN
+// anywhere makes the result NaN, as the float op would (payloads are not compared).
+template <typename T> struct FloatKey;
+template <> struct FloatKey<float> {
+  typedef uint32_t U;
+  typedef int32_t S;
+  static const U kAbs = 0x7fffffffu;
+  static const U kInf = 0x7f800000u;
+  static const U kQuietNan = 0x7fc00000u;
+};
+template <> struct FloatKey<double> {
+  typedef uint64_t U;
+  typedef int64_t S;
+  static const U kAbs = 0x7fffffffffffffffull;
+  static const U kInf = 0x7ff0000000000000ull;
+  static const U kQuietNan = 0x7ff8000000000000ull;
+};
 
-__device__ __forceinline__ int32_t f32_key(uint32_t b) {
-  return (int32_t)(b ^ ((uint32_t)((int32_t)b >> 31) >> 1));
+template <typename T>
+__device__ __forceinline__ typename FloatKey<T>::S float_key(typename FloatKey<T>::U b) {
+  typedef FloatKey<T> K;
+  const unsigned sign_shift = sizeof(b) * 8 - 1;
+  return (typename K::S)(b ^ ((typename K::U)((typename K::S)b >> sign_shift) >> 1));
 }
 
-template <int OP> __device__ __forceinline__ float fold_f32_minmax(const float* vals) {
+template <int OP, typename T> __device__ __forceinline__ T fold_float_minmax(const T* vals) {
+  typedef FloatKey<T> K;
   const unsigned kItems = WK_REDUCE_ITEMS_PER_LANE;
-  int32_t k[kItems];
-  uint32_t mag = 0;
+  typename K::S k[kItems];
+  typename K::U mag = 0;
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
-    const uint32_t b = to_bits(vals[i]);
-    k[i] = f32_key(b);
-    const uint32_t a = b & kAbsBits;
+    const typename K::U b = to_bits(vals[i]);
+    k[i] = float_key<T>(b);
+    const typename K::U a = b & K::kAbs;
     mag = a > mag ? a : mag;
   }
 #pragma unroll
@@ -77,8 +93,8 @@ template <int OP> __device__ __forceinline__ float fold_f32_minmax(const float* 
     for (unsigned i = 0; i + w < kItems; i += 2 * w)
       k[i] = (OP == OP_MIN) == (k[i + w] < k[i]) ? k[i + w] : k[i];
   }
-  if (mag > kInfBits) return from_bits<float>(kQuietNan);
-  return from_bits<float>((uint32_t)f32_key((uint32_t)k[0]));
+  if (mag > K::kInf) return from_bits<T>(K::kQuietNan);
+  return from_bits<T>((typename K::U)float_key<T>((typename K::U)k[0]));
 }
 
 // The lane's fold of its 16 elements, in (chunk, slot) order. The canonical order is
@@ -86,8 +102,8 @@ template <int OP> __device__ __forceinline__ float fold_f32_minmax(const float* 
 // deep instead of sixteen.
 template <int OP, typename T> __device__ __forceinline__ T fold_values(T* vals) {
   const unsigned kItems = WK_REDUCE_ITEMS_PER_LANE;
-  if constexpr (Elem<T>::is_float && sizeof(T) == 4 && (OP == OP_MIN || OP == OP_MAX)) {
-    return fold_f32_minmax<OP>(vals);
+  if constexpr (Elem<T>::is_float && (OP == OP_MIN || OP == OP_MAX)) {
+    return fold_float_minmax<OP, T>(vals);
   } else if (OrderFree<OP, T>::value) {
 #pragma unroll
     for (unsigned w = 1; w < kItems; w *= 2) {
