@@ -22,14 +22,19 @@ fn sizes() -> Vec<usize> {
     let spec = std::env::var("WAVEKIT_BENCH_SIZES").unwrap_or_else(|_| "16,20".into());
     spec.split(',')
         .map(|s| {
-            let k: u32 = s.trim().parse().expect("WAVEKIT_BENCH_SIZES: log2 sizes like 16,20");
+            let k: u32 = s
+                .trim()
+                .parse()
+                .expect("WAVEKIT_BENCH_SIZES: log2 sizes like 16,20");
             1usize << k
         })
         .collect()
 }
 
 fn random<T: Element>(n: usize, stream: u64) -> Vec<T> {
-    (0..n as u64).map(|i| T::from_seed(stream << 40 | i)).collect()
+    (0..n as u64)
+        .map(|i| T::from_seed(stream << 40 | i))
+        .collect()
 }
 
 /// Times `job` for criterion: `iters` event-timed (GPU) or wall-timed (CPU) calls, summed; with
@@ -39,7 +44,12 @@ fn random<T: Element>(n: usize, stream: u64) -> Vec<T> {
 /// timing every iteration criterion asks for would take minutes per benchmark.
 const MAX_CALLS: u64 = 32;
 
-fn run<B: BenchBackend, T: Element>(b: &B, job: &mut Job<'_, B, T>, iters: u64, baseline: bool) -> Duration {
+fn run<B: BenchBackend, T: Element>(
+    b: &B,
+    job: &mut Job<'_, B, T>,
+    iters: u64,
+    baseline: bool,
+) -> Duration {
     let calls = iters.clamp(1, MAX_CALLS);
     let h = Harness {
         warmup: 0,
@@ -74,24 +84,65 @@ macro_rules! timed {
     }};
 }
 
-fn reduce<B: BenchBackend, T: Element>(c: &mut Criterion, b: &B, label: &str, n: usize, op: ReduceOp, cub: bool) {
+fn reduce<B: BenchBackend, T: Element>(
+    c: &mut Criterion,
+    b: &B,
+    label: &str,
+    n: usize,
+    op: ReduceOp,
+    cub: bool,
+) {
     let x: Vec<T> = random(n, 1);
     let input = b.upload(&x).unwrap();
     assert!(reference::device_reduce(&x, op).same(b.reduce(&input, op).unwrap()));
     let name = format!("reduce_{op:?}_{}", T::KIND.name()).to_lowercase();
-    timed!(c, name, label, n, n * T::KIND.size(), b, Job::Reduce { input: &input, op }, cub);
+    timed!(
+        c,
+        name,
+        label,
+        n,
+        n * T::KIND.size(),
+        b,
+        Job::Reduce { input: &input, op },
+        cub
+    );
 }
 
-fn scan<B: BenchBackend, T: Element>(c: &mut Criterion, b: &B, label: &str, n: usize, kind: ScanKind, cub: bool) {
+fn scan<B: BenchBackend, T: Element>(
+    c: &mut Criterion,
+    b: &B,
+    label: &str,
+    n: usize,
+    kind: ScanKind,
+    cub: bool,
+) {
     let op = ReduceOp::Sum;
     let x: Vec<T> = random(n, 2);
     let input = b.upload(&x).unwrap();
     let mut output = b.alloc::<T>(n).unwrap();
     b.scan(&input, &mut output, op, kind).unwrap();
     let want = reference::device_scan(&x, op, kind);
-    assert!(want.iter().zip(b.download(&output).unwrap()).all(|(w, g)| w.same(g)));
+    assert!(
+        want.iter()
+            .zip(b.download(&output).unwrap())
+            .all(|(w, g)| w.same(g))
+    );
     let name = format!("scan_{kind:?}_{}", T::KIND.name()).to_lowercase();
-    timed!(c, name, label, n, 2 * n * T::KIND.size(), b, Job::Scan { input: &input, output: &mut output, op, kind }, cub);
+    timed!(
+        c,
+        name,
+        label,
+        n,
+        2 * n * T::KIND.size(),
+        b,
+        Job::Scan {
+            input: &input,
+            output: &mut output,
+            op,
+            kind
+        },
+        cub
+    );
 }
 
 fn segmented<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, cub: bool) {
@@ -108,7 +159,9 @@ fn segmented<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
     let vector = reference::auto_vector(n, count);
     let segs = Segments::from_offsets(b, &offsets, n, VectorSize::Auto).unwrap();
     let input = b.upload(&x).unwrap();
-    let got = b.download(&b.segmented_reduce(&input, &segs, op).unwrap()).unwrap();
+    let got = b
+        .download(&b.segmented_reduce(&input, &segs, op).unwrap())
+        .unwrap();
     let want = reference::segmented_offsets(&x, &offsets, vector, op);
     assert!(want.iter().zip(&got).all(|(w, g)| w.same(*g)));
     let raw = b.upload(&offsets).unwrap();
@@ -116,12 +169,27 @@ fn segmented<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
     let job = Job::Segmented {
         input: &input,
         segments: &segs,
-        raw: RawSegments { offsets: Some(&raw), seg_size: 0, count, vector, baseline_offsets: &raw },
+        raw: RawSegments {
+            offsets: Some(&raw),
+            seg_size: 0,
+            count,
+            vector,
+            baseline_offsets: &raw,
+        },
         output: &mut output,
         op,
     };
     let mut job = job;
-    timed!(c, "segreduce_offsets_f32", label, n, 4 * (n + count) + 4 * offsets.len(), b, job, cub);
+    timed!(
+        c,
+        "segreduce_offsets_f32",
+        label,
+        n,
+        4 * (n + count) + 4 * offsets.len(),
+        b,
+        job,
+        cub
+    );
 }
 
 fn spmv<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize) {
@@ -133,7 +201,9 @@ fn spmv<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize) {
         i += 1;
     }
     let rows = row_offsets.len() - 1;
-    let cols: Vec<u32> = (0..n as u64).map(|k| (splitmix(7 << 40 | k) % rows as u64) as u32).collect();
+    let cols: Vec<u32> = (0..n as u64)
+        .map(|k| (splitmix(7 << 40 | k) % rows as u64) as u32)
+        .collect();
     let vals: Vec<f32> = random(n, 8);
     let x: Vec<f32> = random(rows, 9);
     let vector = reference::auto_vector(n, rows);
@@ -142,35 +212,98 @@ fn spmv<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize) {
     let mut y = b.alloc::<f32>(rows).unwrap();
     b.spmv(&a, &xb, &mut y, VectorSize::Auto).unwrap();
     let want = reference::spmv(&row_offsets, &cols, &vals, &x, vector);
-    assert!(want.iter().zip(b.download(&y).unwrap()).all(|(w, g)| w.same(g)));
-    let (ro, cb, vb) = (b.upload(&row_offsets).unwrap(), b.upload(&cols).unwrap(), b.upload(&vals).unwrap());
-    let mut job = Job::Spmv { a: &a, raw: RawCsr { row_offsets: &ro, cols: &cb }, vals: &vb, x: &xb, y: &mut y, vector };
-    timed!(c, "spmv_regular_f32", label, n, 4 * (2 * n + 2 * rows + rows + 1), b, job, false);
+    assert!(
+        want.iter()
+            .zip(b.download(&y).unwrap())
+            .all(|(w, g)| w.same(g))
+    );
+    let (ro, cb, vb) = (
+        b.upload(&row_offsets).unwrap(),
+        b.upload(&cols).unwrap(),
+        b.upload(&vals).unwrap(),
+    );
+    let mut job = Job::Spmv {
+        a: &a,
+        raw: RawCsr {
+            row_offsets: &ro,
+            cols: &cb,
+        },
+        vals: &vb,
+        x: &xb,
+        y: &mut y,
+        vector,
+    };
+    timed!(
+        c,
+        "spmv_regular_f32",
+        label,
+        n,
+        4 * (2 * n + 2 * rows + rows + 1),
+        b,
+        job,
+        false
+    );
 }
 
 fn selection<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, cub: bool) {
     let x: Vec<f32> = random(n, 10);
     let input = b.upload(&x).unwrap();
     let lt = Predicate::Lt(0.0f32);
-    assert_eq!(b.count_if(&input, lt).unwrap(), reference::count_if(&x, &lt));
-    timed!(c, "count_if_f32", label, n, 4 * n, b, Job::CountIf { input: &input, pred: lt }, cub);
+    assert_eq!(
+        b.count_if(&input, lt).unwrap(),
+        reference::count_if(&x, &lt)
+    );
+    timed!(
+        c,
+        "count_if_f32",
+        label,
+        n,
+        4 * n,
+        b,
+        Job::CountIf {
+            input: &input,
+            pred: lt
+        },
+        cub
+    );
     let gt = Predicate::Gt(0.0f32);
     let want = reference::compact_stable(&x, &gt);
     let got = b.compact(&input, gt, true).unwrap();
     assert_eq!(got.len, want.len());
     let mut output = b.alloc::<f32>(n).unwrap();
-    timed!(c, "compact_stable_f32", label, n, 4 * (n + want.len()), b, Job::Compact { input: &input, pred: gt, stable: true, output: &mut output }, cub);
+    timed!(
+        c,
+        "compact_stable_f32",
+        label,
+        n,
+        4 * (n + want.len()),
+        b,
+        Job::Compact {
+            input: &input,
+            pred: gt,
+            stable: true,
+            output: &mut output
+        },
+        cub
+    );
     let keys: Vec<u32> = (0..n as u64)
         .map(|i| {
             let r = splitmix(14 << 40 | i);
-            if !r.is_multiple_of(8) { 17 } else { ((r >> 3) % 288) as u32 }
+            if !r.is_multiple_of(8) {
+                17
+            } else {
+                ((r >> 3) % 288) as u32
+            }
         })
         .collect();
     let kb = b.upload(&keys).unwrap();
     let (counts, outside) = reference::histogram(&keys, 256);
     let h = b.histogram(&kb, 256).unwrap();
     assert!(h.counts == counts && h.outside == outside);
-    let mut hist: Job<'_, B, u32> = Job::Histogram { keys: &kb, bins: 256 };
+    let mut hist: Job<'_, B, u32> = Job::Histogram {
+        keys: &kb,
+        bins: 256,
+    };
     timed!(c, "histogram_skewed_u32", label, n, 4 * n, b, hist, cub);
 }
 

@@ -12,6 +12,7 @@ verbatim, so regenerating never loses it.
 import csv
 import os
 import shutil
+import struct
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -107,6 +108,11 @@ def table(rows, title):
     return "\n".join(out)
 
 
+def f32(x):
+    # The CSV holds the shortest decimal that reads back as the float32 result; show its exact value.
+    return struct.unpack("f", struct.pack("f", float(x)))[0]
+
+
 def ladder(rows):
     if not rows:
         return "(not run)"
@@ -118,7 +124,7 @@ def ladder(rows):
         vs = "-" if prev is None or r["step"] == "0" else f"{(prev / dev - 1) * 100:+.0f}%"
         out.append(
             f"| {r['step'] if r['step'] != '0' else '-'} | {r['kernel']} | {dev:.3f} ms | {vs} | "
-            f"{float(r['host_median_s']) * 1e3:.3f} ms | {float(r['result']):.1f} | {float(r['error']):+.1f} | {r['distinct_results']} |"
+            f"{float(r['host_median_s']) * 1e3:.3f} ms | {f32(r['result']):.1f} | {float(r['error']):+.1f} | {r['distinct_results']} |"
         )
         if r["step"] != "0":
             prev = dev

@@ -192,7 +192,7 @@ fn awkward_f32(n: usize, seed: u32) -> Vec<f32> {
         .map(|_| {
             s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             let k = (s >> 8) as usize;
-            if k % 3 == 0 {
+            if k.is_multiple_of(3) {
                 pool[k % pool.len()]
             } else {
                 f32::from_bits(s)

@@ -83,24 +83,78 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
         case!("reduce max", f32, |b, h, n| reduce::<B, f32>(b, h, n, Max)),
         case!("reduce max", i32, |b, h, n| reduce::<B, i32>(b, h, n, Max)),
         case!("reduce max", f64, |b, h, n| reduce::<B, f64>(b, h, n, Max)),
-        case!("scan inclusive sum", f32, |b, h, n| scan::<B, f32>(b, h, n, Inclusive)),
-        case!("scan inclusive sum", i32, |b, h, n| scan::<B, i32>(b, h, n, Inclusive)),
-        case!("scan inclusive sum", i64, |b, h, n| scan::<B, i64>(b, h, n, Inclusive)),
-        case!("scan exclusive sum", f32, |b, h, n| scan::<B, f32>(b, h, n, Exclusive)),
-        case!("scan exclusive sum", i32, |b, h, n| scan::<B, i32>(b, h, n, Exclusive)),
-        case!("scan exclusive sum", i64, |b, h, n| scan::<B, i64>(b, h, n, Exclusive)),
-        case!("segreduce fixed 8", f32, |b, h, n| segreduce_fixed::<B>(b, h, n, SHORT_SEGMENT)),
-        case!("segreduce fixed 1024", f32, |b, h, n| segreduce_fixed::<B>(b, h, n, LONG_SEGMENT)),
+        case!("scan inclusive sum", f32, |b, h, n| scan::<B, f32>(
+            b, h, n, Inclusive
+        )),
+        case!("scan inclusive sum", i32, |b, h, n| scan::<B, i32>(
+            b, h, n, Inclusive
+        )),
+        case!("scan inclusive sum", i64, |b, h, n| scan::<B, i64>(
+            b, h, n, Inclusive
+        )),
+        case!("scan exclusive sum", f32, |b, h, n| scan::<B, f32>(
+            b, h, n, Exclusive
+        )),
+        case!("scan exclusive sum", i32, |b, h, n| scan::<B, i32>(
+            b, h, n, Exclusive
+        )),
+        case!("scan exclusive sum", i64, |b, h, n| scan::<B, i64>(
+            b, h, n, Exclusive
+        )),
+        case!("segreduce fixed 8", f32, |b, h, n| segreduce_fixed::<B>(
+            b,
+            h,
+            n,
+            SHORT_SEGMENT
+        )),
+        case!("segreduce fixed 1024", f32, |b, h, n| segreduce_fixed::<B>(
+            b,
+            h,
+            n,
+            LONG_SEGMENT
+        )),
         case!("segreduce offsets", f32, segreduce_offsets::<B>),
-        case!("spmv regular 8..64", f32, |b, h, n| spmv::<B>(b, h, n, RowLengths::Regular)),
-        case!("spmv power-law", f32, |b, h, n| spmv::<B>(b, h, n, RowLengths::PowerLaw)),
+        case!("spmv regular 8..64", f32, |b, h, n| spmv::<B>(
+            b,
+            h,
+            n,
+            RowLengths::Regular
+        )),
+        case!("spmv power-law", f32, |b, h, n| spmv::<B>(
+            b,
+            h,
+            n,
+            RowLengths::PowerLaw
+        )),
         case!("count_if x<0", f32, count_if::<B>),
-        case!("compact x>0 stable", f32, |b, h, n| compact::<B>(b, h, n, true)),
-        case!("compact x>0 unordered", f32, |b, h, n| compact::<B>(b, h, n, false)),
-        case!("histogram 256 uniform", u32, |b, h, n| histogram::<B>(b, h, n, Keys::Uniform)),
-        case!("histogram 256 skewed", u32, |b, h, n| histogram::<B>(b, h, n, Keys::Skewed)),
-        case!("histogram 65536 uniform", u32, |b, h, n| histogram_bins::<B>(b, h, n, Keys::Uniform, LARGE_BINS)),
-        case!("histogram 65536 skewed", u32, |b, h, n| histogram_bins::<B>(b, h, n, Keys::Skewed, LARGE_BINS)),
+        case!("compact x>0 stable", f32, |b, h, n| compact::<B>(
+            b, h, n, true
+        )),
+        case!("compact x>0 unordered", f32, |b, h, n| compact::<B>(
+            b, h, n, false
+        )),
+        case!("histogram 256 uniform", u32, |b, h, n| histogram::<B>(
+            b,
+            h,
+            n,
+            Keys::Uniform
+        )),
+        case!("histogram 256 skewed", u32, |b, h, n| histogram::<B>(
+            b,
+            h,
+            n,
+            Keys::Skewed
+        )),
+        case!(
+            "histogram 65536 uniform",
+            u32,
+            |b, h, n| histogram_bins::<B>(b, h, n, Keys::Uniform, LARGE_BINS)
+        ),
+        case!(
+            "histogram 65536 skewed",
+            u32,
+            |b, h, n| histogram_bins::<B>(b, h, n, Keys::Skewed, LARGE_BINS)
+        ),
     ]
 }
 
@@ -143,7 +197,12 @@ pub fn check_all<T: Element>(expected: &[T], got: &[T]) -> Result<(), Refused> {
     }
 }
 
-fn measured(timing: super::timing::Timed, bytes: u64, input_bytes: u64, read_only: bool) -> Measured {
+fn measured(
+    timing: super::timing::Timed,
+    bytes: u64,
+    input_bytes: u64,
+    read_only: bool,
+) -> Measured {
     Measured {
         timing: timing.timing,
         bytes,
@@ -471,7 +530,13 @@ fn histogram<B: BenchBackend>(b: &B, h: &Harness, n: usize, keys: Keys) -> CaseR
     histogram_bins(b, h, n, keys, BINS)
 }
 
-fn histogram_bins<B: BenchBackend>(b: &B, h: &Harness, n: usize, keys: Keys, bins: u32) -> CaseResult {
+fn histogram_bins<B: BenchBackend>(
+    b: &B,
+    h: &Harness,
+    n: usize,
+    keys: Keys,
+    bins: u32,
+) -> CaseResult {
     let keys = keys_for(n, matches!(keys, Keys::Skewed), bins);
     let (counts, outside) = reference::histogram(&keys, bins);
     let buf = b.upload(&keys)?;
@@ -484,10 +549,7 @@ fn histogram_bins<B: BenchBackend>(b: &B, h: &Harness, n: usize, keys: Keys, bin
         })
     };
     check(b)?;
-    let timed = b.time_job::<u32>(
-        h,
-        &mut Job::Histogram { keys: &buf, bins },
-    )?;
+    let timed = b.time_job::<u32>(h, &mut Job::Histogram { keys: &buf, bins })?;
     check(b)?;
     Ok(measured(timed, size_of::<u32>(n), size_of::<u32>(n), true))
 }

@@ -64,10 +64,7 @@ pub enum Job<'a, B: Backend, T: Element> {
         output: &'a mut B::Buffer<T>,
     },
     /// Keys are `u32`; the job's `T` is `u32` too.
-    Histogram {
-        keys: &'a B::Buffer<u32>,
-        bins: u32,
-    },
+    Histogram { keys: &'a B::Buffer<u32>, bins: u32 },
 }
 
 impl<B: Backend, T: Element> Job<'_, B, T> {

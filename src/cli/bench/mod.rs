@@ -245,7 +245,12 @@ fn bench_one<B: BenchBackend>(
             progress(
                 done,
                 total,
-                &format!("{} {} n={} on {name}", case.collective, case.elem, show_n(n)),
+                &format!(
+                    "{} {} n={} on {name}",
+                    case.collective,
+                    case.elem,
+                    show_n(n)
+                ),
             );
             done += 1;
             let outcome = match (case.run)(b, harness, n) {
@@ -395,18 +400,21 @@ pub fn csv(rows: &[Row]) -> String {
                 baseline,
             } => {
                 let (gbs, copy_gbs) = rates(timing, *bytes, copy, *copy_bytes);
-                let (read_gbs, pct_read) = read.as_ref().map_or((String::new(), String::new()), |t| {
-                    let rg = t.gb_per_s(*copy_bytes);
-                    (format!("{rg:.4}"), format!("{:.2}", 100.0 * gbs / rg))
-                });
-                let (bl_name, bl_gbs, ratio) =
-                    baseline.as_ref().map_or((String::new(), String::new(), String::new()), |bl| {
-                        (
-                            clean(bl.name),
-                            format!("{:.4}", bl.timing.gb_per_s(*bytes)),
-                            format!("{:.4}", speedup(timing, bl)),
-                        )
+                let (read_gbs, pct_read) =
+                    read.as_ref().map_or((String::new(), String::new()), |t| {
+                        let rg = t.gb_per_s(*copy_bytes);
+                        (format!("{rg:.4}"), format!("{:.2}", 100.0 * gbs / rg))
                     });
+                let (bl_name, bl_gbs, ratio) =
+                    baseline
+                        .as_ref()
+                        .map_or((String::new(), String::new(), String::new()), |bl| {
+                            (
+                                clean(bl.name),
+                                format!("{:.4}", bl.timing.gb_per_s(*bytes)),
+                                format!("{:.4}", speedup(timing, bl)),
+                            )
+                        });
                 let _ = writeln!(
                     out,
                     "{:e},{:e},{},{},{:.4},{:.4},{:.2},{read_gbs},{pct_read},{bl_name},{bl_gbs},{ratio},ok",

@@ -44,7 +44,11 @@ fn panels(rows: &[Row]) -> BTreeMap<String, Series> {
         push(r.backend.clone(), false, gbs);
         push(format!("{} copy", r.backend), true, copy_gbs);
         if let Some(bl) = baseline {
-            push(format!("{} ({})", bl.name, r.backend), true, bl.timing.gb_per_s(*bytes));
+            push(
+                format!("{} ({})", bl.name, r.backend),
+                true,
+                bl.timing.gb_per_s(*bytes),
+            );
         }
     }
     for series in out.values_mut() {

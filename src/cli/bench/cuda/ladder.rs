@@ -61,7 +61,14 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
             let s = stream(b)?;
             let start = Instant::now();
             let rc = unsafe {
-                ffi::wk_bench_ladder(s, step, inp(&input).cast(), n as u64, out(&d_y).cast(), &mut result)
+                ffi::wk_bench_ladder(
+                    s,
+                    step,
+                    inp(&input).cast(),
+                    n as u64,
+                    out(&d_y).cast(),
+                    &mut result,
+                )
             };
             let took = start.elapsed();
             check(b, rc, "ladder step")?;
@@ -73,7 +80,14 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
             }
         }
         let device = timer.time(h, "ladder step", |s| unsafe {
-            ffi::wk_bench_ladder(s, step, inp(&input).cast(), n as u64, out(&d_y).cast(), std::ptr::null_mut())
+            ffi::wk_bench_ladder(
+                s,
+                step,
+                inp(&input).cast(),
+                n as u64,
+                out(&d_y).cast(),
+                std::ptr::null_mut(),
+            )
         })?;
         steps.push(Step {
             step,
@@ -131,7 +145,17 @@ fn wavekit_row(
     let status = b.upload(&[0u64, u64::MAX])?;
     let st = out(&status).cast::<wk::Status>();
     let device = timer.time(h, "device_reduce", |s| unsafe {
-        (t.device_reduce)(s, st, kind, ReduceOp::Sum as u32, inp(input), x.len() as u64, out(&sc), bytes, out(&res))
+        (t.device_reduce)(
+            s,
+            st,
+            kind,
+            ReduceOp::Sum as u32,
+            inp(input),
+            x.len() as u64,
+            out(&sc),
+            bytes,
+            out(&res),
+        )
     })?;
     Ok(Step {
         step: 0,
@@ -163,7 +187,9 @@ pub fn table(l: &Ladder) -> String {
     let mut prev: Option<f64> = None;
     for st in &l.steps {
         let dev = ms(st.device.median());
-        let vs = prev.map_or("-".to_string(), |p| format!("{:+.0}%", (p / dev - 1.0) * 100.0));
+        let vs = prev.map_or("-".to_string(), |p| {
+            format!("{:+.0}%", (p / dev - 1.0) * 100.0)
+        });
         let label = if st.step == 0 {
             "-".to_string()
         } else {
@@ -187,7 +213,9 @@ pub fn table(l: &Ladder) -> String {
 
 /// The ladder as CSV rows.
 pub fn csv(l: &Ladder) -> String {
-    let mut s = String::from("step,kernel,device_median_s,host_median_s,result,reference,error,distinct_results\n");
+    let mut s = String::from(
+        "step,kernel,device_median_s,host_median_s,result,reference,error,distinct_results\n",
+    );
     for st in &l.steps {
         let _ = writeln!(
             s,

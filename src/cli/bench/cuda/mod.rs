@@ -71,12 +71,19 @@ fn mismatch(what: &str, detail: String) -> WavekitError {
 fn element<T: Element>(b: &CudaBackend, buf: &Buf<T>, i: usize) -> Result<T> {
     let mut v = [T::default()];
     let offset = (i * std::mem::size_of::<T>()) as u64;
-    b.rt.copy_dtoh(crate::element::as_bytes_mut(&mut v), buf.device_ptr() + offset)?;
+    b.rt.copy_dtoh(
+        crate::element::as_bytes_mut(&mut v),
+        buf.device_ptr() + offset,
+    )?;
     Ok(v[0])
 }
 
 /// A CUB (or other library) call's scratch, sized by calling it with no scratch first.
-fn cub_temp(b: &CudaBackend, what: &str, query: impl FnOnce(*mut usize) -> i32) -> Result<(Buf<u64>, usize)> {
+fn cub_temp(
+    b: &CudaBackend,
+    what: &str,
+    query: impl FnOnce(*mut usize) -> i32,
+) -> Result<(Buf<u64>, usize)> {
     let mut bytes = 0usize;
     check(b, query(&mut bytes), what)?;
     Ok((scratch(b, bytes as u64)?, bytes))
@@ -137,11 +144,24 @@ impl BenchBackend for CudaBackend {
                 let sc = scratch(self, bytes)?;
                 let res = self.alloc::<T>(1)?;
                 let timing = timer.time(h, "device_reduce", |s| unsafe {
-                    (t.device_reduce)(s, st, kind, *op as u32, inp(input), n as u64, out(&sc), bytes, out(&res))
+                    (t.device_reduce)(
+                        s,
+                        st,
+                        kind,
+                        *op as u32,
+                        inp(input),
+                        n as u64,
+                        out(&sc),
+                        bytes,
+                        out(&res),
+                    )
                 })?;
                 let (raw, api) = (self.download(&res)?[0], self.reduce(*input, *op)?);
                 if !raw.same(api) {
-                    return Err(mismatch("device_reduce", format!("launch gave {raw:?}, API {api:?}")));
+                    return Err(mismatch(
+                        "device_reduce",
+                        format!("launch gave {raw:?}, API {api:?}"),
+                    ));
                 }
                 Timed {
                     timing,
@@ -159,45 +179,116 @@ impl BenchBackend for CudaBackend {
                 let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
                 let sc = scratch(self, bytes)?;
                 let timing = timer.time(h, "device_scan", |s| unsafe {
-                    (t.device_scan)(s, st, kind, *op as u32, exclusive, inp(input), n as u64, out(&sc), bytes, out(output))
+                    (t.device_scan)(
+                        s,
+                        st,
+                        kind,
+                        *op as u32,
+                        exclusive,
+                        inp(input),
+                        n as u64,
+                        out(&sc),
+                        bytes,
+                        out(output),
+                    )
                 })?;
-                let baseline = if *op == ReduceOp::Sum && T::KIND != ElemKind::U32 && T::KIND != ElemKind::U64 {
-                    let cub_out = self.alloc::<T>(n)?;
-                    let (temp, tb) = cub_temp(self, "cub scan", |tb| unsafe {
-                        ffi::wk_bench_cub_scan(std::ptr::null_mut(), kind, exclusive, inp(input), out(&cub_out), n as u64, std::ptr::null_mut(), tb)
-                    })?;
-                    let timing = timer.time(h, "cub scan", |s| unsafe {
-                        let mut tb = tb;
-                        ffi::wk_bench_cub_scan(s, kind, exclusive, inp(input), out(&cub_out), n as u64, out(&temp), &mut tb)
-                    })?;
-                    if !T::KIND.is_float() {
-                        let (a, b) = (element(self, &cub_out, n - 1)?, element(self, output, n - 1)?);
-                        if !a.same(b) {
-                            return Err(mismatch("cub scan", format!("CUB's last element {a:?}, ours {b:?}")));
+                let baseline =
+                    if *op == ReduceOp::Sum && T::KIND != ElemKind::U32 && T::KIND != ElemKind::U64
+                    {
+                        let cub_out = self.alloc::<T>(n)?;
+                        let (temp, tb) = cub_temp(self, "cub scan", |tb| unsafe {
+                            ffi::wk_bench_cub_scan(
+                                std::ptr::null_mut(),
+                                kind,
+                                exclusive,
+                                inp(input),
+                                out(&cub_out),
+                                n as u64,
+                                std::ptr::null_mut(),
+                                tb,
+                            )
+                        })?;
+                        let timing = timer.time(h, "cub scan", |s| unsafe {
+                            let mut tb = tb;
+                            ffi::wk_bench_cub_scan(
+                                s,
+                                kind,
+                                exclusive,
+                                inp(input),
+                                out(&cub_out),
+                                n as u64,
+                                out(&temp),
+                                &mut tb,
+                            )
+                        })?;
+                        if !T::KIND.is_float() {
+                            let (a, b) = (
+                                element(self, &cub_out, n - 1)?,
+                                element(self, output, n - 1)?,
+                            );
+                            if !a.same(b) {
+                                return Err(mismatch(
+                                    "cub scan",
+                                    format!("CUB's last element {a:?}, ours {b:?}"),
+                                ));
+                            }
                         }
-                    }
-                    cub(timing)
-                } else {
-                    None
-                };
+                        cub(timing)
+                    } else {
+                        None
+                    };
                 Timed { timing, baseline }
             }
             Job::Segmented {
-                input, raw, output, op, ..
+                input,
+                raw,
+                output,
+                op,
+                ..
             } => {
-                let offsets = raw.offsets.map_or(std::ptr::null(), |o| inp(o).cast::<u32>());
+                let offsets = raw
+                    .offsets
+                    .map_or(std::ptr::null(), |o| inp(o).cast::<u32>());
                 let timing = timer.time(h, "segmented_reduce", |s| unsafe {
-                    (t.segmented_reduce)(s, st, kind, *op as u32, inp(input), input.len() as u64, offsets.cast(), raw.seg_size as u64, raw.count as u64, raw.vector, out(output))
+                    (t.segmented_reduce)(
+                        s,
+                        st,
+                        kind,
+                        *op as u32,
+                        inp(input),
+                        input.len() as u64,
+                        offsets.cast(),
+                        raw.seg_size as u64,
+                        raw.count as u64,
+                        raw.vector,
+                        out(output),
+                    )
                 })?;
                 let baseline = if T::KIND == ElemKind::F32 && *op == ReduceOp::Sum {
                     let cub_out = self.alloc::<f32>(raw.count)?;
                     let off = inp(raw.baseline_offsets).cast::<u32>();
                     let (temp, tb) = cub_temp(self, "cub segmented reduce", |tb| unsafe {
-                        ffi::wk_bench_cub_segreduce(std::ptr::null_mut(), inp(input).cast(), out(&cub_out).cast(), off, raw.count as u64, std::ptr::null_mut(), tb)
+                        ffi::wk_bench_cub_segreduce(
+                            std::ptr::null_mut(),
+                            inp(input).cast(),
+                            out(&cub_out).cast(),
+                            off,
+                            raw.count as u64,
+                            std::ptr::null_mut(),
+                            tb,
+                        )
                     })?;
                     cub(timer.time(h, "cub segmented reduce", |s| unsafe {
                         let mut tb = tb;
-                        ffi::wk_bench_cub_segreduce(s, inp(input).cast(), out(&cub_out).cast(), off, raw.count as u64, out(&temp), &mut tb)
+                        ffi::wk_bench_cub_segreduce(
+                            s,
+                            inp(input).cast(),
+                            out(&cub_out).cast(),
+                            off,
+                            raw.count as u64,
+                            out(&temp),
+                            &mut tb,
+                        )
                     })?)
                 } else {
                     None
@@ -214,7 +305,18 @@ impl BenchBackend for CudaBackend {
             } => {
                 let rows = y.len() as u64;
                 let timing = timer.time(h, "spmv", |s| unsafe {
-                    (t.spmv)(s, st, kind, inp(raw.row_offsets), inp(raw.cols), inp(vals), inp(x), rows, *vector, out(y))
+                    (t.spmv)(
+                        s,
+                        st,
+                        kind,
+                        inp(raw.row_offsets),
+                        inp(raw.cols),
+                        inp(vals),
+                        inp(x),
+                        rows,
+                        *vector,
+                        out(y),
+                    )
                 })?;
                 Timed {
                     timing,
@@ -226,22 +328,46 @@ impl BenchBackend for CudaBackend {
                 let res = self.alloc::<u64>(1)?;
                 let n = input.len() as u64;
                 let timing = timer.time(h, "count_if", |s| unsafe {
-                    (t.count_if)(s, st, kind, code, a, bb, inp(input), n, std::ptr::null_mut(), 0, out(&res))
+                    (t.count_if)(
+                        s,
+                        st,
+                        kind,
+                        code,
+                        a,
+                        bb,
+                        inp(input),
+                        n,
+                        std::ptr::null_mut(),
+                        0,
+                        out(&res),
+                    )
                 })?;
                 let (raw, api) = (self.download(&res)?[0], self.count_if(*input, *pred)?);
                 if raw != api {
-                    return Err(mismatch("count_if", format!("launch gave {raw}, API {api}")));
+                    return Err(mismatch(
+                        "count_if",
+                        format!("launch gave {raw}, API {api}"),
+                    ));
                 }
                 // The one-counter baseline exists for f32 `x < a`.
                 let baseline = if T::KIND == ElemKind::F32 && code == 0 {
                     let threshold = f32::from_bits(a as u32);
                     let c = self.alloc::<u64>(1)?;
                     let timing = timer.time(h, "one-counter count", |s| unsafe {
-                        ffi::wk_bench_count_atomic(s, inp(input).cast(), n, threshold, out(&c).cast())
+                        ffi::wk_bench_count_atomic(
+                            s,
+                            inp(input).cast(),
+                            n,
+                            threshold,
+                            out(&c).cast(),
+                        )
                     })?;
                     let got = self.download(&c)?[0];
                     if got != api {
-                        return Err(mismatch("one-counter count", format!("gave {got}, expected {api}")));
+                        return Err(mismatch(
+                            "one-counter count",
+                            format!("gave {got}, expected {api}"),
+                        ));
                     }
                     Some(Baseline {
                         name: "1-counter atomics",
@@ -266,12 +392,30 @@ impl BenchBackend for CudaBackend {
                 let warp = self.width.lanes();
                 let stable_flag = *stable as u32;
                 let timing = timer.time(h, "compact", |s| unsafe {
-                    (t.compact)(s, st, warp, kind, code, a, bb, stable_flag, inp(input), n, out(&sc), bytes, out(output), out(&count))
+                    (t.compact)(
+                        s,
+                        st,
+                        warp,
+                        kind,
+                        code,
+                        a,
+                        bb,
+                        stable_flag,
+                        inp(input),
+                        n,
+                        out(&sc),
+                        bytes,
+                        out(output),
+                        out(&count),
+                    )
                 })?;
                 let api = self.compact(*input, *pred, *stable)?.len as u64;
                 let raw = self.download(&count)?[0];
                 if raw != api {
-                    return Err(mismatch("compact", format!("launch counted {raw}, API {api}")));
+                    return Err(mismatch(
+                        "compact",
+                        format!("launch counted {raw}, API {api}"),
+                    ));
                 }
                 // CUB's DeviceSelect::If (stable) for f32 `x > a`.
                 let baseline = if T::KIND == ElemKind::F32 && code == 2 {
@@ -279,15 +423,36 @@ impl BenchBackend for CudaBackend {
                     let cub_out = self.alloc::<f32>(input.len())?;
                     let cub_count = self.alloc::<i64>(1)?;
                     let (temp, tb) = cub_temp(self, "cub select", |tb| unsafe {
-                        ffi::wk_bench_cub_select_gt(std::ptr::null_mut(), inp(input).cast(), n, threshold, out(&cub_out).cast(), out(&cub_count).cast(), std::ptr::null_mut(), tb)
+                        ffi::wk_bench_cub_select_gt(
+                            std::ptr::null_mut(),
+                            inp(input).cast(),
+                            n,
+                            threshold,
+                            out(&cub_out).cast(),
+                            out(&cub_count).cast(),
+                            std::ptr::null_mut(),
+                            tb,
+                        )
                     })?;
                     let timing = timer.time(h, "cub select", |s| unsafe {
                         let mut tb = tb;
-                        ffi::wk_bench_cub_select_gt(s, inp(input).cast(), n, threshold, out(&cub_out).cast(), out(&cub_count).cast(), out(&temp), &mut tb)
+                        ffi::wk_bench_cub_select_gt(
+                            s,
+                            inp(input).cast(),
+                            n,
+                            threshold,
+                            out(&cub_out).cast(),
+                            out(&cub_count).cast(),
+                            out(&temp),
+                            &mut tb,
+                        )
                     })?;
                     let got = self.download(&cub_count)?[0];
                     if got as u64 != api {
-                        return Err(mismatch("cub select", format!("selected {got}, expected {api}")));
+                        return Err(mismatch(
+                            "cub select",
+                            format!("selected {got}, expected {api}"),
+                        ));
                     }
                     Some(Baseline {
                         name: "CUB select",
@@ -313,7 +478,14 @@ impl BenchBackend for CudaBackend {
                 // The naive histogram: one atomicAdd per key on the global counts.
                 let plain = self.alloc::<u64>(*bins as usize + 1)?;
                 let timing_plain = timer.time(h, "global-atomics histogram", |s| unsafe {
-                    ffi::wk_bench_histogram_mode(s, inp(keys).cast(), n, *bins, out(&plain).cast(), 3)
+                    ffi::wk_bench_histogram_mode(
+                        s,
+                        inp(keys).cast(),
+                        n,
+                        *bins,
+                        out(&plain).cast(),
+                        3,
+                    )
                 })?;
                 if self.download(&plain)? != want {
                     return Err(mismatch("global-atomics histogram", "counts differ".into()));
@@ -329,7 +501,10 @@ impl BenchBackend for CudaBackend {
         };
         let st = self.download(&status)?;
         if st[0] as u32 != 0 {
-            return Err(mismatch("timed launches", format!("kernel status code {}", st[0] as u32 as i32)));
+            return Err(mismatch(
+                "timed launches",
+                format!("kernel status code {}", st[0] as u32 as i32),
+            ));
         }
         Ok(timed)
     }
@@ -354,16 +529,37 @@ fn cub_reduce<T: Element>(
     let n = input.len() as u64;
     let res = b.alloc::<T>(1)?;
     let (temp, tb) = cub_temp(b, "cub reduce", |tb| unsafe {
-        ffi::wk_bench_cub_reduce(std::ptr::null_mut(), kind, op as u32, inp(input), n, out(&res), std::ptr::null_mut(), tb)
+        ffi::wk_bench_cub_reduce(
+            std::ptr::null_mut(),
+            kind,
+            op as u32,
+            inp(input),
+            n,
+            out(&res),
+            std::ptr::null_mut(),
+            tb,
+        )
     })?;
     let timing = timer.time(h, "cub reduce", |s| unsafe {
         let mut tb = tb;
-        ffi::wk_bench_cub_reduce(s, kind, op as u32, inp(input), n, out(&res), out(&temp), &mut tb)
+        ffi::wk_bench_cub_reduce(
+            s,
+            kind,
+            op as u32,
+            inp(input),
+            n,
+            out(&res),
+            out(&temp),
+            &mut tb,
+        )
     })?;
     let got = b.download(&res)?[0];
     let exact = !T::KIND.is_float() || op != ReduceOp::Sum;
     if (exact && !got.same(ours)) || (!exact && !got.to_f64().is_finite()) {
-        return Err(mismatch("cub reduce", format!("CUB gave {got:?}, wavekit {ours:?}")));
+        return Err(mismatch(
+            "cub reduce",
+            format!("CUB gave {got:?}, wavekit {ours:?}"),
+        ));
     }
     Ok(cub(timing))
 }

@@ -73,7 +73,12 @@ impl<'a> DeviceTimer<'a> {
 
     /// Times `launch` (queueing work on the stream it is given, returning its status code):
     /// `h.warmup` untimed calls, then `h.reps` samples.
-    pub fn time(&self, h: &Harness, what: &str, mut launch: impl FnMut(*mut c_void) -> i32) -> Result<Timing> {
+    pub fn time(
+        &self,
+        h: &Harness,
+        what: &str,
+        mut launch: impl FnMut(*mut c_void) -> i32,
+    ) -> Result<Timing> {
         let b = self.b;
         b.rt.make_current()?;
         let s = self.stream();
@@ -111,7 +116,12 @@ impl<'a> DeviceTimer<'a> {
     /// Times `launch` end to end: the L2 flushed and the stream drained first, then start
     /// event, the launch(es), stop event, so each sample also holds the host's submission of
     /// every launch in the call.
-    pub fn time_e2e(&self, h: &Harness, what: &str, mut launch: impl FnMut(*mut c_void) -> i32) -> Result<Timing> {
+    pub fn time_e2e(
+        &self,
+        h: &Harness,
+        what: &str,
+        mut launch: impl FnMut(*mut c_void) -> i32,
+    ) -> Result<Timing> {
         let b = self.b;
         b.rt.make_current()?;
         let s = self.stream();
@@ -129,7 +139,9 @@ impl<'a> DeviceTimer<'a> {
             }
             b.rt.synchronize()?;
             // SAFETY: as in `time`.
-            unsafe { cu::event::record(self.start, cs).map_err(|e| driver_err("cuEventRecord", e))? };
+            unsafe {
+                cu::event::record(self.start, cs).map_err(|e| driver_err("cuEventRecord", e))?
+            };
             check(b, launch(s), what)?;
             // SAFETY: as in `time`.
             let ms = unsafe {
@@ -167,7 +179,10 @@ fn l2_bytes(b: &CudaBackend) -> Option<usize> {
     let dev = cu::device::get(b.rt.ordinal() as i32).ok()?;
     // SAFETY: `dev` came from cuDeviceGet.
     let v = unsafe {
-        cu::device::get_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+        cu::device::get_attribute(
+            dev,
+            sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+        )
     }
     .ok()?;
     usize::try_from(v).ok().filter(|&v| v > 0)
