@@ -4,6 +4,9 @@
 #include "dispatch.h"
 
 namespace WK_NS {
+// Scratch regions start on 256-byte boundaries (the allocation granule every vendor aligns to).
+inline uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
+
 uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n);
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n);
 uint64_t compact_scratch(uint64_t n);

@@ -225,8 +225,6 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::
   }
 }
 
-uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
-
 // Items per level, m[0] = n, m[1] = tiles, ... down to 1; returns the index of the 1 (at least
 // 1: even a single element is one tile).
 unsigned level_sizes(uint64_t n, uint64_t* m) {

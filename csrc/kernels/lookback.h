@@ -8,7 +8,7 @@
 // tile happened to see.
 #pragma once
 
-#include "dispatch.h"
+#include "device.h"
 
 #include <type_traits>
 
@@ -136,15 +136,13 @@ template <typename T> struct StatusFor {
 const bool kWideStatus = false;
 #endif
 
-inline uint64_t status_round_up(uint64_t b) { return (b + 255) / 256 * 256; }
-
 // Scratch of a look-back over `tiles` tiles: a tile counter (256 bytes), then one status word
 // per tile: 8 bytes (4-byte values), 16 bytes (8-byte values, CUDA), or a flag and separate
 // aggregate and inclusive arrays.
 inline uint64_t status_bytes(uint32_t elem_size, uint64_t tiles) {
-  if (elem_size == 4) return 256 + status_round_up(tiles * 8);
-  if (kWideStatus) return 256 + status_round_up(tiles * 16);
-  return 256 + status_round_up(tiles * 4) + 2 * status_round_up(tiles * elem_size);
+  if (elem_size == 4) return 256 + round_up(tiles * 8);
+  if (kWideStatus) return 256 + round_up(tiles * 16);
+  return 256 + round_up(tiles * 4) + 2 * round_up(tiles * elem_size);
 }
 
 // Points `st` into scratch `s` laid out as status_bytes says; returns the bytes from `s` that
@@ -156,9 +154,9 @@ uint64_t status_layout(char* s, uint64_t tiles, typename StatusFor<T>::type* st)
     return status_bytes(sizeof(T), tiles);
   } else {
     st->flags = (unsigned*)(s + 256);
-    st->aggs = (T*)(s + 256 + status_round_up(tiles * 4));
-    st->incls = (T*)((char*)st->aggs + status_round_up(tiles * sizeof(T)));
-    return 256 + status_round_up(tiles * 4);
+    st->aggs = (T*)(s + 256 + round_up(tiles * 4));
+    st->incls = (T*)((char*)st->aggs + round_up(tiles * sizeof(T)));
+    return 256 + round_up(tiles * 4);
   }
 }
 

@@ -255,8 +255,6 @@ __global__ void __launch_bounds__(kBlock)
 const unsigned kMaxGrid = 4096;
 const uint32_t kSharedBins = 8191;
 
-uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
-
 unsigned strided_grid(uint64_t n) {
   uint64_t g = (n + kBlock - 1) / kBlock;
   return (unsigned)(g < kMaxGrid ? (g ? g : 1) : kMaxGrid);

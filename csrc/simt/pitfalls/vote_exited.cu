@@ -1,4 +1,4 @@
-// Seed 000's vote examples: `if (tid > n) return; b[tid] = __all_sync(0xffffffff, ...)`. The
+// Seed 000's vote examples: `if (tid > n) return; b[tid] = __all_sync(<full mask>, ...)`. The
 // full mask names lanes that already returned: on hardware the vote waits for them (a hang) or
 // reads undefined predicates. The fix takes the mask of the staying lanes with a ballot before
 // the return. (The seed's `tid > n` is also off by one; both versions here use `tid >= n`.)
