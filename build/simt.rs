@@ -38,8 +38,16 @@ pub fn build() {
     for width in [32u32, 64] {
         let mut b = cc::Build::new();
         base(&mut b)
-            .define("WK_SIMT", None)
+            // The portable layer names no executor: the arch header, namespace and table
+            // symbol of each width come from here (csrc/wavekit/width.h).
+            .define("WK_ARCH_HEADER", Some("<arch_simt.h>"))
+            .define("WK_NS", Some(format!("wk_simt{width}").as_str()))
+            .define(
+                "WK_LAUNCHERS_SYMBOL",
+                Some(format!("wk_simt{width}_launchers").as_str()),
+            )
             .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
+            .include(simt)
             // .cu sources are C++ for the host compiler.
             .flag("-x")
             .flag("c++")

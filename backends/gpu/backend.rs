@@ -139,7 +139,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         f: impl FnOnce(*mut c_void, *mut Status) -> i32,
     ) -> Result<Status> {
         self.rt.make_current()?;
-        let code = f(self.rt.stream(), dptr(work.status.ptr).cast());
+        let code = f(self.rt.stream(), dptr(work.status.ptr));
         if code > 0 {
             self.rt.check(code, call)?;
         } else if code < 0 {
@@ -163,7 +163,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         f: impl FnOnce(*mut c_void, *mut Status) -> i32,
     ) -> Result<()> {
         let status = self.run(work, call, f)?;
-        if status.code != ffi::WK_OK {
+        if status.code != ffi::OK {
             return Err(self.device_error(call, self.message(status.code)));
         }
         Ok(())

@@ -12,10 +12,9 @@ use crate::element::{Element, as_bytes};
 use crate::error::{Result, WavekitError};
 use crate::op::{Predicate, ReduceOp};
 use crate::width::WarpWidth;
-use std::ffi::c_void;
 
-fn cptr(p: u64) -> *const c_void {
-    dptr(p).cast_const()
+fn cptr<T>(p: u64) -> *const T {
+    dptr::<T>(p).cast_const()
 }
 
 fn bools(preds: &[bool]) -> Vec<u8> {
@@ -150,7 +149,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
         let masks = self.mem_zeroed(n * 8)?;
         let preds = self.mem_zeroed(n)?;
         self.run_checked(&work, "match", |s, st| unsafe {
-            (self.table.match_)(
+            (self.table.r#match)(
                 s,
                 st,
                 self.launch_width,
@@ -532,8 +531,8 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             )
         })?;
         match status.code {
-            ffi::WK_OK => Ok(()),
-            ffi::WK_ERR_INDEX => Err(WavekitError::IndexOutOfRange {
+            ffi::OK => Ok(()),
+            ffi::ERR_INDEX => Err(WavekitError::IndexOutOfRange {
                 what: "atomic_agg_inc slot",
                 value: status.detail & u64::from(u32::MAX),
                 limit: counters.len as u64,

@@ -1,5 +1,5 @@
 //! Test hook: the scan's look-back over statuses the caller chooses (csrc/kernels/
-//! lookback_probe.cu). Real scans nearly always meet an inclusive prefix a few tiles back, so
+//! look_back_probe.cu). Real scans nearly always meet an inclusive prefix a few tiles back, so
 //! this is how the long-chain paths of the look-back are checked against a plain fold.
 
 use super::backend::GpuBackend;
@@ -73,8 +73,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 s,
                 T::KIND as u32,
                 op as u32,
-                dptr(flags.device_ptr()).cast_const(),
-                dptr(values.device_ptr()).cast_const(),
+                dptr::<u32>(flags.device_ptr()).cast_const(),
+                dptr::<std::ffi::c_void>(values.device_ptr()).cast_const(),
                 tiles as u64,
                 dptr(scratch),
                 bytes,

@@ -5,7 +5,7 @@
 use wavekit::gpu::{GpuBackend, GpuRuntime, TileStatus};
 use wavekit::{Backend, Element, ReduceOp, WavekitError};
 
-/// Windows of one warp's statuses the float look-back keeps in shared memory (lookback.h).
+/// Windows of one warp's statuses the float look-back keeps in shared memory (look_back.h).
 const STASH_WINDOWS: usize = 8;
 
 /// The canonical exclusive prefix: the nearest inclusive prefix, then every aggregate after

@@ -61,14 +61,7 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
             let s = stream(b)?;
             let start = Instant::now();
             let rc = unsafe {
-                ffi::wk_bench_ladder(
-                    s,
-                    step,
-                    inp(&input).cast(),
-                    n as u64,
-                    out(&d_y).cast(),
-                    &mut result,
-                )
+                ffi::wk_bench_ladder(s, step, inp(&input), n as u64, out(&d_y), &mut result)
             };
             let took = start.elapsed();
             check(b, rc, "ladder step")?;
@@ -83,9 +76,9 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
             ffi::wk_bench_ladder(
                 s,
                 step,
-                inp(&input).cast(),
+                inp(&input),
                 n as u64,
-                out(&d_y).cast(),
+                out(&d_y),
                 std::ptr::null_mut(),
             )
         })?;
@@ -143,7 +136,7 @@ fn wavekit_row(
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<f32>(1)?;
     let status = b.upload(&[0u64, u64::MAX])?;
-    let st = out(&status).cast::<wk::Status>();
+    let st = out::<_, wk::Status>(&status);
     let device = timer.time(h, "device_reduce", |s| unsafe {
         (t.device_reduce)(
             s,

@@ -25,12 +25,12 @@ use timer::{DeviceTimer, check};
 
 type Buf<T> = GpuBuffer<T, CudaRuntime>;
 
-fn out<T: Element>(b: &Buf<T>) -> *mut c_void {
+fn out<T: Element, P>(b: &Buf<T>) -> *mut P {
     dptr(b.device_ptr())
 }
 
-fn inp<T: Element>(b: &Buf<T>) -> *const c_void {
-    dptr(b.device_ptr()).cast_const()
+fn inp<T: Element, P>(b: &Buf<T>) -> *const P {
+    dptr::<P>(b.device_ptr()).cast_const()
 }
 
 /// The backend's stream, its context current on this thread (for launches outside the timer).
@@ -115,7 +115,7 @@ impl BenchBackend for CudaBackend {
         let timer = DeviceTimer::new(self)?;
         let t = timer.time(harness, "device read", |s| unsafe {
             // SAFETY: `src` holds `words` words, a multiple of 16 bytes, 256-byte aligned.
-            ffi::wk_bench_read(s, inp(&src), (words * 4) as u64, out(&sink).cast())
+            ffi::wk_bench_read(s, inp(&src), (words * 4) as u64, out(&sink))
         })?;
         Ok(Some(t))
     }
@@ -132,7 +132,7 @@ impl BenchBackend for CudaBackend {
         let timer = DeviceTimer::new(self)?;
         // wk_status cleared: code 0, detail "none".
         let status = self.upload(&[0u64, u64::MAX])?;
-        let st = dptr(status.device_ptr()).cast::<Status>();
+        let st = dptr::<Status>(status.device_ptr());
         let t = self.table;
         let kind = T::KIND as u32;
         let timed = match job {
@@ -246,9 +246,7 @@ impl BenchBackend for CudaBackend {
                 op,
                 ..
             } => {
-                let offsets = raw
-                    .offsets
-                    .map_or(std::ptr::null(), |o| inp(o).cast::<u32>());
+                let offsets = raw.offsets.map_or(std::ptr::null(), inp::<_, u32>);
                 let timing = timer.time(h, "segmented_reduce", |s| unsafe {
                     (t.segmented_reduce)(
                         s,
@@ -266,12 +264,12 @@ impl BenchBackend for CudaBackend {
                 })?;
                 let baseline = if T::KIND == ElemKind::F32 && *op == ReduceOp::Sum {
                     let cub_out = self.alloc::<f32>(raw.count)?;
-                    let off = inp(raw.baseline_offsets).cast::<u32>();
+                    let off = inp::<_, u32>(raw.baseline_offsets);
                     let (temp, tb) = cub_temp(self, "cub segmented reduce", |tb| unsafe {
                         ffi::wk_bench_cub_segreduce(
                             std::ptr::null_mut(),
-                            inp(input).cast(),
-                            out(&cub_out).cast(),
+                            inp(input),
+                            out(&cub_out),
                             off,
                             raw.count as u64,
                             std::ptr::null_mut(),
@@ -282,8 +280,8 @@ impl BenchBackend for CudaBackend {
                         let mut tb = tb;
                         ffi::wk_bench_cub_segreduce(
                             s,
-                            inp(input).cast(),
-                            out(&cub_out).cast(),
+                            inp(input),
+                            out(&cub_out),
                             off,
                             raw.count as u64,
                             out(&temp),
@@ -354,13 +352,7 @@ impl BenchBackend for CudaBackend {
                     let threshold = f32::from_bits(a as u32);
                     let c = self.alloc::<u64>(1)?;
                     let timing = timer.time(h, "one-counter count", |s| unsafe {
-                        ffi::wk_bench_count_atomic(
-                            s,
-                            inp(input).cast(),
-                            n,
-                            threshold,
-                            out(&c).cast(),
-                        )
+                        ffi::wk_bench_count_atomic(s, inp(input), n, threshold, out(&c))
                     })?;
                     let got = self.download(&c)?[0];
                     if got != api {
@@ -425,11 +417,11 @@ impl BenchBackend for CudaBackend {
                     let (temp, tb) = cub_temp(self, "cub select", |tb| unsafe {
                         ffi::wk_bench_cub_select_gt(
                             std::ptr::null_mut(),
-                            inp(input).cast(),
+                            inp(input),
                             n,
                             threshold,
-                            out(&cub_out).cast(),
-                            out(&cub_count).cast(),
+                            out(&cub_out),
+                            out(&cub_count),
                             std::ptr::null_mut(),
                             tb,
                         )
@@ -438,11 +430,11 @@ impl BenchBackend for CudaBackend {
                         let mut tb = tb;
                         ffi::wk_bench_cub_select_gt(
                             s,
-                            inp(input).cast(),
+                            inp(input),
                             n,
                             threshold,
-                            out(&cub_out).cast(),
-                            out(&cub_count).cast(),
+                            out(&cub_out),
+                            out(&cub_count),
                             out(&temp),
                             &mut tb,
                         )
@@ -478,14 +470,7 @@ impl BenchBackend for CudaBackend {
                 // The naive histogram: one atomicAdd per key on the global counts.
                 let plain = self.alloc::<u64>(*bins as usize + 1)?;
                 let timing_plain = timer.time(h, "global-atomics histogram", |s| unsafe {
-                    ffi::wk_bench_histogram_mode(
-                        s,
-                        inp(keys).cast(),
-                        n,
-                        *bins,
-                        out(&plain).cast(),
-                        3,
-                    )
+                    ffi::wk_bench_histogram_mode(s, inp(keys), n, *bins, out(&plain), 3)
                 })?;
                 if self.download(&plain)? != want {
                     return Err(mismatch("global-atomics histogram", "counts differ".into()));

@@ -206,7 +206,7 @@ fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult 
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<T>(1)?;
     let status = b.upload(&[0u64, u64::MAX])?;
-    let st = out(&status).cast::<wk::Status>();
+    let st = out::<_, wk::Status>(&status);
     let timer = DeviceTimer::new(b)?;
     let timing = timer.time_e2e(h, "device_reduce", |s| unsafe {
         // SAFETY: live buffers of the sizes given, the backend's stream.
@@ -278,7 +278,7 @@ fn histogram_mode(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, mode: i3
     let buf = b.upload(&keys)?;
     let res = b.alloc::<u64>(BINS as usize + 1)?;
     let timer = DeviceTimer::new(b)?;
-    let (keys_ptr, res_ptr) = (inp(&buf).cast::<u32>(), out(&res).cast::<u64>());
+    let (keys_ptr, res_ptr) = (inp::<_, u32>(&buf), out::<_, u64>(&res));
     let run = |m: i32| {
         move |s| unsafe {
             // SAFETY: live buffers of the sizes given, the backend's stream.

@@ -1,9 +1,9 @@
-// Test hook for the look-back (lookback.h): one warp publishes statuses the caller chose for
+// Test hook for the look-back (look_back.h): one warp publishes statuses the caller chose for
 // tiles 0 .. tiles-1, then folds the exclusive prefix of tile `tiles` through look_back. A real
 // scan's tiles nearly always find an inclusive prefix a few tiles back, so the paths for long
 // chains of aggregates (the float stash, and the fold forward past it) are only reached here.
 #include "device.h"
-#include "lookback.h"
+#include "look_back.h"
 
 namespace WK_NS {
 
