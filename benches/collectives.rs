@@ -10,13 +10,13 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
-use wavekit::api::{Collectives, Csr, Segments, VectorSize};
+use wavekit::api::{Csr, Segments, VectorSize};
 use wavekit::backend::ScanKind;
-use wavekit::cli::bench::job::{Job, RawCsr, RawSegments};
-use wavekit::cli::bench::timing::{BenchBackend, Harness};
-use wavekit::conformance::reference;
 use wavekit::element::{Element, splitmix};
-use wavekit::op::{Predicate, ReduceOp};
+use wavekit::{Predicate, ReduceOp};
+use wavekit_bench::job::{Job, RawCsr, RawSegments};
+use wavekit_bench::timing::{BenchBackend, Harness};
+use wavekit_conformance::reference;
 
 fn sizes() -> Vec<usize> {
     let spec = std::env::var("WAVEKIT_BENCH_SIZES").unwrap_or_else(|_| "16,20".into());

@@ -119,7 +119,7 @@ __device__ __forceinline__ uint64_t permute(unsigned src, uint64_t v) {
 
 // Source lanes with CUDA's semantics (docs/SEMANTICS.md "Shuffles"); width is a power of two
 // <= WK_WARP_SIZE and the segment base is lane & ~(width - 1). Also host functions, so that
-// tests/hip_lane_math.rs can hold them against src/api.rs shfl_source without an AMD GPU.
+// tests/hip_lane_math.rs can hold them against wavekit-core's lanes::shfl_source without an AMD GPU.
 __host__ __device__ __forceinline__ unsigned src_idx(unsigned lane, unsigned src,
                                                      unsigned width) {
   return (lane & ~(width - 1u)) + (src & (width - 1u));
