@@ -531,7 +531,7 @@ fn is_fused(mnemonic: &str) -> bool {
 }
 
 /// SpMV's `vals[k] * x[cols[k]]` then `+` is where contraction would fuse; built with
-/// -ffp-contract=off it stays a multiply and an add (docs/SEMANTICS.md, float ops).
+/// -ffp-contract=off it stays a multiply and an add (docs/SEMANTICS.md "Reduction ops").
 #[test]
 fn spmv_multiplies_then_adds_on_every_target() {
     let objdump = llvm_objdump();

@@ -1,6 +1,6 @@
 //! The shuffle source-lane rules of the HIP device layer (csrc/wavekit/arch_hip.h src_idx,
 //! src_up, src_down, src_xor), compiled by the same hipcc as the kernels and run on the host,
-//! against `wavekit::lanes::shfl_source` (docs/SEMANTICS.md "Shuffles") for every kind, lane,
+//! against `wavekit::lanes::shfl_source` (docs/SEMANTICS.md "shfl") for every kind, lane,
 //! argument and width of a wave64 and a wave32 warp. Needs hipcc, not an AMD GPU: it checks
 //! the index arithmetic that replaces HIP's own __shfl* (which does not reduce an index modulo
 //! the width), not the ds_bpermute that moves the data.

@@ -90,7 +90,7 @@ proptest! {
         let segs = Segments::from_offsets(&b, &offsets, n, vector).unwrap();
         let input = b.upload(&vals).unwrap();
         let got = b.download(&b.segmented_reduce(&input, &segs, op).unwrap()).unwrap();
-        prop_assert!(same(&got, &reference::segmented_offsets(&vals, &offsets, lanes, op)));
+        prop_assert!(same(&got, &reference::segmented_reduce_offsets(&vals, &offsets, lanes, op)));
     }
 
     #[test]
@@ -110,6 +110,6 @@ proptest! {
         let segs = Segments::<wavekit::cpu::CpuBackend>::fixed(size, vector).unwrap();
         let input = b.upload(&vals).unwrap();
         let got = b.download(&b.segmented_reduce(&input, &segs, ReduceOp::Sum).unwrap()).unwrap();
-        prop_assert!(same(&got, &reference::segmented_fixed(&vals, size, lanes, ReduceOp::Sum)));
+        prop_assert!(same(&got, &reference::segmented_reduce_fixed(&vals, size, lanes, ReduceOp::Sum)));
     }
 }

@@ -52,7 +52,8 @@ typedef unsigned int wk_lanemask_t;
 #endif
 
 // Lanes of the logical group every float collective's combining tree is defined on, whatever the
-// hardware width (src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "canonical order").
+// hardware width (crates/core/src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "Canonical
+// combining order").
 #define WK_LOGICAL_GROUP 32
 
 // Widest mask any launcher takes from the host (a wave64 mask).

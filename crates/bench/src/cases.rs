@@ -256,7 +256,7 @@ fn segreduce_fixed<B: BenchBackend>(b: &B, h: &Harness, n: usize, size: usize) -
     let op = ReduceOp::Sum;
     let x: Vec<f32> = random(n, 3);
     let vector = reference::auto_vector(size.min(n), 1);
-    let expected = reference::segmented_fixed(&x, size, vector, op);
+    let expected = reference::segmented_reduce_fixed(&x, size, vector, op);
     let segs = Segments::fixed(size, VectorSize::Auto)?;
     let buf = b.upload(&x)?;
     check_all(
@@ -323,7 +323,7 @@ fn segreduce_offsets<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResul
     let offsets = random_offsets(n, 5);
     let count = offsets.len() - 1;
     let vector = reference::auto_vector(n, count);
-    let expected = reference::segmented_offsets(&x, &offsets, vector, op);
+    let expected = reference::segmented_reduce_offsets(&x, &offsets, vector, op);
     let segs = Segments::from_offsets(b, &offsets, n, VectorSize::Auto)?;
     let buf = b.upload(&x)?;
     check_all(
@@ -447,7 +447,7 @@ fn count_if<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
 fn compact<B: BenchBackend>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseResult {
     let pred = Predicate::Gt(0.0f32);
     let x: Vec<f32> = random(n, 11);
-    let expected = reference::compact_stable(&x, &pred);
+    let expected = reference::compact(&x, &pred);
     let buf = b.upload(&x)?;
     let got = b.compact(&buf, pred, stable)?;
     let mut data = b.download(&got.data)?;

@@ -4,6 +4,7 @@ use super::Scale;
 use wavekit_core::element::{ElemKind, Element, splitmix};
 use wavekit_core::mask::LaneMask;
 use wavekit_core::width::WarpWidth;
+use wavekit_core::{Predicate, VectorSize};
 
 /// The member masks every warp primitive is checked under, with printable names.
 pub fn masks(w: WarpWidth, scale: Scale) -> Vec<(String, LaneMask)> {
@@ -186,4 +187,84 @@ pub fn pick<T: Clone>(scale: Scale, full: &[T], small: &[T]) -> Vec<T> {
         Scale::Full => full.to_vec(),
         Scale::Small => small.to_vec(),
     }
+}
+
+/// (name, values) inputs of `n` elements: random finite always; with `edge_cases` also values
+/// with specials and values near the maximum.
+pub fn value_sets<T: Element>(
+    n: usize,
+    seed: u64,
+    edge_cases: bool,
+) -> Vec<(&'static str, Vec<T>)> {
+    let mut v = vec![("random", values(n, seed))];
+    if edge_cases {
+        v.push(("specials", values_with_specials(n, seed)));
+        v.push(("near max", near_max(n, seed)));
+    }
+    v
+}
+
+/// Input lengths of count_if, compact and histogram: one element, under a warp, several
+/// thousand, and past the selection tiles.
+pub fn data_sizes(scale: Scale) -> Vec<usize> {
+    pick(scale, &[1, 31, 1000, 4097, 20_001], &[1, 31, 1000])
+}
+
+/// Predicates around values present in `data`, with NaN thresholds (only `Ne` holds) and
+/// ±0.0 (equal under IEEE).
+pub fn predicates<T: Element>(data: &[T]) -> Vec<Predicate<T>> {
+    let sp = specials::<T>();
+    let (a, c) = (data[data.len() / 3], data[2 * data.len() / 3]);
+    let (lo, hi) = if a < c { (a, c) } else { (c, a) };
+    let mut p = vec![
+        Predicate::Lt(a),
+        Predicate::Le(a),
+        Predicate::Gt(c),
+        Predicate::Ge(c),
+        Predicate::Eq(a),
+        Predicate::Ne(a),
+        Predicate::InRange(lo, hi),
+        Predicate::InRange(hi, lo),
+    ];
+    p.extend(sp.iter().take(4).flat_map(|&s| {
+        [
+            Predicate::Eq(s),
+            Predicate::Ne(s),
+            Predicate::Lt(s),
+            Predicate::Ge(s),
+        ]
+    }));
+    p
+}
+
+/// Every vector size of segmented_reduce and spmv: each power of two and `Auto`.
+pub fn vector_sizes() -> Vec<VectorSize> {
+    let mut v: Vec<VectorSize> = [1, 2, 4, 8, 16, 32]
+        .into_iter()
+        .map(VectorSize::Lanes)
+        .collect();
+    v.push(VectorSize::Auto);
+    v
+}
+
+/// Offsets of `count` segments: many empty, some long; `ends_empty` forces the first and last
+/// segments to be empty.
+pub fn random_offsets(count: usize, seed: u64, ends_empty: bool) -> Vec<u32> {
+    let mut offsets = vec![0u32];
+    for i in 0..count {
+        let r = splitmix(seed ^ (i as u64) << 8);
+        let len = match r % 10 {
+            0..=2 => 0,
+            3..=7 => 1 + (r >> 8) % 20,
+            8 => 40 + (r >> 8) % 60,
+            _ => 1,
+        };
+        let len = if ends_empty && (i == 0 || i + 1 == count) {
+            0
+        } else {
+            len
+        };
+        offsets.push(offsets[i] + len as u32);
+    }
+    offsets
 }

@@ -11,7 +11,7 @@ pub enum WarpWidth {
 }
 
 /// Lanes in the logical group that every float collective's combining tree is defined on,
-/// whatever the hardware width (see docs/SEMANTICS.md, "canonical order").
+/// whatever the hardware width (see docs/SEMANTICS.md, "Canonical combining order").
 pub const LOGICAL_GROUP: u32 = 32;
 
 impl WarpWidth {

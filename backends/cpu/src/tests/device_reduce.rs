@@ -1,7 +1,8 @@
 //! The canonical device reduce: exact integer sums, hand-built float trees, and bit equality
-//! with the spec transcription over several tile levels.
+//! with the conformance reference over several tile levels.
 
-use super::{cpu32, spec};
+use super::cpu32;
+use wavekit_conformance::reference;
 use wavekit_core::Backend;
 use wavekit_core::api::Collectives;
 use wavekit_core::element::Element;
@@ -85,13 +86,13 @@ fn tile_partials_are_reduced_again() {
     assert_eq!(got, 100_000_008.0);
 }
 
-fn check_against_spec<T: Element>(n: usize, seed: u64) {
+fn check_against_reference<T: Element>(n: usize, seed: u64) {
     let vals: Vec<T> = (0..n as u64).map(|i| T::from_seed(seed + i)).collect();
     let b = cpu32();
     let input = b.upload(&vals).unwrap();
     for op in ReduceOp::ops_for(T::KIND) {
         let got = b.reduce(&input, op).unwrap();
-        let want = spec::device_reduce(op, &vals);
+        let want = reference::device_reduce(&vals, op);
         assert!(
             got.same(want),
             "{} {} n={n}: got {got:?}, want {want:?}",
@@ -102,23 +103,23 @@ fn check_against_spec<T: Element>(n: usize, seed: u64) {
 }
 
 #[test]
-fn matches_spec_for_every_type_and_op() {
+fn matches_reference_for_every_type_and_op() {
     for n in [1, 5, 4095, 4096, 4097, 3 * 4096 + 17] {
-        check_against_spec::<f32>(n, 1);
-        check_against_spec::<f64>(n, 2);
-        check_against_spec::<i32>(n, 3);
-        check_against_spec::<u64>(n, 4);
+        check_against_reference::<f32>(n, 1);
+        check_against_reference::<f64>(n, 2);
+        check_against_reference::<i32>(n, 3);
+        check_against_reference::<u64>(n, 4);
     }
 }
 
 #[test]
-fn matches_spec_across_three_levels() {
+fn matches_reference_across_three_levels() {
     // More than 4096 tiles, so the partials take two more levels.
     let n = 4096 * 4096 + 4096 * 3 + 11;
     let vals: Vec<f32> = (0..n as u64).map(|i| f32::from_seed(i ^ 0x5eed)).collect();
     let b = cpu32();
     let got = b.reduce(&b.upload(&vals).unwrap(), ReduceOp::Sum).unwrap();
-    let want = spec::device_reduce(ReduceOp::Sum, &vals);
+    let want = reference::device_reduce(&vals, ReduceOp::Sum);
     assert_eq!(got.to_bits(), want.to_bits());
 }
 
@@ -141,8 +142,8 @@ fn results_do_not_depend_on_the_thread_count() {
     let vals: Vec<f32> = (0..9 * 4096 + 123)
         .map(|i| f32::from_seed(i ^ 0xabc))
         .collect();
-    let want_reduce = spec::device_reduce(ReduceOp::Sum, &vals);
-    let want_scan = spec::device_scan_inclusive(ReduceOp::Sum, &vals);
+    let want_reduce = reference::device_reduce(&vals, ReduceOp::Sum);
+    let want_scan = reference::device_scan(&vals, ReduceOp::Sum, wavekit_core::ScanKind::Inclusive);
     for threads in [1, 3, 8] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

@@ -1,13 +1,12 @@
 //! Hand-worked checks of the CPU backend. Expected values are written out by hand or come from
-//! plain loops in `spec`, a literal transcription of docs/SEMANTICS.md that shares no code with
-//! the backend.
+//! `wavekit_conformance::reference`, the one executable copy of docs/SEMANTICS.md, which shares
+//! no code with the backend (not even `Element::combine`).
 
 mod atomics;
 mod collectives;
 mod device_reduce;
 mod device_scan;
 mod segmented;
-mod spec;
 mod tiles;
 mod warp;
 

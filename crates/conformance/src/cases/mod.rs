@@ -1,5 +1,8 @@
 //! Every conformance case: `pub fn name<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String>`.
-//! The list the registry and the test macro use is `conformance_cases!` in ../mod.rs.
+//! One file per primitive, named as its kernel in csrc/kernels/ and its section in
+//! docs/SEMANTICS.md, holding its cases and its error cases; buffers.rs holds the buffer round
+//! trips and empty inputs, errors.rs the errors no single primitive owns. The list the registry
+//! and the test macro use is `conformance_cases!` in ../lib.rs.
 
 /// Calls `f::<T, _>(args…)?` for each of the six element types.
 macro_rules! each_type {
@@ -13,24 +16,42 @@ macro_rules! each_type {
     }};
 }
 
-mod atomics;
+mod activemask;
+mod atomic_agg_inc;
+mod block_reduce;
 mod buffers;
-mod device;
+mod compact;
+mod count_if;
+mod device_reduce;
+mod device_scan;
 mod errors;
-mod matching;
-mod segmented;
-mod shuffles;
-mod tiles;
-mod votes;
-mod warp_collectives;
+mod histogram;
+mod r#match;
+mod segmented_reduce;
+mod shfl;
+mod spmv;
+mod syncwarp_transpose;
+mod tile;
+mod vote;
+mod warp_reduce;
+mod warp_scan;
 
-pub use atomics::*;
+pub use activemask::*;
+pub use atomic_agg_inc::*;
+pub use block_reduce::*;
 pub use buffers::*;
-pub use device::*;
+pub use compact::*;
+pub use count_if::*;
+pub use device_reduce::*;
+pub use device_scan::*;
 pub use errors::*;
-pub use matching::*;
-pub use segmented::*;
-pub use shuffles::*;
-pub use tiles::*;
-pub use votes::*;
-pub use warp_collectives::*;
+pub use histogram::*;
+pub use r#match::*;
+pub use segmented_reduce::*;
+pub use shfl::*;
+pub use spmv::*;
+pub use syncwarp_transpose::*;
+pub use tile::*;
+pub use vote::*;
+pub use warp_reduce::*;
+pub use warp_scan::*;

@@ -1,5 +1,6 @@
-//! Sequential definitions of the device collectives (SEMANTICS "canonical combining order",
-//! segmented reduce and SpMV, count/compact/histogram), written literally from the spec.
+//! Sequential definitions of the device collectives, written literally from docs/SEMANTICS.md
+//! (its "Canonical combining order" and the sections block_reduce, device_reduce, device_scan,
+//! segmented_reduce, spmv, count_if, compact, histogram).
 
 use super::ops::{apply, bfly, group_reduce, identity, kogge_stone, mul};
 use wavekit_core::ScanKind;
@@ -9,9 +10,10 @@ use wavekit_core::canonical::{
 };
 use wavekit_core::element::Element;
 use wavekit_core::width::LOGICAL_GROUP;
-use wavekit_core::{Predicate, ReduceOp};
+use wavekit_core::{Predicate, ReduceOp, VectorSize};
 
-/// One group-reduce result per block of `block` consecutive elements (the last padded).
+/// block_reduce: one group-reduce result per block of `block` consecutive elements (the last
+/// padded).
 pub fn block_reduce<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> {
     vals.chunks(block as usize)
         .map(|b| {
@@ -39,7 +41,7 @@ fn reduce_tile<T: Element>(tile: &[T], op: ReduceOp) -> T {
     group_reduce(op, &acc)
 }
 
-/// Canonical device reduce of `vals` (non-empty): tile partials, re-reduced until one is left.
+/// device_reduce in the canonical order, of `vals` (non-empty): tile partials, re-reduced until one is left.
 pub fn device_reduce<T: Element>(vals: &[T], op: ReduceOp) -> T {
     assert!(!vals.is_empty(), "device reduce of nothing");
     let mut level: Vec<T> = vals
@@ -106,7 +108,7 @@ fn scan_tile<T: Element>(tile: &[T], op: ReduceOp) -> Vec<T> {
         .collect()
 }
 
-/// Canonical device scan.
+/// device_scan in the canonical order.
 pub fn device_scan<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind) -> Vec<T> {
     let mut incl = Vec::with_capacity(vals.len());
     let mut carry: Option<T> = None; // X_i, the op of all earlier tile aggregates
@@ -161,13 +163,29 @@ pub fn auto_vector(items: usize, segments: usize) -> u32 {
     p as u32
 }
 
-pub fn segmented_fixed<T: Element>(vals: &[T], size: usize, vector: u32, op: ReduceOp) -> Vec<T> {
+/// The lanes `v` stands for on `items` items over `segments` segments (a fixed size resolves
+/// `Auto` as one segment of `min(size, len)` items).
+pub fn resolve_vector(v: VectorSize, items: usize, segments: usize) -> u32 {
+    match v {
+        VectorSize::Lanes(n) => n,
+        VectorSize::Auto => auto_vector(items, segments),
+    }
+}
+
+/// segmented_reduce over consecutive segments of `size` elements (the last may be short).
+pub fn segmented_reduce_fixed<T: Element>(
+    vals: &[T],
+    size: usize,
+    vector: u32,
+    op: ReduceOp,
+) -> Vec<T> {
     vals.chunks(size)
         .map(|seg| vector_reduce(seg, vector, op))
         .collect()
 }
 
-pub fn segmented_offsets<T: Element>(
+/// segmented_reduce over the segments `offsets[i]..offsets[i + 1]`.
+pub fn segmented_reduce_offsets<T: Element>(
     vals: &[T],
     offsets: &[u32],
     vector: u32,
@@ -179,6 +197,7 @@ pub fn segmented_offsets<T: Element>(
         .collect()
 }
 
+/// spmv: row r is the vector reduce of the products `vals[k] * x[cols[k]]` of its entries.
 pub fn spmv<T: Element>(
     row_offsets: &[u32],
     cols: &[u32],
@@ -214,15 +233,17 @@ pub fn holds<T: Element>(pred: &Predicate<T>, x: T) -> bool {
     }
 }
 
+/// count_if: the elements for which the predicate holds.
 pub fn count_if<T: Element>(vals: &[T], pred: &Predicate<T>) -> u64 {
     vals.iter().filter(|&&x| holds(pred, x)).count() as u64
 }
 
-pub fn compact_stable<T: Element>(vals: &[T], pred: &Predicate<T>) -> Vec<T> {
+/// compact, stable: the selected elements in input order (unordered promises their multiset).
+pub fn compact<T: Element>(vals: &[T], pred: &Predicate<T>) -> Vec<T> {
     vals.iter().copied().filter(|&x| holds(pred, x)).collect()
 }
 
-/// (counts per bin, keys at or past `bins`).
+/// histogram: (counts per bin, keys at or past `bins`).
 pub fn histogram(keys: &[u32], bins: u32) -> (Vec<u64>, u64) {
     let mut counts = vec![0u64; bins as usize];
     let mut outside = 0;

@@ -1,6 +1,6 @@
-//! Sequential definitions of the warp primitives (SEMANTICS: votes, shuffles, match,
-//! activemask, syncwarp, tiles, warp reduce/scan). Each returns one `Option` per thread of the
-//! launch: `None` for non-members and for values SEMANTICS leaves undefined.
+//! Sequential definitions of the warp primitives (docs/SEMANTICS.md sections vote, shfl, match,
+//! activemask, syncwarp_transpose, tile, warp_reduce, warp_scan). Each returns one `Option` per
+//! thread of the launch: `None` for non-members and for values SEMANTICS leaves undefined.
 
 use super::ops::{bfly, identity, kogge_stone};
 use wavekit_core::api::VoteResult;
@@ -39,6 +39,7 @@ fn per_member<R>(
     out
 }
 
+/// vote: every member gets the vote over the members' predicates.
 pub fn vote(kind: Vote, preds: &[bool], mask: LaneMask) -> Vec<Option<VoteResult>> {
     let width = mask.width();
     per_member(preds.len(), mask, |m, start, _| {
@@ -61,7 +62,7 @@ pub fn vote(kind: Vote, preds: &[bool], mask: LaneMask) -> Vec<Option<VoteResult
     })
 }
 
-/// The SEMANTICS shuffle table, for a lane of a `width`-lane segment.
+/// The source lane of the shfl table in SEMANTICS, for a lane of a `width`-lane segment.
 pub fn shfl_src(kind: Shfl, lane: usize, arg: usize, width: usize) -> usize {
     let base = lane - lane % width;
     match kind {
@@ -73,6 +74,7 @@ pub fn shfl_src(kind: Shfl, lane: usize, arg: usize, width: usize) -> usize {
     }
 }
 
+/// shfl: the source's value where the source is a member.
 pub fn shfl<T: Copy>(
     kind: Shfl,
     vals: &[T],
@@ -89,6 +91,7 @@ pub fn shfl<T: Copy>(
     .collect()
 }
 
+/// match_any: each member gets the members holding its bits.
 pub fn match_any<T: Element>(vals: &[T], mask: LaneMask) -> Vec<Option<LaneMask>> {
     per_member(vals.len(), mask, |m, start, lane| {
         let mine = vals[start + lane].to_bits();
@@ -97,6 +100,7 @@ pub fn match_any<T: Element>(vals: &[T], mask: LaneMask) -> Vec<Option<LaneMask>
     })
 }
 
+/// match_all: `(members, true)` if every member holds the same bits, else `(empty, false)`.
 pub fn match_all<T: Element>(vals: &[T], mask: LaneMask) -> Vec<Option<(LaneMask, bool)>> {
     per_member(vals.len(), mask, |m, start, lane| {
         let mine = vals[start + lane].to_bits();
@@ -117,12 +121,12 @@ pub fn match_all<T: Element>(vals: &[T], mask: LaneMask) -> Vec<Option<(LaneMask
 }
 
 /// The lanes of `branch` that exist in warp `warp`: what an activemask result may contain.
-pub fn branch_lanes(branch: LaneMask, threads: usize, warp: usize) -> u64 {
+pub fn activemask_lanes(branch: LaneMask, threads: usize, warp: usize) -> u64 {
     let m = members(branch, threads, warp);
     bits_of((0..m.len()).filter(|&l| m[l]))
 }
 
-/// Seed 000's transpose: rows of 8 written row-major, read column-major.
+/// syncwarp_transpose, seed 000's transpose: rows of 8 written row-major, read column-major.
 pub fn syncwarp_transpose<T: Copy>(vals: &[T], mask: LaneMask) -> Vec<Option<T>> {
     let rows = mask.width().lanes() as usize / 8;
     per_member(vals.len(), mask, |m, start, lane| {
@@ -183,13 +187,14 @@ pub fn tile_reduce<T: Element>(tile: u32, op: ReduceOp, vals: &[T]) -> Vec<Optio
     per_full_tile(vals.len(), tile, |start, _| results[start / tile])
 }
 
-/// One bfly result per `width`-lane segment (a short last segment padded with the identity).
+/// warp_reduce: one bfly result per `width`-lane segment (a short last segment padded with the identity).
 pub fn warp_reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T> {
     vals.chunks(width as usize)
         .map(|seg| bfly(op, seg, width as usize))
         .collect()
 }
 
+/// warp_scan: Kogge-Stone within each `width`-lane segment, inclusive or exclusive.
 pub fn warp_scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
     let mut out = Vec::with_capacity(vals.len());
     for seg in vals.chunks(width as usize) {

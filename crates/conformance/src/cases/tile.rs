@@ -1,13 +1,14 @@
-//! Cooperative-group tiles at every size from 2 to the warp width: shuffles, votes, reduce.
-//! Lanes of a trailing partial tile are undefined (`None`).
+//! tile: cooperative-group tiles at every size from 2 to the warp width (tile_shfl, tile_vote,
+//! tile_reduce), and tile sizes refused. Lanes of a trailing partial tile are undefined (`None`).
 
 use crate::Scale;
 use crate::check::{eq_lanes, ok, same_lanes};
-use crate::inputs::{near_max, pick, pred_patterns, tile_sizes, values, values_with_specials};
+use crate::inputs::{pick, pred_patterns, tile_sizes, value_sets, values};
 use crate::reference;
 use wavekit_core::RawBackend;
 use wavekit_core::api::WarpPrimitives;
 use wavekit_core::element::Element;
+use wavekit_core::error::WavekitError as E;
 use wavekit_core::op::ReduceOp;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{Shfl, Vote};
@@ -77,11 +78,7 @@ fn tile_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(
         for tile in tile_sizes(w) {
             for threads in tile_threads(w, tile, scale) {
                 let seed = (tile as u64) << 32 | threads as u64;
-                for (vname, vals) in [
-                    ("random", values::<T>(threads, seed)),
-                    ("specials", values_with_specials::<T>(threads, seed)),
-                    ("near max", near_max::<T>(threads, seed)),
-                ] {
+                for (vname, vals) in value_sets::<T>(threads, seed, true) {
                     let ctx = format!(
                         "{op:?} {} tile={tile} threads={threads} {vname}",
                         T::KIND.name()
@@ -97,5 +94,35 @@ fn tile_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(
 
 pub fn tile_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(tile_reduce_typed(b, scale));
+    Ok(())
+}
+
+pub fn err_tile_size<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
+    let w = b.warp_width();
+    let v = vec![1i32; 256];
+    let mut sizes = vec![0, 1, 3, 6, 128, 2 * w.lanes()];
+    sizes.dedup();
+    for tile in sizes {
+        let bad = |e: &E| matches!(e, E::InvalidTileSize { tile: t, .. } if *t == tile);
+        let ctx = format!("tile={tile}");
+        crate::check::fails(
+            &format!("tile_shfl {ctx}"),
+            b.tile_shfl(tile, Shfl::Xor, &v, 0),
+            "InvalidTileSize",
+            bad,
+        )?;
+        crate::check::fails(
+            &format!("tile_vote {ctx}"),
+            b.tile_vote(tile, Vote::All, &[true; 8]),
+            "InvalidTileSize",
+            bad,
+        )?;
+        crate::check::fails(
+            &format!("tile_reduce {ctx}"),
+            b.tile_reduce(tile, ReduceOp::Max, &v),
+            "InvalidTileSize",
+            bad,
+        )?;
+    }
     Ok(())
 }

@@ -1,14 +1,17 @@
-//! Warp shuffles (idx, up, down, xor) at every sub-width, with arguments inside, at and past
-//! the segment, under every mask and launch size; 64-bit types must move whole.
+//! shfl: warp shuffles (idx, up, down, xor) at every sub-width, with arguments inside, at and
+//! past the segment, under every mask and launch size; 64-bit types must move whole. Also the
+//! shuffle argument's bound, which tile_shfl shares (a tile shuffle is a shuffle at width = tile).
 
 use crate::Scale;
-use crate::check::{ok, same_lanes};
+use crate::check::{expect_err, ok, same_lanes};
 use crate::inputs::{masks, sub_widths, thread_counts, values, values_with_specials};
 use crate::reference;
 use wavekit_core::RawBackend;
 use wavekit_core::Shfl;
 use wavekit_core::api::WarpPrimitives;
 use wavekit_core::element::Element;
+use wavekit_core::error::WavekitError as E;
+use wavekit_core::mask::LaneMask;
 use wavekit_core::width::WarpWidth;
 
 /// Arguments inside the segment, at its edge, past it (Idx reduces modulo width; Xor may read
@@ -97,4 +100,23 @@ pub fn shfl_down<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
 
 pub fn shfl_xor<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     shfl_all_types(b, Shfl::Xor, scale)
+}
+
+pub fn err_shuffle_arg<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
+    let w = b.warp_width();
+    let n = w.lanes();
+    let v = vec![7u64; 100];
+    for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
+        for arg in [n, n + 1, 2 * n, u32::MAX] {
+            let ctx = format!("shfl {kind:?} arg={arg}");
+            expect_err!(ctx, b.shfl(kind, &v, arg, n, LaneMask::full(w)), E::ShuffleArgOutOfRange { arg: a, limit } if *a == arg && *limit == n)?;
+        }
+        for tile in [2, 8, n] {
+            for arg in [tile, tile + 1, n] {
+                let ctx = format!("tile_shfl {kind:?} tile={tile} arg={arg}");
+                expect_err!(ctx, b.tile_shfl(tile, kind, &v, arg), E::ShuffleArgOutOfRange { arg: a, limit } if *a == arg && *limit == tile)?;
+            }
+        }
+    }
+    Ok(())
 }

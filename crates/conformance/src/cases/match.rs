@@ -1,9 +1,8 @@
-//! match_any / match_all (by bit pattern), activemask's guarantee and seed 000's syncwarp
-//! transpose.
+//! match: match_any and match_all, comparing whole values by bit pattern.
 
 use crate::Scale;
-use crate::check::{eq_lanes, ok, same_lanes};
-use crate::inputs::{masks, thread_counts, values, values_with_specials};
+use crate::check::{eq_lanes, ok};
+use crate::inputs::{masks, thread_counts, values};
 use crate::reference;
 use wavekit_core::RawBackend;
 use wavekit_core::api::WarpPrimitives;
@@ -164,62 +163,5 @@ fn bit_patterns_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<
 
 pub fn match_bit_patterns<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(bit_patterns_typed(b, scale));
-    Ok(())
-}
-
-/// Only the guarantee: each member's result contains itself and only lanes of the branch.
-pub fn activemask_guarantee<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
-    let w = b.warp_width();
-    let lanes = w.lanes() as usize;
-    for threads in thread_counts(w, scale) {
-        for (mname, branch) in masks(w, scale) {
-            let ctx = format!("threads={threads} branch={mname}");
-            let got = ok(&ctx, b.activemask(threads, branch))?;
-            if got.len() != threads {
-                return Err(format!(
-                    "{ctx}: expected {threads} results, got {}",
-                    got.len()
-                ));
-            }
-            for (t, r) in got.iter().enumerate() {
-                let (warp, lane) = (t / lanes, (t % lanes) as u32);
-                let allowed = reference::branch_lanes(branch, threads, warp);
-                match r {
-                    None if allowed >> lane & 1 == 0 => {}
-                    None => return Err(format!("{ctx}: lane {t}: a branch lane got None")),
-                    Some(_) if allowed >> lane & 1 == 0 => {
-                        return Err(format!("{ctx}: lane {t}: not in the branch but got {r:?}"));
-                    }
-                    Some(m) if !m.contains(lane) => {
-                        return Err(format!("{ctx}: lane {t}: result {m:?} lacks the caller"));
-                    }
-                    Some(m) if m.bits() & !allowed != 0 => {
-                        return Err(format!(
-                            "{ctx}: lane {t}: result {m:?} holds lanes outside the branch {allowed:#x}"
-                        ));
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn transpose_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
-    let w = b.warp_width();
-    for threads in thread_counts(w, scale) {
-        for (mname, mask) in masks(w, scale) {
-            let vals = values_with_specials::<T>(threads, threads as u64 + 77);
-            let ctx = format!("{} threads={threads} mask={mname}", T::KIND.name());
-            let got = ok(&ctx, b.syncwarp_transpose(&vals, mask))?;
-            same_lanes(&ctx, &reference::syncwarp_transpose(&vals, mask), &got)?;
-        }
-    }
-    Ok(())
-}
-
-pub fn syncwarp_transpose<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
-    each_type!(transpose_typed(b, scale));
     Ok(())
 }

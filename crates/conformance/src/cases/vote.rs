@@ -1,4 +1,4 @@
-//! Warp votes: all, any, uni and ballot under every mask and launch size.
+//! vote: all, any, uni and ballot under every mask and launch size.
 
 use crate::Scale;
 use crate::check::{eq_lanes, ok};
