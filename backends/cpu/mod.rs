@@ -6,12 +6,21 @@
 
 mod atomics;
 mod combine;
+mod compact;
+mod compact_simd;
+mod device_scan;
+mod histogram;
+mod lookback;
+mod memory;
 mod order_free;
 mod reduce;
-mod scan;
+mod reduce_simd;
+mod scan_simd;
+mod scan_tile;
 mod scratch;
 mod segmented;
 mod tiles;
+mod vector;
 mod warp;
 mod warp_collectives;
 
@@ -97,9 +106,9 @@ impl Backend for CpuBackend {
     }
 
     fn alloc<T: Element>(&self, len: usize) -> Result<CpuBuffer<T>> {
-        let mut data = reserve(len, "alloc")?;
-        data.resize(len, T::default());
-        Ok(CpuBuffer { data })
+        Ok(CpuBuffer {
+            data: memory::zeroed(len, "alloc")?,
+        })
     }
 
     fn upload<T: Element>(&self, data: &[T]) -> Result<CpuBuffer<T>> {
@@ -225,7 +234,7 @@ impl Backend for CpuBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()> {
-        scan::device(&input.data, &mut output.data, op, kind, &self.scratch);
+        device_scan::device(&input.data, &mut output.data, op, kind, &self.scratch);
         Ok(())
     }
 
@@ -307,13 +316,13 @@ impl Backend for CpuBackend {
             });
         }
         Ok(if stable {
-            atomics::compact_stable(&input.data, pred, &mut output.data)
+            compact::stable(&input.data, pred, &mut output.data, &self.scratch)
         } else {
-            atomics::compact_unordered(&input.data, pred, &mut output.data)
+            compact::unordered(&input.data, pred, &mut output.data)
         })
     }
 
     fn raw_histogram(&self, keys: &CpuBuffer<u32>, bins: u32) -> Result<HistogramResult> {
-        Ok(atomics::histogram(&keys.data, bins))
+        Ok(histogram::histogram(&keys.data, bins))
     }
 }

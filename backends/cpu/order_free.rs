@@ -30,7 +30,8 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
         .reduce(|| id, f)))
 }
 
-fn fold_ints<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+/// The fold of `c` from `id` in any association: for ops where every association gives the same bits.
+pub(crate) fn fold_ints<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just above.

@@ -1,6 +1,7 @@
 //! Block reduce and the canonical device reduce (docs/SEMANTICS.md, "Device reduce").
 
 use super::combine::{bfly, group_reduce, with_op};
+use super::reduce_simd;
 use super::scratch::Scratch;
 use crate::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
 use crate::element::Element;
@@ -59,7 +60,7 @@ pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) ->
             let mut input = vals;
             for &tiles in sizes {
                 let (level, tail) = std::mem::take(&mut rest).split_at_mut(tiles);
-                partials(input, level, id, f);
+                partials(input, level, op, id, f);
                 input = level;
                 rest = tail;
             }
@@ -68,13 +69,22 @@ pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) ->
     })
 }
 
-/// `out[i]` = the partial of tile i of `input`, tiles in parallel.
-fn partials<T: Element>(input: &[T], out: &mut [T], id: T, f: impl Fn(T, T) -> T + Copy + Sync) {
+/// `out[i]` = the partial of tile i of `input`, tiles in parallel, by a vector kernel where
+/// one applies (`reduce_simd`).
+fn partials<T: Element>(
+    input: &[T],
+    out: &mut [T],
+    op: ReduceOp,
+    id: T,
+    f: impl Fn(T, T) -> T + Copy + Sync,
+) {
     input
         .par_chunks(REDUCE_TILE)
         .zip(out.par_iter_mut())
         .with_min_len(TILES_PER_TASK)
-        .for_each(|(tile, p)| *p = tile_partial(tile, id, f));
+        .for_each(|(tile, p)| {
+            *p = reduce_simd::tile_partial(tile, op).unwrap_or_else(|| tile_partial(tile, id, f))
+        });
 }
 
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).

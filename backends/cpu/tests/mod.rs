@@ -3,6 +3,7 @@
 //! the backend.
 
 mod atomics;
+mod chunked;
 mod collectives;
 mod device_reduce;
 mod device_scan;

@@ -1,0 +1,78 @@
+//! The device scan (docs/SEMANTICS.md, "Device scan") in one pass over memory: chunks of the
+//! input chained in order through the look-back (`lookback`), each read from memory once and
+//! scanned again from cache.
+//!
+//! Floats follow the canonical tiles (`scan_tile`). Every integer op (wrapping arithmetic,
+//! min, max, bitwise) is associative and commutative bit for bit, so any association gives the
+//! canonical bits: a chunk is summed with vector-wide accumulators and then scanned left to
+//! right from the incoming prefix.
+
+use super::combine::with_op;
+use super::lookback::{Disjoint, chained};
+use super::order_free::fold_ints;
+use super::scan_tile::{self, TILES_PER_CHUNK};
+use super::scratch::Scratch;
+use crate::backend::ScanKind;
+use crate::canonical::SCAN_TILE;
+use crate::element::Element;
+use crate::op::ReduceOp;
+
+/// Bytes of input in one chunk of the integer scan.
+const CHUNK_BYTES: usize = 1 << 18;
+
+/// `out` (as long as `input`, which is not empty) gets the scan of `input`.
+pub(crate) fn device<T: Element>(
+    input: &[T],
+    out: &mut [T],
+    op: ReduceOp,
+    kind: ScanKind,
+    scratch: &Scratch,
+) {
+    debug_assert_eq!(input.len(), out.len());
+    let exclusive = kind == ScanKind::Exclusive;
+    let id = T::identity(op);
+    let chunk = if T::KIND.is_float() {
+        TILES_PER_CHUNK * SCAN_TILE
+    } else {
+        CHUNK_BYTES / size_of::<T>()
+    };
+    let out = Disjoint::new(out);
+    with_op!(T, op, |f| chained(
+        input.len().div_ceil(chunk),
+        scratch,
+        || (),
+        |_, c, link| {
+            let x = &input[c * chunk..input.len().min((c + 1) * chunk)];
+            // SAFETY: chunk c writes exactly its own elements of the output.
+            let o = unsafe { out.part(c * chunk, x.len()) };
+            if T::KIND.is_float() {
+                scan_tile::chunk(x, o, link, exclusive, op, f);
+            } else {
+                let carry = link.wait().map_or(id, T::from_bits);
+                link.publish(f(carry, fold_ints(x, id, f)).to_bits());
+                left_to_right(x, o, carry, exclusive, f);
+            }
+        }
+    ));
+}
+
+/// The scan of `x` from `carry`, one element after another.
+fn left_to_right<T: Element>(
+    x: &[T],
+    out: &mut [T],
+    mut carry: T,
+    exclusive: bool,
+    f: impl Fn(T, T) -> T,
+) {
+    if exclusive {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = carry;
+            carry = f(carry, v);
+        }
+    } else {
+        for (o, &v) in out.iter_mut().zip(x) {
+            carry = f(carry, v);
+            *o = carry;
+        }
+    }
+}
