@@ -10,6 +10,7 @@
 use super::combine::with_op;
 use super::lookback::{Disjoint, chained};
 use super::order_free::fold_ints;
+use super::scan_int_simd;
 use super::scan_tile::{self, TILES_PER_CHUNK};
 use super::scratch::Scratch;
 use crate::backend::ScanKind;
@@ -48,9 +49,14 @@ pub(crate) fn device<T: Element>(
             if T::KIND.is_float() {
                 scan_tile::chunk(x, o, link, exclusive, op, f);
             } else {
+                // The total first, while the predecessor may still be working: only the
+                // publish waits for it.
+                let total = fold_ints(x, id, f);
                 let carry = link.wait().map_or(id, T::from_bits);
-                link.publish(f(carry, fold_ints(x, id, f)).to_bits());
-                left_to_right(x, o, carry, exclusive, f);
+                link.publish(f(carry, total).to_bits());
+                if !scan_int_simd::sum(x, o, carry, exclusive, op) {
+                    left_to_right(x, o, carry, exclusive, f);
+                }
             }
         }
     ));

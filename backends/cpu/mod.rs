@@ -15,6 +15,7 @@ mod memory;
 mod order_free;
 mod reduce;
 mod reduce_simd;
+mod scan_int_simd;
 mod scan_simd;
 mod scan_tile;
 mod scratch;

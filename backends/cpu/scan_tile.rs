@@ -93,17 +93,36 @@ pub(crate) fn chunk_with<T: Element>(
     for i in 0..tiles {
         let mut padded = None;
         let tile = full_tile(x, i, id, &mut padded);
-        let o = &mut out[i * SCAN_TILE..x.len().min((i + 1) * SCAN_TILE)];
-        if !exclusive && o.len() == SCAN_TILE {
-            k.scan(tile, &prefixes[i], tile_prefix[i], o);
-            continue;
+        let start = i * SCAN_TILE;
+        let end = x.len().min(start + SCAN_TILE);
+        // The value before a tile is the last inclusive one of the tile before it: X_i.
+        let before = tile_prefix[i].unwrap_or(id);
+        if end - start == SCAN_TILE {
+            if !exclusive {
+                k.scan(tile, &prefixes[i], tile_prefix[i], &mut out[start..end]);
+                continue;
+            }
+            if end < x.len() {
+                // Shifted by one: the tile's last inclusive value lands on the next tile's
+                // first slot, which is X_{i+1}, the value that tile writes there too.
+                out[start] = before;
+                k.scan(
+                    tile,
+                    &prefixes[i],
+                    tile_prefix[i],
+                    &mut out[start + 1..=end],
+                );
+                continue;
+            }
         }
+        // A short tile, or the chunk's last with an exclusive scan (its last inclusive value
+        // belongs to the next chunk): through a buffer.
         let local = local.get_or_insert([id; SCAN_TILE]);
         k.scan(tile, &prefixes[i], tile_prefix[i], local);
+        let o = &mut out[start..end];
         let n = o.len();
         if exclusive {
-            // The value before a tile is the last inclusive one of the tile before it: X_i.
-            o[0] = tile_prefix[i].unwrap_or(id);
+            o[0] = before;
             o[1..].copy_from_slice(&local[..n - 1]);
         } else {
             o.copy_from_slice(&local[..n]);
