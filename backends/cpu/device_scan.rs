@@ -9,6 +9,7 @@
 
 use super::combine::with_op;
 use super::lookback::{Disjoint, chained};
+use super::memory;
 use super::order_free::fold_ints;
 use super::scan_int_simd;
 use super::scan_tile::{self, TILES_PER_CHUNK};
@@ -20,6 +21,8 @@ use crate::op::ReduceOp;
 
 /// Bytes of input in one chunk of the integer scan.
 const CHUNK_BYTES: usize = 1 << 18;
+/// Elements of an integer chunk scanned between two prefetches of the next chunk's input.
+const PIECE: usize = 1 << 12;
 
 /// `out` (as long as `input`, which is not empty) gets the scan of `input`.
 pub(crate) fn device<T: Element>(
@@ -43,33 +46,41 @@ pub(crate) fn device<T: Element>(
         scratch,
         || (),
         |_, c, link| {
-            let x = &input[c * chunk..input.len().min((c + 1) * chunk)];
+            let part = |c: usize| &input[c * chunk..input.len().min((c + 1) * chunk)];
+            let x = part(c);
+            let ahead = link.next().map_or(&[][..], part);
             // SAFETY: chunk c writes exactly its own elements of the output.
             let o = unsafe { out.part(c * chunk, x.len()) };
             if T::KIND.is_float() {
-                scan_tile::chunk(x, o, link, exclusive, op, f);
+                scan_tile::chunk(x, o, ahead, link, exclusive, op, f);
             } else {
                 // The total first, while the predecessor may still be working: only the
                 // publish waits for it.
                 let total = fold_ints(x, id, f);
-                let carry = link.wait().map_or(id, T::from_bits);
+                let mut carry = link.wait().map_or(id, T::from_bits);
                 link.publish(f(carry, total).to_bits());
-                if !scan_int_simd::sum(x, o, carry, exclusive, op) {
-                    left_to_right(x, o, carry, exclusive, f);
+                for (i, (x, o)) in x.chunks(PIECE).zip(o.chunks_mut(PIECE)).enumerate() {
+                    memory::prefetch(
+                        ahead
+                            .get(i * PIECE..)
+                            .map_or(&[][..], |a| &a[..a.len().min(PIECE)]),
+                    );
+                    carry = scan_int_simd::sum(x, o, carry, exclusive, op)
+                        .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f));
                 }
             }
         }
     ));
 }
 
-/// The scan of `x` from `carry`, one element after another.
+/// The scan of `x` from `carry`, one element after another; returns the carry after `x`.
 fn left_to_right<T: Element>(
     x: &[T],
     out: &mut [T],
     mut carry: T,
     exclusive: bool,
     f: impl Fn(T, T) -> T,
-) {
+) -> T {
     if exclusive {
         for (o, &v) in out.iter_mut().zip(x) {
             *o = carry;
@@ -81,4 +92,5 @@ fn left_to_right<T: Element>(
             *o = carry;
         }
     }
+    carry
 }

@@ -26,12 +26,19 @@ const SPINS_BEFORE_YIELD: u32 = 256;
 /// chunk's work) poisons the chain, so the successor panics instead of waiting for ever.
 pub(crate) struct Link<'a> {
     index: usize,
+    /// The chunk the same worker takes next, if any: its input can be fetched ahead.
+    next: Option<usize>,
     /// Two words per chunk: state, then value.
     words: &'a [AtomicU64],
     published: bool,
 }
 
 impl Link<'_> {
+    /// The chunk this worker works after this one, if any.
+    pub(crate) fn next(&self) -> Option<usize> {
+        self.next
+    }
+
     /// The value chunk `index - 1` published, waiting for it; `None` for chunk 0.
     pub(crate) fn wait(&self) -> Option<u64> {
         let prev = self.index.checked_sub(1)?;
@@ -70,7 +77,7 @@ impl Drop for Link<'_> {
 /// Runs `work(state, chunk, link)` for chunks `0..chunks` on every rayon thread, chunks taken
 /// in increasing order, `state` made by `init` once per worker; each chunk must `publish`
 /// through its link exactly once. A worker only waits on a chunk another worker took earlier
-/// and is running, so the chain always moves.
+/// and is working or about to, so the chain always moves.
 pub(crate) fn chained<S>(
     chunks: usize,
     scratch: &Scratch,
@@ -83,19 +90,23 @@ pub(crate) fn chained<S>(
         // and `words` is borrowed exclusively for the whole life of this shared atomic view.
         let words: &[AtomicU64] = unsafe { &*(words as *mut [u64] as *const [AtomicU64]) };
         let next = AtomicUsize::new(0);
+        // A worker claims its next chunk before working the current one, so it knows which
+        // input to fetch ahead; claims still go out in increasing order, and every claimed
+        // chunk is worked by a running worker, so no wait is ever on an orphaned chunk.
+        let claim = || Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&c| c < chunks);
         let worker = || {
             let mut state = init();
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= chunks {
-                    break;
-                }
+            let mut index = claim();
+            while let Some(i) = index {
+                let ahead = claim();
                 let mut link = Link {
-                    index,
+                    index: i,
+                    next: ahead,
                     words,
                     published: false,
                 };
-                work(&mut state, index, &mut link);
+                work(&mut state, i, &mut link);
+                index = ahead;
             }
         };
         let workers = rayon::current_num_threads().min(chunks);

@@ -13,6 +13,7 @@ mod histogram;
 mod lookback;
 mod memory;
 mod order_free;
+mod order_free_simd;
 mod reduce;
 mod reduce_simd;
 mod scan_int_simd;

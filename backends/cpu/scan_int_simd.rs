@@ -8,22 +8,22 @@
 use crate::element::Element;
 use crate::op::ReduceOp;
 
-/// Writes the scan of `x` from `carry` to `out` and returns true for an integer Sum on a CPU
-/// with AVX2; returns false, writing nothing, otherwise.
+/// Writes the scan of `x` from `carry` to `out` and returns the carry after `x` for an integer
+/// Sum on a CPU with AVX2; returns None, writing nothing, otherwise.
 pub(crate) fn sum<T: Element>(
     x: &[T],
     out: &mut [T],
     carry: T,
     exclusive: bool,
     op: ReduceOp,
-) -> bool {
+) -> Option<T> {
     assert_eq!(x.len(), out.len());
     #[cfg(target_arch = "x86_64")]
     if op == ReduceOp::Sum && !T::KIND.is_float() && std::arch::is_x86_feature_detected!("avx2") {
         let bits = carry.to_bits();
         // SAFETY: the CPU has AVX2 (checked above); T is a 4- or 8-byte integer, which the arms
         // view as i32 or i64 (same size, every bit pattern valid, wrapping add the same bits).
-        unsafe {
+        let after = unsafe {
             match size_of::<T>() {
                 4 => x86::scan_32(
                     x.as_ptr().cast(),
@@ -31,20 +31,20 @@ pub(crate) fn sum<T: Element>(
                     x.len(),
                     bits as i32,
                     exclusive,
-                ),
+                ) as u32 as u64,
                 _ => x86::scan_64(
                     x.as_ptr().cast(),
                     out.as_mut_ptr().cast(),
                     x.len(),
                     bits as i64,
                     exclusive,
-                ),
+                ) as u64,
             }
-        }
-        return true;
+        };
+        return Some(T::from_bits(after));
     }
     let _ = (x, out, carry, exclusive, op);
-    false
+    None
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -60,7 +60,7 @@ mod x86 {
         n: usize,
         carry: i32,
         exclusive: bool,
-    ) {
+    ) -> i32 {
         let mut c = _mm256_set1_epi32(carry);
         let last = _mm256_set1_epi32(7);
         let whole = n / 8 * 8;
@@ -90,6 +90,7 @@ mod x86 {
                 c = next;
             }
         }
+        c
     }
 
     /// # Safety
@@ -101,7 +102,7 @@ mod x86 {
         n: usize,
         carry: i64,
         exclusive: bool,
-    ) {
+    ) -> i64 {
         let mut c = _mm256_set1_epi64x(carry);
         let whole = n / 4 * 4;
         for i in (0..whole).step_by(4) {
@@ -129,5 +130,6 @@ mod x86 {
                 c = next;
             }
         }
+        c
     }
 }

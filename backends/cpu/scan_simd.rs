@@ -13,6 +13,7 @@ use crate::op::ReduceOp;
 pub(crate) fn chunk<T: Element>(
     x: &[T],
     out: &mut [T],
+    ahead: &[T],
     link: &mut Link,
     exclusive: bool,
     op: ReduceOp,
@@ -23,11 +24,11 @@ pub(crate) fn chunk<T: Element>(
         // SAFETY: the CPU has AVX2 (checked above), and each arm views T as the type its KIND
         // names, which T is.
         return with_float_op!(T, op, |R, O| unsafe {
-            x86::chunk::<R, O>(cast(x), cast_mut(out), link, exclusive)
+            x86::chunk::<R, O>(cast(x), cast_mut(out), cast(ahead), link, exclusive)
         })
         .is_some();
     }
-    let _ = (x, out, link, exclusive, op);
+    let _ = (x, out, ahead, link, exclusive, op);
     false
 }
 
@@ -245,10 +246,11 @@ mod x86 {
     pub(crate) unsafe fn chunk<R: Halves, O: Op<R>>(
         x: &[R::E],
         out: &mut [R::E],
+        ahead: &[R::E],
         link: &mut Link,
         exclusive: bool,
     ) {
         let k = Kernel::<R, O>(PhantomData);
-        chunk_with(&k, x, out, link, exclusive, R::E::identity(O::OP));
+        chunk_with(&k, x, out, ahead, link, exclusive, R::E::identity(O::OP));
     }
 }

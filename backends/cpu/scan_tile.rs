@@ -12,6 +12,7 @@
 //! block of threads (one lane of several groups) down their items as vectors (`scan_simd`).
 
 use super::lookback::Link;
+use super::memory;
 use super::scan_simd;
 use crate::canonical::{SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_TILE_THREADS};
 use crate::element::Element;
@@ -45,24 +46,35 @@ pub(crate) trait TileKernel<T: Element> {
 pub(crate) fn chunk<T: Element>(
     x: &[T],
     out: &mut [T],
+    ahead: &[T],
     link: &mut Link,
     exclusive: bool,
     op: ReduceOp,
     f: impl Fn(T, T) -> T + Copy,
 ) {
     debug_assert!(x.len() == out.len() && x.len() <= TILES_PER_CHUNK * SCAN_TILE);
-    if scan_simd::chunk(x, out, link, exclusive, op) {
+    if scan_simd::chunk(x, out, ahead, link, exclusive, op) {
         return;
     }
-    chunk_with(&Portable(f), x, out, link, exclusive, T::identity(op));
+    chunk_with(
+        &Portable(f),
+        x,
+        out,
+        ahead,
+        link,
+        exclusive,
+        T::identity(op),
+    );
 }
 
-/// The chunk's two passes around the look-back, with the tiles worked by `k`.
+/// The chunk's two passes around the look-back, with the tiles worked by `k`; `ahead` (the
+/// input of the worker's next chunk) is fetched into cache during pass 2.
 #[inline(always)]
 pub(crate) fn chunk_with<T: Element>(
     k: &impl TileKernel<T>,
     x: &[T],
     out: &mut [T],
+    ahead: &[T],
     link: &mut Link,
     exclusive: bool,
     id: T,
@@ -95,6 +107,7 @@ pub(crate) fn chunk_with<T: Element>(
         let tile = full_tile(x, i, id, &mut padded);
         let start = i * SCAN_TILE;
         let end = x.len().min(start + SCAN_TILE);
+        memory::prefetch(ahead.get(start..ahead.len().min(end)).unwrap_or_default());
         // The value before a tile is the last inclusive one of the tile before it: X_i.
         let before = tile_prefix[i].unwrap_or(id);
         if end - start == SCAN_TILE {
