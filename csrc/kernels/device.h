@@ -26,7 +26,7 @@ int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t o
                          uint64_t scratch_bytes, void* out, unsigned blocks);
 // mode: 0 plain atomics (shared-memory counts for small histograms), 1 warp-aggregated
 // (match_any), 2 adaptive, 3 plain atomics on the global counts only (the naive baseline).
-// Test hook (lookback_probe.cu): statuses `flags`/`values` for tiles 0 .. tiles-1, the
+// Test hook (look_back_probe.cu): statuses `flags`/`values` for tiles 0 .. tiles-1, the
 // look-back's exclusive prefix of tile `tiles` into out (one element).
 int look_back_probe_launch(void* stream, uint32_t dtype, uint32_t op, const uint32_t* flags,
                            const void* values, uint64_t tiles, void* scratch,

@@ -1,13 +1,13 @@
 // Canonical device scan, single pass with a deterministic decoupled look-back
-// (docs/SEMANTICS.md "Device scan"): tiles of 256 threads x 16 consecutive items, a thread-local
+// (docs/SEMANTICS.md "device_scan"): tiles of 256 threads x 16 consecutive items, a thread-local
 // scan, Kogge-Stone over each logical group of 32 and then over the 8 group totals, and the tile
-// prefix folded left to right from the nearest predecessor's inclusive prefix (lookback.h).
+// prefix folded left to right from the nearest predecessor's inclusive prefix (look_back.h).
 //
 // Items go through shared memory in both directions so global accesses are coalesced; the
 // shared array is padded (one element every 32 words) so that thread t reading its 16
 // consecutive items hits distinct banks.
 #include "device.h"
-#include "lookback.h"
+#include "look_back.h"
 
 namespace WK_NS {
 using namespace prims;

@@ -57,4 +57,19 @@ inline host::stream_t as_stream(void* s) { return (host::stream_t)s; }
 // Threads of the element-wise kernels' blocks: a multiple of every warp width.
 static const unsigned kBlock = 256;
 
+// Grid-stride kernels (count_if, histogram) stop at this many blocks: enough to fill every GPU
+// we run on, and it bounds their per-block atomics on the global result.
+static const unsigned kMaxGrid = 4096;
+
+// Blocks of kBlock threads for a grid-stride loop over n items, at least one.
+inline unsigned strided_grid(uint64_t n) {
+  uint64_t g = (n + kBlock - 1) / kBlock;
+  return (unsigned)(g < kMaxGrid ? (g ? g : 1) : kMaxGrid);
+}
+
+// A width, tile or vector size: a power of two no larger than `limit`.
+inline bool pow2_upto(uint32_t v, uint32_t limit) {
+  return v != 0 && (v & (v - 1)) == 0 && v <= limit;
+}
+
 }  // namespace WK_NS

@@ -3,40 +3,12 @@
 
 namespace WK_NS {
 
-int vote_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const uint8_t*, uint64_t,
-                uint64_t, uint64_t*);
-int shfl_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const void*, uint64_t, uint64_t,
-                uint32_t, uint32_t, void*);
-int match_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, uint32_t, const void*, uint64_t,
-                 uint64_t, uint64_t*, uint8_t*);
-int activemask_launch(void*, wk_status*, uint32_t, uint32_t, uint64_t, uint64_t, uint64_t*);
-int transpose_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const void*, uint64_t,
-                     uint64_t, void*);
-int tile_shfl_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const void*, uint64_t,
-                     uint32_t, uint32_t, void*);
-int tile_vote_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const uint8_t*, uint64_t,
-                     uint32_t, uint64_t*);
-int tile_reduce_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const void*, uint64_t,
-                       uint32_t, void*);
-int warp_reduce_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, const void*, uint64_t,
-                       uint32_t, void*);
-int warp_scan_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, uint32_t, const void*,
-                     uint64_t, uint32_t, void*);
-int block_reduce_launch(void*, wk_status*, uint32_t, uint32_t, const void*, uint64_t, uint32_t,
-                        void*);
-int device_reduce_launch(void*, wk_status*, uint32_t, uint32_t, const void*, uint64_t, void*,
-                         uint64_t, void*);
-int segmented_reduce_launch(void*, wk_status*, uint32_t, uint32_t, const void*, uint64_t,
-                            const uint32_t*, uint64_t, uint64_t, uint32_t, void*);
-int spmv_launch(void*, wk_status*, uint32_t, const uint32_t*, const uint32_t*, const void*,
-                const void*, uint64_t, uint32_t, void*);
-int agg_inc_launch(void*, wk_status*, uint32_t, uint32_t, const uint32_t*, uint64_t, uint32_t*,
-                   uint64_t, uint32_t*);
-int count_if_launch(void*, wk_status*, uint32_t, uint32_t, uint64_t, uint64_t, const void*,
-                    uint64_t, void*, uint64_t, uint64_t*);
-int compact_launch(void*, wk_status*, uint32_t, uint32_t, uint32_t, uint64_t, uint64_t, uint32_t,
-                   const void*, uint64_t, void*, uint64_t, void*, uint64_t*);
-int histogram_launch(void*, wk_status*, const uint32_t*, uint64_t, uint32_t, uint64_t*);
+// Every launcher, implemented in csrc/kernels/<name>.cu as <name>_launch.
+#define WK_QUERY(ret, name, params)
+#define WK_LAUNCHER(name, params) int32_t name##_launch params;
+#include "../wavekit/launchers.def"
+#undef WK_QUERY
+#undef WK_LAUNCHER
 
 namespace {
 
@@ -75,28 +47,11 @@ uint64_t scratch_bytes(uint32_t algo, uint32_t dtype, uint64_t n) {
 const wk_launchers kTable = {
     WK_ABI_VERSION,
     sizeof(wk_launchers),
-    &error_string,
-    &scratch_bytes,
-    &vote_launch,
-    &shfl_launch,
-    &match_launch,
-    &activemask_launch,
-    &transpose_launch,
-    &tile_shfl_launch,
-    &tile_vote_launch,
-    &tile_reduce_launch,
-    &warp_reduce_launch,
-    &warp_scan_launch,
-    &block_reduce_launch,
-    &device_reduce_launch,
-    &device_scan_launch,
-    &segmented_reduce_launch,
-    &spmv_launch,
-    &agg_inc_launch,
-    &count_if_launch,
-    &compact_launch,
-    &histogram_launch,
-    &look_back_probe_launch,
+#define WK_QUERY(ret, name, params) &name,
+#define WK_LAUNCHER(name, params) &name##_launch,
+#include "../wavekit/launchers.def"
+#undef WK_QUERY
+#undef WK_LAUNCHER
 };
 
 }  // namespace

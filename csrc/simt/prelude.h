@@ -1,5 +1,5 @@
-// What the sources in csrc/simt include: the device layer's width header (which, built with
-// -DWK_SIMT, picks the executor's arch header and a namespace per width) and a way to give
+// What the sources in csrc/simt include: the device layer's width header (the executor's build
+// names its arch header, namespace and width on the command line) and a way to give
 // their extern "C" entry points a name per width, so both widths link into one binary.
 #pragma once
 

@@ -5,16 +5,13 @@
 
 #include <stdint.h>
 
-#if defined(WK_SIMT)
-// The SIMT executor (csrc/simt): a host build, made once per width by build/simt.rs with
-// -DWK_WARP_SIZE=32 or 64; each width gets its own namespace and launcher table.
-#define WK_VENDOR_SIMT 1
-#if WK_WARP_SIZE == 64
-#define WK_NS wk_simt64
-#define WK_LAUNCHERS_SYMBOL wk_simt64_launchers
-#else
-#define WK_NS wk_simt32
-#define WK_LAUNCHERS_SYMBOL wk_simt32_launchers
+#if defined(WK_ARCH_HEADER)
+// A host build that brings its own arch layer (the SIMT executor): its build script defines
+// WK_ARCH_HEADER (the header to include), WK_NS, WK_LAUNCHERS_SYMBOL and WK_WARP_SIZE, so this
+// layer names no executor and no directory outside itself.
+#define WK_VENDOR_HOST 1
+#if !defined(WK_NS) || !defined(WK_LAUNCHERS_SYMBOL) || !defined(WK_WARP_SIZE)
+#error "a WK_ARCH_HEADER build also defines WK_NS, WK_LAUNCHERS_SYMBOL and WK_WARP_SIZE"
 #endif
 #elif defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
 #define WK_VENDOR_HIP 1
@@ -25,11 +22,11 @@
 #define WK_NS wk_cuda
 #define WK_LAUNCHERS_SYMBOL wk_cuda_launchers
 #else
-#error "csrc/ is compiled by nvcc (CUDA) or hipcc (HIP) only"
+#error "csrc/ is compiled by nvcc (CUDA), hipcc (HIP), or a host build naming WK_ARCH_HEADER"
 #endif
 
 // Warp width of the code object being compiled. NVIDIA: always 32. AMD: per code object (64 on
-// gfx9/CDNA, 32 or 64 on RDNA); build/hip.rs passes -DWK_WARP_SIZE per target, else the
+// gfx9/CDNA, 32 or 64 on RDNA); crates/build/src/hip.rs passes -DWK_WARP_SIZE per target, else the
 // compiler's wavefront macro of the device pass is used. The host pass needs no width: every
 // width-dependent decision is taken in device code (kernels check it against the runtime one).
 #if defined(WK_VENDOR_CUDA)
@@ -55,14 +52,15 @@ typedef unsigned int wk_lanemask_t;
 #endif
 
 // Lanes of the logical group every float collective's combining tree is defined on, whatever the
-// hardware width (src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "canonical order").
+// hardware width (crates/core/src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "Canonical
+// combining order").
 #define WK_LOGICAL_GROUP 32
 
 // Widest mask any launcher takes from the host (a wave64 mask).
 typedef unsigned long long wk_hostmask_t;
 
-#if defined(WK_VENDOR_SIMT)
-#include "../simt/arch_simt.h"
+#if defined(WK_VENDOR_HOST)
+#include WK_ARCH_HEADER
 #elif defined(WK_VENDOR_CUDA)
 #include "arch_cuda.h"
 #else

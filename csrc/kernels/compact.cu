@@ -1,0 +1,146 @@
+// compact: stable and unordered stream compaction (docs/SEMANTICS.md "compact").
+#include "device.h"
+#include "look_back.h"
+
+namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+const unsigned kThreads = WK_SCAN_TILE_THREADS;
+const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
+const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
+
+// Compaction in one pass over tiles of 256 threads x 16 consecutive items (loaded through padded
+// shared memory, coalesced): each thread flags its items, the block scans the per-thread counts,
+// the tile's output offset comes from a decoupled look-back over tile counts (STABLE: input
+// order is kept) or from one atomic per tile (unordered: tiles land in arrival order, each
+// tile's items in order), and the selected items are staged in shared memory at their rank
+// and written out coalesced. Tiles are numbered in the order blocks start.
+template <typename T, bool STABLE>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
+    compact_kernel(wk_status* st, uint32_t warp_size, uint32_t pred, uint64_t a, uint64_t b,
+                   const T* in, uint64_t n, unsigned* counter, CountStatus status, T* out,
+                   unsigned long long* total) {
+  WK_SHARED(T, items, Pad<T>::size);
+  WK_SHARED(unsigned, warp_tot, kWarps);
+  WK_SHARED_VAR(uint64_t, s_offset);
+  WK_SHARED_VAR(unsigned, s_tile);
+  if (!width_ok(st, warp_size)) return;
+  const unsigned t = threadIdx.x;
+  if (t == 0) s_tile = STABLE ? atomicAdd(counter, 1u) : blockIdx.x;
+  __syncthreads();
+  const uint64_t tile = s_tile;
+  const uint64_t base = tile * WK_SCAN_TILE;
+  const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  T va = from_bits<T>((typename Elem<T>::U)a);
+  T vb = from_bits<T>((typename Elem<T>::U)b);
+
+  // Each warp loads its own 16 x 32 consecutive items through its part of `items` (coalesced,
+  // no block barrier); thread t then holds items 16t .. 16t+15 of the tile.
+  const unsigned ln = lane();
+  const unsigned kWarpItems = WK_WARP_SIZE * kItems;
+  const unsigned kWarpSlots = kWarpItems + kWarpItems / Pad<T>::every;
+  const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
+  const uint64_t wbase = base + (uint64_t)(t / WK_WARP_SIZE) * kWarpItems;
+  if (wbase + kWarpItems <= n) {
+    T x[kItems];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) x[k] = in[wbase + k * WK_WARP_SIZE + ln];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) wsm[Pad<T>::at(k * WK_WARP_SIZE + ln)] = x[k];
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const unsigned idx = k * WK_WARP_SIZE + ln;
+      if (wbase + idx < n) wsm[Pad<T>::at(idx)] = in[wbase + idx];
+    }
+  }
+  syncwarp(NATIVE, block_warp_lanes());
+
+  T x[kItems];
+  unsigned sel = 0;
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    x[k] = wsm[Pad<T>::at(ln * kItems + k)];
+    if (base + t * kItems + k < n && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
+  }
+  const unsigned mine = __popc(sel);
+  const wk_lanemask_t mask = block_warp_lanes();
+  const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
+  const unsigned w = t / WK_WARP_SIZE;
+  if (lane() == WK_WARP_SIZE - 1) warp_tot[w] = incl;
+  __syncthreads();
+  unsigned rank = incl - mine;
+  unsigned count = 0;
+  for (unsigned i = 0; i < kWarps; ++i) {
+    if (i < w) rank += warp_tot[i];
+    count += warp_tot[i];
+  }
+
+  if (STABLE) {
+    if (tile == 0) {
+      if (t == 0) {
+        status.publish(0, kStatusInclusive, count);
+        s_offset = 0;
+      }
+    } else if (t < WK_WARP_SIZE) {
+      if (t == 0) status.publish(tile, kStatusAggregate, count);
+      uint64_t x0 = look_back<OP_SUM, uint64_t>(status, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
+      if (t == 0) {
+        status.publish(tile, kStatusInclusive, x0 + count);
+        s_offset = x0;
+      }
+    }
+  } else if (t == 0) {
+    s_offset = count ? atomicAdd(total, (unsigned long long)count) : 0;
+  }
+  // Every read of `items` above is before this barrier; the staging below reuses it.
+  __syncthreads();
+  const uint64_t offset = s_offset;
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    if (sel & (1u << k)) items[Pad<T>::at(rank++)] = x[k];
+  }
+  __syncthreads();
+  for (unsigned r = t; r < count; r += kThreads) out[offset + r] = items[Pad<T>::at(r)];
+  if (STABLE && tile == tiles - 1 && t == 0) *total = offset + count;
+}
+
+}  // namespace
+
+uint64_t compact_scratch(uint64_t n) {
+  uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  return 256 + round_up(CountStatus::bytes(tiles));
+}
+
+int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype, uint32_t pred,
+                   uint64_t a, uint64_t b, uint32_t stable, const void* in, uint64_t n,
+                   void* scratch, uint64_t scratch_bytes, void* out, uint64_t* out_count) {
+  if (pred > 6 || n == 0) return WK_ERR_ARG;
+  uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  if (tiles > 0x7fffffffull) return WK_ERR_ARG;
+  if (stable && scratch_bytes < compact_scratch(n)) return WK_ERR_SCRATCH;
+  CountStatus status;
+  unsigned* counter = (unsigned*)scratch;
+  status.words = stable ? (unsigned long long*)((char*)scratch + 256) : nullptr;
+  // Stable: tile numbers and statuses start at zero; the last tile writes the count.
+  // Unordered: tiles reserve their output with atomics on the count.
+  int rc = stable ? host::memset_async(scratch, 0, compact_scratch(n), as_stream(stream))
+                  : host::memset_async(out_count, 0, sizeof(uint64_t), as_stream(stream));
+  if (rc) return rc;
+  return with_dtype(dtype, [&](auto tag) {
+    typedef typename decltype(tag)::type T;
+    if (stable)
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_kernel<T, true>)(
+          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
+          (unsigned long long*)out_count);
+    else
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_kernel<T, false>)(
+          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
+          (unsigned long long*)out_count);
+    return host::launch_error();
+  });
+}
+
+}  // namespace WK_NS

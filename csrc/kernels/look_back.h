@@ -1,0 +1,257 @@
+// Tile status words and the deterministic decoupled look-back shared by the single-pass device
+// scan and the stable compaction (docs/SEMANTICS.md "device_scan", step 5).
+//
+// A tile publishes its aggregate A_i, then its inclusive prefix. The exclusive prefix of tile i
+// is the left fold from the nearest predecessor's inclusive prefix over the aggregates after it.
+// Because every published inclusive prefix is itself that fold, meeting an inclusive prefix
+// while folding simply restarts the fold from it: the bits do not depend on which statuses a
+// tile happened to see.
+#pragma once
+
+#include "device.h"
+
+#include <type_traits>
+
+namespace WK_NS {
+
+// Shared-memory banks of 4 bytes (a memory property, not a lane count).
+const unsigned kSharedBanks = 32;
+
+// Shared-memory tile of WK_SCAN_TILE items, padded with one spare element after every
+// kSharedBanks words so that thread t touching items 16t .. 16t+15 hits distinct banks.
+template <typename T> struct Pad {
+  static const unsigned every = kSharedBanks * 4 / sizeof(T);
+  static const unsigned size = WK_SCAN_TILE + WK_SCAN_TILE / every;
+  static __device__ __forceinline__ unsigned at(unsigned i) { return i + i / every; }
+};
+
+const unsigned kStatusEmpty = 0;
+const unsigned kStatusAggregate = 1;
+const unsigned kStatusInclusive = 2;
+
+// 4-byte values: flag and value share one 64-bit word, published and read whole, so a reader
+// needs one load per tile and no fence. `words` is zeroed before the launch.
+template <typename T> struct PackedStatus {
+  static const unsigned kFlagShift = sizeof(uint32_t) * 8;
+  unsigned long long* words;
+
+  static uint64_t bytes(uint64_t tiles) { return tiles * sizeof(unsigned long long); }
+
+  __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
+    unsigned long long w = ((unsigned long long)flag << kFlagShift) | (unsigned long long)to_bits(v);
+    *(volatile unsigned long long*)(words + tile) = w;
+  }
+  // Spins until the tile has published something; returns the flag, `*v` its value.
+  __device__ __forceinline__ unsigned wait(uint64_t tile, T* v) const {
+    unsigned long long w;
+    do {
+      w = *(const volatile unsigned long long*)(words + tile);
+    } while ((w >> kFlagShift) == kStatusEmpty);
+    *v = from_bits<T>((typename Elem<T>::U)(uint32_t)w);
+    return (unsigned)(w >> kFlagShift);
+  }
+};
+
+// Counts below 2^62 (compaction offsets): the flag in the top two bits of one 64-bit word.
+struct CountStatus {
+  unsigned long long* words;
+
+  static uint64_t bytes(uint64_t tiles) { return tiles * sizeof(unsigned long long); }
+
+  __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, uint64_t v) const {
+    *(volatile unsigned long long*)(words + tile) = ((unsigned long long)flag << 62) | v;
+  }
+  __device__ __forceinline__ unsigned wait(uint64_t tile, uint64_t* v) const {
+    unsigned long long w;
+    do {
+      w = *(const volatile unsigned long long*)(words + tile);
+    } while ((w >> 62) == kStatusEmpty);
+    *v = w & ((1ull << 62) - 1);
+    return (unsigned)(w >> 62);
+  }
+};
+
+// 8-byte values: a flag word per tile and separate aggregate and inclusive arrays (an aggregate
+// is never overwritten), ordered by a fence between value and flag. Used where no 16-byte
+// status word is available (HIP).
+template <typename T> struct SplitStatus {
+  unsigned* flags;
+  T* aggs;
+  T* incls;
+
+  __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
+    T* dst = flag == kStatusInclusive ? incls : aggs;
+    *(volatile T*)(dst + tile) = v;
+    arch::fence_device();
+    *(volatile unsigned*)(flags + tile) = flag;
+  }
+  __device__ __forceinline__ unsigned wait(uint64_t tile, T* v) const {
+    unsigned f;
+    do {
+      f = *(const volatile unsigned*)(flags + tile);
+    } while (f == kStatusEmpty);
+    arch::fence_device();
+    *v = *(const volatile T*)((f == kStatusInclusive ? incls : aggs) + tile);
+    return f;
+  }
+};
+
+#if defined(WK_VENDOR_CUDA)
+// 8-byte values on CUDA: flag and value in one aligned 16-byte word, stored and loaded with one
+// vector access each (as CUB's tile status does), so a reader needs one load and no fence.
+template <typename T> struct WideStatus {
+  unsigned long long* words;  // two per tile: flag, value bits
+
+  static uint64_t bytes(uint64_t tiles) { return tiles * 2 * sizeof(unsigned long long); }
+
+  __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
+    unsigned long long f = flag, b = to_bits(v);
+    asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(words + 2 * tile), "l"(f),
+                 "l"(b)
+                 : "memory");
+  }
+  __device__ __forceinline__ unsigned wait(uint64_t tile, T* v) const {
+    unsigned long long f, b;
+    do {
+      asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];"
+                   : "=l"(f), "=l"(b)
+                   : "l"(words + 2 * tile)
+                   : "memory");
+    } while (f == kStatusEmpty);
+    *v = from_bits<T>((typename Elem<T>::U)b);
+    return (unsigned)f;
+  }
+};
+#endif
+
+#if defined(WK_VENDOR_CUDA)
+template <typename T> struct StatusFor {
+  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, WideStatus<T>>::type type;
+};
+const bool kWideStatus = true;
+#else
+template <typename T> struct StatusFor {
+  typedef typename std::conditional<sizeof(T) == 4, PackedStatus<T>, SplitStatus<T>>::type type;
+};
+const bool kWideStatus = false;
+#endif
+
+// Scratch of a look-back over `tiles` tiles: a tile counter (256 bytes), then one status word
+// per tile: 8 bytes (4-byte values), 16 bytes (8-byte values, CUDA), or a flag and separate
+// aggregate and inclusive arrays.
+inline uint64_t status_bytes(uint32_t elem_size, uint64_t tiles) {
+  if (elem_size == 4) return 256 + round_up(tiles * 8);
+  if (kWideStatus) return 256 + round_up(tiles * 16);
+  return 256 + round_up(tiles * 4) + 2 * round_up(tiles * elem_size);
+}
+
+// Points `st` into scratch `s` laid out as status_bytes says; returns the bytes from `s` that
+// must be zeroed before the launch (the counter and the flags).
+template <typename T>
+uint64_t status_layout(char* s, uint64_t tiles, typename StatusFor<T>::type* st) {
+  if constexpr (sizeof(T) == 4 || kWideStatus) {
+    st->words = (unsigned long long*)(s + 256);
+    return status_bytes(sizeof(T), tiles);
+  } else {
+    st->flags = (unsigned*)(s + 256);
+    st->aggs = (T*)(s + 256 + round_up(tiles * 4));
+    st->incls = (T*)((char*)st->aggs + round_up(tiles * sizeof(T)));
+    return 256 + round_up(tiles * 4);
+  }
+}
+
+// Windows of predecessors a float look-back keeps in shared memory before it falls back to
+// reading statuses again from global memory.
+const unsigned kStashWindows = 8;
+const unsigned kStashSize = kStashWindows * WK_WARP_SIZE;
+
+// The exclusive prefix X_tile (tile > 0) for the canonical left fold, called by every lane of
+// one full warp; the result is valid in every lane. `stash` is kStashSize elements and `flags`
+// WK_WARP_SIZE words of shared memory owned by that warp (both unused for integers); they are
+// the kernel's tracked arrays (plain pointers on GPUs), hence the template parameters.
+//
+// Lane l of a window looks at tile j - l; windows go back WK_WARP_SIZE tiles at a time until one
+// holds an inclusive prefix.
+// - Integers: every op is associative and commutative bit for bit, so each window's statuses
+//   are warp-reduced and accumulated as the windows go back (the order does not matter).
+// - Floats: the fold must run left to right from the inclusive prefix, one combine per tile.
+//   The windows' values go to shared memory on the way back, then every lane folds them forward
+//   eight at a time (the eight loads in flight together), so each tile costs about one add.
+template <int OP, typename T, typename Status, typename S, typename F>
+__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash, F flags) {
+  typedef Op<OP, T> O;
+  const unsigned ln = prims::lane();
+  const wk_lanemask_t all = WK_FULL_MASK;
+  int64_t j = (int64_t)tile - 1;
+  if (!Elem<T>::is_float) {
+    T acc = O::identity();
+    for (;;) {
+      const int64_t idx = j - (int64_t)ln;
+      T v = O::identity();
+      unsigned f = kStatusEmpty;
+      if (idx >= 0) f = st.wait((uint64_t)idx, &v);
+      const wk_lanemask_t incl = arch::ballot_sync(all, f == kStatusInclusive);
+      const unsigned lo = incl ? (unsigned)arch::lowest_lane(incl) : WK_WARP_SIZE;
+      const T w = prims::bfly<OP, T>(all, ln <= lo ? v : O::identity(), WK_WARP_SIZE);
+      acc = O::combine(w, acc);
+      if (incl != 0) return acc;
+      j -= WK_WARP_SIZE;
+    }
+  }
+  unsigned windows = 0;
+  int64_t found;
+  unsigned lo;
+  for (;;) {
+    const int64_t idx = j - (int64_t)ln;
+    T v = O::identity();
+    unsigned f = kStatusEmpty;
+    if (idx >= 0) f = st.wait((uint64_t)idx, &v);
+    const wk_lanemask_t incl = arch::ballot_sync(all, f == kStatusInclusive);
+    if (windows < kStashWindows) stash[windows * WK_WARP_SIZE + ln] = v;
+    if (incl != 0) {
+      lo = (unsigned)arch::lowest_lane(incl);
+      found = j - lo;
+      break;
+    }
+    ++windows;
+    j -= WK_WARP_SIZE;
+  }
+  prims::syncwarp(prims::NATIVE, all);
+  T acc;
+  if (windows < kStashWindows) {
+    // stash[p] holds tile (tile - 1 - p); the inclusive prefix is at p = top.
+    const int top = (int)(windows * WK_WARP_SIZE + lo);
+    acc = stash[top];
+    int p = top - 1;
+    for (; p >= 7; p -= 8) {
+      T b[8];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) b[k] = stash[p - k];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) acc = O::combine(acc, b[k]);
+    }
+    for (; p >= 0; --p) acc = O::combine(acc, stash[p]);
+    prims::syncwarp(prims::NATIVE, all);
+    return acc;
+  }
+  // Further back than the stash holds: fold forward from `found` over the (now published)
+  // statuses, a window at a time; an inclusive prefix met on the way restarts the fold.
+  acc = O::identity();
+  for (int64_t s = found; s < (int64_t)tile; s += WK_WARP_SIZE) {
+    const int64_t idx = s + (int64_t)ln;
+    T v = O::identity();
+    unsigned f = kStatusEmpty;
+    if (idx < (int64_t)tile) f = st.wait((uint64_t)idx, &v);
+    stash[ln] = v;
+    flags[ln] = f;
+    prims::syncwarp(prims::NATIVE, all);
+    const int64_t cnt64 = (int64_t)tile - s;
+    const unsigned cnt = cnt64 < WK_WARP_SIZE ? (unsigned)cnt64 : WK_WARP_SIZE;
+    for (unsigned l = 0; l < cnt; ++l)
+      acc = flags[l] == kStatusInclusive ? stash[l] : O::combine(acc, stash[l]);
+    prims::syncwarp(prims::NATIVE, all);
+  }
+  return acc;
+}
+
+}  // namespace WK_NS

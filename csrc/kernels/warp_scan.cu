@@ -1,0 +1,40 @@
+// warp_scan: Kogge-Stone scan within segments of `width` lanes (docs/SEMANTICS.md "warp_scan").
+#include "dispatch.h"
+
+namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+template <int OP, typename T>
+__global__ void warp_scan_kernel(wk_status* st, uint32_t warp_size, uint32_t exclusive,
+                                 const T* vals, uint64_t n, uint32_t width, T* out) {
+  if (!width_ok(st, warp_size)) return;
+  uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  T v = t < n ? vals[t] : Op<OP, T>::identity();
+  T r = kogge_stone<OP, T>(WK_FULL_MASK, v, width);
+  if (exclusive) {
+    T prev = shfl_up(WK_FULL_MASK, r, 1, width);
+    r = (lane() & (width - 1)) == 0 ? Op<OP, T>::identity() : prev;
+  }
+  if (t < n) out[t] = r;
+}
+
+}  // namespace
+
+int warp_scan_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                     uint32_t op, uint32_t exclusive, const void* vals, uint64_t n,
+                     uint32_t width, void* out) {
+  unsigned grid;
+  if (!pow2_upto(width, warp_size) || !grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    return with_op<T>(op, [&](auto ot) {
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), warp_scan_kernel<decltype(ot)::value, T>)(
+          st, warp_size, exclusive, (const T*)vals, n, width, (T*)out);
+      return host::launch_error();
+    });
+  });
+}
+
+}  // namespace WK_NS
