@@ -8,11 +8,11 @@
 use super::compact_simd;
 use super::lookback::{Disjoint, chained};
 use super::scratch::Scratch;
-use wavekit_core::element::Element;
-use wavekit_core::Predicate;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use wavekit_core::Predicate;
+use wavekit_core::element::Element;
 
 /// Elements per chunk (a power of two): 64 KiB of f32, whose gathered copy stays in L1/L2.
 const CHUNK: usize = 1 << 14;

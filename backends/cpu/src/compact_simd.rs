@@ -18,7 +18,7 @@ pub(crate) unsafe fn gather<T: Element>(
     p: impl Fn(T) -> bool,
 ) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         // SAFETY: the CPU has AVX2 (checked above); `buf` holds the chunk (the caller's
         // promise).
         return Some(unsafe { x86::gather(chunk, buf, p) });
@@ -29,8 +29,8 @@ pub(crate) unsafe fn gather<T: Element>(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use wavekit_core::element::Element;
     use std::arch::x86_64::*;
+    use wavekit_core::element::Element;
 
     /// `TABLE_32[m]`: the indices of m's set bits, lowest first, as 32-bit lanes of a vector.
     static TABLE_32: [[u8; 8]; 256] = table(8, 1);

@@ -8,9 +8,9 @@
 //! that, every task adds into one shared array of atomic counts, as a GPU kernel does in
 //! global memory.
 
-use wavekit_core::HistogramResult;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
+use wavekit_core::HistogramResult;
 
 /// Bins up to which counting is private.
 const PRIVATE_BINS: usize = 1 << 16;
@@ -87,7 +87,7 @@ fn count(keys: &[u32], bins: usize, copies: usize) -> Vec<u64> {
 /// it counted.
 fn count_into<const C: usize>(keys: &[u32], bins: usize, tables: &mut [u32]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { count_into_avx2::<C>(keys, bins, tables) };
     }

@@ -13,6 +13,7 @@ mod combine;
 mod compact;
 mod compact_simd;
 mod device_scan;
+mod features;
 mod histogram;
 mod lookback;
 mod memory;

@@ -23,7 +23,8 @@ const POISONED: u64 = 2;
 const SPINS_BEFORE_YIELD: u32 = 256;
 
 /// Chunk `index`'s connection to its neighbours. Dropping it without `publish` (a panic in the
-/// chunk's work) poisons the chain, so the successor panics instead of waiting for ever.
+/// chunk's work, or in the work of the chunk its worker did before) poisons the chain, so the
+/// successor panics instead of waiting for ever.
 pub(crate) struct Link<'a> {
     index: usize,
     /// The chunk the same worker takes next, if any: its input can be fetched ahead.
@@ -47,7 +48,7 @@ impl Link<'_> {
         loop {
             match state.load(Ordering::Acquire) {
                 READY => return Some(value.load(Ordering::Relaxed)),
-                POISONED => panic!("chunk {prev} of a chained pass panicked"),
+                POISONED => panic!("chunk {prev} of a chained pass panicked or was abandoned"),
                 _ if spins < SPINS_BEFORE_YIELD => {
                     spins += 1;
                     std::hint::spin_loop();
@@ -90,23 +91,29 @@ pub(crate) fn chained<S>(
         // and `words` is borrowed exclusively for the whole life of this shared atomic view.
         let words: &[AtomicU64] = unsafe { &*(words as *mut [u64] as *const [AtomicU64]) };
         let next = AtomicUsize::new(0);
-        // A worker claims its next chunk before working the current one, so it knows which
-        // input to fetch ahead; claims still go out in increasing order, and every claimed
-        // chunk is worked by a running worker, so no wait is ever on an orphaned chunk.
-        let claim = || Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&c| c < chunks);
-        let worker = || {
-            let mut state = init();
-            let mut index = claim();
-            while let Some(i) = index {
-                let ahead = claim();
-                let mut link = Link {
-                    index: i,
-                    next: ahead,
+        let claim = || {
+            Some(next.fetch_add(1, Ordering::Relaxed))
+                .filter(|&c| c < chunks)
+                .map(|index| Link {
+                    index,
+                    next: None,
                     words,
                     published: false,
-                };
-                work(&mut state, i, &mut link);
-                index = ahead;
+                })
+        };
+        // A worker claims its next chunk before working the current one, so it knows which
+        // input to fetch ahead. Claims still go out in increasing order and every claimed
+        // chunk belongs to a running worker, so the lowest unpublished chunk is always being
+        // worked. The next chunk's link exists before the current one is worked: if the work
+        // unwinds, both links drop and poison their chunks, and no successor waits on a chunk
+        // that nobody will work.
+        let worker = || {
+            let mut state = init();
+            let mut current = claim();
+            while let Some(mut link) = current {
+                current = claim();
+                link.next = current.as_ref().map(|l| l.index);
+                work(&mut state, link.index, &mut link);
             }
         };
         let workers = rayon::current_num_threads().min(chunks);

@@ -5,9 +5,9 @@
 //! not written again (large blocks come from the OS already zero), and large blocks ask for
 //! transparent huge pages, so the pages a collective writes fault in 2 MiB at a time.
 
+use std::alloc::Layout;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
-use std::alloc::Layout;
 
 /// Bytes from which a block asks for huge pages.
 const HUGE_FROM: usize = 4 << 20;

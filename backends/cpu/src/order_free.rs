@@ -33,7 +33,7 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
 /// The fold of `c` from `id` in any association: for ops where every association gives the same bits.
 pub(crate) fn fold_ints<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { fold_ints_avx2(c, id, f) };
     }
@@ -102,7 +102,7 @@ macro_rules! key_fold {
 
         fn $chunk(c: &[$u], min: bool) -> ($i, bool) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if crate::features::avx2() {
                 // SAFETY: the CPU has AVX2, checked just above.
                 return unsafe { $chunk_avx2(c, min) };
             }

@@ -90,7 +90,7 @@ fn partials<T: Element>(
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).
 fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { tile_partial_avx2(tile, id, f) };
     }

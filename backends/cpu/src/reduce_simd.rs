@@ -13,7 +13,7 @@ use wavekit_core::op::ReduceOp;
 /// short tile, another type or op).
 pub(crate) fn tile_partial<T: Element>(tile: &[T], op: ReduceOp) -> Option<T> {
     #[cfg(target_arch = "x86_64")]
-    if tile.len() == wavekit_core::canonical::REDUCE_TILE && std::arch::is_x86_feature_detected!("avx2") {
+    if tile.len() == wavekit_core::canonical::REDUCE_TILE && crate::features::avx2() {
         use super::vector::{cast, with_float_op};
         // SAFETY: the CPU has AVX2 (checked above), and each arm views T as the type its KIND
         // names, which T is.
@@ -29,10 +29,10 @@ pub(crate) fn tile_partial<T: Element>(tile: &[T], op: ReduceOp) -> Option<T> {
 mod x86 {
     use super::super::combine::bfly;
     use super::super::vector::{Op, Raw};
+    use std::arch::x86_64::*;
     use wavekit_core::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
     use wavekit_core::element::Element;
     use wavekit_core::width::LOGICAL_GROUP;
-    use std::arch::x86_64::*;
 
     const GROUP: usize = LOGICAL_GROUP as usize;
 

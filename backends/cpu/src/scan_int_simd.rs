@@ -19,7 +19,7 @@ pub(crate) fn sum<T: Element>(
 ) -> Option<T> {
     assert_eq!(x.len(), out.len());
     #[cfg(target_arch = "x86_64")]
-    if op == ReduceOp::Sum && !T::KIND.is_float() && std::arch::is_x86_feature_detected!("avx2") {
+    if op == ReduceOp::Sum && !T::KIND.is_float() && crate::features::avx2() {
         let bits = carry.to_bits();
         // SAFETY: the CPU has AVX2 (checked above); T is a 4- or 8-byte integer, which the arms
         // view as i32 or i64 (same size, every bit pattern valid, wrapping add the same bits).

@@ -19,7 +19,7 @@ pub(crate) fn chunk<T: Element>(
     op: ReduceOp,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         use super::vector::{cast, cast_mut, with_float_op};
         // SAFETY: the CPU has AVX2 (checked above), and each arm views T as the type its KIND
         // names, which T is.
@@ -37,10 +37,10 @@ mod x86 {
     use super::super::lookback::Link;
     use super::super::scan_tile::{GROUP, GROUPS, ITEMS, PerThread, TileKernel, chunk_with};
     use super::super::vector::{Op, Raw};
-    use wavekit_core::canonical::SCAN_TILE;
-    use wavekit_core::element::Element;
     use std::arch::x86_64::*;
     use std::marker::PhantomData;
+    use wavekit_core::canonical::SCAN_TILE;
+    use wavekit_core::element::Element;
 
     /// Items of a half block: a thread's 16 items go through in two halves.
     const HALF: usize = 8;

@@ -7,9 +7,9 @@
 //! detecting it; that is what each `SAFETY: AVX2` below refers to.
 #![cfg(target_arch = "x86_64")]
 
+use std::arch::x86_64::*;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
-use std::arch::x86_64::*;
 
 /// A 256-bit vector of `L` values of `E`.
 pub(crate) trait Raw: Copy {

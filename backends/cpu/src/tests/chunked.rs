@@ -8,8 +8,8 @@ use super::{assert_bits_eq, cpu32};
 use wavekit_conformance::reference;
 use wavekit_core::api::Collectives;
 use wavekit_core::element::{Element, splitmix};
-use wavekit_core::{Predicate, ReduceOp};
 use wavekit_core::{Backend, ScanKind};
+use wavekit_core::{Predicate, ReduceOp};
 
 /// Elements in one chunk of the float scan (16 tiles) and of the 4-byte integer scan; the
 /// 8-byte integer scan's chunk is half as long. The sizes below straddle all of them.
@@ -276,9 +276,7 @@ fn check_histogram(keys: &[u32], bins: u32) {
 #[test]
 fn histogram_uniform_skewed_and_edge_bins() {
     for n in [1, 9, 1 << 16, (1 << 18) + 7, (1 << 20) + 3] {
-        let uniform: Vec<u32> = (0..n as u64)
-            .map(|i| (splitmix(i) % 300) as u32)
-            .collect();
+        let uniform: Vec<u32> = (0..n as u64).map(|i| (splitmix(i) % 300) as u32).collect();
         let skewed: Vec<u32> = uniform
             .iter()
             .enumerate()
@@ -363,4 +361,47 @@ fn large_allocations_are_zero() {
     // A fresh buffer after a written one is zero again.
     let buf = b.alloc::<f64>(n).unwrap();
     assert!(b.download(&buf).unwrap().iter().all(|x| x.to_bits() == 0));
+}
+
+/// Every collective with a vector kernel, against the reference, once with the kernels
+/// switched off and once with them on (where the CPU has them): both paths give the
+/// reference's bits.
+#[test]
+fn scalar_and_vector_paths_give_the_reference_bits() {
+    fn reduce_all<T: Element>(n: usize, seed: u64) {
+        let vals: Vec<T> = awkward(n, seed);
+        let b = cpu32();
+        let input = b.upload(&vals).unwrap();
+        for op in ReduceOp::ops_for(T::KIND) {
+            let got = b.reduce(&input, op).unwrap();
+            let want = reference::device_reduce(&vals, op);
+            assert!(
+                got.same(want),
+                "{} {} of {n}: {got:?} != {want:?}",
+                T::KIND.name(),
+                op.name()
+            );
+        }
+    }
+    for vectors in [false, true] {
+        crate::features::with_vectors(vectors, || {
+            scan_matches_spec::<f32>(21);
+            scan_matches_spec::<f64>(22);
+            scan_matches_spec::<i32>(23);
+            scan_matches_spec::<u32>(24);
+            scan_matches_spec::<i64>(25);
+            for n in [1, 4095, 4096, 3 * 4096 + 5, 70_001] {
+                reduce_all::<f32>(n, 26);
+                reduce_all::<f64>(n, 27);
+                reduce_all::<i32>(n, 28);
+                reduce_all::<u64>(n, 29);
+                let f: Vec<f32> = awkward(n, 30);
+                check_compaction(&f, Predicate::Gt(0.0));
+                let d: Vec<f64> = awkward(n, 31);
+                check_compaction(&d, Predicate::Lt(0.0));
+                let keys: Vec<u32> = (0..n as u64).map(|i| (splitmix(i) % 300) as u32).collect();
+                check_histogram(&keys, 256);
+            }
+        });
+    }
 }

@@ -7,6 +7,7 @@ mod chunked;
 mod collectives;
 mod device_reduce;
 mod device_scan;
+mod lookback;
 mod segmented;
 mod tiles;
 mod warp;
