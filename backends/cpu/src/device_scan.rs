@@ -2,17 +2,17 @@
 //! input chained in order through the look-back (`lookback`), each read from memory once and
 //! scanned again from cache.
 //!
-//! Floats follow the canonical tiles (`scan_tile`). Every integer op (wrapping arithmetic,
+//! Floats follow the canonical tiles (`device_scan_tile`). Every integer op (wrapping arithmetic,
 //! min, max, bitwise) is associative and commutative bit for bit, so any association gives the
 //! canonical bits: a chunk is summed with vector-wide accumulators and then scanned left to
 //! right from the incoming prefix.
 
 use super::combine::with_op;
+use super::device_scan_int_simd;
+use super::device_scan_tile::{self, TILES_PER_CHUNK};
 use super::lookback::{Disjoint, chained};
 use super::memory;
 use super::order_free::fold_ints;
-use super::scan_int_simd;
-use super::scan_tile::{self, TILES_PER_CHUNK};
 use super::scratch::Scratch;
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::SCAN_TILE;
@@ -52,7 +52,7 @@ pub(crate) fn device<T: Element>(
             // SAFETY: chunk c writes exactly its own elements of the output.
             let o = unsafe { out.part(c * chunk, x.len()) };
             if T::KIND.is_float() {
-                scan_tile::chunk(x, o, ahead, link, exclusive, op, f);
+                device_scan_tile::chunk(x, o, ahead, link, exclusive, op, f);
             } else {
                 // The total first, while the predecessor may still be working: only the
                 // publish waits for it.
@@ -65,7 +65,7 @@ pub(crate) fn device<T: Element>(
                             .get(i * PIECE..)
                             .map_or(&[][..], |a| &a[..a.len().min(PIECE)]),
                     );
-                    carry = scan_int_simd::sum(x, o, carry, exclusive, op)
+                    carry = device_scan_int_simd::sum(x, o, carry, exclusive, op)
                         .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f));
                 }
             }

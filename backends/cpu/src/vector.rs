@@ -1,5 +1,5 @@
 //! 256-bit vectors of f32 and f64 and the float Sum and Product on them, for the AVX2 kernels
-//! of the canonical scan (`scan_simd`) and reduce (`reduce_simd`). Vector add and multiply
+//! of the canonical scan (`device_scan_simd`) and reduce (`device_reduce_simd`). Vector add and multiply
 //! round every lane exactly as the scalar op does (IEEE, round to nearest, no fused
 //! multiply-add), so a kernel that combines the same pairs in the same order gets the same bits.
 //!

@@ -8,8 +8,8 @@ mod collectives;
 mod device_reduce;
 mod device_scan;
 mod lookback;
-mod segmented;
-mod tiles;
+mod segmented_reduce;
+mod tile;
 mod warp;
 
 use super::CpuBackend;

@@ -1,7 +1,7 @@
-//! Block reduce and the canonical device reduce (docs/SEMANTICS.md, "Device reduce").
+//! The canonical device reduce (docs/SEMANTICS.md, "device_reduce").
 
-use super::combine::{bfly, group_reduce, with_op};
-use super::reduce_simd;
+use super::combine::{bfly, with_op};
+use super::device_reduce_simd;
 use super::scratch::Scratch;
 use rayon::prelude::*;
 use wavekit_core::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
@@ -12,19 +12,6 @@ use wavekit_core::width::LOGICAL_GROUP;
 const GROUP: usize = LOGICAL_GROUP as usize;
 /// Device-reduce tiles (16 KiB or 32 KiB each) handed to one rayon task.
 const TILES_PER_TASK: usize = 8;
-/// Blocks handed to one rayon task.
-const BLOCKS_PER_TASK: usize = 16;
-
-/// One group-reduce result per block of `block` elements (the last padded with the identity).
-pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> {
-    let b = block as usize;
-    let id = T::identity(op);
-    with_op!(T, op, |f| vals
-        .par_chunks(b)
-        .with_min_len(BLOCKS_PER_TASK)
-        .map(|blk| group_reduce(blk, b / GROUP, id, f))
-        .collect())
-}
 
 /// Levels a device reduce can have: 4096^6 > 2^64 elements.
 const MAX_LEVELS: usize = 6;
@@ -70,7 +57,7 @@ pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) ->
 }
 
 /// `out[i]` = the partial of tile i of `input`, tiles in parallel, by a vector kernel where
-/// one applies (`reduce_simd`).
+/// one applies (`device_reduce_simd`).
 fn partials<T: Element>(
     input: &[T],
     out: &mut [T],
@@ -83,7 +70,8 @@ fn partials<T: Element>(
         .zip(out.par_iter_mut())
         .with_min_len(TILES_PER_TASK)
         .for_each(|(tile, p)| {
-            *p = reduce_simd::tile_partial(tile, op).unwrap_or_else(|| tile_partial(tile, id, f))
+            *p = device_reduce_simd::tile_partial(tile, op)
+                .unwrap_or_else(|| tile_partial(tile, id, f))
         });
 }
 

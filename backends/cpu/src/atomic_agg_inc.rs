@@ -1,17 +1,13 @@
-//! Seed 000's warp-aggregated atomic increment, simulated with real atomics, and count_if.
-//! Compaction and histogram live in `compact` and `histogram`.
+//! atomic_agg_inc (docs/SEMANTICS.md, "atomic_agg_inc"): seed 000's warp-aggregated atomic
+//! increment, simulated with real atomics.
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
-use wavekit_core::Predicate;
-use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
 
 /// Warps handed to one rayon task.
 const WARPS_PER_TASK: usize = 64;
-/// Elements per chunk of count_if.
-const CHUNK: usize = 1 << 14;
 
 // Viewing counters as atomics below relies on these; both hold on every target with 32-bit
 // atomics, and this stops the build where they would not.
@@ -74,11 +70,4 @@ pub(crate) fn agg_inc(
         }),
         None => Ok(()),
     }
-}
-
-pub(crate) fn count_if<T: Element>(input: &[T], pred: Predicate<T>) -> u64 {
-    input
-        .par_chunks(CHUNK)
-        .map(|c| c.iter().filter(|&&x| pred.test(x)).count() as u64)
-        .sum()
 }

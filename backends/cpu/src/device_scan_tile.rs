@@ -9,11 +9,11 @@
 //!
 //! Per-thread values are held with thread `32 g + lane` at `[lane][g]`, so the Kogge-Stone
 //! scans within the groups run over `lane` on all 8 groups at once, and a kernel can fold a
-//! block of threads (one lane of several groups) down their items as vectors (`scan_simd`).
+//! block of threads (one lane of several groups) down their items as vectors (`device_scan_simd`).
 
+use super::device_scan_simd;
 use super::lookback::Link;
 use super::memory;
-use super::scan_simd;
 use wavekit_core::canonical::{SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_TILE_THREADS};
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -53,7 +53,7 @@ pub(crate) fn chunk<T: Element>(
     f: impl Fn(T, T) -> T + Copy,
 ) {
     debug_assert!(x.len() == out.len() && x.len() <= TILES_PER_CHUNK * SCAN_TILE);
-    if scan_simd::chunk(x, out, ahead, link, exclusive, op) {
+    if device_scan_simd::chunk(x, out, ahead, link, exclusive, op) {
         return;
     }
     chunk_with(

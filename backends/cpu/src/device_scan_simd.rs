@@ -1,4 +1,4 @@
-//! AVX2 tile kernels of the canonical scan for float Sum and Product (`scan_tile`): a block is
+//! AVX2 tile kernels of the canonical scan for float Sum and Product (`device_scan_tile`): a block is
 //! one lane of 8 groups (f32) or of 4 groups (f64), one 256-bit vector, and its threads' items
 //! are brought item-major by in-register transposes, so each step of a thread's sequential
 //! fold, `op(P_t, s_k)` and `op(X, L_e)` is one vector instruction for the whole block, on the
@@ -34,8 +34,8 @@ pub(crate) fn chunk<T: Element>(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::device_scan_tile::{GROUP, GROUPS, ITEMS, PerThread, TileKernel, chunk_with};
     use super::super::lookback::Link;
-    use super::super::scan_tile::{GROUP, GROUPS, ITEMS, PerThread, TileKernel, chunk_with};
     use super::super::vector::{Op, Raw};
     use std::arch::x86_64::*;
     use std::marker::PhantomData;
