@@ -26,7 +26,7 @@ export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
 args=()
 for t in "${tests[@]}"; do args+=(--test "$t"); done
 cd "$root"
-json="$(cargo test --release --features cuda --no-run --message-format=json "${args[@]}")"
+json="$(cargo test --release -p wavekit-tests --features cuda --no-run --message-format=json "${args[@]}")"
 
 rm -rf "$dest/bin"
 mkdir -p "$dest/bin"
