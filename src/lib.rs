@@ -33,6 +33,8 @@ pub use wavekit_hip as hip;
 #[cfg(feature = "simt")]
 pub use wavekit_simt as simt;
 
+pub mod safety;
+
 /// The traits and types most programs use: `use wavekit::prelude::*;`.
 pub mod prelude {
     pub use crate::cpu::CpuBackend;
