@@ -21,7 +21,7 @@ pub use wavekit_core::{
     VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, lanes, mask, op, predicate, raw, width,
+    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, width,
 };
 
 pub use wavekit_cpu as cpu;

@@ -25,6 +25,7 @@ mod tests;
 use scratch::Scratch;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
     Backend, DeviceBuffer, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl,
@@ -73,17 +74,6 @@ impl<T: Element> DeviceBuffer<T> for CpuBuffer<T> {
     }
 }
 
-/// An empty vector with room for `len` elements, or an error instead of an abort when memory
-/// runs out.
-fn reserve<T: Element>(len: usize, call: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|e| WavekitError::Device {
-        backend: "cpu",
-        call: format!("{call} of {len} {}", T::KIND.name()),
-        message: e.to_string(),
-    })?;
-    Ok(v)
-}
 
 impl Backend for CpuBackend {
     type Buffer<T: Element> = CpuBuffer<T>;
@@ -102,19 +92,21 @@ impl Backend for CpuBackend {
     }
 
     fn alloc<T: Element>(&self, len: usize) -> Result<CpuBuffer<T>> {
-        let mut data = reserve(len, "alloc")?;
-        data.resize(len, T::default());
-        Ok(CpuBuffer { data })
+        Ok(CpuBuffer {
+            data: host::filled(len, T::default())?,
+        })
     }
 
     fn upload<T: Element>(&self, data: &[T]) -> Result<CpuBuffer<T>> {
-        let mut v = reserve(data.len(), "upload")?;
+        let mut v = host::with_capacity(data.len())?;
         v.extend_from_slice(data);
         Ok(CpuBuffer { data: v })
     }
 
     fn download<T: Element>(&self, buf: &CpuBuffer<T>) -> Result<Vec<T>> {
-        Ok(buf.data.clone())
+        let mut v = host::with_capacity(buf.data.len())?;
+        v.extend_from_slice(&buf.data);
+        Ok(v)
     }
 
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {

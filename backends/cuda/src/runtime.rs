@@ -157,7 +157,12 @@ impl GpuRuntime for CudaRuntime {
     fn alloc(&self, bytes: usize) -> Result<DevPtr> {
         self.bind()?;
         // SAFETY: plain device allocation in the bound context.
-        unsafe { cu::malloc_sync(bytes) }.map_err(|e| err("cuMemAlloc", e))
+        unsafe { cu::malloc_sync(bytes) }.map_err(|e| match e.0 {
+            sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => WavekitError::OutOfMemory {
+                bytes: bytes as u64,
+            },
+            _ => err("cuMemAlloc", e),
+        })
     }
 
     unsafe fn free(&self, ptr: DevPtr) {

@@ -97,7 +97,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.mem_from(&bools(preds))?;
-        let out = self.mem_zeroed(n * 8)?;
+        let out = self.lanes_zeroed::<u64>(n)?;
         self.run_checked(&work, "vote", |s, st| unsafe {
             (self.table.vote)(
                 s,
@@ -157,8 +157,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
-        let masks = self.mem_zeroed(n * 8)?;
-        let preds = self.mem_zeroed(n)?;
+        let masks = self.lanes_zeroed::<u64>(n)?;
+        let preds = self.lanes_zeroed::<u8>(n)?;
         self.run_checked(&work, "match", |s, st| unsafe {
             (self.table.r#match)(
                 s,
@@ -183,7 +183,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
-        let out = self.mem_zeroed(n * 8)?;
+        let out = self.lanes_zeroed::<u64>(n)?;
         self.run_checked(&work, "activemask", |s, st| unsafe {
             (self.table.activemask)(
                 s,
@@ -266,7 +266,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.mem_from(&bools(preds))?;
-        let out = self.mem_zeroed(threads * 8)?;
+        let out = self.lanes_zeroed::<u64>(threads)?;
         self.run_checked(&work, "tile_vote", |s, st| unsafe {
             (self.table.tile_vote)(
                 s,
@@ -655,8 +655,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(keys)?;
         let work = self.lock();
         self.rt.make_current()?;
-        let slots = bins as usize + 1;
-        let out = self.mem_zeroed(slots * 8)?;
+        let slots = (bins as usize).saturating_add(1);
+        let out = self.lanes_zeroed::<u64>(slots)?;
         self.run_checked(&work, "histogram", |s, st| unsafe {
             (self.table.histogram)(
                 s,

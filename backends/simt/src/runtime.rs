@@ -136,8 +136,12 @@ impl GpuRuntime for SimtRuntime {
     }
 
     fn alloc(&self, bytes: usize) -> Result<DevPtr> {
-        let layout = Layout::from_size_align(bytes.max(1), ALIGN)
-            .map_err(|e| mem_error("alloc", format!("{bytes} bytes: {e}")))?;
+        // The executor's device memory is host memory: the host limit applies.
+        wavekit_core::host::check::<u8>(bytes)?;
+        let oom = WavekitError::OutOfMemory {
+            bytes: bytes as u64,
+        };
+        let layout = Layout::from_size_align(bytes.max(1), ALIGN).map_err(|_| oom.clone())?;
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         if ptr.is_null() {

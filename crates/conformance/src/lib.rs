@@ -123,6 +123,7 @@ macro_rules! conformance_cases {
             err_vector_size
             err_bitwise_float
             err_histogram_bins
+            err_out_of_memory
             err_atomic_slot
         }
     };
