@@ -80,3 +80,23 @@ fn raw_calls_through_the_api<B: Collectives + WarpPrimitives>(b: &B) {
     assert_eq!(r, [None, None, None]);
 }
 on_every_backend!(hole2_raw_calls_through_the_api, raw_calls_through_the_api);
+
+/// Hole 6: arithmetic that overflowed in debug builds. `Csr::new` with `usize::MAX` rows
+/// computed `rows + 1` ("attempt to add with overflow"); the executor's per-lane outputs
+/// `n * 8` (see backends/simt/tests/raw_checks.rs, and activemask below); `shfl_source` with
+/// width 0 computed `width - 1` (and in release returned a lane of another segment).
+fn debug_overflow<B: Collectives + WarpPrimitives>(b: &B) {
+    let r = Csr::new(b, usize::MAX, 4, &[0, 1], &[0], &[1.0f32]);
+    assert!(matches!(r, Err(E::TooLarge { .. })), "{:?}", r.err());
+    let full = wavekit::LaneMask::full(b.warp_width());
+    let r = b.activemask(usize::MAX, full);
+    assert!(
+        matches!(r, Err(E::OutOfMemory { bytes: u64::MAX })),
+        "{r:?}"
+    );
+    for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
+        assert_eq!(wavekit::lanes::shfl_source(kind, 37, 3, 0), 37);
+        assert_eq!(wavekit::lanes::shfl_source(kind, 31, u32::MAX, 32), 31);
+    }
+}
+on_every_backend!(hole6_debug_overflow, debug_overflow);

@@ -507,7 +507,12 @@ impl<B: Backend, T: Element> Csr<B, T> {
         col_idx: &[u32],
         vals: &[T],
     ) -> Result<Self> {
-        check_len("CSR row offsets (rows + 1)", rows + 1, row_offsets.len())?;
+        let offsets = rows.checked_add(1).ok_or(WavekitError::TooLarge {
+            what: "CSR rows",
+            value: rows as u64,
+            limit: u32::MAX as u64,
+        })?;
+        check_len("CSR row offsets (rows + 1)", offsets, row_offsets.len())?;
         check_len(
             "CSR values (one per column index)",
             col_idx.len(),
