@@ -312,6 +312,15 @@ impl RawBackend for CpuBackend {
         counters: &mut CpuBuffer<u32>,
         olds: &mut CpuBuffer<u32>,
     ) -> Result<()> {
+        // All or nothing: no counter moves when any slot is out of range.
+        let limit = counters.data.len();
+        if let Some(&bad) = slots.data.iter().find(|&&s| s as usize >= limit) {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "atomic_agg_inc slot",
+                value: u64::from(bad),
+                limit: limit as u64,
+            });
+        }
         atomics::agg_inc(self.width, &slots.data, &mut counters.data, &mut olds.data)
     }
 

@@ -1,7 +1,7 @@
 //! The `Backend` trait for `GpuBackend`: each method uploads what it needs, runs one launcher
 //! from the table and reads the result back.
 
-use super::backend::GpuBackend;
+use super::backend::{GpuBackend, Work};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, dptr};
 use super::runtime::GpuRuntime;
@@ -82,6 +82,55 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             self.rt.copy_htod(buf.device_ptr(), as_bytes(data))?;
         }
         Ok(())
+    }
+}
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// A warp launch this backend can run: its mask is for this warp width and `len` inputs
+    /// give one value per thread.
+    fn check_launch(&self, launch: &WarpLaunch, what: &'static str, len: usize) -> Result<()> {
+        if launch.mask.width() != self.width {
+            return Err(WavekitError::MaskWidthMismatch {
+                mask_width: launch.mask.width().lanes(),
+                warp: self.width.lanes(),
+            });
+        }
+        same_len(what, launch.threads, len)
+    }
+
+    /// The first slot (in thread order) at or past `limit`, if any: counted on the device with
+    /// the count_if kernel; only when one exists are the slots read back to name it.
+    fn first_slot_at_or_past(
+        &self,
+        work: &Work<R>,
+        slots: &GpuBuffer<u32, R>,
+        limit: usize,
+    ) -> Result<Option<u32>> {
+        let Ok(limit) = u32::try_from(limit) else {
+            return Ok(None); // every u32 slot is below it
+        };
+        let (code, a, b) = Predicate::Ge(limit).encode();
+        let result = work.result.ptr;
+        self.run_checked(work, "atomic_agg_inc slot check", |s, st| unsafe {
+            (self.table.count_if)(
+                s,
+                st,
+                kind::<u32>(),
+                code,
+                a,
+                b,
+                cptr(slots.device_ptr()),
+                slots.len as u64,
+                std::ptr::null_mut(),
+                0,
+                dptr(result),
+            )
+        })?;
+        if self.read_u64s(result, 1)?[0] == 0 {
+            return Ok(None);
+        }
+        let host = self.read::<u32>(slots.device_ptr(), slots.len)?;
+        Ok(host.into_iter().find(|&s| s >= limit))
     }
 }
 
@@ -549,6 +598,16 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(olds)?;
         let work = self.lock();
         self.rt.make_current()?;
+        // All or nothing: a validation pass over the slots before the increment kernel, so
+        // that a bad slot moves no counter (the kernel's own check would skip only that
+        // thread, after other warps had already added).
+        if let Some(bad) = self.first_slot_at_or_past(&work, slots, counters.len)? {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "atomic_agg_inc slot",
+                value: u64::from(bad),
+                limit: counters.len as u64,
+            });
+        }
         let status = self.run(&work, "atomic_agg_inc", |s, st| unsafe {
             (self.table.atomic_agg_inc)(
                 s,

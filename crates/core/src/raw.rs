@@ -267,8 +267,13 @@ pub trait RawBackend: Backend {
         vector: u32,
     ) -> Result<()>;
     /// Seed 000's atomicAggInc: each thread increments `counters[slots[t]]` by one through
-    /// its warp's leader and gets its own old value. Returns Err(IndexOutOfRange) for a slot
-    /// past the counters, leaving that thread's counter untouched.
+    /// its warp's leader and gets its own old value. A slot past the counters is the input's
+    /// to check, so the backend checks every slot first: Err(IndexOutOfRange) naming the first
+    /// bad slot in thread order, with no counter changed.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_atomic_agg_inc(
         &self,
         _: Validated,
