@@ -32,3 +32,58 @@
 //!   ```compile_fail,E0451
 //!   let token = wavekit::raw::Validated { _private: () };
 //!   ```
+//!
+//! - **A GPU runtime is trusted only through `unsafe`.** The shared GPU backend hands the
+//!   device pointers, copies and launcher table of its [`GpuRuntime`](crate::gpu::GpuRuntime)
+//!   to kernels it cannot check, so the trait is an `unsafe trait` whose documentation lists
+//!   what an implementation promises. A runtime in safe code that returns a bogus pointer no
+//!   longer compiles:
+//!
+//!   ```compile_fail,E0200
+//!   # use wavekit::gpu::{DevPtr, GpuRuntime, ffi::Launchers};
+//!   struct Bogus;
+//!   impl GpuRuntime for Bogus { // needs `unsafe impl`
+//!   #   const BACKEND: &'static str = "bogus";
+//!   #   fn ordinal(&self) -> usize { 0 }
+//!   #   fn device_name(&self) -> String { String::new() }
+//!   #   fn warp_size(&self) -> u32 { 32 }
+//!   #   fn multiprocessors(&self) -> u32 { 1 }
+//!   #   fn launchers(&self) -> &'static Launchers { unimplemented!() }
+//!   #   fn make_current(&self) -> wavekit::Result<()> { Ok(()) }
+//!       fn alloc(&self, _: usize) -> wavekit::Result<DevPtr> { Ok(0xdead_beef) }
+//!   #   unsafe fn free(&self, _: DevPtr) {}
+//!   #   fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
+//!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
+//!   }
+//!   ```
+//!
+//!   The same runtime with `unsafe impl` compiles: its author has taken on the contract.
+//!
+//!   ```no_run
+//!   # use wavekit::gpu::{DevPtr, GpuRuntime, ffi::Launchers};
+//!   struct Bogus;
+//!   // SAFETY: not upheld; this example only shows where the promise is made.
+//!   unsafe impl GpuRuntime for Bogus {
+//!   #   const BACKEND: &'static str = "bogus";
+//!   #   fn ordinal(&self) -> usize { 0 }
+//!   #   fn device_name(&self) -> String { String::new() }
+//!   #   fn warp_size(&self) -> u32 { 32 }
+//!   #   fn multiprocessors(&self) -> u32 { 1 }
+//!   #   fn launchers(&self) -> &'static Launchers { unimplemented!() }
+//!   #   fn make_current(&self) -> wavekit::Result<()> { Ok(()) }
+//!       fn alloc(&self, _: usize) -> wavekit::Result<DevPtr> { Ok(0xdead_beef) }
+//!   #   unsafe fn free(&self, _: DevPtr) {}
+//!   #   fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
+//!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
+//!   }
+//!   ```

@@ -96,7 +96,11 @@ impl SimtRuntime {
     }
 }
 
-impl GpuRuntime for SimtRuntime {
+// SAFETY (the trait's contract): `alloc` returns fresh zeroed host memory, tracked until `free`
+// releases it; the copies are checked against those live allocations; the launchers are this
+// crate's tables for the executor compiled from csrc at this width, and they run synchronously
+// on the calling thread, so all work is done when a call returns.
+unsafe impl GpuRuntime for SimtRuntime {
     const BACKEND: &'static str = "simt";
 
     fn ordinal(&self) -> usize {
