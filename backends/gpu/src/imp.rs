@@ -7,7 +7,8 @@ use super::ffi::{self, dptr};
 use super::runtime::GpuRuntime;
 use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
-use wavekit_core::width::WarpWidth;
+use wavekit_core::canonical::MAX_BLOCK;
+use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
     Backend, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
     WarpLaunch,
@@ -24,6 +25,20 @@ fn bools(preds: &[bool]) -> Vec<u8> {
 
 fn kind<T: Element>() -> u32 {
     T::KIND as u32
+}
+
+/// Defence in depth: the validated API already checked every length, but a raw call is still
+/// checked against the buffers it gets, so no kernel reads or writes past an allocation.
+fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(WavekitError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
 }
 
 impl<R: GpuRuntime> Backend for GpuBackend<R> {
@@ -142,6 +157,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
+        self.check_launch(launch, "vote predicates", preds.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -172,6 +188,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         arg: u32,
         width: u32,
     ) -> Result<Vec<T>> {
+        self.check_launch(launch, "shfl values", vals.len())?;
+        self.width.check_sub_width(width)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -202,6 +220,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         kind_: Match,
         vals: &[T],
     ) -> Result<Vec<(u64, bool)>> {
+        self.check_launch(launch, "match values", vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -229,6 +248,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
+        self.check_launch(launch, "activemask threads", launch.threads)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -253,6 +273,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         launch: &WarpLaunch,
         vals: &[T],
     ) -> Result<Vec<T>> {
+        self.check_launch(launch, "transpose values", vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -283,6 +304,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vals: &[T],
         arg: u32,
     ) -> Result<Vec<T>> {
+        self.width.check_tile(tile)?;
+        same_len("tile_shfl values", threads, vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
@@ -312,6 +335,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
+        self.width.check_tile(tile)?;
+        same_len("tile_vote predicates", threads, preds.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.mem_from(&bools(preds))?;
@@ -340,6 +365,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<T>> {
+        self.width.check_tile(tile)?;
+        same_len("tile_reduce values", threads, vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
@@ -367,6 +394,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         width: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
+        self.width.check_sub_width(width)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = vals.len();
@@ -397,6 +425,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         scan: ScanKind,
     ) -> Result<Vec<T>> {
+        self.width.check_sub_width(width)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = vals.len();
@@ -428,6 +457,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
     ) -> Result<Vec<T>> {
         self.own(input)?;
+        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
+            return Err(WavekitError::InvalidBlockSize(block));
+        }
         let work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
@@ -487,6 +519,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<()> {
         self.own(input)?;
         self.own(output)?;
+        same_len("scan output", input.len, output.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
@@ -531,9 +564,15 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 vector,
             } => {
                 self.own(offsets)?;
+                same_len(
+                    "segment offsets (count + 1)",
+                    count.saturating_add(1),
+                    offsets.len,
+                )?;
                 (offsets.device_ptr(), 0, count, vector)
             }
         };
+        same_len("segmented reduce output (one per segment)", count, output.len)?;
         let work = self.lock();
         self.rt.make_current()?;
         self.run_checked(&work, "segmented_reduce", |s, st| unsafe {
@@ -568,9 +607,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(vals)?;
         self.own(x)?;
         self.own(y)?;
+        // One offset per row and one past; one value per column index. The column indices
+        // themselves are checked against x's length by the kernel.
+        same_len("SpMV row offsets (rows + 1)", y.len.saturating_add(1), row_offsets.len)?;
+        same_len("SpMV values (one per column index)", cols.len, vals.len)?;
         let work = self.lock();
         self.rt.make_current()?;
-        self.run_checked(&work, "spmv", |s, st| unsafe {
+        let status = self.run(&work, "spmv", |s, st| unsafe {
             (self.table.spmv)(
                 s,
                 st,
@@ -579,11 +622,22 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 cptr(cols.device_ptr()),
                 cptr(vals.device_ptr()),
                 cptr(x.device_ptr()),
+                x.len as u64,
+                cols.len as u64,
                 y.len as u64,
                 vector,
                 dptr(y.device_ptr()),
             )
-        })
+        })?;
+        match status.code {
+            ffi::OK => Ok(()),
+            ffi::ERR_INDEX => Err(WavekitError::IndexOutOfRange {
+                what: "SpMV column",
+                value: status.detail & u64::from(u32::MAX),
+                limit: x.len as u64,
+            }),
+            code => Err(self.device_error("spmv", self.message(code))),
+        }
     }
 
     fn raw_atomic_agg_inc(
@@ -596,6 +650,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(slots)?;
         self.own(counters)?;
         self.own(olds)?;
+        same_len("atomic_agg_inc olds (one per slot)", slots.len, olds.len)?;
         let work = self.lock();
         self.rt.make_current()?;
         // All or nothing: a validation pass over the slots before the increment kernel, so
@@ -673,6 +728,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<usize> {
         self.own(input)?;
         self.own(output)?;
+        if output.len < input.len {
+            return Err(WavekitError::LengthMismatch {
+                what: "compaction output (at least the input's length)",
+                expected: input.len,
+                got: output.len,
+            });
+        }
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;

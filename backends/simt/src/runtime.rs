@@ -149,10 +149,7 @@ unsafe impl GpuRuntime for SimtRuntime {
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         if ptr.is_null() {
-            return Err(mem_error(
-                "alloc",
-                format!("out of host memory for {bytes} bytes"),
-            ));
+            return Err(oom);
         }
         let addr = ptr as DevPtr;
         self.allocs

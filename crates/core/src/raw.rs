@@ -27,6 +27,20 @@ impl Validated {
     pub(crate) const fn new() -> Self {
         Validated { _private: () }
     }
+
+    /// A token for a raw call that the validated API did not check: the workspace's tests use
+    /// it to make deliberately inconsistent calls and see a backend refuse them.
+    ///
+    /// # Safety
+    /// The arguments of the raw call made with it must satisfy that method's contract, except
+    /// where the backend checks them itself (`GpuBackend` checks every length, mask width,
+    /// sub-width, tile and block size against what it is handed, and its kernels the SpMV
+    /// columns and atomic slots).
+    #[cfg(feature = "test-hooks")]
+    #[doc(hidden)]
+    pub const unsafe fn assume_checked() -> Self {
+        Validated { _private: () }
+    }
 }
 
 /// A launch of `threads` threads split into warps of the backend's width. Every warp uses
