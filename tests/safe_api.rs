@@ -43,7 +43,14 @@ fn csr_shape_is_fixed<B: Collectives>(b: &B) {
     let mut y = b.upload(&[7.0f32; 3]).unwrap();
     let r = b.spmv(&a, &x, &mut y, VectorSize::Auto);
     assert!(
-        matches!(r, Err(E::LengthMismatch { expected: 2, got: 3, .. })),
+        matches!(
+            r,
+            Err(E::LengthMismatch {
+                expected: 2,
+                got: 3,
+                ..
+            })
+        ),
         "{r:?}"
     );
     assert_eq!(b.download(&y).unwrap(), [7.0; 3]);
@@ -51,7 +58,14 @@ fn csr_shape_is_fixed<B: Collectives>(b: &B) {
     let mut y = b.upload(&[7.0f32; 2]).unwrap();
     let r = b.spmv(&a, &short_x, &mut y, VectorSize::Auto);
     assert!(
-        matches!(r, Err(E::LengthMismatch { expected: 3, got: 2, .. })),
+        matches!(
+            r,
+            Err(E::LengthMismatch {
+                expected: 3,
+                got: 2,
+                ..
+            })
+        ),
         "{r:?}"
     );
     assert_eq!(b.download(&y).unwrap(), [7.0; 2]);
@@ -68,7 +82,14 @@ fn raw_calls_through_the_api<B: Collectives + WarpPrimitives>(b: &B) {
     let mut one = b.upload(&[9u32]).unwrap();
     let r = b.scan(&input, &mut one, ReduceOp::Sum, ScanKind::Inclusive);
     assert!(
-        matches!(r, Err(E::LengthMismatch { expected: 4, got: 1, .. })),
+        matches!(
+            r,
+            Err(E::LengthMismatch {
+                expected: 4,
+                got: 1,
+                ..
+            })
+        ),
         "{r:?}"
     );
     assert_eq!(b.download(&one).unwrap(), [9]);

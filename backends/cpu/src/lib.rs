@@ -74,7 +74,6 @@ impl<T: Element> DeviceBuffer<T> for CpuBuffer<T> {
     }
 }
 
-
 impl Backend for CpuBackend {
     type Buffer<T: Element> = CpuBuffer<T>;
 

@@ -222,7 +222,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn buffer_zeroed<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
-        Ok(GpuBuffer::from_mem(self.mem_zeroed(bytes_for::<T>(len)?)?, len))
+        Ok(GpuBuffer::from_mem(
+            self.mem_zeroed(bytes_for::<T>(len)?)?,
+            len,
+        ))
     }
 
     /// Zeroed device memory for `len` values of `T` (a per-lane output the kernels fill).

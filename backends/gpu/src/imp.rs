@@ -5,9 +5,9 @@ use super::backend::{GpuBackend, Work};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, dptr};
 use super::runtime::GpuRuntime;
+use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
-use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
     Backend, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
@@ -572,7 +572,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 (offsets.device_ptr(), 0, count, vector)
             }
         };
-        same_len("segmented reduce output (one per segment)", count, output.len)?;
+        same_len(
+            "segmented reduce output (one per segment)",
+            count,
+            output.len,
+        )?;
         let work = self.lock();
         self.rt.make_current()?;
         self.run_checked(&work, "segmented_reduce", |s, st| unsafe {
@@ -609,7 +613,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(y)?;
         // One offset per row and one past; one value per column index. The column indices
         // themselves are checked against x's length by the kernel.
-        same_len("SpMV row offsets (rows + 1)", y.len.saturating_add(1), row_offsets.len)?;
+        same_len(
+            "SpMV row offsets (rows + 1)",
+            y.len.saturating_add(1),
+            row_offsets.len,
+        )?;
         same_len("SpMV values (one per column index)", cols.len, vals.len)?;
         let work = self.lock();
         self.rt.make_current()?;

@@ -39,7 +39,13 @@ fn device_scan_into_one_element() {
     each_width(|b, _| {
         let input = b.upload(&[1u32; 100]).unwrap();
         let mut out = b.upload(&[7u32]).unwrap();
-        let r = b.raw_device_scan(token(), &input, &mut out, ReduceOp::Sum, ScanKind::Inclusive);
+        let r = b.raw_device_scan(
+            token(),
+            &input,
+            &mut out,
+            ReduceOp::Sum,
+            ScanKind::Inclusive,
+        );
         assert!(is_len(&r.unwrap_err(), 100, 1));
         assert_eq!(b.download(&out).unwrap(), [7]);
     });
@@ -72,7 +78,12 @@ fn warp_calls_with_short_values() {
         assert!(is_len(&r.unwrap_err(), lanes, 3));
         let r = b.raw_vote(token(), &launch(lanes, w), Vote::Ballot, &[true; 5]);
         assert!(is_len(&r.unwrap_err(), lanes, 5));
-        let r = b.raw_match(token(), &launch(lanes + 1, w), wavekit_core::Match::Any, &short);
+        let r = b.raw_match(
+            token(),
+            &launch(lanes + 1, w),
+            wavekit_core::Match::Any,
+            &short,
+        );
         assert!(is_len(&r.unwrap_err(), lanes + 1, 3));
         let r = b.raw_syncwarp_transpose(token(), &launch(lanes, w), &short);
         assert!(is_len(&r.unwrap_err(), lanes, 3));
@@ -86,11 +97,20 @@ fn widths_tiles_blocks_and_masks_the_kernels_cannot_run() {
         let vals = vec![1u32; lanes];
         for width in [0, 3, 2 * w.lanes()] {
             let r = b.raw_shfl(token(), &launch(lanes, w), Shfl::Xor, &vals, 1, width);
-            assert!(matches!(r, Err(E::InvalidSubWidth { .. })), "{width}: {r:?}");
+            assert!(
+                matches!(r, Err(E::InvalidSubWidth { .. })),
+                "{width}: {r:?}"
+            );
             let r = b.raw_warp_reduce(token(), &vals, width, ReduceOp::Sum);
-            assert!(matches!(r, Err(E::InvalidSubWidth { .. })), "{width}: {r:?}");
+            assert!(
+                matches!(r, Err(E::InvalidSubWidth { .. })),
+                "{width}: {r:?}"
+            );
             let r = b.raw_warp_scan(token(), &vals, width, ReduceOp::Sum, ScanKind::Exclusive);
-            assert!(matches!(r, Err(E::InvalidSubWidth { .. })), "{width}: {r:?}");
+            assert!(
+                matches!(r, Err(E::InvalidSubWidth { .. })),
+                "{width}: {r:?}"
+            );
         }
         let r = b.raw_tile_reduce(token(), lanes, 0, ReduceOp::Sum, &vals);
         assert!(matches!(r, Err(E::InvalidTileSize { .. })), "{r:?}");
@@ -103,7 +123,12 @@ fn widths_tiles_blocks_and_masks_the_kernels_cannot_run() {
         } else {
             WarpWidth::W32
         };
-        let r = b.raw_vote(token(), &launch(lanes, other), Vote::Any, &vec![true; lanes]);
+        let r = b.raw_vote(
+            token(),
+            &launch(lanes, other),
+            Vote::Any,
+            &vec![true; lanes],
+        );
         assert!(matches!(r, Err(E::MaskWidthMismatch { .. })), "{r:?}");
     });
 }
@@ -131,7 +156,14 @@ fn spmv_with_columns_past_x_and_short_buffers() {
         for vector in [1, 2, 4] {
             let r = b.raw_spmv(token(), &offsets, &cols, &vals, &x, &mut y, vector);
             assert!(
-                matches!(r, Err(E::IndexOutOfRange { value: 9, limit: 3, .. })),
+                matches!(
+                    r,
+                    Err(E::IndexOutOfRange {
+                        value: 9,
+                        limit: 3,
+                        ..
+                    })
+                ),
                 "vector {vector}: {r:?}"
             );
         }

@@ -635,10 +635,7 @@ pub trait Collectives: RawBackend {
         op.check::<T>()?;
         let len = input.len();
         let count = segments.count(len);
-        let mut output = self.alloc::<T>(count)?;
-        if count == 0 {
-            return Ok(output);
-        }
+        // Every check before any work, empty segment lists included.
         let spec = match &segments.kind {
             SegKind::Fixed(size) => SegmentSpec::Fixed {
                 size: *size,
@@ -662,6 +659,10 @@ pub trait Collectives: RawBackend {
                 }
             }
         };
+        let mut output = self.alloc::<T>(count)?;
+        if count == 0 {
+            return Ok(output);
+        }
         self.raw_segmented_reduce(Validated::new(), input, spec, op, &mut output)?;
         Ok(output)
     }
@@ -681,10 +682,10 @@ pub trait Collectives: RawBackend {
     ) -> Result<()> {
         check_len("SpMV x (matrix columns)", a.cols, x.len())?;
         check_len("SpMV y (matrix rows)", a.rows, y.len())?;
+        let v = resolve_vector(vector, a.nnz, a.rows)?;
         if a.rows == 0 {
             return Ok(());
         }
-        let v = resolve_vector(vector, a.nnz, a.rows)?;
         self.raw_spmv(
             Validated::new(),
             &a.row_offsets,

@@ -72,7 +72,10 @@ mod tests {
         let r = with_capacity::<u64>(1 << 38);
         assert_eq!(r.unwrap_err(), WavekitError::OutOfMemory { bytes: 1 << 41 });
         let r = filled(usize::MAX, 0u64);
-        assert_eq!(r.unwrap_err(), WavekitError::OutOfMemory { bytes: u64::MAX });
+        assert_eq!(
+            r.unwrap_err(),
+            WavekitError::OutOfMemory { bytes: u64::MAX }
+        );
         let at_limit = HOST_ALLOC_LIMIT;
         assert!(check::<u8>(at_limit).is_ok());
         assert!(check::<u8>(at_limit + 1).is_err());

@@ -5,11 +5,11 @@ use crate::check::{eq, ok};
 use crate::inputs::{pick, values, values_with_specials};
 use wavekit_core::RawBackend;
 use wavekit_core::element::Element;
+use wavekit_core::error::WavekitError as E;
 use wavekit_core::mask::LaneMask;
 use wavekit_core::{Collectives, Segments, VectorSize, WarpPrimitives};
 use wavekit_core::{DeviceBuffer, ScanKind, Shfl, Vote};
 use wavekit_core::{Predicate, ReduceOp};
-use wavekit_core::error::WavekitError as E;
 
 fn roundtrip_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let bits = |v: &[T]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();

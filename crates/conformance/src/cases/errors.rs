@@ -120,9 +120,12 @@ pub fn err_bitwise_float<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), Stri
 /// refused before any work, never an abort or a "capacity overflow" panic.
 pub fn err_out_of_memory<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     let oom = |what: &str, r: Result<(), E>, bytes: Option<u64>| {
-        crate::check::fails(what, r, "OutOfMemory", |e| {
-            matches!(e, E::OutOfMemory { bytes: got } if bytes.is_none_or(|b| b == *got))
-        })
+        crate::check::fails(
+            what,
+            r,
+            "OutOfMemory",
+            |e| matches!(e, E::OutOfMemory { bytes: got } if bytes.is_none_or(|b| b == *got)),
+        )
     };
     let full = LaneMask::full(b.warp_width());
     let bins_bytes = Some((u64::from(u32::MAX) + 1) * 8);
@@ -153,5 +156,9 @@ pub fn err_out_of_memory<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), Stri
         b.alloc::<u64>(usize::MAX).map(drop),
         Some(u64::MAX),
     )?;
-    oom("alloc of 2^57 u32s", b.alloc::<u32>(1 << 57).map(drop), None)
+    oom(
+        "alloc of 2^57 u32s",
+        b.alloc::<u32>(1 << 57).map(drop),
+        None,
+    )
 }
