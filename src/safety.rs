@@ -33,6 +33,31 @@
 //!   let token = wavekit::raw::Validated { _private: () };
 //!   ```
 //!
+//!   The GPU backends check lengths again against the buffers they are handed (defence in
+//!   depth), so even a wrong call from inside wavekit cannot make a kernel write past an
+//!   allocation.
+//!
+//! - **No allocation aborts.** Every host allocation sized by a caller's number goes through a
+//!   fallible path with a limit ([`host::HOST_ALLOC_LIMIT`](crate::host::HOST_ALLOC_LIMIT)), and
+//!   running out of memory, on the host or a device, is one error on every backend,
+//!   [`WavekitError::OutOfMemory`](crate::WavekitError::OutOfMemory).
+//!
+//! - **All or nothing.** Every call checks its whole input before it changes anything the
+//!   caller can see: a scan into an output of the wrong length, an SpMV with a short `x`, or an
+//!   `atomic_agg_inc` with one slot past the counters returns an error and leaves every buffer
+//!   as it was.
+//!
+//!   ```
+//!   use wavekit::prelude::*;
+//!   use wavekit::WavekitError;
+//!   let b = CpuBackend::new(WarpWidth::W32);
+//!   let slots = b.upload(&[0u32, 1, 0, 2]).unwrap(); // slot 2: past the two counters
+//!   let mut counters = b.upload(&[10u32, 20]).unwrap();
+//!   let err = b.atomic_agg_inc(&slots, &mut counters).unwrap_err();
+//!   assert!(matches!(err, WavekitError::IndexOutOfRange { value: 2, limit: 2, .. }));
+//!   assert_eq!(b.download(&counters).unwrap(), [10, 20]); // no counter moved
+//!   ```
+//!
 //! - **A GPU runtime is trusted only through `unsafe`.** The shared GPU backend hands the
 //!   device pointers, copies and launcher table of its [`GpuRuntime`](crate::gpu::GpuRuntime)
 //!   to kernels it cannot check, so the trait is an `unsafe trait` whose documentation lists
