@@ -5,7 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-const CORE: &[&str] = &["executor.cpp", "fiber.cpp", "session.cpp", "shared.cpp"];
+const CORE: &[&str] = &[
+    "checks.cpp",
+    "executor.cpp",
+    "fiber.cpp",
+    "session.cpp",
+    "shared.cpp",
+];
 
 fn sources(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -56,9 +62,34 @@ pub fn build() {
             .files(&device)
             .compile(&format!("wk_simt_w{width}"));
     }
+    corpus(simt);
     // Last, so the linker meets the core after the device code that calls it.
     let mut core = cc::Build::new();
     base(&mut core)
         .files(CORE.iter().map(|f| simt.join(f)))
         .compile("wk_simt_core");
+}
+
+/// The hazard corpus (csrc/simt/corpus), at both widths like the kernels, and with
+/// `-fsanitize=shift`: the executor defines UBSan's shift handlers (checks.cpp), so a shift past
+/// the width of its type becomes a report naming the lane and line.
+fn corpus(simt: &Path) {
+    let files = sources(&simt.join("corpus"), "cu");
+    for width in [32u32, 64] {
+        let mut b = cc::Build::new();
+        base(&mut b)
+            .define("WK_ARCH_HEADER", Some("<arch_simt.h>"))
+            .define("WK_NS", Some(format!("wk_simt{width}").as_str()))
+            .define(
+                "WK_LAUNCHERS_SYMBOL",
+                Some(format!("wk_simt{width}_launchers").as_str()),
+            )
+            .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
+            .include(simt)
+            .flag("-x")
+            .flag("c++")
+            .flag("-fsanitize=shift")
+            .files(&files)
+            .compile(&format!("wk_simt_corpus_w{width}"));
+    }
 }

@@ -88,6 +88,7 @@ std::string hex(uint64_t v) {
 void lane_entry(void* arg) {
   Launch* L = static_cast<Launch*>(arg);
   L->body(L->ctx);
+  lane_exit_checks(*L);
   L->me().st = St::Exited;
   fiber_switch(L->me().ctx, L->sched);
   abort();  // an exited fiber is never resumed
@@ -183,7 +184,7 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
     case Op::ShflUp:
     case Op::ShflDown:
     case Op::ShflXor: {
-      uint64_t outside = 0, sources = 0;
+      uint64_t outside = 0, sources = 0, beyond = 0;
       each([&](unsigned l) {
         Lane& x = L.lanes[base + l];
         const unsigned src = shfl_source(op, l, x.arg, x.width);
@@ -193,14 +194,22 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
           x.result = poison(x.bytes);
           if (src >= L.W || !(x.mask >> src & 1)) {
             outside |= 1ull << l;
-            if (src < L.W) sources |= 1ull << src;
+            if (src < L.W)
+              sources |= 1ull << src;
+            else
+              beyond |= 1ull << l;
           }
         }
       });
       if (outside) {
-        std::string d = std::string(op_name(op)) + " at " + site_str(proto.site) + ": lanes " +
-                        lane_list(outside) + " read lanes " + lane_list(sources) +
-                        ", which are not in the mask " + hex(proto.mask) + " (undefined value)";
+        std::string d = std::string(op_name(op)) + " at " + site_str(proto.site) + ":";
+        if (outside & ~beyond)
+          d += " lanes " + lane_list(outside & ~beyond) + " read lanes " + lane_list(sources) +
+               ", which are not in the mask " + hex(proto.mask) + " (undefined value);";
+        if (beyond)
+          d += " lanes " + lane_list(beyond) + " read past the warp's " + std::to_string(L.W) +
+               " lanes (width " + std::to_string(proto.width) + " is wider than the warp);";
+        d.pop_back();
         const unsigned first = (unsigned)__builtin_ctzll(outside);
         const Lane& f = L.lanes[base + first];
         if (f.am_valid && f.am_value == f.mask)
@@ -274,6 +283,26 @@ bool resolve_ops(Launch& L, bool force) {
     for (unsigned l = 0; l < live; ++l) {
       Lane& x = L.lanes[base + l];
       if (x.st != St::Pending || is_active_op(x.op) || (grouped >> l & 1)) continue;
+      if (!(x.mask >> l & 1)) {
+        // The mask leaves out its caller (0xffffffff on 64 lanes): the callers it leaves out
+        // go together as one group, and one report names them all.
+        uint64_t outsiders = 0;
+        for (unsigned k = l; k < live; ++k) {
+          const Lane& y = L.lanes[base + k];
+          if (y.st == St::Pending && !(grouped >> k & 1) && !(x.mask >> k & 1) && compatible(x, y))
+            outsiders |= 1ull << k;
+        }
+        L.report(WK_SIMT_MISMATCHED_COLLECTIVE, w, outsiders,
+                 std::string(op_name(x.op)) + "(mask " + hex(x.mask) + ") at " +
+                     site_str(x.site) + ": the mask leaves out its calling lanes " +
+                     lane_list(outsiders) +
+                     (L.W == 64 && x.mask == 0xffffffffull ? " (a 32-bit full mask on 64 lanes?)"
+                                                           : ""));
+        complete(L, w, outsiders, x);
+        grouped |= outsiders;
+        progress = true;
+        continue;
+      }
       const uint64_t named = x.mask & live_bits;
       uint64_t group = 0, exited = 0, elsewhere = 0, mismatched = 0;
       for (uint64_t m = named; m; m &= m - 1) {
@@ -293,11 +322,6 @@ bool resolve_ops(Launch& L, bool force) {
       const Site site = x.site;
       const std::string what = std::string(op_name(x.op)) + "(mask " + hex(x.mask) + ") at " +
                                site_str(site);
-      if (!(x.mask >> l & 1)) {
-        L.report(WK_SIMT_MISMATCHED_COLLECTIVE, w, 1ull << l,
-                 what + ": the mask leaves out the calling lane " + std::to_string(l));
-        group |= 1ull << l;
-      }
       const uint64_t missing = x.mask & ~live_bits;
       if (missing || exited || elsewhere) {
         std::string d = what + ": the mask names lanes that cannot take part:";
@@ -531,6 +555,7 @@ WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigne
                    unsigned width, Site site) {
   Launch& L = *g_launch;
   Lane& x = L.me();
+  check_collective(L, x, op, mask, arg, width, site);
   x.st = St::Pending;
   x.op = op;
   x.mask = mask;
@@ -540,6 +565,7 @@ WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigne
   x.width = width;
   x.site = site;
   L.yield_to_scheduler();
+  note_collective_result(x, op, x.result);
   return WarpResult{x.result, x.pred};
 }
 
@@ -597,8 +623,10 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
   Session* s = static_cast<Session*>(session);
   const uint64_t threads = (uint64_t)block.x * block.y * block.z;
   if (!s || (width != 32 && width != 64) || threads == 0 || threads > kMaxBlock ||
-      (uint64_t)grid.x * grid.y * grid.z == 0 || g_launch)
+      (uint64_t)grid.x * grid.y * grid.z == 0 || g_launch) {
+    discard_outputs();
     return WK_SIMT_ERR_CONFIG;
+  }
   Launch L;
   {
     std::lock_guard<std::mutex> g(s->mu);
@@ -626,6 +654,7 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
         run_block(L);
       }
   g_launch = nullptr;
+  check_outputs(L);
   {
     std::lock_guard<std::mutex> g(s->mu);
     for (Report& r : L.reports) s->reports.push_back(std::move(r));

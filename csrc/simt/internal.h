@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "capi.h"
+#include "checks.h"
 #include "executor.h"
 #include "fiber.h"
 
@@ -58,6 +59,8 @@ struct Lane {
   bool am_valid = false;
   uint64_t am_value = 0;
   Site am_site{nullptr, 0};
+  // State of the value checks (checks.h).
+  LaneChecks checks;
 };
 
 // A previous shared-memory access: by thread `tid` at its clock, in barrier interval `bgen`.
@@ -66,6 +69,7 @@ struct Epoch {
   uint32_t clock;
   uint32_t bgen;
   bool atomic;
+  Site site;  // where it was made (file null when unknown)
 };
 
 struct Cell {
@@ -83,7 +87,6 @@ struct SharedAlloc {
   std::vector<Cell> cells;
   uint64_t block_serial = ~0ull;  // the block it was last reset for
   uint32_t race_reported_bgen = ~0u;
-  bool oob_reported = false;
   unsigned char* data() { return reinterpret_cast<unsigned char*>(storage.data()); }
 };
 
@@ -111,6 +114,7 @@ struct Launch {
   std::vector<Report> reports;
   uint64_t suppressed = 0;
   std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;
+  LaunchChecks checks;
 
   Lane& me() { return lanes[cur]; }
   uint32_t per_kind_total() const {
