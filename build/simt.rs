@@ -1,7 +1,8 @@
 //! The SIMT executor half of the build, always on (CI has a C++ compiler but no GPU one): the
-//! executor core once, then every device source it runs (csrc/kernels and the pitfall kernels
-//! of csrc/simt/pitfalls) twice, at 32 and at 64 lanes, each width in its own namespace
-//! (csrc/wavekit/width.h) and with its own launcher table (`wk_simt32_launchers`, ...).
+//! executor core once, then every device source it runs (csrc/kernels, the pitfall kernels of
+//! csrc/simt/pitfalls and the hazard corpus of csrc/simt/corpus) twice, at 32 and at 64 lanes,
+//! each width in its own namespace (csrc/wavekit/width.h) and with its own launcher table
+//! (`wk_simt32_launchers`, ...).
 
 use std::path::{Path, PathBuf};
 
@@ -38,9 +39,10 @@ fn base(build: &mut cc::Build) -> &mut cc::Build {
 
 pub fn build() {
     let simt = Path::new("csrc/simt");
-    // The real kernels and launcher table, and the seeds' pitfall kernels.
+    // The real kernels and launcher table, the seeds' pitfall kernels and the hazard corpus.
     let mut device = sources(Path::new("csrc/kernels"), "cu");
     device.extend(sources(&simt.join("pitfalls"), "cu"));
+    device.extend(sources(&simt.join("corpus"), "cu"));
     for width in [32u32, 64] {
         let mut b = cc::Build::new();
         base(&mut b)
@@ -59,37 +61,15 @@ pub fn build() {
             .flag("c++")
             // `#pragma unroll` means nothing to the host compiler.
             .flag("-Wno-unknown-pragmas")
+            // A shift past its type's width becomes an executor report naming the lane
+            // (checks.cpp defines UBSan's handlers; no UBSan runtime is linked).
+            .flag("-fsanitize=shift")
             .files(&device)
             .compile(&format!("wk_simt_w{width}"));
     }
-    corpus(simt);
     // Last, so the linker meets the core after the device code that calls it.
     let mut core = cc::Build::new();
     base(&mut core)
         .files(CORE.iter().map(|f| simt.join(f)))
         .compile("wk_simt_core");
-}
-
-/// The hazard corpus (csrc/simt/corpus), at both widths like the kernels, and with
-/// `-fsanitize=shift`: the executor defines UBSan's shift handlers (checks.cpp), so a shift past
-/// the width of its type becomes a report naming the lane and line.
-fn corpus(simt: &Path) {
-    let files = sources(&simt.join("corpus"), "cu");
-    for width in [32u32, 64] {
-        let mut b = cc::Build::new();
-        base(&mut b)
-            .define("WK_ARCH_HEADER", Some("<arch_simt.h>"))
-            .define("WK_NS", Some(format!("wk_simt{width}").as_str()))
-            .define(
-                "WK_LAUNCHERS_SYMBOL",
-                Some(format!("wk_simt{width}_launchers").as_str()),
-            )
-            .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
-            .include(simt)
-            .flag("-x")
-            .flag("c++")
-            .flag("-fsanitize=shift")
-            .files(&files)
-            .compile(&format!("wk_simt_corpus_w{width}"));
-    }
 }

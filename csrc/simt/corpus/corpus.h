@@ -26,6 +26,27 @@
 #define WK_CORPUS_EXPECT_WRITTEN(out, count, stride) ((void)0)
 #endif
 
+namespace WK_NS {
+namespace corpus {
+
+// The sum of `v` over the caller's warp, in every lane; every lane of the warp calls it. The
+// right warp sum, for kernels whose bug lies elsewhere.
+__device__ __forceinline__ int warp_sum(int v) {
+  for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
+    v += (int)arch::shfl_xor_sync(WK_FULL_MASK, (uint32_t)v, off, WK_WARP_SIZE);
+  return v;
+}
+
+// How many lanes of the caller's warp lie inside its block: the width, or fewer in the last
+// warp of a block that is not a whole number of warps.
+__device__ __forceinline__ unsigned warp_lanes_in_block() {
+  const unsigned rest = blockDim.x - (threadIdx.x - arch::lane_id());
+  return rest < WK_WARP_SIZE ? rest : WK_WARP_SIZE;
+}
+
+}  // namespace corpus
+}  // namespace WK_NS
+
 #define WK_CORPUS_IN 1024
 #define WK_CORPUS_OUT 1024
 

@@ -11,16 +11,13 @@ template <bool kFixed>
 __global__ void lane_mod_64_partials(const int* in, int* out) {
   WK_SHARED(int, partial, 32);
   const unsigned tid = threadIdx.x;
-  int v = in[tid];
-  for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
-    v += (int)arch::shfl_xor_sync(WK_FULL_MASK, (uint32_t)v, off, WK_WARP_SIZE);
+  int v = warp_sum(in[tid]);
   const unsigned wave = kFixed ? WK_WARP_SIZE : 64;
   if (tid % wave == 0) partial[tid / wave] = v;
   __syncthreads();
   if (tid < WK_WARP_SIZE) {
     v = tid < blockDim.x / WK_WARP_SIZE ? (int)partial[tid] : 0;  // BUG
-    for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
-      v += (int)arch::shfl_xor_sync(WK_FULL_MASK, (uint32_t)v, off, WK_WARP_SIZE);
+    v = warp_sum(v);
     if (tid == 0) out[0] = v;
   }
 }

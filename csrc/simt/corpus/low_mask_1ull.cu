@@ -9,9 +9,7 @@ namespace corpus {
 
 template <bool kFixed>
 __global__ void low_mask_1ull(const int* in, int* out) {
-  const unsigned tid = threadIdx.x, lane = arch::lane_id();
-  const unsigned rest = blockDim.x - (tid - lane);
-  const unsigned n = rest < WK_WARP_SIZE ? rest : WK_WARP_SIZE;
+  const unsigned tid = threadIdx.x, n = warp_lanes_in_block();
   const wk_lanemask_t live = kFixed ? (n >= 64 ? ~0ull : (1ull << n) - 1)
                                     : (wk_lanemask_t)((1ull << n) - 1);  // BUG
   out[tid] = arch::popc(arch::ballot_sync(live, in[tid] > 0));

@@ -11,16 +11,13 @@ template <bool kFixed>
 __global__ void nwarps_div32(const int* in, int* out) {
   WK_SHARED(int, partial, 32);
   const unsigned tid = threadIdx.x, lane = arch::lane_id();
-  int v = in[tid];
-  for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
-    v += (int)arch::shfl_xor_sync(WK_FULL_MASK, (uint32_t)v, off, WK_WARP_SIZE);
+  int v = warp_sum(in[tid]);
   if (lane == 0) partial[tid / WK_WARP_SIZE] = v;
   __syncthreads();
   if (tid < WK_WARP_SIZE) {
     const unsigned nwarps = kFixed ? blockDim.x / WK_WARP_SIZE : blockDim.x / 32;
     v = tid < nwarps ? (int)partial[tid] : 0;  // BUG
-    for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
-      v += (int)arch::shfl_xor_sync(WK_FULL_MASK, (uint32_t)v, off, WK_WARP_SIZE);
+    v = warp_sum(v);
     if (tid == 0) out[0] = v;
   }
 }

@@ -12,9 +12,7 @@ template <bool kFixed>
 __global__ void seed002_final_off_by_one(const int* in, int* out) {
   WK_SHARED(int, shared_mem, 8);
   const unsigned idx = threadIdx.x, lane = arch::lane_id();
-  int val = in[idx];
-  for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
-    val += (int)arch::shfl_down_sync(WK_FULL_MASK, (uint32_t)val, off, WK_WARP_SIZE);
+  int val = warp_sum(in[idx]);
   if (lane == 0) shared_mem[idx / WK_WARP_SIZE] = val;
   __syncthreads();
   if (kFixed) {

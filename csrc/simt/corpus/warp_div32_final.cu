@@ -11,9 +11,7 @@ template <bool kFixed>
 __global__ void warp_div32_final(const int* in, int* out) {
   WK_SHARED(int, partial, 128 / WK_WARP_SIZE);
   const unsigned tid = threadIdx.x, lane = arch::lane_id();
-  int v = in[tid];
-  for (unsigned off = WK_WARP_SIZE / 2; off > 0; off /= 2)
-    v += (int)arch::shfl_xor_sync(WK_FULL_MASK, (uint32_t)v, off, WK_WARP_SIZE);
+  int v = warp_sum(in[tid]);
   if (lane == 0) partial[tid / WK_WARP_SIZE] = v;
   __syncthreads();
   const unsigned warp = kFixed ? tid / WK_WARP_SIZE : tid / 32;
