@@ -11,6 +11,7 @@
 #   bash .gpu-corpus/run.sh             every bug and twin plain and under memcheck, racecheck,
 #                                       synccheck and initcheck (JOBS in parallel, TIMEOUT seconds
 #                                       each); writes $OUT/corpus-sanitize.md and the logs
+#                                       ($OUT/corpus-logs.tar.gz)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,12 +43,13 @@ mkdir -p "$dest"
 cat >"$dest/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the device machine: every corpus bug and twin, plain and under each compute-sanitizer
-# tool; writes $OUT/corpus-sanitize.md (the table for docs/HAZARDS.md) and $OUT/corpus-logs/.
+# tool; writes $OUT/corpus-sanitize.md (the table for docs/HAZARDS.md), $OUT/cells.tsv and
+# $OUT/corpus-logs.tar.gz (one log a run).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-/tmp/wavekit-corpus-out}"
-logs="$out/corpus-logs"
-mkdir -p "$logs"
+logs="$(mktemp -d)"
+mkdir -p "$out"
 cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"
 if [ -z "$cs" ]; then echo "compute-sanitizer not found"; exit 1; fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -105,6 +107,8 @@ for name in order:
 open(dest, "w").write("\n".join(rows) + "\n")
 print("\n".join(rows))
 PY
+cp "$logs/cells.tsv" "$out/"
+tar czf "$out/corpus-logs.tar.gz" -C "$logs" .
 RUN
 chmod +x "$dest/run.sh"
 

@@ -45,8 +45,9 @@
 //! Value checks (csrc/simt/checks.cpp) catch the data bugs of wave64 ports that break no mask
 //! or barrier rule: a wave64 lane mask cut to 32 bits (`MaskNarrowed`: given to `__popc`,
 //! `__ffs` or `__clz`, or stored in 32 bits and then used as a mask or counted), shifts past
-//! the width of their type in code built with `-fsanitize=shift` (`ShiftOutOfRange`: the
-//! executor defines UBSan's handlers), shared memory read before any thread wrote it
+//! the width of their type (`ShiftOutOfRange`: the device code is built with
+//! `-fsanitize=shift` and the executor defines UBSan's handlers), shared memory read before any
+//! thread wrote it
 //! (`UninitSharedRead`), outputs registered with `expect_written` that no thread wrote
 //! (`UnwrittenOutput`), and shuffle trees that start at 16 on 64 lanes or at the width
 //! (`ReductionSpan`). [`corpus`] holds a kernel for each bug it knows, with its fixed twin.

@@ -56,8 +56,8 @@ pub enum HazardKind {
     SharedOutOfBounds,
     /// The executor abandoned a block that made no progress.
     Stalled,
-    /// A shift by at least the width of its type, or of a negative value, in code built with
-    /// `-fsanitize=shift` (the corpus): `1u << lane` for lanes 32..63.
+    /// A shift by at least the width of its type, or of a negative value: `1u << lane` for
+    /// lanes 32..63 (the executor's device code is built with `-fsanitize=shift`).
     ShiftOutOfRange,
     /// A lane mask lost its lanes above 31: a 64-bit mask given to a 32-bit built-in (`__popc`),
     /// or a wave64 ballot stored in 32 bits and then used.

@@ -34,7 +34,7 @@ enum {
   WK_SIMT_STALLED = 6,  // the executor gave up on a block (too many forced resolutions)
   // Value checks (checks.cpp), for data bugs of wave64 ports:
   WK_SIMT_SHIFT_OUT_OF_RANGE = 7,  // a shift by at least the width of its type, or of a negative
-                                   // value (code built with -fsanitize=shift: `1u << lane`)
+                                   // value (device code built with -fsanitize=shift)
   WK_SIMT_MASK_NARROWED = 8,       // a lane mask lost its lanes above 31: a 64-bit mask given to
                                    // a 32-bit built-in, or a wave64 result stored in 32 bits
   WK_SIMT_UNINIT_SHARED_READ = 9,  // a shared element read before any thread of the block wrote it
