@@ -4,6 +4,8 @@
 //! fixed twin runs clean at 32 and 64 lanes under every schedule; docs/HAZARDS.md lists the
 //! corpus.
 
+#![cfg(feature = "simt")]
+
 use wavekit::WarpWidth;
 use wavekit::simt::corpus::{self, Bug, INPUT_LEN};
 use wavekit::simt::{HazardKind, Report, Schedule, Session};
@@ -130,7 +132,7 @@ fn expected(name: &str, width: WarpWidth, x: &[i32]) -> Expect {
 /// or for an unwritten output the WK_CORPUS_RUN line that checks it.
 fn marked_line(bug: &Bug, kind: HazardKind) -> String {
     let path = bug.source();
-    let text = std::fs::read_to_string(env!("CARGO_MANIFEST_DIR").to_owned() + "/" + &path)
+    let text = std::fs::read_to_string(env!("CARGO_MANIFEST_DIR").to_owned() + "/../" + &path)
         .unwrap_or_else(|e| panic!("{path}: {e}"));
     let marker = if kind == UnwrittenOutput {
         "WK_CORPUS_RUN("
@@ -303,7 +305,7 @@ fn a_fixed_twin_computes_what_its_comment_says() {
 
 #[test]
 fn hazards_doc_lists_every_bug_with_its_widths() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/HAZARDS.md"))
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/HAZARDS.md"))
         .expect("docs/HAZARDS.md");
     for bug in corpus::bugs() {
         let widths: Vec<String> = bug
