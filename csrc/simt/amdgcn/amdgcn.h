@@ -44,6 +44,13 @@ int ds_bpermute(int addr, int data, Site site);
 // v_readfirstlane_b32: `v` of the lowest lane at this instruction.
 int readfirstlane(int v, Site site);
 
+// s_barrier: the work-group barrier.
+void s_barrier(Site site);
+
+// A fence at any scope: the executor orders memory at block scope, which from one block's
+// point of view every scope HIP's fences name includes.
+void fence();
+
 }  // namespace amdgcn
 }  // namespace wk_simt
 
@@ -65,12 +72,10 @@ int readfirstlane(int v, Site site);
 #define __builtin_amdgcn_ds_bpermute(addr, data) \
   ::wk_simt::amdgcn::ds_bpermute((addr), (data), WK_SIMT_HERE)
 #define __builtin_amdgcn_readfirstlane(v) ::wk_simt::amdgcn::readfirstlane((v), WK_SIMT_HERE)
-// s_barrier: the work-group barrier __syncthreads is built on.
-#define __builtin_amdgcn_s_barrier() ::wk_simt::sync_block(WK_SIMT_HERE)
+// s_barrier: the barrier HIP's __syncthreads is built on.
+#define __builtin_amdgcn_s_barrier() ::wk_simt::amdgcn::s_barrier(WK_SIMT_HERE)
 // wave_barrier emits no instruction: it only keeps the compiler from moving code across it,
 // and the host compiler does not move code across the executor's calls anyway.
 #define __builtin_amdgcn_wave_barrier() ((void)0)
-// Any fence: the executor orders memory only at block scope and above, which every scope
-// HIP's fences name includes from the point of view of one block.
 #define __builtin_amdgcn_fence(order, scope) \
-  ((void)(order), (void)(scope), ::wk_simt::fence_block())
+  ((void)(order), (void)(scope), ::wk_simt::amdgcn::fence())

@@ -182,6 +182,11 @@ __attribute__((noinline)) int readfirstlane(int v, Site site) {
       .value;
 }
 
+// S_BARRIER: "Synchronize waves within a threadgroup": the executor's block barrier.
+void s_barrier(Site site) { sync_block(site); }
+
+void fence() { fence_block(); }
+
 }  // namespace amdgcn
 
 bool resolve_wave(Launch& L) {
