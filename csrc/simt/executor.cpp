@@ -41,7 +41,10 @@ uint64_t splitmix(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-bool is_active_op(Op op) { return op == Op::ActiveMask || op == Op::BallotActive; }
+// Mask-free collectives: their lanes are those that reach the call together.
+bool is_active_op(Op op) {
+  return op == Op::ActiveMask || op == Op::BallotActive || is_wave_op(op);
+}
 
 const char* op_name(Op op) {
   switch (op) {
@@ -58,6 +61,9 @@ const char* op_name(Op op) {
     case Op::SyncWarp: return "syncwarp";
     case Op::ActiveMask: return "activemask";
     case Op::BallotActive: return "ballot (active lanes)";
+    case Op::WaveBallot: return "uicmp ballot";
+    case Op::WavePermute: return "ds_bpermute";
+    case Op::WaveFirstLane: return "readfirstlane";
   }
   return "?";
 }
@@ -97,7 +103,9 @@ void lane_entry(void* arg) {
 void run_lane(Launch& L, unsigned t) {
   L.cur = t;
   ++L.switches;
+  L.in_lane = true;
   fiber_switch(L.sched, L.lanes[t].ctx);
+  L.in_lane = false;
 }
 
 void run_phase(Launch& L) {
@@ -243,31 +251,7 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
     default:
       break;
   }
-  // __syncwarp orders the participants' memory accesses; so does any collective that every
-  // participant reached after a fence (the emulated syncwarp: fence, ballot, fence).
-  bool fenced = true;
-  each([&](unsigned l) { fenced = fenced && L.lanes[base + l].fenced; });
-  if (op == Op::SyncWarp || fenced) {
-    {
-      // Join the warp-local vector clocks of the participants, then start a new epoch for each.
-      std::vector<uint32_t> join(L.W, 0);
-      each([&](unsigned l) {
-        const uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
-        for (unsigned k = 0; k < L.W; ++k) join[k] = std::max(join[k], v[k]);
-        join[l] = std::max(join[l], L.lanes[base + l].clock);
-      });
-      each([&](unsigned l) {
-        uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
-        std::copy(join.begin(), join.end(), v);
-        Lane& x = L.lanes[base + l];
-        v[l] = ++x.clock;
-      });
-    }
-  }
-  each([&](unsigned l) {
-    L.lanes[base + l].fenced = false;
-    L.lanes[base + l].st = St::Runnable;
-  });
+  release_collective(L, w, group, op == Op::SyncWarp);
 }
 
 // Resolves the warp collectives whose lanes have all arrived. With `force`, also those whose
@@ -362,7 +346,8 @@ bool resolve_active(Launch& L) {
     uint64_t done = 0;
     for (unsigned l = 0; l < live; ++l) {
       Lane& x = L.lanes[base + l];
-      if (x.st != St::Pending || !is_active_op(x.op) || (done >> l & 1)) continue;
+      if (x.st != St::Pending || !is_active_op(x.op) || is_wave_op(x.op) || (done >> l & 1))
+        continue;
       uint64_t set = 0;
       for (unsigned k = l; k < live; ++k) {
         const Lane& y = L.lanes[base + k];
@@ -460,7 +445,11 @@ void run_block(Launch& L) {
   t_pool.ensure(L.n);
   for (unsigned t = 0; t < L.n; ++t) {
     Lane& x = L.lanes[t];
+    std::vector<WavePos> steps = std::move(x.steps);  // keeps its capacity
     x = Lane();
+    x.steps = std::move(steps);
+    x.steps.clear();
+    x.stack_top = (uintptr_t)t_pool.stacks[t].top;
     fiber_prepare(x.ctx, t_pool.stacks[t], lane_entry, &L);
   }
   std::fill(L.vc.begin(), L.vc.end(), 0);
@@ -472,7 +461,8 @@ void run_block(Launch& L) {
     bool all_exited = true;
     for (unsigned t = 0; t < L.n && all_exited; ++t) all_exited = L.lanes[t].st == St::Exited;
     if (all_exited) return;
-    if (resolve_ops(L, false) || resolve_active(L) || try_barrier(L)) continue;
+    if (resolve_ops(L, false) || resolve_active(L) || resolve_wave(L) || try_barrier(L))
+      continue;
     if (resolve_ops(L, true) && L.forced < kMaxForced && L.switches < kMaxSwitches) continue;
     L.report(WK_SIMT_STALLED, 0, 0,
              "the block made no progress (" + std::to_string(L.forced) +
@@ -485,6 +475,36 @@ void run_block(Launch& L) {
 }  // namespace
 
 uint64_t Launch::next_random() { return splitmix(rng); }
+
+void release_collective(Launch& L, unsigned w, uint64_t group, bool orders) {
+  const unsigned base = w * L.W;
+  auto each = [&](auto f) {
+    for (uint64_t g = group; g; g &= g - 1) f((unsigned)__builtin_ctzll(g));
+  };
+  // __syncwarp orders the participants' memory accesses; so does any collective that every
+  // participant reached after a fence (the emulated syncwarp: fence, ballot, fence).
+  bool fenced = true;
+  each([&](unsigned l) { fenced = fenced && L.lanes[base + l].fenced; });
+  if (orders || fenced) {
+    // Join the warp-local vector clocks of the participants, then start a new epoch for each.
+    std::vector<uint32_t> join(L.W, 0);
+    each([&](unsigned l) {
+      const uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
+      for (unsigned k = 0; k < L.W; ++k) join[k] = std::max(join[k], v[k]);
+      join[l] = std::max(join[l], L.lanes[base + l].clock);
+    });
+    each([&](unsigned l) {
+      uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
+      std::copy(join.begin(), join.end(), v);
+      Lane& x = L.lanes[base + l];
+      v[l] = ++x.clock;
+    });
+  }
+  each([&](unsigned l) {
+    L.lanes[base + l].fenced = false;
+    L.lanes[base + l].st = St::Runnable;
+  });
+}
 
 void Launch::report(uint32_t kind, unsigned warp, uint64_t lane_bits, std::string detail) {
   if (per_kind[kind]++ >= kReportsPerKind) {
@@ -536,7 +556,7 @@ std::string site_str(Site s) {
 }
 
 bool same_site(Site a, Site b) {
-  return a.line == b.line &&
+  return a.line == b.line && a.pc == b.pc &&
          (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0));
 }
 
@@ -574,6 +594,9 @@ void sync_block(Site site) {
   Lane& x = L.me();
   x.st = St::Barrier;
   x.bsite = site;
+  // The whole block meets here: what the hip flavour noted before is done with.
+  x.steps.clear();
+  x.step_head = 0;
   ++x.bcount;
   L.yield_to_scheduler();
 }

@@ -15,12 +15,25 @@ struct Dim3 {
 };
 
 // Where a collective or barrier was called, from __builtin_FILE/__builtin_LINE at the call.
+// `pc`, when set, is the host instruction that made the call: the AMD builtins are all called
+// from a few lines of arch_hip.h, so lanes meet at one only if they run the same copy of it
+// (the same instruction, as an AMD wave's lanes do).
 struct Site {
   const char* file;
   int line;
+  const void* pc = nullptr;
 };
 #define WK_SIMT_HERE \
   ::wk_simt::Site { __builtin_FILE(), __builtin_LINE() }
+
+// What must run without stopping at the hip flavour's basic-block steps (csrc/simt/amdgcn):
+// one device instruction, such as an atomic read-modify-write, or a tracked shared-memory
+// access from its check to its load or store. That flavour's build requires the attribute.
+#if defined(__has_attribute) && __has_attribute(no_sanitize_coverage)
+#define WK_SIMT_INDIVISIBLE __attribute__((no_sanitize_coverage))
+#else
+#define WK_SIMT_INDIVISIBLE
+#endif
 
 enum class Op : uint8_t {
   All,
@@ -36,6 +49,11 @@ enum class Op : uint8_t {
   SyncWarp,
   ActiveMask,    // lanes that reach this call together
   BallotActive,  // ballot over the lanes that reach this call together (HIP's __ballot)
+  // AMD wave instructions (csrc/simt/amdgcn): over the lanes at the same instruction, which run
+  // together under any schedule, as an AMD wave's lanes do under its EXEC mask.
+  WaveBallot,     // v_cmp to an SGPR pair: the lanes whose `value` is non-zero
+  WavePermute,    // ds_bpermute_b32: `value` from the lane at byte address `arg`
+  WaveFirstLane,  // v_readfirstlane_b32: `value` of the lowest lane
 };
 
 // ---- the running thread ----
@@ -168,7 +186,7 @@ template <class T>
 class SharedRef {
  public:
   SharedRef(SharedAlloc* a, size_t i, Site site = Site{nullptr, 0}) : a_(a), i_(i), s_(site) {}
-  operator T() const {
+  WK_SIMT_INDIVISIBLE operator T() const {
     T v;
     const void* p = shared_access(a_, i_, Access::Read, s_);
     if (p)
@@ -178,7 +196,7 @@ class SharedRef {
     return v;
   }
   T load() const { return *this; }
-  const SharedRef& operator=(const T& v) const {
+  WK_SIMT_INDIVISIBLE const SharedRef& operator=(const T& v) const {
     void* p = shared_access(a_, i_, Access::Write, s_);
     if (p) memcpy(p, &v, sizeof(T));
     return *this;
