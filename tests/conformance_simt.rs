@@ -72,7 +72,8 @@ wavekit_conformance::instantiate!(
 // one): shared-memory accesses interleave differently, results must not change.
 wavekit_conformance::instantiate!(
     hip_w64_random,
-    simt::open_arch_with(Arch::Hip, WarpWidth::W64, Schedule::Random(0xa3d_5eed)).expect("executor"),
+    simt::open_arch_with(Arch::Hip, WarpWidth::W64, Schedule::Random(0xa3d_5eed))
+        .expect("executor"),
     scale = Small,
     after = no_hazards
 );

@@ -4,9 +4,9 @@
 //! instruction, at 64 lanes (gfx90a/gfx940) and 32 (gfx1030).
 
 use super::session::Session;
+use std::ffi::{c_int, c_void};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
-use std::ffi::{c_int, c_void};
 
 type ProbeFn = unsafe extern "C" fn(
     *mut c_void,

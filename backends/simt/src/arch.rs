@@ -2,8 +2,8 @@
 //! AMD one on the executor's AMDGCN builtins (both built by crates/build/src/simt.rs at 32 and 64 lanes).
 
 use super::session::Schedule;
-use wavekit_gpu::ffi::Launchers;
 use wavekit_core::width::WarpWidth;
+use wavekit_gpu::ffi::Launchers;
 
 unsafe extern "C" {
     /// The csrc launcher tables built by crates/build/src/simt.rs (csrc/kernels/table.cu per flavour).

@@ -4,9 +4,9 @@
 //! clean; docs/HAZARDS.md tabulates them.
 
 use super::session::Session;
+use std::ffi::{CStr, c_char, c_int, c_void};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
-use std::ffi::{CStr, c_char, c_int, c_void};
 
 /// Values a corpus kernel reads: `run` takes exactly this many.
 pub const INPUT_LEN: usize = 1024;

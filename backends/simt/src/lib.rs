@@ -60,16 +60,20 @@
 //! (`UninitSharedRead`), outputs registered with `expect_written` that no thread wrote
 //! (`UnwrittenOutput`), and shuffle trees that start at 16 on 64 lanes or at the width
 //! (`ReductionSpan`). [`corpus`] holds a kernel for each bug it knows, with its fixed twin.
+//!
+//! Users' own kernels, written against csrc/wavekit.h and compiled by
+//! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]).
 
-pub mod corpus;
 #[doc(hidden)]
 pub mod amdgcn;
 mod arch;
+pub mod corpus;
 mod ffi;
 #[doc(hidden)]
 pub mod pitfalls;
 mod runtime;
 mod session;
+pub mod user;
 
 pub use arch::Arch;
 pub use runtime::SimtRuntime;
