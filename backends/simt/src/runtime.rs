@@ -1,8 +1,9 @@
 //! `GpuRuntime` over host memory for the SIMT executor: "device" memory is host memory, copies
 //! are memcpy, the stream is the executor session, and the launcher table is the csrc kernels
-//! compiled for the host at the runtime's width. `GpuBackend<SimtRuntime>` thus runs the
-//! shared GPU host code and the real kernels, with every launch checked for hazards.
+//! compiled for the host at the runtime's width, on the runtime's arch layer. `GpuBackend<SimtRuntime>`
+//! thus runs the shared GPU host code and the real kernels, with every launch checked for hazards.
 
+use super::arch::Arch;
 use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, error_message};
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::BTreeMap;
@@ -11,12 +12,6 @@ use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
 use wavekit_gpu::ffi::Launchers;
 use wavekit_gpu::{DevPtr, GpuRuntime};
-
-unsafe extern "C" {
-    /// The csrc launcher tables built by crates/build/src/simt.rs (csrc/kernels/table.cu at each width).
-    fn wk_simt32_launchers() -> *const Launchers;
-    fn wk_simt64_launchers() -> *const Launchers;
-}
 
 /// Every allocation is aligned for the kernels' 16-byte vector loads, and then some.
 const ALIGN: usize = 64;
@@ -28,6 +23,7 @@ fn expected(call: &str, kind: HazardKind) -> bool {
 }
 
 pub struct SimtRuntime {
+    arch: Arch,
     width: WarpWidth,
     schedule: Schedule,
     session: Session,
@@ -47,8 +43,15 @@ fn mem_error(call: &str, message: String) -> WavekitError {
 }
 
 impl SimtRuntime {
+    /// The kernels on the executor's own arch layer ([`Arch::Simt`]).
     pub fn new(width: WarpWidth, schedule: Schedule) -> Self {
+        Self::with_arch(Arch::Simt, width, schedule)
+    }
+
+    /// The kernels compiled against `arch`.
+    pub fn with_arch(arch: Arch, width: WarpWidth, schedule: Schedule) -> Self {
         SimtRuntime {
+            arch,
             width,
             schedule,
             session: Session::new(schedule),
@@ -56,6 +59,10 @@ impl SimtRuntime {
             hazards: Mutex::new(Vec::new()),
             expected_count: Mutex::new(0),
         }
+    }
+
+    pub fn arch(&self) -> Arch {
+        self.arch
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -114,7 +121,11 @@ unsafe impl GpuRuntime for SimtRuntime {
             Schedule::Reverse => "reverse order",
             Schedule::Random(_) => "random order",
         };
-        format!("SIMT executor, {} lanes, {schedule}", self.width.lanes())
+        format!(
+            "SIMT executor, {}, {} lanes, {schedule}",
+            self.arch.name(),
+            self.width.lanes()
+        )
     }
 
     fn warp_size(&self) -> u32 {
@@ -126,13 +137,7 @@ unsafe impl GpuRuntime for SimtRuntime {
     }
 
     fn launchers(&self) -> &'static Launchers {
-        // SAFETY: each returns the address of a static table that lives for the whole program.
-        unsafe {
-            match self.width {
-                WarpWidth::W32 => &*wk_simt32_launchers(),
-                WarpWidth::W64 => &*wk_simt64_launchers(),
-            }
-        }
+        self.arch.launchers(self.width)
     }
 
     fn make_current(&self) -> Result<()> {

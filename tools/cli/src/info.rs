@@ -48,7 +48,8 @@ fn describe(kind: BackendKind) -> String {
             )
         }
         BackendKind::Simt => {
-            "the csrc kernels on the CPU, lanes as fibers, hazards reported; warp widths 32 and 64"
+            "the csrc kernels on the CPU, lanes as fibers, hazards reported; warp widths 32 and \
+             64, on the executor's arch layer and on the real arch_hip.h"
                 .into()
         }
         BackendKind::Cuda | BackendKind::Hip => "devices:".into(),

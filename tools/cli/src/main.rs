@@ -7,6 +7,8 @@
 
 mod args;
 mod bench;
+#[cfg(feature = "simt")]
+mod check;
 mod error;
 mod info;
 mod registry;
@@ -44,6 +46,59 @@ enum Command {
     Bench(BenchArgs),
     /// Draw the lanes of one primitive call, computed by a backend.
     Show(ShowArgs),
+    /// Compile a kernel of yours (written against csrc/wavekit.h, exported with
+    /// WK_EXPORT_KERNEL) for the SIMT executor, run it at 32 and 64 lanes on random or given
+    /// inputs, and print every hazard (exit 1 if any).
+    #[cfg(feature = "simt")]
+    Check(CheckArgs),
+}
+
+#[cfg(feature = "simt")]
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The .cu file.
+    file: std::path::PathBuf,
+    /// The kernel to run (its WK_EXPORT_KERNEL name).
+    #[arg(long)]
+    kernel: String,
+    /// Blocks: X, X,Y or X,Y,Z.
+    #[arg(long, value_parser = check::parse_dim, default_value = "1")]
+    grid: [u32; 3],
+    /// Threads per block: X, X,Y or X,Y,Z.
+    #[arg(long, value_parser = check::parse_dim)]
+    block: [u32; 3],
+    /// Only this warp width (default: 32 and 64).
+    #[arg(long, value_parser = parse_warp)]
+    warp: Option<WarpWidth>,
+    /// Elements of every buffer argument (default: one per thread of the launch).
+    #[arg(long)]
+    len: Option<usize>,
+    /// Parameter INDEX gets VALUE: a scalar, or a comma list for a buffer (repeated to fill it).
+    /// Read-only buffers not given are random, others zero; scalars not given are --len.
+    #[arg(long = "arg", value_parser = check::parse_arg)]
+    args: Vec<(usize, String)>,
+    /// Seed of the random inputs (and of the random schedule).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Thread order: lockstep, forward, reverse or random (default: lockstep at 64 lanes, as
+    /// AMD runs a wavefront; random at 32, as Volta may).
+    #[arg(long, value_enum)]
+    schedule: Option<ScheduleArg>,
+    /// Dynamic shared memory bytes per block.
+    #[arg(long, default_value_t = 0)]
+    shared: usize,
+    /// Output elements printed per written buffer.
+    #[arg(long, default_value_t = 16)]
+    show: usize,
+}
+
+#[cfg(feature = "simt")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ScheduleArg {
+    Lockstep,
+    Forward,
+    Reverse,
+    Random,
 }
 
 #[derive(Args, Debug, Default)]
@@ -246,6 +301,31 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
             };
             print!("{}", show::run(&req)?);
             Ok(true)
+        }
+        #[cfg(feature = "simt")]
+        Some(Command::Check(a)) => {
+            use wavekit::simt::Schedule;
+            let req = check::Request {
+                file: a.file,
+                kernel: a.kernel,
+                grid: a.grid,
+                block: a.block,
+                widths: a.warp.map_or(WarpWidth::ALL.to_vec(), |w| vec![w]),
+                len: a.len,
+                args: a.args,
+                seed: a.seed,
+                schedule: a.schedule.map(|s| match s {
+                    ScheduleArg::Lockstep => Schedule::Lockstep,
+                    ScheduleArg::Forward => Schedule::Forward,
+                    ScheduleArg::Reverse => Schedule::Reverse,
+                    ScheduleArg::Random => Schedule::Random(a.seed),
+                }),
+                dynamic_shared_bytes: a.shared,
+                show: a.show,
+            };
+            let (text, clean) = check::run(&req)?;
+            print!("{text}");
+            Ok(clean)
         }
     }
 }

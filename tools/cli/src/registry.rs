@@ -55,13 +55,17 @@ impl BackendKind {
                 .filter(|&w| wanted(w))
                 .map(|w| AnyBackend::Cpu(CpuBackend::new(w)))
                 .collect()),
-            // At 64 lanes the executor runs AMD's emulated primitives, the code wave64 runs.
-            BackendKind::Simt => WarpWidth::ALL
+            // At 64 lanes the executor's own arch layer runs AMD's emulated primitives, the
+            // code wave64 runs; then the real arch_hip.h at both widths (gfx90a/gfx940 and
+            // gfx1030), in lockstep.
+            BackendKind::Simt => wavekit::simt::Arch::ALL
                 .into_iter()
-                .filter(|&w| wanted(w))
-                .map(|w| {
+                .flat_map(|arch| WarpWidth::ALL.map(|w| (arch, w)))
+                .filter(|&(_, w)| wanted(w))
+                .map(|(arch, w)| {
+                    let emulate = arch == wavekit::simt::Arch::Simt && w == WarpWidth::W64;
                     Ok(AnyBackend::Simt(
-                        wavekit::simt::open(w)?.with_emulation(w == WarpWidth::W64),
+                        wavekit::simt::open_arch(arch, w)?.with_emulation(emulate),
                     ))
                 })
                 .collect(),

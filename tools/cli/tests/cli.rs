@@ -133,6 +133,13 @@ fn info_lists_the_backends_built_in() {
     assert!(out.contains(cuda) && out.contains(hip), "{out}");
     assert!(out.contains("cpu/w32") && out.contains("cpu/w64"), "{out}");
     assert!(out.contains("cores"), "{out}");
+    // The executor runs its own arch layer and the real arch_hip.h, each at both widths.
+    for arch in ["arch_simt.h", "arch_hip.h"] {
+        for lanes in [32, 64] {
+            let row = format!("{arch}, {lanes} lanes");
+            assert!(out.contains(&row), "no {row} in\n{out}");
+        }
+    }
 }
 
 #[test]
