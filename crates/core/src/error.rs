@@ -78,4 +78,12 @@ pub enum WavekitError {
     },
     #[error("buffer belongs to another backend or device")]
     ForeignBuffer,
+    /// A distributed collective whose ranks disagree on its arguments (element type, op,
+    /// buffer length, bin count): every rank gets this error and nothing is computed.
+    #[error("ranks disagree on {what}: {detail}")]
+    RankMismatch { what: &'static str, detail: String },
+    /// A rank that never joined a distributed collective, or left it: the other ranks stop
+    /// waiting (after the communicator's timeout) and get this error instead of hanging.
+    #[error("rank {peer} did not take part in the collective: {reason}")]
+    RankLost { peer: usize, reason: String },
 }
