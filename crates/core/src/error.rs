@@ -84,6 +84,7 @@ pub enum WavekitError {
     RankMismatch { what: &'static str, detail: String },
     /// A rank that never joined a distributed collective, or left it: the other ranks stop
     /// waiting (after the communicator's timeout) and get this error instead of hanging.
-    #[error("rank {peer} did not take part in the collective: {reason}")]
-    RankLost { peer: usize, reason: String },
+    /// `peer` is the rank waited for, when the transport can tell (NCCL cannot).
+    #[error("a rank did not take part in the collective (waited for: {peer:?}): {reason}")]
+    RankLost { peer: Option<usize>, reason: String },
 }

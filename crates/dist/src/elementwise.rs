@@ -10,7 +10,7 @@
 //! transport computes the same way, so the bits depend only on R.
 
 use crate::handshake::{Call, Header, Lengths};
-use crate::{Buf, Comm, Mode, Transport};
+use crate::{Buf, Comm, Mode, SliceDevice, Transport};
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 
 fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
@@ -71,9 +71,8 @@ impl<X: Transport> Comm<X> {
         match mode {
             Mode::Fast => self.x.all_reduce_native(send, recv, op),
             Mode::Reproducible => {
-                let chunk = self.halve(send, op)?;
-                let all = self.gather_chunks(chunk)?;
-                self.backend().write(recv, &all[..n])
+                let all = self.gather_chunks(self.halve(send, op)?)?;
+                self.backend().copy_from(recv, &all, 0)
             }
         }
     }
@@ -124,22 +123,20 @@ impl<X: Transport> Comm<X> {
             return Ok(());
         }
         let b = self.backend();
-        let mine = self.rank() * m..(self.rank() + 1) * m;
+        let mine = self.rank() * m;
         match mode {
             Mode::Fast => {
                 let mut all = b.alloc::<T>(send.len())?;
                 self.x.all_reduce_native(send, &mut all, op)?;
-                b.write(recv, &b.download(&all)?[mine])
+                b.copy_from(recv, &all, mine)
             }
             // With a power-of-two world the halving already leaves chunk r on rank r.
             Mode::Reproducible if world.is_power_of_two() => {
-                let chunk = self.halve(send, op)?;
-                b.write(recv, &b.download(&chunk)?)
+                b.copy_from(recv, &self.halve(send, op)?, 0)
             }
             Mode::Reproducible => {
-                let chunk = self.halve(send, op)?;
-                let all = self.gather_chunks(chunk)?;
-                b.write(recv, &all[mine])
+                let all = self.gather_chunks(self.halve(send, op)?)?;
+                b.copy_from(recv, &all, mine)
             }
         }
     }
@@ -189,34 +186,43 @@ impl<X: Transport> Comm<X> {
         let (r, world) = (self.rank(), self.world());
         let p = 1 << world.ilog2();
         let m = send.len().div_ceil(p);
-        let mut padded = b.download(send)?;
-        padded.resize(p * m, T::identity(op));
-        let mut cur = b.upload(&padded)?;
+        let padded = if p * m == send.len() {
+            None
+        } else {
+            let tail = b.upload(&vec![T::identity(op); p * m - send.len()])?;
+            Some(b.concat(&[send, &tail])?)
+        };
+        let base = padded.as_ref().unwrap_or(send);
         if r >= p {
-            let mut folded = b.alloc::<T>(cur.len())?;
-            self.x.pair_all_reduce(r - p, &cur, &mut folded, op)?;
+            let mut folded = b.alloc::<T>(base.len())?;
+            self.x.pair_all_reduce(r - p, base, &mut folded, op)?;
             return b.alloc::<T>(m);
         }
+        let mut cur: Option<Buf<X, T>> = None;
         if r + p < world {
-            let mut folded = b.alloc::<T>(cur.len())?;
-            self.x.pair_all_reduce(r + p, &cur, &mut folded, op)?;
-            cur = folded;
+            let mut folded = b.alloc::<T>(base.len())?;
+            self.x.pair_all_reduce(r + p, base, &mut folded, op)?;
+            cur = Some(folded);
         }
         let mut d = p / 2;
         while d >= 1 {
-            let mut half = b.alloc::<T>(cur.len() / 2)?;
-            self.x.pair_reduce_scatter(r ^ d, &cur, &mut half, op)?;
-            cur = half;
+            let src = cur.as_ref().unwrap_or(base);
+            let mut half = b.alloc::<T>(src.len() / 2)?;
+            self.x.pair_reduce_scatter(r ^ d, src, &mut half, op)?;
+            cur = Some(half);
             d /= 2;
         }
-        Ok(cur)
+        match cur {
+            Some(c) => Ok(c),
+            None => b.slice(base, 0..m),
+        }
     }
 
     /// Every rank's chunk of the halving, in rank order.
-    fn gather_chunks<T: Element>(&self, chunk: Buf<X, T>) -> Result<Vec<T>> {
+    fn gather_chunks<T: Element>(&self, chunk: Buf<X, T>) -> Result<Buf<X, T>> {
         let b = self.backend();
         let mut all = b.alloc::<T>(chunk.len() * self.world())?;
         self.x.all_gather(&chunk, &mut all)?;
-        b.download(&all)
+        Ok(all)
     }
 }

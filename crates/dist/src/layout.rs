@@ -98,6 +98,26 @@ impl Layout {
         out
     }
 
+    /// The largest chunk `tile^L` (L ≥ 0) that every shard boundary inside the array is a
+    /// multiple of, stopping once one chunk covers the array. With L ≥ 1 no tile straddles
+    /// shards, and each rank can reduce whole chunks of its own.
+    pub fn aligned_chunk(&self, tile: usize) -> usize {
+        let n = self.total();
+        let interior: Vec<usize> = self.offsets[1..self.world()]
+            .iter()
+            .copied()
+            .filter(|&o| o > 0 && o < n)
+            .collect();
+        let mut chunk = 1usize;
+        while chunk < n {
+            match chunk.checked_mul(tile) {
+                Some(next) if interior.iter().all(|o| o % next == 0) => chunk = next,
+                _ => break,
+            }
+        }
+        chunk
+    }
+
     /// Whether any tile straddles two shards (if not, no rank needs another's elements).
     pub fn has_boundary_tiles(&self, tile: usize) -> bool {
         (0..self.world()).any(|r| !self.edges(r, tile).is_empty())
@@ -113,14 +133,20 @@ pub(crate) struct Edges<'a, T> {
 }
 
 impl<T: Copy> Edges<'_, T> {
-    /// The elements of tile `t`, rebuilt from the pieces of every rank that holds part of it.
-    /// `local` is this rank's own shard, used for tiles that lie within it.
+    /// The elements of tile `t`: from `local` (this rank's shard) if the tile lies within it,
+    /// else rebuilt from the pieces of every rank that holds part of it.
     pub fn tile_data(&self, t: usize, rank: usize, local: &[T]) -> Vec<T> {
         let tr = self.layout.tile_range(t, self.tile);
         let mine = self.layout.range(rank);
         if mine.start <= tr.start && tr.end <= mine.end {
             return local[tr.start - mine.start..tr.end - mine.start].to_vec();
         }
+        self.rebuild(t)
+    }
+
+    /// Boundary tile `t`, rebuilt from the pieces of every rank that holds part of it.
+    pub fn rebuild(&self, t: usize) -> Vec<T> {
+        let tr = self.layout.tile_range(t, self.tile);
         let mut out = Vec::with_capacity(tr.len());
         for q in 0..self.layout.world() {
             let mut at = 0;
@@ -160,6 +186,10 @@ mod tests {
         assert_eq!(l.owned(3, 4), 3..4);
         assert!(l.has_boundary_tiles(4));
         assert!(!Layout::from_lens(&[4, 8, 2]).has_boundary_tiles(4));
+        assert_eq!(Layout::from_lens(&[4, 8, 2]).aligned_chunk(4), 4);
+        assert_eq!(Layout::from_lens(&[16, 0, 3]).aligned_chunk(4), 16);
+        assert_eq!(Layout::from_lens(&[0, 19, 0]).aligned_chunk(4), 64);
+        assert_eq!(l.aligned_chunk(4), 1);
     }
 
     #[test]

@@ -33,15 +33,19 @@
 //! assert!(sums.iter().all(|s| s.to_bits() == sums[0].to_bits()));
 //! ```
 
+mod device;
 mod elementwise;
 mod handshake;
 mod layout;
+#[cfg(any(feature = "nccl", feature = "rccl"))]
+pub mod nccl;
 mod reduce;
 mod scan;
 mod select;
 mod threads;
 mod transport;
 
+pub use device::SliceDevice;
 pub use layout::Layout;
 pub use select::DistCompacted;
 pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};

@@ -6,7 +6,7 @@
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::layout::{Edges, Layout};
-use crate::{Buf, Comm, Mode, Transport};
+use crate::{Buf, Comm, Mode, SliceDevice, Transport};
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 
@@ -88,15 +88,32 @@ impl<X: Transport> Comm<X> {
     ) -> Result<T> {
         let b = self.backend();
         let rank = self.rank();
-        let local = b.download(shard)?;
-        let edges = self.gather_edges(layout, REDUCE_TILE, &local)?;
+        let start = layout.range(rank).start;
+        // With shard boundaries on multiples of `chunk` = REDUCE_TILE^L (L ≥ 1), the partials
+        // of level L of the single-device tree are each one whole chunk's reduce, which one
+        // rank holds: no elements move. Otherwise (L = 0) level 1 with rebuilt boundary tiles.
+        let chunk = layout.aligned_chunk(REDUCE_TILE);
+        let (chunk, edges) = if chunk >= REDUCE_TILE {
+            (chunk, None)
+        } else {
+            (
+                REDUCE_TILE,
+                Some(self.gather_edges(layout, REDUCE_TILE, shard)?),
+            )
+        };
         let mut partials = Vec::new();
-        for t in layout.owned(rank, REDUCE_TILE) {
-            let tile = b.upload(&edges.tile_data(t, rank, &local))?;
-            partials.push(b.reduce(&tile, op)?);
+        for t in layout.owned(rank, chunk) {
+            let tr = layout.tile_range(t, chunk);
+            let part = if tr.end <= layout.range(rank).end {
+                b.slice(shard, tr.start - start..tr.end - start)?
+            } else {
+                let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
+                b.upload(&edges.rebuild(t))?
+            };
+            partials.push(b.reduce(&part, op)?);
         }
         let counts: Vec<usize> = (0..self.world())
-            .map(|q| layout.owned(q, REDUCE_TILE).len())
+            .map(|q| layout.owned(q, chunk).len())
             .collect();
         let all: Vec<T> = self.gather_counted(&partials, &counts)?.concat();
         match all.as_slice() {
@@ -110,15 +127,15 @@ impl<X: Transport> Comm<X> {
         &self,
         layout: &'a Layout,
         tile: usize,
-        local: &[T],
+        shard: &Buf<X, T>,
     ) -> Result<Edges<'a, T>> {
         let per_rank = if layout.has_boundary_tiles(tile) {
+            let b = self.backend();
             let start = layout.range(self.rank()).start;
-            let mine: Vec<T> = layout
-                .edges(self.rank(), tile)
-                .into_iter()
-                .flat_map(|e| local[e.start - start..e.end - start].to_vec())
-                .collect();
+            let mut mine = Vec::new();
+            for e in layout.edges(self.rank(), tile) {
+                mine.extend(b.download(&b.slice(shard, e.start - start..e.end - start)?)?);
+            }
             let counts: Vec<usize> = (0..self.world())
                 .map(|q| layout.edges(q, tile).iter().map(|e| e.len()).sum())
                 .collect();

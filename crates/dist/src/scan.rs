@@ -70,7 +70,7 @@ impl<X: Transport> Comm<X> {
         let b = self.backend();
         let rank = self.rank();
         let local = b.download(shard)?;
-        let edges = self.gather_edges(&layout, SCAN_TILE, &local)?;
+        let edges = self.gather_edges(&layout, SCAN_TILE, shard)?;
         let touching = layout.touching(rank, SCAN_TILE);
         // Tile-local inclusive scans L of every tile this rank touches.
         let mut scanned = Vec::with_capacity(touching.len());

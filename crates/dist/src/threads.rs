@@ -111,14 +111,14 @@ impl ThreadRank {
             }
             if self.shared.gone[src].load(Ordering::SeqCst) {
                 return Err(WavekitError::RankLost {
-                    peer: src,
+                    peer: Some(src),
                     reason: "it left the communicator".into(),
                 });
             }
             let now = Instant::now();
             if now >= deadline {
                 return Err(WavekitError::RankLost {
-                    peer: src,
+                    peer: Some(src),
                     reason: format!(
                         "rank {} waited {} ms for it",
                         self.rank,

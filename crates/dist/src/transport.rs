@@ -8,7 +8,8 @@
 //! the caller (`elementwise.rs`), which is what makes the reproducible collectives independent
 //! of the transport. `all_reduce_native` is the library's own allreduce, for the fast mode.
 
-use wavekit_core::{Backend, Collectives, Element, ReduceOp, Result};
+use crate::device::SliceDevice;
+use wavekit_core::{Backend, Element, ReduceOp, Result};
 
 /// A device buffer of the transport's backend.
 pub type Buf<X, T> = <<X as Transport>::Backend as Backend>::Buffer<T>;
@@ -16,7 +17,7 @@ pub type Buf<X, T> = <<X as Transport>::Backend as Backend>::Buffer<T>;
 /// One rank's endpoint of a communicator. Every rank calls the same methods in the same order
 /// with equal lengths (the collectives check that with a handshake before moving data).
 pub trait Transport: Send {
-    type Backend: Collectives;
+    type Backend: SliceDevice;
 
     /// The device this rank computes on.
     fn backend(&self) -> &Self::Backend;

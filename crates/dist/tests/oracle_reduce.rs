@@ -90,3 +90,17 @@ fn root_reduce_and_fast_mode() {
         assert_eq!(fast, want);
     }
 }
+
+/// Shards on multiples of REDUCE_TILE²: each rank reduces whole level-2 chunks of its own.
+#[test]
+fn level_two_aligned_shards() {
+    let big = REDUCE_TILE * REDUCE_TILE;
+    let layout = Layout::from_lens(&[big, 0, 3 * REDUCE_TILE + 7]);
+    assert_eq!(layout.aligned_chunk(REDUCE_TILE), big);
+    let all = data::<f32>(layout.total(), 17);
+    let single = reference::device_reduce(&all, ReduceOp::Sum);
+    let got = run(3, |c| {
+        c.all_reduce_value(&shard(c, &all, &layout)?, ReduceOp::Sum, Mode::Reproducible)
+    });
+    assert!(got.iter().all(|g| g.to_bits() == single.to_bits()));
+}
