@@ -71,7 +71,12 @@ impl<X: Transport> Comm<X> {
         match mode {
             Mode::Fast => self.x.all_reduce_native(send, recv, op),
             Mode::Reproducible => {
-                let all = self.gather_chunks(self.halve(send, op)?)?;
+                let chunk = self.halve(send, op)?;
+                if chunk.len() * self.world() == n {
+                    // No padding and no idle ranks: the chunks fill `recv` exactly.
+                    return self.x.all_gather(&chunk, recv);
+                }
+                let all = self.gather_chunks(chunk)?;
                 self.backend().copy_from(recv, &all, 0)
             }
         }

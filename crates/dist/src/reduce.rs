@@ -104,7 +104,13 @@ impl<X: Transport> Comm<X> {
         let mut partials = Vec::new();
         for t in layout.owned(rank, chunk) {
             let tr = layout.tile_range(t, chunk);
-            let part = if tr.end <= layout.range(rank).end {
+            let shard_end = layout.range(rank).end;
+            if tr == (start..shard_end) {
+                // One chunk is the whole shard: reduce it where it lies.
+                partials.push(b.reduce(shard, op)?);
+                continue;
+            }
+            let part = if tr.end <= shard_end {
                 b.slice(shard, tr.start - start..tr.end - start)?
             } else {
                 let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
