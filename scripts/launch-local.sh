@@ -29,7 +29,8 @@ done
 status=0
 remaining=$n
 while [ "$remaining" -gt 0 ]; do
-  wait -n -p done_pid "${pids[@]}"
+  # Any of our background ranks (naming finished ones again would be "no such job").
+  wait -n -p done_pid
   rc=$?
   remaining=$((remaining - 1))
   if [ "$rc" -ne 0 ] && [ "$status" -eq 0 ]; then
