@@ -12,6 +12,7 @@
 //! | [`simt`] | `wavekit-simt` | the SIMT executor (feature `simt`, on by default; needs C++17) |
 //! | `cuda` | `wavekit-cuda` | NVIDIA, through cudarc (feature `cuda`) |
 //! | `hip` | `wavekit-hip` | AMD, through libamdhip64 (feature `hip`) |
+//! | `dist` | `wavekit-dist` | collectives across ranks and devices, reproducible (feature `dist`) |
 //!
 //! Semantics, undefined lanes and the canonical combining order: docs/SEMANTICS.md.
 
@@ -27,6 +28,8 @@ pub use wavekit_core::{
 pub use wavekit_cpu as cpu;
 #[cfg(feature = "cuda")]
 pub use wavekit_cuda as cuda;
+#[cfg(feature = "dist")]
+pub use wavekit_dist as dist;
 pub use wavekit_gpu as gpu;
 #[cfg(feature = "hip")]
 pub use wavekit_hip as hip;

@@ -114,4 +114,13 @@ pub enum WavekitError {
     /// `u64::MAX` when the size itself overflows.
     #[error("out of memory: {bytes} bytes could not be allocated")]
     OutOfMemory { bytes: u64 },
+    /// A distributed collective whose ranks disagree on its arguments (element type, op,
+    /// buffer length, bin count): every rank gets this error and nothing is computed.
+    #[error("ranks disagree on {what}: {detail}")]
+    RankMismatch { what: &'static str, detail: String },
+    /// A rank that never joined a distributed collective, or left it: the other ranks stop
+    /// waiting (after the communicator's timeout) and get this error instead of hanging.
+    /// `peer` is the rank waited for, when the transport can tell (NCCL cannot).
+    #[error("a rank did not take part in the collective (waited for: {peer:?}): {reason}")]
+    RankLost { peer: Option<usize>, reason: String },
 }
