@@ -56,6 +56,7 @@ impl BackendKind {
                 .map(|w| AnyBackend::Cpu(CpuBackend::new(w)))
                 .collect()),
             // At 64 lanes the executor runs AMD's emulated primitives, the code wave64 runs.
+            #[cfg(feature = "simt")]
             BackendKind::Simt => WarpWidth::ALL
                 .into_iter()
                 .filter(|&w| wanted(w))
@@ -80,7 +81,7 @@ impl BackendKind {
                 warp,
             ),
             #[allow(unreachable_patterns)]
-            BackendKind::Cuda | BackendKind::Hip => {
+            BackendKind::Simt | BackendKind::Cuda | BackendKind::Hip => {
                 Err(WavekitError::BackendNotCompiled(self.name()))
             }
         }
@@ -112,6 +113,7 @@ fn gpu_devices(
 /// Any backend this binary was built with. Dispatch with `with_backend!`.
 pub enum AnyBackend {
     Cpu(CpuBackend),
+    #[cfg(feature = "simt")]
     Simt(wavekit::simt::SimtBackend),
     #[cfg(feature = "cuda")]
     Cuda(wavekit::cuda::CudaBackend),
@@ -125,6 +127,7 @@ macro_rules! with_backend {
     ($any:expr, |$b:ident| $body:expr) => {
         match $any {
             $crate::registry::AnyBackend::Cpu($b) => $body,
+            #[cfg(feature = "simt")]
             $crate::registry::AnyBackend::Simt($b) => $body,
             #[cfg(feature = "cuda")]
             $crate::registry::AnyBackend::Cuda($b) => $body,
