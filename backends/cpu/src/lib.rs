@@ -46,6 +46,7 @@ mod tests;
 use scratch::Scratch;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
     Backend, DeviceBuffer, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl,
@@ -94,18 +95,6 @@ impl<T: Element> DeviceBuffer<T> for CpuBuffer<T> {
     }
 }
 
-/// An empty vector with room for `len` elements, or an error instead of an abort when memory
-/// runs out.
-fn reserve<T: Element>(len: usize, call: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|e| WavekitError::Device {
-        backend: "cpu",
-        call: format!("{call} of {len} {}", T::KIND.name()),
-        message: e.to_string(),
-    })?;
-    Ok(v)
-}
-
 impl Backend for CpuBackend {
     type Buffer<T: Element> = CpuBuffer<T>;
 
@@ -124,18 +113,20 @@ impl Backend for CpuBackend {
 
     fn alloc<T: Element>(&self, len: usize) -> Result<CpuBuffer<T>> {
         Ok(CpuBuffer {
-            data: memory::zeroed(len, "alloc")?,
+            data: memory::zeroed(len)?,
         })
     }
 
     fn upload<T: Element>(&self, data: &[T]) -> Result<CpuBuffer<T>> {
-        let mut v = reserve(data.len(), "upload")?;
+        let mut v = host::with_capacity(data.len())?;
         v.extend_from_slice(data);
         Ok(CpuBuffer { data: v })
     }
 
     fn download<T: Element>(&self, buf: &CpuBuffer<T>) -> Result<Vec<T>> {
-        Ok(buf.data.clone())
+        let mut v = host::with_capacity(buf.data.len())?;
+        v.extend_from_slice(&buf.data);
+        Ok(v)
     }
 
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
@@ -341,6 +332,15 @@ impl RawBackend for CpuBackend {
         counters: &mut CpuBuffer<u32>,
         olds: &mut CpuBuffer<u32>,
     ) -> Result<()> {
+        // All or nothing: no counter moves when any slot is out of range.
+        let limit = counters.data.len();
+        if let Some(&bad) = slots.data.iter().find(|&&s| s as usize >= limit) {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "atomic_agg_inc slot",
+                value: u64::from(bad),
+                limit: limit as u64,
+            });
+        }
         atomic_agg_inc::agg_inc(self.width, &slots.data, &mut counters.data, &mut olds.data)
     }
 

@@ -8,28 +8,26 @@
 use std::alloc::Layout;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 
 /// Bytes from which a block asks for huge pages.
 const HUGE_FROM: usize = 4 << 20;
 
-/// `len` zeros of T, or an error instead of an abort when memory runs out.
-pub(crate) fn zeroed<T: Element>(len: usize, call: &str) -> Result<Vec<T>> {
-    let failed = |message: String| WavekitError::Device {
-        backend: "cpu",
-        call: format!("{call} of {len} {}", T::KIND.name()),
-        message,
+/// `len` zeros of T, or [`WavekitError::OutOfMemory`] instead of an abort when `len` is past
+/// the core's host limit or memory runs out.
+pub(crate) fn zeroed<T: Element>(len: usize) -> Result<Vec<T>> {
+    host::check::<T>(len)?;
+    let out_of_memory = || WavekitError::OutOfMemory {
+        bytes: host::bytes_of::<T>(len),
     };
-    let layout = Layout::array::<T>(len).map_err(|e| failed(e.to_string()))?;
+    let layout = Layout::array::<T>(len).map_err(|_| out_of_memory())?;
     if layout.size() == 0 {
         return Ok(Vec::new());
     }
     // SAFETY: the layout's size is not zero (checked above).
     let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
     if ptr.is_null() {
-        return Err(failed(format!(
-            "memory allocation of {} bytes failed",
-            layout.size()
-        )));
+        return Err(out_of_memory());
     }
     if layout.size() >= HUGE_FROM {
         advise_huge_pages(ptr, layout.size());

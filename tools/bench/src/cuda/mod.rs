@@ -313,6 +313,8 @@ impl BenchBackend for CudaBackend {
                         inp(raw.cols),
                         inp(vals),
                         inp(x),
+                        x.len() as u64,
+                        raw.cols.len() as u64,
                         rows,
                         *vector,
                         out(y),
