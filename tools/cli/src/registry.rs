@@ -58,6 +58,7 @@ impl BackendKind {
             // At 64 lanes the executor's own arch layer runs AMD's emulated primitives, the
             // code wave64 runs; then the real arch_hip.h at both widths (gfx90a/gfx940 and
             // gfx1030), in lockstep.
+            #[cfg(feature = "simt")]
             BackendKind::Simt => wavekit::simt::Arch::ALL
                 .into_iter()
                 .flat_map(|arch| WarpWidth::ALL.map(|w| (arch, w)))
@@ -84,7 +85,7 @@ impl BackendKind {
                 warp,
             ),
             #[allow(unreachable_patterns)]
-            BackendKind::Cuda | BackendKind::Hip => {
+            BackendKind::Simt | BackendKind::Cuda | BackendKind::Hip => {
                 Err(WavekitError::BackendNotCompiled(self.name()))
             }
         }
@@ -116,6 +117,7 @@ fn gpu_devices(
 /// Any backend this binary was built with. Dispatch with `with_backend!`.
 pub enum AnyBackend {
     Cpu(CpuBackend),
+    #[cfg(feature = "simt")]
     Simt(wavekit::simt::SimtBackend),
     #[cfg(feature = "cuda")]
     Cuda(wavekit::cuda::CudaBackend),
@@ -129,6 +131,7 @@ macro_rules! with_backend {
     ($any:expr, |$b:ident| $body:expr) => {
         match $any {
             $crate::registry::AnyBackend::Cpu($b) => $body,
+            #[cfg(feature = "simt")]
             $crate::registry::AnyBackend::Simt($b) => $body,
             #[cfg(feature = "cuda")]
             $crate::registry::AnyBackend::Cuda($b) => $body,

@@ -39,6 +39,7 @@ pub fn run(choice: Option<BackendKind>, warp: Option<WarpWidth>, scale: Scale) -
         let start = Instant::now();
         // The executor simulates every lane as a fiber: the small inputs keep it to seconds.
         let scale = match any {
+            #[cfg(feature = "simt")]
             registry::AnyBackend::Simt(_) => Scale::Small,
             _ => scale,
         };

@@ -2,19 +2,11 @@
 //! whatever the scheduling, and a panic in any chunk ending the whole pass with a panic
 //! instead of a successor waiting for ever.
 
+use super::with_threads;
 use crate::lookback::chained;
 use crate::scratch::Scratch;
 use std::sync::mpsc;
 use std::time::Duration;
-
-/// Runs `f` in a rayon pool of `threads` threads.
-fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
 
 /// An order-dependent step: folding chunks in any other order gives another value.
 fn step(prev: u64, chunk: usize) -> u64 {
