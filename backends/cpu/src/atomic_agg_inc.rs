@@ -16,8 +16,9 @@ const _: () = assert!(align_of::<AtomicU32>() == align_of::<u32>());
 
 /// Each warp's threads with an in-range slot find their group (match_any over those lanes), the
 /// group's lowest lane adds the group size with one fetch_add, and each lane takes
-/// `base + rank`, rank = lower lanes of its group. A thread with a slot past the counters is
-/// skipped and reported (the first such thread) after every warp has run.
+/// `base + rank`, rank = lower lanes of its group. The caller (`raw_atomic_agg_inc`) has
+/// already refused a slot past the counters, so no increment here can be half of a failed call;
+/// such a thread would be skipped and reported.
 pub(crate) fn agg_inc(
     width: WarpWidth,
     slots: &[u32],

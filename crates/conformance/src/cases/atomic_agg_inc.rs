@@ -1,5 +1,5 @@
 //! atomic_agg_inc: seed 000's atomicAggInc, checked by its guaranteed properties; a slot past
-//! the counters is refused and skipped.
+//! the counters is refused and changes no counter (all or nothing).
 
 use crate::Scale;
 use crate::check::{eq, expect_err, ok};
