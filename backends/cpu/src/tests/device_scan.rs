@@ -3,9 +3,9 @@
 
 use super::{assert_bits_eq, scan};
 use wavekit_conformance::reference;
+use wavekit_core::ScanKind;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
-use wavekit_core::ScanKind;
 
 #[test]
 fn prefix_sums_of_1_to_n() {
