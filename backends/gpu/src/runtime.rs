@@ -4,11 +4,9 @@
 //! CUDA implements this over cudarc (backends/cuda), HIP over a hand-written FFI
 //! (backends/hip). Everything above it (backends/gpu/src/backend.rs) is written once.
 
+pub use crate::ffi::DevPtr;
 use crate::ffi::Launchers;
 use wavekit_core::error::Result;
-
-/// A device address as the vendor runtime hands it out (CUdeviceptr / hipDeviceptr_t).
-pub type DevPtr = u64;
 
 /// A vendor runtime under the shared GPU backend.
 ///
