@@ -140,39 +140,34 @@ macro_rules! on {
     };
 }
 
-struct CpuTarget(CpuBackend);
-impl Target for CpuTarget {
-    fn label(&self) -> String {
-        self.0.name()
-    }
-    fn width(&self) -> WarpWidth {
-        self.0.warp_width()
-    }
-    fn with(
-        &self,
-        f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
-    ) -> Result<Outcome, TestCaseError> {
-        f(Any::Cpu(&self.0))
-    }
+/// A `Target` over one concrete backend type, named by its `Any` variant.
+macro_rules! target {
+    ($name:ident, $backend:ty, $variant:ident) => {
+        struct $name($backend);
+        impl Target for $name {
+            fn label(&self) -> String {
+                format!(
+                    "{}/w{}",
+                    stringify!($variant).to_lowercase(),
+                    self.0.warp_width().lanes()
+                )
+            }
+            fn width(&self) -> WarpWidth {
+                self.0.warp_width()
+            }
+            fn with(
+                &self,
+                f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
+            ) -> Result<Outcome, TestCaseError> {
+                f(Any::$variant(&self.0))
+            }
+        }
+    };
 }
 
+target!(CpuTarget, CpuBackend, Cpu);
 #[cfg(feature = "simt")]
-struct SimtTarget(wavekit::simt::SimtBackend);
-#[cfg(feature = "simt")]
-impl Target for SimtTarget {
-    fn label(&self) -> String {
-        format!("simt/w{}", self.0.warp_width().lanes())
-    }
-    fn width(&self) -> WarpWidth {
-        self.0.warp_width()
-    }
-    fn with(
-        &self,
-        f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
-    ) -> Result<Outcome, TestCaseError> {
-        f(Any::Simt(&self.0))
-    }
-}
+target!(SimtTarget, wavekit::simt::SimtBackend, Simt);
 
 fn targets() -> Vec<&'static dyn Target> {
     static CPU: OnceLock<[CpuTarget; 2]> = OnceLock::new();

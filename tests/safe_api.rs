@@ -104,7 +104,7 @@ on_every_backend!(hole2_raw_calls_through_the_api, raw_calls_through_the_api);
 
 /// Hole 6: arithmetic that overflowed in debug builds. `Csr::new` with `usize::MAX` rows
 /// computed `rows + 1` ("attempt to add with overflow"); the executor's per-lane outputs
-/// `n * 8` (see backends/simt/tests/raw_checks.rs, and activemask below); `shfl_source` with
+/// `n * 8` (see support/raw_probes.rs, and activemask below); `shfl_source` with
 /// width 0 computed `width - 1` (and in release returned a lane of another segment).
 fn debug_overflow<B: Collectives + WarpPrimitives>(b: &B) {
     let r = Csr::new(b, usize::MAX, 4, &[0, 1], &[0], &[1.0f32]);

@@ -1,10 +1,15 @@
 //! The `Backend` trait for `GpuBackend`: each method uploads what it needs, runs one launcher
 //! from the table and reads the result back.
+//!
+//! Defence in depth: every raw method checks its arguments against the buffers it is handed
+//! again (lengths, mask width, sub-width, tile and block size) before any launch, although the
+//! validated API already did, so no kernel reads or writes past an allocation.
 
 use super::backend::{GpuBackend, Work};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, dptr};
 use super::runtime::GpuRuntime;
+use wavekit_core::api::check_len;
 use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
@@ -25,20 +30,6 @@ fn bools(preds: &[bool]) -> Vec<u8> {
 
 fn kind<T: Element>() -> u32 {
     T::KIND as u32
-}
-
-/// Defence in depth: the validated API already checked every length, but a raw call is still
-/// checked against the buffers it gets, so no kernel reads or writes past an allocation.
-fn same_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(WavekitError::LengthMismatch {
-            what,
-            expected,
-            got,
-        })
-    }
 }
 
 impl<R: GpuRuntime> Backend for GpuBackend<R> {
@@ -110,7 +101,35 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 warp: self.width.lanes(),
             });
         }
-        same_len(what, launch.threads, len)
+        check_len(what, launch.threads, len)
+    }
+
+    /// The count_if kernel over `input`, read back.
+    fn count_on_device<T: Element>(
+        &self,
+        work: &Work<R>,
+        call: &str,
+        input: &GpuBuffer<T, R>,
+        pred: Predicate<T>,
+    ) -> Result<u64> {
+        let (code, a, b) = pred.encode();
+        let result = work.result.ptr;
+        self.run_checked(work, call, |s, st| unsafe {
+            (self.table.count_if)(
+                s,
+                st,
+                kind::<T>(),
+                code,
+                a,
+                b,
+                cptr(input.device_ptr()),
+                input.len as u64,
+                std::ptr::null_mut(),
+                0,
+                dptr(result),
+            )
+        })?;
+        Ok(self.read_u64s(result, 1)?[0])
     }
 
     /// The first slot (in thread order) at or past `limit`, if any: counted on the device with
@@ -124,24 +143,13 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let Ok(limit) = u32::try_from(limit) else {
             return Ok(None); // every u32 slot is below it
         };
-        let (code, a, b) = Predicate::Ge(limit).encode();
-        let result = work.result.ptr;
-        self.run_checked(work, "atomic_agg_inc slot check", |s, st| unsafe {
-            (self.table.count_if)(
-                s,
-                st,
-                kind::<u32>(),
-                code,
-                a,
-                b,
-                cptr(slots.device_ptr()),
-                slots.len as u64,
-                std::ptr::null_mut(),
-                0,
-                dptr(result),
-            )
-        })?;
-        if self.read_u64s(result, 1)?[0] == 0 {
+        if self.count_on_device(
+            work,
+            "atomic_agg_inc slot check",
+            slots,
+            Predicate::Ge(limit),
+        )? == 0
+        {
             return Ok(None);
         }
         let host = self.read::<u32>(slots.device_ptr(), slots.len)?;
@@ -305,7 +313,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         arg: u32,
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
-        same_len("tile_shfl values", threads, vals.len())?;
+        check_len("tile_shfl values", threads, vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
@@ -336,7 +344,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         preds: &[bool],
     ) -> Result<Vec<u64>> {
         self.width.check_tile(tile)?;
-        same_len("tile_vote predicates", threads, preds.len())?;
+        check_len("tile_vote predicates", threads, preds.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.mem_from(&bools(preds))?;
@@ -366,7 +374,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vals: &[T],
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
-        same_len("tile_reduce values", threads, vals.len())?;
+        check_len("tile_reduce values", threads, vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
@@ -519,7 +527,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<()> {
         self.own(input)?;
         self.own(output)?;
-        same_len("scan output", input.len, output.len)?;
+        check_len("scan output", input.len, output.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
@@ -564,7 +572,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 vector,
             } => {
                 self.own(offsets)?;
-                same_len(
+                check_len(
                     "segment offsets (count + 1)",
                     count.saturating_add(1),
                     offsets.len,
@@ -572,7 +580,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 (offsets.device_ptr(), 0, count, vector)
             }
         };
-        same_len(
+        check_len(
             "segmented reduce output (one per segment)",
             count,
             output.len,
@@ -613,12 +621,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(y)?;
         // One offset per row and one past; one value per column index. The column indices
         // themselves are checked against x's length by the kernel.
-        same_len(
+        check_len(
             "SpMV row offsets (rows + 1)",
             y.len.saturating_add(1),
             row_offsets.len,
         )?;
-        same_len("SpMV values (one per column index)", cols.len, vals.len)?;
+        check_len("SpMV values (one per column index)", cols.len, vals.len)?;
         let work = self.lock();
         self.rt.make_current()?;
         let status = self.run(&work, "spmv", |s, st| unsafe {
@@ -658,7 +666,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(slots)?;
         self.own(counters)?;
         self.own(olds)?;
-        same_len("atomic_agg_inc olds (one per slot)", slots.len, olds.len)?;
+        check_len("atomic_agg_inc olds (one per slot)", slots.len, olds.len)?;
         let work = self.lock();
         self.rt.make_current()?;
         // All or nothing: a validation pass over the slots before the increment kernel, so
@@ -706,24 +714,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(input)?;
         let work = self.lock();
         self.rt.make_current()?;
-        let (code, a, b) = pred.encode();
-        let result = work.result.ptr;
-        self.run_checked(&work, "count_if", |s, st| unsafe {
-            (self.table.count_if)(
-                s,
-                st,
-                kind::<T>(),
-                code,
-                a,
-                b,
-                cptr(input.device_ptr()),
-                input.len as u64,
-                std::ptr::null_mut(),
-                0,
-                dptr(result),
-            )
-        })?;
-        Ok(self.read_u64s(result, 1)?[0])
+        self.count_on_device(&work, "count_if", input, pred)
     }
 
     fn raw_compact<T: Element>(

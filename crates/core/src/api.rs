@@ -23,7 +23,11 @@ fn check_mask<B: Backend>(b: &B, mask: LaneMask) -> Result<()> {
     Ok(())
 }
 
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+/// `Ok` when a length is the one expected; shared with backends that check again.
+///
+/// # Errors
+/// `LengthMismatch` naming `what`, the expected and the actual length.
+pub fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     if expected == got {
         Ok(())
     } else {
