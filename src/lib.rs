@@ -22,7 +22,7 @@ pub use wavekit_core::{
     VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, lanes, mask, op, predicate, raw, width,
+    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, width,
 };
 
 pub use wavekit_cpu as cpu;
@@ -35,6 +35,8 @@ pub use wavekit_gpu as gpu;
 pub use wavekit_hip as hip;
 #[cfg(feature = "simt")]
 pub use wavekit_simt as simt;
+
+pub mod safety;
 
 /// The traits and types most programs use: `use wavekit::prelude::*;`.
 pub mod prelude {

@@ -96,7 +96,11 @@ impl SimtRuntime {
     }
 }
 
-impl GpuRuntime for SimtRuntime {
+// SAFETY (the trait's contract): `alloc` returns fresh zeroed host memory, tracked until `free`
+// releases it; the copies are checked against those live allocations; the launchers are this
+// crate's tables for the executor compiled from csrc at this width, and they run synchronously
+// on the calling thread, so all work is done when a call returns.
+unsafe impl GpuRuntime for SimtRuntime {
     const BACKEND: &'static str = "simt";
 
     fn ordinal(&self) -> usize {
@@ -136,15 +140,16 @@ impl GpuRuntime for SimtRuntime {
     }
 
     fn alloc(&self, bytes: usize) -> Result<DevPtr> {
-        let layout = Layout::from_size_align(bytes.max(1), ALIGN)
-            .map_err(|e| mem_error("alloc", format!("{bytes} bytes: {e}")))?;
+        // The executor's device memory is host memory: the host limit applies.
+        wavekit_core::host::check::<u8>(bytes)?;
+        let oom = WavekitError::OutOfMemory {
+            bytes: bytes as u64,
+        };
+        let layout = Layout::from_size_align(bytes.max(1), ALIGN).map_err(|_| oom.clone())?;
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         if ptr.is_null() {
-            return Err(mem_error(
-                "alloc",
-                format!("out of host memory for {bytes} bytes"),
-            ));
+            return Err(oom);
         }
         let addr = ptr as DevPtr;
         self.allocs

@@ -3,11 +3,13 @@
 //! no code with the backend (not even `Element::combine`).
 
 mod atomics;
+mod chunked;
 mod collectives;
 mod device_reduce;
 mod device_scan;
-mod segmented;
-mod tiles;
+mod lookback;
+mod segmented_reduce;
+mod tile;
 mod warp;
 
 use super::CpuBackend;

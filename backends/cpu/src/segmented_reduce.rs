@@ -1,5 +1,6 @@
-//! Segmented reduce and CSR SpMV with a vector of V lanes per segment or row: lane j folds
-//! items j, j+V, j+2V, … from the identity, then the V lanes are combined by a butterfly.
+//! segmented_reduce (docs/SEMANTICS.md, "segmented_reduce") with a vector of V lanes per
+//! segment: lane j folds items j, j+V, j+2V, … from the identity, then the V lanes are combined
+//! by a butterfly. `spmv` reduces its rows with the same vector reduce.
 
 use super::combine::{bfly, with_op};
 use rayon::prelude::*;
@@ -8,7 +9,7 @@ use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
 /// Segments (or rows) handed to one rayon task.
-const SEGMENTS_PER_TASK: usize = 256;
+pub(crate) const SEGMENTS_PER_TASK: usize = 256;
 
 /// Where each segment lies, already validated.
 #[derive(Clone, Copy)]
@@ -49,7 +50,7 @@ impl Bounds<'_> {
 /// The vector reduce of `items` (the k-th item produced by `item(k)`): lane `k % v` folds it,
 /// then bfly over the v lanes.
 #[inline]
-fn vector_reduce<T: Element>(
+pub(crate) fn vector_reduce<T: Element>(
     len: usize,
     v: usize,
     id: T,
@@ -82,30 +83,4 @@ pub(crate) fn reduce<T: Element>(input: &[T], bounds: Bounds<'_>, op: ReduceOp, 
             let seg = &input[bounds.segment(i)];
             *o = vector_reduce(seg.len(), v, id, f, |k| seg[k]);
         }));
-}
-
-/// A validated CSR matrix: row r holds nonzeros `offsets[r]..offsets[r + 1]`.
-#[derive(Clone, Copy)]
-pub(crate) struct CsrView<'a, T> {
-    pub(crate) offsets: &'a [u32],
-    pub(crate) cols: &'a [u32],
-    pub(crate) vals: &'a [T],
-}
-
-/// y = A x: each item is `vals[k] * x[cols[k]]` (a separate multiply), summed by the vector
-/// reduce; an empty row gives the Sum identity.
-pub(crate) fn spmv<T: Element>(a: CsrView<'_, T>, x: &[T], y: &mut [T], vector: u32) {
-    let v = vector as usize;
-    let id = T::identity(ReduceOp::Sum);
-    let f = |p: T, q: T| T::combine(ReduceOp::Sum, p, q);
-    y.par_iter_mut()
-        .enumerate()
-        .with_min_len(SEGMENTS_PER_TASK)
-        .for_each(|(r, yr)| {
-            let (start, end) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);
-            let (cols, vals) = (&a.cols[start..end], &a.vals[start..end]);
-            *yr = vector_reduce(end - start, v, id, f, |k| {
-                T::mul(vals[k], x[cols[k] as usize])
-            });
-        });
 }

@@ -3,6 +3,7 @@
 //! the collectives. CUDA has device-event timing, CUB and its own kernels
 //! (src/cuda).
 
+use crate::cases::ExtraCases;
 use crate::timing::{BenchBackend, Harness, Timing};
 use wavekit::Backend;
 use wavekit::error::Result;
@@ -34,11 +35,17 @@ where
 }
 
 #[cfg(feature = "simt")]
+impl ExtraCases for wavekit::simt::SimtBackend {}
+
+#[cfg(feature = "simt")]
 impl BenchBackend for wavekit::simt::SimtBackend {
     fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
         copy_baseline(self, bytes, harness)
     }
 }
+
+#[cfg(feature = "hip")]
+impl ExtraCases for wavekit::hip::HipBackend {}
 
 #[cfg(feature = "hip")]
 impl BenchBackend for wavekit::hip::HipBackend {

@@ -8,7 +8,7 @@ pub mod ladder;
 pub mod timer;
 mod variants;
 
-use super::cases::Case;
+use super::cases::{Case, ExtraCases};
 use super::job::Job;
 use super::timing::{Baseline, BenchBackend, Harness, Timed, Timing};
 use std::ffi::c_void;
@@ -96,6 +96,12 @@ fn cub(timing: Timing) -> Option<Baseline> {
     })
 }
 
+impl ExtraCases for CudaBackend {
+    fn extra_cases() -> Vec<Case<Self>> {
+        variants::cases()
+    }
+}
+
 impl BenchBackend for CudaBackend {
     fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
         let words = bytes.div_ceil(4).max(1);
@@ -122,10 +128,6 @@ impl BenchBackend for CudaBackend {
 
     fn writes_job_outputs(&self) -> bool {
         true
-    }
-
-    fn extra_cases() -> Vec<Case<Self>> {
-        variants::cases()
     }
 
     fn time_job<T: Element>(&self, h: &Harness, job: &mut Job<'_, Self, T>) -> Result<Timed> {
@@ -311,6 +313,8 @@ impl BenchBackend for CudaBackend {
                         inp(raw.cols),
                         inp(vals),
                         inp(x),
+                        x.len() as u64,
+                        raw.cols.len() as u64,
                         rows,
                         *vector,
                         out(y),

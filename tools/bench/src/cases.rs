@@ -50,6 +50,18 @@ pub struct Case<B> {
     pub run: fn(&B, &Harness, usize) -> CaseResult,
 }
 
+/// Cases only some backends have (variants of their kernels), run after the common ones. A
+/// trait of its own rather than a method of `BenchBackend`, so that the timing layer does not
+/// depend on the cases it times.
+pub trait ExtraCases: BenchBackend {
+    /// This backend's own cases; none by default.
+    fn extra_cases() -> Vec<Case<Self>> {
+        Vec::new()
+    }
+}
+
+impl ExtraCases for wavekit::cpu::CpuBackend {}
+
 /// Bins of the histogram cases; keys run a little past them so `outside` is exercised. The
 /// large one is past what fits in shared memory, so its counts live in global memory.
 pub const BINS: u32 = 256;

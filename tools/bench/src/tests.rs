@@ -2,6 +2,7 @@
 //! deliberately wrong device reduce (one ulp off) and histogram (one key too many) gets no number
 //! for those, and numbers for everything else.
 
+use super::cases::ExtraCases;
 use super::timing::{BenchBackend, Harness, Timing};
 use crate::{Outcome, Row, Selection, bench_one};
 use wavekit::cpu::{CpuBackend, CpuBuffer};
@@ -213,6 +214,8 @@ impl RawBackend for Faulty {
         Ok(h)
     }
 }
+
+impl ExtraCases for Faulty {}
 
 impl BenchBackend for Faulty {
     fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {

@@ -5,7 +5,6 @@
 //! wall clock around the call and a `synchronize`, which is exact for the CPU and counts launch
 //! overhead on a GPU; a GPU backend can override `time_once` with device events.
 
-use super::cases::Case;
 use super::job::Job;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -118,11 +117,6 @@ pub trait BenchBackend: Collectives + WarpPrimitives + Sized {
     /// through the public API, so the cases check those buffers after timing.
     fn writes_job_outputs(&self) -> bool {
         false
-    }
-
-    /// Cases only this backend has (variants of its kernels), run after the common ones.
-    fn extra_cases() -> Vec<Case<Self>> {
-        Vec::new()
     }
 }
 

@@ -1,6 +1,7 @@
-//! Block reduce and the canonical device reduce (docs/SEMANTICS.md, "Device reduce").
+//! The canonical device reduce (docs/SEMANTICS.md, "device_reduce").
 
-use super::combine::{bfly, group_reduce, with_op};
+use super::combine::{bfly, with_op};
+use super::device_reduce_simd;
 use super::scratch::Scratch;
 use rayon::prelude::*;
 use wavekit_core::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
@@ -11,19 +12,6 @@ use wavekit_core::width::LOGICAL_GROUP;
 const GROUP: usize = LOGICAL_GROUP as usize;
 /// Device-reduce tiles (16 KiB or 32 KiB each) handed to one rayon task.
 const TILES_PER_TASK: usize = 8;
-/// Blocks handed to one rayon task.
-const BLOCKS_PER_TASK: usize = 16;
-
-/// One group-reduce result per block of `block` elements (the last padded with the identity).
-pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> {
-    let b = block as usize;
-    let id = T::identity(op);
-    with_op!(T, op, |f| vals
-        .par_chunks(b)
-        .with_min_len(BLOCKS_PER_TASK)
-        .map(|blk| group_reduce(blk, b / GROUP, id, f))
-        .collect())
-}
 
 /// Levels a device reduce can have: 4096^6 > 2^64 elements.
 const MAX_LEVELS: usize = 6;
@@ -59,7 +47,7 @@ pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) ->
             let mut input = vals;
             for &tiles in sizes {
                 let (level, tail) = std::mem::take(&mut rest).split_at_mut(tiles);
-                partials(input, level, id, f);
+                partials(input, level, op, id, f);
                 input = level;
                 rest = tail;
             }
@@ -68,19 +56,29 @@ pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) ->
     })
 }
 
-/// `out[i]` = the partial of tile i of `input`, tiles in parallel.
-fn partials<T: Element>(input: &[T], out: &mut [T], id: T, f: impl Fn(T, T) -> T + Copy + Sync) {
+/// `out[i]` = the partial of tile i of `input`, tiles in parallel, by a vector kernel where
+/// one applies (`device_reduce_simd`).
+fn partials<T: Element>(
+    input: &[T],
+    out: &mut [T],
+    op: ReduceOp,
+    id: T,
+    f: impl Fn(T, T) -> T + Copy + Sync,
+) {
     input
         .par_chunks(REDUCE_TILE)
         .zip(out.par_iter_mut())
         .with_min_len(TILES_PER_TASK)
-        .for_each(|(tile, p)| *p = tile_partial(tile, id, f));
+        .for_each(|(tile, p)| {
+            *p = device_reduce_simd::tile_partial(tile, op)
+                .unwrap_or_else(|| tile_partial(tile, id, f))
+        });
 }
 
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).
 fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { tile_partial_avx2(tile, id, f) };
     }

@@ -1,8 +1,9 @@
-//! Cooperative-group tiles: consecutive groups of `tile` threads, all participating. A
-//! trailing partial tile is computed over the lanes it has; the public layer discards it.
+//! tile (docs/SEMANTICS.md, "tile"): cooperative-group tiles, consecutive groups of `tile`
+//! threads, all participating. A trailing partial tile is computed over the lanes it has; the
+//! public layer discards it.
 
 use super::combine::{bfly_padded, with_op};
-use super::warp::per_warp;
+use super::warp_lanes::per_warp;
 use wavekit_core::element::Element;
 use wavekit_core::lanes::shfl_source;
 use wavekit_core::op::ReduceOp;

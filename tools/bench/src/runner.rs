@@ -1,7 +1,7 @@
 //! Running every bench case on one backend: each result checked, then timed, then the copy and
 //! read baselines timed right after it.
 
-use crate::cases::{self, Measured, Refused};
+use crate::cases::{self, ExtraCases, Measured, Refused};
 use crate::report::{Outcome, Row, show_n};
 use crate::timing::{BenchBackend, Harness, Timing};
 use std::io::{IsTerminal, Write as _};
@@ -67,7 +67,7 @@ impl Progress {
 
 /// Runs every selected case at every size on `b`, calling `emit` with each row and `progress`
 /// before each case.
-pub fn bench_one<B: BenchBackend>(
+pub fn bench_one<B: ExtraCases>(
     b: &B,
     name: &str,
     opts: &Selection,
