@@ -5,7 +5,7 @@
 #![cfg(any(feature = "nccl", feature = "rccl"))]
 
 use wavekit::dist::nccl::{NcclTransport, Vendor};
-use wavekit::dist::{Comm, Layout, Mode, Transport};
+use wavekit::dist::{Comm, Layout, Mode};
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{Backend, Collectives, ReduceOp};
 

@@ -10,20 +10,8 @@
 //! transport computes the same way, so the bits depend only on R.
 
 use crate::handshake::{Call, Header, Lengths};
-use crate::{Buf, Comm, Mode, SliceDevice, Transport};
-use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
-
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(WavekitError::LengthMismatch {
-            what,
-            expected,
-            got,
-        })
-    }
-}
+use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
+use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result};
 
 impl<X: Transport> Comm<X> {
     /// `recv[i]` = the op over every rank's `send[i]`, on every rank.

@@ -54,6 +54,19 @@ pub use wavekit_core::{Result, WavekitError};
 
 use wavekit_core::{Backend, Element};
 
+/// `LengthMismatch` unless `got == expected`.
+pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(WavekitError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
 /// How float results are combined across ranks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {

@@ -5,11 +5,9 @@
 //! output element is then `op(X_i, L_e)`: the single-device result, bit for bit.
 
 use crate::handshake::{Call, Header, Lengths};
-use crate::{Buf, Comm, Mode, Transport};
+use crate::{Buf, Comm, Mode, Transport, check_len};
 use wavekit_core::canonical::SCAN_TILE;
-use wavekit_core::{
-    Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind, WavekitError,
-};
+use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind};
 
 impl<X: Transport> Comm<X> {
     /// Scans the sharded array; `output` is this rank's shard of the result (same length as
@@ -42,15 +40,11 @@ impl<X: Transport> Comm<X> {
         kind: ScanKind,
     ) -> Result<()> {
         let local_check = op.check::<T>().and_then(|()| {
-            if output.len() == shard.len() {
-                Ok(())
-            } else {
-                Err(WavekitError::LengthMismatch {
-                    what: "distributed scan output (the rank's shard)",
-                    expected: shard.len(),
-                    got: output.len(),
-                })
-            }
+            check_len(
+                "distributed scan output (the rank's shard)",
+                shard.len(),
+                output.len(),
+            )
         });
         let layout = self.handshake(
             Header {

@@ -3,6 +3,7 @@
 //! never blocks, a receive waits at most the world's timeout, and a rank whose endpoint is
 //! dropped is reported at once to every rank waiting on it.
 
+use crate::check_len;
 use crate::transport::Transport;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -180,14 +181,7 @@ impl ThreadRank {
 }
 
 fn check_recv<T: Element>(recv: &CpuBuffer<T>, expected: usize) -> Result<()> {
-    if recv.len() != expected {
-        return Err(WavekitError::LengthMismatch {
-            what: "receive buffer",
-            expected,
-            got: recv.len(),
-        });
-    }
-    Ok(())
+    check_len("receive buffer", expected, recv.len())
 }
 
 impl Transport for ThreadRank {

@@ -1,6 +1,6 @@
 //! The `Transport` trait: what the distributed collectives need from a communicator. Two
 //! implementations: ranks as threads over the CPU backend (`threads.rs`, the oracle CI runs) and
-//! NCCL/RCCL over the GPU backends (`nccl.rs`).
+//! NCCL/RCCL over the GPU backends (`nccl/mod.rs`).
 //!
 //! Only two operations combine values, and both combine exactly two of them per element
 //! (`pair_*`): every op is commutative bit for bit, so a two-value combine has one possible

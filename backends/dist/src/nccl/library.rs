@@ -19,6 +19,9 @@ use wavekit_core::{Result, WavekitError};
 
 pub(crate) type Code = c_int;
 type Stream = *mut c_void;
+/// `ncclAllReduce` and `ncclReduceScatter`: (send, recv, count, type, op, comm, stream).
+type ReduceFn =
+    unsafe extern "C" fn(*const c_void, *mut c_void, usize, DataType, RedOp, Comm, Stream) -> Code;
 
 /// Which library: NCCL for CUDA, RCCL for HIP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,28 +68,10 @@ pub(crate) struct Library {
     pub comm_abort: unsafe extern "C" fn(Comm) -> Code,
     pub get_error_string: unsafe extern "C" fn(Code) -> *const c_char,
     pub get_last_error: unsafe extern "C" fn(Comm) -> *const c_char,
-    #[allow(clippy::type_complexity)]
-    pub all_reduce: unsafe extern "C" fn(
-        *const c_void,
-        *mut c_void,
-        usize,
-        DataType,
-        RedOp,
-        Comm,
-        Stream,
-    ) -> Code,
+    pub all_reduce: ReduceFn,
     pub all_gather:
         unsafe extern "C" fn(*const c_void, *mut c_void, usize, DataType, Comm, Stream) -> Code,
-    #[allow(clippy::type_complexity)]
-    pub reduce_scatter: unsafe extern "C" fn(
-        *const c_void,
-        *mut c_void,
-        usize,
-        DataType,
-        RedOp,
-        Comm,
-        Stream,
-    ) -> Code,
+    pub reduce_scatter: ReduceFn,
 }
 
 /// Candidate paths, in search order.

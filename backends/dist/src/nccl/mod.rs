@@ -25,6 +25,7 @@ pub use bootstrap::{Exchange, Launch};
 pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
 
+use crate::check_len;
 use crate::transport::Transport;
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
@@ -286,18 +287,6 @@ impl<R: GpuRuntime> Drop for NcclTransport<R> {
         }
         // SAFETY: as above.
         unsafe { destroy(self.comm.0) };
-    }
-}
-
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
-    if expected == got {
-        Ok(())
-    } else {
-        Err(WavekitError::LengthMismatch {
-            what,
-            expected,
-            got,
-        })
     }
 }
 
