@@ -130,7 +130,8 @@ fn arch_hip_lane_id_and_lanemask_lt() {
 #[test]
 fn uicmp_is_the_mask_of_active_lanes_where_the_compare_holds() {
     // LLVM's CmpInst predicates and Rust's own comparisons of the same operands.
-    let preds: [(u32, fn(u32, u32) -> bool); 10] = [
+    type Holds = fn(u32, u32) -> bool;
+    let preds: [(u32, Holds); 10] = [
         (32, |a, b| a == b),
         (33, |a, b| a != b),
         (34, |a, b| a > b),
@@ -265,8 +266,8 @@ fn bpermute_takes_the_lane_from_address_bits_modulo_the_wave() {
                     "w{w} address {addr:#x}"
                 );
             }
-            for t in addrs.len()..w as usize {
-                assert_eq!(got[t], Some(1000 + t as u64), "w{w} lane {t} reads itself");
+            for (t, g) in got.iter().enumerate().take(w as usize).skip(addrs.len()) {
+                assert_eq!(*g, Some(1000 + t as u64), "w{w} lane {t} reads itself");
             }
         }
     }
