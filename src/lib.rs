@@ -14,7 +14,28 @@
 //! | `hip` | `wavekit-hip` | AMD, through libamdhip64 (feature `hip`) |
 //! | `dist` | `wavekit-dist` | collectives across ranks and devices, reproducible (feature `dist`) |
 //!
-//! Semantics, undefined lanes and the canonical combining order: docs/SEMANTICS.md.
+//! Semantics, undefined lanes and the canonical combining order: [`semantics`]
+//! (docs/SEMANTICS.md). What the safe API guarantees: [`safety`].
+//!
+//! ```
+//! use wavekit::prelude::*;
+//!
+//! // The CPU backend needs no GPU; `wavekit::cuda::open(0)` (feature `cuda`) gives the same
+//! // methods on an NVIDIA GPU, `wavekit::simt::open(width)` on the SIMT executor.
+//! let cpu = CpuBackend::new(WarpWidth::W32);
+//! let data: Vec<u32> = (1..=100).collect();
+//! let input = cpu.upload(&data)?;
+//! assert_eq!(cpu.reduce(&input, ReduceOp::Sum)?, 5050);
+//!
+//! let mut prefix = cpu.alloc::<u32>(data.len())?;
+//! cpu.scan(&input, &mut prefix, ReduceOp::Sum, ScanKind::Inclusive)?;
+//! assert_eq!(cpu.download(&prefix)?[..4], [1, 3, 6, 10]);
+//! # Ok::<(), wavekit::WavekitError>(())
+//! ```
+//!
+//! Runnable programs: `examples/` (`cargo run --example reduce_scan`, `spmv`, `warp_lanes`).
+
+#![warn(missing_docs)]
 
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
@@ -39,10 +60,40 @@ pub use wavekit_simt as simt;
 pub mod safety;
 
 /// The traits and types most programs use: `use wavekit::prelude::*;`.
+///
+/// Backends: [`CpuBackend`](prelude::CpuBackend) (`CpuBackend::new(width)`), and with their
+/// features [`SimtBackend`](prelude::SimtBackend) (`wavekit::simt::open(width)`, on by
+/// default), `CudaBackend` (`wavekit::cuda::open(ordinal)`) and `HipBackend`
+/// (`wavekit::hip::open(ordinal)`).
+///
+/// ```
+/// use wavekit::prelude::*;
+///
+/// // A 64-lane warp reduce on the SIMT executor (the real kernels, on the CPU) and on the CPU
+/// // backend: the same result.
+/// let exec: SimtBackend = wavekit::simt::open(WarpWidth::W64)?;
+/// let cpu = CpuBackend::new(WarpWidth::W64);
+/// let v: Vec<u32> = (0..64).collect();
+/// assert_eq!(exec.warp_reduce(&v, 64, ReduceOp::Sum)?, [2016]);
+/// assert_eq!(cpu.warp_reduce(&v, 64, ReduceOp::Sum)?, [2016]);
+/// # Ok::<(), wavekit::WavekitError>(())
+/// ```
 pub mod prelude {
-    pub use crate::cpu::CpuBackend;
+    pub use crate::cpu::{CpuBackend, CpuBuffer};
+    #[cfg(feature = "cuda")]
+    pub use crate::cuda::CudaBackend;
+    #[cfg(feature = "hip")]
+    pub use crate::hip::HipBackend;
+    #[cfg(feature = "simt")]
+    pub use crate::simt::SimtBackend;
     pub use crate::{
-        Backend, Collectives, DeviceBuffer, ElemKind, Element, LaneMask, Predicate, ReduceOp,
-        ScanKind, Shfl, VectorSize, Vote, WarpPrimitives, WarpWidth,
+        Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
+        LaneMask, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, Vote,
+        VoteResult, WarpPrimitives, WarpWidth, WavekitError,
     };
 }
+
+/// What every primitive and collective computes, on every backend and warp width: the text of
+/// docs/SEMANTICS.md, which the conformance suite checks each backend against.
+#[doc = include_str!("../docs/SEMANTICS.md")]
+pub mod semantics {}

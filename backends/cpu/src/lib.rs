@@ -8,6 +8,8 @@
 //! parallel over warps, tiles, blocks and segments, combining in the defined order only, so a
 //! result never depends on rayon's scheduling.
 
+#![warn(missing_docs)]
+
 mod activemask;
 mod atomic_agg_inc;
 mod block_reduce;
@@ -61,6 +63,22 @@ pub struct CpuBackend {
 }
 
 impl CpuBackend {
+    /// A CPU backend whose warps have `width` lanes. Every call runs on rayon's global pool
+    /// and has finished when it returns.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W64);
+    /// assert_eq!(cpu.warp_width().lanes(), 64);
+    /// assert_eq!(cpu.name(), "cpu/w64");
+    /// // Buffers are host memory; upload copies a slice in, download copies it out.
+    /// let buf = cpu.upload(&[1u32, 2, 3])?;
+    /// assert_eq!(buf.as_slice(), [1, 2, 3]);
+    /// assert_eq!(cpu.reduce(&buf, ReduceOp::Sum)?, 6);
+    /// assert_eq!(cpu.download(&buf)?, [1, 2, 3]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     pub fn new(width: WarpWidth) -> CpuBackend {
         CpuBackend {
             width,
@@ -76,14 +94,17 @@ pub struct CpuBuffer<T> {
 }
 
 impl<T: Element> CpuBuffer<T> {
+    /// A buffer that owns `data`, with no copy.
     pub fn from_vec(data: Vec<T>) -> Self {
         CpuBuffer { data }
     }
 
+    /// The elements, borrowed.
     pub fn as_slice(&self) -> &[T] {
         &self.data
     }
 
+    /// The elements, with no copy.
     pub fn into_vec(self) -> Vec<T> {
         self.data
     }

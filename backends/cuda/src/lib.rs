@@ -1,6 +1,8 @@
 //! wavekit-cuda, the CUDA backend: `GpuBackend` over a `GpuRuntime` built on cudarc (driver loaded at run
 //! time; one context, one stream handed to the csrc launchers).
 
+#![warn(missing_docs)]
+
 mod runtime;
 
 pub use runtime::CudaRuntime;

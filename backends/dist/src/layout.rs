@@ -35,6 +35,7 @@ impl Layout {
         Layout::from_lens(&lens)
     }
 
+    /// Ranks the array is split over.
     pub fn world(&self) -> usize {
         self.offsets.len() - 1
     }

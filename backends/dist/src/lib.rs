@@ -33,6 +33,8 @@
 //! assert!(sums.iter().all(|s| s.to_bits() == sums[0].to_bits()));
 //! ```
 
+#![warn(missing_docs)]
+
 mod device;
 mod elementwise;
 mod handshake;
@@ -85,14 +87,17 @@ pub struct Comm<X: Transport> {
 }
 
 impl<X: Transport> Comm<X> {
+    /// This rank's handle over its transport endpoint.
     pub fn new(transport: X) -> Self {
         Comm { x: transport }
     }
 
+    /// This rank's index, `0..world()`.
     pub fn rank(&self) -> usize {
         self.x.rank()
     }
 
+    /// Ranks in the communicator.
     pub fn world(&self) -> usize {
         self.x.world()
     }
@@ -102,6 +107,7 @@ impl<X: Transport> Comm<X> {
         self.x.backend()
     }
 
+    /// The transport endpoint underneath.
     pub fn transport(&self) -> &X {
         &self.x
     }

@@ -14,7 +14,9 @@ use wavekit_core::{
 /// `data[..len]`, which are elements `offset .. offset + len` of the whole compacted array
 /// (the ranks' parts in rank order are the single-device stable compaction).
 pub struct DistCompacted<B: Backend, T: Element> {
+    /// This rank's output buffer; the selected elements are its first `len`.
     pub data: B::Buffer<T>,
+    /// Elements this rank selected.
     pub len: usize,
     /// Where this rank's part starts in the whole compacted array.
     pub offset: u64,

@@ -17,11 +17,14 @@ pub type Buf<X, T> = <<X as Transport>::Backend as Backend>::Buffer<T>;
 /// One rank's endpoint of a communicator. Every rank calls the same methods in the same order
 /// with equal lengths (the collectives check that with a handshake before moving data).
 pub trait Transport: Send {
+    /// The backend this rank computes on.
     type Backend: SliceDevice;
 
     /// The device this rank computes on.
     fn backend(&self) -> &Self::Backend;
+    /// This rank's index, `0..world()`.
     fn rank(&self) -> usize;
+    /// Ranks in the communicator.
     fn world(&self) -> usize;
 
     /// `recv` = every rank's `send` concatenated in rank order (`recv.len() = world * send.len()`).

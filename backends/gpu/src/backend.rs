@@ -14,6 +14,9 @@ use wavekit_core::width::WarpWidth;
 /// Bytes of the result slot that one-value results (a reduce, a count) come back through.
 const RESULT_BYTES: usize = 64;
 
+/// The GPU backend: wavekit's csrc kernels launched through a vendor runtime `R` (CUDA, HIP,
+/// or the SIMT executor). Users get it as `CudaBackend`, `HipBackend` or `SimtBackend` from
+/// their crates' `open` functions.
 pub struct GpuBackend<R: GpuRuntime> {
     pub(crate) rt: Arc<R>,
     pub(crate) table: &'static Launchers,
@@ -37,6 +40,12 @@ pub(crate) struct Work<R: GpuRuntime> {
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
+    /// A backend over `runtime`, after checking that its launcher table has this build's ABI.
+    ///
+    /// # Errors
+    /// `Device` when the table's ABI version or size is not this build's;
+    /// `UnsupportedWarpWidth` for a device warp other than 32 or 64; the runtime's errors
+    /// making its device current and allocating the backend's status and result slots.
     pub fn new(runtime: R) -> Result<Self> {
         let rt = Arc::new(runtime);
         let table = rt.launchers();
@@ -93,10 +102,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self
     }
 
+    /// `true` when the software emulations were selected ([`Self::with_emulation`]).
     pub fn emulation(&self) -> bool {
         self.emulate
     }
 
+    /// The vendor runtime underneath.
     pub fn runtime(&self) -> &R {
         &self.rt
     }

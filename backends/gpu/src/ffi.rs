@@ -10,18 +10,23 @@ pub type DevPtr = u64;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Status {
+    /// `OK`, or the first error a kernel reported (`ERR_*`).
     pub code: i32,
+    /// Padding, kept zero.
     pub reserved: u32,
+    /// What the error names (an index, a lane), or `DETAIL_NONE`.
     pub detail: u64,
 }
 
 impl Status {
+    /// No error reported.
     pub const CLEAR: Status = Status {
         code: 0,
         reserved: 0,
         detail: DETAIL_NONE,
     };
 
+    /// The status as the device stores it.
     pub fn to_bytes(self) -> [u8; 16] {
         let mut b = [0u8; 16];
         b[..4].copy_from_slice(&self.code.to_ne_bytes());
@@ -30,6 +35,7 @@ impl Status {
         b
     }
 
+    /// A status read back from the device.
     pub fn from_bytes(b: &[u8; 16]) -> Status {
         Status {
             code: i32::from_ne_bytes(b[..4].try_into().expect("4 bytes")),

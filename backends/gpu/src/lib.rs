@@ -7,6 +7,8 @@
 //! (libamdhip64) and wavekit-simt (the CPU executor) each provide a runtime and the compiled
 //! kernels, and the `wavekit` facade re-exports them.
 
+#![warn(missing_docs)]
+
 mod backend;
 mod buffer;
 pub mod ffi;

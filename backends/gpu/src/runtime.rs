@@ -54,18 +54,34 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     /// the vendor runtime API, which works on the current device.
     fn make_current(&self) -> Result<()>;
 
+    /// A fresh device region of at least `bytes` bytes (see the memory promise above).
+    ///
+    /// # Errors
+    /// `OutOfMemory` when the device has no room; a `Device` error.
     fn alloc(&self, bytes: usize) -> Result<DevPtr>;
     /// # Safety
     /// `ptr` came from `alloc` of this runtime and is not used afterwards.
     unsafe fn free(&self, ptr: DevPtr);
+    /// Zeroes `bytes` bytes at `ptr`, ordered with the stream.
+    ///
+    /// # Errors
+    /// A `Device` error.
     fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()>;
     /// Returns once `src` has been read, so the caller may reuse it.
     fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()>;
     /// Returns once `dst` holds the data (stream-ordered after all queued work).
     fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()>;
+    /// Copies `bytes` bytes from `src` to `dst` on the device, ordered with the stream.
+    ///
+    /// # Errors
+    /// A `Device` error.
     fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()>;
     /// The stream handle passed to every launcher (cudaStream_t / hipStream_t).
     fn stream(&self) -> *mut std::ffi::c_void;
+    /// Returns once all work queued on the stream is done.
+    ///
+    /// # Errors
+    /// A `Device` error reported for queued work.
     fn synchronize(&self) -> Result<()>;
     /// Turns a launcher's return code (cudaError_t / hipError_t) into an error naming `call`.
     fn check(&self, code: i32, call: &str) -> Result<()>;

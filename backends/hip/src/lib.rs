@@ -4,6 +4,8 @@
 //! abi.cpp), `result` (each call checked, hipError_t turned into `WavekitError`), `runtime`
 //! (`HipRuntime`, the safe `GpuRuntime`). The hip-rs crate is not used: see README.md.
 
+#![warn(missing_docs)]
+
 pub mod result;
 pub mod runtime;
 pub mod sys;

@@ -27,8 +27,10 @@ pub enum Arch {
 }
 
 impl Arch {
+    /// Both arch layers.
     pub const ALL: [Arch; 2] = [Arch::Simt, Arch::Hip];
 
+    /// The header the kernels were compiled against.
     pub fn name(self) -> &'static str {
         match self {
             Arch::Simt => "arch_simt.h",

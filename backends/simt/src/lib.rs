@@ -64,6 +64,8 @@
 //! Users' own kernels, written against csrc/wavekit.h and compiled by
 //! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]).
 
+#![warn(missing_docs)]
+
 #[doc(hidden)]
 pub mod amdgcn;
 mod arch;

@@ -22,6 +22,9 @@ fn expected(call: &str, kind: HazardKind) -> bool {
     call == "shfl" && kind == HazardKind::ShflOutsideMask
 }
 
+/// The executor as a [`GpuRuntime`]: host memory as device memory, a [`Session`] as the stream,
+/// the csrc kernels compiled for the host as the launcher table. Open a backend over it with
+/// [`crate::open`].
 pub struct SimtRuntime {
     arch: Arch,
     width: WarpWidth,
@@ -61,14 +64,17 @@ impl SimtRuntime {
         }
     }
 
+    /// The arch layer the kernels were compiled against.
     pub fn arch(&self) -> Arch {
         self.arch
     }
 
+    /// The schedule the runtime was opened with.
     pub fn schedule(&self) -> Schedule {
         self.schedule
     }
 
+    /// The session its launches run in (set its schedule, read its reports).
     pub fn session(&self) -> &Session {
         &self.session
     }

@@ -53,6 +53,7 @@ pub enum HazardKind {
     /// Two threads touched a shared-memory element, at least one writing, not both atomically,
     /// with no barrier both took part in between (seed 000's `__syncwarp` reduction).
     SharedRace,
+    /// A shared-memory index past the array it addresses.
     SharedOutOfBounds,
     /// The executor abandoned a block that made no progress.
     Stalled,
@@ -93,13 +94,17 @@ impl HazardKind {
 /// One hazard: where (kernel, block, warp, lanes) and what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// What happened.
     pub kind: HazardKind,
+    /// The kernel's name.
     pub kernel: String,
+    /// The block's index (x, y, z).
     pub block: [u32; 3],
     /// The warp within the block.
     pub warp: u32,
     /// The lanes of that warp the report is about.
     pub lanes: LaneMask,
+    /// The executor's account: source lines, masks, values.
     pub detail: String,
 }
 
@@ -148,6 +153,7 @@ pub(crate) fn error_message(code: c_int) -> String {
 }
 
 impl Session {
+    /// A session with no reports, scheduling under `schedule`.
     pub fn new(schedule: Schedule) -> Self {
         let (policy, seed) = schedule.raw();
         // SAFETY: plain constructor; the pointer is freed once, in Drop.
@@ -157,6 +163,7 @@ impl Session {
         }
     }
 
+    /// Schedules the launches made from now on under `schedule`.
     pub fn set_schedule(&self, schedule: Schedule) {
         let (policy, seed) = schedule.raw();
         // SAFETY: `raw` is live for &self.

@@ -43,7 +43,7 @@ macro_rules! elems {
     ($($v:ident $t:ty, $s:literal;)*) => {
         /// An element type a user kernel's parameter may have.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Elem { $($v),* }
+        pub enum Elem { $(#[doc = concat!("`", $s, "`.")] $v),* }
 
         impl Elem {
             /// As csrc/wavekit.h spells it: i32, u32, i64, u64, f32, f64.
@@ -58,13 +58,14 @@ macro_rules! elems {
 
         /// One scalar argument.
         #[derive(Clone, Copy, Debug, PartialEq)]
-        pub enum Value { $($v($t)),* }
+        pub enum Value { $(#[doc = concat!("A `", $s, "`.")] $v($t)),* }
 
         /// The elements of one buffer argument; a launch reads and writes them in place.
         #[derive(Clone, Debug, PartialEq)]
-        pub enum Values { $($v(Vec<$t>)),* }
+        pub enum Values { $(#[doc = concat!("Elements of type `", $s, "`.")] $v(Vec<$t>)),* }
 
         impl Value {
+            /// The argument's element type.
             pub fn elem(&self) -> Elem {
                 match self { $(Value::$v(_) => Elem::$v),* }
             }
@@ -86,14 +87,17 @@ macro_rules! elems {
         }
 
         impl Values {
+            /// The buffer's element type.
             pub fn elem(&self) -> Elem {
                 match self { $(Values::$v(_) => Elem::$v),* }
             }
 
+            /// Elements in the buffer.
             pub fn len(&self) -> usize {
                 match self { $(Values::$v(v) => v.len()),* }
             }
 
+            /// `true` when the buffer holds no elements.
             pub fn is_empty(&self) -> bool {
                 self.len() == 0
             }
@@ -179,10 +183,13 @@ fn random_of<T: Num>(x: f64) -> T {
 /// A parameter of a user kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Param {
+    /// A value of this element type, passed by value.
     Scalar(Elem),
     /// A pointer to elements; `read_only` when the kernel takes it as `const T*`.
     Pointer {
+        /// The pointee's element type.
         elem: Elem,
+        /// `true` for `const T*`.
         read_only: bool,
     },
 }
@@ -222,7 +229,9 @@ impl Param {
 /// One argument of a launch, matching its [`Param`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
+    /// For a [`Param::Scalar`].
     Scalar(Value),
+    /// For a [`Param::Pointer`]: the elements, copied in before the launch and back after.
     Buffer(Values),
 }
 
@@ -290,6 +299,7 @@ impl Kernel {
         })
     }
 
+    /// The kernel's name, as `WK_EXPORT_KERNEL` gave it.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -299,6 +309,7 @@ impl Kernel {
         self.width
     }
 
+    /// The kernel's parameters, in order.
     pub fn params(&self) -> &[Param] {
         &self.params
     }

@@ -106,6 +106,43 @@ fn fn_type(ret: &str, params: &str) -> Result<String, String> {
     ))
 }
 
+/// The doc comment of table entry `name`: what kind of entry it is, then the `//` comment lines
+/// right above it in launchers.def (section rules excepted), with brackets escaped for rustdoc.
+fn entry_doc(def: &str, name: &str, query: bool) -> String {
+    let mut doc = if query {
+        format!("    /// The `{name}` query (`WK_QUERY` in csrc/wavekit/launchers.def).\n")
+    } else {
+        format!("    /// The `{name}` launcher (`{name}_launch` in csrc/kernels).\n")
+    };
+    let lines: Vec<&str> = def.lines().collect();
+    let needle = if query {
+        format!(", {name},")
+    } else {
+        format!("WK_LAUNCHER({name},")
+    };
+    let Some(at) = lines
+        .iter()
+        .position(|l| l.contains(&needle) && l.contains("WK_"))
+    else {
+        return doc;
+    };
+    let above: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .take_while(|l| l.starts_with("//") && !l.starts_with("// ----"))
+        .collect();
+    if !above.is_empty() {
+        doc.push_str("    ///\n");
+    }
+    for l in above.into_iter().rev() {
+        let text = l.trim_start_matches('/').trim();
+        let text = text.replace('[', "\\[").replace(']', "\\]");
+        writeln!(doc, "    /// {text}").expect("write to String");
+    }
+    doc
+}
+
 /// The `Launchers` struct, field for field as launch.h expands launchers.def.
 pub fn table(def: &str) -> Result<String, String> {
     let src = strip_comments(def);
@@ -114,7 +151,10 @@ pub fn table(def: &str) -> Result<String, String> {
         "/// `wk_launchers` (csrc/wavekit/launch.h), generated from csrc/wavekit/launchers.def: \
          every launcher queues work\n/// on the stream and returns 0, a positive vendor error \
          code, or a negative `WK_ERR_*`.\n#[repr(C)]\npub struct Launchers {\n    \
-         pub abi_version: u32,\n    pub struct_size: u32,\n",
+         /// `WK_ABI_VERSION` of the compiled object, checked against `ABI_VERSION`.\n    \
+         pub abi_version: u32,\n    \
+         /// `sizeof(wk_launchers)` of the compiled object.\n    \
+         pub struct_size: u32,\n",
     );
     let mut rest = src.as_str();
     let mut names = Vec::new();
@@ -144,6 +184,7 @@ pub fn table(def: &str) -> Result<String, String> {
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(format!("launchers.def: bad entry name `{name}`"));
         }
+        out.push_str(&entry_doc(def, name, query));
         writeln!(
             out,
             "    pub {}: {},",
@@ -195,7 +236,11 @@ pub fn constants(header: &str) -> Result<String, String> {
                 "launch.h: cannot mirror `#define WK_{name} {value}`"
             ));
         };
-        writeln!(out, "pub const {name}: {ty} = {v};").expect("write to String");
+        writeln!(
+            out,
+            "/// `WK_{name}` of csrc/wavekit/launch.h.\npub const {name}: {ty} = {v};"
+        )
+        .expect("write to String");
     }
     Ok(out)
 }

@@ -79,9 +79,12 @@ fn vote_result(vote: Vote, bits: u64, width: WarpWidth) -> Result<VoteResult> {
     })
 }
 
+/// What one lane gets from a vote: a flag for all/any/uni, a mask for ballot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteResult {
+    /// The result of `Vote::All`, `Vote::Any` or `Vote::Uni`.
     Bool(bool),
+    /// The result of `Vote::Ballot`: the members whose predicate holds.
     Ballot(LaneMask),
 }
 
@@ -115,6 +118,27 @@ fn match_members<B: RawBackend, T: Element>(
 /// thread count) and a member mask applied to every warp.
 pub trait WarpPrimitives: RawBackend {
     /// Votes (`__all_sync`, `__any_sync`, `__uni_sync`, `__ballot_sync`) over each warp's members.
+    /// Every member of a warp gets the same result; lanes outside the mask get `None`.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let preds: Vec<bool> = (0..32).map(|lane| lane % 2 == 0).collect();
+    /// let full = LaneMask::full(w);
+    ///
+    /// let ballot = cpu.vote(Vote::Ballot, &preds, full)?;
+    /// assert_eq!(ballot[7], Some(VoteResult::Ballot(LaneMask::from_bits(0x5555_5555, w)?)));
+    /// assert_eq!(cpu.vote(Vote::Any, &preds, full)?[7], Some(VoteResult::Bool(true)));
+    /// assert_eq!(cpu.vote(Vote::All, &preds, full)?[7], Some(VoteResult::Bool(false)));
+    ///
+    /// // Only the even lanes vote: all of them hold; the odd lanes get no result.
+    /// let evens = LaneMask::from_fn(w, |lane| lane % 2 == 0);
+    /// let all = cpu.vote(Vote::All, &preds, evens)?;
+    /// assert_eq!((all[0], all[1]), (Some(VoteResult::Bool(true)), None));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `MaskWidthMismatch` when `mask` is for the other warp width; `OutOfMemory` when one result
@@ -139,6 +163,31 @@ pub trait WarpPrimitives: RawBackend {
 
     /// `__shfl*_sync(mask, v, arg, width)`: `None` where the lane is not a member or reads a
     /// lane that is not one.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let full = LaneMask::full(w);
+    /// let v: Vec<i32> = (0..32).collect();
+    ///
+    /// // Lane 3 of each segment of 8 lanes: `__shfl_sync(full, v, 3, 8)`.
+    /// let idx = cpu.shfl(Shfl::Idx, &v, 3, 8, full)?;
+    /// assert_eq!((idx[0], idx[10]), (Some(3), Some(11)));
+    /// // Down by one: the last lane reads past the segment and keeps its own value.
+    /// let down = cpu.shfl(Shfl::Down, &v, 1, 32, full)?;
+    /// assert_eq!((down[0], down[31]), (Some(1), Some(31)));
+    /// // Butterfly partner: lane ^ 1.
+    /// let xor = cpu.shfl(Shfl::Xor, &v, 1, 32, full)?;
+    /// assert_eq!((xor[4], xor[5]), (Some(5), Some(4)));
+    /// // With lanes 0..16 as members, lane 15 reads lane 16, which is not one: undefined on
+    /// // hardware, so `None`; lane 16 is not a member at all.
+    /// let low = LaneMask::lt(16, w)?;
+    /// let up = cpu.shfl(Shfl::Down, &v, 1, 32, low)?;
+    /// assert_eq!((up[14], up[15], up[16]), (Some(15), None, None));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `MaskWidthMismatch`; `InvalidSubWidth` when `width` is not a power of two up to the warp;
@@ -179,6 +228,18 @@ pub trait WarpPrimitives: RawBackend {
 
     /// `__match_any_sync`: each member gets the members holding the same bits.
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let keys: Vec<u32> = (0..32).map(|lane| if lane % 2 == 0 { 7 } else { 9 }).collect();
+    /// let groups = cpu.match_any(&keys, LaneMask::full(w))?;
+    /// assert_eq!(groups[0], Some(LaneMask::from_fn(w, |lane| lane % 2 == 0)));
+    /// assert_eq!(groups[1], Some(LaneMask::from_fn(w, |lane| lane % 2 == 1)));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
     /// a backend's `Device` error.
@@ -189,6 +250,22 @@ pub trait WarpPrimitives: RawBackend {
 
     /// `__match_all_sync`: `(mask, true)` when every member holds the same bits, else
     /// `(empty, false)`.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let full = LaneMask::full(w);
+    /// assert_eq!(cpu.match_all(&[5u64; 32], full)?[4], Some((full, true)));
+    /// let mut mixed = [5u64; 32];
+    /// mixed[9] = 6;
+    /// assert_eq!(cpu.match_all(&mixed, full)?[4], Some((LaneMask::empty(w), false)));
+    /// // Without lane 9 the members agree again.
+    /// let others = LaneMask::single(9, w)?.complement();
+    /// assert_eq!(cpu.match_all(&mixed, others)?[4], Some((others, true)));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
@@ -204,6 +281,23 @@ pub trait WarpPrimitives: RawBackend {
     /// `__activemask()` inside a branch taken by the lanes of `branch`. Guaranteed: the
     /// result holds the caller and only lanes of the branch; under independent thread
     /// scheduling it may hold fewer than all of them (seed 000), so nothing more is promised.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let branch = LaneMask::from_fn(w, |lane| lane < 20);
+    /// let seen = cpu.activemask(32, branch)?;
+    /// for lane in 0..32u32 {
+    ///     match seen[lane as usize] {
+    ///         // What is guaranteed: the caller, and only lanes of the branch.
+    ///         Some(m) => assert!(m.contains(lane) && m.intersect(branch.complement()).is_empty()),
+    ///         None => assert!(!branch.contains(lane)),
+    ///     }
+    /// }
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory
@@ -226,7 +320,21 @@ pub trait WarpPrimitives: RawBackend {
             .collect()
     }
 
-    /// Seed 000's `__syncwarp` transpose through shared memory.
+    /// Seed 000's `__syncwarp` transpose through shared memory: the warp as rows of 8 lanes
+    /// (4 rows at 32 lanes, 8 at 64), written row-major and read column-major.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let v: Vec<u32> = (0..32).collect();
+    /// let t = cpu.syncwarp_transpose(&v, LaneMask::full(w))?;
+    /// // Lane l reads the value stored by lane (l % 4) * 8 + l / 4.
+    /// assert_eq!(t[..5], [Some(0), Some(8), Some(16), Some(24), Some(1)]);
+    /// assert_eq!(t[31], Some(31));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
@@ -254,6 +362,18 @@ pub trait WarpPrimitives: RawBackend {
 
     /// A shuffle within cooperative-group tiles of `tile` lanes; lanes of a trailing partial tile get `None`.
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let v: Vec<i64> = (0..10).collect();
+    /// // `tile.shfl_xor(v, 1)` in tiles of 4: threads 8 and 9 form a partial tile.
+    /// let x = cpu.tile_shfl(4, Shfl::Xor, &v, 1)?;
+    /// assert_eq!(x[..4], [Some(1), Some(0), Some(3), Some(2)]);
+    /// assert_eq!(x[8..], [None, None]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `InvalidTileSize` when `tile` is not a power of two from 2 to the warp;
     /// `ShuffleArgOutOfRange` when `arg` is not below `tile`; `OutOfMemory` when one result per
@@ -280,6 +400,20 @@ pub trait WarpPrimitives: RawBackend {
 
     /// A vote within tiles of `tile` lanes; Ballot bits are tile ranks.
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let w = WarpWidth::W32;
+    /// let cpu = CpuBackend::new(w);
+    /// let preds: Vec<bool> = (0..16).map(|t| t % 3 == 0).collect();
+    /// let ballot = cpu.tile_vote(8, Vote::Ballot, &preds)?;
+    /// // Tile 0 holds threads 0, 3 and 6; tile 1 holds 9, 12 and 15, its ranks 1, 4 and 7.
+    /// assert_eq!(ballot[0], Some(VoteResult::Ballot(LaneMask::from_bits(0b0100_1001, w)?)));
+    /// assert_eq!(ballot[15], Some(VoteResult::Ballot(LaneMask::from_bits(0b1001_0010, w)?)));
+    /// assert_eq!(cpu.tile_vote(8, Vote::All, &preds)?[3], Some(VoteResult::Bool(false)));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `InvalidTileSize`; `OutOfMemory` when one result per thread does not fit in host memory; a
     /// backend's `Device` error.
@@ -299,6 +433,18 @@ pub trait WarpPrimitives: RawBackend {
     }
 
     /// Every lane of a complete tile gets its tile's butterfly reduction.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let v: Vec<u32> = (1..=10).collect();
+    /// let sums = cpu.tile_reduce(4, ReduceOp::Sum, &v)?;
+    /// assert_eq!(sums[..4], [Some(10); 4]); // 1 + 2 + 3 + 4
+    /// assert_eq!(sums[4..8], [Some(26); 4]); // 5 + 6 + 7 + 8
+    /// assert_eq!(sums[8..], [None, None]); // a partial tile
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `InvalidTileSize`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory` when one
@@ -322,6 +468,17 @@ pub trait WarpPrimitives: RawBackend {
 
     /// One result per segment of `width` lanes; a short last segment reduces what it has.
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let v: Vec<u64> = (0..40).collect();
+    /// // Segments 0..16, 16..32 and the short 32..40.
+    /// assert_eq!(cpu.warp_reduce(&v, 16, ReduceOp::Sum)?, [120, 376, 284]);
+    /// assert_eq!(cpu.warp_reduce(&v, 32, ReduceOp::Max)?, [31, 39]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `InvalidSubWidth`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory`; a backend's
     /// `Device` error.
@@ -335,6 +492,18 @@ pub trait WarpPrimitives: RawBackend {
     }
 
     /// Kogge-Stone scan within each segment of `width` lanes.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let ones = [1i32; 8];
+    /// let incl = cpu.warp_scan(&ones, 4, ReduceOp::Sum, ScanKind::Inclusive)?;
+    /// assert_eq!(incl, [1, 2, 3, 4, 1, 2, 3, 4]);
+    /// let excl = cpu.warp_scan(&ones, 4, ReduceOp::Sum, ScanKind::Exclusive)?;
+    /// assert_eq!(excl, [0, 1, 2, 3, 0, 1, 2, 3]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `InvalidSubWidth`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory`; a backend's
@@ -362,6 +531,7 @@ impl<B: RawBackend> WarpPrimitives for B {}
 pub enum VectorSize {
     /// Chosen from the input alone (never from the device): see `auto_vector`.
     Auto,
+    /// This many lanes: a power of two from 1 to 32.
     Lanes(u32),
 }
 
@@ -477,6 +647,7 @@ impl<B: Backend> Segments<B> {
         })
     }
 
+    /// Segments over an input of `len` elements.
     pub fn count(&self, len: usize) -> usize {
         match &self.kind {
             SegKind::Fixed(size) => len.div_ceil(*size),
@@ -503,6 +674,21 @@ impl<B: Backend, T: Element> Csr<B, T> {
     /// row offsets other than `rows + 1` or values other than one per column index;
     /// `InvalidOffsets`; `ColumnOutOfRange` naming the first bad column index; `OutOfMemory` or a
     /// backend's `Device` error uploading.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// // [[2, 0, 1],
+    /// //  [0, 0, 0],
+    /// //  [0, 3, 0]]
+    /// let a = Csr::new(&cpu, 3, 3, &[0, 2, 2, 3], &[0, 2, 1], &[2.0f64, 1.0, 3.0])?;
+    /// assert_eq!((a.rows(), a.cols(), a.nnz()), (3, 3, 3));
+    /// // A column index past the matrix is refused before anything is uploaded.
+    /// let bad = Csr::new(&cpu, 3, 3, &[0, 2, 2, 3], &[0, 3, 1], &[2.0f64, 1.0, 3.0]);
+    /// assert!(matches!(bad, Err(WavekitError::ColumnOutOfRange { index: 1, col: 3, .. })));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     pub fn new(
         backend: &B,
         rows: usize,
@@ -563,13 +749,27 @@ impl<B: Backend, T: Element> Csr<B, T> {
 
 /// The result of a compaction: the selected elements are `data[..len]`.
 pub struct Compacted<B: Backend, T: Element> {
+    /// The output buffer, as long as the input; only its first `len` elements are defined.
     pub data: B::Buffer<T>,
+    /// Elements selected.
     pub len: usize,
 }
 
 /// Collectives over device buffers.
 pub trait Collectives: RawBackend {
     /// One canonical-order result per block of `block` consecutive elements.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let input = cpu.upload(&(0..100).collect::<Vec<u32>>())?;
+    /// // Blocks 0..64 and the short 64..100.
+    /// assert_eq!(cpu.block_reduce(&input, 64, ReduceOp::Sum)?, [2016, 2934]);
+    /// assert_eq!(cpu.block_reduce(&input, 64, ReduceOp::Max)?, [63, 99]);
+    /// assert!(cpu.block_reduce(&input, 48, ReduceOp::Sum).is_err()); // not a multiple of 32
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `UnsupportedOp` for a bitwise op on floats; `InvalidBlockSize` when `block` is not a
@@ -590,7 +790,23 @@ pub trait Collectives: RawBackend {
         self.raw_block_reduce(Validated::new(), input, block, op)
     }
 
-    /// Canonical-order reduction of the whole buffer.
+    /// Canonical-order reduction of the whole buffer: the same bits on every backend and at
+    /// every warp width, floats included (docs/SEMANTICS.md, "device_reduce").
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let data: Vec<i64> = (1..=1000).collect();
+    /// let input = cpu.upload(&data)?;
+    /// assert_eq!(cpu.reduce(&input, ReduceOp::Sum)?, 500_500);
+    /// assert_eq!(cpu.reduce(&input, ReduceOp::Max)?, 1000);
+    /// let halves = cpu.upload(&vec![0.5f32; 10_000])?;
+    /// assert_eq!(cpu.reduce(&halves, ReduceOp::Sum)?, 5000.0);
+    /// // An empty input has no result: an error, not the identity.
+    /// assert!(cpu.reduce(&cpu.upload::<f32>(&[])?, ReduceOp::Sum).is_err());
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `UnsupportedOp`; `EmptyInput` for an empty buffer; `ForeignBuffer`; `OutOfMemory`; a
@@ -606,6 +822,21 @@ pub trait Collectives: RawBackend {
     }
 
     /// Canonical device scan of `input` into `output` (same length).
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let input = cpu.upload(&[3i32, 1, 4, 1, 5])?;
+    /// let mut out = cpu.alloc::<i32>(5)?;
+    /// cpu.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)?;
+    /// assert_eq!(cpu.download(&out)?, [3, 4, 8, 9, 14]);
+    /// cpu.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Exclusive)?;
+    /// assert_eq!(cpu.download(&out)?, [0, 3, 4, 8, 9]);
+    /// cpu.scan(&input, &mut out, ReduceOp::Max, ScanKind::Inclusive)?;
+    /// assert_eq!(cpu.download(&out)?, [3, 3, 4, 4, 5]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `UnsupportedOp`; `LengthMismatch` when `output` is not `input`'s length (`output` is then
@@ -626,6 +857,22 @@ pub trait Collectives: RawBackend {
     }
 
     /// One result per segment; an empty segment yields the op's identity.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let input = cpu.upload(&(0..8).collect::<Vec<i32>>())?;
+    /// // Segments of 3: 0..3, 3..6 and the short 6..8.
+    /// let fixed = Segments::fixed(3, VectorSize::Auto)?;
+    /// let sums = cpu.segmented_reduce(&input, &fixed, ReduceOp::Sum)?;
+    /// assert_eq!(cpu.download(&sums)?, [3, 12, 13]);
+    /// // Segments 0..2, 2..2 (empty: the identity) and 2..8, four lanes a segment.
+    /// let ragged = Segments::from_offsets(&cpu, &[0, 2, 2, 8], 8, VectorSize::Lanes(4))?;
+    /// let sums = cpu.segmented_reduce(&input, &ragged, ReduceOp::Sum)?;
+    /// assert_eq!(cpu.download(&sums)?, [1, 0, 27]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `UnsupportedOp`; `LengthMismatch` when offset segments were built for another length;
@@ -673,6 +920,25 @@ pub trait Collectives: RawBackend {
 
     /// y = A x, `vector` lanes per row (seed 001).
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// // [[2, 0, 1],
+    /// //  [0, 0, 0],
+    /// //  [0, 3, 0]]
+    /// let a = Csr::new(&cpu, 3, 3, &[0, 2, 2, 3], &[0, 2, 1], &[2.0f64, 1.0, 3.0])?;
+    /// let x = cpu.upload(&[1.0, 2.0, 3.0])?;
+    /// let mut y = cpu.alloc::<f64>(3)?;
+    /// cpu.spmv(&a, &x, &mut y, VectorSize::Auto)?;
+    /// assert_eq!(cpu.download(&y)?, [5.0, 0.0, 6.0]);
+    /// // An `x` of the wrong length is refused and `y` is left as it was.
+    /// let short = cpu.upload(&[1.0, 2.0])?;
+    /// assert!(cpu.spmv(&a, &short, &mut y, VectorSize::Auto).is_err());
+    /// assert_eq!(cpu.download(&y)?, [5.0, 0.0, 6.0]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `LengthMismatch` when `x` is not `a.cols()` long or `y` not `a.rows()` long;
     /// `InvalidVectorSize`; `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error. On error
@@ -703,6 +969,23 @@ pub trait Collectives: RawBackend {
 
     /// Seed 000's atomicAggInc per thread: returns each thread's old counter value.
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let slots = cpu.upload(&[0u32, 1, 0, 0, 1])?;
+    /// let mut counters = cpu.upload(&[10u32, 20])?;
+    /// let olds = cpu.atomic_agg_inc(&slots, &mut counters)?;
+    /// // Threads of one warp sharing a slot get consecutive values in lane order.
+    /// assert_eq!(cpu.download(&olds)?, [10, 20, 11, 12, 21]);
+    /// assert_eq!(cpu.download(&counters)?, [13, 22]);
+    /// // A slot past the counters is refused and no counter moves.
+    /// let bad = cpu.upload(&[0u32, 5])?;
+    /// assert!(cpu.atomic_agg_inc(&bad, &mut counters).is_err());
+    /// assert_eq!(cpu.download(&counters)?, [13, 22]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `EmptyInput` for slots with no counters; `IndexOutOfRange` naming the first slot (in thread
     /// order) past the counters, in which case no counter changed; `ForeignBuffer`; `OutOfMemory`;
@@ -726,6 +1009,18 @@ pub trait Collectives: RawBackend {
 
     /// Elements for which `pred` holds.
     ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let input = cpu.upload(&[1.5f32, -2.0, f32::NAN, 4.0, 0.0])?;
+    /// assert_eq!(cpu.count_if(&input, Predicate::Gt(0.0))?, 2);
+    /// assert_eq!(cpu.count_if(&input, Predicate::InRange(-3.0, 2.0))?, 3);
+    /// // IEEE comparisons: NaN is only ever `Ne`.
+    /// assert_eq!(cpu.count_if(&input, Predicate::Ne(1.5))?, 4);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn count_if<T: Element>(&self, input: &Self::Buffer<T>, pred: Predicate<T>) -> Result<u64> {
@@ -736,6 +1031,22 @@ pub trait Collectives: RawBackend {
     }
 
     /// Stream compaction: the selected elements to the front of a new buffer; `stable` keeps their order.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let input = cpu.upload(&[5i32, -1, 7, 0, -3, 2])?;
+    /// let kept = cpu.compact(&input, Predicate::Gt(0), true)?;
+    /// assert_eq!(kept.len, 3);
+    /// assert_eq!(cpu.download(&kept.data)?[..kept.len], [5, 7, 2]);
+    /// // Unordered: the same elements, in an order that may vary.
+    /// let any = cpu.compact(&input, Predicate::Gt(0), false)?;
+    /// let mut got = cpu.download(&any.data)?[..any.len].to_vec();
+    /// got.sort();
+    /// assert_eq!(got, [2, 5, 7]);
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
@@ -755,6 +1066,17 @@ pub trait Collectives: RawBackend {
     }
 
     /// Counts of each key below `bins`; larger keys are counted in `outside`.
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let keys = cpu.upload(&[0u32, 1, 1, 3, 7])?;
+    /// let h = cpu.histogram(&keys, 4)?;
+    /// assert_eq!(h.counts, [1, 2, 0, 1]);
+    /// assert_eq!(h.outside, 1); // the 7
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `ZeroBins`; `OutOfMemory` when `bins + 1` counts do not fit in host memory (`u32::MAX`

@@ -8,21 +8,30 @@ use crate::width::WarpWidth;
 
 /// Memory that lives on a backend's device between calls.
 pub trait DeviceBuffer<T: Element>: Send + Sync {
+    /// Elements in the buffer.
     fn len(&self) -> usize;
+    /// `true` when the buffer holds no elements.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }
 
+/// A warp vote: which of CUDA's `__all_sync`, `__any_sync`, `__uni_sync`, `__ballot_sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Vote {
+    /// `true` when the predicate holds on every member (`__all_sync`).
     All = 0,
+    /// `true` when the predicate holds on at least one member (`__any_sync`).
     Any = 1,
+    /// `true` when every member holds the same predicate (`__uni_sync`).
     Uni = 2,
+    /// The mask of members whose predicate holds (`__ballot_sync`).
     Ballot = 3,
 }
 
+/// A warp shuffle: which of `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync`,
+/// `__shfl_xor_sync`. Lanes are counted within the caller's segment of `width` lanes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Shfl {
@@ -36,26 +45,41 @@ pub enum Shfl {
     Xor = 3,
 }
 
+/// A warp match: `__match_any_sync` or `__match_all_sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Match {
+    /// Each member gets the members holding the same bits as itself.
     Any = 0,
+    /// Every member gets the member mask when all hold the same bits, else the empty mask.
     All = 1,
 }
 
+/// Whether element i of a scan includes input i.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScanKind {
+    /// Output i combines inputs `0..=i`.
     Inclusive,
+    /// Output i combines inputs `0..i`; output 0 is the op's identity.
     Exclusive,
 }
 
+/// The counts of a histogram.
 pub struct HistogramResult {
+    /// `counts[k]` is how many keys equal `k`, one entry per bin.
     pub counts: Vec<u64>,
     /// Keys at or beyond the bin count, counted here instead of dropped.
     pub outside: u64,
 }
 
+/// A device wavekit runs on (the CPU, the SIMT executor, a CUDA or HIP GPU): its memory and
+/// identity. The primitives and collectives come with it, from [`WarpPrimitives`] and
+/// [`Collectives`].
+///
+/// [`WarpPrimitives`]: crate::WarpPrimitives
+/// [`Collectives`]: crate::Collectives
 pub trait Backend: Send + Sync + Sized {
+    /// Memory of elements `T` on this backend's device.
     type Buffer<T: Element>: DeviceBuffer<T>;
 
     /// A short name with the device, such as `cpu/w32` or `cuda:0 (NVIDIA H100)`.

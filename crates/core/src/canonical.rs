@@ -12,9 +12,11 @@ pub const REDUCE_ITEMS_PER_LANE: usize = 16;
 /// Elements in one device-reduce tile, for every element type.
 pub const REDUCE_TILE: usize = REDUCE_TILE_LANES * REDUCE_ITEMS_PER_LANE;
 
-/// Threads of one device-scan tile and the consecutive items each owns.
+/// Threads of one device-scan tile.
 pub const SCAN_TILE_THREADS: usize = 256;
+/// Consecutive items each thread of a device-scan tile owns.
 pub const SCAN_ITEMS_PER_THREAD: usize = 16;
+/// Elements in one device-scan tile, for every element type.
 pub const SCAN_TILE: usize = SCAN_TILE_THREADS * SCAN_ITEMS_PER_THREAD;
 
 /// Largest block for block_reduce, as on every CUDA and HIP device.

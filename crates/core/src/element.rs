@@ -9,15 +9,22 @@ use std::fmt::Debug;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum ElemKind {
+    /// `i32`.
     I32 = 0,
+    /// `u32`.
     U32 = 1,
+    /// `i64`.
     I64 = 2,
+    /// `u64`.
     U64 = 3,
+    /// `f32`.
     F32 = 4,
+    /// `f64`.
     F64 = 5,
 }
 
 impl ElemKind {
+    /// Every element type, in code order.
     pub const ALL: [ElemKind; 6] = [
         ElemKind::I32,
         ElemKind::U32,
@@ -27,6 +34,7 @@ impl ElemKind {
         ElemKind::F64,
     ];
 
+    /// The Rust type's name: `"i32"`, ..., `"f64"`.
     pub fn name(self) -> &'static str {
         match self {
             ElemKind::I32 => "i32",
@@ -38,6 +46,7 @@ impl ElemKind {
         }
     }
 
+    /// Bytes per element: 4 or 8.
     pub fn size(self) -> usize {
         match self {
             ElemKind::I32 | ElemKind::U32 | ElemKind::F32 => 4,
@@ -45,6 +54,7 @@ impl ElemKind {
         }
     }
 
+    /// `true` for `f32` and `f64`.
     pub fn is_float(self) -> bool {
         matches!(self, ElemKind::F32 | ElemKind::F64)
     }
@@ -58,6 +68,7 @@ mod sealed {
 pub trait Element:
     sealed::Sealed + Copy + Send + Sync + Debug + Default + PartialEq + PartialOrd + 'static
 {
+    /// The runtime tag of this type.
     const KIND: ElemKind;
 
     /// The op's identity e with `combine(op, e, x)` bit-identical to x for every x
@@ -68,12 +79,15 @@ pub trait Element:
     fn combine(op: ReduceOp, a: Self, b: Self) -> Self;
     /// Wrapping product for SpMV (`a * b`, no fused multiply-add).
     fn mul(a: Self, b: Self) -> Self;
+    /// The value's bits, zero-extended to 64 (floats bit for bit, not converted).
     fn to_bits(self) -> u64;
+    /// The value whose `to_bits` is `bits` (high bits past the type's size are dropped).
     fn from_bits(bits: u64) -> Self;
     /// Equality as the conformance suite means it: bit-identical, any NaN equal to any NaN.
     fn same(self, other: Self) -> bool;
     /// A deterministic test value from a seed: spread over the type's range, floats finite.
     fn from_seed(seed: u64) -> Self;
+    /// The value converted to `f64` (rounded for 64-bit integers past 2^53).
     fn to_f64(self) -> f64;
 }
 
@@ -233,6 +247,7 @@ pub fn as_bytes<T: Element>(data: &[T]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
 }
 
+/// Views a mutable slice of elements as bytes, for copies from devices.
 pub fn as_bytes_mut<T: Element>(data: &mut [T]) -> &mut [u8] {
     // SAFETY: as in `as_bytes`; every bit pattern written is a valid T.
     unsafe {
@@ -256,6 +271,7 @@ impl ReduceOp {
         Ok(())
     }
 
+    /// The ops that apply to `kind`: all seven for integers, the non-bitwise four for floats.
     pub fn ops_for(kind: ElemKind) -> impl Iterator<Item = ReduceOp> {
         ReduceOp::ALL
             .into_iter()

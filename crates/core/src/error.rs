@@ -18,34 +18,70 @@ pub enum WavekitError {
     #[error(
         "sub-width {width} is invalid: it must be a power of two from 1 to the warp width {warp}"
     )]
-    InvalidSubWidth { width: u32, warp: u32 },
+    InvalidSubWidth {
+        /// The sub-width asked for.
+        width: u32,
+        /// Lanes in the backend's warp.
+        warp: u32,
+    },
     /// A cooperative-group tile size that is not a power of two from 2 to the warp.
     #[error(
         "tile size {tile} is invalid: it must be a power of two from 2 to the warp width {warp}"
     )]
-    InvalidTileSize { tile: u32, warp: u32 },
+    InvalidTileSize {
+        /// The tile size asked for.
+        tile: u32,
+        /// Lanes in the backend's warp.
+        warp: u32,
+    },
     /// A lane number at or past the warp width (building a `LaneMask`).
     #[error("lane {lane} is outside a warp of {width} lanes")]
-    LaneOutOfRange { lane: u32, width: u32 },
+    LaneOutOfRange {
+        /// The lane asked for.
+        lane: u32,
+        /// Lanes in the warp.
+        width: u32,
+    },
     /// Mask bits set for lanes that a warp of this width does not have.
     #[error("mask {mask:#x} names lanes beyond the warp width {width}")]
-    MaskBeyondWidth { mask: u64, width: u32 },
+    MaskBeyondWidth {
+        /// The bits given.
+        mask: u64,
+        /// Lanes in the warp.
+        width: u32,
+    },
     /// A mask built for one warp width passed to a backend of the other.
     #[error("mask was built for width {mask_width} but the backend's warp is {warp} lanes")]
-    MaskWidthMismatch { mask_width: u32, warp: u32 },
+    MaskWidthMismatch {
+        /// The width the mask was built for.
+        mask_width: u32,
+        /// Lanes in the backend's warp.
+        warp: u32,
+    },
     /// A buffer or slice whose length does not match what the call needs (`what` names it).
     #[error("{what}: expected length {expected}, got {got}")]
     LengthMismatch {
+        /// The argument whose length is wrong.
         what: &'static str,
+        /// The length the call needs.
         expected: usize,
+        /// The length given.
         got: usize,
     },
     /// An input that must hold at least one element was empty.
     #[error("{what} must not be empty")]
-    EmptyInput { what: &'static str },
+    EmptyInput {
+        /// The argument that was empty.
+        what: &'static str,
+    },
     /// A shuffle's lane, delta or xor mask at or past the warp (or tile) width.
     #[error("shuffle argument {arg} is out of range: it must be below {limit}")]
-    ShuffleArgOutOfRange { arg: u32, limit: u32 },
+    ShuffleArgOutOfRange {
+        /// The lane, delta or xor mask given.
+        arg: u32,
+        /// The first value not accepted.
+        limit: u32,
+    },
     /// A block size that is not a multiple of 32 from 32 to 1024.
     #[error("block size {0} is invalid: it must be a multiple of 32 from 32 to 1024")]
     InvalidBlockSize(u32),
@@ -58,32 +94,57 @@ pub enum WavekitError {
     /// Segment or CSR row offsets that do not start at 0, decrease, or do not end at the
     /// length; `index` is the first offending offset.
     #[error("offsets are invalid at index {index}: {reason}")]
-    InvalidOffsets { index: usize, reason: String },
+    InvalidOffsets {
+        /// The position of the first offending offset.
+        index: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A CSR column index at or past the matrix's column count.
     #[error("column index {col} at nonzero {index} is out of range for {cols} columns")]
-    ColumnOutOfRange { index: usize, col: u64, cols: usize },
+    ColumnOutOfRange {
+        /// The position of the nonzero among the column indices.
+        index: usize,
+        /// Its column index.
+        col: u64,
+        /// Columns of the matrix.
+        cols: usize,
+    },
     /// An index read from the input (an `atomic_agg_inc` slot, a CSR column met by a kernel)
     /// at or past `limit`.
     #[error("{what} index {value} is out of range (limit {limit})")]
     IndexOutOfRange {
+        /// What the index addresses.
         what: &'static str,
+        /// The index read.
         value: u64,
+        /// The first index not accepted.
         limit: u64,
     },
     /// A look-back test status that the scan's protocol cannot produce.
     #[error("tile {tile}'s status is invalid: {reason}")]
-    InvalidStatus { tile: usize, reason: &'static str },
+    InvalidStatus {
+        /// The tile whose status is wrong.
+        tile: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A reduction op the element type does not have (bitwise ops on floats).
     #[error("operation {op} is not defined for element type {elem}")]
     UnsupportedOp {
+        /// The op's name.
         op: &'static str,
+        /// The element type's name.
         elem: &'static str,
     },
     /// A count past what the kernels' index types can address (`what` names it).
     #[error("{what} of {value} exceeds the limit {limit} of this backend")]
     TooLarge {
+        /// What was counted.
         what: &'static str,
+        /// The count asked for.
         value: u64,
+        /// The largest count accepted.
         limit: u64,
     },
     /// A histogram of zero bins.
@@ -95,15 +156,20 @@ pub enum WavekitError {
     /// The vendor runtime loaded but found no usable device.
     #[error("no {backend} device is available: {reason}")]
     NoDevice {
+        /// The backend's name (`cuda`, `hip`, ...).
         backend: &'static str,
+        /// Why no device could be used, as the runtime tells it.
         reason: String,
     },
     /// A vendor runtime or kernel call failed for a reason other than the ones above
     /// (`message` is the runtime's own).
     #[error("{backend} call {call} failed: {message}")]
     Device {
+        /// The backend's name.
         backend: &'static str,
+        /// The runtime call or kernel that failed.
         call: String,
+        /// The runtime's message.
         message: String,
     },
     /// A buffer made by another backend instance or device.
@@ -113,14 +179,27 @@ pub enum WavekitError {
     /// refused it, or (host memory) it is past `host::HOST_ALLOC_LIMIT`. `bytes` is
     /// `u64::MAX` when the size itself overflows.
     #[error("out of memory: {bytes} bytes could not be allocated")]
-    OutOfMemory { bytes: u64 },
+    OutOfMemory {
+        /// The size asked for.
+        bytes: u64,
+    },
     /// A distributed collective whose ranks disagree on its arguments (element type, op,
     /// buffer length, bin count): every rank gets this error and nothing is computed.
     #[error("ranks disagree on {what}: {detail}")]
-    RankMismatch { what: &'static str, detail: String },
+    RankMismatch {
+        /// The argument the ranks disagree on.
+        what: &'static str,
+        /// What each side holds.
+        detail: String,
+    },
     /// A rank that never joined a distributed collective, or left it: the other ranks stop
     /// waiting (after the communicator's timeout) and get this error instead of hanging.
     /// `peer` is the rank waited for, when the transport can tell (NCCL cannot).
     #[error("a rank did not take part in the collective (waited for: {peer:?}): {reason}")]
-    RankLost { peer: Option<usize>, reason: String },
+    RankLost {
+        /// The rank waited for, when known.
+        peer: Option<usize>,
+        /// What the transport reported.
+        reason: String,
+    },
 }

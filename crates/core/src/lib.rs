@@ -15,6 +15,7 @@
 //! `wavekit` facade re-exports this crate and the backends; the conformance suite, the bench
 //! harness and the command line sit above the facade. Semantics: docs/SEMANTICS.md.
 
+#![warn(missing_docs)]
 #![warn(clippy::missing_errors_doc)]
 
 pub mod api;

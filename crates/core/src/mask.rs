@@ -4,6 +4,28 @@ use crate::error::{Result, WavekitError};
 use crate::width::WarpWidth;
 use std::fmt;
 
+/// A set of lanes of one warp, as CUDA's `unsigned mask` arguments, that knows its warp width:
+/// a mask for 32 lanes is refused by a 64-lane backend instead of being read as half a warp.
+///
+/// ```
+/// use wavekit::prelude::*;
+///
+/// let w = WarpWidth::W32;
+/// let evens = LaneMask::from_fn(w, |l| l % 2 == 0);
+/// assert_eq!(evens.count(), 16);
+/// assert_eq!(evens.bits(), 0x5555_5555);
+/// assert!(evens.contains(4) && !evens.contains(5));
+/// assert_eq!(evens.complement(), LaneMask::from_fn(w, |l| l % 2 == 1));
+/// assert_eq!(evens.intersect(LaneMask::lt(4, w)?).lanes().collect::<Vec<_>>(), [0, 2]);
+/// assert_eq!(LaneMask::single(3, w)?.first(), Some(3));
+/// assert_eq!(LaneMask::full(w).count(), 32);
+/// assert!(LaneMask::empty(w).is_empty());
+/// // Bits past the width are an error, never dropped.
+/// assert!(LaneMask::from_bits(1 << 40, w).is_err());
+/// assert_eq!(LaneMask::from_bits(1 << 40, WarpWidth::W64)?.first(), Some(40));
+/// assert_eq!(LaneMask::le(2, w)?.to_string(), format!("###{}", ".".repeat(29)));
+/// # Ok::<(), wavekit::WavekitError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LaneMask {
     bits: u64,
@@ -25,6 +47,7 @@ impl LaneMask {
         Ok(LaneMask { bits, width })
     }
 
+    /// Every lane of the warp.
     pub fn full(width: WarpWidth) -> Self {
         LaneMask {
             bits: width.full_bits(),
@@ -32,6 +55,7 @@ impl LaneMask {
         }
     }
 
+    /// No lane.
     pub fn empty(width: WarpWidth) -> Self {
         LaneMask { bits: 0, width }
     }
@@ -92,22 +116,27 @@ impl LaneMask {
         Ok(Self::lt(lane, width)?.complement())
     }
 
+    /// The mask as bits, lane 0 the lowest.
     pub fn bits(self) -> u64 {
         self.bits
     }
 
+    /// The warp width the mask was built for.
     pub fn width(self) -> WarpWidth {
         self.width
     }
 
+    /// `true` when `lane` is in the mask (`false` for a lane past the width).
     pub fn contains(self, lane: u32) -> bool {
         lane < self.width.lanes() && self.bits >> lane & 1 == 1
     }
 
+    /// Lanes in the mask (CUDA's `__popc(mask)`).
     pub fn count(self) -> u32 {
         self.bits.count_ones()
     }
 
+    /// `true` when no lane is in the mask.
     pub fn is_empty(self) -> bool {
         self.bits == 0
     }
@@ -117,10 +146,12 @@ impl LaneMask {
         (self.bits != 0).then(|| self.bits.trailing_zeros())
     }
 
+    /// The lanes in the mask, lowest first.
     pub fn lanes(self) -> impl Iterator<Item = u32> {
         (0..self.width.lanes()).filter(move |&l| self.contains(l))
     }
 
+    /// The lanes of the warp not in the mask.
     pub fn complement(self) -> Self {
         LaneMask {
             bits: !self.bits & self.width.full_bits(),
@@ -128,6 +159,7 @@ impl LaneMask {
         }
     }
 
+    /// The lanes in both masks (the width is `self`'s).
     pub fn intersect(self, other: LaneMask) -> Self {
         LaneMask {
             bits: self.bits & other.bits,

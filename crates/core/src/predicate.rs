@@ -5,17 +5,24 @@ use crate::element::Element;
 /// What count_if and compaction select. Comparisons are IEEE: NaN satisfies only `Ne`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Predicate<T> {
+    /// `x < v`.
     Lt(T),
+    /// `x <= v`.
     Le(T),
+    /// `x > v`.
     Gt(T),
+    /// `x >= v`.
     Ge(T),
+    /// `x == v`.
     Eq(T),
+    /// `x != v`.
     Ne(T),
     /// `lo <= x && x < hi`.
     InRange(T, T),
 }
 
 impl<T: Element> Predicate<T> {
+    /// Whether `x` is selected, as every backend decides it.
     pub fn test(&self, x: T) -> bool {
         match *self {
             Predicate::Lt(v) => x < v,

@@ -47,7 +47,9 @@ impl Validated {
 /// `mask` as its member mask; lanes past `threads` in the last warp are not members.
 #[derive(Clone, Copy, Debug)]
 pub struct WarpLaunch {
+    /// Threads launched: one value per thread.
     pub threads: usize,
+    /// The member mask of every warp.
     pub mask: LaneMask,
 }
 
@@ -65,6 +67,7 @@ impl WarpLaunch {
         LaneMask::from_bits(self.mask.bits() & live_bits, width).expect("subset of a valid mask")
     }
 
+    /// Warps launched: `threads` over the width, rounded up.
     pub fn warps(&self) -> usize {
         self.threads.div_ceil(self.mask.width().lanes() as usize)
     }
@@ -75,14 +78,20 @@ impl WarpLaunch {
 pub enum SegmentSpec<'a, O> {
     /// `count` segments of `size` consecutive elements; the last may be shorter.
     Fixed {
+        /// Elements per segment.
         size: usize,
+        /// Segments.
         count: usize,
+        /// Lanes per segment.
         vector: u32,
     },
     /// Segment i is `[offsets[i], offsets[i+1])`; `count + 1` offsets, monotone, in range.
     Offsets {
+        /// The offsets, on the device.
         offsets: &'a O,
+        /// Segments.
         count: usize,
+        /// Lanes per segment.
         vector: u32,
     },
 }

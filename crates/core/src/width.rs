@@ -6,7 +6,9 @@ use std::fmt;
 /// Lanes in one hardware warp (NVIDIA, AMD wave32) or wavefront (AMD wave64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WarpWidth {
+    /// 32 lanes: NVIDIA warps, AMD wave32.
     W32,
+    /// 64 lanes: AMD wavefronts (CDNA, GCN).
     W64,
 }
 
@@ -15,6 +17,7 @@ pub enum WarpWidth {
 pub const LOGICAL_GROUP: u32 = 32;
 
 impl WarpWidth {
+    /// Both widths, narrow first.
     pub const ALL: [WarpWidth; 2] = [WarpWidth::W32, WarpWidth::W64];
 
     /// The width of `lanes` lanes.
@@ -29,6 +32,7 @@ impl WarpWidth {
         }
     }
 
+    /// Lanes in the warp: 32 or 64.
     pub const fn lanes(self) -> u32 {
         match self {
             WarpWidth::W32 => 32,
