@@ -16,6 +16,8 @@ unsafe extern "C" {
     fn wk_cuda_launchers() -> *const Launchers;
 }
 
+/// One CUDA device (its primary context, through cudarc) and a stream on it that every copy,
+/// memset and launch is queued on.
 pub struct CudaRuntime {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -77,6 +79,11 @@ fn no_device(reason: String) -> WavekitError {
 }
 
 impl CudaRuntime {
+    /// Opens device `ordinal` and creates its stream.
+    ///
+    /// # Errors
+    /// `NoDevice` when the driver library is missing, reports no device, or has no device
+    /// `ordinal`; a `Device` error from the driver.
     pub fn new(ordinal: usize) -> Result<Self> {
         if !driver_present() {
             return Err(no_device(

@@ -53,10 +53,12 @@ pub fn device_count() -> Result<usize> {
     Ok(n.max(0) as usize)
 }
 
+/// `hipSetDevice`: makes `device` current on the calling thread.
 pub fn set_device(device: c_int) -> Result<()> {
     check(unsafe { sys::hipSetDevice(device) }, "hipSetDevice")
 }
 
+/// `hipDeviceGetAttribute`; `what` names the attribute in an error.
 pub fn device_attribute(attr: c_int, device: c_int, what: &str) -> Result<i32> {
     let mut v: c_int = 0;
     check(
@@ -75,6 +77,7 @@ fn c_buffer_string(buf: &[c_char]) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// `hipDeviceGetName`: the marketing name, e.g. `AMD Instinct MI250X`.
 pub fn device_name(device: c_int) -> Result<String> {
     let mut buf: [c_char; 256] = [0; 256];
     check(
@@ -94,6 +97,7 @@ pub fn device_arch_name(device: c_int) -> Result<String> {
     Ok(c_buffer_string(&buf))
 }
 
+/// `hipRuntimeGetVersion`.
 pub fn runtime_version() -> Result<i32> {
     let mut v: c_int = 0;
     check(
@@ -103,6 +107,7 @@ pub fn runtime_version() -> Result<i32> {
     Ok(v)
 }
 
+/// `hipDeviceSynchronize`: waits for all work on the current device.
 pub fn device_synchronize() -> Result<()> {
     check(
         unsafe { sys::hipDeviceSynchronize() },
@@ -115,6 +120,7 @@ pub fn last_error() -> Result<()> {
     check(unsafe { sys::hipGetLastError() }, "hipGetLastError")
 }
 
+/// `hipMalloc`: `OutOfMemory` when the device has no room for `bytes`.
 pub fn malloc(bytes: usize) -> Result<*mut c_void> {
     let mut p: *mut c_void = std::ptr::null_mut();
     let code = unsafe { sys::hipMalloc(&mut p, bytes) };
@@ -136,8 +142,11 @@ pub unsafe fn free(p: *mut c_void) -> Result<()> {
 /// Which way a copy goes.
 #[derive(Clone, Copy, Debug)]
 pub enum CopyKind {
+    /// Host memory to device memory.
     HostToDevice,
+    /// Device memory to host memory.
     DeviceToHost,
+    /// Device memory to device memory.
     DeviceToDevice,
 }
 

@@ -16,17 +16,27 @@ pub type HipStream = *mut c_void;
 
 unsafe extern "C" {
     // ---- devices ----
+    /// `hipGetDeviceCount`: Devices the runtime sees.
     pub fn hipGetDeviceCount(count: *mut c_int) -> HipError;
+    /// `hipSetDevice`: Makes `device` current on the calling thread.
     pub fn hipSetDevice(device: c_int) -> HipError;
+    /// `hipDeviceGetAttribute`: One integer attribute of `device` (`attr`: a `hipDeviceAttribute_t` value from the shim).
     pub fn hipDeviceGetAttribute(value: *mut c_int, attr: c_int, device: c_int) -> HipError;
+    /// `hipDeviceGetName`: The device's name, NUL-terminated in `name`.
     pub fn hipDeviceGetName(name: *mut c_char, len: c_int, device: c_int) -> HipError;
+    /// `hipDeviceSynchronize`: Waits for all work on the current device.
     pub fn hipDeviceSynchronize() -> HipError;
+    /// `hipRuntimeGetVersion`: The runtime's version number.
     pub fn hipRuntimeGetVersion(version: *mut c_int) -> HipError;
 
     // ---- memory ----
+    /// `hipMalloc`: Allocates `bytes` of device memory.
     pub fn hipMalloc(ptr: *mut *mut c_void, bytes: usize) -> HipError;
+    /// `hipFree`: Frees what `hipMalloc` returned.
     pub fn hipFree(ptr: *mut c_void) -> HipError;
+    /// `hipMemcpy`: A synchronous copy; `kind` is one of the shim's `wk_hip_abi_memcpy_*`.
     pub fn hipMemcpy(dst: *mut c_void, src: *const c_void, bytes: usize, kind: c_int) -> HipError;
+    /// `hipMemcpyAsync`: A copy queued on `stream`.
     pub fn hipMemcpyAsync(
         dst: *mut c_void,
         src: *const c_void,
@@ -34,7 +44,9 @@ unsafe extern "C" {
         kind: c_int,
         stream: HipStream,
     ) -> HipError;
+    /// `hipMemset`: Sets `bytes` bytes of device memory to `value`.
     pub fn hipMemset(dst: *mut c_void, value: c_int, bytes: usize) -> HipError;
+    /// `hipMemsetAsync`: A memset queued on `stream`.
     pub fn hipMemsetAsync(
         dst: *mut c_void,
         value: c_int,
@@ -43,27 +55,43 @@ unsafe extern "C" {
     ) -> HipError;
 
     // ---- streams ----
+    /// `hipStreamCreateWithFlags`: Creates a stream.
     pub fn hipStreamCreateWithFlags(stream: *mut HipStream, flags: c_uint) -> HipError;
+    /// `hipStreamDestroy`: Destroys a stream once its work is done.
     pub fn hipStreamDestroy(stream: HipStream) -> HipError;
+    /// `hipStreamSynchronize`: Waits for the work queued on `stream`.
     pub fn hipStreamSynchronize(stream: HipStream) -> HipError;
 
     // ---- errors ----
+    /// `hipGetLastError`: Returns and clears the calling thread's last error.
     pub fn hipGetLastError() -> HipError;
+    /// `hipGetErrorName`: The error code's name, a static string.
     pub fn hipGetErrorName(error: HipError) -> *const c_char;
+    /// `hipGetErrorString`: The error code's description, a static string.
     pub fn hipGetErrorString(error: HipError) -> *const c_char;
 }
 
 // The shim's values, from the headers the crate was built against (const after load).
 unsafe extern "C" {
+    /// `hipSuccess`.
     pub safe static wk_hip_abi_success: c_int;
+    /// `hipErrorNoDevice`.
     pub safe static wk_hip_abi_error_no_device: c_int;
+    /// `hipErrorInvalidDevice`.
     pub safe static wk_hip_abi_error_invalid_device: c_int;
+    /// `hipErrorOutOfMemory`.
     pub safe static wk_hip_abi_error_out_of_memory: c_int;
+    /// `hipDeviceAttributeWarpSize`.
     pub safe static wk_hip_abi_attr_warp_size: c_int;
+    /// `hipDeviceAttributeMultiprocessorCount`.
     pub safe static wk_hip_abi_attr_multiprocessors: c_int;
+    /// `hipMemcpyHostToDevice`.
     pub safe static wk_hip_abi_memcpy_htod: c_int;
+    /// `hipMemcpyDeviceToHost`.
     pub safe static wk_hip_abi_memcpy_dtoh: c_int;
+    /// `hipMemcpyDeviceToDevice`.
     pub safe static wk_hip_abi_memcpy_dtod: c_int;
+    /// `hipStreamDefault`.
     pub safe static wk_hip_abi_stream_default: c_uint;
 
     /// The device's target name (`gfx90a:sramecc+:xnack-`), NUL-terminated in `out`.
