@@ -99,7 +99,9 @@ fn run() -> Result<usize> {
     println!(
         "{:<4} a value missing: {}",
         if refused { "ok" } else { "FAIL" },
-        wrong.err().map_or("accepted".to_string(), |e| e.to_string())
+        wrong
+            .err()
+            .map_or("accepted".to_string(), |e| e.to_string())
     );
     bad += usize::from(!refused);
     Ok(bad)

@@ -96,10 +96,11 @@ fn warp<B: WarpPrimitives>(b: &B, print: bool, bad: &mut usize) -> Result<()> {
 
     if print {
         println!("\n{} ({} lanes)", b.name(), lanes);
-        println!("  ballot(lane % 3 == 0) = {}  any = true, all = false", want_ballot);
         println!(
-            "  lane value | idx 5 | up 1 | down 2 | xor 3 | match_any(lane % 4)  | scan Sum"
+            "  ballot(lane % 3 == 0) = {}  any = true, all = false",
+            want_ballot
         );
+        println!("  lane value | idx 5 | up 1 | down 2 | xor 3 | match_any(lane % 4)  | scan Sum");
     }
     let mut prefix = 0;
     for l in 0..lanes {

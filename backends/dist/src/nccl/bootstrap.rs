@@ -12,9 +12,13 @@ use wavekit_core::{Result, WavekitError};
 /// This process's rank, the world size and its GPU on this host.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
+    /// This process's rank, `0..world`.
     pub rank: usize,
+    /// Ranks (processes) in the job.
     pub world: usize,
+    /// This process's index on its host: the GPU it should open.
     pub local_rank: usize,
+    /// How the unique id travels from rank 0.
     pub exchange: Exchange,
 }
 
@@ -24,7 +28,12 @@ pub enum Exchange {
     /// Rank 0 writes the id to this file (atomically); the others wait for it.
     File(PathBuf),
     /// Rank 0 listens on `addr:port`; the others connect and read the id.
-    Tcp { addr: String, port: u16 },
+    Tcp {
+        /// Rank 0's address.
+        addr: String,
+        /// The port rank 0 listens on.
+        port: u16,
+    },
 }
 
 fn bad(reason: String) -> WavekitError {

@@ -17,6 +17,7 @@ pub const UNIQUE_ID_BYTES: usize = 128;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UniqueId {
+    /// The id's bytes, opaque.
     pub internal: [u8; UNIQUE_ID_BYTES],
 }
 

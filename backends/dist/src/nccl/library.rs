@@ -26,11 +26,14 @@ type ReduceFn =
 /// Which library: NCCL for CUDA, RCCL for HIP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Vendor {
+    /// NVIDIA's NCCL (`libnccl.so.2`), over the CUDA backend.
     Nccl,
+    /// AMD's RCCL (`librccl.so.1`), over the HIP backend.
     Rccl,
 }
 
 impl Vendor {
+    /// `"nccl"` or `"rccl"`.
     pub fn name(self) -> &'static str {
         match self {
             Vendor::Nccl => "nccl",
