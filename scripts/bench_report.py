@@ -77,6 +77,19 @@ def targets(gpu, cpu):
     add("unordered compaction % of copy", "compact x>0 unordered", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
     add("histogram vs plain, low entropy", "histogram 256 skewed", "u32", 1 << 28, "ratio", 2.0, "{:.2f}x")
     add("histogram vs plain, uniform", "histogram 256 uniform", "u32", 1 << 28, "ratio", 0.95, "{:.2f}x")
+    # Issue 13: the vendor libraries as baselines in the same run.
+    for coll in ["spmv regular 8..64", "spmv power-law"]:
+        for n in [1 << 20, 1 << 24, 1 << 28]:
+            add("SpMV vs cuSPARSE", coll, "f32", n, "ratio", 1.0, "{:.2f}x")
+    for keys in ["uniform", "skewed"]:
+        add("histogram 65536 vs CUB HistogramEven", f"histogram 65536 {keys} vs CUB", "u32", 1 << 28, "ratio", 1.0, "{:.2f}x")
+    add("histogram 65536 % of copy", "histogram 65536 uniform", "u32", 1 << 28, "pct_of_copy", 30.0, "{:.1f}%")
+    add("stable compaction vs CUB select", "compact x>0 stable", "f32", 1 << 28, "ratio", 1.0, "{:.2f}x")
+    add("stable compaction % of copy (issue 13)", "compact x>0 stable", "f32", 1 << 28, "pct_of_copy", 80.0, "{:.1f}%")
+    for op in ["min", "max"]:
+        for t in ["f32", "f64"]:
+            add("reduce vs CUB at 2^20 (issue 13)", f"reduce {op}", t, 1 << 20, "ratio", 1.0, "{:.2f}x")
+    add("warp reduce redux vs shuffles", "warp reduce sum rounds", "i32", 1 << 24, "ratio", 1.0, "{:.2f}x")
     for op in ["sum", "min", "max"]:
         for t in ["f32", "i32", "f64"]:
             add("CPU reduce % of read bandwidth", f"cpu reduce {op}", t, 1 << 28, "pct_of_read", 80.0, "{:.1f}%")

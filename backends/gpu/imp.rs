@@ -488,10 +488,13 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
         self.own(vals)?;
         self.own(x)?;
         self.own(y)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
+        let nnz = cols.len;
+        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
+        let scratch = self.ensure_pool(&mut work, bytes)?;
         self.run_checked(&work, "spmv", |s, st| unsafe {
-            (self.table.spmv)(
+            (self.table.spmv_balanced)(
                 s,
                 st,
                 kind::<T>(),
@@ -500,7 +503,10 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
                 cptr(vals.device_ptr()),
                 cptr(x.device_ptr()),
                 y.len as u64,
+                nnz as u64,
                 vector,
+                dptr(scratch),
+                bytes,
                 dptr(y.device_ptr()),
             )
         })

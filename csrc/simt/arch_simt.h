@@ -14,6 +14,7 @@
 #define WK_NATIVE_MATCH 1
 #define WK_NATIVE_SYNCWARP 1
 #define WK_NATIVE_ACTIVEMASK 1
+#define WK_NATIVE_WARP_REDUX 0
 
 // ---- CUDA keywords and built-ins, for a host compiler ----
 #ifndef WK_SIMT_BUILTINS
@@ -230,5 +231,11 @@ inline int memset_async(void* p, int byte, size_t bytes, stream_t) {
   return 0;
 }
 inline const char* error_string(int code) { return ::wk_simt::error_string(code); }
+// A small device: eight multiprocessors and 16 KB of dynamic shared memory a block, so launchers
+// that size by these (the sliced histogram) take their many-block, many-slice paths on inputs
+// the executor runs in moments.
+inline unsigned multiprocessors() { return 8; }
+inline size_t max_dynamic_shared() { return 16384; }
+template <typename K> inline int allow_dynamic_shared(K*, size_t) { return 0; }
 }  // namespace host
 }  // namespace WK_NS

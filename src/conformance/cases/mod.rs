@@ -14,6 +14,7 @@ macro_rules! each_type {
 }
 
 mod atomics;
+mod balance;
 mod buffers;
 mod device;
 mod errors;
@@ -25,6 +26,7 @@ mod votes;
 mod warp_collectives;
 
 pub use atomics::*;
+pub use balance::*;
 pub use buffers::*;
 pub use device::*;
 pub use errors::*;
