@@ -7,20 +7,18 @@
 
 namespace {
 
-using namespace WK_NS;
-
-const unsigned kBlock = 256;
+const unsigned kRoundsBlock = 256;
 const unsigned kRounds = 32;
 
 template <bool HW>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kRoundsBlock)
     warp_rounds_kernel(const int32_t* in, uint64_t n, int32_t* out) {
   const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned ln = prims::lane();
+  const unsigned ln = WK_NS::prims::lane();
   int32_t v = t < n ? in[t] : 0;
   for (unsigned r = 0; r < kRounds; ++r) {
-    const int32_t s = HW ? prims::bfly<OP_SUM, int32_t>(WK_FULL_MASK, v, WK_WARP_SIZE)
-                         : prims::bfly_shuffle<OP_SUM, int32_t>(WK_FULL_MASK, v, WK_WARP_SIZE);
+    const int32_t s = HW ? WK_NS::prims::bfly<WK_NS::OP_SUM, int32_t>(WK_FULL_MASK, v, WK_WARP_SIZE)
+                         : WK_NS::prims::bfly_shuffle<WK_NS::OP_SUM, int32_t>(WK_FULL_MASK, v, WK_WARP_SIZE);
     v = (int32_t)((uint32_t)s + (ln ^ r));
   }
   if (t < n && ln == 0) out[t / WK_WARP_SIZE] = v;
@@ -32,12 +30,12 @@ extern "C" uint32_t wk_bench_warp_rounds_count(void) { return kRounds; }
 
 extern "C" int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_t* out,
                                         uint32_t hw) {
-  const uint64_t grid = (n + kBlock - 1) / kBlock;
+  const uint64_t grid = (n + kRoundsBlock - 1) / kRoundsBlock;
   if (n == 0 || grid > 0x7fffffffull) return WK_ERR_ARG;
   if (hw)
-    warp_rounds_kernel<true><<<(unsigned)grid, kBlock, 0, (cudaStream_t)stream>>>(in, n, out);
+    warp_rounds_kernel<true><<<(unsigned)grid, kRoundsBlock, 0, (cudaStream_t)stream>>>(in, n, out);
   else
-    warp_rounds_kernel<false><<<(unsigned)grid, kBlock, 0, (cudaStream_t)stream>>>(in, n, out);
+    warp_rounds_kernel<false><<<(unsigned)grid, kRoundsBlock, 0, (cudaStream_t)stream>>>(in, n, out);
   return (int32_t)cudaGetLastError();
 }
 
@@ -47,6 +45,6 @@ extern "C" int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n,
   uint32_t bits;
   __builtin_memcpy(&bits, &threshold, sizeof bits);
   // Predicate code 2: x > a (src/op.rs Predicate::encode).
-  return compact_launch_b(stream, nullptr, WK_WARP_SIZE, DT_F32, 2, bits, 0, 1, in, n, scratch,
+  return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, bits, 0, 1, in, n, scratch,
                           scratch_bytes, out, count, blocks);
 }

@@ -28,8 +28,8 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                          uint64_t scratch_bytes, void* out, unsigned blocks);
-// blocks = 6, 7 or 8: the stable compaction kernel compiled for that many blocks per SM; 0: the
-// default.
+// blocks = 1, 6, 7 or 8: the stable compaction kernel compiled for that many blocks per SM (1:
+// the compiler's choice); 0: the default (7).
 int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                      uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,

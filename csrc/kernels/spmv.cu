@@ -72,10 +72,12 @@ __global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows
 const unsigned kGather = 8;
 
 // prod[k - w0] = vals[k] * x[cols[k]] for k in [w0, w1), every thread of the block; the column
-// loads, then the value loads and gathers, all in flight before the first store.
+// and value loads, then the gathers, all in flight before the first store. The matrix is read
+// once and loaded evict-first, so it streams past x in L2 rather than evicting it.
 template <typename T, typename P>
 __device__ __forceinline__ void gather_products(const uint32_t* cols, const T* vals, const T* x,
                                                 uint64_t w0, uint64_t w1, P prod) {
+  typedef typename Elem<T>::U U;
   const uint64_t cnt = w1 - w0;
   for (uint64_t i0 = threadIdx.x; i0 < cnt; i0 += (uint64_t)kGather * blockDim.x) {
     uint32_t c[kGather];
@@ -83,8 +85,8 @@ __device__ __forceinline__ void gather_products(const uint32_t* cols, const T* v
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
       const uint64_t i = i0 + (uint64_t)u * blockDim.x;
-      c[u] = i < cnt ? cols[w0 + i] : 0;
-      v[u] = i < cnt ? vals[w0 + i] : T(0);
+      c[u] = i < cnt ? arch::load_streaming(cols + w0 + i) : 0;
+      v[u] = i < cnt ? from_bits<T>(arch::load_streaming((const U*)(vals + w0 + i))) : T(0);
     }
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
@@ -141,8 +143,17 @@ __global__ void __launch_bounds__(kBlock)
   uint64_t k = row_offsets[last] + j;
   uint64_t w0 = k0;
   for (;;) {
-    if (mine)
+    if (mine) {
+      // Eight shared loads in flight before their eight in-order combines.
+      for (; k + 7 * (uint64_t)V < w1; k += 8 * (uint64_t)V) {
+        T b[8];
+#pragma unroll
+        for (unsigned u = 0; u < 8; ++u) b[u] = prod[k + u * V - w0];
+#pragma unroll
+        for (unsigned u = 0; u < 8; ++u) acc = O::combine(acc, b[u]);
+      }
       for (; k < w1; k += V) acc = O::combine(acc, prod[k - w0]);
+    }
     if (w1 >= k1) break;
     __syncthreads();
     w0 = w1;

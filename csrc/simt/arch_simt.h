@@ -168,6 +168,10 @@ inline ::wk_simt::WarpResult op(::wk_simt::Op o, wk_lanemask_t mask, uint64_t v,
   return ::wk_simt::warp_op(o, (uint64_t)mask, v, bytes, arg, width, s);
 }
 
+// Streaming loads: no caches to keep anything out of.
+inline uint32_t load_streaming(const uint32_t* p) { return *p; }
+inline uint64_t load_streaming(const uint64_t* p) { return *p; }
+
 inline bool all_sync(wk_lanemask_t mask, bool p, WK_SIMT_AT) {
   return op(::wk_simt::Op::All, mask, p, 0, 0, 0, WK_SIMT_SITE).value != 0;
 }

@@ -28,6 +28,9 @@
 //   T shfl_down_sync(mask, T v, unsigned delta, unsigned width); // own value past the segment
 //   T shfl_xor_sync (mask, T v, unsigned lmask, unsigned width); // own value if lane^lmask
 //                                                                // lies past the segment
+// Streaming loads: a global load of data read once, marked to leave the caches first
+// (evict-first), so it does not push out data that is read again (an SpMV's x)
+//   uint32_t load_streaming(const uint32_t* p); uint64_t load_streaming(const uint64_t* p);
 // Memory fences
 //   void fence_block();                       // __threadfence_block
 //   void fence_device();                      // __threadfence
@@ -138,6 +141,17 @@ WK_CUDA_SHFL(uint64_t)
 
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
+
+__device__ __forceinline__ uint32_t load_streaming(const uint32_t* p) {
+  uint32_t v;
+  asm("ld.global.cs.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint64_t load_streaming(const uint64_t* p) {
+  uint64_t v;
+  asm("ld.global.cs.u64 %0, [%1];" : "=l"(v) : "l"(p));
+  return v;
+}
 
 __device__ __forceinline__ bool uni_sync(wk_lanemask_t mask, bool p) {
   return __uni_sync(mask, p) != 0;

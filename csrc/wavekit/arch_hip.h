@@ -175,6 +175,14 @@ WK_HIP_SHFL(uint64_t)
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
 
+// Streaming loads (arch_cuda.h): the nontemporal hint.
+__device__ __forceinline__ uint32_t load_streaming(const uint32_t* p) {
+  return __builtin_nontemporal_load(p);
+}
+__device__ __forceinline__ uint64_t load_streaming(const uint64_t* p) {
+  return __builtin_nontemporal_load(p);
+}
+
 }  // namespace arch
 
 namespace host {

@@ -240,6 +240,12 @@ pub(super) fn cusparse_spmv<T: Element>(
         return Err(cusparse_err("cusparseSpMV_preprocess"));
     }
     let pre = run("cusparseSpMV preprocessed", plan.0)?;
+    // Both go to stderr; the row keeps the faster.
+    eprintln!(
+        "cuSPARSE SpMV rows={rows} nnz={nnz}: plain {:?}, preprocessed {:?}",
+        plain.median(),
+        pre.median()
+    );
     Ok(Some(if pre.median() < plain.median() {
         Baseline {
             name: "cuSPARSE (preprocessed)",
