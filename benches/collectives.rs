@@ -10,13 +10,13 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::time::Duration;
-use wavekit::api::{Collectives, Csr, Segments, VectorSize};
+use wavekit::api::{Csr, Segments, VectorSize};
 use wavekit::backend::ScanKind;
-use wavekit::cli::bench::job::{Job, RawCsr, RawSegments};
-use wavekit::cli::bench::timing::{BenchBackend, Harness};
-use wavekit::conformance::reference;
 use wavekit::element::{Element, splitmix};
-use wavekit::op::{Predicate, ReduceOp};
+use wavekit::{Predicate, ReduceOp};
+use wavekit_bench::job::{Job, RawCsr, RawSegments};
+use wavekit_bench::timing::{BenchBackend, Harness};
+use wavekit_conformance::reference;
 
 fn sizes() -> Vec<usize> {
     let spec = std::env::var("WAVEKIT_BENCH_SIZES").unwrap_or_else(|_| "16,20".into());
@@ -162,7 +162,7 @@ fn segmented<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
     let got = b
         .download(&b.segmented_reduce(&input, &segs, op).unwrap())
         .unwrap();
-    let want = reference::segmented_offsets(&x, &offsets, vector, op);
+    let want = reference::segmented_reduce_offsets(&x, &offsets, vector, op);
     assert!(want.iter().zip(&got).all(|(w, g)| w.same(*g)));
     let raw = b.upload(&offsets).unwrap();
     let mut output = b.alloc::<f32>(count).unwrap();
@@ -267,7 +267,7 @@ fn selection<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
         cub
     );
     let gt = Predicate::Gt(0.0f32);
-    let want = reference::compact_stable(&x, &gt);
+    let want = reference::compact(&x, &gt);
     let got = b.compact(&input, gt, true).unwrap();
     assert_eq!(got.len, want.len());
     let mut output = b.alloc::<f32>(n).unwrap();

@@ -53,7 +53,7 @@ fi
 cat <<MSG
 
 CUDA toolchain ready under $cu
-build/cuda.rs finds it in .venv-cuda/ by itself; or point to it explicitly:
+crates/build/src/cuda.rs finds it in .venv-cuda/ by itself; or point to it explicitly:
   export NVCC=$nvcc
 Then:
   cargo build --features cuda

@@ -3,7 +3,7 @@
 # ROCm 5.2) and the HIP runtime library libamdhip64. Idempotent: nothing is fetched when both
 # are installed. Needs root (or sudo). No AMD GPU is needed to build; device tests need one.
 #
-# Then checks that the AMD device libraries exist for every target build/hip.rs compiles for
+# Then checks that the AMD device libraries exist for every target crates/build/src/hip.rs compiles for
 # (WAVEKIT_HIP_ARCHS, default gfx90a,gfx940,gfx1030; Debian's ROCm 5.2 has none for gfx1100).
 set -euo pipefail
 

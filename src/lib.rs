@@ -1,43 +1,41 @@
-//! wavekit: warp- and wavefront-level GPU primitives and the collectives built on them,
-//! behind one trait API with CUDA, HIP/ROCm and a rayon CPU oracle.
+//! wavekit: warp- and wavefront-level GPU primitives and the collectives built on them, behind
+//! one trait API with CUDA, HIP/ROCm, a rayon CPU oracle and a SIMT executor that runs the real
+//! kernels on the CPU at 32 and 64 lanes.
+//!
+//! This is the crate to depend on. It re-exports the layers below it:
+//!
+//! | module | crate | what |
+//! |---|---|---|
+//! | (root), [`api`], [`element`], ... | `wavekit-core` | types, the `Backend` traits, the validated API |
+//! | [`cpu`] | `wavekit-cpu` | the rayon CPU backend, the reference oracle (always built) |
+//! | [`gpu`] | `wavekit-gpu` | the GPU backend written once over a vendor runtime |
+//! | [`simt`] | `wavekit-simt` | the SIMT executor (feature `simt`, on by default; needs C++17) |
+//! | `cuda` | `wavekit-cuda` | NVIDIA, through cudarc (feature `cuda`) |
+//! | `hip` | `wavekit-hip` | AMD, through libamdhip64 (feature `hip`) |
 //!
 //! Semantics, undefined lanes and the canonical combining order: docs/SEMANTICS.md.
 
-pub mod api;
-pub mod backend;
-pub mod canonical;
-pub mod cli;
-pub mod conformance;
-pub mod element;
-pub mod error;
-pub mod mask;
-pub mod op;
-pub mod width;
+pub use wavekit_core::{
+    Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
+    LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, Vote,
+    VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+};
+pub use wavekit_core::{
+    api, backend, canonical, element, error, lanes, mask, op, predicate, raw, width,
+};
 
-#[path = "../backends/cpu/mod.rs"]
-pub mod cpu;
+pub use wavekit_cpu as cpu;
 #[cfg(feature = "cuda")]
-#[path = "../backends/cuda/mod.rs"]
-pub mod cuda;
-/// Shared GPU backend over a vendor runtime (CUDA, HIP, or the SIMT executor, which is always
-/// built).
-#[path = "../backends/gpu/mod.rs"]
-pub mod gpu;
+pub use wavekit_cuda as cuda;
+pub use wavekit_gpu as gpu;
 #[cfg(feature = "hip")]
-#[path = "../backends/hip/mod.rs"]
-pub mod hip;
-#[path = "../backends/simt/mod.rs"]
-pub mod simt;
+pub use wavekit_hip as hip;
+#[cfg(feature = "simt")]
+pub use wavekit_simt as simt;
 
-pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
-pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
-pub use element::{ElemKind, Element};
-pub use error::{Result, WavekitError};
-pub use mask::LaneMask;
-pub use op::{Predicate, ReduceOp};
-pub use width::WarpWidth;
-
+/// The traits and types most programs use: `use wavekit::prelude::*;`.
 pub mod prelude {
+    pub use crate::cpu::CpuBackend;
     pub use crate::{
         Backend, Collectives, DeviceBuffer, ElemKind, Element, LaneMask, Predicate, ReduceOp,
         ScanKind, Shfl, VectorSize, Vote, WarpPrimitives, WarpWidth,

@@ -10,7 +10,7 @@ use wavekit::width::LOGICAL_GROUP;
 fn header_defines() -> HashMap<String, u64> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/csrc/wavekit/canonical.h"
+        "/../csrc/wavekit/canonical.h"
     ))
     .expect("csrc/wavekit/canonical.h is readable");
     let mut defs: HashMap<String, u64> = HashMap::new();

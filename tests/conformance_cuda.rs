@@ -2,15 +2,12 @@
 //! The conformance suite on CUDA device 0, with the native primitives and with the software
 //! emulations HIP relies on (uni, match, syncwarp, activemask) selected instead.
 
-#[macro_use]
-mod common;
-
-instantiate_conformance!(
+wavekit_conformance::instantiate!(
     cuda_native,
     wavekit::cuda::open(0).expect("CUDA device 0"),
     ignore = "needs a CUDA device"
 );
-instantiate_conformance!(
+wavekit_conformance::instantiate!(
     cuda_emulated,
     wavekit::cuda::open(0)
         .expect("CUDA device 0")

@@ -3,10 +3,7 @@
 //! (gfx1030), the width read from the device. uni, match, syncwarp and activemask are the
 //! software emulations on AMD (csrc/wavekit/emulated.h); there is no native variant to select.
 
-#[macro_use]
-mod common;
-
-instantiate_conformance!(
+wavekit_conformance::instantiate!(
     hip,
     wavekit::hip::open(0).expect("HIP device 0"),
     ignore = "needs an AMD GPU"

@@ -5,48 +5,47 @@
 //! case passes only if it agrees with the suite's reference and the executor reported no
 //! hazard during it.
 
+#![cfg(feature = "simt")]
+
 use wavekit::WarpWidth;
-use wavekit::conformance::{CaseFn, Scale, run_case};
 use wavekit::simt::{self, SimtBackend};
 
-fn run(backend: &SimtBackend, name: &str, case: CaseFn<SimtBackend>) {
-    let result = run_case(name, backend, Scale::Small, case);
+/// Fails the case if the executor reported a hazard during it.
+fn no_hazards(backend: &SimtBackend) -> Result<(), String> {
     let hazards = backend.runtime().take_hazards();
+    if hazards.is_empty() {
+        return Ok(());
+    }
     let listed: String = hazards.iter().map(|r| format!("\n  {r}")).collect();
-    assert!(
-        hazards.is_empty(),
-        "{name} on {}: {} hazard(s):{listed}",
-        wavekit::Backend::name(backend),
-        hazards.len()
-    );
-    assert!(result.passed, "{}", result.detail);
+    Err(format!(
+        "{} hazard(s) on {}:{listed}",
+        hazards.len(),
+        wavekit::Backend::name(backend)
+    ))
 }
 
-macro_rules! simt_cases {
-    ([$ctor:expr] $($case:ident)*) => {
-        $(
-            #[test]
-            fn $case() {
-                let backend: SimtBackend = $ctor;
-                run(&backend, stringify!($case), wavekit::conformance::cases::$case);
-            }
-        )*
-    };
-}
+wavekit_conformance::instantiate!(
+    simt_w32,
+    simt::open(WarpWidth::W32).expect("executor"),
+    scale = Small,
+    after = no_hazards
+);
 
-mod simt_w32 {
-    use super::*;
-    wavekit::conformance_cases!(simt_cases; simt::open(WarpWidth::W32).expect("executor"));
-}
+wavekit_conformance::instantiate!(
+    simt_w64,
+    simt::open(WarpWidth::W64)
+        .expect("executor")
+        .with_emulation(true),
+    scale = Small,
+    after = no_hazards
+);
 
-mod simt_w64 {
-    use super::*;
-    wavekit::conformance_cases!(simt_cases; simt::open(WarpWidth::W64).expect("executor").with_emulation(true));
-}
-
-/// AMD's wavefronts as the hardware runs them: lanes in lockstep, one shared access at a time.
-mod simt_w64_lockstep {
-    use super::*;
-    wavekit::conformance_cases!(simt_cases;
-        simt::open_with(WarpWidth::W64, simt::Schedule::Lockstep).expect("executor").with_emulation(true));
-}
+// AMD's wavefronts as the hardware runs them: lanes in lockstep, one shared access at a time.
+wavekit_conformance::instantiate!(
+    simt_w64_lockstep,
+    simt::open_with(WarpWidth::W64, simt::Schedule::Lockstep)
+        .expect("executor")
+        .with_emulation(true),
+    scale = Small,
+    after = no_hazards
+);

@@ -1,9 +1,8 @@
 #![cfg(feature = "cuda")]
-//! The scan's look-back on a CUDA device, against a plain fold (tests/common/lookback.rs): the
+//! The scan's look-back on a CUDA device, against a plain fold (tests/support/lookback.rs): the
 //! 16-byte status words of 8-byte values and the packed ones of 4-byte values.
 
-#[path = "common/lookback.rs"]
-mod lookback;
+use wavekit_tests::lookback;
 
 #[test]
 #[ignore = "needs a CUDA device"]

@@ -3,16 +3,13 @@
 //! `scripts/gpu-test.sh sanitize` runs under compute-sanitizer's memcheck, racecheck,
 //! synccheck and initcheck (the full-size suite would take too long under the tools).
 
-#[macro_use]
-mod common;
-
-instantiate_conformance!(
+wavekit_conformance::instantiate!(
     small_native,
     wavekit::cuda::open(0).expect("CUDA device 0"),
     scale = Small,
     ignore = "needs a CUDA device"
 );
-instantiate_conformance!(
+wavekit_conformance::instantiate!(
     small_emulated,
     wavekit::cuda::open(0)
         .expect("CUDA device 0")

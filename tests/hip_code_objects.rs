@@ -15,9 +15,9 @@
 
 use std::collections::BTreeSet;
 
-const KERNEL_LIB: &str = env!("WAVEKIT_HIP_KERNEL_LIB");
-const ARCHS: &str = env!("WAVEKIT_HIP_ARCHS");
-const ARCHS_SOURCE: &str = env!("WAVEKIT_HIP_ARCHS_SOURCE");
+const KERNEL_LIB: &str = wavekit::hip::build_info::KERNEL_LIB;
+const ARCHS: &str = wavekit::hip::build_info::ARCHS;
+const ARCHS_SOURCE: &str = wavekit::hip::build_info::ARCHS_SOURCE;
 
 // ---------------------------------------------------------------- byte readers
 
@@ -434,7 +434,7 @@ fn every_object_holds_each_target_at_its_wave_size() {
 /// directory (`<llvm>/lib/clang/<version>`): the `llvm-objdump` on PATH may be an older LLVM
 /// that cannot disassemble gfx940 (Debian 12's default is LLVM 14).
 fn llvm_objdump() -> std::path::PathBuf {
-    let out = std::process::Command::new(env!("WAVEKIT_HIPCC"))
+    let out = std::process::Command::new(wavekit::hip::build_info::HIPCC)
         .env("HIP_PLATFORM", "amd")
         .args(["--offload-arch=gfx90a", "-print-resource-dir"])
         .output()
@@ -531,7 +531,7 @@ fn is_fused(mnemonic: &str) -> bool {
 }
 
 /// SpMV's `vals[k] * x[cols[k]]` then `+` is where contraction would fuse; built with
-/// -ffp-contract=off it stays a multiply and an add (docs/SEMANTICS.md, float ops).
+/// -ffp-contract=off it stays a multiply and an add (docs/SEMANTICS.md "Reduction ops").
 #[test]
 fn spmv_multiplies_then_adds_on_every_target() {
     let objdump = llvm_objdump();

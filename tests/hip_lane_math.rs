@@ -1,6 +1,6 @@
 //! The shuffle source-lane rules of the HIP device layer (csrc/wavekit/arch_hip.h src_idx,
 //! src_up, src_down, src_xor), compiled by the same hipcc as the kernels and run on the host,
-//! against `wavekit::api::shfl_source` (docs/SEMANTICS.md "Shuffles") for every kind, lane,
+//! against `wavekit::lanes::shfl_source` (docs/SEMANTICS.md "shfl") for every kind, lane,
 //! argument and width of a wave64 and a wave32 warp. Needs hipcc, not an AMD GPU: it checks
 //! the index arithmetic that replaces HIP's own __shfl* (which does not reduce an index modulo
 //! the width), not the ds_bpermute that moves the data.
@@ -8,9 +8,9 @@
 
 use std::process::Command;
 use wavekit::Shfl;
-use wavekit::api::shfl_source;
+use wavekit::lanes::shfl_source;
 
-const HIPCC: &str = env!("WAVEKIT_HIPCC");
+const HIPCC: &str = wavekit::hip::build_info::HIPCC;
 
 const HARNESS: &str = r#"
 #include "wavekit/width.h"
@@ -34,7 +34,7 @@ fn run_harness() -> String {
     let src = dir.join("lane_math.hip");
     let exe = dir.join("lane_math");
     std::fs::write(&src, HARNESS).unwrap();
-    let csrc = concat!(env!("CARGO_MANIFEST_DIR"), "/csrc");
+    let csrc = concat!(env!("CARGO_MANIFEST_DIR"), "/../csrc");
     let out = Command::new(HIPCC)
         .env("HIP_PLATFORM", "amd")
         .args([

@@ -1,9 +1,8 @@
 #![cfg(feature = "hip")]
-//! The scan's look-back on an AMD GPU, against a plain fold (tests/common/lookback.rs): the
+//! The scan's look-back on an AMD GPU, against a plain fold (tests/support/lookback.rs): the
 //! split flag and value arrays of 8-byte values and the packed words of 4-byte values.
 
-#[path = "common/lookback.rs"]
-mod lookback;
+use wavekit_tests::lookback;
 
 #[test]
 #[ignore = "needs an AMD GPU"]

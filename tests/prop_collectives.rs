@@ -1,11 +1,9 @@
 //! Property tests: the CPU oracle's device reduce, scan and segmented reduce against the
 //! sequential reference at warp widths 32 and 64, on random lengths, values and offsets.
 
-mod common;
-
 use proptest::prelude::*;
-use wavekit::conformance::{inputs, reference};
 use wavekit::{Backend, Collectives, Element, ReduceOp, ScanKind, Segments, VectorSize, WarpWidth};
+use wavekit_conformance::{inputs, reference};
 
 fn width_strategy() -> impl Strategy<Value = WarpWidth> {
     prop_oneof![Just(WarpWidth::W32), Just(WarpWidth::W64)]
@@ -41,7 +39,7 @@ proptest! {
         n in 1usize..20_000,
         seed in any::<u64>(),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let vals: Vec<f32> = inputs::values(n, seed);
         let buf = b.upload(&vals).unwrap();
         let got = b.reduce(&buf, op).unwrap();
@@ -60,7 +58,7 @@ proptest! {
         n in 1usize..15_000,
         seed in any::<u64>(),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let kind = if exclusive { ScanKind::Exclusive } else { ScanKind::Inclusive };
         let vals: Vec<f64> = inputs::values(n, seed);
         let input = b.upload(&vals).unwrap();
@@ -78,7 +76,7 @@ proptest! {
         vector in vector_strategy(),
         seed in any::<u64>(),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let mut offsets = vec![0u32];
         for l in &lens {
             offsets.push(offsets.last().unwrap() + l);
@@ -92,7 +90,7 @@ proptest! {
         let segs = Segments::from_offsets(&b, &offsets, n, vector).unwrap();
         let input = b.upload(&vals).unwrap();
         let got = b.download(&b.segmented_reduce(&input, &segs, op).unwrap()).unwrap();
-        prop_assert!(same(&got, &reference::segmented_offsets(&vals, &offsets, lanes, op)));
+        prop_assert!(same(&got, &reference::segmented_reduce_offsets(&vals, &offsets, lanes, op)));
     }
 
     #[test]
@@ -103,7 +101,7 @@ proptest! {
         vector in vector_strategy(),
         seed in any::<u64>(),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let vals: Vec<f32> = inputs::values(n, seed);
         let lanes = match vector {
             VectorSize::Auto => reference::auto_vector(size.min(n), 1),
@@ -112,6 +110,6 @@ proptest! {
         let segs = Segments::<wavekit::cpu::CpuBackend>::fixed(size, vector).unwrap();
         let input = b.upload(&vals).unwrap();
         let got = b.download(&b.segmented_reduce(&input, &segs, ReduceOp::Sum).unwrap()).unwrap();
-        prop_assert!(same(&got, &reference::segmented_fixed(&vals, size, lanes, ReduceOp::Sum)));
+        prop_assert!(same(&got, &reference::segmented_reduce_fixed(&vals, size, lanes, ReduceOp::Sum)));
     }
 }

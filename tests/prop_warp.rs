@@ -1,11 +1,9 @@
 //! Property tests: the CPU oracle's warp primitives against the sequential reference, at warp
 //! widths 32 and 64, on random masks, values, sub-widths, arguments and launch sizes.
 
-mod common;
-
 use proptest::prelude::*;
-use wavekit::conformance::reference;
 use wavekit::{Element, LaneMask, ReduceOp, ScanKind, Shfl, Vote, WarpPrimitives, WarpWidth};
+use wavekit_conformance::reference;
 
 fn width_strategy() -> impl Strategy<Value = WarpWidth> {
     prop_oneof![Just(WarpWidth::W32), Just(WarpWidth::W64)]
@@ -49,7 +47,7 @@ proptest! {
         mask_bits in any::<u64>(),
         bits in prop::collection::vec(any::<u64>(), 0..300),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let width = 1u32 << log_width.min(w.lanes().trailing_zeros());
         let arg = arg_seed % w.lanes();
         let mask = mask_of(mask_bits, w);
@@ -68,7 +66,7 @@ proptest! {
         mask_bits in any::<u64>(),
         preds in prop::collection::vec(any::<bool>(), 0..300),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let mask = mask_of(mask_bits, w);
         for kind in [Vote::All, Vote::Any, Vote::Uni, Vote::Ballot] {
             let got = b.vote(kind, &preds, mask).unwrap();
@@ -83,7 +81,7 @@ proptest! {
         palette in prop::collection::vec(any::<u32>(), 1..5),
         picks in prop::collection::vec(any::<prop::sample::Index>(), 0..300),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let mask = mask_of(mask_bits, w);
         let vals: Vec<f32> = picks.iter().map(|i| f32::from_bits(palette[i.index(palette.len())])).collect();
         prop_assert_eq!(b.match_any(&vals, mask).unwrap(), reference::match_any(&vals, mask));
@@ -99,13 +97,13 @@ proptest! {
         ints in prop::collection::vec(any::<i64>(), 1..300),
         seed in any::<u64>(),
     ) {
-        let b = common::cpu(w);
+        let b = wavekit_tests::cpu(w);
         let width = 1u32 << log_width.min(w.lanes().trailing_zeros());
         let kind = if exclusive { ScanKind::Exclusive } else { ScanKind::Inclusive };
         prop_assert_eq!(b.warp_scan(&ints, width, op, kind).unwrap(), reference::warp_scan(&ints, width, op, kind));
         prop_assert_eq!(b.warp_reduce(&ints, width, op).unwrap(), reference::warp_reduce(&ints, width, op));
         if !op.is_bitwise() {
-            let floats: Vec<f32> = wavekit::conformance::inputs::values(ints.len(), seed);
+            let floats: Vec<f32> = wavekit_conformance::inputs::values(ints.len(), seed);
             let got = b.warp_scan(&floats, width, op, kind).unwrap();
             let want = reference::warp_scan(&floats, width, op, kind);
             prop_assert!(got.iter().zip(&want).all(|(g, e)| g.same(*e)), "{:?} {:?}: {:?} vs {:?}", op, kind, got, want);

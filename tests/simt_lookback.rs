@@ -1,8 +1,9 @@
 //! The scan's look-back on the executor at both widths, against a plain fold
-//! (tests/common/lookback.rs).
+//! (tests/support/lookback.rs).
 
-#[path = "common/lookback.rs"]
-mod lookback;
+#![cfg(feature = "simt")]
+
+use wavekit_tests::lookback;
 
 use wavekit::WarpWidth;
 

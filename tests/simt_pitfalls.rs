@@ -1,6 +1,8 @@
 //! The seeds' pitfalls on the SIMT executor, at 32 and 64 lanes: the wrong kernels are reported
 //! with the right kind and place, the fixed ones run clean and give the sums plain loops give.
 
+#![cfg(feature = "simt")]
+
 use wavekit::WarpWidth;
 use wavekit::simt::pitfalls::{self, ActivemaskVariant, SyncwarpVariant};
 use wavekit::simt::{HazardKind, Report, Schedule, Session};

@@ -1,4 +1,4 @@
-// Canonical device reduce in one launch (docs/SEMANTICS.md "Device reduce"): blocks of 256
+// Canonical device reduce in one launch (docs/SEMANTICS.md "device_reduce"): blocks of 256
 // threads fold K consecutive 4096-element tiles each (16-byte vector loads, each lane folding its
 // 16 elements in (chunk, slot) order, the next tile's loads issued before the current tile is
 // reduced), one group-reduced partial per tile. The partials are then reduced level by level in

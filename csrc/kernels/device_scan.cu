@@ -1,5 +1,5 @@
 // Canonical device scan, single pass with a deterministic decoupled look-back
-// (docs/SEMANTICS.md "Device scan"): tiles of 256 threads x 16 consecutive items, a thread-local
+// (docs/SEMANTICS.md "device_scan"): tiles of 256 threads x 16 consecutive items, a thread-local
 // scan, Kogge-Stone over each logical group of 32 and then over the 8 group totals, and the tile
 // prefix folded left to right from the nearest predecessor's inclusive prefix (look_back.h).
 //

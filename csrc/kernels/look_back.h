@@ -1,5 +1,5 @@
 // Tile status words and the deterministic decoupled look-back shared by the single-pass device
-// scan and the stable compaction (docs/SEMANTICS.md "Device scan", step 5).
+// scan and the stable compaction (docs/SEMANTICS.md "device_scan", step 5).
 //
 // A tile publishes its aggregate A_i, then its inclusive prefix. The exclusive prefix of tile i
 // is the left fold from the nearest predecessor's inclusive prefix over the aggregates after it.

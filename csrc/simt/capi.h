@@ -1,4 +1,4 @@
-// C interface of the SIMT executor for the Rust side (backends/simt/ffi.rs mirrors it).
+// C interface of the SIMT executor for the Rust side (backends/simt/src/ffi.rs mirrors it).
 #pragma once
 
 #include <stddef.h>

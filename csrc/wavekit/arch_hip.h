@@ -92,7 +92,7 @@ __device__ __forceinline__ wk_lanemask_t ballot_active(bool p) {
   return (wk_lanemask_t)__builtin_amdgcn_uicmp((unsigned)p, 0u, 33 /* ICMP_NE */);
 }
 // HIP votes run over the lanes that are active, whatever the mask; intersecting with the mask
-// makes the result depend on the members' predicates only (docs/SEMANTICS.md "Votes"), also
+// makes the result depend on the members' predicates only (docs/SEMANTICS.md "vote"), also
 // when non-members happen to execute the call.
 __device__ __forceinline__ wk_lanemask_t ballot_sync(wk_lanemask_t mask, bool p) {
   return ballot_active(p) & mask;
@@ -118,9 +118,9 @@ __device__ __forceinline__ uint64_t permute(unsigned src, uint64_t v) {
   return (uint64_t)hi << 32 | lo;
 }
 
-// Source lanes with CUDA's semantics (docs/SEMANTICS.md "Shuffles"); width is a power of two
+// Source lanes with CUDA's semantics (docs/SEMANTICS.md "shfl"); width is a power of two
 // <= WK_WARP_SIZE and the segment base is lane & ~(width - 1). Also host functions, so that
-// tests/hip_lane_math.rs can hold them against src/api.rs shfl_source without an AMD GPU.
+// tests/hip_lane_math.rs can hold them against wavekit-core's lanes::shfl_source without an AMD GPU.
 __host__ __device__ __forceinline__ unsigned src_idx(unsigned lane, unsigned src,
                                                      unsigned width) {
   return (lane & ~(width - 1u)) + (src & (width - 1u));

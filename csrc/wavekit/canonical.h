@@ -1,4 +1,5 @@
-// Constants of the canonical combining order; mirrors src/canonical.rs (docs/SEMANTICS.md).
+// Constants of the canonical combining order; mirrors crates/core/src/canonical.rs
+// (docs/SEMANTICS.md "Canonical combining order").
 #pragma once
 
 #include "width.h"

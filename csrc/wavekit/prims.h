@@ -61,7 +61,7 @@ template <typename T>
 __device__ __forceinline__ T shfl_xor(wk_lanemask_t mask, T v, unsigned m, unsigned width) {
   return from_bits<T>(arch::shfl_xor_sync(mask, to_bits(v), m, width));
 }
-// Shuffle kind as src/backend.rs Shfl: Idx, Up, Down, Xor.
+// Shuffle kind as wavekit-core's Shfl: Idx, Up, Down, Xor.
 template <typename T>
 __device__ __forceinline__ T shfl(uint32_t kind, wk_lanemask_t mask, T v, unsigned arg,
                                   unsigned width) {
@@ -120,7 +120,7 @@ __device__ __forceinline__ wk_lanemask_t activemask(int impl) {
   return emu::activemask();
 }
 
-// Vote kind as src/backend.rs Vote: All, Any, Uni, Ballot. Ballot bits are relative to
+// Vote kind as wavekit-core's Vote: All, Any, Uni, Ballot. Ballot bits are relative to
 // `shift` (a tile's base lane) and limited to `width` lanes.
 __device__ __forceinline__ uint64_t vote(int impl, uint32_t kind, wk_lanemask_t mask, bool p,
                                          unsigned shift, unsigned width) {

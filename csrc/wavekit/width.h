@@ -26,7 +26,7 @@
 #endif
 
 // Warp width of the code object being compiled. NVIDIA: always 32. AMD: per code object (64 on
-// gfx9/CDNA, 32 or 64 on RDNA); build/hip.rs passes -DWK_WARP_SIZE per target, else the
+// gfx9/CDNA, 32 or 64 on RDNA); crates/build/src/hip.rs passes -DWK_WARP_SIZE per target, else the
 // compiler's wavefront macro of the device pass is used. The host pass needs no width: every
 // width-dependent decision is taken in device code (kernels check it against the runtime one).
 #if defined(WK_VENDOR_CUDA)
@@ -52,7 +52,8 @@ typedef unsigned int wk_lanemask_t;
 #endif
 
 // Lanes of the logical group every float collective's combining tree is defined on, whatever the
-// hardware width (src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "canonical order").
+// hardware width (crates/core/src/width.rs LOGICAL_GROUP; docs/SEMANTICS.md "Canonical
+// combining order").
 #define WK_LOGICAL_GROUP 32
 
 // Widest mask any launcher takes from the host (a wave64 mask).

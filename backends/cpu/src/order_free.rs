@@ -1,0 +1,185 @@
+//! Device reduces whose result does not depend on the combining order, bit for bit, computed
+//! in whatever order streams memory fastest: every integer op (wrapping arithmetic, min, max,
+//! bitwise) as a plain parallel fold, and float Min/Max through integer keys.
+//!
+//! Float Min/Max is a selection in a total order (-0.0 below +0.0, docs/SEMANTICS.md), so the
+//! canonical tree picks the same element bit for bit as any other order: the extreme element
+//! of the input, or a NaN when there is one (payloads are not compared). Mapping each float to
+//! `bits ^ (sign ? magnitude_mask : 0)` orders it as a signed integer, and integer min/max
+//! vectorises where the float op's NaN and signed-zero branches do not (measured about three
+//! times slower than a read loop on 16 cores, BENCHMARKS.md "CPU").
+
+use super::combine::with_op;
+use rayon::prelude::*;
+use wavekit_core::element::{ElemKind, Element};
+use wavekit_core::op::ReduceOp;
+
+/// Elements one rayon task folds.
+const CHUNK: usize = 1 << 16;
+
+/// The reduce of a non-empty slice when `op` is order-free for `T`; `None` for float Sum and
+/// Product, which must follow the canonical tree.
+pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
+    if T::KIND.is_float() {
+        return float_min_max(vals, op);
+    }
+    let id = T::identity(op);
+    Some(with_op!(T, op, |f| vals
+        .par_chunks(CHUNK)
+        .map(|c| fold_ints(c, id, f))
+        .reduce(|| id, f)))
+}
+
+fn fold_ints<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { fold_ints_avx2(c, id, f) };
+    }
+    fold_ints_body(c, id, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fold_ints_avx2<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    fold_ints_body(c, id, f)
+}
+
+/// Eight independent accumulators, so the loop is vector-wide and not one long chain.
+#[inline(always)]
+fn fold_ints_body<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    let mut acc = [id; 8];
+    let (rows, rest) = c.as_chunks::<8>();
+    for row in rows {
+        for (a, &x) in acc.iter_mut().zip(row) {
+            *a = f(*a, x);
+        }
+    }
+    rest.iter()
+        .fold(acc.into_iter().fold(id, f), |a, &x| f(a, x))
+}
+
+/// The Min/Max of a non-empty float slice, or `None` for any other op.
+fn float_min_max<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
+    let min = match op {
+        ReduceOp::Min => true,
+        ReduceOp::Max => false,
+        _ => return None,
+    };
+    let bits = match T::KIND {
+        ElemKind::F32 => {
+            // SAFETY: T is f32 (its KIND says so): u32's size and alignment, every bit pattern
+            // valid, and the slice is only read.
+            let u = unsafe { std::slice::from_raw_parts(vals.as_ptr().cast::<u32>(), vals.len()) };
+            fold_u32(u, min) as u64
+        }
+        ElemKind::F64 => {
+            // SAFETY: as above, f64 and u64.
+            let u = unsafe { std::slice::from_raw_parts(vals.as_ptr().cast::<u64>(), vals.len()) };
+            fold_u64(u, min)
+        }
+        _ => return None,
+    };
+    Some(T::from_bits(bits))
+}
+
+macro_rules! key_fold {
+    ($fold:ident, $chunk:ident, $chunk_avx2:ident, $chunk_body:ident, $u:ty, $i:ty) => {
+        /// The bits of the extreme element, or of the first NaN.
+        fn $fold(bits: &[$u], min: bool) -> $u {
+            let (key, nan) = bits.par_chunks(CHUNK).map(|c| $chunk(c, min)).reduce(
+                || (if min { <$i>::MAX } else { <$i>::MIN }, false),
+                |a, b| (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1 | b.1),
+            );
+            if nan {
+                let first = bits.iter().find(|&&b| b & <$u>::ABS > <$u>::INF);
+                return *first.expect("a chunk saw a NaN");
+            }
+            // The key map is its own inverse: the sign bit is unchanged.
+            key_of(key as $u) as $u
+        }
+
+        fn $chunk(c: &[$u], min: bool) -> ($i, bool) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2, checked just above.
+                return unsafe { $chunk_avx2(c, min) };
+            }
+            $chunk_body(c, min)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $chunk_avx2(c: &[$u], min: bool) -> ($i, bool) {
+            $chunk_body(c, min)
+        }
+
+        /// (extreme key, any NaN) of one chunk; the two ops are separate loops so each is a
+        /// branch-free vector loop.
+        #[inline(always)]
+        fn $chunk_body(c: &[$u], min: bool) -> ($i, bool) {
+            let abs = <$u>::ABS;
+            let mut top: $u = 0;
+            let mut key = if min { <$i>::MAX } else { <$i>::MIN };
+            if min {
+                for &b in c {
+                    key = key.min(key_of(b) as $i);
+                    top = top.max(b & abs);
+                }
+            } else {
+                for &b in c {
+                    key = key.max(key_of(b) as $i);
+                    top = top.max(b & abs);
+                }
+            }
+            (key, top > <$u>::INF)
+        }
+    };
+}
+
+/// Order-preserving key (as a signed integer of the same width) of a float's bits; applied to
+/// a key it gives the bits back.
+trait Key: Copy {
+    /// Every bit but the sign.
+    const ABS: Self;
+    /// +inf; magnitudes above it are NaNs.
+    const INF: Self;
+    fn key(self) -> Self;
+}
+impl Key for u32 {
+    const ABS: u32 = 0x7fff_ffff;
+    const INF: u32 = 0x7f80_0000;
+    #[inline(always)]
+    fn key(self) -> u32 {
+        self ^ (((self as i32) >> 31) as u32 >> 1)
+    }
+}
+impl Key for u64 {
+    const ABS: u64 = 0x7fff_ffff_ffff_ffff;
+    const INF: u64 = 0x7ff0_0000_0000_0000;
+    #[inline(always)]
+    fn key(self) -> u64 {
+        self ^ (((self as i64) >> 63) as u64 >> 1)
+    }
+}
+#[inline(always)]
+fn key_of<U: Key>(b: U) -> U {
+    b.key()
+}
+
+key_fold!(
+    fold_u32,
+    chunk_u32,
+    chunk_u32_avx2,
+    chunk_u32_body,
+    u32,
+    i32
+);
+key_fold!(
+    fold_u64,
+    chunk_u64,
+    chunk_u64_avx2,
+    chunk_u64_body,
+    u64,
+    i64
+);

@@ -1,0 +1,47 @@
+//! Scratch memory kept by the backend between calls, so a device reduce or scan does not
+//! allocate its partials every time.
+
+use std::sync::Mutex;
+use wavekit_core::element::Element;
+
+/// One growable pool of 8-byte words, viewed as any element type. A call takes the pool out
+/// for its duration; a concurrent call finds it empty and uses its own, and the larger of the
+/// two is kept afterwards.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pool: Mutex<Vec<u64>>,
+}
+
+impl Scratch {
+    /// Runs `f` on `len` elements of scratch (contents unspecified).
+    pub(crate) fn with<T: Element, R>(&self, len: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+        const { assert!(align_of::<T>() <= align_of::<u64>()) };
+        let mut words = std::mem::take(&mut *self.lock());
+        let need = (len * size_of::<T>()).div_ceil(size_of::<u64>());
+        if words.len() < need {
+            words.resize(need, 0);
+        }
+        // SAFETY: the pool holds at least `len * size_of::<T>()` initialised bytes, aligned
+        // for T (checked above); every Element is a primitive integer or float for which any
+        // bit pattern is valid, and the borrow of `words` is exclusive for the slice's life.
+        let view = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<T>(), len) };
+        let out = f(view);
+        let mut kept = self.lock();
+        if kept.len() < words.len() {
+            *kept = words;
+        }
+        out
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<u64>> {
+        // A panic inside `f` happens with the pool taken out, so the lock is never poisoned
+        // with the pool in a broken state; recover the guard either way.
+        self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Bytes currently held, for tests that check reuse.
+    #[cfg(test)]
+    pub(crate) fn held_bytes(&self) -> usize {
+        self.lock().len() * size_of::<u64>()
+    }
+}

@@ -1,0 +1,224 @@
+//! `GpuRuntime` over cudarc's driver API. Errors are checked on every call; the csrc launchers
+//! run on this runtime's stream in this runtime's (primary) context, made current per thread.
+
+use cudarc::driver::result::{self as cu, DriverError};
+use cudarc::driver::sys::{self, CUdevice_attribute};
+use cudarc::driver::{CudaContext, CudaStream};
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::sync::{Arc, Mutex, OnceLock};
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_gpu::ffi::Launchers;
+use wavekit_gpu::{DevPtr, GpuRuntime};
+
+unsafe extern "C" {
+    /// The launcher table of csrc compiled by nvcc (csrc/kernels/table.cu).
+    fn wk_cuda_launchers() -> *const Launchers;
+}
+
+pub struct CudaRuntime {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    ordinal: usize,
+    name: String,
+    warp: u32,
+    sms: u32,
+}
+
+pub(crate) fn launchers() -> &'static Launchers {
+    // SAFETY: returns the address of a static table that lives for the whole program.
+    unsafe { &*wk_cuda_launchers() }
+}
+
+fn driver_present() -> bool {
+    // SAFETY: only tries to open the library; no CUDA call is made.
+    unsafe { sys::is_culib_present() }
+}
+
+pub(crate) fn device_count() -> usize {
+    if !driver_present() {
+        return 0;
+    }
+    cu::init()
+        .and_then(|_| cu::device::get_count())
+        .map_or(0, |c| c.max(0) as usize)
+}
+
+/// The primary context of each device opened, kept for the life of the process: the static CUDA
+/// runtime inside the launchers binds its state to that context, so it must never be released
+/// and re-created under it when the last backend on a device is dropped.
+fn primary_context(ordinal: usize) -> std::result::Result<Arc<CudaContext>, DriverError> {
+    static CONTEXTS: OnceLock<Mutex<HashMap<usize, Arc<CudaContext>>>> = OnceLock::new();
+    let mut map = CONTEXTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(ctx) = map.get(&ordinal) {
+        return Ok(Arc::clone(ctx));
+    }
+    let ctx = CudaContext::new(ordinal)?;
+    map.insert(ordinal, Arc::clone(&ctx));
+    Ok(ctx)
+}
+
+fn err(call: &str, e: DriverError) -> WavekitError {
+    WavekitError::Device {
+        backend: "cuda",
+        call: call.to_string(),
+        message: e.to_string(),
+    }
+}
+
+fn no_device(reason: String) -> WavekitError {
+    WavekitError::NoDevice {
+        backend: "cuda",
+        reason,
+    }
+}
+
+impl CudaRuntime {
+    pub fn new(ordinal: usize) -> Result<Self> {
+        if !driver_present() {
+            return Err(no_device(
+                "the CUDA driver library (libcuda.so.1) was not found".into(),
+            ));
+        }
+        cu::init().map_err(|e| no_device(format!("cuInit failed: {e}")))?;
+        let count =
+            cu::device::get_count().map_err(|e| no_device(format!("cuDeviceGetCount: {e}")))?;
+        if ordinal >= count.max(0) as usize {
+            return Err(no_device(format!(
+                "device {ordinal} requested, {count} present"
+            )));
+        }
+        let ctx = primary_context(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
+        let stream = ctx.new_stream().map_err(|e| err("cuStreamCreate", e))?;
+        let attr = |a: CUdevice_attribute, what: &str| -> Result<u32> {
+            let v = ctx.attribute(a).map_err(|e| err(what, e))?;
+            u32::try_from(v).map_err(|_| WavekitError::Device {
+                backend: "cuda",
+                call: what.into(),
+                message: format!("attribute value {v}"),
+            })
+        };
+        let warp = attr(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+            "warp size",
+        )?;
+        let sms = attr(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "multiprocessors",
+        )?;
+        let name = ctx.name().map_err(|e| err("cuDeviceGetName", e))?;
+        Ok(CudaRuntime {
+            ctx,
+            stream,
+            ordinal,
+            name,
+            warp,
+            sms,
+        })
+    }
+
+    fn bind(&self) -> Result<()> {
+        self.ctx
+            .bind_to_thread()
+            .map_err(|e| err("cuCtxSetCurrent", e))
+    }
+}
+
+impl GpuRuntime for CudaRuntime {
+    const BACKEND: &'static str = "cuda";
+
+    fn ordinal(&self) -> usize {
+        self.ordinal
+    }
+
+    fn device_name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn warp_size(&self) -> u32 {
+        self.warp
+    }
+
+    fn multiprocessors(&self) -> u32 {
+        self.sms
+    }
+
+    fn launchers(&self) -> &'static Launchers {
+        launchers()
+    }
+
+    fn make_current(&self) -> Result<()> {
+        self.bind()
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<DevPtr> {
+        self.bind()?;
+        // SAFETY: plain device allocation in the bound context.
+        unsafe { cu::malloc_sync(bytes) }.map_err(|e| err("cuMemAlloc", e))
+    }
+
+    unsafe fn free(&self, ptr: DevPtr) {
+        // Freeing happens in Drop, where an error cannot be returned; a failure here means
+        // the context is already broken, which the next checked call reports.
+        if self.bind().is_ok() {
+            // SAFETY: the caller guarantees ptr came from alloc and is no longer used.
+            let _ = unsafe { cu::free_sync(ptr) };
+        }
+    }
+
+    fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
+        self.bind()?;
+        // SAFETY: ptr..ptr+bytes is device memory owned by the caller.
+        unsafe { cu::memset_d8_async(ptr, 0, bytes, self.stream.cu_stream()) }
+            .map_err(|e| err("cuMemsetD8Async", e))
+    }
+
+    fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
+        self.bind()?;
+        // SAFETY: dst holds src.len() bytes; the stream is synchronised before src is released.
+        unsafe { cu::memcpy_htod_async(dst, src, self.stream.cu_stream()) }
+            .map_err(|e| err("cuMemcpyHtoDAsync", e))?;
+        self.synchronize()
+    }
+
+    fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
+        self.bind()?;
+        // SAFETY: src holds dst.len() bytes; synchronised before dst is read.
+        unsafe { cu::memcpy_dtoh_async(dst, src, self.stream.cu_stream()) }
+            .map_err(|e| err("cuMemcpyDtoHAsync", e))?;
+        self.synchronize()
+    }
+
+    fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
+        self.bind()?;
+        // SAFETY: both ranges are device memory of at least `bytes`.
+        unsafe { cu::memcpy_dtod_async(dst, src, bytes, self.stream.cu_stream()) }
+            .map_err(|e| err("cuMemcpyDtoDAsync", e))
+    }
+
+    fn stream(&self) -> *mut std::ffi::c_void {
+        self.stream.cu_stream().cast()
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        self.stream
+            .synchronize()
+            .map_err(|e| err("cuStreamSynchronize", e))
+    }
+
+    fn check(&self, code: i32, call: &str) -> Result<()> {
+        if code == 0 {
+            return Ok(());
+        }
+        // SAFETY: error_string returns a static NUL-terminated string for any code.
+        let msg = unsafe { CStr::from_ptr((self.launchers().error_string)(code)) };
+        Err(WavekitError::Device {
+            backend: "cuda",
+            call: call.to_string(),
+            message: format!("{} (CUDA runtime error {code})", msg.to_string_lossy()),
+        })
+    }
+}

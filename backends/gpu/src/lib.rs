@@ -1,0 +1,20 @@
+//! wavekit-gpu: the GPU backend written once. `GpuBackend<R>` implements wavekit-core's
+//! `Backend` and `RawBackend` over a vendor [`GpuRuntime`] (memory, stream, device attributes)
+//! and the launcher table of that vendor's compiled csrc object ([`ffi`], generated from
+//! csrc/wavekit/launchers.def).
+//!
+//! How it fits: it depends on wavekit-core only; wavekit-cuda (cudarc), wavekit-hip
+//! (libamdhip64) and wavekit-simt (the CPU executor) each provide a runtime and the compiled
+//! kernels, and the `wavekit` facade re-exports them.
+
+mod backend;
+mod buffer;
+pub mod ffi;
+mod imp;
+mod probe;
+pub mod runtime;
+
+pub use backend::GpuBackend;
+pub use buffer::GpuBuffer;
+pub use probe::TileStatus;
+pub use runtime::{DevPtr, GpuRuntime};

@@ -1,0 +1,87 @@
+//! Test hook: the scan's look-back over statuses the caller chooses (csrc/kernels/
+//! look_back_probe.cu). Real scans nearly always meet an inclusive prefix a few tiles back, so
+//! this is how the long-chain paths of the look-back are checked against a plain fold.
+
+use super::backend::GpuBackend;
+use super::ffi::{self, dptr};
+use super::runtime::GpuRuntime;
+use wavekit_core::Backend;
+use wavekit_core::element::Element;
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::op::ReduceOp;
+
+/// What a tile has published when the look-back reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TileStatus<T> {
+    /// The tile's own aggregate A_i.
+    Aggregate(T),
+    /// The inclusive prefix X_{i+1} (every tile before it and itself).
+    Inclusive(T),
+}
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// The exclusive prefix the look-back folds for tile `statuses.len()` once tiles 0.. have
+    /// published `statuses`. Tile 0 must be `Inclusive`: a look-back ends only at an inclusive
+    /// prefix, as in a real scan, where tile 0 publishes nothing else.
+    #[doc(hidden)]
+    pub fn probe_look_back<T: Element>(
+        &self,
+        op: ReduceOp,
+        statuses: &[TileStatus<T>],
+    ) -> Result<T> {
+        op.check::<T>()?;
+        match statuses.first() {
+            None => {
+                return Err(WavekitError::EmptyInput {
+                    what: "look-back statuses",
+                });
+            }
+            Some(TileStatus::Aggregate(_)) => {
+                return Err(WavekitError::InvalidStatus {
+                    tile: 0,
+                    reason: "tile 0 must publish an inclusive prefix",
+                });
+            }
+            Some(TileStatus::Inclusive(_)) => {}
+        }
+        let (flags, values): (Vec<u32>, Vec<T>) = statuses
+            .iter()
+            .map(|s| match *s {
+                TileStatus::Aggregate(v) => (1, v),
+                TileStatus::Inclusive(v) => (2, v),
+            })
+            .unzip();
+        let flags = self.upload(&flags)?;
+        let values = self.upload(&values)?;
+        let out = self.alloc::<T>(1)?;
+        let tiles = statuses.len();
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let n = tiles
+            .checked_mul(wavekit_core::canonical::SCAN_TILE)
+            .ok_or(WavekitError::TooLarge {
+                what: "look-back tiles",
+                value: tiles as u64,
+                limit: (usize::MAX / wavekit_core::canonical::SCAN_TILE) as u64,
+            })?;
+        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
+        let scratch = self.ensure_pool(&mut work, bytes)?;
+        self.run_checked(&work, "look_back_probe", |s, _| unsafe {
+            // SAFETY: live device buffers of `tiles` flags and values, one output element, and
+            // scratch of the size the table asked for.
+            (self.table.look_back_probe)(
+                s,
+                T::KIND as u32,
+                op as u32,
+                dptr::<u32>(flags.device_ptr()).cast_const(),
+                dptr::<std::ffi::c_void>(values.device_ptr()).cast_const(),
+                tiles as u64,
+                dptr(scratch),
+                bytes,
+                dptr(out.device_ptr()),
+            )
+        })?;
+        drop(work);
+        Ok(self.download(&out)?[0])
+    }
+}

@@ -1,0 +1,242 @@
+//! `GpuRuntime` over host memory for the SIMT executor: "device" memory is host memory, copies
+//! are memcpy, the stream is the executor session, and the launcher table is the csrc kernels
+//! compiled for the host at the runtime's width. `GpuBackend<SimtRuntime>` thus runs the
+//! shared GPU host code and the real kernels, with every launch checked for hazards.
+
+use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, error_message};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::width::WarpWidth;
+use wavekit_gpu::ffi::Launchers;
+use wavekit_gpu::{DevPtr, GpuRuntime};
+
+unsafe extern "C" {
+    /// The csrc launcher tables built by crates/build/src/simt.rs (csrc/kernels/table.cu at each width).
+    fn wk_simt32_launchers() -> *const Launchers;
+    fn wk_simt64_launchers() -> *const Launchers;
+}
+
+/// Every allocation is aligned for the kernels' 16-byte vector loads, and then some.
+const ALIGN: usize = 64;
+
+/// Hazards the public layer expects from a launcher, because it marks the affected lanes
+/// `None`: the shuffle primitive reads whatever source lane the caller names, member or not.
+fn expected(call: &str, kind: HazardKind) -> bool {
+    call == "shfl" && kind == HazardKind::ShflOutsideMask
+}
+
+pub struct SimtRuntime {
+    width: WarpWidth,
+    schedule: Schedule,
+    session: Session,
+    /// Live allocations, start address to length, so copies are checked against them.
+    allocs: Mutex<BTreeMap<DevPtr, usize>>,
+    /// Unexpected hazards, kept after the error they caused was returned.
+    hazards: Mutex<Vec<Report>>,
+    expected_count: Mutex<u64>,
+}
+
+fn mem_error(call: &str, message: String) -> WavekitError {
+    WavekitError::Device {
+        backend: "simt",
+        call: call.to_string(),
+        message,
+    }
+}
+
+impl SimtRuntime {
+    pub fn new(width: WarpWidth, schedule: Schedule) -> Self {
+        SimtRuntime {
+            width,
+            schedule,
+            session: Session::new(schedule),
+            allocs: Mutex::new(BTreeMap::new()),
+            hazards: Mutex::new(Vec::new()),
+            expected_count: Mutex::new(0),
+        }
+    }
+
+    pub fn schedule(&self) -> Schedule {
+        self.schedule
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The unexpected hazards reported so far (each also failed the call that caused it),
+    /// removed from the runtime.
+    pub fn take_hazards(&self) -> Vec<Report> {
+        std::mem::take(&mut *self.hazards.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Hazards the public layer expects and hides (see `expected`), counted.
+    pub fn expected_hazards(&self) -> u64 {
+        *self
+            .expected_count
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Checks that `[ptr, ptr + bytes)` lies inside one live allocation.
+    fn check_range(&self, call: &str, ptr: DevPtr, bytes: usize) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let allocs = self.allocs.lock().unwrap_or_else(|p| p.into_inner());
+        match allocs.range(..=ptr).next_back() {
+            Some((&start, &len)) if ptr + bytes as u64 <= start + len as u64 => Ok(()),
+            _ => Err(mem_error(
+                call,
+                format!("{bytes} bytes at {ptr:#x} are not inside one allocation"),
+            )),
+        }
+    }
+}
+
+impl GpuRuntime for SimtRuntime {
+    const BACKEND: &'static str = "simt";
+
+    fn ordinal(&self) -> usize {
+        0
+    }
+
+    fn device_name(&self) -> String {
+        let schedule = match self.schedule {
+            Schedule::Lockstep => "lockstep",
+            Schedule::Forward => "forward order",
+            Schedule::Reverse => "reverse order",
+            Schedule::Random(_) => "random order",
+        };
+        format!("SIMT executor, {} lanes, {schedule}", self.width.lanes())
+    }
+
+    fn warp_size(&self) -> u32 {
+        self.width.lanes()
+    }
+
+    fn multiprocessors(&self) -> u32 {
+        1
+    }
+
+    fn launchers(&self) -> &'static Launchers {
+        // SAFETY: each returns the address of a static table that lives for the whole program.
+        unsafe {
+            match self.width {
+                WarpWidth::W32 => &*wk_simt32_launchers(),
+                WarpWidth::W64 => &*wk_simt64_launchers(),
+            }
+        }
+    }
+
+    fn make_current(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<DevPtr> {
+        let layout = Layout::from_size_align(bytes.max(1), ALIGN)
+            .map_err(|e| mem_error("alloc", format!("{bytes} bytes: {e}")))?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(mem_error(
+                "alloc",
+                format!("out of host memory for {bytes} bytes"),
+            ));
+        }
+        let addr = ptr as DevPtr;
+        self.allocs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(addr, bytes.max(1));
+        Ok(addr)
+    }
+
+    unsafe fn free(&self, ptr: DevPtr) {
+        let len = self
+            .allocs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&ptr);
+        if let Some(len) = len {
+            let layout = Layout::from_size_align(len, ALIGN).expect("valid when allocated");
+            // SAFETY: allocated by `alloc` with this layout; the caller no longer uses it.
+            unsafe { dealloc(ptr as *mut u8, layout) };
+        }
+    }
+
+    fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
+        self.check_range("memset", ptr, bytes)?;
+        // SAFETY: the range lies inside a live allocation (checked above).
+        unsafe { std::ptr::write_bytes(ptr as *mut u8, 0, bytes) };
+        Ok(())
+    }
+
+    fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
+        self.check_range("copy to device", dst, src.len())?;
+        // SAFETY: dst..dst+len lies inside a live allocation, which never overlaps `src`.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst as *mut u8, src.len()) };
+        Ok(())
+    }
+
+    fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
+        self.check_range("copy from device", src, dst.len())?;
+        // SAFETY: src..src+len lies inside a live allocation, which never overlaps `dst`.
+        unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
+        Ok(())
+    }
+
+    fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
+        self.check_range("copy on device", dst, bytes)?;
+        self.check_range("copy on device", src, bytes)?;
+        // SAFETY: both ranges lie inside live allocations; `copy` allows them to overlap.
+        unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes) };
+        Ok(())
+    }
+
+    fn stream(&self) -> *mut std::ffi::c_void {
+        self.session.stream()
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Launches that report hazards fail with every unexpected report in the message (and kept
+    /// for `take_hazards`); the shuffle primitive's reads of non-members are expected.
+    fn check(&self, code: i32, call: &str) -> Result<()> {
+        if code == 0 {
+            return Ok(());
+        }
+        let reports = self.session.take_reports();
+        let (hidden, unexpected): (Vec<Report>, Vec<Report>) =
+            reports.into_iter().partition(|r| expected(call, r.kind));
+        *self
+            .expected_count
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) += hidden.len() as u64;
+        if code == HAZARDS && unexpected.is_empty() {
+            return Ok(());
+        }
+        let mut message = if code == HAZARDS {
+            format!("{} hazard(s)", unexpected.len())
+        } else {
+            error_message(code)
+        };
+        for r in &unexpected {
+            message.push_str("\n  ");
+            message.push_str(&r.to_string());
+        }
+        self.hazards
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(unexpected);
+        Err(WavekitError::Device {
+            backend: "simt",
+            call: call.to_string(),
+            message,
+        })
+    }
+}

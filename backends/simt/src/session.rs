@@ -1,0 +1,228 @@
+//! Executor sessions: the scheduling policy launches run under, and the hazards they report.
+
+use super::ffi;
+use std::ffi::{CStr, c_char, c_int, c_void};
+use std::fmt;
+use std::ptr::NonNull;
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::mask::LaneMask;
+use wavekit_core::width::WarpWidth;
+
+/// How the executor interleaves the lanes of a block between synchronising points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// A warp's lanes advance together, one shared-memory access at a time, and
+    /// `__activemask()` sees every lane of the warp at that call: AMD wavefronts and pre-Volta
+    /// NVIDIA warps.
+    Lockstep,
+    /// Independent thread scheduling (Volta+): each lane runs alone to its next synchronising
+    /// point, lanes in thread order, and lanes that reach an `__activemask()` together are split
+    /// into smaller groups, as the hardware may.
+    Forward,
+    /// As `Forward`, lanes in reverse thread order.
+    Reverse,
+    /// As `Forward`, lanes in an order drawn from the seed.
+    Random(u64),
+}
+
+impl Schedule {
+    fn raw(self) -> (u32, u64) {
+        match self {
+            Schedule::Lockstep => (0, 0),
+            Schedule::Forward => (1, 0),
+            Schedule::Reverse => (2, 0),
+            Schedule::Random(seed) => (3, seed),
+        }
+    }
+}
+
+/// What a report is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    /// A `__syncthreads` that not every thread of the block reached: some wait at another
+    /// barrier call, or exited (seed 001's barrier inside a branch).
+    BarrierDivergence,
+    /// A collective's mask names a lane that exited, does not exist, or waits at a block
+    /// barrier: on hardware a hang or undefined values.
+    InactiveMaskLane,
+    /// Lanes named in a mask wait at a different collective or with a different mask, or the
+    /// mask leaves out its caller.
+    MismatchedCollective,
+    /// A shuffle read a source lane outside its mask: the value is undefined.
+    ShflOutsideMask,
+    /// Two threads touched a shared-memory element, at least one writing, not both atomically,
+    /// with no barrier both took part in between (seed 000's `__syncwarp` reduction).
+    SharedRace,
+    SharedOutOfBounds,
+    /// The executor abandoned a block that made no progress.
+    Stalled,
+}
+
+impl HazardKind {
+    fn from_raw(kind: u32) -> Self {
+        match kind {
+            0 => HazardKind::BarrierDivergence,
+            1 => HazardKind::InactiveMaskLane,
+            2 => HazardKind::MismatchedCollective,
+            3 => HazardKind::ShflOutsideMask,
+            4 => HazardKind::SharedRace,
+            5 => HazardKind::SharedOutOfBounds,
+            _ => HazardKind::Stalled,
+        }
+    }
+}
+
+/// One hazard: where (kernel, block, warp, lanes) and what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub kind: HazardKind,
+    pub kernel: String,
+    pub block: [u32; 3],
+    /// The warp within the block.
+    pub warp: u32,
+    /// The lanes of that warp the report is about.
+    pub lanes: LaneMask,
+    pub detail: String,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.block;
+        write!(
+            f,
+            "{:?} in {} (w{}) block ({x},{y},{z}) warp {} lanes {:#x}: {}",
+            self.kind,
+            self.kernel,
+            self.lanes.width(),
+            self.warp,
+            self.lanes.bits(),
+            self.detail
+        )
+    }
+}
+
+/// A scheduling policy and the reports of the launches made under it. It is the "stream" the
+/// executor's launchers are given.
+pub struct Session {
+    raw: NonNull<ffi::RawSession>,
+}
+
+// SAFETY: the C++ session guards its state with a mutex; launches only read its policy and
+// append reports under that lock.
+unsafe impl Send for Session {}
+unsafe impl Sync for Session {}
+
+fn c_str(p: *const c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: the executor hands out NUL-terminated strings that live until the reports are
+    // dropped, which happens only after they are copied here.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// `WK_SIMT_HAZARDS`: the launch ran to its end and left reports in the session.
+pub(crate) const HAZARDS: c_int = 3;
+
+pub(crate) fn error_message(code: c_int) -> String {
+    // SAFETY: returns a static NUL-terminated string for any code.
+    c_str(unsafe { ffi::wk_simt_error_string(code) })
+}
+
+impl Session {
+    pub fn new(schedule: Schedule) -> Self {
+        let (policy, seed) = schedule.raw();
+        // SAFETY: plain constructor; the pointer is freed once, in Drop.
+        let raw = unsafe { ffi::wk_simt_session_new(policy, seed) };
+        Session {
+            raw: NonNull::new(raw).expect("wk_simt_session_new never returns null"),
+        }
+    }
+
+    pub fn set_schedule(&self, schedule: Schedule) {
+        let (policy, seed) = schedule.raw();
+        // SAFETY: `raw` is live for &self.
+        unsafe { ffi::wk_simt_session_configure(self.raw.as_ptr(), policy, seed) }
+    }
+
+    /// The reports collected so far, removed from the session.
+    pub fn take_reports(&self) -> Vec<Report> {
+        let s = self.raw.as_ptr();
+        // SAFETY: `raw` is live; each report is copied before `drop` releases its strings.
+        unsafe {
+            let n = ffi::wk_simt_session_report_count(s);
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                let mut r = ffi::RawReport {
+                    kind: 0,
+                    block: [0; 3],
+                    warp: 0,
+                    width: 0,
+                    lanes: 0,
+                    kernel: std::ptr::null(),
+                    detail: std::ptr::null(),
+                };
+                if ffi::wk_simt_session_report(s, i, &mut r) != 0 {
+                    break;
+                }
+                let width = WarpWidth::new(r.width).unwrap_or(WarpWidth::W32);
+                out.push(Report {
+                    kind: HazardKind::from_raw(r.kind),
+                    kernel: c_str(r.kernel),
+                    block: r.block,
+                    warp: r.warp,
+                    lanes: LaneMask::from_bits(r.lanes & width.full_bits(), width)
+                        .expect("masked to the width"),
+                    detail: c_str(r.detail),
+                });
+            }
+            ffi::wk_simt_session_drop(s, out.len());
+            out
+        }
+    }
+
+    /// Reports left out because a launch reached its cap (16 of a kind).
+    pub fn suppressed(&self) -> u64 {
+        // SAFETY: `raw` is live for &self.
+        unsafe { ffi::wk_simt_session_suppressed(self.raw.as_ptr()) }
+    }
+
+    /// Launches made under this session.
+    pub fn launches(&self) -> u64 {
+        // SAFETY: `raw` is live for &self.
+        unsafe { ffi::wk_simt_session_launches(self.raw.as_ptr()) }
+    }
+
+    /// The handle the launchers take as their stream.
+    pub(crate) fn stream(&self) -> *mut c_void {
+        self.raw.as_ptr().cast()
+    }
+
+    /// Turns a launcher's return code into a result; hazards are left in the session.
+    pub(crate) fn check(code: c_int, call: &str) -> Result<()> {
+        if code == 0 || code == HAZARDS {
+            Ok(())
+        } else {
+            Err(WavekitError::Device {
+                backend: "simt",
+                call: call.to_string(),
+                message: error_message(code),
+            })
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // SAFETY: created by wk_simt_session_new, freed exactly once.
+        unsafe { ffi::wk_simt_session_free(self.raw.as_ptr()) }
+    }
+}
+
+impl fmt::Debug for Session {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("launches", &self.launches())
+            .finish()
+    }
+}

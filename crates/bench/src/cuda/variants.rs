@@ -1,0 +1,308 @@
+//! CUDA-only rows: variants of wavekit's own kernels, so the run that fills BENCHMARKS.md also
+//! shows why the launchers pick what they pick (device reduce tiles per block, histogram
+//! aggregation). Each variant is checked against the reference before it is timed.
+
+use super::ffi;
+use super::timer::{DeviceTimer, check};
+use super::{cub_reduce, inp, out, scratch};
+use crate::cases::{
+    BINS, Case, CaseResult, Measured, Refused, check_all, check_one, histogram_keys, random,
+    size_of,
+};
+use crate::timing::{Baseline, Harness};
+use wavekit::cuda::CudaBackend;
+use wavekit::element::Element;
+use wavekit::gpu::GpuRuntime;
+use wavekit::gpu::ffi as wk;
+use wavekit::op::ReduceOp;
+use wavekit::{Backend, ScanKind};
+use wavekit_conformance::reference;
+
+pub fn cases() -> Vec<Case<CudaBackend>> {
+    vec![
+        Case {
+            collective: "reduce sum k=1",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 1),
+        },
+        Case {
+            collective: "reduce sum k=2",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 2),
+        },
+        Case {
+            collective: "reduce sum k=4",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 4),
+        },
+        Case {
+            collective: "reduce sum k=8",
+            elem: "f32",
+            run: |b, h, n| reduce_k::<f32>(b, h, n, 8),
+        },
+        Case {
+            collective: "reduce sum k=1",
+            elem: "f64",
+            run: |b, h, n| reduce_k::<f64>(b, h, n, 1),
+        },
+        Case {
+            collective: "reduce sum k=4",
+            elem: "f64",
+            run: |b, h, n| reduce_k::<f64>(b, h, n, 4),
+        },
+        Case {
+            collective: "reduce sum e2e",
+            elem: "f32",
+            run: reduce_e2e::<f32>,
+        },
+        Case {
+            collective: "reduce sum e2e",
+            elem: "f64",
+            run: reduce_e2e::<f64>,
+        },
+        Case {
+            collective: "scan inclusive sum blocks=5",
+            elem: "f32",
+            run: |b, h, n| scan_blocks::<f32>(b, h, n, 5),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=5",
+            elem: "i32",
+            run: |b, h, n| scan_blocks::<i32>(b, h, n, 5),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=6",
+            elem: "f32",
+            run: |b, h, n| scan_blocks::<f32>(b, h, n, 6),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=6",
+            elem: "i32",
+            run: |b, h, n| scan_blocks::<i32>(b, h, n, 6),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=7",
+            elem: "f32",
+            run: |b, h, n| scan_blocks::<f32>(b, h, n, 7),
+        },
+        Case {
+            collective: "scan inclusive sum blocks=7",
+            elem: "i32",
+            run: |b, h, n| scan_blocks::<i32>(b, h, n, 7),
+        },
+        Case {
+            collective: "histogram 256 uniform adaptive",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, false, 2),
+        },
+        Case {
+            collective: "histogram 256 skewed adaptive",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, true, 2),
+        },
+        Case {
+            collective: "histogram 256 uniform match",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, false, 1),
+        },
+        Case {
+            collective: "histogram 256 skewed match",
+            elem: "u32",
+            run: |b, h, n| histogram_mode(b, h, n, true, 1),
+        },
+    ]
+}
+
+/// The device reduce with `k` tiles per block (the launcher picks by size).
+fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseResult {
+    let op = ReduceOp::Sum;
+    let x: Vec<T> = random(n, 1);
+    let expected = reference::device_reduce(&x, op);
+    let input = b.upload(&x)?;
+    let kind = T::KIND as u32;
+    let t = b.runtime().launchers();
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<T>(1)?;
+    let launch = |s| unsafe {
+        // SAFETY: live buffers of the sizes given, the backend's stream.
+        ffi::wk_bench_reduce_k(
+            s,
+            kind,
+            op as u32,
+            inp(&input),
+            n as u64,
+            out(&sc),
+            bytes,
+            out(&res),
+            k,
+        )
+    };
+    check(b, launch(super::stream(b)?), "reduce_k")?;
+    check_one(expected, b.download(&res)?[0])?;
+    let timer = DeviceTimer::new(b)?;
+    let timing = timer.time(h, "reduce_k", launch)?;
+    check_one(expected, b.download(&res)?[0])?;
+    let baseline = cub_reduce(b, &timer, h, &input, op, expected)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<T>(n),
+        input_bytes: size_of::<T>(n),
+        baseline,
+        read_only: true,
+    })
+}
+
+/// The inclusive Sum scan compiled for `blocks` blocks per SM, against the launcher's default
+/// timed in the same run, every result checked against the reference.
+fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
+    let x: Vec<T> = random(n, 1);
+    let want = reference::device_scan(&x, ReduceOp::Sum, ScanKind::Inclusive);
+    let input = b.upload(&x)?;
+    let kind = T::KIND as u32;
+    let t = b.runtime().launchers();
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<T>(n)?;
+    let run = |blocks: u32| {
+        let (i, s_ptr, o) = (inp(&input), out(&sc), out(&res));
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, blocks)
+        }
+    };
+    check(b, run(blocks)(super::stream(b)?), "scan blocks")?;
+    check_all(&want, &b.download(&res)?)?;
+    let timer = DeviceTimer::new(b)?;
+    let timing = timer.time(h, "scan blocks", run(blocks))?;
+    check_all(&want, &b.download(&res)?)?;
+    let default = timer.time(h, "scan default", run(0))?;
+    check_all(&want, &b.download(&res)?)?;
+    Ok(Measured {
+        timing,
+        bytes: 2 * size_of::<T>(n),
+        input_bytes: size_of::<T>(n),
+        baseline: Some(Baseline {
+            name: "default",
+            timing: default,
+        }),
+        read_only: false,
+    })
+}
+
+/// The device reduce timed end to end: the stream idle, then start event, the call, stop event,
+/// so the GPU time includes waiting for the host to submit each launch (what a second launch
+/// costs CUB in a real call), against CUB timed the same way.
+fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
+    let op = ReduceOp::Sum;
+    let x: Vec<T> = random(n, 1);
+    let expected = reference::device_reduce(&x, op);
+    let input = b.upload(&x)?;
+    let kind = T::KIND as u32;
+    let t = b.runtime().launchers();
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<T>(1)?;
+    let status = b.upload(&[0u64, u64::MAX])?;
+    let st = out::<_, wk::Status>(&status);
+    let timer = DeviceTimer::new(b)?;
+    let timing = timer.time_e2e(h, "device_reduce", |s| unsafe {
+        // SAFETY: live buffers of the sizes given, the backend's stream.
+        (t.device_reduce)(
+            s,
+            st,
+            kind,
+            op as u32,
+            inp(&input),
+            n as u64,
+            out(&sc),
+            bytes,
+            out(&res),
+        )
+    })?;
+    check_one(expected, b.download(&res)?[0])?;
+    let cub_res = b.alloc::<T>(1)?;
+    let mut tb = 0usize;
+    // SAFETY: a size query: nothing is launched.
+    check(
+        b,
+        unsafe {
+            ffi::wk_bench_cub_reduce(
+                std::ptr::null_mut(),
+                kind,
+                op as u32,
+                inp(&input),
+                n as u64,
+                out(&cub_res),
+                std::ptr::null_mut(),
+                &mut tb,
+            )
+        },
+        "cub reduce",
+    )?;
+    let temp = scratch(b, tb as u64)?;
+    let cub = timer.time_e2e(h, "cub reduce", |s| unsafe {
+        let mut tb = tb;
+        // SAFETY: as above.
+        ffi::wk_bench_cub_reduce(
+            s,
+            kind,
+            op as u32,
+            inp(&input),
+            n as u64,
+            out(&cub_res),
+            out(&temp),
+            &mut tb,
+        )
+    })?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<T>(n),
+        input_bytes: size_of::<T>(n),
+        baseline: Some(Baseline {
+            name: "CUB",
+            timing: cub,
+        }),
+        read_only: true,
+    })
+}
+
+/// The histogram with aggregation `mode`, against plain atomics on shared-memory counts.
+fn histogram_mode(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, mode: i32) -> CaseResult {
+    let keys = histogram_keys(n, skewed);
+    let (counts, outside) = reference::histogram(&keys, BINS);
+    let mut want = counts;
+    want.push(outside);
+    let buf = b.upload(&keys)?;
+    let res = b.alloc::<u64>(BINS as usize + 1)?;
+    let timer = DeviceTimer::new(b)?;
+    let (keys_ptr, res_ptr) = (inp::<_, u32>(&buf), out::<_, u64>(&res));
+    let run = |m: i32| {
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_histogram_mode(s, keys_ptr, n as u64, BINS, res_ptr, m)
+        }
+    };
+    check(b, run(mode)(super::stream(b)?), "histogram mode")?;
+    check_all(&want, &b.download(&res)?)?;
+    let timing = timer.time(h, "histogram mode", run(mode))?;
+    check_all(&want, &b.download(&res)?)?;
+    let plain = timer.time(h, "plain histogram", run(0))?;
+    check_all(&want, &b.download(&res)?).map_err(|e| match e {
+        Refused::Wrong(d) => Refused::Wrong(format!("plain: {d}")),
+        other => other,
+    })?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<u32>(n),
+        input_bytes: size_of::<u32>(n),
+        baseline: Some(Baseline {
+            name: "shared atomics",
+            timing: plain,
+        }),
+        read_only: true,
+    })
+}

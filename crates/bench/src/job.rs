@@ -1,0 +1,105 @@
+//! What one bench case times, with the buffers it runs on. The generic path (`Job::call`) goes
+//! through the public API; a GPU backend may instead launch the kernel directly on its stream
+//! and time it with device events (`BenchBackend::time_job`), which is why a job also carries
+//! the raw arrays (segment offsets, CSR arrays) the public objects keep private.
+
+use std::hint::black_box;
+use wavekit::api::{Collectives, Csr, Segments, VectorSize};
+use wavekit::element::Element;
+use wavekit::error::Result;
+use wavekit::{Backend, ScanKind};
+use wavekit::{Predicate, ReduceOp};
+
+/// The segments of a segmented reduce as arrays: `offsets` (None for fixed segments of
+/// `seg_size`), the resolved vector size, and offsets materialised for a library baseline.
+pub struct RawSegments<'a, B: Backend> {
+    pub offsets: Option<&'a B::Buffer<u32>>,
+    pub seg_size: usize,
+    pub count: usize,
+    pub vector: u32,
+    /// `count + 1` offsets, also for fixed segments (CUB takes offsets only).
+    pub baseline_offsets: &'a B::Buffer<u32>,
+}
+
+/// The CSR arrays of an SpMV.
+pub struct RawCsr<'a, B: Backend> {
+    pub row_offsets: &'a B::Buffer<u32>,
+    pub cols: &'a B::Buffer<u32>,
+}
+
+pub enum Job<'a, B: Backend, T: Element> {
+    Reduce {
+        input: &'a B::Buffer<T>,
+        op: ReduceOp,
+    },
+    Scan {
+        input: &'a B::Buffer<T>,
+        output: &'a mut B::Buffer<T>,
+        op: ReduceOp,
+        kind: ScanKind,
+    },
+    Segmented {
+        input: &'a B::Buffer<T>,
+        segments: &'a Segments<B>,
+        raw: RawSegments<'a, B>,
+        output: &'a mut B::Buffer<T>,
+        op: ReduceOp,
+    },
+    Spmv {
+        a: &'a Csr<B, T>,
+        raw: RawCsr<'a, B>,
+        vals: &'a B::Buffer<T>,
+        x: &'a B::Buffer<T>,
+        y: &'a mut B::Buffer<T>,
+        vector: u32,
+    },
+    CountIf {
+        input: &'a B::Buffer<T>,
+        pred: Predicate<T>,
+    },
+    Compact {
+        input: &'a B::Buffer<T>,
+        pred: Predicate<T>,
+        stable: bool,
+        output: &'a mut B::Buffer<T>,
+    },
+    /// Keys are `u32`; the job's `T` is `u32` too.
+    Histogram { keys: &'a B::Buffer<u32>, bins: u32 },
+}
+
+impl<B: Collectives, T: Element> Job<'_, B, T> {
+    /// One call through the public API (what the CPU backend is timed on).
+    pub fn call(&mut self, b: &B) -> Result<()> {
+        match self {
+            Job::Reduce { input, op } => b.reduce(*input, *op).map(sink),
+            Job::Scan {
+                input,
+                output,
+                op,
+                kind,
+            } => b.scan(*input, output, *op, *kind),
+            Job::Segmented {
+                input,
+                segments,
+                op,
+                ..
+            } => b.segmented_reduce(*input, segments, *op).map(sink),
+            Job::Spmv {
+                a, x, y, vector, ..
+            } => b.spmv(a, *x, y, VectorSize::Lanes(*vector)),
+            Job::CountIf { input, pred } => b.count_if(*input, *pred).map(sink),
+            Job::Compact {
+                input,
+                pred,
+                stable,
+                ..
+            } => b.compact(*input, *pred, *stable).map(sink),
+            Job::Histogram { keys, bins } => b.histogram(*keys, *bins).map(sink),
+        }
+    }
+}
+
+/// Keeps a timed call's result alive so the call cannot be optimised away.
+fn sink<R>(r: R) {
+    let _ = black_box(r);
+}

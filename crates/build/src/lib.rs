@@ -1,0 +1,54 @@
+//! wavekit-build: what wavekit's build scripts share, as a build-dependency.
+//!
+//! - [`cuda`]: find nvcc (`NVCC`, `CUDA_HOME`/`CUDA_PATH`, the pinned wheels of
+//!   scripts/setup-cuda.sh in `.venv-cuda/`, `PATH`) and compile `.cu` files for the target
+//!   architectures, with the flags the canonical float order needs (no FMA, no flush to zero).
+//! - [`hip`]: find hipcc and ROCm and compile `.cu` files as HIP for every offload target.
+//! - [`simt`]: compile device code for the SIMT executor with the host C++ compiler.
+//! - [`launchers`]: generate the Rust mirror of the launcher table from
+//!   csrc/wavekit/launchers.def.
+//!
+//! How it fits: `wavekit-gpu`, `wavekit-simt`, `wavekit-cuda`, `wavekit-hip` and
+//! `wavekit-bench` name this crate in `[build-dependencies]`; it depends on `cc` only. The
+//! device sources live in the workspace's `csrc/`, found through [`csrc_dir`].
+
+pub mod cuda;
+pub mod hip;
+pub mod launchers;
+pub mod simt;
+
+use std::path::{Path, PathBuf};
+
+/// The wavekit workspace root (the folder holding `csrc/` and `.venv-cuda/`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("crates/build sits two levels below the workspace root")
+}
+
+/// wavekit's portable device sources: `wavekit/` (the device layer), `kernels/`, `simt/`,
+/// `bench/`.
+pub fn csrc_dir() -> PathBuf {
+    workspace_root().join("csrc")
+}
+
+/// The files in `dir` ending in `.ext`, sorted; tells cargo to rerun when the folder changes.
+pub fn sources(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Asks cargo to rerun the build script when the shared device layer or kernel headers change.
+pub fn rerun_on_device_layer() {
+    let csrc = csrc_dir();
+    for d in ["wavekit", "kernels"] {
+        println!("cargo:rerun-if-changed={}", csrc.join(d).display());
+    }
+}

@@ -1,0 +1,133 @@
+//! `wavekit bench`: every collective, checked then timed, against a copy of the same bytes
+//! measured in the same run on the same backend (the harness is wavekit-bench).
+
+use crate::error::{CliError, CliResult};
+use crate::registry::{self, BackendKind, with_backend};
+use std::cell::RefCell;
+use wavekit::WarpWidth;
+use wavekit_bench::timing::Harness;
+use wavekit_bench::{Layout, Outcome, Progress, Row, Selection, bench_one, csv, plot};
+
+pub struct Options {
+    pub backend: Option<BackendKind>,
+    pub warp: Option<WarpWidth>,
+    pub sizes: Vec<usize>,
+    pub reps: usize,
+    /// Keep only collectives whose name contains this.
+    pub only: Option<String>,
+    pub csv: Option<String>,
+    /// Also draw GB/s against n per backend (SVG) to this file.
+    pub plot: Option<String>,
+}
+
+/// Runs the bench, printing rows as they come; `Ok(true)` when every result was right.
+pub fn run(opts: &Options) -> CliResult<bool> {
+    let selected = registry::select(opts.backend, opts.warp)?;
+    for (kind, why) in &selected.skipped {
+        println!("skipped {}: {why}", kind.name());
+    }
+    if selected.backends.is_empty() {
+        return Err(CliError::Usage("no backend to bench".into()));
+    }
+    let harness = Harness {
+        warmup: 1,
+        reps: opts.reps,
+    };
+    let name_w = selected
+        .backends
+        .iter()
+        .map(|b| b.name().len())
+        .max()
+        .unwrap_or(0);
+    let layout = Layout {
+        name_w: name_w.max("backend".len()),
+    };
+    println!(
+        "median of {} reps after 1 warm-up; GB/s counts the bytes the collective must move (input \
+         read once + output written); % copy = of the same input copied on the same backend in \
+         this run (read + write); % read = of the input read once (read-only collectives); ratio \
+         = baseline's median time / ours (> 1: faster than the baseline)",
+        harness.reps
+    );
+    println!("{}", layout.header());
+    let mut rows = Vec::new();
+    let selection = Selection {
+        only: opts.only.clone(),
+        sizes: opts.sizes.clone(),
+    };
+    let progress = RefCell::new(Progress::new(selected.backends.len()));
+    for any in &selected.backends {
+        let name = any.name();
+        with_backend!(any, |b| bench_one(
+            b,
+            &name,
+            &selection,
+            &harness,
+            &mut |row: Row| {
+                progress.borrow_mut().clear();
+                println!("{}", layout.line(&row));
+                rows.push(row);
+            },
+            &mut |done, total, what: &str| progress.borrow_mut().show(done, total, what),
+        ));
+        progress.borrow_mut().next_backend();
+    }
+    progress.borrow_mut().clear();
+    if rows.is_empty() {
+        return Err(CliError::Usage(format!(
+            "no collective matches `{}`",
+            opts.only.as_deref().unwrap_or("")
+        )));
+    }
+    if let Some(path) = &opts.csv {
+        write_file(path, &csv(&rows))?;
+        println!("wrote {path}");
+    }
+    if let Some(path) = &opts.plot {
+        write_file(path, &plot::svg(&rows))?;
+        println!("wrote {path}");
+    }
+    let bad = rows
+        .iter()
+        .filter(|r| !matches!(r.outcome, Outcome::Measured { .. }))
+        .count();
+    println!(
+        "bench: {} checked and timed, {bad} refused (wrong result or error: no number)",
+        rows.len() - bad
+    );
+    Ok(bad == 0)
+}
+
+/// `wavekit bench --ladder`: the seed ladder on the first CUDA device (CUDA builds only).
+pub fn run_ladder(opts: &Options) -> CliResult<bool> {
+    #[cfg(feature = "cuda")]
+    {
+        let b = wavekit::cuda::open(0)?;
+        let harness = Harness {
+            warmup: 1,
+            reps: opts.reps,
+        };
+        println!("device: {}", wavekit::Backend::name(&b));
+        let ladder = wavekit_bench::cuda::ladder::run(&b, &harness)?;
+        print!("{}", wavekit_bench::cuda::ladder::table(&ladder));
+        if let Some(path) = &opts.csv {
+            write_file(path, &wavekit_bench::cuda::ladder::csv(&ladder))?;
+            println!("wrote {path}");
+        }
+        Ok(true)
+    }
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = opts;
+        Err(CliError::Usage(
+            "--ladder runs CUDA kernels: build with --features cuda".into(),
+        ))
+    }
+}
+
+fn write_file(path: &str, text: &str) -> CliResult<()> {
+    std::fs::write(path, text).map_err(|error| CliError::Io {
+        path: path.to_string(),
+        error,
+    })
+}

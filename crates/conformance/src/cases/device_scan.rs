@@ -1,0 +1,63 @@
+//! device_scan: the canonical tiled scan bit for bit, inclusive and exclusive, over one and
+//! several tiles; an output of another length is refused.
+
+use crate::Scale;
+use crate::check::{expect_err, ok, same_elems};
+use crate::inputs::{pick, value_sets};
+use crate::reference;
+use wavekit_core::RawBackend;
+use wavekit_core::ScanKind;
+use wavekit_core::api::Collectives;
+use wavekit_core::canonical::SCAN_TILE;
+use wavekit_core::element::Element;
+use wavekit_core::error::WavekitError as E;
+use wavekit_core::op::ReduceOp;
+
+fn device_scan_typed<T: Element, B: RawBackend>(
+    b: &B,
+    scale: Scale,
+    kind: ScanKind,
+) -> Result<(), String> {
+    let t = SCAN_TILE;
+    let small = pick(scale, &[1, 2, 17, 255, t - 1, t + 1], &[1, 17, t + 1]);
+    let large = pick(scale, &[t, 3 * t, 5 * t + 333], &[2 * t + 5]);
+    for op in ReduceOp::ops_for(T::KIND) {
+        let big_too = matches!(op, ReduceOp::Sum | ReduceOp::Max);
+        for &n in small.iter().chain(large.iter().filter(|_| big_too)) {
+            for (vname, vals) in value_sets::<T>(n, n as u64 * 5 + op as u64, n < t) {
+                let ctx = format!("{kind:?} {op:?} {} n={n} {vname}", T::KIND.name());
+                let input = ok(&ctx, b.upload(&vals))?;
+                let mut out = ok(&ctx, b.alloc::<T>(n))?;
+                ok(&ctx, b.scan(&input, &mut out, op, kind))?;
+                let got = ok(&ctx, b.download(&out))?;
+                same_elems(
+                    &ctx,
+                    "element",
+                    &reference::device_scan(&vals, op, kind),
+                    &got,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn device_scan_inclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    each_type!(device_scan_typed(b, scale, ScanKind::Inclusive));
+    Ok(())
+}
+
+pub fn device_scan_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    each_type!(device_scan_typed(b, scale, ScanKind::Exclusive));
+    Ok(())
+}
+
+pub fn err_scan_length<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
+    let input = ok("upload", b.upload(&vec![1.0f32; 100]))?;
+    for out_len in [0usize, 99, 101] {
+        let mut out = ok("alloc", b.alloc::<f32>(out_len))?;
+        let ctx = format!("scan of 100 into {out_len}");
+        expect_err!(ctx, b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive), E::LengthMismatch { expected: 100, got, .. } if *got == out_len)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! Every conformance case: `pub fn name<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String>`.
+//! One file per primitive, named as its kernel in csrc/kernels/ and its section in
+//! docs/SEMANTICS.md, holding its cases and its error cases; buffers.rs holds the buffer round
+//! trips and empty inputs, errors.rs the errors no single primitive owns. The list the registry
+//! and the test macro use is `conformance_cases!` in ../lib.rs.
+
+/// Calls `f::<T, _>(args…)?` for each of the six element types.
+macro_rules! each_type {
+    ($f:ident($($arg:expr),*)) => {{
+        $f::<i32, _>($($arg),*)?;
+        $f::<u32, _>($($arg),*)?;
+        $f::<i64, _>($($arg),*)?;
+        $f::<u64, _>($($arg),*)?;
+        $f::<f32, _>($($arg),*)?;
+        $f::<f64, _>($($arg),*)?;
+    }};
+}
+
+mod activemask;
+mod atomic_agg_inc;
+mod block_reduce;
+mod buffers;
+mod compact;
+mod count_if;
+mod device_reduce;
+mod device_scan;
+mod errors;
+mod histogram;
+mod r#match;
+mod segmented_reduce;
+mod shfl;
+mod spmv;
+mod syncwarp_transpose;
+mod tile;
+mod vote;
+mod warp_reduce;
+mod warp_scan;
+
+pub use activemask::*;
+pub use atomic_agg_inc::*;
+pub use block_reduce::*;
+pub use buffers::*;
+pub use compact::*;
+pub use count_if::*;
+pub use device_reduce::*;
+pub use device_scan::*;
+pub use errors::*;
+pub use histogram::*;
+pub use r#match::*;
+pub use segmented_reduce::*;
+pub use shfl::*;
+pub use spmv::*;
+pub use syncwarp_transpose::*;
+pub use tile::*;
+pub use vote::*;
+pub use warp_reduce::*;
+pub use warp_scan::*;

@@ -1,0 +1,648 @@
+//! The public, validated API: every backend gets it through these blanket-implemented traits,
+//! so input checking and the marking of undefined lanes are written once.
+
+use crate::backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
+use crate::canonical::{MAX_BLOCK, MAX_VECTOR};
+use crate::element::Element;
+use crate::error::{Result, WavekitError};
+use crate::lanes::{shfl_source, transpose_source};
+use crate::mask::LaneMask;
+use crate::op::ReduceOp;
+use crate::predicate::Predicate;
+use crate::raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
+use crate::width::{LOGICAL_GROUP, WarpWidth};
+
+fn check_mask<B: Backend>(b: &B, mask: LaneMask) -> Result<()> {
+    if mask.width() != b.warp_width() {
+        return Err(WavekitError::MaskWidthMismatch {
+            mask_width: mask.width().lanes(),
+            warp: b.warp_width().lanes(),
+        });
+    }
+    Ok(())
+}
+
+fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(WavekitError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+/// `Some(value)` for members, `None` for lanes outside the mask or past the launch.
+fn per_member<R>(
+    launch: &WarpLaunch,
+    mut value: impl FnMut(usize, u32) -> Option<R>,
+) -> Vec<Option<R>> {
+    let lanes = launch.mask.width().lanes() as usize;
+    (0..launch.threads)
+        .map(|t| {
+            let (w, l) = (t / lanes, (t % lanes) as u32);
+            if launch.members(w).contains(l) {
+                value(t, l)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Lanes of complete tiles get `Some`; a trailing partial tile has no defined result.
+fn per_full_tile<R>(
+    threads: usize,
+    tile: u32,
+    mut value: impl FnMut(usize) -> R,
+) -> Vec<Option<R>> {
+    let full = threads / tile as usize * tile as usize;
+    (0..threads).map(|t| (t < full).then(|| value(t))).collect()
+}
+
+fn vote_result(vote: Vote, bits: u64, width: WarpWidth) -> Result<VoteResult> {
+    Ok(match vote {
+        Vote::Ballot => VoteResult::Ballot(LaneMask::from_bits(bits, width)?),
+        _ => VoteResult::Bool(bits != 0),
+    })
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteResult {
+    Bool(bool),
+    Ballot(LaneMask),
+}
+
+/// match_any / match_all over the members, through the backend's raw match.
+fn match_members<B: RawBackend, T: Element>(
+    b: &B,
+    kind: Match,
+    vals: &[T],
+    mask: LaneMask,
+) -> Result<Vec<Option<(LaneMask, bool)>>> {
+    check_mask(b, mask)?;
+    let launch = WarpLaunch {
+        threads: vals.len(),
+        mask,
+    };
+    if vals.is_empty() {
+        return Ok(vec![]);
+    }
+    let raw = b.raw_match(Validated::new(), &launch, kind, vals)?;
+    let width = b.warp_width();
+    per_member(&launch, |t, _| {
+        Some(LaneMask::from_bits(raw[t].0, width).map(|m| (m, raw[t].1)))
+    })
+    .into_iter()
+    .map(Option::transpose)
+    .collect()
+}
+
+/// Warp-level primitives. Each takes one value per thread of a launch (its length is the
+/// thread count) and a member mask applied to every warp.
+pub trait WarpPrimitives: RawBackend {
+    fn vote(&self, vote: Vote, preds: &[bool], mask: LaneMask) -> Result<Vec<Option<VoteResult>>> {
+        check_mask(self, mask)?;
+        let launch = WarpLaunch {
+            threads: preds.len(),
+            mask,
+        };
+        if preds.is_empty() {
+            return Ok(vec![]);
+        }
+        let raw = self.raw_vote(Validated::new(), &launch, vote, preds)?;
+        let width = self.warp_width();
+        per_member(&launch, |t, _| Some(vote_result(vote, raw[t], width)))
+            .into_iter()
+            .map(Option::transpose)
+            .collect()
+    }
+
+    /// `__shfl*_sync(mask, v, arg, width)`: `None` where the lane is not a member or reads a
+    /// lane that is not one.
+    fn shfl<T: Element>(
+        &self,
+        kind: Shfl,
+        vals: &[T],
+        arg: u32,
+        width: u32,
+        mask: LaneMask,
+    ) -> Result<Vec<Option<T>>> {
+        check_mask(self, mask)?;
+        let warp = self.warp_width();
+        warp.check_sub_width(width)?;
+        if arg >= warp.lanes() {
+            return Err(WavekitError::ShuffleArgOutOfRange {
+                arg,
+                limit: warp.lanes(),
+            });
+        }
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
+        if vals.is_empty() {
+            return Ok(vec![]);
+        }
+        let raw = self.raw_shfl(Validated::new(), &launch, kind, vals, arg, width)?;
+        let lanes = warp.lanes() as usize;
+        Ok(per_member(&launch, |t, l| {
+            let src = shfl_source(kind, l, arg, width);
+            launch.members(t / lanes).contains(src).then(|| raw[t])
+        }))
+    }
+
+    fn match_any<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<LaneMask>>> {
+        let raw = match_members(self, Match::Any, vals, mask)?;
+        raw.into_iter().map(|r| r.map(|(m, _)| m)).map(Ok).collect()
+    }
+
+    /// `__match_all_sync`: `(mask, true)` when every member holds the same bits, else
+    /// `(empty, false)`.
+    fn match_all<T: Element>(
+        &self,
+        vals: &[T],
+        mask: LaneMask,
+    ) -> Result<Vec<Option<(LaneMask, bool)>>> {
+        match_members(self, Match::All, vals, mask)
+    }
+
+    /// `__activemask()` inside a branch taken by the lanes of `branch`. Guaranteed: the
+    /// result holds the caller and only lanes of the branch; under independent thread
+    /// scheduling it may hold fewer than all of them (seed 000), so nothing more is promised.
+    fn activemask(&self, threads: usize, branch: LaneMask) -> Result<Vec<Option<LaneMask>>> {
+        check_mask(self, branch)?;
+        let launch = WarpLaunch {
+            threads,
+            mask: branch,
+        };
+        if threads == 0 {
+            return Ok(vec![]);
+        }
+        let raw = self.raw_activemask(Validated::new(), &launch)?;
+        let width = self.warp_width();
+        per_member(&launch, |t, _| Some(LaneMask::from_bits(raw[t], width)))
+            .into_iter()
+            .map(Option::transpose)
+            .collect()
+    }
+
+    /// Seed 000's `__syncwarp` transpose through shared memory.
+    fn syncwarp_transpose<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<T>>> {
+        check_mask(self, mask)?;
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
+        if vals.is_empty() {
+            return Ok(vec![]);
+        }
+        let raw = self.raw_syncwarp_transpose(Validated::new(), &launch, vals)?;
+        let width = self.warp_width();
+        let lanes = width.lanes() as usize;
+        Ok(per_member(&launch, |t, l| {
+            launch
+                .members(t / lanes)
+                .contains(transpose_source(l, width))
+                .then(|| raw[t])
+        }))
+    }
+
+    fn tile_shfl<T: Element>(
+        &self,
+        tile: u32,
+        kind: Shfl,
+        vals: &[T],
+        arg: u32,
+    ) -> Result<Vec<Option<T>>> {
+        self.warp_width().check_tile(tile)?;
+        if arg >= tile {
+            return Err(WavekitError::ShuffleArgOutOfRange { arg, limit: tile });
+        }
+        let raw = if vals.is_empty() {
+            vec![]
+        } else {
+            self.raw_tile_shfl(Validated::new(), vals.len(), tile, kind, vals, arg)?
+        };
+        Ok(per_full_tile(vals.len(), tile, |t| raw[t]))
+    }
+
+    fn tile_vote(&self, tile: u32, vote: Vote, preds: &[bool]) -> Result<Vec<Option<VoteResult>>> {
+        let width = self.warp_width();
+        width.check_tile(tile)?;
+        let raw = if preds.is_empty() {
+            vec![]
+        } else {
+            self.raw_tile_vote(Validated::new(), preds.len(), tile, vote, preds)?
+        };
+        per_full_tile(preds.len(), tile, |t| vote_result(vote, raw[t], width))
+            .into_iter()
+            .map(Option::transpose)
+            .collect()
+    }
+
+    fn tile_reduce<T: Element>(
+        &self,
+        tile: u32,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<Option<T>>> {
+        self.warp_width().check_tile(tile)?;
+        op.check::<T>()?;
+        let raw = if vals.is_empty() {
+            vec![]
+        } else {
+            self.raw_tile_reduce(Validated::new(), vals.len(), tile, op, vals)?
+        };
+        Ok(per_full_tile(vals.len(), tile, |t| raw[t]))
+    }
+
+    /// One result per segment of `width` lanes; a short last segment reduces what it has.
+    fn warp_reduce<T: Element>(&self, vals: &[T], width: u32, op: ReduceOp) -> Result<Vec<T>> {
+        self.warp_width().check_sub_width(width)?;
+        op.check::<T>()?;
+        if vals.is_empty() {
+            return Ok(vec![]);
+        }
+        self.raw_warp_reduce(Validated::new(), vals, width, op)
+    }
+
+    fn warp_scan<T: Element>(
+        &self,
+        vals: &[T],
+        width: u32,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<Vec<T>> {
+        self.warp_width().check_sub_width(width)?;
+        op.check::<T>()?;
+        if vals.is_empty() {
+            return Ok(vec![]);
+        }
+        self.raw_warp_scan(Validated::new(), vals, width, op, kind)
+    }
+}
+
+impl<B: RawBackend> WarpPrimitives for B {}
+
+/// How many lanes share one segment or CSR row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorSize {
+    /// Chosen from the input alone (never from the device): see `auto_vector`.
+    Auto,
+    Lanes(u32),
+}
+
+/// The documented rule for `VectorSize::Auto`: the power of two at or above half the mean
+/// segment length, from 1 to 32 lanes.
+pub fn auto_vector(total_items: usize, segments: usize) -> u32 {
+    let mean = total_items.div_ceil(segments.max(1));
+    (mean.div_ceil(2).max(1).next_power_of_two()).min(MAX_VECTOR as usize) as u32
+}
+
+fn resolve_vector(v: VectorSize, total_items: usize, segments: usize) -> Result<u32> {
+    match v {
+        VectorSize::Auto => Ok(auto_vector(total_items, segments)),
+        VectorSize::Lanes(n) if n.is_power_of_two() && n <= MAX_VECTOR => Ok(n),
+        VectorSize::Lanes(n) => Err(WavekitError::InvalidVectorSize(n)),
+    }
+}
+
+/// Checks CSR-style offsets: `offsets[0] == 0`, never decreasing, last equal to `len`.
+pub fn check_offsets(offsets: &[u32], len: usize) -> Result<()> {
+    let bad = |index: usize, reason: String| Err(WavekitError::InvalidOffsets { index, reason });
+    if offsets.is_empty() {
+        return bad(0, "at least one offset (0) is needed".into());
+    }
+    if offsets[0] != 0 {
+        return bad(0, format!("the first offset must be 0, got {}", offsets[0]));
+    }
+    for (i, w) in offsets.windows(2).enumerate() {
+        if w[1] < w[0] {
+            return bad(
+                i + 1,
+                format!("offset {} is below the previous {}", w[1], w[0]),
+            );
+        }
+    }
+    let last = *offsets.last().expect("non-empty");
+    if last as usize != len {
+        return bad(
+            offsets.len() - 1,
+            format!("the last offset {last} must equal the length {len}"),
+        );
+    }
+    Ok(())
+}
+
+fn check_u32_len(what: &'static str, len: usize) -> Result<()> {
+    if len > u32::MAX as usize {
+        return Err(WavekitError::TooLarge {
+            what,
+            value: len as u64,
+            limit: u32::MAX as u64,
+        });
+    }
+    Ok(())
+}
+
+/// Segments whose offsets were validated on the host and now live on the device.
+pub struct Segments<B: Backend> {
+    kind: SegKind<B>,
+    vector: VectorSize,
+}
+
+enum SegKind<B: Backend> {
+    Fixed(usize),
+    Offsets {
+        offsets: B::Buffer<u32>,
+        count: usize,
+        total: usize,
+    },
+}
+
+impl<B: Backend> Segments<B> {
+    /// Segments of `size` consecutive elements (seed 001's REDUCE_SIZE); the last may be short.
+    pub fn fixed(size: usize, vector: VectorSize) -> Result<Self> {
+        if size == 0 {
+            return Err(WavekitError::ZeroSegmentSize);
+        }
+        resolve_vector(vector, size, 1)?;
+        Ok(Segments {
+            kind: SegKind::Fixed(size),
+            vector,
+        })
+    }
+
+    /// Segment i is `[offsets[i], offsets[i + 1])`; offsets are checked against `len`.
+    pub fn from_offsets(
+        backend: &B,
+        offsets: &[u32],
+        len: usize,
+        vector: VectorSize,
+    ) -> Result<Self> {
+        check_offsets(offsets, len)?;
+        let count = offsets.len() - 1;
+        resolve_vector(vector, len, count)?;
+        Ok(Segments {
+            kind: SegKind::Offsets {
+                offsets: backend.upload(offsets)?,
+                count,
+                total: len,
+            },
+            vector,
+        })
+    }
+
+    pub fn count(&self, len: usize) -> usize {
+        match &self.kind {
+            SegKind::Fixed(size) => len.div_ceil(*size),
+            SegKind::Offsets { count, .. } => *count,
+        }
+    }
+}
+
+/// A CSR matrix validated on the host and kept on the device.
+pub struct Csr<B: Backend, T: Element> {
+    rows: usize,
+    cols: usize,
+    row_offsets: B::Buffer<u32>,
+    col_idx: B::Buffer<u32>,
+    vals: B::Buffer<T>,
+    nnz: usize,
+}
+
+impl<B: Backend, T: Element> Csr<B, T> {
+    pub fn new(
+        backend: &B,
+        rows: usize,
+        cols: usize,
+        row_offsets: &[u32],
+        col_idx: &[u32],
+        vals: &[T],
+    ) -> Result<Self> {
+        check_len("CSR row offsets (rows + 1)", rows + 1, row_offsets.len())?;
+        check_len(
+            "CSR values (one per column index)",
+            col_idx.len(),
+            vals.len(),
+        )?;
+        check_u32_len("CSR nonzeros", col_idx.len())?;
+        check_offsets(row_offsets, col_idx.len())?;
+        if let Some((index, &col)) = col_idx
+            .iter()
+            .enumerate()
+            .find(|&(_, &c)| c as usize >= cols)
+        {
+            return Err(WavekitError::ColumnOutOfRange {
+                index,
+                col: col as u64,
+                cols,
+            });
+        }
+        Ok(Csr {
+            rows,
+            cols,
+            row_offsets: backend.upload(row_offsets)?,
+            col_idx: backend.upload(col_idx)?,
+            vals: backend.upload(vals)?,
+            nnz: col_idx.len(),
+        })
+    }
+
+    /// Nonzero entries.
+    pub fn nnz(&self) -> usize {
+        self.nnz
+    }
+
+    /// Rows: the length of `y` in `spmv`.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns: the length of `x` in `spmv`.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+}
+
+/// The result of a compaction: the selected elements are `data[..len]`.
+pub struct Compacted<B: Backend, T: Element> {
+    pub data: B::Buffer<T>,
+    pub len: usize,
+}
+
+/// Collectives over device buffers.
+pub trait Collectives: RawBackend {
+    /// One canonical-order result per block of `block` consecutive elements.
+    fn block_reduce<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        block: u32,
+        op: ReduceOp,
+    ) -> Result<Vec<T>> {
+        op.check::<T>()?;
+        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
+            return Err(WavekitError::InvalidBlockSize(block));
+        }
+        if input.is_empty() {
+            return Ok(vec![]);
+        }
+        self.raw_block_reduce(Validated::new(), input, block, op)
+    }
+
+    fn reduce<T: Element>(&self, input: &Self::Buffer<T>, op: ReduceOp) -> Result<T> {
+        op.check::<T>()?;
+        if input.is_empty() {
+            return Err(WavekitError::EmptyInput {
+                what: "device reduce input",
+            });
+        }
+        self.raw_device_reduce(Validated::new(), input, op)
+    }
+
+    fn scan<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        output: &mut Self::Buffer<T>,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<()> {
+        op.check::<T>()?;
+        check_len("scan output", input.len(), output.len())?;
+        if input.is_empty() {
+            return Ok(());
+        }
+        self.raw_device_scan(Validated::new(), input, output, op, kind)
+    }
+
+    /// One result per segment; an empty segment yields the op's identity.
+    fn segmented_reduce<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        segments: &Segments<Self>,
+        op: ReduceOp,
+    ) -> Result<Self::Buffer<T>> {
+        op.check::<T>()?;
+        let len = input.len();
+        let count = segments.count(len);
+        let mut output = self.alloc::<T>(count)?;
+        if count == 0 {
+            return Ok(output);
+        }
+        let spec = match &segments.kind {
+            SegKind::Fixed(size) => SegmentSpec::Fixed {
+                size: *size,
+                count,
+                vector: resolve_vector(segments.vector, (*size).min(len), 1)?,
+            },
+            SegKind::Offsets {
+                offsets,
+                count,
+                total,
+            } => {
+                check_len(
+                    "segmented reduce input (the offsets' last value)",
+                    *total,
+                    len,
+                )?;
+                SegmentSpec::Offsets {
+                    offsets,
+                    count: *count,
+                    vector: resolve_vector(segments.vector, len, *count)?,
+                }
+            }
+        };
+        self.raw_segmented_reduce(Validated::new(), input, spec, op, &mut output)?;
+        Ok(output)
+    }
+
+    /// y = A x, `vector` lanes per row (seed 001).
+    fn spmv<T: Element>(
+        &self,
+        a: &Csr<Self, T>,
+        x: &Self::Buffer<T>,
+        y: &mut Self::Buffer<T>,
+        vector: VectorSize,
+    ) -> Result<()> {
+        check_len("SpMV x (matrix columns)", a.cols, x.len())?;
+        check_len("SpMV y (matrix rows)", a.rows, y.len())?;
+        if a.rows == 0 {
+            return Ok(());
+        }
+        let v = resolve_vector(vector, a.nnz, a.rows)?;
+        self.raw_spmv(
+            Validated::new(),
+            &a.row_offsets,
+            &a.col_idx,
+            &a.vals,
+            x,
+            y,
+            v,
+        )
+    }
+
+    /// Seed 000's atomicAggInc per thread: returns each thread's old counter value.
+    fn atomic_agg_inc(
+        &self,
+        slots: &Self::Buffer<u32>,
+        counters: &mut Self::Buffer<u32>,
+    ) -> Result<Self::Buffer<u32>> {
+        if counters.is_empty() && !slots.is_empty() {
+            return Err(WavekitError::EmptyInput {
+                what: "atomic counters",
+            });
+        }
+        let mut olds = self.alloc::<u32>(slots.len())?;
+        if !slots.is_empty() {
+            self.raw_atomic_agg_inc(Validated::new(), slots, counters, &mut olds)?;
+        }
+        Ok(olds)
+    }
+
+    fn count_if<T: Element>(&self, input: &Self::Buffer<T>, pred: Predicate<T>) -> Result<u64> {
+        if input.is_empty() {
+            return Ok(0);
+        }
+        self.raw_count_if(Validated::new(), input, pred)
+    }
+
+    fn compact<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        stable: bool,
+    ) -> Result<Compacted<Self, T>> {
+        let mut data = self.alloc::<T>(input.len())?;
+        let len = if input.is_empty() {
+            0
+        } else {
+            self.raw_compact(Validated::new(), input, pred, stable, &mut data)?
+        };
+        Ok(Compacted { data, len })
+    }
+
+    /// Counts of each key below `bins`; larger keys are counted in `outside`.
+    fn histogram(&self, keys: &Self::Buffer<u32>, bins: u32) -> Result<HistogramResult> {
+        if bins == 0 {
+            return Err(WavekitError::ZeroBins);
+        }
+        if keys.is_empty() {
+            return Ok(HistogramResult {
+                counts: vec![0; bins as usize],
+                outside: 0,
+            });
+        }
+        self.raw_histogram(Validated::new(), keys, bins)
+    }
+
+    /// Host convenience: upload, run, download.
+    fn write_from<T: Element>(&self, buf: &mut Self::Buffer<T>, data: &[T]) -> Result<()> {
+        check_len("write source", buf.len(), data.len())?;
+        self.write(buf, data)
+    }
+}
+
+impl<B: RawBackend> Collectives for B {}

@@ -1,0 +1,74 @@
+//! The `Backend` trait: the device memory and identity every backend (cpu, simt, cuda, hip)
+//! gives users, and the kinds of primitive calls. The unvalidated kernel entry points are the
+//! separate `RawBackend` trait (raw.rs).
+
+use crate::element::Element;
+use crate::error::Result;
+use crate::width::WarpWidth;
+
+/// Memory that lives on a backend's device between calls.
+pub trait DeviceBuffer<T: Element>: Send + Sync {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Vote {
+    All = 0,
+    Any = 1,
+    Uni = 2,
+    Ballot = 3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Shfl {
+    /// Read lane `arg % width` of the caller's width segment.
+    Idx = 0,
+    /// Read lane `lane - arg`, or keep the caller's value below the segment start.
+    Up = 1,
+    /// Read lane `lane + arg`, or keep the caller's value at or past the segment end.
+    Down = 2,
+    /// Read lane `lane ^ arg`, or keep the caller's value if that lies past the segment.
+    Xor = 3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Match {
+    Any = 0,
+    All = 1,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScanKind {
+    Inclusive,
+    Exclusive,
+}
+
+pub struct HistogramResult {
+    pub counts: Vec<u64>,
+    /// Keys at or beyond the bin count, counted here instead of dropped.
+    pub outside: u64,
+}
+
+pub trait Backend: Send + Sync + Sized {
+    type Buffer<T: Element>: DeviceBuffer<T>;
+
+    /// A short name with the device, such as `cpu/w32` or `cuda:0 (NVIDIA H100)`.
+    fn name(&self) -> String;
+    /// The device's warp width, read at run time.
+    fn warp_width(&self) -> WarpWidth;
+    /// Waits for all work queued on the device.
+    fn synchronize(&self) -> Result<()>;
+
+    /// A buffer of `len` zeroed elements.
+    fn alloc<T: Element>(&self, len: usize) -> Result<Self::Buffer<T>>;
+    fn upload<T: Element>(&self, data: &[T]) -> Result<Self::Buffer<T>>;
+    fn download<T: Element>(&self, buf: &Self::Buffer<T>) -> Result<Vec<T>>;
+    /// Overwrites `buf` with `data` (same length, checked by the caller).
+    fn write<T: Element>(&self, buf: &mut Self::Buffer<T>, data: &[T]) -> Result<()>;
+}

@@ -1,0 +1,261 @@
+//! Element types a collective can carry, and the exact combining rules of each reduction op.
+
+use crate::error::{Result, WavekitError};
+use crate::op::ReduceOp;
+use std::fmt::Debug;
+
+/// The element types wavekit moves through kernels. Sealed: the device code is compiled for
+/// exactly these six.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum ElemKind {
+    I32 = 0,
+    U32 = 1,
+    I64 = 2,
+    U64 = 3,
+    F32 = 4,
+    F64 = 5,
+}
+
+impl ElemKind {
+    pub const ALL: [ElemKind; 6] = [
+        ElemKind::I32,
+        ElemKind::U32,
+        ElemKind::I64,
+        ElemKind::U64,
+        ElemKind::F32,
+        ElemKind::F64,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemKind::I32 => "i32",
+            ElemKind::U32 => "u32",
+            ElemKind::I64 => "i64",
+            ElemKind::U64 => "u64",
+            ElemKind::F32 => "f32",
+            ElemKind::F64 => "f64",
+        }
+    }
+
+    pub fn size(self) -> usize {
+        match self {
+            ElemKind::I32 | ElemKind::U32 | ElemKind::F32 => 4,
+            _ => 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, ElemKind::F32 | ElemKind::F64)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A plain value type with no padding and every bit pattern valid.
+pub trait Element:
+    sealed::Sealed + Copy + Send + Sync + Debug + Default + PartialEq + PartialOrd + 'static
+{
+    const KIND: ElemKind;
+
+    /// The op's identity e with `combine(op, e, x)` bit-identical to x for every x
+    /// (−0.0 for float Sum, +inf for float Min; see docs/SEMANTICS.md).
+    fn identity(op: ReduceOp) -> Self;
+    /// The op as every backend computes it: integers wrap, floats follow SEMANTICS.md.
+    /// Commutative bit for bit (NaN payloads aside), so lane order inside a pair never matters.
+    fn combine(op: ReduceOp, a: Self, b: Self) -> Self;
+    /// Wrapping product for SpMV (`a * b`, no fused multiply-add).
+    fn mul(a: Self, b: Self) -> Self;
+    fn to_bits(self) -> u64;
+    fn from_bits(bits: u64) -> Self;
+    /// Equality as the conformance suite means it: bit-identical, any NaN equal to any NaN.
+    fn same(self, other: Self) -> bool;
+    /// A deterministic test value from a seed: spread over the type's range, floats finite.
+    fn from_seed(seed: u64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! int_element {
+    ($t:ty, $kind:ident, $ut:ty) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const KIND: ElemKind = ElemKind::$kind;
+            #[inline]
+            fn identity(op: ReduceOp) -> Self {
+                match op {
+                    ReduceOp::Sum | ReduceOp::BitOr | ReduceOp::BitXor => 0,
+                    ReduceOp::Product => 1,
+                    ReduceOp::Min => <$t>::MAX,
+                    ReduceOp::Max => <$t>::MIN,
+                    ReduceOp::BitAnd => !0,
+                }
+            }
+            #[inline]
+            fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
+                match op {
+                    ReduceOp::Sum => a.wrapping_add(b),
+                    ReduceOp::Product => a.wrapping_mul(b),
+                    ReduceOp::Min => a.min(b),
+                    ReduceOp::Max => a.max(b),
+                    ReduceOp::BitAnd => a & b,
+                    ReduceOp::BitOr => a | b,
+                    ReduceOp::BitXor => a ^ b,
+                }
+            }
+            #[inline]
+            fn mul(a: Self, b: Self) -> Self {
+                a.wrapping_mul(b)
+            }
+            #[inline]
+            fn to_bits(self) -> u64 {
+                self as $ut as u64
+            }
+            #[inline]
+            fn from_bits(bits: u64) -> Self {
+                bits as $ut as $t
+            }
+            fn same(self, other: Self) -> bool {
+                self == other
+            }
+            fn from_seed(seed: u64) -> Self {
+                splitmix(seed) as $ut as $t
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+
+int_element!(i32, I32, u32);
+int_element!(u32, U32, u32);
+int_element!(i64, I64, u64);
+int_element!(u64, U64, u64);
+
+macro_rules! float_element {
+    ($t:ty, $kind:ident, $bits:ty) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const KIND: ElemKind = ElemKind::$kind;
+            #[inline]
+            fn identity(op: ReduceOp) -> Self {
+                match op {
+                    ReduceOp::Sum => -0.0,
+                    ReduceOp::Product => 1.0,
+                    ReduceOp::Min => <$t>::INFINITY,
+                    ReduceOp::Max => <$t>::NEG_INFINITY,
+                    // Bitwise ops are rejected for floats before any backend runs.
+                    ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor => <$t>::NAN,
+                }
+            }
+            #[inline]
+            fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
+                match op {
+                    ReduceOp::Sum => a + b,
+                    ReduceOp::Product => a * b,
+                    ReduceOp::Min => {
+                        // NaN propagates; -0.0 orders below +0.0, so the result is commutative.
+                        if a.is_nan() {
+                            a
+                        } else if b.is_nan() {
+                            b
+                        } else if a < b {
+                            a
+                        } else if b < a {
+                            b
+                        } else if a.is_sign_negative() {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    ReduceOp::Max => {
+                        if a.is_nan() {
+                            a
+                        } else if b.is_nan() {
+                            b
+                        } else if a > b {
+                            a
+                        } else if b > a {
+                            b
+                        } else if a.is_sign_positive() {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor => <$t>::NAN,
+                }
+            }
+            #[inline]
+            fn mul(a: Self, b: Self) -> Self {
+                a * b
+            }
+            #[inline]
+            fn to_bits(self) -> u64 {
+                <$t>::to_bits(self) as u64
+            }
+            #[inline]
+            fn from_bits(bits: u64) -> Self {
+                <$t>::from_bits(bits as $bits)
+            }
+            fn same(self, other: Self) -> bool {
+                (self.is_nan() && other.is_nan()) || <$t>::to_bits(self) == <$t>::to_bits(other)
+            }
+            fn from_seed(seed: u64) -> Self {
+                // Values in [-1000, 1000) with a varied mantissa: sums round, so order shows.
+                let unit = (splitmix(seed) >> 11) as f64 / (1u64 << 53) as f64;
+                (unit * 2000.0 - 1000.0) as $t
+            }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+
+float_element!(f32, F32, u32);
+float_element!(f64, F64, u64);
+
+/// SplitMix64: a tiny, well-mixed generator so test inputs need no RNG crate.
+pub fn splitmix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Views a slice of elements as bytes, for copies to and from devices.
+pub fn as_bytes<T: Element>(data: &[T]) -> &[u8] {
+    // SAFETY: every Element is a primitive integer or float: no padding, any bits valid.
+    unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
+}
+
+pub fn as_bytes_mut<T: Element>(data: &mut [T]) -> &mut [u8] {
+    // SAFETY: as in `as_bytes`; every bit pattern written is a valid T.
+    unsafe {
+        std::slice::from_raw_parts_mut(data.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(data))
+    }
+}
+
+/// Which ops apply to which element types (kept here so that op.rs needs no element types).
+impl ReduceOp {
+    /// Bitwise ops on floats are refused: they have no meaning there.
+    pub fn check<T: Element>(self) -> Result<()> {
+        if self.is_bitwise() && T::KIND.is_float() {
+            return Err(WavekitError::UnsupportedOp {
+                op: self.name(),
+                elem: T::KIND.name(),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn ops_for(kind: ElemKind) -> impl Iterator<Item = ReduceOp> {
+        ReduceOp::ALL
+            .into_iter()
+            .filter(move |op| !(op.is_bitwise() && kind.is_float()))
+    }
+}

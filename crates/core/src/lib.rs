@@ -1,0 +1,38 @@
+//! wavekit-core: everything wavekit's layers agree on, and the validated API users call.
+//!
+//! - Types: element types and their exact combining rules ([`element`]), reduction ops
+//!   ([`op`]), predicates ([`predicate`]), lane masks that know their width ([`mask`]), warp
+//!   widths ([`width`]), the canonical-order constants ([`canonical`]), errors ([`error`]).
+//! - The lane rules: which lane a shuffle or the transpose reads ([`lanes`]).
+//! - The backend contract: [`Backend`] (device memory and identity) and [`RawBackend`] (the
+//!   unvalidated kernel entry points, callable only from this crate).
+//! - The validated API every backend gets for free: [`WarpPrimitives`] and [`Collectives`]
+//!   ([`api`]), which check every argument, turn undefined lanes into `None`, and only then call
+//!   the backend.
+//!
+//! How it fits: the backends (`wavekit-cpu`, `wavekit-gpu` with `wavekit-simt`,
+//! `wavekit-cuda`, `wavekit-hip`) depend on this crate and implement its two traits; the
+//! `wavekit` facade re-exports this crate and the backends; the conformance suite, the bench
+//! harness and the command line sit above the facade. Semantics: docs/SEMANTICS.md.
+
+pub mod api;
+pub mod backend;
+pub mod canonical;
+pub mod element;
+pub mod error;
+pub mod lanes;
+pub mod mask;
+pub mod op;
+pub mod predicate;
+pub mod raw;
+pub mod width;
+
+pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
+pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
+pub use element::{ElemKind, Element};
+pub use error::{Result, WavekitError};
+pub use mask::LaneMask;
+pub use op::ReduceOp;
+pub use predicate::Predicate;
+pub use raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
+pub use width::WarpWidth;

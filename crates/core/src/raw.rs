@@ -1,0 +1,239 @@
+//! `RawBackend`: the kernel entry points each backend implements, unvalidated.
+//!
+//! Every method takes arguments the validated API (api.rs) has already checked, so a backend
+//! never sees a bad width, mask, length or index; results for lanes whose value is undefined
+//! are unspecified here and turned into `None` by the API. Because these methods trust their
+//! arguments, users must not be able to call them: each takes a [`Validated`] token, which only
+//! this crate's API layer can make. Any crate can implement `RawBackend` (that is how the
+//! backends plug in), but only `WarpPrimitives` and `Collectives` can call it. This is a sealed
+//! call rather than an `unsafe fn` because a wrong argument must be impossible, not merely
+//! documented: no `unsafe` block in a user's program can reach an unchecked launch.
+
+use crate::backend::{Backend, HistogramResult, Match, ScanKind, Shfl, Vote};
+use crate::element::Element;
+use crate::error::Result;
+use crate::mask::LaneMask;
+use crate::op::ReduceOp;
+use crate::predicate::Predicate;
+
+/// Proof that the validated API checked the arguments of this call. It has no public
+/// constructor: only wavekit-core makes one, just before it calls a `RawBackend` method.
+#[derive(Clone, Copy, Debug)]
+pub struct Validated {
+    _private: (),
+}
+
+impl Validated {
+    pub(crate) const fn new() -> Self {
+        Validated { _private: () }
+    }
+}
+
+/// A launch of `threads` threads split into warps of the backend's width. Every warp uses
+/// `mask` as its member mask; lanes past `threads` in the last warp are not members.
+#[derive(Clone, Copy, Debug)]
+pub struct WarpLaunch {
+    pub threads: usize,
+    pub mask: LaneMask,
+}
+
+impl WarpLaunch {
+    /// The member mask of warp `w`: `mask` less the lanes that do not exist.
+    pub fn members(&self, warp: usize) -> LaneMask {
+        let width = self.mask.width();
+        let lanes = width.lanes() as usize;
+        let live = self.threads.saturating_sub(warp * lanes).min(lanes) as u32;
+        let live_bits = if live as usize == lanes {
+            width.full_bits()
+        } else {
+            (1u64 << live) - 1
+        };
+        LaneMask::from_bits(self.mask.bits() & live_bits, width).expect("subset of a valid mask")
+    }
+
+    pub fn warps(&self) -> usize {
+        self.threads.div_ceil(self.mask.width().lanes() as usize)
+    }
+}
+
+/// Segments of a segmented reduce, already validated. `vector` lanes share a segment.
+#[derive(Clone, Copy, Debug)]
+pub enum SegmentSpec<'a, O> {
+    /// `count` segments of `size` consecutive elements; the last may be shorter.
+    Fixed {
+        size: usize,
+        count: usize,
+        vector: u32,
+    },
+    /// Segment i is `[offsets[i], offsets[i+1])`; `count + 1` offsets, monotone, in range.
+    Offsets {
+        offsets: &'a O,
+        count: usize,
+        vector: u32,
+    },
+}
+
+/// The kernel entry points of a backend. Implemented by every backend; called only by the
+/// validated API, which hands over a [`Validated`] token (see the module docs).
+pub trait RawBackend: Backend {
+    // ---- warp primitives: one value per lane of the launch ----
+    /// Vote results as bits: 0/1 for all/any/uni, the ballot mask for Ballot.
+    fn raw_vote(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        vote: Vote,
+        preds: &[bool],
+    ) -> Result<Vec<u64>>;
+    fn raw_shfl<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        kind: Shfl,
+        vals: &[T],
+        arg: u32,
+        width: u32,
+    ) -> Result<Vec<T>>;
+    /// match_any: the mask of members holding the same bits. match_all: (mask or 0, pred).
+    fn raw_match<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        kind: Match,
+        vals: &[T],
+    ) -> Result<Vec<(u64, bool)>>;
+    /// `__activemask()` called by the member lanes inside a branch that only they take.
+    fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>>;
+    /// Seed 000's transpose: members store, `__syncwarp(mask)`, then read the transposed slot.
+    fn raw_syncwarp_transpose<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        vals: &[T],
+    ) -> Result<Vec<T>>;
+    /// Tile-level shuffle over tiles of `tile` lanes (`arg` as in `raw_shfl`, width = tile).
+    fn raw_tile_shfl<T: Element>(
+        &self,
+        _: Validated,
+        threads: usize,
+        tile: u32,
+        kind: Shfl,
+        vals: &[T],
+        arg: u32,
+    ) -> Result<Vec<T>>;
+    /// Tile-level vote; Ballot bits are tile ranks.
+    fn raw_tile_vote(
+        &self,
+        _: Validated,
+        threads: usize,
+        tile: u32,
+        vote: Vote,
+        preds: &[bool],
+    ) -> Result<Vec<u64>>;
+    /// Tile-level reduce: every lane of a tile gets the tile's butterfly result.
+    fn raw_tile_reduce<T: Element>(
+        &self,
+        _: Validated,
+        threads: usize,
+        tile: u32,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<T>>;
+
+    // ---- warp collectives over sub-width segments (identity pads a short last segment) ----
+    /// One butterfly result per segment of `width` lanes.
+    fn raw_warp_reduce<T: Element>(
+        &self,
+        _: Validated,
+        vals: &[T],
+        width: u32,
+        op: ReduceOp,
+    ) -> Result<Vec<T>>;
+    /// Kogge-Stone scan within each segment of `width` lanes.
+    fn raw_warp_scan<T: Element>(
+        &self,
+        _: Validated,
+        vals: &[T],
+        width: u32,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<Vec<T>>;
+
+    // ---- device collectives on buffers ----
+    /// One result per block of `block` consecutive elements (identity pads the last).
+    fn raw_block_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        block: u32,
+        op: ReduceOp,
+    ) -> Result<Vec<T>>;
+    /// Canonical device reduce of a non-empty buffer.
+    fn raw_device_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+    ) -> Result<T>;
+    /// Canonical device scan; `output` has the input's length.
+    fn raw_device_scan<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        output: &mut Self::Buffer<T>,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<()>;
+    fn raw_segmented_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        segments: SegmentSpec<'_, Self::Buffer<u32>>,
+        op: ReduceOp,
+        output: &mut Self::Buffer<T>,
+    ) -> Result<()>;
+    /// y = A x for a validated CSR matrix, `vector` lanes per row.
+    #[allow(clippy::too_many_arguments)]
+    fn raw_spmv<T: Element>(
+        &self,
+        _: Validated,
+        row_offsets: &Self::Buffer<u32>,
+        cols: &Self::Buffer<u32>,
+        vals: &Self::Buffer<T>,
+        x: &Self::Buffer<T>,
+        y: &mut Self::Buffer<T>,
+        vector: u32,
+    ) -> Result<()>;
+    /// Seed 000's atomicAggInc: each thread increments `counters[slots[t]]` by one through
+    /// its warp's leader and gets its own old value. Returns Err(IndexOutOfRange) for a slot
+    /// past the counters, leaving that thread's counter untouched.
+    fn raw_atomic_agg_inc(
+        &self,
+        _: Validated,
+        slots: &Self::Buffer<u32>,
+        counters: &mut Self::Buffer<u32>,
+        olds: &mut Self::Buffer<u32>,
+    ) -> Result<()>;
+    fn raw_count_if<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+    ) -> Result<u64>;
+    /// Writes the selected elements to the front of `output` and returns how many.
+    /// Stable keeps input order; unordered keeps the multiset only.
+    fn raw_compact<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        stable: bool,
+        output: &mut Self::Buffer<T>,
+    ) -> Result<usize>;
+    fn raw_histogram(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<u32>,
+        bins: u32,
+    ) -> Result<HistogramResult>;
+}
