@@ -9,8 +9,8 @@ Each sample: the L2 is flushed (a memset of four times its size), a delay kernel
 stream so the call is queued before the GPU reaches it, then CUDA events around the call. Calls
 whose output size depends on the data (masked select, cupy's boolean indexing, bincount's
 maximum) synchronise with the host inside the call; that is the library's API, and it is timed
-as it is. Inputs are the bench's: the SpMV matrices and histogram keys are generated with the
-same splitmix streams as crates/bench/src/cases.rs (bit for bit the same matrices and keys);
+as it is. The SpMV matrices and histogram keys are generated with the same splitmix streams and
+formulas as crates/bench/src/cases.rs (not yet compared row for row with the Rust generator);
 float vectors are uniform in [-1000, 1000) like wavekit's (not the same bits). Every result is
 checked before it is timed: sums against a float64 sum, cumsum's last element likewise, masked
 select's count and values against the mask, bincount against the other library's counts, SpMV
