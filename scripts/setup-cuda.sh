@@ -3,7 +3,9 @@
 # `cargo build --features cuda` works on a machine with no CUDA toolkit and no GPU.
 # Idempotent: a second run only checks that the pinned versions are there.
 #
-# Pins matter: an unpinned nvidia-nvvm emits PTX that ptxas 13.0 rejects.
+# Pins matter: an unpinned nvidia-nvvm emits PTX that ptxas 13.0 rejects. The NCCL runtime
+# (for the `nccl` feature, backends/dist) is the release built for CUDA 13.0; wavekit loads its
+# libnccl.so.2 from here at run time (backends/dist/src/nccl/library.rs), no symlink needed.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,6 +22,7 @@ pins=(
   # built needs it to start; nvJitLink is its dependency, pinned to the compiler's release.
   nvidia-cusparse==12.6.3.3
   nvidia-nvjitlink==13.0.88
+  nvidia-nccl-cu13==2.27.7
 )
 
 if [ ! -x "$venv/bin/python" ]; then
@@ -49,6 +52,12 @@ if [ ! -x "$nvcc" ]; then
   exit 1
 fi
 "$nvcc" --version | tail -n 2
+nccl="$("$venv/bin/python" -c 'import nvidia, os; print(os.path.join(nvidia.__path__[0], "nccl", "lib", "libnccl.so.2"))')"
+if [ ! -f "$nccl" ]; then
+  echo "setup-cuda: expected NCCL at $nccl, not found" >&2
+  exit 1
+fi
+echo "NCCL runtime: $nccl"
 
 cat <<MSG
 

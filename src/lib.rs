@@ -12,6 +12,7 @@
 //! | [`simt`] | `wavekit-simt` | the SIMT executor (feature `simt`, on by default; needs C++17) |
 //! | `cuda` | `wavekit-cuda` | NVIDIA, through cudarc (feature `cuda`) |
 //! | `hip` | `wavekit-hip` | AMD, through libamdhip64 (feature `hip`) |
+//! | `dist` | `wavekit-dist` | collectives across ranks and devices, reproducible (feature `dist`) |
 //!
 //! Semantics, undefined lanes and the canonical combining order: docs/SEMANTICS.md.
 
@@ -21,17 +22,21 @@ pub use wavekit_core::{
     VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, lanes, mask, op, predicate, raw, width,
+    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, width,
 };
 
 pub use wavekit_cpu as cpu;
 #[cfg(feature = "cuda")]
 pub use wavekit_cuda as cuda;
+#[cfg(feature = "dist")]
+pub use wavekit_dist as dist;
 pub use wavekit_gpu as gpu;
 #[cfg(feature = "hip")]
 pub use wavekit_hip as hip;
 #[cfg(feature = "simt")]
 pub use wavekit_simt as simt;
+
+pub mod safety;
 
 /// The traits and types most programs use: `use wavekit::prelude::*;`.
 pub mod prelude {

@@ -1,5 +1,5 @@
 // The C ABI of the benchmark-only CUDA code (compiled with the `cuda` feature beside csrc/kernels;
-// crates/bench/src/cuda/ffi.rs mirrors it): CUB baselines from the CUB headers of the CUDA wheel,
+// tools/bench/src/cuda/ffi.rs mirrors it): CUB baselines from the CUB headers of the CUDA wheel,
 // same-run bandwidth baselines, variants of wavekit's own kernels, and the seed ladder (seed 003
 // and seed 002's reductions). Every function queues work on `stream` and returns 0, a positive
 // CUDA error code, or a negative WK_ERR_* (csrc/wavekit/launch.h). Functions taking

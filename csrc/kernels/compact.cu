@@ -65,8 +65,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   unsigned sel = 0;
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    x[k] = wsm[Pad<T>::at(ln * kItems + k)];
-    if (base + t * kItems + k < n && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
+    // Slots past n were never stored: not read (the SIMT executor reports such reads).
+    const bool live = base + t * kItems + k < n;
+    x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
+    if (live && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
   }
   const unsigned mine = __popc(sel);
   const wk_lanemask_t mask = block_warp_lanes();

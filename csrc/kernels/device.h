@@ -12,8 +12,8 @@ uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n);
 uint64_t compact_scratch(uint64_t n);
 uint64_t spmv_scratch(uint64_t nnz);
 int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
-                const uint32_t* cols, const void* vals, const void* x, uint64_t rows,
-                uint32_t vector, void* y);
+                const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                uint64_t nnz, uint64_t rows, uint32_t vector, void* y);
 int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out);

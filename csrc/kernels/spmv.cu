@@ -18,25 +18,54 @@ using namespace prims;
 
 namespace {
 
+__device__ __forceinline__ uint64_t clamp_offset(uint64_t off, uint64_t nnz) {
+  return off < nnz ? off : nnz;
+}
+__device__ __forceinline__ uint64_t max_u64(uint64_t a, uint64_t b) { return a < b ? b : a; }
+// off clamped to [lo, hi]: a row's bounds inside its block's nonzeros.
+__device__ __forceinline__ uint64_t within(uint64_t off, uint64_t lo, uint64_t hi) {
+  return off < lo ? lo : off > hi ? hi : off;
+}
+
 template <typename T>
-__global__ void spmv_kernel(const uint32_t* row_offsets, const uint32_t* cols, const T* vals,
-                            const T* x, uint64_t rows, uint32_t vector, T* y) {
+__global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
+                            const T* vals, const T* x, uint64_t x_len, uint64_t nnz,
+                            uint64_t rows, uint32_t vector, T* y) {
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint64_t row = t / vector;
   unsigned j = (unsigned)(t % vector);
   T acc = Op<OP_SUM, T>::identity();
   if (row < rows) {
     typedef Op<OP_SUM, T> O;
-    const uint64_t end = row_offsets[row + 1];
+    // Defence in depth (the host validated the matrix): offsets past nnz are clamped and a
+    // column past x is reported, so no load leaves the buffers whatever the launch gets.
+    const uint64_t stop = row_offsets[row + 1];
+    const uint64_t end = stop < nnz ? stop : nnz;
     uint64_t k = row_offsets[row] + j;
+    uint32_t bad = 0;
+    bool ok = true;
     // Four products' loads in flight before the in-order adds; the order is unchanged.
     for (; k + 3 * (uint64_t)vector < end; k += 4 * (uint64_t)vector) {
       uint32_t c0 = cols[k], c1 = cols[k + vector], c2 = cols[k + 2 * vector], c3 = cols[k + 3 * vector];
+      if (c0 >= x_len || c1 >= x_len || c2 >= x_len || c3 >= x_len) {
+        bad = c0 >= x_len ? c0 : c1 >= x_len ? c1 : c2 >= x_len ? c2 : c3;
+        ok = false;
+        break;
+      }
       T p0 = mul(vals[k], x[c0]), p1 = mul(vals[k + vector], x[c1]);
       T p2 = mul(vals[k + 2 * vector], x[c2]), p3 = mul(vals[k + 3 * vector], x[c3]);
       acc = O::combine(O::combine(O::combine(O::combine(acc, p0), p1), p2), p3);
     }
-    for (; k < end; k += vector) acc = O::combine(acc, mul(vals[k], x[cols[k]]));
+    for (; ok && k < end; k += vector) {
+      uint32_t c = cols[k];
+      if (c >= x_len) {
+        bad = c;
+        ok = false;
+      } else {
+        acc = O::combine(acc, mul(vals[k], x[c]));
+      }
+    }
+    if (!ok) report(st, WK_ERR_INDEX, (row << 32) | bad);
   }
   T r = bfly<OP_SUM, T>(WK_FULL_MASK, acc, vector);
   if (row < rows && j == 0) y[row] = r;
@@ -55,13 +84,13 @@ uint64_t spmv_chunks(uint64_t nnz) { return nnz == 0 ? 1 : (nnz + spmv_chunk(nnz
 
 // row_begin[c] = the first row whose start, as a chunk (clamped to the last chunk), is >= c;
 // row_begin[chunks] = rows. Thread r writes the chunks in (chunk(r-1), chunk(r)].
-__global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows, uint64_t chunk,
-                                      uint64_t chunks, uint64_t* row_begin) {
+__global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
+                                      uint64_t chunk, uint64_t chunks, uint64_t* row_begin) {
   const uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (r > rows) return;
   const uint64_t last = chunks - 1;
   auto chunk_of = [&](uint64_t row) {
-    const uint64_t c = row_offsets[row] / chunk;
+    const uint64_t c = clamp_offset(row_offsets[row], nnz) / chunk;
     return c < last ? c : last;
   };
   const uint64_t hi = r == rows ? chunks : chunk_of(r);
@@ -75,8 +104,9 @@ const unsigned kGather = 8;
 // and value loads, then the gathers, all in flight before the first store. The matrix is read
 // once and loaded evict-first, so it streams past x in L2 rather than evicting it.
 template <typename T, typename P>
-__device__ __forceinline__ void gather_products(const uint32_t* cols, const T* vals, const T* x,
-                                                uint64_t w0, uint64_t w1, P prod) {
+__device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* cols, const T* vals,
+                                                const T* x, uint64_t x_len, uint64_t w0,
+                                                uint64_t w1, P prod) {
   typedef typename Elem<T>::U U;
   const uint64_t cnt = w1 - w0;
   for (uint64_t i0 = threadIdx.x; i0 < cnt; i0 += (uint64_t)kGather * blockDim.x) {
@@ -91,7 +121,10 @@ __device__ __forceinline__ void gather_products(const uint32_t* cols, const T* v
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
       const uint64_t i = i0 + (uint64_t)u * blockDim.x;
-      xv[u] = i < cnt ? x[c[u]] : T(0);
+      // Defence in depth, as spmv_kernel: a column past x is reported, never loaded.
+      const bool in_x = c[u] < x_len;
+      if (i < cnt && !in_x) report(st, WK_ERR_INDEX, c[u]);
+      xv[u] = i < cnt && in_x ? x[c[u]] : T(0);
     }
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
@@ -103,17 +136,21 @@ __device__ __forceinline__ void gather_products(const uint32_t* cols, const T* v
 
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
-    spmv_chunk_kernel(const uint32_t* row_offsets, const uint32_t* cols, const T* vals,
-                      const T* x, uint32_t vector, const uint64_t* row_begin, T* y) {
+    spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
+                      const T* vals, const T* x, uint64_t x_len, uint64_t nnz, uint32_t vector,
+                      const uint64_t* row_begin, T* y) {
   typedef Op<OP_SUM, T> O;
   WK_SHARED(T, prod, kSpmvWindow);
   const uint64_t rb = row_begin[blockIdx.x], re = row_begin[blockIdx.x + 1];
   // No row starts in this chunk: a long row of an earlier block covers it.
   if (rb == re) return;
-  const uint64_t k0 = row_offsets[rb], k1 = row_offsets[re];
+  // Offsets are clamped to nnz (and k1 to k0) so no load leaves cols/vals whatever the launch
+  // gets; the host validated them.
+  const uint64_t k0 = clamp_offset(row_offsets[rb], nnz);
+  const uint64_t k1 = max_u64(k0, clamp_offset(row_offsets[re], nnz));
   const bool fits = k1 - k0 <= kSpmvWindow;
   uint64_t w1 = fits ? k1 : k0 + kSpmvWindow;
-  gather_products(cols, vals, x, k0, w1, prod);
+  gather_products(st, cols, vals, x, x_len, k0, w1, prod);
   __syncthreads();
 
   // Rows fully in the window, a group of V lanes each; every thread runs the same trips, so the
@@ -127,8 +164,9 @@ __global__ void __launch_bounds__(kBlock)
     const bool live = base + g < nrows;
     T acc = O::identity();
     if (live) {
-      const uint64_t e = row_offsets[row + 1];
-      for (uint64_t k = row_offsets[row] + j; k < e; k += V) acc = O::combine(acc, prod[k - k0]);
+      const uint64_t b = within(row_offsets[row], k0, k1);
+      const uint64_t e = within(row_offsets[row + 1], b, k1);
+      for (uint64_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k - k0]);
     }
     const T r = bfly<OP_SUM, T>(WK_FULL_MASK, acc, V);
     if (live && j == 0) y[row] = r;
@@ -140,7 +178,7 @@ __global__ void __launch_bounds__(kBlock)
   const uint64_t last = re - 1;
   const bool mine = threadIdx.x < V;
   T acc = O::identity();
-  uint64_t k = row_offsets[last] + j;
+  uint64_t k = within(row_offsets[last], k0, k1) + j;
   uint64_t w0 = k0;
   for (;;) {
     if (mine) {
@@ -158,7 +196,7 @@ __global__ void __launch_bounds__(kBlock)
     __syncthreads();
     w0 = w1;
     w1 = k1 - w0 < kSpmvWindow ? k1 : w0 + kSpmvWindow;
-    gather_products(cols, vals, x, w0, w1, prod);
+    gather_products(st, cols, vals, x, x_len, w0, w1, prod);
     __syncthreads();
   }
   if (threadIdx.x < WK_WARP_SIZE) {
@@ -172,42 +210,43 @@ __global__ void __launch_bounds__(kBlock)
 uint64_t spmv_scratch(uint64_t nnz) { return round_up((spmv_chunks(nnz) + 1) * sizeof(uint64_t)); }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
-                         const uint32_t* cols, const void* vals, const void* x, uint64_t rows,
-                         uint64_t nnz, uint32_t vector, void* scratch, uint64_t scratch_bytes,
+                         const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                         uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch, uint64_t scratch_bytes,
                          void* y) {
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
   if (rows == 0) return 0;
   // No nonzeros: every row is empty, the vector kernel writes the identities.
-  if (nnz == 0) return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, rows, vector, y);
+  if (nnz == 0) return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, 0, rows, vector, y);
   const uint64_t chunk = spmv_chunk(nnz), chunks = spmv_chunks(nnz);
   unsigned pre_grid;
   if (chunks > 0x7fffffffull || !grid_for(rows + 1, kBlock, &pre_grid)) return WK_ERR_ARG;
   if (scratch_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
   uint64_t* row_begin = (uint64_t*)scratch;
   host::stream_t s = as_stream(stream);
-  WK_LAUNCH(pre_grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, chunk, chunks,
-                                                           row_begin);
+  WK_LAUNCH(pre_grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk,
+                                                           chunks, row_begin);
   int rc = host::launch_error();
   if (rc) return rc;
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     WK_LAUNCH((unsigned)chunks, kBlock, 0, s, spmv_chunk_kernel<T>)(
-        row_offsets, cols, (const T*)vals, (const T*)x, vector, row_begin, (T*)y);
+        st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, nnz, vector, row_begin, (T*)y);
     return host::launch_error();
   });
 }
 
-int spmv_launch(void* stream, wk_status*, uint32_t dtype, const uint32_t* row_offsets,
-                const uint32_t* cols, const void* vals, const void* x, uint64_t rows,
-                uint32_t vector, void* y) {
+int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                uint64_t nnz, uint64_t rows, uint32_t vector, void* y) {
   unsigned grid;
   if (!pow2_upto(vector, WK_MAX_VECTOR) || rows > (~0ull) / vector ||
       !grid_for(rows * vector, kBlock, &grid))
     return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
-    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), spmv_kernel<T>)(row_offsets, cols, (const T*)vals,
-                                                           (const T*)x, rows, vector, (T*)y);
+    WK_LAUNCH(grid, kBlock, 0, as_stream(stream), spmv_kernel<T>)(st, row_offsets, cols, (const T*)vals,
+                                                           (const T*)x, x_len, nnz, rows,
+                                                           vector, (T*)y);
     return host::launch_error();
   });
 }

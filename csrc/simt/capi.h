@@ -32,7 +32,16 @@ enum {
                                       // barrier orders them
   WK_SIMT_SHARED_OUT_OF_BOUNDS = 5,
   WK_SIMT_STALLED = 6,  // the executor gave up on a block (too many forced resolutions)
-  WK_SIMT_REPORT_KINDS = 7,
+  // Value checks (checks.cpp), for data bugs of wave64 ports:
+  WK_SIMT_SHIFT_OUT_OF_RANGE = 7,  // a shift by at least the width of its type, or of a negative
+                                   // value (device code built with -fsanitize=shift)
+  WK_SIMT_MASK_NARROWED = 8,       // a lane mask lost its lanes above 31: a 64-bit mask given to
+                                   // a 32-bit built-in, or a wave64 result stored in 32 bits
+  WK_SIMT_UNINIT_SHARED_READ = 9,  // a shared element read before any thread of the block wrote it
+  WK_SIMT_UNWRITTEN_OUTPUT = 10,   // elements of a checked output no thread wrote
+  WK_SIMT_REDUCTION_SPAN = 11,     // a shuffle tree whose offsets do not span its segment: lanes
+                                   // left out (offsets from 16 on 64 lanes) or counted twice
+  WK_SIMT_REPORT_KINDS = 12,
 };
 
 // Launch return codes. Hazards are reports in the session; HAZARDS only says there are new ones.

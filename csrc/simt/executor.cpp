@@ -41,7 +41,10 @@ uint64_t splitmix(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-bool is_active_op(Op op) { return op == Op::ActiveMask || op == Op::BallotActive; }
+// Mask-free collectives: their lanes are those that reach the call together.
+bool is_active_op(Op op) {
+  return op == Op::ActiveMask || op == Op::BallotActive || is_wave_op(op);
+}
 
 const char* op_name(Op op) {
   switch (op) {
@@ -58,6 +61,9 @@ const char* op_name(Op op) {
     case Op::SyncWarp: return "syncwarp";
     case Op::ActiveMask: return "activemask";
     case Op::BallotActive: return "ballot (active lanes)";
+    case Op::WaveBallot: return "uicmp ballot";
+    case Op::WavePermute: return "ds_bpermute";
+    case Op::WaveFirstLane: return "readfirstlane";
   }
   return "?";
 }
@@ -88,6 +94,7 @@ std::string hex(uint64_t v) {
 void lane_entry(void* arg) {
   Launch* L = static_cast<Launch*>(arg);
   L->body(L->ctx);
+  lane_exit_checks(*L);
   L->me().st = St::Exited;
   fiber_switch(L->me().ctx, L->sched);
   abort();  // an exited fiber is never resumed
@@ -96,7 +103,9 @@ void lane_entry(void* arg) {
 void run_lane(Launch& L, unsigned t) {
   L.cur = t;
   ++L.switches;
+  L.in_lane = true;
   fiber_switch(L.sched, L.lanes[t].ctx);
+  L.in_lane = false;
 }
 
 void run_phase(Launch& L) {
@@ -183,7 +192,7 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
     case Op::ShflUp:
     case Op::ShflDown:
     case Op::ShflXor: {
-      uint64_t outside = 0, sources = 0;
+      uint64_t outside = 0, sources = 0, beyond = 0;
       each([&](unsigned l) {
         Lane& x = L.lanes[base + l];
         const unsigned src = shfl_source(op, l, x.arg, x.width);
@@ -193,14 +202,22 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
           x.result = poison(x.bytes);
           if (src >= L.W || !(x.mask >> src & 1)) {
             outside |= 1ull << l;
-            if (src < L.W) sources |= 1ull << src;
+            if (src < L.W)
+              sources |= 1ull << src;
+            else
+              beyond |= 1ull << l;
           }
         }
       });
       if (outside) {
-        std::string d = std::string(op_name(op)) + " at " + site_str(proto.site) + ": lanes " +
-                        lane_list(outside) + " read lanes " + lane_list(sources) +
-                        ", which are not in the mask " + hex(proto.mask) + " (undefined value)";
+        std::string d = std::string(op_name(op)) + " at " + site_str(proto.site) + ":";
+        if (outside & ~beyond)
+          d += " lanes " + lane_list(outside & ~beyond) + " read lanes " + lane_list(sources) +
+               ", which are not in the mask " + hex(proto.mask) + " (undefined value);";
+        if (beyond)
+          d += " lanes " + lane_list(beyond) + " read past the warp's " + std::to_string(L.W) +
+               " lanes (width " + std::to_string(proto.width) + " is wider than the warp);";
+        d.pop_back();
         const unsigned first = (unsigned)__builtin_ctzll(outside);
         const Lane& f = L.lanes[base + first];
         if (f.am_valid && f.am_value == f.mask)
@@ -234,31 +251,7 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
     default:
       break;
   }
-  // __syncwarp orders the participants' memory accesses; so does any collective that every
-  // participant reached after a fence (the emulated syncwarp: fence, ballot, fence).
-  bool fenced = true;
-  each([&](unsigned l) { fenced = fenced && L.lanes[base + l].fenced; });
-  if (op == Op::SyncWarp || fenced) {
-    {
-      // Join the warp-local vector clocks of the participants, then start a new epoch for each.
-      std::vector<uint32_t> join(L.W, 0);
-      each([&](unsigned l) {
-        const uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
-        for (unsigned k = 0; k < L.W; ++k) join[k] = std::max(join[k], v[k]);
-        join[l] = std::max(join[l], L.lanes[base + l].clock);
-      });
-      each([&](unsigned l) {
-        uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
-        std::copy(join.begin(), join.end(), v);
-        Lane& x = L.lanes[base + l];
-        v[l] = ++x.clock;
-      });
-    }
-  }
-  each([&](unsigned l) {
-    L.lanes[base + l].fenced = false;
-    L.lanes[base + l].st = St::Runnable;
-  });
+  release_collective(L, w, group, op == Op::SyncWarp);
 }
 
 // Resolves the warp collectives whose lanes have all arrived. With `force`, also those whose
@@ -274,6 +267,26 @@ bool resolve_ops(Launch& L, bool force) {
     for (unsigned l = 0; l < live; ++l) {
       Lane& x = L.lanes[base + l];
       if (x.st != St::Pending || is_active_op(x.op) || (grouped >> l & 1)) continue;
+      if (!(x.mask >> l & 1)) {
+        // The mask leaves out its caller (0xffffffff on 64 lanes): the callers it leaves out
+        // go together as one group, and one report names them all.
+        uint64_t outsiders = 0;
+        for (unsigned k = l; k < live; ++k) {
+          const Lane& y = L.lanes[base + k];
+          if (y.st == St::Pending && !(grouped >> k & 1) && !(x.mask >> k & 1) && compatible(x, y))
+            outsiders |= 1ull << k;
+        }
+        L.report(WK_SIMT_MISMATCHED_COLLECTIVE, w, outsiders,
+                 std::string(op_name(x.op)) + "(mask " + hex(x.mask) + ") at " +
+                     site_str(x.site) + ": the mask leaves out its calling lanes " +
+                     lane_list(outsiders) +
+                     (L.W == 64 && x.mask == 0xffffffffull ? " (a 32-bit full mask on 64 lanes?)"
+                                                           : ""));
+        complete(L, w, outsiders, x);
+        grouped |= outsiders;
+        progress = true;
+        continue;
+      }
       const uint64_t named = x.mask & live_bits;
       uint64_t group = 0, exited = 0, elsewhere = 0, mismatched = 0;
       for (uint64_t m = named; m; m &= m - 1) {
@@ -293,11 +306,6 @@ bool resolve_ops(Launch& L, bool force) {
       const Site site = x.site;
       const std::string what = std::string(op_name(x.op)) + "(mask " + hex(x.mask) + ") at " +
                                site_str(site);
-      if (!(x.mask >> l & 1)) {
-        L.report(WK_SIMT_MISMATCHED_COLLECTIVE, w, 1ull << l,
-                 what + ": the mask leaves out the calling lane " + std::to_string(l));
-        group |= 1ull << l;
-      }
       const uint64_t missing = x.mask & ~live_bits;
       if (missing || exited || elsewhere) {
         std::string d = what + ": the mask names lanes that cannot take part:";
@@ -338,7 +346,8 @@ bool resolve_active(Launch& L) {
     uint64_t done = 0;
     for (unsigned l = 0; l < live; ++l) {
       Lane& x = L.lanes[base + l];
-      if (x.st != St::Pending || !is_active_op(x.op) || (done >> l & 1)) continue;
+      if (x.st != St::Pending || !is_active_op(x.op) || is_wave_op(x.op) || (done >> l & 1))
+        continue;
       uint64_t set = 0;
       for (unsigned k = l; k < live; ++k) {
         const Lane& y = L.lanes[base + k];
@@ -436,7 +445,11 @@ void run_block(Launch& L) {
   t_pool.ensure(L.n);
   for (unsigned t = 0; t < L.n; ++t) {
     Lane& x = L.lanes[t];
+    std::vector<WavePos> steps = std::move(x.steps);  // keeps its capacity
     x = Lane();
+    x.steps = std::move(steps);
+    x.steps.clear();
+    x.stack_top = (uintptr_t)t_pool.stacks[t].top;
     fiber_prepare(x.ctx, t_pool.stacks[t], lane_entry, &L);
   }
   std::fill(L.vc.begin(), L.vc.end(), 0);
@@ -448,7 +461,8 @@ void run_block(Launch& L) {
     bool all_exited = true;
     for (unsigned t = 0; t < L.n && all_exited; ++t) all_exited = L.lanes[t].st == St::Exited;
     if (all_exited) return;
-    if (resolve_ops(L, false) || resolve_active(L) || try_barrier(L)) continue;
+    if (resolve_ops(L, false) || resolve_active(L) || resolve_wave(L) || try_barrier(L))
+      continue;
     if (resolve_ops(L, true) && L.forced < kMaxForced && L.switches < kMaxSwitches) continue;
     L.report(WK_SIMT_STALLED, 0, 0,
              "the block made no progress (" + std::to_string(L.forced) +
@@ -461,6 +475,36 @@ void run_block(Launch& L) {
 }  // namespace
 
 uint64_t Launch::next_random() { return splitmix(rng); }
+
+void release_collective(Launch& L, unsigned w, uint64_t group, bool orders) {
+  const unsigned base = w * L.W;
+  auto each = [&](auto f) {
+    for (uint64_t g = group; g; g &= g - 1) f((unsigned)__builtin_ctzll(g));
+  };
+  // __syncwarp orders the participants' memory accesses; so does any collective that every
+  // participant reached after a fence (the emulated syncwarp: fence, ballot, fence).
+  bool fenced = true;
+  each([&](unsigned l) { fenced = fenced && L.lanes[base + l].fenced; });
+  if (orders || fenced) {
+    // Join the warp-local vector clocks of the participants, then start a new epoch for each.
+    std::vector<uint32_t> join(L.W, 0);
+    each([&](unsigned l) {
+      const uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
+      for (unsigned k = 0; k < L.W; ++k) join[k] = std::max(join[k], v[k]);
+      join[l] = std::max(join[l], L.lanes[base + l].clock);
+    });
+    each([&](unsigned l) {
+      uint32_t* v = &L.vc[(size_t)(base + l) * L.W];
+      std::copy(join.begin(), join.end(), v);
+      Lane& x = L.lanes[base + l];
+      v[l] = ++x.clock;
+    });
+  }
+  each([&](unsigned l) {
+    L.lanes[base + l].fenced = false;
+    L.lanes[base + l].st = St::Runnable;
+  });
+}
 
 void Launch::report(uint32_t kind, unsigned warp, uint64_t lane_bits, std::string detail) {
   if (per_kind[kind]++ >= kReportsPerKind) {
@@ -512,7 +556,7 @@ std::string site_str(Site s) {
 }
 
 bool same_site(Site a, Site b) {
-  return a.line == b.line &&
+  return a.line == b.line && a.pc == b.pc &&
          (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0));
 }
 
@@ -531,6 +575,7 @@ WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigne
                    unsigned width, Site site) {
   Launch& L = *g_launch;
   Lane& x = L.me();
+  check_collective(L, x, op, mask, arg, width, site);
   x.st = St::Pending;
   x.op = op;
   x.mask = mask;
@@ -540,6 +585,7 @@ WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigne
   x.width = width;
   x.site = site;
   L.yield_to_scheduler();
+  note_collective_result(x, op, x.result);
   return WarpResult{x.result, x.pred};
 }
 
@@ -548,6 +594,9 @@ void sync_block(Site site) {
   Lane& x = L.me();
   x.st = St::Barrier;
   x.bsite = site;
+  // The whole block meets here: what the hip flavour noted before is done with.
+  x.steps.clear();
+  x.step_head = 0;
   ++x.bcount;
   L.yield_to_scheduler();
 }
@@ -597,8 +646,10 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
   Session* s = static_cast<Session*>(session);
   const uint64_t threads = (uint64_t)block.x * block.y * block.z;
   if (!s || (width != 32 && width != 64) || threads == 0 || threads > kMaxBlock ||
-      (uint64_t)grid.x * grid.y * grid.z == 0 || g_launch)
+      (uint64_t)grid.x * grid.y * grid.z == 0 || g_launch) {
+    discard_outputs();
     return WK_SIMT_ERR_CONFIG;
+  }
   Launch L;
   {
     std::lock_guard<std::mutex> g(s->mu);
@@ -626,6 +677,7 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
         run_block(L);
       }
   g_launch = nullptr;
+  check_outputs(L);
   {
     std::lock_guard<std::mutex> g(s->mu);
     for (Report& r : L.reports) s->reports.push_back(std::move(r));

@@ -15,12 +15,25 @@ struct Dim3 {
 };
 
 // Where a collective or barrier was called, from __builtin_FILE/__builtin_LINE at the call.
+// `pc`, when set, is the host instruction that made the call: the AMD builtins are all called
+// from a few lines of arch_hip.h, so lanes meet at one only if they run the same copy of it
+// (the same instruction, as an AMD wave's lanes do).
 struct Site {
   const char* file;
   int line;
+  const void* pc = nullptr;
 };
 #define WK_SIMT_HERE \
   ::wk_simt::Site { __builtin_FILE(), __builtin_LINE() }
+
+// What must run without stopping at the hip flavour's basic-block steps (csrc/simt/amdgcn):
+// one device instruction, such as an atomic read-modify-write, or a tracked shared-memory
+// access from its check to its load or store. That flavour's build requires the attribute.
+#if defined(__has_attribute) && __has_attribute(no_sanitize_coverage)
+#define WK_SIMT_INDIVISIBLE __attribute__((no_sanitize_coverage))
+#else
+#define WK_SIMT_INDIVISIBLE
+#endif
 
 enum class Op : uint8_t {
   All,
@@ -36,6 +49,11 @@ enum class Op : uint8_t {
   SyncWarp,
   ActiveMask,    // lanes that reach this call together
   BallotActive,  // ballot over the lanes that reach this call together (HIP's __ballot)
+  // AMD wave instructions (csrc/simt/amdgcn): over the lanes at the same instruction, which run
+  // together under any schedule, as an AMD wave's lanes do under its EXEC mask.
+  WaveBallot,     // v_cmp to an SGPR pair: the lanes whose `value` is non-zero
+  WavePermute,    // ds_bpermute_b32: `value` from the lane at byte address `arg`
+  WaveFirstLane,  // v_readfirstlane_b32: `value` of the lowest lane
 };
 
 // ---- the running thread ----
@@ -64,6 +82,24 @@ void sync_block(Site site);
 // __threadfence_block and stronger: a collective that every participant reaches after a fence
 // orders their memory accesses like __syncwarp (see the emulated syncwarp in emulated.h).
 void fence_block();
+
+// ---- value checks (checks.cpp) ----
+// A built-in that takes 32 bits (`what`: __popc, __ffs, __clz) given `bits`, a value of `bytes`
+// bytes, at `site`: a 64-bit value with bits above 31 set loses them, and a 32-bit value equal
+// to the low half of a recent wave64 collective result of this lane (ballot, __activemask,
+// match_any) is that mask cut to 32 bits, unless the lane also gives one of these built-ins
+// the high half. Either is reported (WK_SIMT_MASK_NARROWED), the second when the lane exits.
+void check_narrow(const char* what, uint64_t bits, unsigned bytes, Site site);
+
+// The byte expect_written fills outputs with.
+constexpr unsigned char kOutputPoison = 0x5A;  // not shared memory's 0xA5, which kernels copy
+// Output coverage: fills `count` elements of `elem_bytes` bytes at `p` with kOutputPoison, and
+// the next launch of this OS thread reports, when it ends, the elements that still hold it
+// (WK_SIMT_UNWRITTEN_OUTPUT), naming the thread meant to write each: element i is thread
+// i * stride of the grid, threads numbered block after block (modulo their number: a thread
+// may write several).
+void expect_written(void* p, size_t count, size_t elem_bytes, size_t stride, const char* name,
+                    Site site);
 
 // ---- launches ----
 typedef void (*KernelBody)(const void* ctx);
@@ -128,9 +164,20 @@ SharedAlloc* shared_alloc(const void* key, const char* name, size_t elem_bytes, 
 // `elem_bytes`.
 SharedAlloc* shared_dynamic(const char* name, size_t elem_bytes);
 size_t shared_count(const SharedAlloc* a);
-// Records the access and returns the element, or nullptr when `index` is out of bounds (a
-// report says so; reads then see `poison` and writes are dropped).
-void* shared_access(SharedAlloc* a, size_t index, Access kind);
+// Records the access made at `site` (file null when unknown) and returns the element, or
+// nullptr when `index` is out of bounds (a report says so; reads then see `poison` and writes
+// are dropped).
+void* shared_access(SharedAlloc* a, size_t index, Access kind, Site site);
+
+// An index into a shared array that remembers the line it was written on: the subscript's
+// implicit conversion evaluates the default arguments where the subscript is, so reports on
+// `s[i]` name that line (operator[] takes exactly one argument, so it cannot default them).
+struct SharedIndex {
+  ptrdiff_t i;
+  Site site;
+  SharedIndex(ptrdiff_t index, const char* file = __builtin_FILE(), int line = __builtin_LINE())
+      : i(index), site{file, line} {}
+};
 
 template <class T>
 class SharedPtr;
@@ -138,10 +185,10 @@ class SharedPtr;
 template <class T>
 class SharedRef {
  public:
-  SharedRef(SharedAlloc* a, size_t i) : a_(a), i_(i) {}
-  operator T() const {
+  SharedRef(SharedAlloc* a, size_t i, Site site = Site{nullptr, 0}) : a_(a), i_(i), s_(site) {}
+  WK_SIMT_INDIVISIBLE operator T() const {
     T v;
-    const void* p = shared_access(a_, i_, Access::Read);
+    const void* p = shared_access(a_, i_, Access::Read, s_);
     if (p)
       memcpy(&v, p, sizeof(T));
     else
@@ -149,8 +196,8 @@ class SharedRef {
     return v;
   }
   T load() const { return *this; }
-  const SharedRef& operator=(const T& v) const {
-    void* p = shared_access(a_, i_, Access::Write);
+  WK_SIMT_INDIVISIBLE const SharedRef& operator=(const T& v) const {
+    void* p = shared_access(a_, i_, Access::Write, s_);
     if (p) memcpy(p, &v, sizeof(T));
     return *this;
   }
@@ -173,11 +220,14 @@ class SharedRef {
 #undef WK_SIMT_COMPOUND
   SharedPtr<T> operator&() const { return SharedPtr<T>(a_, i_); }
   // For atomics on shared memory: records an atomic access and returns the element.
-  T* atomic_target() const { return static_cast<T*>(shared_access(a_, i_, Access::Atomic)); }
+  T* atomic_target() const {
+    return static_cast<T*>(shared_access(a_, i_, Access::Atomic, s_));
+  }
 
  private:
   SharedAlloc* a_;
   size_t i_;
+  Site s_;
 };
 
 template <class T>
@@ -186,7 +236,7 @@ class SharedPtr {
   SharedPtr() : a_(nullptr), i_(0) {}
   SharedPtr(SharedAlloc* a, size_t i) : a_(a), i_(i) {}
   SharedRef<T> operator*() const { return SharedRef<T>(a_, i_); }
-  SharedRef<T> operator[](ptrdiff_t k) const { return SharedRef<T>(a_, i_ + k); }
+  SharedRef<T> operator[](SharedIndex k) const { return SharedRef<T>(a_, i_ + k.i, k.site); }
   SharedPtr operator+(ptrdiff_t k) const { return SharedPtr(a_, i_ + k); }
   SharedPtr operator-(ptrdiff_t k) const { return SharedPtr(a_, i_ - k); }
   ptrdiff_t operator-(const SharedPtr& o) const { return (ptrdiff_t)i_ - (ptrdiff_t)o.i_; }
@@ -217,7 +267,7 @@ class SharedArray {
   SharedArray(const void* key, const char* name, size_t n)
       : a_(shared_alloc(key, name, sizeof(T), n)) {}
   SharedArray(SharedAlloc* a) : a_(a) {}
-  SharedRef<T> operator[](size_t i) const { return SharedRef<T>(a_, i); }
+  SharedRef<T> operator[](SharedIndex i) const { return SharedRef<T>(a_, i.i, i.site); }
   operator SharedPtr<T>() const { return SharedPtr<T>(a_, 0); }
   SharedPtr<T> operator+(ptrdiff_t k) const { return SharedPtr<T>(a_, k); }
   size_t size() const { return shared_count(a_); }

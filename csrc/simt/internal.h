@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "capi.h"
+#include "checks.h"
 #include "executor.h"
 #include "fiber.h"
 
@@ -34,6 +35,14 @@ struct Session {
   std::vector<Report> reports;
 };
 
+// Where a lane of the hip flavour was: a basic block it entered, or the wave instruction it
+// waits at (csrc/simt/amdgcn/wave.cpp). Eight bytes, as lanes note one per block.
+struct WavePos {
+  uint32_t depth;  // bytes of its fiber stack in use there
+  int32_t pc;      // the code address, from that of the hook that noted it
+  bool operator==(const WavePos& o) const { return depth == o.depth && pc == o.pc; }
+};
+
 struct Lane {
   St st = St::Runnable;
   // The pending warp collective.
@@ -54,10 +63,19 @@ struct Lane {
   uint32_t clock = 1;
   // A fence since this lane's last collective (see complete()).
   bool fenced = false;
+  // The hip flavour (csrc/simt/amdgcn/wave.cpp): the top of this lane's fiber stack, the stack
+  // depth at the wave instruction it waits at, and the basic blocks it entered since its last
+  // one that its warp has not yet replayed, from `step_head` on.
+  uintptr_t stack_top = 0;
+  uintptr_t depth = 0;
+  std::vector<WavePos> steps;
+  size_t step_head = 0;
   // The last __activemask() result, to say where a bad collective mask came from.
   bool am_valid = false;
   uint64_t am_value = 0;
   Site am_site{nullptr, 0};
+  // State of the value checks (checks.h).
+  LaneChecks checks;
 };
 
 // A previous shared-memory access: by thread `tid` at its clock, in barrier interval `bgen`.
@@ -66,6 +84,7 @@ struct Epoch {
   uint32_t clock;
   uint32_t bgen;
   bool atomic;
+  Site site;  // where it was made (file null when unknown)
 };
 
 struct Cell {
@@ -83,7 +102,6 @@ struct SharedAlloc {
   std::vector<Cell> cells;
   uint64_t block_serial = ~0ull;  // the block it was last reset for
   uint32_t race_reported_bgen = ~0u;
-  bool oob_reported = false;
   unsigned char* data() { return reinterpret_cast<unsigned char*>(storage.data()); }
 };
 
@@ -104,6 +122,7 @@ struct Launch {
   uint64_t block_serial = 0;
   FiberContext sched;
   unsigned cur = 0;
+  bool in_lane = false;  // a lane's fiber runs (not the scheduler)
   uint64_t switches = 0;
   uint32_t forced = 0;
   bool aborted = false;
@@ -111,6 +130,7 @@ struct Launch {
   std::vector<Report> reports;
   uint64_t suppressed = 0;
   std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;
+  LaunchChecks checks;
 
   Lane& me() { return lanes[cur]; }
   uint32_t per_kind_total() const {
@@ -127,6 +147,19 @@ struct Launch {
 };
 
 extern thread_local Launch* g_launch;
+
+inline bool is_wave_op(Op op) {
+  return op == Op::WaveBallot || op == Op::WavePermute || op == Op::WaveFirstLane;
+}
+
+// Ends a collective for the lanes of warp `w` in `group`: they become runnable again, and their
+// vector clocks join if the collective orders memory (`orders`, or every one of them fenced
+// before it).
+void release_collective(Launch& L, unsigned w, uint64_t group, bool orders);
+
+// Resolves, in each warp whose lanes wait at AMD wave instructions, the one the wave reaches
+// first (csrc/simt/amdgcn/wave.cpp). False if no lane waits at one.
+bool resolve_wave(Launch& L);
 
 std::string lane_list(uint64_t bits);
 std::string thread_list(const std::vector<unsigned>& threads);

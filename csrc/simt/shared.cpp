@@ -31,7 +31,6 @@ void reset(SharedAlloc& a, uint64_t serial) {
   }
   a.block_serial = serial;
   a.race_reported_bgen = ~0u;
-  a.oob_reported = false;
 }
 
 // The allocation for `key`, reset (poisoned, no accesses recorded) on its first use in a block.
@@ -50,15 +49,17 @@ SharedAlloc* get(Launch& L, const void* key, const char* name, size_t elem, size
   return slot.get();
 }
 
+std::string at(Site s) { return s.file ? " at " + site_str(s) : std::string(); }
+
 void race(Launch& L, SharedAlloc& a, size_t i, const Epoch& prev, bool prev_write, unsigned t,
-          Access now) {
+          Access now, Site site) {
   if (a.race_reported_bgen == L.bgen) return;  // one report per array per barrier interval
   a.race_reported_bgen = L.bgen;
   const char* now_what = now == Access::Read ? "read" : now == Access::Atomic ? "atomic" : "write";
   const char* prev_what = prev_write ? (prev.atomic ? "atomic" : "write") : "read";
-  const std::string d = "shared '" + a.name + "'[" + std::to_string(i) + "]: " + now_what + " by " +
-                        who(L, t) + " races with the earlier " + prev_what + " by " +
-                        who(L, prev.tid) +
+  const std::string d = "shared '" + a.name + "'[" + std::to_string(i) + "]: " + now_what +
+                        at(site) + " by " + who(L, t) + " races with the earlier " + prev_what +
+                        at(prev.site) + " by " + who(L, prev.tid) +
                         ": no __syncthreads or __syncwarp both threads took part in orders them";
   uint64_t lanes = 1ull << L.lane_of(t);
   if (L.warp_of(prev.tid) == L.warp_of(t)) lanes |= 1ull << L.lane_of(prev.tid);
@@ -81,7 +82,7 @@ SharedAlloc* shared_dynamic(const char* name, size_t elem) {
 
 size_t shared_count(const SharedAlloc* a) { return a->count; }
 
-void* shared_access(SharedAlloc* a, size_t i, Access kind) {
+void* shared_access(SharedAlloc* a, size_t i, Access kind, Site site) {
   Launch& L = *g_launch;
   if (L.policy == WK_SIMT_LOCKSTEP) {
     // Lockstep: every lane of the warp makes its access before any makes its next one.
@@ -89,18 +90,14 @@ void* shared_access(SharedAlloc* a, size_t i, Access kind) {
   }
   const unsigned t = L.cur;
   if (i >= a->count) {
-    if (!a->oob_reported) {
-      a->oob_reported = true;
-      L.report(WK_SIMT_SHARED_OUT_OF_BOUNDS, L.warp_of(t), 1ull << L.lane_of(t),
-               "shared '" + a->name + "'[" + std::to_string((ptrdiff_t)i) + "] is outside its " +
-                   std::to_string(a->count) + " elements (" + who(L, t) + ")");
-    }
+    report_out_of_bounds(L, a->name, a->count, (int64_t)i, t, site);
     return nullptr;
   }
   Cell& c = a->cells[i];
-  const Epoch now{t, L.lanes[t].clock, L.bgen, kind == Access::Atomic};
+  const Epoch now{t, L.lanes[t].clock, L.bgen, kind == Access::Atomic, site};
+  if (!c.has_write && kind != Access::Write) report_uninit_read(L, a->name, i, t, site);
   if (c.has_write && !ordered(L, c.write, t) && !(c.write.atomic && now.atomic))
-    race(L, *a, i, c.write, true, t, kind);
+    race(L, *a, i, c.write, true, t, kind, site);
   if (kind == Access::Read) {
     size_t keep = 0;
     for (size_t r = 0; r < c.reads.size(); ++r)
@@ -110,7 +107,7 @@ void* shared_access(SharedAlloc* a, size_t i, Access kind) {
   } else {
     for (const Epoch& r : c.reads)
       if (!ordered(L, r, t)) {
-        race(L, *a, i, r, false, t, kind);
+        race(L, *a, i, r, false, t, kind, site);
         break;
       }
     c.reads.clear();

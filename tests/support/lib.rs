@@ -7,6 +7,7 @@
 //! dependency tree carries no test crates (`cargo tree -p wavekit`).
 
 pub mod lookback;
+pub mod raw_probes;
 
 /// The CPU oracle at warp width `w`, for property tests.
 pub fn cpu(w: wavekit::WarpWidth) -> wavekit::cpu::CpuBackend {

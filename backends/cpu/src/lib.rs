@@ -8,16 +8,37 @@
 //! parallel over warps, tiles, blocks and segments, combining in the defined order only, so a
 //! result never depends on rayon's scheduling.
 
-mod atomics;
+mod activemask;
+mod atomic_agg_inc;
+mod block_reduce;
 mod combine;
+mod compact;
+mod compact_simd;
+mod count_if;
+mod device_reduce;
+mod device_reduce_simd;
+mod device_scan;
+mod device_scan_int_simd;
+mod device_scan_simd;
+mod device_scan_tile;
+mod features;
+mod histogram;
+mod lookback;
+mod r#match;
+mod memory;
 mod order_free;
-mod reduce;
-mod scan;
+mod order_free_simd;
 mod scratch;
-mod segmented;
-mod tiles;
-mod warp;
-mod warp_collectives;
+mod segmented_reduce;
+mod shfl;
+mod spmv;
+mod syncwarp_transpose;
+mod tile;
+mod vector;
+mod vote;
+mod warp_lanes;
+mod warp_reduce;
+mod warp_scan;
 
 #[cfg(test)]
 mod tests;
@@ -25,6 +46,7 @@ mod tests;
 use scratch::Scratch;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
     Backend, DeviceBuffer, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl,
@@ -73,18 +95,6 @@ impl<T: Element> DeviceBuffer<T> for CpuBuffer<T> {
     }
 }
 
-/// An empty vector with room for `len` elements, or an error instead of an abort when memory
-/// runs out.
-fn reserve<T: Element>(len: usize, call: &str) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|e| WavekitError::Device {
-        backend: "cpu",
-        call: format!("{call} of {len} {}", T::KIND.name()),
-        message: e.to_string(),
-    })?;
-    Ok(v)
-}
-
 impl Backend for CpuBackend {
     type Buffer<T: Element> = CpuBuffer<T>;
 
@@ -102,19 +112,21 @@ impl Backend for CpuBackend {
     }
 
     fn alloc<T: Element>(&self, len: usize) -> Result<CpuBuffer<T>> {
-        let mut data = reserve(len, "alloc")?;
-        data.resize(len, T::default());
-        Ok(CpuBuffer { data })
+        Ok(CpuBuffer {
+            data: memory::zeroed(len)?,
+        })
     }
 
     fn upload<T: Element>(&self, data: &[T]) -> Result<CpuBuffer<T>> {
-        let mut v = reserve(data.len(), "upload")?;
+        let mut v = host::with_capacity(data.len())?;
         v.extend_from_slice(data);
         Ok(CpuBuffer { data: v })
     }
 
     fn download<T: Element>(&self, buf: &CpuBuffer<T>) -> Result<Vec<T>> {
-        Ok(buf.data.clone())
+        let mut v = host::with_capacity(buf.data.len())?;
+        v.extend_from_slice(&buf.data);
+        Ok(v)
     }
 
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
@@ -138,7 +150,7 @@ impl RawBackend for CpuBackend {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
-        Ok(warp::vote(launch, vote, preds))
+        Ok(vote::vote(launch, vote, preds))
     }
 
     fn raw_shfl<T: Element>(
@@ -150,7 +162,7 @@ impl RawBackend for CpuBackend {
         arg: u32,
         width: u32,
     ) -> Result<Vec<T>> {
-        Ok(warp::shfl(launch, kind, vals, arg, width))
+        Ok(shfl::shfl(launch, kind, vals, arg, width))
     }
 
     fn raw_match<T: Element>(
@@ -160,11 +172,11 @@ impl RawBackend for CpuBackend {
         kind: Match,
         vals: &[T],
     ) -> Result<Vec<(u64, bool)>> {
-        Ok(warp::matching(launch, kind, vals))
+        Ok(r#match::matching(launch, kind, vals))
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
-        Ok(warp::activemask(launch))
+        Ok(activemask::activemask(launch))
     }
 
     fn raw_syncwarp_transpose<T: Element>(
@@ -173,7 +185,7 @@ impl RawBackend for CpuBackend {
         launch: &WarpLaunch,
         vals: &[T],
     ) -> Result<Vec<T>> {
-        Ok(warp::transpose(launch, vals))
+        Ok(syncwarp_transpose::transpose(launch, vals))
     }
 
     fn raw_tile_shfl<T: Element>(
@@ -185,7 +197,7 @@ impl RawBackend for CpuBackend {
         vals: &[T],
         arg: u32,
     ) -> Result<Vec<T>> {
-        Ok(tiles::shfl(&vals[..threads], tile, kind, arg))
+        Ok(tile::shfl(&vals[..threads], tile, kind, arg))
     }
 
     fn raw_tile_vote(
@@ -196,7 +208,7 @@ impl RawBackend for CpuBackend {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
-        Ok(tiles::vote(&preds[..threads], tile, vote))
+        Ok(tile::vote(&preds[..threads], tile, vote))
     }
 
     fn raw_tile_reduce<T: Element>(
@@ -207,7 +219,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<T>> {
-        Ok(tiles::reduce(&vals[..threads], tile, op))
+        Ok(tile::reduce(&vals[..threads], tile, op))
     }
 
     fn raw_warp_reduce<T: Element>(
@@ -217,7 +229,7 @@ impl RawBackend for CpuBackend {
         width: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
-        Ok(warp_collectives::reduce(vals, width, op))
+        Ok(warp_reduce::reduce(vals, width, op))
     }
 
     fn raw_warp_scan<T: Element>(
@@ -228,7 +240,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<Vec<T>> {
-        Ok(warp_collectives::scan(vals, width, op, kind))
+        Ok(warp_scan::scan(vals, width, op, kind))
     }
 
     fn raw_block_reduce<T: Element>(
@@ -238,7 +250,7 @@ impl RawBackend for CpuBackend {
         block: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
-        Ok(reduce::block(&input.data, block, op))
+        Ok(block_reduce::block(&input.data, block, op))
     }
 
     fn raw_device_reduce<T: Element>(
@@ -247,7 +259,7 @@ impl RawBackend for CpuBackend {
         input: &CpuBuffer<T>,
         op: ReduceOp,
     ) -> Result<T> {
-        Ok(reduce::device(&input.data, op, &self.scratch))
+        Ok(device_reduce::device(&input.data, op, &self.scratch))
     }
 
     fn raw_device_scan<T: Element>(
@@ -258,7 +270,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()> {
-        scan::device(&input.data, &mut output.data, op, kind, &self.scratch);
+        device_scan::device(&input.data, &mut output.data, op, kind, &self.scratch);
         Ok(())
     }
 
@@ -275,7 +287,7 @@ impl RawBackend for CpuBackend {
                 size,
                 count,
                 vector,
-            } => segmented::Bounds::Fixed {
+            } => segmented_reduce::Bounds::Fixed {
                 size,
                 count,
                 len: input.data.len(),
@@ -285,12 +297,12 @@ impl RawBackend for CpuBackend {
                 offsets,
                 count,
                 vector,
-            } => segmented::Bounds::Offsets {
+            } => segmented_reduce::Bounds::Offsets {
                 offsets: &offsets.data[..=count],
                 vector,
             },
         };
-        segmented::reduce(&input.data, segments, op, &mut output.data);
+        segmented_reduce::reduce(&input.data, segments, op, &mut output.data);
         Ok(())
     }
 
@@ -304,12 +316,12 @@ impl RawBackend for CpuBackend {
         y: &mut CpuBuffer<T>,
         vector: u32,
     ) -> Result<()> {
-        let csr = segmented::CsrView {
+        let csr = spmv::CsrView {
             offsets: &row_offsets.data,
             cols: &cols.data,
             vals: &vals.data,
         };
-        segmented::spmv(csr, &x.data, &mut y.data, vector);
+        spmv::spmv(csr, &x.data, &mut y.data, vector);
         Ok(())
     }
 
@@ -320,7 +332,16 @@ impl RawBackend for CpuBackend {
         counters: &mut CpuBuffer<u32>,
         olds: &mut CpuBuffer<u32>,
     ) -> Result<()> {
-        atomics::agg_inc(self.width, &slots.data, &mut counters.data, &mut olds.data)
+        // All or nothing: no counter moves when any slot is out of range.
+        let limit = counters.data.len();
+        if let Some(&bad) = slots.data.iter().find(|&&s| s as usize >= limit) {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "atomic_agg_inc slot",
+                value: u64::from(bad),
+                limit: limit as u64,
+            });
+        }
+        atomic_agg_inc::agg_inc(self.width, &slots.data, &mut counters.data, &mut olds.data)
     }
 
     fn raw_count_if<T: Element>(
@@ -329,7 +350,7 @@ impl RawBackend for CpuBackend {
         input: &CpuBuffer<T>,
         pred: Predicate<T>,
     ) -> Result<u64> {
-        Ok(atomics::count_if(&input.data, pred))
+        Ok(count_if::count_if(&input.data, pred))
     }
 
     fn raw_compact<T: Element>(
@@ -349,9 +370,9 @@ impl RawBackend for CpuBackend {
             });
         }
         Ok(if stable {
-            atomics::compact_stable(&input.data, pred, &mut output.data)
+            compact::stable(&input.data, pred, &mut output.data, &self.scratch)
         } else {
-            atomics::compact_unordered(&input.data, pred, &mut output.data)
+            compact::unordered(&input.data, pred, &mut output.data)
         })
     }
 
@@ -361,6 +382,6 @@ impl RawBackend for CpuBackend {
         keys: &CpuBuffer<u32>,
         bins: u32,
     ) -> Result<HistogramResult> {
-        Ok(atomics::histogram(&keys.data, bins))
+        Ok(histogram::histogram(&keys.data, bins))
     }
 }

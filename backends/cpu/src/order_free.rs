@@ -30,9 +30,10 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
         .reduce(|| id, f)))
 }
 
-fn fold_ints<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+/// The fold of `c` from `id` in any association: for ops where every association gives the same bits.
+pub(crate) fn fold_ints<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::features::avx2() {
         // SAFETY: the CPU has AVX2, checked just above.
         return unsafe { fold_ints_avx2(c, id, f) };
     }
@@ -84,7 +85,7 @@ fn float_min_max<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
 }
 
 macro_rules! key_fold {
-    ($fold:ident, $chunk:ident, $chunk_avx2:ident, $chunk_body:ident, $u:ty, $i:ty) => {
+    ($fold:ident, $chunk:ident, $chunk_avx2:path, $chunk_body:ident, $u:ty, $i:ty) => {
         /// The bits of the extreme element, or of the first NaN.
         fn $fold(bits: &[$u], min: bool) -> $u {
             let (key, nan) = bits.par_chunks(CHUNK).map(|c| $chunk(c, min)).reduce(
@@ -101,16 +102,10 @@ macro_rules! key_fold {
 
         fn $chunk(c: &[$u], min: bool) -> ($i, bool) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if crate::features::avx2() {
                 // SAFETY: the CPU has AVX2, checked just above.
                 return unsafe { $chunk_avx2(c, min) };
             }
-            $chunk_body(c, min)
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
-        fn $chunk_avx2(c: &[$u], min: bool) -> ($i, bool) {
             $chunk_body(c, min)
         }
 
@@ -135,6 +130,14 @@ macro_rules! key_fold {
             (key, top > <$u>::INF)
         }
     };
+}
+
+/// The u32 key fold compiled with 256-bit vectors (AVX2 has 32-bit min and max; the u64 fold
+/// is written with vector compares in `order_free_simd`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn chunk_u32_avx2(c: &[u32], min: bool) -> (i32, bool) {
+    chunk_u32_body(c, min)
 }
 
 /// Order-preserving key (as a signed integer of the same width) of a float's bits; applied to
@@ -178,7 +181,7 @@ key_fold!(
 key_fold!(
     fold_u64,
     chunk_u64,
-    chunk_u64_avx2,
+    super::order_free_simd::keys_u64,
     chunk_u64_body,
     u64,
     i64

@@ -127,7 +127,11 @@ impl CudaRuntime {
     }
 }
 
-impl GpuRuntime for CudaRuntime {
+// SAFETY (the trait's contract): memory comes from cuMemAlloc in this runtime's bound context
+// and goes back through cuMemFree; every copy and memset is queued on the one stream the
+// launchers get, and the blocking ones synchronise it first; the table is the one compiled
+// from csrc by this crate's build script; the warp size is the device attribute.
+unsafe impl GpuRuntime for CudaRuntime {
     const BACKEND: &'static str = "cuda";
 
     fn ordinal(&self) -> usize {
@@ -157,7 +161,12 @@ impl GpuRuntime for CudaRuntime {
     fn alloc(&self, bytes: usize) -> Result<DevPtr> {
         self.bind()?;
         // SAFETY: plain device allocation in the bound context.
-        unsafe { cu::malloc_sync(bytes) }.map_err(|e| err("cuMemAlloc", e))
+        unsafe { cu::malloc_sync(bytes) }.map_err(|e| match e.0 {
+            sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => WavekitError::OutOfMemory {
+                bytes: bytes as u64,
+            },
+            _ => err("cuMemAlloc", e),
+        })
     }
 
     unsafe fn free(&self, ptr: DevPtr) {

@@ -8,6 +8,7 @@ use std::ffi::{CStr, c_void};
 use std::sync::{Arc, Mutex, MutexGuard};
 use wavekit_core::element::{Element, as_bytes, as_bytes_mut};
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 
 /// Bytes of the result slot that one-value results (a reduce, a count) come back through.
@@ -114,7 +115,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.work.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn message(&self, code: i32) -> String {
+    pub(crate) fn message(&self, code: i32) -> String {
         // SAFETY: error_string returns a static NUL-terminated string for any code.
         unsafe { CStr::from_ptr((self.table.error_string)(code)) }
             .to_string_lossy()
@@ -171,11 +172,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     /// Makes the pool at least `bytes` long; it only ever grows.
     pub(crate) fn ensure_pool(&self, work: &mut Work<R>, bytes: u64) -> Result<DevPtr> {
-        let bytes = usize::try_from(bytes).map_err(|_| WavekitError::TooLarge {
-            what: "scratch bytes",
-            value: bytes,
-            limit: usize::MAX as u64,
-        })?;
+        let bytes = usize::try_from(bytes).map_err(|_| WavekitError::OutOfMemory { bytes })?;
         if work.pool.bytes < bytes {
             let grown = bytes.max(work.pool.bytes.saturating_mul(2));
             work.pool = DeviceMem::new(&self.rt, 0)?;
@@ -187,11 +184,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// Makes the device reduce's zeroed scratch at least `bytes` long; it only ever grows, and a
     /// new allocation is zeroed before use.
     pub(crate) fn ensure_reduce_pool(&self, work: &mut Work<R>, bytes: u64) -> Result<DevPtr> {
-        let bytes = usize::try_from(bytes).map_err(|_| WavekitError::TooLarge {
-            what: "scratch bytes",
-            value: bytes,
-            limit: usize::MAX as u64,
-        })?;
+        let bytes = usize::try_from(bytes).map_err(|_| WavekitError::OutOfMemory { bytes })?;
         if work.reduce_pool.bytes < bytes {
             work.reduce_pool = DeviceMem::new(&self.rt, 0)?;
             work.reduce_pool = self.mem_zeroed(bytes)?;
@@ -229,14 +222,15 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn buffer_zeroed<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
-        let bytes = len
-            .checked_mul(std::mem::size_of::<T>())
-            .ok_or(WavekitError::TooLarge {
-                what: "buffer length",
-                value: len as u64,
-                limit: (usize::MAX / std::mem::size_of::<T>()) as u64,
-            })?;
-        Ok(GpuBuffer::from_mem(self.mem_zeroed(bytes)?, len))
+        Ok(GpuBuffer::from_mem(
+            self.mem_zeroed(bytes_for::<T>(len)?)?,
+            len,
+        ))
+    }
+
+    /// Zeroed device memory for `len` values of `T` (a per-lane output the kernels fill).
+    pub(crate) fn lanes_zeroed<T>(&self, len: usize) -> Result<DeviceMem<R>> {
+        self.mem_zeroed(bytes_for::<T>(len)?)
     }
 
     pub(crate) fn buffer_from<T: Element>(&self, data: &[T]) -> Result<GpuBuffer<T, R>> {
@@ -247,7 +241,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn read<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {
-        let mut out = vec![T::default(); len];
+        let mut out = host::filled(len, T::default())?;
         if len != 0 {
             self.rt.copy_dtoh(as_bytes_mut(&mut out), ptr)?;
         }
@@ -259,10 +253,18 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn read_bytes(&self, ptr: DevPtr, len: usize) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; len];
+        let mut out = host::filled(len, 0u8)?;
         if len != 0 {
             self.rt.copy_dtoh(&mut out, ptr)?;
         }
         Ok(out)
     }
+}
+
+/// Bytes for `len` values of `T`; a size that overflows is memory no device has.
+fn bytes_for<T>(len: usize) -> Result<usize> {
+    len.checked_mul(size_of::<T>())
+        .ok_or(WavekitError::OutOfMemory {
+            bytes: host::bytes_of::<T>(len),
+        })
 }

@@ -3,6 +3,9 @@
 
 use std::ffi::{c_char, c_void};
 
+/// A device address as the vendor runtime hands it out (CUdeviceptr / hipDeviceptr_t).
+pub type DevPtr = u64;
+
 /// The device status word kernels report errors into (`wk_status`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,6 +44,6 @@ impl Status {
 include!(concat!(env!("OUT_DIR"), "/launchers.rs"));
 
 /// A device address as the pointer type a launcher parameter takes (inferred at the call).
-pub fn dptr<T>(p: super::runtime::DevPtr) -> *mut T {
+pub fn dptr<T>(p: DevPtr) -> *mut T {
     p as usize as *mut T
 }

@@ -1,13 +1,19 @@
 //! The `Backend` trait for `GpuBackend`: each method uploads what it needs, runs one launcher
 //! from the table and reads the result back.
+//!
+//! Defence in depth: every raw method checks its arguments against the buffers it is handed
+//! again (lengths, mask width, sub-width, tile and block size) before any launch, although the
+//! validated API already did, so no kernel reads or writes past an allocation.
 
-use super::backend::GpuBackend;
+use super::backend::{GpuBackend, Work};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, dptr};
 use super::runtime::GpuRuntime;
+use wavekit_core::api::check_len;
+use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
-use wavekit_core::width::WarpWidth;
+use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
     Backend, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
     WarpLaunch,
@@ -85,6 +91,72 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
     }
 }
 
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// A warp launch this backend can run: its mask is for this warp width and `len` inputs
+    /// give one value per thread.
+    fn check_launch(&self, launch: &WarpLaunch, what: &'static str, len: usize) -> Result<()> {
+        if launch.mask.width() != self.width {
+            return Err(WavekitError::MaskWidthMismatch {
+                mask_width: launch.mask.width().lanes(),
+                warp: self.width.lanes(),
+            });
+        }
+        check_len(what, launch.threads, len)
+    }
+
+    /// The count_if kernel over `input`, read back.
+    fn count_on_device<T: Element>(
+        &self,
+        work: &Work<R>,
+        call: &str,
+        input: &GpuBuffer<T, R>,
+        pred: Predicate<T>,
+    ) -> Result<u64> {
+        let (code, a, b) = pred.encode();
+        let result = work.result.ptr;
+        self.run_checked(work, call, |s, st| unsafe {
+            (self.table.count_if)(
+                s,
+                st,
+                kind::<T>(),
+                code,
+                a,
+                b,
+                cptr(input.device_ptr()),
+                input.len as u64,
+                std::ptr::null_mut(),
+                0,
+                dptr(result),
+            )
+        })?;
+        Ok(self.read_u64s(result, 1)?[0])
+    }
+
+    /// The first slot (in thread order) at or past `limit`, if any: counted on the device with
+    /// the count_if kernel; only when one exists are the slots read back to name it.
+    fn first_slot_at_or_past(
+        &self,
+        work: &Work<R>,
+        slots: &GpuBuffer<u32, R>,
+        limit: usize,
+    ) -> Result<Option<u32>> {
+        let Ok(limit) = u32::try_from(limit) else {
+            return Ok(None); // every u32 slot is below it
+        };
+        if self.count_on_device(
+            work,
+            "atomic_agg_inc slot check",
+            slots,
+            Predicate::Ge(limit),
+        )? == 0
+        {
+            return Ok(None);
+        }
+        let host = self.read::<u32>(slots.device_ptr(), slots.len)?;
+        Ok(host.into_iter().find(|&s| s >= limit))
+    }
+}
+
 impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     fn raw_vote(
         &self,
@@ -93,11 +165,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
+        self.check_launch(launch, "vote predicates", preds.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.mem_from(&bools(preds))?;
-        let out = self.mem_zeroed(n * 8)?;
+        let out = self.lanes_zeroed::<u64>(n)?;
         self.run_checked(&work, "vote", |s, st| unsafe {
             (self.table.vote)(
                 s,
@@ -123,6 +196,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         arg: u32,
         width: u32,
     ) -> Result<Vec<T>> {
+        self.check_launch(launch, "shfl values", vals.len())?;
+        self.width.check_sub_width(width)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -153,12 +228,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         kind_: Match,
         vals: &[T],
     ) -> Result<Vec<(u64, bool)>> {
+        self.check_launch(launch, "match values", vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
-        let masks = self.mem_zeroed(n * 8)?;
-        let preds = self.mem_zeroed(n)?;
+        let masks = self.lanes_zeroed::<u64>(n)?;
+        let preds = self.lanes_zeroed::<u8>(n)?;
         self.run_checked(&work, "match", |s, st| unsafe {
             (self.table.r#match)(
                 s,
@@ -180,10 +256,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
+        self.check_launch(launch, "activemask threads", launch.threads)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
-        let out = self.mem_zeroed(n * 8)?;
+        let out = self.lanes_zeroed::<u64>(n)?;
         self.run_checked(&work, "activemask", |s, st| unsafe {
             (self.table.activemask)(
                 s,
@@ -204,6 +281,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         launch: &WarpLaunch,
         vals: &[T],
     ) -> Result<Vec<T>> {
+        self.check_launch(launch, "transpose values", vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
@@ -234,6 +312,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vals: &[T],
         arg: u32,
     ) -> Result<Vec<T>> {
+        self.width.check_tile(tile)?;
+        check_len("tile_shfl values", threads, vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
@@ -263,10 +343,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
+        self.width.check_tile(tile)?;
+        check_len("tile_vote predicates", threads, preds.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.mem_from(&bools(preds))?;
-        let out = self.mem_zeroed(threads * 8)?;
+        let out = self.lanes_zeroed::<u64>(threads)?;
         self.run_checked(&work, "tile_vote", |s, st| unsafe {
             (self.table.tile_vote)(
                 s,
@@ -291,6 +373,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<T>> {
+        self.width.check_tile(tile)?;
+        check_len("tile_reduce values", threads, vals.len())?;
         let work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
@@ -318,6 +402,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         width: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
+        self.width.check_sub_width(width)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = vals.len();
@@ -348,6 +433,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         scan: ScanKind,
     ) -> Result<Vec<T>> {
+        self.width.check_sub_width(width)?;
         let work = self.lock();
         self.rt.make_current()?;
         let n = vals.len();
@@ -379,6 +465,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
     ) -> Result<Vec<T>> {
         self.own(input)?;
+        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
+            return Err(WavekitError::InvalidBlockSize(block));
+        }
         let work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
@@ -438,6 +527,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<()> {
         self.own(input)?;
         self.own(output)?;
+        check_len("scan output", input.len, output.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
@@ -482,9 +572,19 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 vector,
             } => {
                 self.own(offsets)?;
+                check_len(
+                    "segment offsets (count + 1)",
+                    count.saturating_add(1),
+                    offsets.len,
+                )?;
                 (offsets.device_ptr(), 0, count, vector)
             }
         };
+        check_len(
+            "segmented reduce output (one per segment)",
+            count,
+            output.len,
+        )?;
         let work = self.lock();
         self.rt.make_current()?;
         self.run_checked(&work, "segmented_reduce", |s, st| unsafe {
@@ -519,12 +619,20 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(vals)?;
         self.own(x)?;
         self.own(y)?;
+        // One offset per row and one past; one value per column index. The column indices
+        // themselves are checked against x's length by the kernels.
+        check_len(
+            "SpMV row offsets (rows + 1)",
+            y.len.saturating_add(1),
+            row_offsets.len,
+        )?;
+        check_len("SpMV values (one per column index)", cols.len, vals.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
         let nnz = cols.len;
         let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
         let scratch = self.ensure_pool(&mut work, bytes)?;
-        self.run_checked(&work, "spmv", |s, st| unsafe {
+        let status = self.run(&work, "spmv", |s, st| unsafe {
             (self.table.spmv_balanced)(
                 s,
                 st,
@@ -533,6 +641,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 cptr(cols.device_ptr()),
                 cptr(vals.device_ptr()),
                 cptr(x.device_ptr()),
+                x.len as u64,
                 y.len as u64,
                 nnz as u64,
                 vector,
@@ -540,7 +649,16 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 bytes,
                 dptr(y.device_ptr()),
             )
-        })
+        })?;
+        match status.code {
+            ffi::OK => Ok(()),
+            ffi::ERR_INDEX => Err(WavekitError::IndexOutOfRange {
+                what: "SpMV column",
+                value: status.detail & u64::from(u32::MAX),
+                limit: x.len as u64,
+            }),
+            code => Err(self.device_error("spmv", self.message(code))),
+        }
     }
 
     fn raw_atomic_agg_inc(
@@ -553,8 +671,19 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(slots)?;
         self.own(counters)?;
         self.own(olds)?;
+        check_len("atomic_agg_inc olds (one per slot)", slots.len, olds.len)?;
         let work = self.lock();
         self.rt.make_current()?;
+        // All or nothing: a validation pass over the slots before the increment kernel, so
+        // that a bad slot moves no counter (the kernel's own check would skip only that
+        // thread, after other warps had already added).
+        if let Some(bad) = self.first_slot_at_or_past(&work, slots, counters.len)? {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "atomic_agg_inc slot",
+                value: u64::from(bad),
+                limit: counters.len as u64,
+            });
+        }
         let status = self.run(&work, "atomic_agg_inc", |s, st| unsafe {
             (self.table.atomic_agg_inc)(
                 s,
@@ -590,24 +719,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(input)?;
         let work = self.lock();
         self.rt.make_current()?;
-        let (code, a, b) = pred.encode();
-        let result = work.result.ptr;
-        self.run_checked(&work, "count_if", |s, st| unsafe {
-            (self.table.count_if)(
-                s,
-                st,
-                kind::<T>(),
-                code,
-                a,
-                b,
-                cptr(input.device_ptr()),
-                input.len as u64,
-                std::ptr::null_mut(),
-                0,
-                dptr(result),
-            )
-        })?;
-        Ok(self.read_u64s(result, 1)?[0])
+        self.count_on_device(&work, "count_if", input, pred)
     }
 
     fn raw_compact<T: Element>(
@@ -620,6 +732,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<usize> {
         self.own(input)?;
         self.own(output)?;
+        if output.len < input.len {
+            return Err(WavekitError::LengthMismatch {
+                what: "compaction output (at least the input's length)",
+                expected: input.len,
+                got: output.len,
+            });
+        }
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
@@ -661,8 +780,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(keys)?;
         let work = self.lock();
         self.rt.make_current()?;
-        let slots = bins as usize + 1;
-        let out = self.mem_zeroed(slots * 8)?;
+        let slots = (bins as usize).saturating_add(1);
+        let out = self.lanes_zeroed::<u64>(slots)?;
         self.run_checked(&work, "histogram", |s, st| unsafe {
             (self.table.histogram)(
                 s,

@@ -4,13 +4,39 @@
 //! CUDA implements this over cudarc (backends/cuda), HIP over a hand-written FFI
 //! (backends/hip). Everything above it (backends/gpu/src/backend.rs) is written once.
 
+pub use crate::ffi::DevPtr;
 use crate::ffi::Launchers;
 use wavekit_core::error::Result;
 
-/// A device address as the vendor runtime hands it out (CUdeviceptr / hipDeviceptr_t).
-pub type DevPtr = u64;
-
-pub trait GpuRuntime: Send + Sync + 'static {
+/// A vendor runtime under the shared GPU backend.
+///
+/// # Safety
+///
+/// `GpuBackend` hands what this trait returns to compiled kernels and to `unsafe` copies
+/// without being able to check it, so an implementation promises all of the following; a
+/// runtime that breaks one lets safe calls such as `reduce` read or write arbitrary memory.
+///
+/// - **Memory.** `alloc(bytes)` with `bytes > 0` returns an error, or the address of a fresh
+///   region of at least `bytes` bytes on this runtime's device, reachable by the launchers'
+///   kernels and by the copy functions, overlapping no other live region, and valid until it is
+///   passed to `free`. `free` releases only what `alloc` returned.
+/// - **Copies.** `memset_zero`, `copy_htod`, `copy_dtoh` and `copy_dtod` touch exactly the bytes
+///   named, at the addresses given, and are ordered with the work queued on `stream()`;
+///   `copy_htod` has read `src` when it returns and `copy_dtoh` has filled `dst` (after all
+///   queued work) when it returns.
+/// - **Launches.** `launchers()` returns the launcher table of wavekit's own csrc object
+///   compiled for this device (the ABI version is checked, the code cannot be), `stream()` a
+///   handle those launchers accept (or null for the default stream), `make_current` makes the
+///   device they launch on current, and `synchronize` returns only once all queued work is
+///   done.
+/// - **Attributes.** `warp_size()` is the device's warp width, which the kernels were compiled
+///   for; `check` returns `Err` for every nonzero code.
+/// - **Threads.** Every method may be called from any thread (`Send + Sync`); the backend
+///   serialises its launches but not allocation or copies of distinct buffers.
+///
+/// A runtime in safe code cannot make these promises, so implementing the trait takes
+/// `unsafe impl`.
+pub unsafe trait GpuRuntime: Send + Sync + 'static {
     /// "cuda" or "hip": names errors and the backend.
     const BACKEND: &'static str;
 

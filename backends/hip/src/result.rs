@@ -117,10 +117,13 @@ pub fn last_error() -> Result<()> {
 
 pub fn malloc(bytes: usize) -> Result<*mut c_void> {
     let mut p: *mut c_void = std::ptr::null_mut();
-    check(
-        unsafe { sys::hipMalloc(&mut p, bytes) },
-        &format!("hipMalloc({bytes} bytes)"),
-    )?;
+    let code = unsafe { sys::hipMalloc(&mut p, bytes) };
+    if code == sys::wk_hip_abi_error_out_of_memory {
+        return Err(WavekitError::OutOfMemory {
+            bytes: bytes as u64,
+        });
+    }
+    check(code, &format!("hipMalloc({bytes} bytes)"))?;
     Ok(p)
 }
 

@@ -128,7 +128,11 @@ impl Drop for HipRuntime {
     }
 }
 
-impl GpuRuntime for HipRuntime {
+// SAFETY (the trait's contract): memory comes from hipMalloc on this runtime's device and goes
+// back through hipFree; every copy and memset is queued on the one stream the launchers get,
+// and the blocking ones synchronise it first; the table is the one compiled from csrc by this
+// crate's build script; the warp size is the device attribute.
+unsafe impl GpuRuntime for HipRuntime {
     const BACKEND: &'static str = "hip";
 
     fn ordinal(&self) -> usize {

@@ -58,6 +58,7 @@ unsafe extern "C" {
     pub safe static wk_hip_abi_success: c_int;
     pub safe static wk_hip_abi_error_no_device: c_int;
     pub safe static wk_hip_abi_error_invalid_device: c_int;
+    pub safe static wk_hip_abi_error_out_of_memory: c_int;
     pub safe static wk_hip_abi_attr_warp_size: c_int;
     pub safe static wk_hip_abi_attr_multiprocessors: c_int;
     pub safe static wk_hip_abi_memcpy_htod: c_int;

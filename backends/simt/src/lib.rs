@@ -9,7 +9,11 @@
 //!
 //! How it works (csrc/simt): crates/build/src/simt.rs compiles csrc/kernels and csrc/simt/pitfalls with the
 //! host C++ compiler twice, at 32 and 64 lanes, against csrc/simt/arch_simt.h, which implements
-//! the device layer's arch interface on the executor core. Each GPU thread of a block is a
+//! the device layer's arch interface on the executor core ([`Arch::Simt`]). It also compiles
+//! csrc/kernels twice more against the real csrc/wavekit/arch_hip.h ([`Arch::Hip`]), whose
+//! AMDGCN builtins (`mbcnt`, the `uicmp` ballot, `ds_bpermute`, ...) csrc/simt/amdgcn implements
+//! as the AMD ISA documents them, so the AMD code path itself runs: at 64 lanes as on
+//! gfx90a/gfx940, at 32 as on gfx1030 (see [`open_arch`]). Each GPU thread of a block is a
 //! fiber; blocks run one after another. A fiber runs until it reaches a synchronising point (a
 //! warp collective, `__syncwarp`, `__syncthreads`, exit; in lockstep also every shared-memory
 //! access); when every fiber of the block waits, the scheduler resolves what it can:
@@ -22,6 +26,11 @@
 //!   `MismatchedCollective` for another collective or mask) and resolves it with the lanes
 //!   that did arrive. A shuffle whose source lane is outside its mask reads a poison value and
 //!   is reported (`ShflOutsideMask`), naming the `__activemask()` the mask came from if so.
+//! - an AMD wave instruction (`Arch::Hip`): the lanes at the same instruction, whatever the
+//!   schedule, as a wave's EXEC mask; where lanes wait at different ones, the group earliest in
+//!   the code goes first, so the lanes of a branch finish it before the others go on
+//!   (csrc/simt/amdgcn/wave.cpp). A `ds_bpermute` reading a lane that is not there reads 0,
+//!   as the ISA says, and is reported (`ShflOutsideMask`).
 //! - `__activemask()` (and HIP's mask-free ballot): the lanes of the warp waiting at that same
 //!   call. In lockstep that is the whole branch; under independent scheduling the executor
 //!   splits them into two random groups, as Volta may, so a mask taken this way inside a branch
@@ -41,13 +50,32 @@
 //! the CUDA memory model. The thread order between synchronising points is forward, reverse,
 //! seeded random, or lockstep ([`Schedule`]): races are reported whatever the order, and the
 //! orders make their effects on the data show.
+//!
+//! Value checks (csrc/simt/checks.cpp) catch the data bugs of wave64 ports that break no mask
+//! or barrier rule: a wave64 lane mask cut to 32 bits (`MaskNarrowed`: given to `__popc`,
+//! `__ffs` or `__clz`, or stored in 32 bits and then used as a mask or counted), shifts past
+//! the width of their type (`ShiftOutOfRange`: the device code is built with
+//! `-fsanitize=shift` and the executor defines UBSan's handlers), shared memory read before any
+//! thread wrote it
+//! (`UninitSharedRead`), outputs registered with `expect_written` that no thread wrote
+//! (`UnwrittenOutput`), and shuffle trees that start at 16 on 64 lanes or at the width
+//! (`ReductionSpan`). [`corpus`] holds a kernel for each bug it knows, with its fixed twin.
+//!
+//! Users' own kernels, written against csrc/wavekit.h and compiled by
+//! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]).
 
+#[doc(hidden)]
+pub mod amdgcn;
+mod arch;
+pub mod corpus;
 mod ffi;
 #[doc(hidden)]
 pub mod pitfalls;
 mod runtime;
 mod session;
+pub mod user;
 
+pub use arch::Arch;
 pub use runtime::SimtRuntime;
 pub use session::{HazardKind, Report, Schedule, Session};
 
@@ -70,4 +98,16 @@ pub fn open(width: WarpWidth) -> Result<SimtBackend> {
 /// An executor backend at `width` lanes under `schedule`.
 pub fn open_with(width: WarpWidth, schedule: Schedule) -> Result<SimtBackend> {
     GpuBackend::new(SimtRuntime::new(width, schedule))
+}
+
+/// An executor backend running the kernels compiled against `arch`, at `width` lanes, under
+/// the arch's default schedule ([`Arch::default_schedule`]: lockstep for the AMD code path).
+pub fn open_arch(arch: Arch, width: WarpWidth) -> Result<SimtBackend> {
+    open_arch_with(arch, width, arch.default_schedule())
+}
+
+/// An executor backend running the kernels compiled against `arch`, at `width` lanes, under
+/// `schedule`.
+pub fn open_arch_with(arch: Arch, width: WarpWidth, schedule: Schedule) -> Result<SimtBackend> {
+    GpuBackend::new(SimtRuntime::with_arch(arch, width, schedule))
 }

@@ -1,8 +1,9 @@
 //! `GpuRuntime` over host memory for the SIMT executor: "device" memory is host memory, copies
 //! are memcpy, the stream is the executor session, and the launcher table is the csrc kernels
-//! compiled for the host at the runtime's width. `GpuBackend<SimtRuntime>` thus runs the
-//! shared GPU host code and the real kernels, with every launch checked for hazards.
+//! compiled for the host at the runtime's width, on the runtime's arch layer. `GpuBackend<SimtRuntime>`
+//! thus runs the shared GPU host code and the real kernels, with every launch checked for hazards.
 
+use super::arch::Arch;
 use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, error_message};
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::BTreeMap;
@@ -11,12 +12,6 @@ use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
 use wavekit_gpu::ffi::Launchers;
 use wavekit_gpu::{DevPtr, GpuRuntime};
-
-unsafe extern "C" {
-    /// The csrc launcher tables built by crates/build/src/simt.rs (csrc/kernels/table.cu at each width).
-    fn wk_simt32_launchers() -> *const Launchers;
-    fn wk_simt64_launchers() -> *const Launchers;
-}
 
 /// Every allocation is aligned for the kernels' 16-byte vector loads, and then some.
 const ALIGN: usize = 64;
@@ -28,6 +23,7 @@ fn expected(call: &str, kind: HazardKind) -> bool {
 }
 
 pub struct SimtRuntime {
+    arch: Arch,
     width: WarpWidth,
     schedule: Schedule,
     session: Session,
@@ -47,8 +43,15 @@ fn mem_error(call: &str, message: String) -> WavekitError {
 }
 
 impl SimtRuntime {
+    /// The kernels on the executor's own arch layer ([`Arch::Simt`]).
     pub fn new(width: WarpWidth, schedule: Schedule) -> Self {
+        Self::with_arch(Arch::Simt, width, schedule)
+    }
+
+    /// The kernels compiled against `arch`.
+    pub fn with_arch(arch: Arch, width: WarpWidth, schedule: Schedule) -> Self {
         SimtRuntime {
+            arch,
             width,
             schedule,
             session: Session::new(schedule),
@@ -56,6 +59,10 @@ impl SimtRuntime {
             hazards: Mutex::new(Vec::new()),
             expected_count: Mutex::new(0),
         }
+    }
+
+    pub fn arch(&self) -> Arch {
+        self.arch
     }
 
     pub fn schedule(&self) -> Schedule {
@@ -96,7 +103,11 @@ impl SimtRuntime {
     }
 }
 
-impl GpuRuntime for SimtRuntime {
+// SAFETY (the trait's contract): `alloc` returns fresh zeroed host memory, tracked until `free`
+// releases it; the copies are checked against those live allocations; the launchers are this
+// crate's tables for the executor compiled from csrc at this width, and they run synchronously
+// on the calling thread, so all work is done when a call returns.
+unsafe impl GpuRuntime for SimtRuntime {
     const BACKEND: &'static str = "simt";
 
     fn ordinal(&self) -> usize {
@@ -110,7 +121,11 @@ impl GpuRuntime for SimtRuntime {
             Schedule::Reverse => "reverse order",
             Schedule::Random(_) => "random order",
         };
-        format!("SIMT executor, {} lanes, {schedule}", self.width.lanes())
+        format!(
+            "SIMT executor, {}, {} lanes, {schedule}",
+            self.arch.name(),
+            self.width.lanes()
+        )
     }
 
     fn warp_size(&self) -> u32 {
@@ -122,13 +137,7 @@ impl GpuRuntime for SimtRuntime {
     }
 
     fn launchers(&self) -> &'static Launchers {
-        // SAFETY: each returns the address of a static table that lives for the whole program.
-        unsafe {
-            match self.width {
-                WarpWidth::W32 => &*wk_simt32_launchers(),
-                WarpWidth::W64 => &*wk_simt64_launchers(),
-            }
-        }
+        self.arch.launchers(self.width)
     }
 
     fn make_current(&self) -> Result<()> {
@@ -136,15 +145,16 @@ impl GpuRuntime for SimtRuntime {
     }
 
     fn alloc(&self, bytes: usize) -> Result<DevPtr> {
-        let layout = Layout::from_size_align(bytes.max(1), ALIGN)
-            .map_err(|e| mem_error("alloc", format!("{bytes} bytes: {e}")))?;
+        // The executor's device memory is host memory: the host limit applies.
+        wavekit_core::host::check::<u8>(bytes)?;
+        let oom = WavekitError::OutOfMemory {
+            bytes: bytes as u64,
+        };
+        let layout = Layout::from_size_align(bytes.max(1), ALIGN).map_err(|_| oom.clone())?;
         // SAFETY: the layout has a non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         if ptr.is_null() {
-            return Err(mem_error(
-                "alloc",
-                format!("out of host memory for {bytes} bytes"),
-            ));
+            return Err(oom);
         }
         let addr = ptr as DevPtr;
         self.allocs

@@ -56,6 +56,19 @@ pub enum HazardKind {
     SharedOutOfBounds,
     /// The executor abandoned a block that made no progress.
     Stalled,
+    /// A shift by at least the width of its type, or of a negative value: `1u << lane` for
+    /// lanes 32..63 (the executor's device code is built with `-fsanitize=shift`).
+    ShiftOutOfRange,
+    /// A lane mask lost its lanes above 31: a 64-bit mask given to a 32-bit built-in (`__popc`),
+    /// or a wave64 ballot stored in 32 bits and then used.
+    MaskNarrowed,
+    /// A shared element read before any thread of the block wrote it.
+    UninitSharedRead,
+    /// Elements of a checked output that no thread wrote.
+    UnwrittenOutput,
+    /// A shuffle reduction tree whose offsets do not span its segment: from 16 on 64 lanes
+    /// (lanes left out), or from the width or more (lanes counted twice).
+    ReductionSpan,
 }
 
 impl HazardKind {
@@ -67,6 +80,11 @@ impl HazardKind {
             3 => HazardKind::ShflOutsideMask,
             4 => HazardKind::SharedRace,
             5 => HazardKind::SharedOutOfBounds,
+            7 => HazardKind::ShiftOutOfRange,
+            8 => HazardKind::MaskNarrowed,
+            9 => HazardKind::UninitSharedRead,
+            10 => HazardKind::UnwrittenOutput,
+            11 => HazardKind::ReductionSpan,
             _ => HazardKind::Stalled,
         }
     }

@@ -83,6 +83,33 @@ pub fn build(abi: &Path) {
     println!("cargo:rustc-env=WAVEKIT_HIPCC={}", hipcc.display());
 }
 
+/// Compiles `sources` (a user's kernels written against csrc/wavekit.h) with hipcc for every
+/// offload target into the static library `lib`, linked into the crate whose build script
+/// calls this, with libamdhip64.
+pub fn compile(lib: &str, sources: &[PathBuf]) {
+    for var in ["HIPCC", "ROCM_PATH", "WAVEKIT_HIP_ARCHS"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
+    crate::rerun_on_device_layer();
+    let hipcc = find_hipcc();
+    let rocm = rocm_root(&hipcc);
+    let (archs, _) = offload_archs();
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let objects = compile_kernels(&hipcc, &archs, &crate::csrc_dir(), sources, &out.join(lib));
+    cc::Build::new()
+        .cargo_metadata(false)
+        .try_create_archive(lib, &objects)
+        .unwrap_or_else(|e| fail(&format!("archiving {lib} failed: {e}")));
+    println!("cargo:rustc-link-search=native={}", out.display());
+    println!("cargo:rustc-link-lib=static={lib}");
+    for dir in [rocm.join("lib"), rocm.join("lib64")] {
+        if dir.join("libamdhip64.so").exists() {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+        }
+    }
+    println!("cargo:rustc-link-lib=dylib=amdhip64");
+}
+
 fn fail(msg: &str) -> ! {
     panic!("wavekit `hip` feature: {msg}");
 }

@@ -5,6 +5,8 @@
 //!   architectures, with the flags the canonical float order needs (no FMA, no flush to zero).
 //! - [`hip`]: find hipcc and ROCm and compile `.cu` files as HIP for every offload target.
 //! - [`simt`]: compile device code for the SIMT executor with the host C++ compiler.
+//! - [`user`]: compile a user's `.cu` files, written against csrc/wavekit.h, for the executor
+//!   at 32 and 64 lanes (from a user's build script, or `wavekit check`), with nvcc or hipcc.
 //! - [`launchers`]: generate the Rust mirror of the launcher table from
 //!   csrc/wavekit/launchers.def.
 //!
@@ -16,6 +18,7 @@ pub mod cuda;
 pub mod hip;
 pub mod launchers;
 pub mod simt;
+pub mod user;
 
 use std::path::{Path, PathBuf};
 

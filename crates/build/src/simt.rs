@@ -1,9 +1,34 @@
 //! The SIMT executor's build, with the host C++ compiler (C++17): the executor core once, then
-//! every device source it runs (csrc/kernels and the pitfall kernels of csrc/simt/pitfalls)
-//! twice, at 32 and at 64 lanes, each width in its own namespace and with its own launcher
-//! table (`wk_simt32_launchers`, ...), named on the command line (csrc/wavekit/width.h).
+//! the device sources it runs in four flavours, each in its own namespace and with its own
+//! launcher table, named on the command line (csrc/wavekit/width.h): csrc/kernels, the pitfall
+//! kernels of csrc/simt/pitfalls and the hazard corpus of csrc/simt/corpus against the
+//! executor's arch_simt.h at 32 and 64 lanes (`wk_simt32_launchers`, ...), and csrc/kernels with
+//! the builtin probes of csrc/simt/amdgcn against the real csrc/wavekit/arch_hip.h at 64 lanes
+//! (gfx90a/gfx940) and 32 (gfx1030), on the AMDGCN builtins of csrc/simt/amdgcn
+//! (`wk_simthip64_launchers`, ...).
 
-const CORE: &[&str] = &["executor.cpp", "fiber.cpp", "session.cpp", "shared.cpp"];
+use std::path::PathBuf;
+
+const CORE: &[&str] = &[
+    "checks.cpp",
+    "executor.cpp",
+    "fiber.cpp",
+    "session.cpp",
+    "shared.cpp",
+    "amdgcn/wave.cpp",
+];
+
+/// Flags every piece of device code the executor runs is compiled with (its own kernels and
+/// users', crate::user): contraction off as for the GPU builds, so float results are bit for bit
+/// those of docs/SEMANTICS.md; `#pragma unroll` means nothing to the host compiler; and a shift
+/// past its type's width becomes an executor report naming the lane (checks.cpp defines UBSan's
+/// handlers; no UBSan runtime is linked).
+pub const DEVICE_FLAGS: &[&str] = &[
+    "-ffp-contract=off",
+    "-fno-strict-aliasing",
+    "-Wno-unknown-pragmas",
+    "-fsanitize=shift",
+];
 
 fn base(build: &mut cc::Build) -> &mut cc::Build {
     // Optimised even in debug builds: the executor runs whole kernels per test. Contraction off
@@ -19,35 +44,84 @@ fn base(build: &mut cc::Build) -> &mut cc::Build {
         .extra_warnings(true)
 }
 
-/// Builds the executor core and the kernels it runs, at both widths.
+/// One build of the device sources: which arch layer they run on.
+struct Flavour {
+    /// Prefix of the namespace and table symbol: `wk_{prefix}{width}`.
+    prefix: &'static str,
+    /// What csrc/wavekit/width.h includes as the arch layer.
+    header: &'static str,
+    sources: Vec<PathBuf>,
+    /// Searched before csrc/simt (the HIP runtime shim).
+    include: Option<PathBuf>,
+    /// The host compiler's optimisation level and extra flags for this flavour.
+    opt: u32,
+    flags: &'static [&'static str],
+}
+
+/// Builds the executor core and the kernels it runs, in every flavour.
 pub fn build() {
     crate::rerun_on_device_layer();
     let csrc = crate::csrc_dir();
     let simt = csrc.join("simt");
     println!("cargo:rerun-if-changed={}", simt.display());
-    // The real kernels and launcher table, and the seeds' pitfall kernels.
-    let mut device = crate::sources(&csrc.join("kernels"), "cu");
-    device.extend(crate::sources(&simt.join("pitfalls"), "cu"));
-    for width in [32u32, 64] {
-        let mut b = cc::Build::new();
-        base(&mut b)
-            // The portable layer names no executor: the arch header, namespace and table
-            // symbol of each width come from here (csrc/wavekit/width.h).
-            .define("WK_ARCH_HEADER", Some("<arch_simt.h>"))
-            .define("WK_NS", Some(format!("wk_simt{width}").as_str()))
-            .define(
-                "WK_LAUNCHERS_SYMBOL",
-                Some(format!("wk_simt{width}_launchers").as_str()),
-            )
-            .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
-            .include(&simt)
-            // .cu sources are C++ for the host compiler.
-            .flag("-x")
-            .flag("c++")
-            // `#pragma unroll` means nothing to the host compiler.
-            .flag("-Wno-unknown-pragmas")
-            .files(&device)
-            .compile(&format!("wk_simt_w{width}"));
+    let kernels = crate::sources(&csrc.join("kernels"), "cu");
+    // The real kernels and launcher table, the seeds' pitfall kernels and the hazard corpus.
+    let mut own = kernels.clone();
+    own.extend(crate::sources(&simt.join("pitfalls"), "cu"));
+    own.extend(crate::sources(&simt.join("corpus"), "cu"));
+    // The real kernels on the real AMD arch layer, and the probes of its builtins.
+    let mut hip = kernels;
+    hip.extend(crate::sources(&simt.join("amdgcn"), "cu"));
+    let flavours = [
+        Flavour {
+            prefix: "simt",
+            header: "<arch_simt.h>",
+            sources: own,
+            include: None,
+            opt: 2,
+            flags: &[],
+        },
+        Flavour {
+            prefix: "simthip",
+            header: "\"arch_hip.h\"",
+            sources: hip,
+            include: Some(simt.join("amdgcn")),
+            // An AMD wave's lanes move as one: every basic block calls the executor
+            // (trace-pc), which runs the blocks of a diverged warp lowest address first, so
+            // the blocks must lie in program order (csrc/simt/amdgcn/wave.cpp). -O0 emits them
+            // in source order; -O1 and -O2, even without block reordering, moved branch bodies
+            // after the code that follows them (in warp_reduce and tests/simt_amdgcn.rs).
+            opt: 0,
+            flags: &["-fsanitize-coverage=trace-pc"],
+        },
+    ];
+    for f in &flavours {
+        for width in [32u32, 64] {
+            let ns = format!("wk_{}{width}", f.prefix);
+            let mut b = cc::Build::new();
+            base(&mut b)
+                .opt_level(f.opt)
+                // The portable layer names no executor: the arch header, namespace and table
+                // symbol of each flavour come from here (csrc/wavekit/width.h).
+                .define("WK_ARCH_HEADER", Some(f.header))
+                .define("WK_NS", Some(ns.as_str()))
+                .define(
+                    "WK_LAUNCHERS_SYMBOL",
+                    Some(format!("{ns}_launchers").as_str()),
+                )
+                .define("WK_WARP_SIZE", Some(width.to_string().as_str()));
+            if let Some(dir) = &f.include {
+                b.include(dir);
+            }
+            b.include(&simt)
+                // .cu sources are C++ for the host compiler.
+                .flag("-x")
+                .flag("c++");
+            for flag in DEVICE_FLAGS.iter().chain(f.flags) {
+                b.flag(flag);
+            }
+            b.files(&f.sources).compile(&format!("{ns}_device"));
+        }
     }
     // Last, so the linker meets the core after the device code that calls it.
     let mut core = cc::Build::new();

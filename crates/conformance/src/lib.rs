@@ -122,10 +122,13 @@ macro_rules! conformance_cases {
             err_scan_length
             err_segments
             err_csr
+            err_spmv_untouched
             err_vector_size
             err_bitwise_float
             err_histogram_bins
+            err_out_of_memory
             err_atomic_slot
+            err_write_untouched
         }
     };
 }

@@ -5,6 +5,7 @@ use crate::backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Sh
 use crate::canonical::{MAX_BLOCK, MAX_VECTOR};
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
+use crate::host;
 use crate::lanes::{shfl_source, transpose_source};
 use crate::mask::LaneMask;
 use crate::op::ReduceOp;
@@ -22,7 +23,11 @@ fn check_mask<B: Backend>(b: &B, mask: LaneMask) -> Result<()> {
     Ok(())
 }
 
-fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+/// `Ok` when a length is the one expected; shared with backends that check again.
+///
+/// # Errors
+/// `LengthMismatch` naming `what`, the expected and the actual length.
+pub fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     if expected == got {
         Ok(())
     } else {
@@ -34,22 +39,27 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
     }
 }
 
+/// Checks, before any work, that one result per thread fits in host memory: the backend's
+/// per-lane output (at most 8 bytes a lane) and the API's `Option<R>` per lane.
+fn check_threads<R>(threads: usize) -> Result<()> {
+    host::check::<u64>(threads)?;
+    host::check::<Option<R>>(threads)
+}
+
 /// `Some(value)` for members, `None` for lanes outside the mask or past the launch.
 fn per_member<R>(
     launch: &WarpLaunch,
     mut value: impl FnMut(usize, u32) -> Option<R>,
-) -> Vec<Option<R>> {
+) -> Result<Vec<Option<R>>> {
     let lanes = launch.mask.width().lanes() as usize;
-    (0..launch.threads)
-        .map(|t| {
-            let (w, l) = (t / lanes, (t % lanes) as u32);
-            if launch.members(w).contains(l) {
-                value(t, l)
-            } else {
-                None
-            }
-        })
-        .collect()
+    host::from_fn(launch.threads, |t| {
+        let (w, l) = (t / lanes, (t % lanes) as u32);
+        if launch.members(w).contains(l) {
+            value(t, l)
+        } else {
+            None
+        }
+    })
 }
 
 /// Lanes of complete tiles get `Some`; a trailing partial tile has no defined result.
@@ -57,9 +67,9 @@ fn per_full_tile<R>(
     threads: usize,
     tile: u32,
     mut value: impl FnMut(usize) -> R,
-) -> Vec<Option<R>> {
+) -> Result<Vec<Option<R>>> {
     let full = threads / tile as usize * tile as usize;
-    (0..threads).map(|t| (t < full).then(|| value(t))).collect()
+    host::from_fn(threads, |t| (t < full).then(|| value(t)))
 }
 
 fn vote_result(vote: Vote, bits: u64, width: WarpWidth) -> Result<VoteResult> {
@@ -90,11 +100,12 @@ fn match_members<B: RawBackend, T: Element>(
     if vals.is_empty() {
         return Ok(vec![]);
     }
+    check_threads::<(LaneMask, bool)>(vals.len())?;
     let raw = b.raw_match(Validated::new(), &launch, kind, vals)?;
     let width = b.warp_width();
     per_member(&launch, |t, _| {
         Some(LaneMask::from_bits(raw[t].0, width).map(|m| (m, raw[t].1)))
-    })
+    })?
     .into_iter()
     .map(Option::transpose)
     .collect()
@@ -103,6 +114,11 @@ fn match_members<B: RawBackend, T: Element>(
 /// Warp-level primitives. Each takes one value per thread of a launch (its length is the
 /// thread count) and a member mask applied to every warp.
 pub trait WarpPrimitives: RawBackend {
+    /// Votes (`__all_sync`, `__any_sync`, `__uni_sync`, `__ballot_sync`) over each warp's members.
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch` when `mask` is for the other warp width; `OutOfMemory` when one result
+    /// per thread does not fit in host memory; a backend's `Device` error.
     fn vote(&self, vote: Vote, preds: &[bool], mask: LaneMask) -> Result<Vec<Option<VoteResult>>> {
         check_mask(self, mask)?;
         let launch = WarpLaunch {
@@ -112,9 +128,10 @@ pub trait WarpPrimitives: RawBackend {
         if preds.is_empty() {
             return Ok(vec![]);
         }
+        check_threads::<VoteResult>(preds.len())?;
         let raw = self.raw_vote(Validated::new(), &launch, vote, preds)?;
         let width = self.warp_width();
-        per_member(&launch, |t, _| Some(vote_result(vote, raw[t], width)))
+        per_member(&launch, |t, _| Some(vote_result(vote, raw[t], width)))?
             .into_iter()
             .map(Option::transpose)
             .collect()
@@ -122,6 +139,11 @@ pub trait WarpPrimitives: RawBackend {
 
     /// `__shfl*_sync(mask, v, arg, width)`: `None` where the lane is not a member or reads a
     /// lane that is not one.
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `InvalidSubWidth` when `width` is not a power of two up to the warp;
+    /// `ShuffleArgOutOfRange` when `arg` is not below the warp width; `OutOfMemory` when one
+    /// result per thread does not fit in host memory; a backend's `Device` error.
     fn shfl<T: Element>(
         &self,
         kind: Shfl,
@@ -146,14 +168,20 @@ pub trait WarpPrimitives: RawBackend {
         if vals.is_empty() {
             return Ok(vec![]);
         }
+        check_threads::<T>(vals.len())?;
         let raw = self.raw_shfl(Validated::new(), &launch, kind, vals, arg, width)?;
         let lanes = warp.lanes() as usize;
-        Ok(per_member(&launch, |t, l| {
+        per_member(&launch, |t, l| {
             let src = shfl_source(kind, l, arg, width);
             launch.members(t / lanes).contains(src).then(|| raw[t])
-        }))
+        })
     }
 
+    /// `__match_any_sync`: each member gets the members holding the same bits.
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
+    /// a backend's `Device` error.
     fn match_any<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<LaneMask>>> {
         let raw = match_members(self, Match::Any, vals, mask)?;
         raw.into_iter().map(|r| r.map(|(m, _)| m)).map(Ok).collect()
@@ -161,6 +189,10 @@ pub trait WarpPrimitives: RawBackend {
 
     /// `__match_all_sync`: `(mask, true)` when every member holds the same bits, else
     /// `(empty, false)`.
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
+    /// a backend's `Device` error.
     fn match_all<T: Element>(
         &self,
         vals: &[T],
@@ -172,6 +204,10 @@ pub trait WarpPrimitives: RawBackend {
     /// `__activemask()` inside a branch taken by the lanes of `branch`. Guaranteed: the
     /// result holds the caller and only lanes of the branch; under independent thread
     /// scheduling it may hold fewer than all of them (seed 000), so nothing more is promised.
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory
+    /// (any `threads` past the host limit, up to `usize::MAX`); a backend's `Device` error.
     fn activemask(&self, threads: usize, branch: LaneMask) -> Result<Vec<Option<LaneMask>>> {
         check_mask(self, branch)?;
         let launch = WarpLaunch {
@@ -181,15 +217,20 @@ pub trait WarpPrimitives: RawBackend {
         if threads == 0 {
             return Ok(vec![]);
         }
+        check_threads::<LaneMask>(threads)?;
         let raw = self.raw_activemask(Validated::new(), &launch)?;
         let width = self.warp_width();
-        per_member(&launch, |t, _| Some(LaneMask::from_bits(raw[t], width)))
+        per_member(&launch, |t, _| Some(LaneMask::from_bits(raw[t], width)))?
             .into_iter()
             .map(Option::transpose)
             .collect()
     }
 
     /// Seed 000's `__syncwarp` transpose through shared memory.
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
+    /// a backend's `Device` error.
     fn syncwarp_transpose<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<T>>> {
         check_mask(self, mask)?;
         let launch = WarpLaunch {
@@ -199,17 +240,24 @@ pub trait WarpPrimitives: RawBackend {
         if vals.is_empty() {
             return Ok(vec![]);
         }
+        check_threads::<T>(vals.len())?;
         let raw = self.raw_syncwarp_transpose(Validated::new(), &launch, vals)?;
         let width = self.warp_width();
         let lanes = width.lanes() as usize;
-        Ok(per_member(&launch, |t, l| {
+        per_member(&launch, |t, l| {
             launch
                 .members(t / lanes)
                 .contains(transpose_source(l, width))
                 .then(|| raw[t])
-        }))
+        })
     }
 
+    /// A shuffle within cooperative-group tiles of `tile` lanes; lanes of a trailing partial tile get `None`.
+    ///
+    /// # Errors
+    /// `InvalidTileSize` when `tile` is not a power of two from 2 to the warp;
+    /// `ShuffleArgOutOfRange` when `arg` is not below `tile`; `OutOfMemory` when one result per
+    /// thread does not fit in host memory; a backend's `Device` error.
     fn tile_shfl<T: Element>(
         &self,
         tile: u32,
@@ -221,28 +269,40 @@ pub trait WarpPrimitives: RawBackend {
         if arg >= tile {
             return Err(WavekitError::ShuffleArgOutOfRange { arg, limit: tile });
         }
+        check_threads::<T>(vals.len())?;
         let raw = if vals.is_empty() {
             vec![]
         } else {
             self.raw_tile_shfl(Validated::new(), vals.len(), tile, kind, vals, arg)?
         };
-        Ok(per_full_tile(vals.len(), tile, |t| raw[t]))
+        per_full_tile(vals.len(), tile, |t| raw[t])
     }
 
+    /// A vote within tiles of `tile` lanes; Ballot bits are tile ranks.
+    ///
+    /// # Errors
+    /// `InvalidTileSize`; `OutOfMemory` when one result per thread does not fit in host memory; a
+    /// backend's `Device` error.
     fn tile_vote(&self, tile: u32, vote: Vote, preds: &[bool]) -> Result<Vec<Option<VoteResult>>> {
         let width = self.warp_width();
         width.check_tile(tile)?;
+        check_threads::<VoteResult>(preds.len())?;
         let raw = if preds.is_empty() {
             vec![]
         } else {
             self.raw_tile_vote(Validated::new(), preds.len(), tile, vote, preds)?
         };
-        per_full_tile(preds.len(), tile, |t| vote_result(vote, raw[t], width))
+        per_full_tile(preds.len(), tile, |t| vote_result(vote, raw[t], width))?
             .into_iter()
             .map(Option::transpose)
             .collect()
     }
 
+    /// Every lane of a complete tile gets its tile's butterfly reduction.
+    ///
+    /// # Errors
+    /// `InvalidTileSize`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory` when one
+    /// result per thread does not fit in host memory; a backend's `Device` error.
     fn tile_reduce<T: Element>(
         &self,
         tile: u32,
@@ -251,15 +311,20 @@ pub trait WarpPrimitives: RawBackend {
     ) -> Result<Vec<Option<T>>> {
         self.warp_width().check_tile(tile)?;
         op.check::<T>()?;
+        check_threads::<T>(vals.len())?;
         let raw = if vals.is_empty() {
             vec![]
         } else {
             self.raw_tile_reduce(Validated::new(), vals.len(), tile, op, vals)?
         };
-        Ok(per_full_tile(vals.len(), tile, |t| raw[t]))
+        per_full_tile(vals.len(), tile, |t| raw[t])
     }
 
     /// One result per segment of `width` lanes; a short last segment reduces what it has.
+    ///
+    /// # Errors
+    /// `InvalidSubWidth`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory`; a backend's
+    /// `Device` error.
     fn warp_reduce<T: Element>(&self, vals: &[T], width: u32, op: ReduceOp) -> Result<Vec<T>> {
         self.warp_width().check_sub_width(width)?;
         op.check::<T>()?;
@@ -269,6 +334,11 @@ pub trait WarpPrimitives: RawBackend {
         self.raw_warp_reduce(Validated::new(), vals, width, op)
     }
 
+    /// Kogge-Stone scan within each segment of `width` lanes.
+    ///
+    /// # Errors
+    /// `InvalidSubWidth`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory`; a backend's
+    /// `Device` error.
     fn warp_scan<T: Element>(
         &self,
         vals: &[T],
@@ -311,6 +381,9 @@ fn resolve_vector(v: VectorSize, total_items: usize, segments: usize) -> Result<
 }
 
 /// Checks CSR-style offsets: `offsets[0] == 0`, never decreasing, last equal to `len`.
+///
+/// # Errors
+/// `InvalidOffsets` naming the first offending offset.
 pub fn check_offsets(offsets: &[u32], len: usize) -> Result<()> {
     let bad = |index: usize, reason: String| Err(WavekitError::InvalidOffsets { index, reason });
     if offsets.is_empty() {
@@ -365,6 +438,10 @@ enum SegKind<B: Backend> {
 
 impl<B: Backend> Segments<B> {
     /// Segments of `size` consecutive elements (seed 001's REDUCE_SIZE); the last may be short.
+    ///
+    /// # Errors
+    /// `ZeroSegmentSize` when `size` is 0; `InvalidVectorSize` when `vector` is not a power of two
+    /// up to 32.
     pub fn fixed(size: usize, vector: VectorSize) -> Result<Self> {
         if size == 0 {
             return Err(WavekitError::ZeroSegmentSize);
@@ -377,6 +454,10 @@ impl<B: Backend> Segments<B> {
     }
 
     /// Segment i is `[offsets[i], offsets[i + 1])`; offsets are checked against `len`.
+    ///
+    /// # Errors
+    /// `InvalidOffsets` when the offsets do not start at 0, decrease or do not end at `len`;
+    /// `InvalidVectorSize`; `OutOfMemory` or a backend's `Device` error uploading them.
     pub fn from_offsets(
         backend: &B,
         offsets: &[u32],
@@ -415,6 +496,13 @@ pub struct Csr<B: Backend, T: Element> {
 }
 
 impl<B: Backend, T: Element> Csr<B, T> {
+    /// Checks a CSR matrix (`rows + 1` monotone row offsets ending at the nonzero count, one value per column index, every column below `cols`) and uploads it.
+    ///
+    /// # Errors
+    /// `TooLarge` for `rows == usize::MAX` or more than `u32::MAX` nonzeros; `LengthMismatch` for
+    /// row offsets other than `rows + 1` or values other than one per column index;
+    /// `InvalidOffsets`; `ColumnOutOfRange` naming the first bad column index; `OutOfMemory` or a
+    /// backend's `Device` error uploading.
     pub fn new(
         backend: &B,
         rows: usize,
@@ -423,7 +511,12 @@ impl<B: Backend, T: Element> Csr<B, T> {
         col_idx: &[u32],
         vals: &[T],
     ) -> Result<Self> {
-        check_len("CSR row offsets (rows + 1)", rows + 1, row_offsets.len())?;
+        let offsets = rows.checked_add(1).ok_or(WavekitError::TooLarge {
+            what: "CSR rows",
+            value: rows as u64,
+            limit: u32::MAX as u64,
+        })?;
+        check_len("CSR row offsets (rows + 1)", offsets, row_offsets.len())?;
         check_len(
             "CSR values (one per column index)",
             col_idx.len(),
@@ -477,6 +570,10 @@ pub struct Compacted<B: Backend, T: Element> {
 /// Collectives over device buffers.
 pub trait Collectives: RawBackend {
     /// One canonical-order result per block of `block` consecutive elements.
+    ///
+    /// # Errors
+    /// `UnsupportedOp` for a bitwise op on floats; `InvalidBlockSize` when `block` is not a
+    /// multiple of 32 from 32 to 1024; `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn block_reduce<T: Element>(
         &self,
         input: &Self::Buffer<T>,
@@ -493,6 +590,11 @@ pub trait Collectives: RawBackend {
         self.raw_block_reduce(Validated::new(), input, block, op)
     }
 
+    /// Canonical-order reduction of the whole buffer.
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `EmptyInput` for an empty buffer; `ForeignBuffer`; `OutOfMemory`; a
+    /// backend's `Device` error.
     fn reduce<T: Element>(&self, input: &Self::Buffer<T>, op: ReduceOp) -> Result<T> {
         op.check::<T>()?;
         if input.is_empty() {
@@ -503,6 +605,11 @@ pub trait Collectives: RawBackend {
         self.raw_device_reduce(Validated::new(), input, op)
     }
 
+    /// Canonical device scan of `input` into `output` (same length).
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `LengthMismatch` when `output` is not `input`'s length (`output` is then
+    /// untouched); `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn scan<T: Element>(
         &self,
         input: &Self::Buffer<T>,
@@ -519,6 +626,10 @@ pub trait Collectives: RawBackend {
     }
 
     /// One result per segment; an empty segment yields the op's identity.
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `LengthMismatch` when offset segments were built for another length;
+    /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn segmented_reduce<T: Element>(
         &self,
         input: &Self::Buffer<T>,
@@ -528,10 +639,7 @@ pub trait Collectives: RawBackend {
         op.check::<T>()?;
         let len = input.len();
         let count = segments.count(len);
-        let mut output = self.alloc::<T>(count)?;
-        if count == 0 {
-            return Ok(output);
-        }
+        // Every check before any work, empty segment lists included.
         let spec = match &segments.kind {
             SegKind::Fixed(size) => SegmentSpec::Fixed {
                 size: *size,
@@ -555,11 +663,20 @@ pub trait Collectives: RawBackend {
                 }
             }
         };
+        let mut output = self.alloc::<T>(count)?;
+        if count == 0 {
+            return Ok(output);
+        }
         self.raw_segmented_reduce(Validated::new(), input, spec, op, &mut output)?;
         Ok(output)
     }
 
     /// y = A x, `vector` lanes per row (seed 001).
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `x` is not `a.cols()` long or `y` not `a.rows()` long;
+    /// `InvalidVectorSize`; `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error. On error
+    /// `y` is untouched.
     fn spmv<T: Element>(
         &self,
         a: &Csr<Self, T>,
@@ -569,10 +686,10 @@ pub trait Collectives: RawBackend {
     ) -> Result<()> {
         check_len("SpMV x (matrix columns)", a.cols, x.len())?;
         check_len("SpMV y (matrix rows)", a.rows, y.len())?;
+        let v = resolve_vector(vector, a.nnz, a.rows)?;
         if a.rows == 0 {
             return Ok(());
         }
-        let v = resolve_vector(vector, a.nnz, a.rows)?;
         self.raw_spmv(
             Validated::new(),
             &a.row_offsets,
@@ -585,6 +702,11 @@ pub trait Collectives: RawBackend {
     }
 
     /// Seed 000's atomicAggInc per thread: returns each thread's old counter value.
+    ///
+    /// # Errors
+    /// `EmptyInput` for slots with no counters; `IndexOutOfRange` naming the first slot (in thread
+    /// order) past the counters, in which case no counter changed; `ForeignBuffer`; `OutOfMemory`;
+    /// a backend's `Device` error.
     fn atomic_agg_inc(
         &self,
         slots: &Self::Buffer<u32>,
@@ -602,6 +724,10 @@ pub trait Collectives: RawBackend {
         Ok(olds)
     }
 
+    /// Elements for which `pred` holds.
+    ///
+    /// # Errors
+    /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn count_if<T: Element>(&self, input: &Self::Buffer<T>, pred: Predicate<T>) -> Result<u64> {
         if input.is_empty() {
             return Ok(0);
@@ -609,6 +735,10 @@ pub trait Collectives: RawBackend {
         self.raw_count_if(Validated::new(), input, pred)
     }
 
+    /// Stream compaction: the selected elements to the front of a new buffer; `stable` keeps their order.
+    ///
+    /// # Errors
+    /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn compact<T: Element>(
         &self,
         input: &Self::Buffer<T>,
@@ -625,13 +755,19 @@ pub trait Collectives: RawBackend {
     }
 
     /// Counts of each key below `bins`; larger keys are counted in `outside`.
+    ///
+    /// # Errors
+    /// `ZeroBins`; `OutOfMemory` when `bins + 1` counts do not fit in host memory (`u32::MAX`
+    /// bins, keys or not); `ForeignBuffer`; a backend's `Device` error.
     fn histogram(&self, keys: &Self::Buffer<u32>, bins: u32) -> Result<HistogramResult> {
         if bins == 0 {
             return Err(WavekitError::ZeroBins);
         }
+        // The counts and the outside slot, as one host vector (and one device one).
+        host::check::<u64>((bins as usize).saturating_add(1))?;
         if keys.is_empty() {
             return Ok(HistogramResult {
-                counts: vec![0; bins as usize],
+                counts: host::filled(bins as usize, 0)?,
                 outside: 0,
             });
         }
@@ -639,6 +775,10 @@ pub trait Collectives: RawBackend {
     }
 
     /// Host convenience: upload, run, download.
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `data` is not the buffer's length (the buffer is then untouched);
+    /// `ForeignBuffer`; a backend's `Device` error.
     fn write_from<T: Element>(&self, buf: &mut Self::Buffer<T>, data: &[T]) -> Result<()> {
         check_len("write source", buf.len(), data.len())?;
         self.write(buf, data)

@@ -63,12 +63,31 @@ pub trait Backend: Send + Sync + Sized {
     /// The device's warp width, read at run time.
     fn warp_width(&self) -> WarpWidth;
     /// Waits for all work queued on the device.
+    ///
+    /// # Errors
+    /// A `Device` error the runtime reports for queued work.
     fn synchronize(&self) -> Result<()>;
 
     /// A buffer of `len` zeroed elements.
+    ///
+    /// # Errors
+    /// `OutOfMemory` when the device (or, for host-memory backends, the host limit) has no
+    /// room for `len` elements, `u64::MAX` bytes when the size overflows; a `Device` error.
     fn alloc<T: Element>(&self, len: usize) -> Result<Self::Buffer<T>>;
+    /// A device buffer holding a copy of `data`.
+    ///
+    /// # Errors
+    /// `OutOfMemory`; a `Device` error.
     fn upload<T: Element>(&self, data: &[T]) -> Result<Self::Buffer<T>>;
+    /// The buffer's elements, copied to the host.
+    ///
+    /// # Errors
+    /// `ForeignBuffer`; `OutOfMemory`; a `Device` error.
     fn download<T: Element>(&self, buf: &Self::Buffer<T>) -> Result<Vec<T>>;
     /// Overwrites `buf` with `data` (same length, checked by the caller).
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `data` is not the buffer's length (nothing is written);
+    /// `ForeignBuffer`; a `Device` error.
     fn write<T: Element>(&self, buf: &mut Self::Buffer<T>, data: &[T]) -> Result<()>;
 }

@@ -243,6 +243,9 @@ pub fn as_bytes_mut<T: Element>(data: &mut [T]) -> &mut [u8] {
 /// Which ops apply to which element types (kept here so that op.rs needs no element types).
 impl ReduceOp {
     /// Bitwise ops on floats are refused: they have no meaning there.
+    ///
+    /// # Errors
+    /// `UnsupportedOp` for a bitwise op on a float type.
     pub fn check<T: Element>(self) -> Result<()> {
         if self.is_bitwise() && T::KIND.is_float() {
             return Err(WavekitError::UnsupportedOp {

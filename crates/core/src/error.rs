@@ -2,80 +2,125 @@
 
 use thiserror::Error;
 
+/// The result of every fallible wavekit call.
 pub type Result<T, E = WavekitError> = std::result::Result<T, E>;
 
+/// Why a wavekit call failed. A call that returns one of these changed nothing its caller can
+/// see (no output written, no counter moved): every argument is checked before any work.
+/// New variants may be added, so a `match` needs a wildcard arm.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WavekitError {
+    /// A warp width other than 32 or 64 lanes, from `WarpWidth::new` or a device.
     #[error("warp width {0} is not supported: use 32 or 64")]
     UnsupportedWarpWidth(u32),
+    /// A shuffle or warp-collective sub-width that is not a power of two from 1 to the warp.
     #[error(
         "sub-width {width} is invalid: it must be a power of two from 1 to the warp width {warp}"
     )]
     InvalidSubWidth { width: u32, warp: u32 },
+    /// A cooperative-group tile size that is not a power of two from 2 to the warp.
     #[error(
         "tile size {tile} is invalid: it must be a power of two from 2 to the warp width {warp}"
     )]
     InvalidTileSize { tile: u32, warp: u32 },
+    /// A lane number at or past the warp width (building a `LaneMask`).
     #[error("lane {lane} is outside a warp of {width} lanes")]
     LaneOutOfRange { lane: u32, width: u32 },
+    /// Mask bits set for lanes that a warp of this width does not have.
     #[error("mask {mask:#x} names lanes beyond the warp width {width}")]
     MaskBeyondWidth { mask: u64, width: u32 },
+    /// A mask built for one warp width passed to a backend of the other.
     #[error("mask was built for width {mask_width} but the backend's warp is {warp} lanes")]
     MaskWidthMismatch { mask_width: u32, warp: u32 },
+    /// A buffer or slice whose length does not match what the call needs (`what` names it).
     #[error("{what}: expected length {expected}, got {got}")]
     LengthMismatch {
         what: &'static str,
         expected: usize,
         got: usize,
     },
+    /// An input that must hold at least one element was empty.
     #[error("{what} must not be empty")]
     EmptyInput { what: &'static str },
+    /// A shuffle's lane, delta or xor mask at or past the warp (or tile) width.
     #[error("shuffle argument {arg} is out of range: it must be below {limit}")]
     ShuffleArgOutOfRange { arg: u32, limit: u32 },
+    /// A block size that is not a multiple of 32 from 32 to 1024.
     #[error("block size {0} is invalid: it must be a multiple of 32 from 32 to 1024")]
     InvalidBlockSize(u32),
+    /// Fixed segments of zero elements.
     #[error("segment size must be at least 1")]
     ZeroSegmentSize,
+    /// Lanes per segment or row that are not a power of two from 1 to 32.
     #[error("vector size {0} is invalid: it must be a power of two from 1 to 32")]
     InvalidVectorSize(u32),
+    /// Segment or CSR row offsets that do not start at 0, decrease, or do not end at the
+    /// length; `index` is the first offending offset.
     #[error("offsets are invalid at index {index}: {reason}")]
     InvalidOffsets { index: usize, reason: String },
+    /// A CSR column index at or past the matrix's column count.
     #[error("column index {col} at nonzero {index} is out of range for {cols} columns")]
     ColumnOutOfRange { index: usize, col: u64, cols: usize },
+    /// An index read from the input (an `atomic_agg_inc` slot, a CSR column met by a kernel)
+    /// at or past `limit`.
     #[error("{what} index {value} is out of range (limit {limit})")]
     IndexOutOfRange {
         what: &'static str,
         value: u64,
         limit: u64,
     },
+    /// A look-back test status that the scan's protocol cannot produce.
     #[error("tile {tile}'s status is invalid: {reason}")]
     InvalidStatus { tile: usize, reason: &'static str },
+    /// A reduction op the element type does not have (bitwise ops on floats).
     #[error("operation {op} is not defined for element type {elem}")]
     UnsupportedOp {
         op: &'static str,
         elem: &'static str,
     },
+    /// A count past what the kernels' index types can address (`what` names it).
     #[error("{what} of {value} exceeds the limit {limit} of this backend")]
     TooLarge {
         what: &'static str,
         value: u64,
         limit: u64,
     },
+    /// A histogram of zero bins.
     #[error("histogram needs at least one bin")]
     ZeroBins,
+    /// A backend named at run time that this build does not include.
     #[error("backend {0} is not compiled in: rebuild with `--features {0}`")]
     BackendNotCompiled(&'static str),
+    /// The vendor runtime loaded but found no usable device.
     #[error("no {backend} device is available: {reason}")]
     NoDevice {
         backend: &'static str,
         reason: String,
     },
+    /// A vendor runtime or kernel call failed for a reason other than the ones above
+    /// (`message` is the runtime's own).
     #[error("{backend} call {call} failed: {message}")]
     Device {
         backend: &'static str,
         call: String,
         message: String,
     },
+    /// A buffer made by another backend instance or device.
     #[error("buffer belongs to another backend or device")]
     ForeignBuffer,
+    /// Memory for `bytes` bytes could not be had, on the host or a device: the allocator
+    /// refused it, or (host memory) it is past `host::HOST_ALLOC_LIMIT`. `bytes` is
+    /// `u64::MAX` when the size itself overflows.
+    #[error("out of memory: {bytes} bytes could not be allocated")]
+    OutOfMemory { bytes: u64 },
+    /// A distributed collective whose ranks disagree on its arguments (element type, op,
+    /// buffer length, bin count): every rank gets this error and nothing is computed.
+    #[error("ranks disagree on {what}: {detail}")]
+    RankMismatch { what: &'static str, detail: String },
+    /// A rank that never joined a distributed collective, or left it: the other ranks stop
+    /// waiting (after the communicator's timeout) and get this error instead of hanging.
+    /// `peer` is the rank waited for, when the transport can tell (NCCL cannot).
+    #[error("a rank did not take part in the collective (waited for: {peer:?}): {reason}")]
+    RankLost { peer: Option<usize>, reason: String },
 }

@@ -15,11 +15,14 @@
 //! `wavekit` facade re-exports this crate and the backends; the conformance suite, the bench
 //! harness and the command line sit above the facade. Semantics: docs/SEMANTICS.md.
 
+#![warn(clippy::missing_errors_doc)]
+
 pub mod api;
 pub mod backend;
 pub mod canonical;
 pub mod element;
 pub mod error;
+pub mod host;
 pub mod lanes;
 pub mod mask;
 pub mod op;

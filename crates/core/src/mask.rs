@@ -12,6 +12,9 @@ pub struct LaneMask {
 
 impl LaneMask {
     /// A mask from raw bits; bits beyond the width are an error, never silently dropped.
+    ///
+    /// # Errors
+    /// `MaskBeyondWidth` when a bit names a lane past `width`.
     pub fn from_bits(bits: u64, width: WarpWidth) -> Result<Self> {
         if bits & !width.full_bits() != 0 {
             return Err(WavekitError::MaskBeyondWidth {
@@ -33,6 +36,10 @@ impl LaneMask {
         LaneMask { bits: 0, width }
     }
 
+    /// The mask of lane `lane` alone.
+    ///
+    /// # Errors
+    /// `LaneOutOfRange` when `lane` is not below the width.
     pub fn single(lane: u32, width: WarpWidth) -> Result<Self> {
         check_lane(lane, width)?;
         Ok(LaneMask {
@@ -50,6 +57,9 @@ impl LaneMask {
     }
 
     /// Lanes below `lane` (CUDA's %lanemask_lt).
+    ///
+    /// # Errors
+    /// `LaneOutOfRange` when `lane` is not below the width.
     pub fn lt(lane: u32, width: WarpWidth) -> Result<Self> {
         check_lane(lane, width)?;
         Ok(LaneMask {
@@ -58,14 +68,26 @@ impl LaneMask {
         })
     }
 
+    /// Lanes at or below `lane` (CUDA's %lanemask_le).
+    ///
+    /// # Errors
+    /// `LaneOutOfRange` when `lane` is not below the width.
     pub fn le(lane: u32, width: WarpWidth) -> Result<Self> {
         Ok(Self::lt(lane, width)?.with(lane))
     }
 
+    /// Lanes above `lane` (CUDA's %lanemask_gt).
+    ///
+    /// # Errors
+    /// `LaneOutOfRange` when `lane` is not below the width.
     pub fn gt(lane: u32, width: WarpWidth) -> Result<Self> {
         Ok(Self::le(lane, width)?.complement())
     }
 
+    /// Lanes at or above `lane` (CUDA's %lanemask_ge).
+    ///
+    /// # Errors
+    /// `LaneOutOfRange` when `lane` is not below the width.
     pub fn ge(lane: u32, width: WarpWidth) -> Result<Self> {
         Ok(Self::lt(lane, width)?.complement())
     }

@@ -27,6 +27,20 @@ impl Validated {
     pub(crate) const fn new() -> Self {
         Validated { _private: () }
     }
+
+    /// A token for a raw call that the validated API did not check: the workspace's tests use
+    /// it to make deliberately inconsistent calls and see a backend refuse them.
+    ///
+    /// # Safety
+    /// The arguments of the raw call made with it must satisfy that method's contract, except
+    /// where the backend checks them itself (`GpuBackend` checks every length, mask width,
+    /// sub-width, tile and block size against what it is handed, and its kernels the SpMV
+    /// columns and atomic slots).
+    #[cfg(feature = "test-hooks")]
+    #[doc(hidden)]
+    pub const unsafe fn assume_checked() -> Self {
+        Validated { _private: () }
+    }
 }
 
 /// A launch of `threads` threads split into warps of the backend's width. Every warp uses
@@ -78,6 +92,10 @@ pub enum SegmentSpec<'a, O> {
 pub trait RawBackend: Backend {
     // ---- warp primitives: one value per lane of the launch ----
     /// Vote results as bits: 0/1 for all/any/uni, the ballot mask for Ballot.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_vote(
         &self,
         _: Validated,
@@ -85,6 +103,11 @@ pub trait RawBackend: Backend {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>>;
+    /// A kernel entry point; see the validated method of the same name.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_shfl<T: Element>(
         &self,
         _: Validated,
@@ -95,6 +118,10 @@ pub trait RawBackend: Backend {
         width: u32,
     ) -> Result<Vec<T>>;
     /// match_any: the mask of members holding the same bits. match_all: (mask or 0, pred).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_match<T: Element>(
         &self,
         _: Validated,
@@ -103,8 +130,16 @@ pub trait RawBackend: Backend {
         vals: &[T],
     ) -> Result<Vec<(u64, bool)>>;
     /// `__activemask()` called by the member lanes inside a branch that only they take.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>>;
     /// Seed 000's transpose: members store, `__syncwarp(mask)`, then read the transposed slot.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_syncwarp_transpose<T: Element>(
         &self,
         _: Validated,
@@ -112,6 +147,10 @@ pub trait RawBackend: Backend {
         vals: &[T],
     ) -> Result<Vec<T>>;
     /// Tile-level shuffle over tiles of `tile` lanes (`arg` as in `raw_shfl`, width = tile).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_tile_shfl<T: Element>(
         &self,
         _: Validated,
@@ -122,6 +161,10 @@ pub trait RawBackend: Backend {
         arg: u32,
     ) -> Result<Vec<T>>;
     /// Tile-level vote; Ballot bits are tile ranks.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_tile_vote(
         &self,
         _: Validated,
@@ -131,6 +174,10 @@ pub trait RawBackend: Backend {
         preds: &[bool],
     ) -> Result<Vec<u64>>;
     /// Tile-level reduce: every lane of a tile gets the tile's butterfly result.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_tile_reduce<T: Element>(
         &self,
         _: Validated,
@@ -142,6 +189,10 @@ pub trait RawBackend: Backend {
 
     // ---- warp collectives over sub-width segments (identity pads a short last segment) ----
     /// One butterfly result per segment of `width` lanes.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_warp_reduce<T: Element>(
         &self,
         _: Validated,
@@ -150,6 +201,10 @@ pub trait RawBackend: Backend {
         op: ReduceOp,
     ) -> Result<Vec<T>>;
     /// Kogge-Stone scan within each segment of `width` lanes.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_warp_scan<T: Element>(
         &self,
         _: Validated,
@@ -161,6 +216,10 @@ pub trait RawBackend: Backend {
 
     // ---- device collectives on buffers ----
     /// One result per block of `block` consecutive elements (identity pads the last).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_block_reduce<T: Element>(
         &self,
         _: Validated,
@@ -169,6 +228,10 @@ pub trait RawBackend: Backend {
         op: ReduceOp,
     ) -> Result<Vec<T>>;
     /// Canonical device reduce of a non-empty buffer.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_device_reduce<T: Element>(
         &self,
         _: Validated,
@@ -176,6 +239,10 @@ pub trait RawBackend: Backend {
         op: ReduceOp,
     ) -> Result<T>;
     /// Canonical device scan; `output` has the input's length.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_device_scan<T: Element>(
         &self,
         _: Validated,
@@ -184,6 +251,11 @@ pub trait RawBackend: Backend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()>;
+    /// A kernel entry point; see the validated method of the same name.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_segmented_reduce<T: Element>(
         &self,
         _: Validated,
@@ -193,6 +265,10 @@ pub trait RawBackend: Backend {
         output: &mut Self::Buffer<T>,
     ) -> Result<()>;
     /// y = A x for a validated CSR matrix, `vector` lanes per row.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     #[allow(clippy::too_many_arguments)]
     fn raw_spmv<T: Element>(
         &self,
@@ -205,8 +281,13 @@ pub trait RawBackend: Backend {
         vector: u32,
     ) -> Result<()>;
     /// Seed 000's atomicAggInc: each thread increments `counters[slots[t]]` by one through
-    /// its warp's leader and gets its own old value. Returns Err(IndexOutOfRange) for a slot
-    /// past the counters, leaving that thread's counter untouched.
+    /// its warp's leader and gets its own old value. A slot past the counters is the input's
+    /// to check, so the backend checks every slot first: Err(IndexOutOfRange) naming the first
+    /// bad slot in thread order, with no counter changed.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_atomic_agg_inc(
         &self,
         _: Validated,
@@ -214,6 +295,11 @@ pub trait RawBackend: Backend {
         counters: &mut Self::Buffer<u32>,
         olds: &mut Self::Buffer<u32>,
     ) -> Result<()>;
+    /// A kernel entry point; see the validated method of the same name.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_count_if<T: Element>(
         &self,
         _: Validated,
@@ -222,6 +308,10 @@ pub trait RawBackend: Backend {
     ) -> Result<u64>;
     /// Writes the selected elements to the front of `output` and returns how many.
     /// Stable keeps input order; unordered keeps the multiset only.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_compact<T: Element>(
         &self,
         _: Validated,
@@ -230,6 +320,11 @@ pub trait RawBackend: Backend {
         stable: bool,
         output: &mut Self::Buffer<T>,
     ) -> Result<usize>;
+    /// A kernel entry point; see the validated method of the same name.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
     fn raw_histogram(
         &self,
         _: Validated,

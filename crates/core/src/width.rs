@@ -17,6 +17,10 @@ pub const LOGICAL_GROUP: u32 = 32;
 impl WarpWidth {
     pub const ALL: [WarpWidth; 2] = [WarpWidth::W32, WarpWidth::W64];
 
+    /// The width of `lanes` lanes.
+    ///
+    /// # Errors
+    /// `UnsupportedWarpWidth` for anything but 32 or 64.
     pub fn new(lanes: u32) -> Result<Self> {
         match lanes {
             32 => Ok(WarpWidth::W32),
@@ -41,6 +45,9 @@ impl WarpWidth {
     }
 
     /// Checks a sub-width for shuffles and warp collectives: a power of two in 1..=lanes.
+    ///
+    /// # Errors
+    /// `InvalidSubWidth` naming `width` and the warp.
     pub fn check_sub_width(self, width: u32) -> Result<u32> {
         if width.is_power_of_two() && width <= self.lanes() {
             Ok(width)
@@ -53,6 +60,9 @@ impl WarpWidth {
     }
 
     /// Checks a cooperative-group tile size: a power of two in 2..=lanes.
+    ///
+    /// # Errors
+    /// `InvalidTileSize` naming `tile` and the warp.
     pub fn check_tile(self, tile: u32) -> Result<u32> {
         if tile.is_power_of_two() && tile >= 2 && tile <= self.lanes() {
             Ok(tile)

@@ -88,11 +88,17 @@ fn tile_partials_are_reduced_again() {
 
 fn check_against_reference<T: Element>(n: usize, seed: u64) {
     let vals: Vec<T> = (0..n as u64).map(|i| T::from_seed(seed + i)).collect();
+    reduce_matches_reference(&vals);
+}
+
+/// Every op of T on `vals` against the reference, bit for bit.
+pub(super) fn reduce_matches_reference<T: Element>(vals: &[T]) {
     let b = cpu32();
-    let input = b.upload(&vals).unwrap();
+    let input = b.upload(vals).unwrap();
+    let n = vals.len();
     for op in ReduceOp::ops_for(T::KIND) {
         let got = b.reduce(&input, op).unwrap();
-        let want = reference::device_reduce(&vals, op);
+        let want = reference::device_reduce(vals, op);
         assert!(
             got.same(want),
             "{} {} n={n}: got {got:?}, want {want:?}",

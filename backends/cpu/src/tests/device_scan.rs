@@ -1,20 +1,11 @@
 //! The canonical device scan: exact integer prefix sums, hand-built float cases, and bit
 //! equality with the conformance reference.
 
-use super::{assert_bits_eq, cpu32};
+use super::{assert_bits_eq, scan};
 use wavekit_conformance::reference;
-use wavekit_core::api::Collectives;
+use wavekit_core::ScanKind;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
-use wavekit_core::{Backend, ScanKind};
-
-fn scan<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind) -> Vec<T> {
-    let b = cpu32();
-    let input = b.upload(vals).unwrap();
-    let mut out = b.alloc::<T>(vals.len()).unwrap();
-    b.scan(&input, &mut out, op, kind).unwrap();
-    b.download(&out).unwrap()
-}
 
 #[test]
 fn prefix_sums_of_1_to_n() {

@@ -3,11 +3,13 @@
 //! no code with the backend (not even `Element::combine`).
 
 mod atomics;
+mod chunked;
 mod collectives;
 mod device_reduce;
 mod device_scan;
-mod segmented;
-mod tiles;
+mod lookback;
+mod segmented_reduce;
+mod tile;
 mod warp;
 
 use super::CpuBackend;
@@ -27,6 +29,29 @@ fn all_some<T: std::fmt::Debug>(v: Vec<Option<T>>) -> Vec<T> {
         .enumerate()
         .map(|(i, x)| x.unwrap_or_else(|| panic!("lane {i} is None")))
         .collect()
+}
+
+/// Runs `f` in a rayon pool of `threads` threads.
+fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// The device scan of `vals` through the public API.
+fn scan<T: wavekit_core::element::Element>(
+    vals: &[T],
+    op: wavekit_core::ReduceOp,
+    kind: wavekit_core::ScanKind,
+) -> Vec<T> {
+    use wavekit_core::{Backend, Collectives};
+    let b = cpu32();
+    let input = b.upload(vals).unwrap();
+    let mut out = b.alloc::<T>(vals.len()).unwrap();
+    b.scan(&input, &mut out, op, kind).unwrap();
+    b.download(&out).unwrap()
 }
 
 /// Asserts two float slices are bit-identical, naming the first index that is not.

@@ -1,5 +1,5 @@
 //! atomic_agg_inc: seed 000's atomicAggInc, checked by its guaranteed properties; a slot past
-//! the counters is refused and skipped.
+//! the counters is refused and changes no counter (all or nothing).
 
 use crate::Scale;
 use crate::check::{eq, expect_err, ok};
@@ -12,7 +12,7 @@ use wavekit_core::error::WavekitError as E;
 /// SEMANTICS: per counter, the old values are exactly c0..c0+k once each and the final counter
 /// is c0+k; within a warp, lanes sharing a slot get consecutive values in lane order (the
 /// leader adds the group's popcount once and ranks follow lane order).
-fn check_agg_inc(
+pub fn check_agg_inc(
     ctx: &str,
     lanes: usize,
     slots: &[u32],
@@ -99,35 +99,36 @@ pub fn atomic_agg_inc<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> 
     Ok(())
 }
 
+/// A slot past the counters, in the middle of a warp and as the very last thread: an error
+/// naming that slot, and not one counter moved (every slot is checked before any increment).
 pub fn err_atomic_slot<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     let lanes = b.warp_width().lanes() as usize;
     let n = 2 * lanes + 3;
-    let mut slots: Vec<u32> = (0..n as u32).map(|t| t % 3).collect();
-    slots[lanes + 1] = 3; // one past the three counters
     let initial = [10u32, 20, 30];
-    let slot_buf = ok("upload", b.upload(&slots))?;
-    let mut counters = ok("upload", b.upload(&initial))?;
-    let r = b.atomic_agg_inc(&slot_buf, &mut counters).map(drop);
-    expect_err!(
-        "slot 3 of 3 counters",
-        r,
-        E::IndexOutOfRange {
-            value: 3,
-            limit: 3,
-            ..
-        }
-    )?;
-    // The bad thread's increment is skipped: no counter gains more than its valid threads.
-    let finals = ok("download", b.download(&counters))?;
-    for c in 0..3 {
-        let valid = slots.iter().filter(|&&s| s == c as u32).count() as u32;
-        if finals[c] != initial[c] && finals[c] != initial[c] + valid {
+    for (bad_thread, bad_slot) in [(lanes + 1, 3u32), (n - 1, u32::MAX)] {
+        let mut slots: Vec<u32> = (0..n as u32).map(|t| t % 3).collect();
+        slots[bad_thread] = bad_slot;
+        let ctx = format!("slot {bad_slot} of 3 counters at thread {bad_thread} of {n}");
+        let slot_buf = ok("upload", b.upload(&slots))?;
+        let mut counters = ok("upload", b.upload(&initial))?;
+        let r = b.atomic_agg_inc(&slot_buf, &mut counters).map(drop);
+        expect_err!(
+            ctx,
+            r,
+            E::IndexOutOfRange {
+                value,
+                limit: 3,
+                ..
+            } if *value == u64::from(bad_slot)
+        )?;
+        let finals = ok("download", b.download(&counters))?;
+        if finals != initial {
             return Err(format!(
-                "counter {c}: started at {}, {valid} valid increments, ended at {}",
-                initial[c], finals[c]
+                "{ctx}: counters must be untouched: started at {initial:?}, ended at {finals:?}"
             ));
         }
     }
+    let slot_buf = ok("upload", b.upload(&[0u32, 1]))?;
     let mut no_counters = ok("alloc", b.alloc::<u32>(0))?;
     expect_err!(
         "slots with no counters",

@@ -5,6 +5,7 @@ use crate::check::{eq, ok};
 use crate::inputs::{pick, values, values_with_specials};
 use wavekit_core::RawBackend;
 use wavekit_core::element::Element;
+use wavekit_core::error::WavekitError as E;
 use wavekit_core::mask::LaneMask;
 use wavekit_core::{Collectives, Segments, VectorSize, WarpPrimitives};
 use wavekit_core::{DeviceBuffer, ScanKind, Shfl, Vote};
@@ -168,5 +169,24 @@ pub fn empty_inputs<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
         0,
         ok("atomic_agg_inc", b.atomic_agg_inc(&keys, &mut counters))?.len(),
     )?;
+    Ok(())
+}
+
+/// A write from a slice one short or one long is refused and leaves the buffer as it was.
+pub fn err_write_untouched<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
+    let before: Vec<u32> = (0..100).map(|i| i * 7 + 1).collect();
+    let mut buf = ok("upload", b.upload(&before))?;
+    for len in [0usize, 99, 101] {
+        let ctx = format!("write of {len} into 100");
+        let src = vec![5u32; len];
+        let bad = |e: &E| matches!(e, E::LengthMismatch { expected: 100, got, .. } if *got == len);
+        crate::check::fails(&ctx, b.write_from(&mut buf, &src), "LengthMismatch", bad)?;
+        crate::check::fails(&ctx, b.write(&mut buf, &src), "LengthMismatch", bad)?;
+        eq(
+            &format!("{ctx}: buffer untouched"),
+            before.clone(),
+            ok("download", b.download(&buf))?,
+        )?;
+    }
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! device_scan: the canonical tiled scan bit for bit, inclusive and exclusive, over one and
-//! several tiles; an output of another length is refused.
+//! several tiles; an output of another length is refused and left as it was.
 
 use crate::Scale;
 use crate::check::{expect_err, ok, same_elems};
@@ -54,10 +54,13 @@ pub fn device_scan_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), S
 
 pub fn err_scan_length<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     let input = ok("upload", b.upload(&vec![1.0f32; 100]))?;
-    for out_len in [0usize, 99, 101] {
-        let mut out = ok("alloc", b.alloc::<f32>(out_len))?;
+    for out_len in [0usize, 1, 99, 101] {
+        let before: Vec<f32> = (0..out_len).map(|i| -(i as f32) - 0.5).collect();
+        let mut out = ok("upload", b.upload(&before))?;
         let ctx = format!("scan of 100 into {out_len}");
         expect_err!(ctx, b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive), E::LengthMismatch { expected: 100, got, .. } if *got == out_len)?;
+        let after = ok("download", b.download(&out))?;
+        same_elems(&ctx, "untouched output element", &before, &after)?;
     }
     Ok(())
 }

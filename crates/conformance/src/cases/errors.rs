@@ -115,3 +115,50 @@ pub fn err_bitwise_float<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), Stri
     bitwise_typed::<f32, B>(b)?;
     bitwise_typed::<f64, B>(b)
 }
+
+/// Sizes no machine holds: `OutOfMemory` with the bytes asked for (saturated at `u64::MAX`),
+/// refused before any work, never an abort or a "capacity overflow" panic.
+pub fn err_out_of_memory<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
+    let oom = |what: &str, r: Result<(), E>, bytes: Option<u64>| {
+        crate::check::fails(
+            what,
+            r,
+            "OutOfMemory",
+            |e| matches!(e, E::OutOfMemory { bytes: got } if bytes.is_none_or(|b| b == *got)),
+        )
+    };
+    let full = LaneMask::full(b.warp_width());
+    let bins_bytes = Some((u64::from(u32::MAX) + 1) * 8);
+    let no_keys = ok("alloc", b.alloc::<u32>(0))?;
+    oom(
+        "histogram of u32::MAX bins, no keys",
+        b.histogram(&no_keys, u32::MAX).map(drop),
+        bins_bytes,
+    )?;
+    let keys = ok("upload", b.upload(&[0u32, 7, u32::MAX]))?;
+    oom(
+        "histogram of u32::MAX bins",
+        b.histogram(&keys, u32::MAX).map(drop),
+        bins_bytes,
+    )?;
+    oom(
+        "activemask of 2^38 threads",
+        b.activemask(1 << 38, full).map(drop),
+        Some(8 << 38),
+    )?;
+    oom(
+        "activemask of usize::MAX threads",
+        b.activemask(usize::MAX, full).map(drop),
+        Some(u64::MAX),
+    )?;
+    oom(
+        "alloc of usize::MAX u64s",
+        b.alloc::<u64>(usize::MAX).map(drop),
+        Some(u64::MAX),
+    )?;
+    oom(
+        "alloc of 2^57 u32s",
+        b.alloc::<u32>(1 << 57).map(drop),
+        None,
+    )
+}

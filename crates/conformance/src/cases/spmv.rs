@@ -137,6 +137,36 @@ pub fn err_csr<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     )
 }
 
+/// A bad last element: a CSR matrix whose last column index is out of range is refused at
+/// `Csr::new`; an `x` one short or a `y` one long is refused with `y` left as it was.
+pub fn err_spmv_untouched<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
+    let (rows, cols) = (40usize, 33usize);
+    let (offsets, mut col_idx) = csr_shape(rows, cols, "irregular", 7);
+    let vals: Vec<f64> = values(col_idx.len(), 8);
+    let last = col_idx.len() - 1;
+    col_idx[last] = cols as u32;
+    expect_err!(
+        "last column index past the columns",
+        Csr::new(b, rows, cols, &offsets, &col_idx, &vals).map(drop),
+        E::ColumnOutOfRange { index, col, cols: c } if *index == last && *col == cols as u64 && *c == cols
+    )?;
+    col_idx[last] = cols as u32 - 1;
+    let a = ok("csr", Csr::new(b, rows, cols, &offsets, &col_idx, &vals))?;
+    for (x_len, y_len) in [(cols - 1, rows), (cols, rows + 1), (cols + 1, rows - 1)] {
+        let ctx = format!("spmv {rows}x{cols} with x of {x_len}, y of {y_len}");
+        let x = ok("upload", b.upload(&values::<f64>(x_len, 9)))?;
+        let before: Vec<f64> = values(y_len, 10);
+        let mut y = ok("upload", b.upload(&before))?;
+        expect_err!(
+            ctx,
+            b.spmv(&a, &x, &mut y, VectorSize::Auto),
+            E::LengthMismatch { .. }
+        )?;
+        let after = ok("download", b.download(&y))?;
+        same_elems(&ctx, "untouched y element", &before, &after)?;
+    }
+    Ok(())
+}
 
 // Inputs for the GPU launchers' load-balanced path, which the small cases never reach: many
 // nonzero chunks, rows far longer than a block's shared window, runs of empty rows and a row

@@ -1,0 +1,12 @@
+//! activemask (docs/SEMANTICS.md, "activemask").
+
+use super::warp_lanes::{lanes, per_warp};
+use wavekit_core::WarpLaunch;
+
+/// Every lane of the branch calls `__activemask()`; on the CPU all of them are converged, so
+/// each sees exactly the branch lanes that exist.
+pub(crate) fn activemask(launch: &WarpLaunch) -> Vec<u64> {
+    per_warp(launch.threads, lanes(launch), |w, out| {
+        out.fill(launch.members(w).bits())
+    })
+}

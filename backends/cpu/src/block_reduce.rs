@@ -1,0 +1,22 @@
+//! block_reduce (docs/SEMANTICS.md, "block_reduce"): one group reduce per block.
+
+use super::combine::{group_reduce, with_op};
+use rayon::prelude::*;
+use wavekit_core::element::Element;
+use wavekit_core::op::ReduceOp;
+use wavekit_core::width::LOGICAL_GROUP;
+
+const GROUP: usize = LOGICAL_GROUP as usize;
+/// Blocks handed to one rayon task.
+const BLOCKS_PER_TASK: usize = 16;
+
+/// One group-reduce result per block of `block` elements (the last padded with the identity).
+pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> {
+    let b = block as usize;
+    let id = T::identity(op);
+    with_op!(T, op, |f| vals
+        .par_chunks(b)
+        .with_min_len(BLOCKS_PER_TASK)
+        .map(|blk| group_reduce(blk, b / GROUP, id, f))
+        .collect())
+}

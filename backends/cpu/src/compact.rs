@@ -1,0 +1,136 @@
+//! Stream compaction: the elements for which the predicate holds, written to the front of the
+//! output. Each chunk is read from memory once: its selected elements are gathered into the
+//! worker's own buffer (a store every element, the write position advanced by the predicate,
+//! no branch), then copied out. Stable compaction places chunks by the look-back (a chunk's
+//! offset is its predecessor's offset plus count, chained in input order); unordered
+//! compaction reserves room with one fetch_add per chunk, so chunk order varies by run.
+
+use super::compact_simd;
+use super::lookback::{Disjoint, chained};
+use super::scratch::Scratch;
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use wavekit_core::Predicate;
+use wavekit_core::element::Element;
+
+/// Elements per chunk (a power of two): 64 KiB of f32, whose gathered copy stays in L1/L2.
+const CHUNK: usize = 1 << 14;
+
+/// Runs `$body` with `$p` bound to a closure `T -> bool` for one fixed predicate, so the
+/// gathering loop is compiled once per predicate kind with the kind resolved outside it.
+macro_rules! with_pred {
+    ($pred:expr, |$p:ident| $body:expr) => {{
+        use Predicate as P;
+        match $pred {
+            P::Lt(v) => {
+                let $p = move |x: T| x < v;
+                $body
+            }
+            P::Le(v) => {
+                let $p = move |x: T| x <= v;
+                $body
+            }
+            P::Gt(v) => {
+                let $p = move |x: T| x > v;
+                $body
+            }
+            P::Ge(v) => {
+                let $p = move |x: T| x >= v;
+                $body
+            }
+            P::Eq(v) => {
+                let $p = move |x: T| x == v;
+                $body
+            }
+            P::Ne(v) => {
+                let $p = move |x: T| x != v;
+                $body
+            }
+            P::InRange(lo, hi) => {
+                let $p = move |x: T| lo <= x && x < hi;
+                $body
+            }
+        }
+    }};
+}
+
+/// Stable compaction of `input` into `out` (at least as long); returns how many were kept.
+pub(crate) fn stable<T: Element>(
+    input: &[T],
+    pred: Predicate<T>,
+    out: &mut [T],
+    scratch: &Scratch,
+) -> usize {
+    assert!(out.len() >= input.len(), "the output holds the input");
+    let chunks = input.len().div_ceil(CHUNK);
+    let dst = Disjoint::new(out);
+    let kept = AtomicUsize::new(0);
+    with_pred!(pred, |p| chained(
+        chunks,
+        scratch,
+        Buffer::new,
+        |buf, c, link| {
+            let picked = buf.gather(&input[c * CHUNK..input.len().min((c + 1) * CHUNK)], p);
+            let offset = link.wait().unwrap_or(0) as usize;
+            let end = offset + picked.len();
+            link.publish(end as u64);
+            // SAFETY: chunk c owns out[offset..end]: chunk c - 1 ends at `offset`, and chunk
+            // c + 1 starts at `end`.
+            unsafe { dst.part(offset, picked.len()) }.copy_from_slice(picked);
+            if c + 1 == chunks {
+                kept.store(end, Ordering::Relaxed);
+            }
+        }
+    ));
+    kept.into_inner()
+}
+
+/// Unordered compaction in one pass: each chunk reserves room for what it kept with one
+/// fetch_add on a shared cursor.
+pub(crate) fn unordered<T: Element>(input: &[T], pred: Predicate<T>, out: &mut [T]) -> usize {
+    assert!(out.len() >= input.len(), "the output holds the input");
+    let cursor = AtomicUsize::new(0);
+    let dst = Disjoint::new(out);
+    with_pred!(pred, |p| input.par_chunks(CHUNK).for_each_init(
+        Buffer::new,
+        |buf, c| {
+            let picked = buf.gather(c, p);
+            let base = cursor.fetch_add(picked.len(), Ordering::Relaxed);
+            // SAFETY: the cursor hands each chunk a range no other chunk gets; the ranges add
+            // up to the number kept, at most `input.len() <= out.len()`.
+            unsafe { dst.part(base, picked.len()) }.copy_from_slice(picked);
+        }
+    ));
+    cursor.into_inner()
+}
+
+/// A worker's gathering buffer, one chunk long, never read before it is written.
+struct Buffer<T>(Box<[MaybeUninit<T>]>);
+
+impl<T: Element> Buffer<T> {
+    fn new() -> Self {
+        Buffer(Box::new_uninit_slice(CHUNK))
+    }
+
+    /// The elements of `chunk` (at most CHUNK) that satisfy `p`, in order.
+    fn gather(&mut self, chunk: &[T], p: impl Fn(T) -> bool + Copy) -> &[T] {
+        assert!(chunk.len() <= CHUNK, "a chunk fits the buffer");
+        let buf = self.0.as_mut_ptr().cast::<T>();
+        // SAFETY: the buffer holds CHUNK elements, at least the chunk's.
+        let n = match unsafe { compact_simd::gather(chunk, buf, p) } {
+            Some(n) => n,
+            None => {
+                let mut n = 0;
+                for &x in chunk {
+                    // SAFETY: n is at most x's index in the chunk, below CHUNK.
+                    unsafe { buf.add(n).write(x) };
+                    n += p(x) as usize;
+                }
+                n
+            }
+        };
+        // SAFETY: both paths wrote buf[..n], and n <= chunk.len() <= CHUNK.
+        unsafe { std::slice::from_raw_parts(buf, n) }
+    }
+}

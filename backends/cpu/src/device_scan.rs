@@ -1,0 +1,96 @@
+//! The device scan (docs/SEMANTICS.md, "Device scan") in one pass over memory: chunks of the
+//! input chained in order through the look-back (`lookback`), each read from memory once and
+//! scanned again from cache.
+//!
+//! Floats follow the canonical tiles (`device_scan_tile`). Every integer op (wrapping arithmetic,
+//! min, max, bitwise) is associative and commutative bit for bit, so any association gives the
+//! canonical bits: a chunk is summed with vector-wide accumulators and then scanned left to
+//! right from the incoming prefix.
+
+use super::combine::with_op;
+use super::device_scan_int_simd;
+use super::device_scan_tile::{self, TILES_PER_CHUNK};
+use super::lookback::{Disjoint, chained};
+use super::memory;
+use super::order_free::fold_ints;
+use super::scratch::Scratch;
+use wavekit_core::ScanKind;
+use wavekit_core::canonical::SCAN_TILE;
+use wavekit_core::element::Element;
+use wavekit_core::op::ReduceOp;
+
+/// Bytes of input in one chunk of the integer scan.
+const CHUNK_BYTES: usize = 1 << 18;
+/// Elements of an integer chunk scanned between two prefetches of the next chunk's input.
+const PIECE: usize = 1 << 12;
+
+/// `out` (as long as `input`, which is not empty) gets the scan of `input`.
+pub(crate) fn device<T: Element>(
+    input: &[T],
+    out: &mut [T],
+    op: ReduceOp,
+    kind: ScanKind,
+    scratch: &Scratch,
+) {
+    debug_assert_eq!(input.len(), out.len());
+    let exclusive = kind == ScanKind::Exclusive;
+    let id = T::identity(op);
+    let chunk = if T::KIND.is_float() {
+        TILES_PER_CHUNK * SCAN_TILE
+    } else {
+        CHUNK_BYTES / size_of::<T>()
+    };
+    let out = Disjoint::new(out);
+    with_op!(T, op, |f| chained(
+        input.len().div_ceil(chunk),
+        scratch,
+        || (),
+        |_, c, link| {
+            let part = |c: usize| &input[c * chunk..input.len().min((c + 1) * chunk)];
+            let x = part(c);
+            let ahead = link.next().map_or(&[][..], part);
+            // SAFETY: chunk c writes exactly its own elements of the output.
+            let o = unsafe { out.part(c * chunk, x.len()) };
+            if T::KIND.is_float() {
+                device_scan_tile::chunk(x, o, ahead, link, exclusive, op, f);
+            } else {
+                // The total first, while the predecessor may still be working: only the
+                // publish waits for it.
+                let total = fold_ints(x, id, f);
+                let mut carry = link.wait().map_or(id, T::from_bits);
+                link.publish(f(carry, total).to_bits());
+                for (i, (x, o)) in x.chunks(PIECE).zip(o.chunks_mut(PIECE)).enumerate() {
+                    memory::prefetch(
+                        ahead
+                            .get(i * PIECE..)
+                            .map_or(&[][..], |a| &a[..a.len().min(PIECE)]),
+                    );
+                    carry = device_scan_int_simd::sum(x, o, carry, exclusive, op)
+                        .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f));
+                }
+            }
+        }
+    ));
+}
+
+/// The scan of `x` from `carry`, one element after another; returns the carry after `x`.
+fn left_to_right<T: Element>(
+    x: &[T],
+    out: &mut [T],
+    mut carry: T,
+    exclusive: bool,
+    f: impl Fn(T, T) -> T,
+) -> T {
+    if exclusive {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = carry;
+            carry = f(carry, v);
+        }
+    } else {
+        for (o, &v) in out.iter_mut().zip(x) {
+            carry = f(carry, v);
+            *o = carry;
+        }
+    }
+    carry
+}

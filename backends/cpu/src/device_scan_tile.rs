@@ -1,0 +1,238 @@
+//! The canonical scan of one chunk of whole tiles (docs/SEMANTICS.md, "Device scan"), for ops
+//! whose result depends on the association: every float op.
+//!
+//! Pass 1 reads the chunk from memory and keeps, per tile, the 256 thread prefixes P_t and the
+//! aggregate A; the chunk then takes the inclusive prefix of the tile before it from the
+//! look-back and folds its aggregates into it left to right (step 5, X_i = op(X_{i-1},
+//! A_{i-1})), publishing the last; pass 2 re-reads the chunk from cache and writes
+//! `op(X_i, op(P_t, s_k))`.
+//!
+//! Per-thread values are held with thread `32 g + lane` at `[lane][g]`, so the Kogge-Stone
+//! scans within the groups run over `lane` on all 8 groups at once, and a kernel can fold a
+//! block of threads (one lane of several groups) down their items as vectors (`device_scan_simd`).
+
+use super::device_scan_simd;
+use super::lookback::Link;
+use super::memory;
+use wavekit_core::canonical::{SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_TILE_THREADS};
+use wavekit_core::element::Element;
+use wavekit_core::op::ReduceOp;
+use wavekit_core::width::LOGICAL_GROUP;
+
+pub(crate) const GROUP: usize = LOGICAL_GROUP as usize;
+pub(crate) const GROUPS: usize = SCAN_TILE_THREADS / GROUP;
+pub(crate) const ITEMS: usize = SCAN_ITEMS_PER_THREAD;
+/// Tiles in one chunk: 256 KiB of f32, 512 KiB of f64, so a chunk is still in the core's
+/// cache when pass 2 reads it again.
+pub(crate) const TILES_PER_CHUNK: usize = 16;
+
+/// One value per thread of a tile, thread `32 g + lane` at `[lane][g]`.
+pub(crate) type PerThread<T> = [[T; GROUPS]; GROUP];
+
+/// The per-tile work of the scan; `op` is the scalar combine.
+pub(crate) trait TileKernel<T: Element> {
+    fn op(&self, a: T, b: T) -> T;
+    /// a_t = s_15 of every thread of a full tile: its 16 items folded in order.
+    fn totals(&self, tile: &[T]) -> PerThread<T>;
+    /// `out[e] = op(X, L_e)` over a full tile (or `L_e` when `x` is None), with
+    /// `L_e = op(P_t, s_k)`.
+    fn scan(&self, tile: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]);
+}
+
+/// Scans chunk `x` (whole tiles but for the input's last) into `out` (as long as `x`). For an
+/// exclusive scan `out[0]` is the incoming prefix (the identity in chunk 0) and `out[e + 1]`
+/// the inclusive value of element e, the chunk's last inclusive value being its successor's
+/// `out[0]`.
+pub(crate) fn chunk<T: Element>(
+    x: &[T],
+    out: &mut [T],
+    ahead: &[T],
+    link: &mut Link,
+    exclusive: bool,
+    op: ReduceOp,
+    f: impl Fn(T, T) -> T + Copy,
+) {
+    debug_assert!(x.len() == out.len() && x.len() <= TILES_PER_CHUNK * SCAN_TILE);
+    if device_scan_simd::chunk(x, out, ahead, link, exclusive, op) {
+        return;
+    }
+    chunk_with(
+        &Portable(f),
+        x,
+        out,
+        ahead,
+        link,
+        exclusive,
+        T::identity(op),
+    );
+}
+
+/// The chunk's two passes around the look-back, with the tiles worked by `k`; `ahead` (the
+/// input of the worker's next chunk) is fetched into cache during pass 2.
+#[inline(always)]
+pub(crate) fn chunk_with<T: Element>(
+    k: &impl TileKernel<T>,
+    x: &[T],
+    out: &mut [T],
+    ahead: &[T],
+    link: &mut Link,
+    exclusive: bool,
+    id: T,
+) {
+    let tiles = x.len().div_ceil(SCAN_TILE);
+    let mut prefixes = [[[id; GROUPS]; GROUP]; TILES_PER_CHUNK];
+    let mut aggregates = [id; TILES_PER_CHUNK];
+    for i in 0..tiles {
+        let mut padded = None;
+        let tile = full_tile(x, i, id, &mut padded);
+        let totals = k.totals(tile);
+        prefixes[i] = thread_prefixes(&totals, id, |a, b| k.op(a, b));
+        // A = L_last = op(P_255, s_15 of thread 255).
+        aggregates[i] = k.op(
+            prefixes[i][GROUP - 1][GROUPS - 1],
+            totals[GROUP - 1][GROUPS - 1],
+        );
+    }
+    // X of each tile: None for the input's tile 0, which has no prefix.
+    let mut carry = link.wait().map(T::from_bits);
+    let mut tile_prefix = [None; TILES_PER_CHUNK];
+    for (xp, &a) in tile_prefix.iter_mut().zip(&aggregates[..tiles]) {
+        *xp = carry;
+        carry = Some(carry.map_or(a, |c| k.op(c, a)));
+    }
+    link.publish(carry.expect("a chunk has a tile").to_bits());
+    let mut local = None;
+    for i in 0..tiles {
+        let mut padded = None;
+        let tile = full_tile(x, i, id, &mut padded);
+        let start = i * SCAN_TILE;
+        let end = x.len().min(start + SCAN_TILE);
+        memory::prefetch(ahead.get(start..ahead.len().min(end)).unwrap_or_default());
+        // The value before a tile is the last inclusive one of the tile before it: X_i.
+        let before = tile_prefix[i].unwrap_or(id);
+        if end - start == SCAN_TILE {
+            if !exclusive {
+                k.scan(tile, &prefixes[i], tile_prefix[i], &mut out[start..end]);
+                continue;
+            }
+            if end < x.len() {
+                // Shifted by one: the tile's last inclusive value lands on the next tile's
+                // first slot, which is X_{i+1}, the value that tile writes there too.
+                out[start] = before;
+                k.scan(
+                    tile,
+                    &prefixes[i],
+                    tile_prefix[i],
+                    &mut out[start + 1..=end],
+                );
+                continue;
+            }
+        }
+        // A short tile, or the chunk's last with an exclusive scan (its last inclusive value
+        // belongs to the next chunk): through a buffer.
+        let local = local.get_or_insert([id; SCAN_TILE]);
+        k.scan(tile, &prefixes[i], tile_prefix[i], local);
+        let o = &mut out[start..end];
+        let n = o.len();
+        if exclusive {
+            o[0] = before;
+            o[1..].copy_from_slice(&local[..n - 1]);
+        } else {
+            o.copy_from_slice(&local[..n]);
+        }
+    }
+}
+
+/// Tile `i` of `x` as a full SCAN_TILE slice: in place, or copied into `padded` after the
+/// identity when it is the input's short last tile.
+#[inline(always)]
+fn full_tile<'a, T: Element>(
+    x: &'a [T],
+    i: usize,
+    id: T,
+    padded: &'a mut Option<[T; SCAN_TILE]>,
+) -> &'a [T] {
+    let tile = &x[i * SCAN_TILE..x.len().min((i + 1) * SCAN_TILE)];
+    if tile.len() == SCAN_TILE {
+        return tile;
+    }
+    let full = padded.insert([id; SCAN_TILE]);
+    full[..tile.len()].copy_from_slice(tile);
+    full
+}
+
+/// Thread prefixes from the thread totals: Kogge-Stone within each group of 32 (w), over the
+/// 8 group totals (U), then `P_t = op(E_g, w_{t-1})`, `P_t = E_g` at lane 0, with
+/// `E_0 = identity`, `E_g = U_{g-1}`. Each step runs on all groups at once.
+#[inline(always)]
+fn thread_prefixes<T: Element>(
+    a: &PerThread<T>,
+    id: T,
+    f: impl Fn(T, T) -> T + Copy,
+) -> PerThread<T> {
+    let mut w = *a;
+    let mut d = 1;
+    while d < GROUP {
+        // Walking down keeps w[lane - d] at its value from before this step.
+        for lane in (d..GROUP).rev() {
+            let (lo, hi) = w.split_at_mut(lane);
+            for (w, &b) in hi[0].iter_mut().zip(&lo[lane - d]) {
+                *w = f(b, *w);
+            }
+        }
+        d *= 2;
+    }
+    let mut u = w[GROUP - 1];
+    let mut d = 1;
+    while d < GROUPS {
+        for g in (d..GROUPS).rev() {
+            u[g] = f(u[g - d], u[g]);
+        }
+        d *= 2;
+    }
+    let e: [T; GROUPS] = std::array::from_fn(|g| if g == 0 { id } else { u[g - 1] });
+    let mut p = [e; GROUP];
+    for (p, w) in p[1..].iter_mut().zip(&w) {
+        for (p, &w) in p.iter_mut().zip(w) {
+            *p = f(*p, w);
+        }
+    }
+    p
+}
+
+/// Any element type and op, thread by thread: the path where no vector kernel applies.
+struct Portable<F>(F);
+
+impl<T: Element, F: Fn(T, T) -> T + Copy> TileKernel<T> for Portable<F> {
+    #[inline(always)]
+    fn op(&self, a: T, b: T) -> T {
+        (self.0)(a, b)
+    }
+
+    fn totals(&self, tile: &[T]) -> PerThread<T> {
+        let mut totals = [[tile[0]; GROUPS]; GROUP];
+        for (lane, a) in totals.iter_mut().enumerate() {
+            for (g, a) in a.iter_mut().enumerate() {
+                let items = &tile[ITEMS * (GROUP * g + lane)..][..ITEMS];
+                *a = items[1..].iter().fold(items[0], |s, &x| self.op(s, x));
+            }
+        }
+        totals
+    }
+
+    fn scan(&self, tile: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]) {
+        for (lane, p) in prefixes.iter().enumerate() {
+            for (g, &p) in p.iter().enumerate() {
+                let at = ITEMS * (GROUP * g + lane);
+                let mut s = tile[at];
+                for k in 0..ITEMS {
+                    if k > 0 {
+                        s = self.op(s, tile[at + k]);
+                    }
+                    let l = self.op(p, s);
+                    out[at + k] = x.map_or(l, |x| self.op(x, l));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Histogram: each key below `bins` counted in its bin, every other key in `outside`. Counts
+//! are integers, so the order they are added in never shows in the result.
+//!
+//! Up to `PRIVATE_BINS` bins, each rayon task counts a large piece of the keys into private
+//! tables and the tables are summed at the end. The tables are `u32` (a piece is far below
+//! 2^32 keys) and come in several interleaved copies, so a run of equal keys increments
+//! different counters in turn instead of waiting on one counter's previous increment. Past
+//! that, every task adds into one shared array of atomic counts, as a GPU kernel does in
+//! global memory.
+
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use wavekit_core::HistogramResult;
+
+/// Bins up to which counting is private.
+const PRIVATE_BINS: usize = 1 << 16;
+/// Interleaved private tables: 8 when they all fit in L1 alongside the keys, else 2.
+const SMALL_COPIES: usize = 8;
+const LARGE_COPIES: usize = 2;
+const SMALL_TABLES: usize = 1 << 10;
+/// Keys of the smallest piece a task counts privately; a piece never reaches 2^32 keys.
+const MIN_PIECE: usize = 1 << 16;
+const MAX_PIECE: usize = 1 << 30;
+/// A piece has at least this many keys per bin.
+const TABLE_SPAN: usize = 8;
+/// Pieces per rayon thread: a few, so that a busy thread's share can be taken by another.
+const PIECES_PER_THREAD: usize = 4;
+/// Keys per task when adding into shared counts.
+const SHARED_CHUNK: usize = 1 << 14;
+
+/// Counts each key below `bins` in its bin and every other key in `outside`.
+pub(crate) fn histogram(keys: &[u32], bins: u32) -> HistogramResult {
+    if bins as usize <= PRIVATE_BINS {
+        private(keys, bins as usize)
+    } else {
+        shared(keys, bins as usize)
+    }
+}
+
+fn private(keys: &[u32], bins: usize) -> HistogramResult {
+    // Large tables take large pieces, so that summing a table stays small next to counting.
+    let piece = (keys.len() / (PIECES_PER_THREAD * rayon::current_num_threads()))
+        .clamp(MIN_PIECE.max(TABLE_SPAN * bins), MAX_PIECE);
+    let copies = if bins <= SMALL_TABLES {
+        SMALL_COPIES
+    } else {
+        LARGE_COPIES
+    };
+    // Slot `bins` of each table counts the keys outside.
+    let mut total = keys
+        .par_chunks(piece)
+        .map(|c| count(c, bins, copies))
+        .reduce(
+            || vec![0u64; bins + 1],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        );
+    let outside = total.pop().expect("the outside slot");
+    HistogramResult {
+        counts: total,
+        outside,
+    }
+}
+
+/// `bins + 1` counts of one piece (fewer than 2^32 keys), the last being the keys outside.
+fn count(keys: &[u32], bins: usize, copies: usize) -> Vec<u64> {
+    debug_assert!(keys.len() < u32::MAX as usize);
+    let width = bins + 1;
+    let mut tables = vec![0u32; copies * width];
+    let counted = match copies {
+        SMALL_COPIES => count_into::<SMALL_COPIES>(keys, bins, &mut tables),
+        _ => count_into::<LARGE_COPIES>(keys, bins, &mut tables),
+    };
+    let mut out = vec![0u64; width];
+    for t in tables.chunks_exact(width) {
+        out.iter_mut().zip(t).for_each(|(o, &c)| *o += c as u64);
+    }
+    for &k in &keys[counted..] {
+        out[(k as usize).min(bins)] += 1;
+    }
+    out
+}
+
+/// Counts the keys in whole groups of C, key i of a group into table i; returns how many keys
+/// it counted.
+fn count_into<const C: usize>(keys: &[u32], bins: usize, tables: &mut [u32]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if crate::features::avx2() {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { count_into_avx2::<C>(keys, bins, tables) };
+    }
+    count_into_body::<C>(keys, bins, tables)
+}
+
+/// The same code with the group's slot computation in 256-bit vectors (min and add of 8 keys).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn count_into_avx2<const C: usize>(keys: &[u32], bins: usize, tables: &mut [u32]) -> usize {
+    count_into_body::<C>(keys, bins, tables)
+}
+
+#[inline(always)]
+fn count_into_body<const C: usize>(keys: &[u32], bins: usize, tables: &mut [u32]) -> usize {
+    let width = bins + 1;
+    assert!(tables.len() >= C * width && C * width <= u32::MAX as usize);
+    let offsets: [u32; C] = std::array::from_fn(|i| (i * width) as u32);
+    let last = bins as u32;
+    let (groups, _) = keys.as_chunks::<C>();
+    for group in groups {
+        // Slot of key i: table i, its bin or the outside count `bins`; computed for the whole
+        // group first so it vectorises.
+        let slots: [u32; C] = std::array::from_fn(|i| group[i].min(last) + offsets[i]);
+        for s in slots {
+            // SAFETY: s <= bins + (C - 1) * width = C * width - 1 < tables.len() (asserted).
+            unsafe { *tables.get_unchecked_mut(s as usize) += 1 };
+        }
+    }
+    groups.len() * C
+}
+
+/// Many bins: every task adds into one shared array of atomic counts.
+fn shared(keys: &[u32], bins: usize) -> HistogramResult {
+    let counts: Vec<AtomicU64> = (0..bins).map(|_| AtomicU64::new(0)).collect();
+    let outside = keys
+        .par_chunks(SHARED_CHUNK)
+        .map(|c| {
+            let mut outside = 0u64;
+            for &k in c {
+                match counts.get(k as usize) {
+                    Some(n) => {
+                        n.fetch_add(1, Ordering::Relaxed);
+                    }
+                    None => outside += 1,
+                }
+            }
+            outside
+        })
+        .sum();
+    HistogramResult {
+        counts: counts.into_iter().map(AtomicU64::into_inner).collect(),
+        outside,
+    }
+}

@@ -1,0 +1,86 @@
+//! segmented_reduce (docs/SEMANTICS.md, "segmented_reduce") with a vector of V lanes per
+//! segment: lane j folds items j, j+V, j+2V, … from the identity, then the V lanes are combined
+//! by a butterfly. `spmv` reduces its rows with the same vector reduce.
+
+use super::combine::{bfly, with_op};
+use rayon::prelude::*;
+use wavekit_core::canonical::MAX_VECTOR;
+use wavekit_core::element::Element;
+use wavekit_core::op::ReduceOp;
+
+/// Segments (or rows) handed to one rayon task.
+pub(crate) const SEGMENTS_PER_TASK: usize = 256;
+
+/// Where each segment lies, already validated.
+#[derive(Clone, Copy)]
+pub(crate) enum Bounds<'a> {
+    /// Segments of `size` consecutive elements of a `len`-element input, the last maybe short.
+    Fixed {
+        size: usize,
+        count: usize,
+        len: usize,
+        vector: u32,
+    },
+    /// Segment i is `[offsets[i], offsets[i + 1])`.
+    Offsets { offsets: &'a [u32], vector: u32 },
+}
+
+impl Bounds<'_> {
+    fn segment(&self, i: usize) -> std::ops::Range<usize> {
+        match *self {
+            Bounds::Fixed { size, len, .. } => i * size..((i + 1) * size).min(len),
+            Bounds::Offsets { offsets, .. } => offsets[i] as usize..offsets[i + 1] as usize,
+        }
+    }
+
+    fn vector(&self) -> usize {
+        match *self {
+            Bounds::Fixed { vector, .. } | Bounds::Offsets { vector, .. } => vector as usize,
+        }
+    }
+
+    fn count(&self) -> usize {
+        match *self {
+            Bounds::Fixed { count, .. } => count,
+            Bounds::Offsets { offsets, .. } => offsets.len() - 1,
+        }
+    }
+}
+
+/// The vector reduce of `items` (the k-th item produced by `item(k)`): lane `k % v` folds it,
+/// then bfly over the v lanes.
+#[inline]
+pub(crate) fn vector_reduce<T: Element>(
+    len: usize,
+    v: usize,
+    id: T,
+    f: impl Fn(T, T) -> T + Copy,
+    item: impl Fn(usize) -> T,
+) -> T {
+    let mut lanes = [id; MAX_VECTOR as usize];
+    let lanes = &mut lanes[..v];
+    let mut k = 0;
+    while k < len {
+        for (j, acc) in lanes.iter_mut().enumerate().take(len - k) {
+            *acc = f(*acc, item(k + j));
+        }
+        k += v;
+    }
+    bfly(lanes, f)
+}
+
+/// One result per segment into `out` (`bounds.count()` long); an empty segment gives the
+/// identity.
+pub(crate) fn reduce<T: Element>(input: &[T], bounds: Bounds<'_>, op: ReduceOp, out: &mut [T]) {
+    debug_assert_eq!(out.len(), bounds.count());
+    let id = T::identity(op);
+    let v = bounds.vector();
+    with_op!(T, op, |f| out
+        .par_iter_mut()
+        .enumerate()
+        .with_min_len(SEGMENTS_PER_TASK)
+        .for_each(|(i, o)| {
+            let seg = &input[bounds.segment(i)];
+            *o = vector_reduce(seg.len(), v, id, f, |k| seg[k]);
+        }));
+}

@@ -1,0 +1,33 @@
+//! spmv (docs/SEMANTICS.md, "spmv"): CSR `y = A x`, each row summed by segmented_reduce's
+//! vector reduce.
+
+use super::segmented_reduce::{SEGMENTS_PER_TASK, vector_reduce};
+use rayon::prelude::*;
+use wavekit_core::element::Element;
+use wavekit_core::op::ReduceOp;
+
+/// A validated CSR matrix: row r holds nonzeros `offsets[r]..offsets[r + 1]`.
+#[derive(Clone, Copy)]
+pub(crate) struct CsrView<'a, T> {
+    pub(crate) offsets: &'a [u32],
+    pub(crate) cols: &'a [u32],
+    pub(crate) vals: &'a [T],
+}
+
+/// y = A x: each item is `vals[k] * x[cols[k]]` (a separate multiply), summed by the vector
+/// reduce; an empty row gives the Sum identity.
+pub(crate) fn spmv<T: Element>(a: CsrView<'_, T>, x: &[T], y: &mut [T], vector: u32) {
+    let v = vector as usize;
+    let id = T::identity(ReduceOp::Sum);
+    let f = |p: T, q: T| T::combine(ReduceOp::Sum, p, q);
+    y.par_iter_mut()
+        .enumerate()
+        .with_min_len(SEGMENTS_PER_TASK)
+        .for_each(|(r, yr)| {
+            let (start, end) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);
+            let (cols, vals) = (&a.cols[start..end], &a.vals[start..end]);
+            *yr = vector_reduce(end - start, v, id, f, |k| {
+                T::mul(vals[k], x[cols[k] as usize])
+            });
+        });
+}

@@ -1,0 +1,86 @@
+//! The chained pass under the collectives that use it: values handed along in chunk order
+//! whatever the scheduling, and a panic in any chunk ending the whole pass with a panic
+//! instead of a successor waiting for ever.
+
+use super::with_threads;
+use crate::lookback::chained;
+use crate::scratch::Scratch;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// An order-dependent step: folding chunks in any other order gives another value.
+fn step(prev: u64, chunk: usize) -> u64 {
+    prev.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (chunk as u64 + 1)
+}
+
+#[test]
+fn values_are_a_left_fold_in_chunk_order() {
+    let chunks = 257;
+    let want: Vec<u64> = (0..chunks)
+        .scan(0u64, |v, c| {
+            *v = step(*v, c);
+            Some(*v)
+        })
+        .collect();
+    for threads in [1, 2, 3, 8] {
+        let got: Vec<_> = (0..chunks)
+            .map(|_| std::sync::atomic::AtomicU64::new(0))
+            .collect();
+        with_threads(threads, || {
+            chained(
+                chunks,
+                &Scratch::default(),
+                || (),
+                |_, c, link| {
+                    // Uneven work, so chunks finish out of order.
+                    if c % 7 == 3 {
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                    if let Some(n) = link.next() {
+                        assert!(n > c, "chunk {c} is followed by {n}");
+                    }
+                    let v = step(link.wait().unwrap_or(0), c);
+                    link.publish(v);
+                    got[c].store(v, std::sync::atomic::Ordering::Relaxed);
+                },
+            )
+        });
+        let got: Vec<u64> = got.into_iter().map(|v| v.into_inner()).collect();
+        assert_eq!(got, want, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_panicking_chunk_ends_the_pass_with_a_panic() {
+    // Each worker holds its next chunk while it works the current one; if the current one
+    // panics, the held chunk must be poisoned too, or its successor waits for ever.
+    for threads in [1, 2, 3, 8] {
+        for bad in [0, 1, 5, 62] {
+            let (done, finished) = mpsc::channel();
+            std::thread::spawn(move || {
+                let result = std::panic::catch_unwind(|| {
+                    with_threads(threads, || {
+                        chained(
+                            64,
+                            &Scratch::default(),
+                            || (),
+                            |_, c, link| {
+                                if c % 5 == 1 {
+                                    std::thread::sleep(Duration::from_micros(100));
+                                }
+                                let v = link.wait().unwrap_or(0);
+                                assert!(c != bad, "chunk {c} fails on purpose");
+                                link.publish(v + 1);
+                            },
+                        )
+                    })
+                });
+                let _ = done.send(result.is_err());
+            });
+            match finished.recv_timeout(Duration::from_secs(60)) {
+                Ok(panicked) => assert!(panicked, "chunk {bad} of {threads} threads: no panic"),
+                Err(_) => panic!("chunk {bad} of {threads} threads: the pass hangs"),
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! tile (docs/SEMANTICS.md, "tile"): cooperative-group tiles, consecutive groups of `tile`
+//! threads, all participating. A trailing partial tile is computed over the lanes it has; the
+//! public layer discards it.
+
+use super::combine::{bfly_padded, with_op};
+use super::warp_lanes::per_warp;
+use wavekit_core::element::Element;
+use wavekit_core::lanes::shfl_source;
+use wavekit_core::op::ReduceOp;
+use wavekit_core::{Shfl, Vote};
+
+pub(crate) fn shfl<T: Element>(vals: &[T], tile: u32, kind: Shfl, arg: u32) -> Vec<T> {
+    let n = tile as usize;
+    per_warp(vals.len(), n, |k, out| {
+        let lanes = &vals[k * n..][..out.len()];
+        for (r, o) in out.iter_mut().enumerate() {
+            let src = shfl_source(kind, r as u32, arg, tile) as usize;
+            *o = *lanes.get(src).unwrap_or(&lanes[r]);
+        }
+    })
+}
+
+/// Votes over a tile's ranks; ballot bit r is rank r.
+pub(crate) fn vote(preds: &[bool], tile: u32, vote: Vote) -> Vec<u64> {
+    let n = tile as usize;
+    per_warp(preds.len(), n, |k, out| {
+        let lanes = &preds[k * n..][..out.len()];
+        let all = if out.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << out.len()) - 1
+        };
+        let ballot = lanes
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p)
+            .fold(0u64, |m, (r, _)| m | 1 << r);
+        out.fill(match vote {
+            Vote::All => (ballot == all) as u64,
+            Vote::Any => (ballot != 0) as u64,
+            Vote::Uni => (ballot == 0 || ballot == all) as u64,
+            Vote::Ballot => ballot,
+        });
+    })
+}
+
+/// Every lane of a tile gets bfly over the tile (group reduce at tile <= 32 is exactly this,
+/// and a 64-lane tile is one 64-lane butterfly).
+pub(crate) fn reduce<T: Element>(vals: &[T], tile: u32, op: ReduceOp) -> Vec<T> {
+    let n = tile as usize;
+    let id = T::identity(op);
+    with_op!(T, op, |f| per_warp(vals.len(), n, |k, out| {
+        out.fill(bfly_padded(&vals[k * n..][..out.len()], n, id, f));
+    }))
+}

@@ -1,0 +1,37 @@
+//! What the warp primitives (`vote`, `shfl`, `match`, `activemask`, `syncwarp_transpose`) and
+//! the tiles (`tile`) share: one result per thread, computed warp by warp in parallel (each
+//! warp is independent).
+
+use rayon::prelude::*;
+use wavekit_core::WarpLaunch;
+
+/// Warps handed to one rayon task: a warp's work is tiny, so fewer, larger tasks.
+const WARPS_PER_TASK: usize = 256;
+
+/// One result per thread, each warp's lanes written by `f(warp, lanes_out)`.
+pub(crate) fn per_warp<R: Copy + Default + Send>(
+    threads: usize,
+    lanes: usize,
+    f: impl Fn(usize, &mut [R]) + Sync,
+) -> Vec<R> {
+    let mut out = vec![R::default(); threads];
+    out.par_chunks_mut(lanes)
+        .enumerate()
+        .with_min_len(WARPS_PER_TASK)
+        .for_each(|(w, o)| f(w, o));
+    out
+}
+
+/// Lanes of one warp of the launch.
+pub(crate) fn lanes(launch: &WarpLaunch) -> usize {
+    launch.mask.width().lanes() as usize
+}
+
+/// Bit l set for each lane l of `lanes` (the slice of one warp) that satisfies `keep`.
+pub(crate) fn bits_where<T>(lanes: &[T], keep: impl Fn(&T) -> bool) -> u64 {
+    lanes
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| keep(x))
+        .fold(0, |m, (l, _)| m | 1 << l)
+}

@@ -1,0 +1,120 @@
+//! What the distributed collectives need from a backend beyond `Collectives`: sub-ranges of
+//! device buffers, copied on the device (a GPU never round-trips a shard through the host).
+
+use std::ops::Range;
+use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, Result, WavekitError};
+use wavekit_cpu::{CpuBackend, CpuBuffer};
+
+/// Device-side copies between buffers of one backend.
+pub trait SliceDevice: Collectives {
+    /// A new buffer holding `buf[range]`.
+    fn slice<T: Element>(
+        &self,
+        buf: &Self::Buffer<T>,
+        range: Range<usize>,
+    ) -> Result<Self::Buffer<T>>;
+    /// A new buffer holding the parts one after another.
+    fn concat<T: Element>(&self, parts: &[&Self::Buffer<T>]) -> Result<Self::Buffer<T>>;
+    /// Overwrites `dst` with `src[start .. start + dst.len()]`.
+    fn copy_from<T: Element>(
+        &self,
+        dst: &mut Self::Buffer<T>,
+        src: &Self::Buffer<T>,
+        start: usize,
+    ) -> Result<()>;
+}
+
+fn check_range(what: &'static str, end: usize, len: usize) -> Result<()> {
+    if end > len {
+        return Err(WavekitError::IndexOutOfRange {
+            what,
+            value: end as u64,
+            limit: len as u64,
+        });
+    }
+    Ok(())
+}
+
+impl SliceDevice for CpuBackend {
+    fn slice<T: Element>(&self, buf: &CpuBuffer<T>, range: Range<usize>) -> Result<CpuBuffer<T>> {
+        check_range("slice end", range.end, buf.len())?;
+        self.upload(&buf.as_slice()[range])
+    }
+
+    fn concat<T: Element>(&self, parts: &[&CpuBuffer<T>]) -> Result<CpuBuffer<T>> {
+        Ok(CpuBuffer::from_vec(
+            parts
+                .iter()
+                .flat_map(|p| p.as_slice().iter().copied())
+                .collect(),
+        ))
+    }
+
+    fn copy_from<T: Element>(
+        &self,
+        dst: &mut CpuBuffer<T>,
+        src: &CpuBuffer<T>,
+        start: usize,
+    ) -> Result<()> {
+        check_range("copy source end", start + dst.len(), src.len())?;
+        let part = &src.as_slice()[start..start + dst.len()];
+        self.write(dst, part)
+    }
+}
+
+#[cfg(any(feature = "nccl", feature = "rccl"))]
+mod gpu {
+    use super::*;
+    use wavekit_gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+
+    fn bytes<T: Element>(n: usize) -> usize {
+        n * size_of::<T>()
+    }
+
+    impl<R: GpuRuntime> SliceDevice for GpuBackend<R> {
+        fn slice<T: Element>(
+            &self,
+            buf: &GpuBuffer<T, R>,
+            range: Range<usize>,
+        ) -> Result<GpuBuffer<T, R>> {
+            check_range("slice end", range.end, buf.len())?;
+            let out = self.alloc::<T>(range.len())?;
+            if !range.is_empty() {
+                let src = buf.device_ptr() + bytes::<T>(range.start) as u64;
+                self.runtime().make_current()?;
+                self.runtime()
+                    .copy_dtod(out.device_ptr(), src, bytes::<T>(range.len()))?;
+            }
+            Ok(out)
+        }
+
+        fn concat<T: Element>(&self, parts: &[&GpuBuffer<T, R>]) -> Result<GpuBuffer<T, R>> {
+            let out = self.alloc::<T>(parts.iter().map(|p| p.len()).sum())?;
+            self.runtime().make_current()?;
+            let mut at = 0;
+            for p in parts.iter().filter(|p| !p.is_empty()) {
+                let dst = out.device_ptr() + bytes::<T>(at) as u64;
+                self.runtime()
+                    .copy_dtod(dst, p.device_ptr(), bytes::<T>(p.len()))?;
+                at += p.len();
+            }
+            Ok(out)
+        }
+
+        fn copy_from<T: Element>(
+            &self,
+            dst: &mut GpuBuffer<T, R>,
+            src: &GpuBuffer<T, R>,
+            start: usize,
+        ) -> Result<()> {
+            check_range("copy source end", start + dst.len(), src.len())?;
+            if dst.is_empty() {
+                return Ok(());
+            }
+            self.runtime().make_current()?;
+            let from = src.device_ptr() + bytes::<T>(start) as u64;
+            self.runtime()
+                .copy_dtod(dst.device_ptr(), from, bytes::<T>(dst.len()))
+        }
+    }
+}

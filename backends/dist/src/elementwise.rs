@@ -1,0 +1,221 @@
+//! Elementwise allreduce, reduce-scatter and allgather of equal-length buffers
+//! (docs/SEMANTICS.md, "dist_all_reduce").
+//!
+//! Reproducible order: element i of the result is `bfly(x_0[i], …, x_{R-1}[i])`, the canonical
+//! butterfly over the R ranks padded with the identity to a power of two. It is computed as
+//! recursive halving: with P the largest power of two ≤ R, ranks P.. first fold into ranks
+//! 0.. (the butterfly's first step over the padded ranks), then ranks below P exchange halves
+//! with rank `r ^ d` for d = P/2, …, 1, so that rank r ends with chunk r of the result, which
+//! one allgather spreads. Every step combines exactly two values per element, which any
+//! transport computes the same way, so the bits depend only on R.
+
+use crate::handshake::{Call, Header, Lengths};
+use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
+use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result};
+
+impl<X: Transport> Comm<X> {
+    /// `recv[i]` = the op over every rank's `send[i]`, on every rank.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, ReduceOp};
+    /// use wavekit_dist::{Comm, Mode, ThreadWorld, Transport};
+    /// let got = ThreadWorld::run(3, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let mine: Vec<f32> = (0..5).map(|i| (comm.rank() * 10 + i) as f32).collect();
+    ///     let mut out = b.alloc::<f32>(5).unwrap();
+    ///     comm.all_reduce(&b.upload(&mine).unwrap(), &mut out, ReduceOp::Sum, Mode::Reproducible)
+    ///         .unwrap();
+    ///     b.download(&out).unwrap()
+    /// });
+    /// // bfly over 3 ranks padded to 4: (x0 + x2) + x1.
+    /// let want: Vec<f32> = (0..5).map(|i| (i as f32 + (20 + i) as f32) + (10 + i) as f32).collect();
+    /// assert!(got.into_iter().all(|g| g.unwrap() == want));
+    /// ```
+    pub fn all_reduce<T: Element>(
+        &self,
+        send: &Buf<X, T>,
+        recv: &mut Buf<X, T>,
+        op: ReduceOp,
+        mode: Mode,
+    ) -> Result<()> {
+        let n = send.len();
+        let local = op
+            .check::<T>()
+            .and_then(|()| check_len("allreduce output", n, recv.len()));
+        self.handshake(
+            Header {
+                call: Call::AllReduce,
+                kind: T::KIND,
+                args: [op as u64, mode as u64, 0, 0],
+                len: n,
+            },
+            Lengths::Equal,
+            local,
+        )?;
+        if n == 0 {
+            return Ok(());
+        }
+        match mode {
+            Mode::Fast => self.x.all_reduce_native(send, recv, op),
+            Mode::Reproducible => {
+                let chunk = self.halve(send, op)?;
+                if chunk.len() * self.world() == n {
+                    // No padding and no idle ranks: the chunks fill `recv` exactly.
+                    return self.x.all_gather(&chunk, recv);
+                }
+                let all = self.gather_chunks(chunk)?;
+                self.backend().copy_from(recv, &all, 0)
+            }
+        }
+    }
+
+    /// Chunk `rank` (of `world` equal chunks) of the elementwise allreduce of `send`, whose
+    /// length must be `world * recv.len()` on every rank.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, ReduceOp};
+    /// use wavekit_dist::{Comm, Mode, ThreadWorld, Transport};
+    /// let got = ThreadWorld::run(2, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let mine = b.upload(&[1u32, 2, 3, 4]).unwrap();
+    ///     let mut out = b.alloc::<u32>(2).unwrap();
+    ///     comm.reduce_scatter(&mine, &mut out, ReduceOp::Sum, Mode::Reproducible).unwrap();
+    ///     b.download(&out).unwrap()
+    /// });
+    /// assert_eq!(got[0].as_ref().unwrap(), &[2, 4]);
+    /// assert_eq!(got[1].as_ref().unwrap(), &[6, 8]);
+    /// ```
+    pub fn reduce_scatter<T: Element>(
+        &self,
+        send: &Buf<X, T>,
+        recv: &mut Buf<X, T>,
+        op: ReduceOp,
+        mode: Mode,
+    ) -> Result<()> {
+        let (m, world) = (recv.len(), self.world());
+        let local = op.check::<T>().and_then(|()| {
+            check_len(
+                "reduce-scatter input (world × output)",
+                world * m,
+                send.len(),
+            )
+        });
+        self.handshake(
+            Header {
+                call: Call::ReduceScatter,
+                kind: T::KIND,
+                args: [op as u64, mode as u64, 0, 0],
+                len: send.len(),
+            },
+            Lengths::Equal,
+            local,
+        )?;
+        if m == 0 {
+            return Ok(());
+        }
+        let b = self.backend();
+        let mine = self.rank() * m;
+        match mode {
+            Mode::Fast => {
+                let mut all = b.alloc::<T>(send.len())?;
+                self.x.all_reduce_native(send, &mut all, op)?;
+                b.copy_from(recv, &all, mine)
+            }
+            // With a power-of-two world the halving already leaves chunk r on rank r.
+            Mode::Reproducible if world.is_power_of_two() => {
+                b.copy_from(recv, &self.halve(send, op)?, 0)
+            }
+            Mode::Reproducible => {
+                let all = self.gather_chunks(self.halve(send, op)?)?;
+                b.copy_from(recv, &all, mine)
+            }
+        }
+    }
+
+    /// Every rank's `send` concatenated in rank order (no arithmetic: always reproducible).
+    ///
+    /// ```
+    /// use wavekit_core::Backend;
+    /// use wavekit_dist::{Comm, ThreadWorld, Transport};
+    /// let got = ThreadWorld::run(3, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let mut out = b.alloc::<i64>(3).unwrap();
+    ///     comm.all_gather(&b.upload(&[comm.rank() as i64]).unwrap(), &mut out).unwrap();
+    ///     b.download(&out).unwrap()
+    /// });
+    /// assert!(got.into_iter().all(|g| g.unwrap() == [0, 1, 2]));
+    /// ```
+    pub fn all_gather<T: Element>(&self, send: &Buf<X, T>, recv: &mut Buf<X, T>) -> Result<()> {
+        let n = send.len();
+        let local = check_len(
+            "allgather output (world × input)",
+            n * self.world(),
+            recv.len(),
+        );
+        self.handshake(
+            Header {
+                call: Call::AllGather,
+                kind: T::KIND,
+                args: [0; 4],
+                len: n,
+            },
+            Lengths::Equal,
+            local,
+        )?;
+        if n == 0 {
+            return Ok(());
+        }
+        self.x.all_gather(send, recv)
+    }
+
+    /// The butterfly over ranks by recursive halving: rank r < P gets chunk r (of P chunks of
+    /// `m = ceil(n / P)`, the input padded with the identity); ranks ≥ P get `m` elements of
+    /// filler, which the allgather places past the result.
+    fn halve<T: Element>(&self, send: &Buf<X, T>, op: ReduceOp) -> Result<Buf<X, T>> {
+        let b = self.backend();
+        let (r, world) = (self.rank(), self.world());
+        let p = 1 << world.ilog2();
+        let m = send.len().div_ceil(p);
+        let padded = if p * m == send.len() {
+            None
+        } else {
+            let tail = b.upload(&vec![T::identity(op); p * m - send.len()])?;
+            Some(b.concat(&[send, &tail])?)
+        };
+        let base = padded.as_ref().unwrap_or(send);
+        if r >= p {
+            let mut folded = b.alloc::<T>(base.len())?;
+            self.x.pair_all_reduce(r - p, base, &mut folded, op)?;
+            return b.alloc::<T>(m);
+        }
+        let mut cur: Option<Buf<X, T>> = None;
+        if r + p < world {
+            let mut folded = b.alloc::<T>(base.len())?;
+            self.x.pair_all_reduce(r + p, base, &mut folded, op)?;
+            cur = Some(folded);
+        }
+        let mut d = p / 2;
+        while d >= 1 {
+            let src = cur.as_ref().unwrap_or(base);
+            let mut half = b.alloc::<T>(src.len() / 2)?;
+            self.x.pair_reduce_scatter(r ^ d, src, &mut half, op)?;
+            cur = Some(half);
+            d /= 2;
+        }
+        match cur {
+            Some(c) => Ok(c),
+            None => b.slice(base, 0..m),
+        }
+    }
+
+    /// Every rank's chunk of the halving, in rank order.
+    fn gather_chunks<T: Element>(&self, chunk: Buf<X, T>) -> Result<Buf<X, T>> {
+        let b = self.backend();
+        let mut all = b.alloc::<T>(chunk.len() * self.world())?;
+        self.x.all_gather(&chunk, &mut all)?;
+        Ok(all)
+    }
+}

@@ -1,0 +1,129 @@
+//! wavekit-dist: wavekit past one device. Each rank holds a contiguous shard of a logical array
+//! (shard sizes may differ) or an equal-length buffer, and a [`Comm`] runs the collectives
+//! across ranks over a [`Transport`]: ranks as threads over the CPU backend ([`ThreadWorld`],
+//! the oracle CI runs at 1..8 ranks), or NCCL/RCCL over GPUs (features `nccl`, `rccl`).
+//!
+//! In the default [`Mode::Reproducible`] a float result is bit-identical for any rank count and
+//! any shard split, and equal to the single-device result of the whole array
+//! (docs/SEMANTICS.md, "dist"): sharded reduce and scan follow the canonical tiles of the
+//! whole array; elementwise allreduce follows a fixed butterfly over ranks that no transport
+//! algorithm can change. [`Mode::Fast`] is the transport's own allreduce.
+//!
+//! Every collective starts with a handshake: the ranks exchange what they were called with and
+//! all of them fail with [`WavekitError::RankMismatch`] if they disagree, before any data
+//! moves; a rank that never joins is reported as [`WavekitError::RankLost`] on the others.
+//!
+//! The distributed logic here moves small amounts of data through host memory (headers, the
+//! elements of tiles that straddle shards, tile partials) with the backend's upload/download;
+//! with the CPU backend that is free.
+//!
+//! ```
+//! use wavekit_core::ReduceOp;
+//! use wavekit_dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+//! use wavekit_core::Backend;
+//!
+//! let data: Vec<f32> = (0..10_000).map(|i| (i as f32).sin()).collect();
+//! let layout = Layout::even(data.len(), 3);
+//! let sums = ThreadWorld::run(3, |rank| {
+//!     let comm = Comm::new(rank);
+//!     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
+//!     comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible).unwrap()
+//! });
+//! let sums: Vec<f32> = sums.into_iter().map(|r| r.unwrap()).collect();
+//! assert!(sums.iter().all(|s| s.to_bits() == sums[0].to_bits()));
+//! ```
+
+mod device;
+mod elementwise;
+mod handshake;
+mod layout;
+#[cfg(any(feature = "nccl", feature = "rccl"))]
+pub mod nccl;
+mod reduce;
+mod scan;
+mod select;
+mod threads;
+mod transport;
+
+pub use device::SliceDevice;
+pub use layout::Layout;
+pub use select::DistCompacted;
+pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};
+pub use transport::{Buf, Transport};
+pub use wavekit_core::{Result, WavekitError};
+
+use wavekit_core::{Backend, Element};
+
+/// `LengthMismatch` unless `got == expected`.
+pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(WavekitError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+/// How float results are combined across ranks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The canonical order of the whole array: the same bits for any rank count, shard split
+    /// and transport algorithm.
+    #[default]
+    Reproducible,
+    /// The transport's own algorithm (NCCL's ring or tree): fastest, but float bits may change
+    /// with the rank count and the message size. Integers are exact either way.
+    Fast,
+}
+
+/// One rank's handle on a communicator: the distributed collectives.
+pub struct Comm<X: Transport> {
+    x: X,
+}
+
+impl<X: Transport> Comm<X> {
+    pub fn new(transport: X) -> Self {
+        Comm { x: transport }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.x.rank()
+    }
+
+    pub fn world(&self) -> usize {
+        self.x.world()
+    }
+
+    /// The device this rank computes on (to allocate and upload its shards).
+    pub fn backend(&self) -> &X::Backend {
+        self.x.backend()
+    }
+
+    pub fn transport(&self) -> &X {
+        &self.x
+    }
+
+    /// Every rank's `mine`, concatenated in rank order, where rank q contributes `counts[q]`
+    /// elements (known to every rank). One allgather of `max(counts)` elements per rank.
+    fn gather_counted<T: Element>(&self, mine: &[T], counts: &[usize]) -> Result<Vec<Vec<T>>> {
+        let cap = counts.iter().copied().max().unwrap_or(0);
+        if cap == 0 {
+            return Ok(vec![vec![]; counts.len()]);
+        }
+        let b = self.backend();
+        let mut padded = mine.to_vec();
+        padded.resize(cap, T::default());
+        let send = b.upload(&padded)?;
+        let mut recv = b.alloc::<T>(cap * self.world())?;
+        self.x.all_gather(&send, &mut recv)?;
+        let all = b.download(&recv)?;
+        Ok(all
+            .chunks(cap)
+            .zip(counts)
+            .map(|(c, &n)| c[..n].to_vec())
+            .collect())
+    }
+}

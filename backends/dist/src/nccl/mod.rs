@@ -1,0 +1,400 @@
+//! NCCL (CUDA) and RCCL (HIP) as a [`Transport`] over the shared GPU backend: the device
+//! buffers of `GpuBackend<R>` go to the library as they are, on the backend's own stream.
+//!
+//! Two launch modes, as cluster jobs run them:
+//! - one process driving several GPUs: [`NcclTransport::init_all`], then one thread per rank;
+//! - one process per GPU: [`NcclTransport::from_launch`] with a [`Launch`] read from the
+//!   environment (torchrun's `RANK`/`WORLD_SIZE`/`LOCAL_RANK` or Open MPI's
+//!   `OMPI_COMM_WORLD_*`), the unique id shared over a file or TCP (`bootstrap.rs`);
+//!   `scripts/launch-local.sh N cmd` starts N such processes on one host.
+//!
+//! The two-value combines of the reproducible collectives run as NCCL reduce-scatter or
+//! allreduce on two-rank communicators split off the world once (`ncclCommSplit`): with two
+//! values per element every NCCL algorithm computes the same `op(a, b)`.
+//!
+//! No hang: every call waits for the stream with a watchdog that aborts the communicator after
+//! the timeout (a rank that never joined leaves NCCL's kernels spinning); the communicator is
+//! then unusable and each later call fails at once. Float Min/Max over NCCL follow NCCL's NaN
+//! rules, not docs/SEMANTICS.md's (NaN propagation is not guaranteed).
+
+mod bootstrap;
+mod ffi;
+mod library;
+
+pub use bootstrap::{Exchange, Launch};
+pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
+pub use library::Vendor;
+
+use crate::check_len;
+use crate::transport::Transport;
+use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
+use library::Library;
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
+use wavekit_gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+
+/// How long a rank waits for the others (joining or inside a collective) unless told otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One rank of an NCCL/RCCL communicator, computing on its own GPU backend.
+pub struct NcclTransport<R: GpuRuntime> {
+    lib: &'static Library,
+    backend: GpuBackend<R>,
+    comm: SendComm,
+    rank: usize,
+    world: usize,
+    timeout: Duration,
+    /// Two-rank communicators `(peer, comm)`, split off the world on the first pair call.
+    pairs: Mutex<Option<Vec<(usize, SendComm)>>>,
+    /// Set when the watchdog aborted the communicator.
+    aborted: Arc<AtomicBool>,
+}
+
+/// The library version string, for `wavekit info`-style reports ("2.27.7 from /path").
+pub fn library_version(vendor: Vendor) -> Result<String> {
+    let lib = Library::get(vendor)?;
+    Ok(format!("{} from {}", lib.version()?, lib.path))
+}
+
+/// A fresh unique id (rank 0 makes it; every rank needs the same one).
+pub fn unique_id(vendor: Vendor) -> Result<UniqueId> {
+    let lib = Library::get(vendor)?;
+    let mut id = UniqueId {
+        internal: [0; UNIQUE_ID_BYTES],
+    };
+    // SAFETY: writes one ncclUniqueId.
+    lib.check(
+        unsafe { (lib.get_unique_id)(&mut id) },
+        "ncclGetUniqueId",
+        None,
+    )?;
+    Ok(id)
+}
+
+fn ptr<T: Element, R: GpuRuntime>(b: &GpuBuffer<T, R>) -> *mut c_void {
+    b.device_ptr() as *mut c_void
+}
+
+impl<R: GpuRuntime> NcclTransport<R> {
+    /// Launch mode 1: one communicator over several GPUs of this process, one backend per
+    /// rank (rank i = `backends[i]`). Move each transport into its own thread.
+    pub fn init_all(vendor: Vendor, backends: Vec<GpuBackend<R>>) -> Result<Vec<Self>> {
+        let lib = Library::get(vendor)?;
+        let n = backends.len();
+        let devs: Vec<c_int> = backends
+            .iter()
+            .map(|b| b.runtime().ordinal() as c_int)
+            .collect();
+        let mut comms: Vec<Comm> = vec![std::ptr::null_mut(); n];
+        // SAFETY: `comms` has room for n communicators, `devs` holds n device ordinals.
+        let code = unsafe { (lib.comm_init_all)(comms.as_mut_ptr(), n as c_int, devs.as_ptr()) };
+        lib.check(code, "ncclCommInitAll", None)?;
+        Ok(backends
+            .into_iter()
+            .zip(comms)
+            .enumerate()
+            .map(|(rank, (backend, comm))| NcclTransport {
+                lib,
+                backend,
+                comm: SendComm(comm),
+                rank,
+                world: n,
+                timeout: DEFAULT_TIMEOUT,
+                pairs: Mutex::new(None),
+                aborted: Arc::new(AtomicBool::new(false)),
+            })
+            .collect())
+    }
+
+    /// Launch mode 2: this process is `launch.rank` of `launch.world`, on `backend` (usually
+    /// the GPU `launch.local_rank`); rank 0 makes the unique id and shares it as `launch` says.
+    /// Fails with `RankLost` if the others do not join within `timeout`.
+    pub fn from_launch(
+        vendor: Vendor,
+        backend: GpuBackend<R>,
+        launch: &Launch,
+        timeout: Duration,
+    ) -> Result<Self> {
+        let lib = Library::get(vendor)?;
+        let id = launch.share_id(|| unique_id(vendor), timeout)?;
+        // ncclCommInitRank blocks until every rank has joined, on the GPU current on the
+        // calling thread: run it, with the backend, on a thread we can stop waiting for (it is
+        // left behind only when a rank never comes).
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (rank, world) = (launch.rank as c_int, launch.world as c_int);
+        std::thread::spawn(move || {
+            let mut comm: Comm = std::ptr::null_mut();
+            let code = backend.runtime().make_current().map(|()| {
+                // SAFETY: writes one communicator; `id` is the shared unique id.
+                unsafe { (lib.comm_init_rank)(&mut comm, world, id, rank) }
+            });
+            let _ = tx.send((code, SendComm(comm), backend));
+        });
+        let (code, comm, backend) =
+            rx.recv_timeout(timeout)
+                .map_err(|_| WavekitError::RankLost {
+                    peer: None,
+                    reason: format!(
+                        "ncclCommInitRank: not every rank of {world} joined within {} s",
+                        timeout.as_secs()
+                    ),
+                })?;
+        lib.check(code?, "ncclCommInitRank", None)?;
+        Ok(NcclTransport {
+            lib,
+            backend,
+            comm,
+            rank: launch.rank,
+            world: launch.world,
+            timeout,
+            pairs: Mutex::new(None),
+            aborted: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// How long a call waits before it aborts the communicator.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The library and version this transport runs on.
+    pub fn library(&self) -> Result<String> {
+        Ok(format!("{} from {}", self.lib.version()?, self.lib.path))
+    }
+
+    /// Runs `enqueue` (NCCL calls on the backend's stream), then waits for the stream; a
+    /// watchdog aborts the communicator if that takes longer than the timeout.
+    fn run(&self, call: &str, comm: Comm, enqueue: impl FnOnce() -> c_int) -> Result<()> {
+        if self.aborted.load(Ordering::SeqCst) {
+            return Err(WavekitError::RankLost {
+                peer: None,
+                reason: "the communicator was aborted by an earlier timeout".into(),
+            });
+        }
+        self.backend.runtime().make_current()?;
+        self.lib.check(enqueue(), call, Some(comm))?;
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let (lib, timeout) = (self.lib, self.timeout);
+        let stuck = [SendComm(comm), self.comm];
+        let aborted = Arc::clone(&self.aborted);
+        let watchdog = std::thread::spawn(move || {
+            let stuck = stuck;
+            if rx.recv_timeout(timeout).is_err() {
+                aborted.store(true, Ordering::SeqCst);
+                // SAFETY: aborting from another thread is what ncclCommAbort is for; the
+                // owner sees `aborted` and never uses the communicators again (Drop aborts
+                // the rest).
+                unsafe { (lib.comm_abort)(stuck[0].0) };
+            }
+        });
+        let synced = self.backend.synchronize();
+        let _ = tx.send(());
+        let _ = watchdog.join();
+        if self.aborted.load(Ordering::SeqCst) {
+            return Err(WavekitError::RankLost {
+                peer: None,
+                reason: format!(
+                    "{call} did not complete within {} s on rank {} of {}: a rank did not \
+                     join; the communicator was aborted",
+                    self.timeout.as_secs(),
+                    self.rank,
+                    self.world
+                ),
+            });
+        }
+        synced
+    }
+
+    /// The two-rank communicator shared with `peer`, splitting them all off on first use.
+    /// Every rank makes its first pair call at the same point of the same collective, so every
+    /// rank takes part in the same splits in the same order.
+    fn pair_comm(&self, peer: usize) -> Result<Comm> {
+        let mut pairs = self.pairs.lock().unwrap_or_else(PoisonError::into_inner);
+        if pairs.is_none() {
+            let p = 1usize << self.world.ilog2();
+            let r = self.rank;
+            let mut out = Vec::new();
+            // The fold of ranks P.. into 0.., then the halving steps d = P/2 .. 1.
+            let mut splits: Vec<(c_int, usize)> = Vec::new();
+            let fold_peer = if r >= p {
+                Some(r - p)
+            } else if r + p < self.world {
+                Some(r + p)
+            } else {
+                None
+            };
+            splits.push(match fold_peer {
+                Some(q) => ((r.min(q)) as c_int, q),
+                None => (SPLIT_NOCOLOR, usize::MAX),
+            });
+            let mut d = p / 2;
+            while d >= 1 {
+                splits.push(if r < p {
+                    ((r & !d) as c_int, r ^ d)
+                } else {
+                    (SPLIT_NOCOLOR, usize::MAX)
+                });
+                d /= 2;
+            }
+            for (color, peer) in splits {
+                let mut comm: Comm = std::ptr::null_mut();
+                self.backend.runtime().make_current()?;
+                // SAFETY: a collective split of the world communicator; NULL config.
+                let code = unsafe {
+                    (self.lib.comm_split)(
+                        self.comm.0,
+                        color,
+                        r as c_int,
+                        &mut comm,
+                        std::ptr::null_mut(),
+                    )
+                };
+                self.lib.check(code, "ncclCommSplit", Some(self.comm.0))?;
+                if color != SPLIT_NOCOLOR {
+                    out.push((peer, SendComm(comm)));
+                }
+            }
+            *pairs = Some(out);
+        }
+        pairs
+            .as_ref()
+            .and_then(|v| v.iter().find(|(q, _)| *q == peer))
+            .map(|(_, c)| c.0)
+            .ok_or(WavekitError::IndexOutOfRange {
+                what: "peer rank (no pair communicator)",
+                value: peer as u64,
+                limit: self.world as u64,
+            })
+    }
+}
+
+impl<R: GpuRuntime> Drop for NcclTransport<R> {
+    fn drop(&mut self) {
+        let destroy = if self.aborted.load(Ordering::SeqCst) {
+            self.lib.comm_abort
+        } else {
+            self.lib.comm_destroy
+        };
+        let _ = self.backend.runtime().make_current();
+        let pairs = self.pairs.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for (_, c) in pairs.take().unwrap_or_default() {
+            // SAFETY: owned here, used by no one after this.
+            unsafe { destroy(c.0) };
+        }
+        // SAFETY: as above.
+        unsafe { destroy(self.comm.0) };
+    }
+}
+
+impl<R: GpuRuntime> Transport for NcclTransport<R> {
+    type Backend = GpuBackend<R>;
+
+    fn backend(&self) -> &GpuBackend<R> {
+        &self.backend
+    }
+
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn world(&self) -> usize {
+        self.world
+    }
+
+    fn all_gather<T: Element>(
+        &self,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        check_len("allgather output", send.len() * self.world, recv.len())?;
+        let stream = self.backend.runtime().stream();
+        self.run("ncclAllGather", self.comm.0, || unsafe {
+            // SAFETY: device buffers of the stated lengths on this rank's GPU.
+            (self.lib.all_gather)(
+                ptr(send),
+                ptr(recv),
+                send.len(),
+                data_type(T::KIND),
+                self.comm.0,
+                stream,
+            )
+        })
+    }
+
+    fn pair_reduce_scatter<T: Element>(
+        &self,
+        peer: usize,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_len("pair reduce-scatter input", 2 * recv.len(), send.len())?;
+        let comm = self.pair_comm(peer)?;
+        let nop = red_op(op, T::KIND)?;
+        let stream = self.backend.runtime().stream();
+        self.run("ncclReduceScatter (pair)", comm, || unsafe {
+            // SAFETY: as in all_gather; the pair communicator has two ranks.
+            (self.lib.reduce_scatter)(
+                ptr(send),
+                ptr(recv),
+                recv.len(),
+                data_type(T::KIND),
+                nop,
+                comm,
+                stream,
+            )
+        })
+    }
+
+    fn pair_all_reduce<T: Element>(
+        &self,
+        peer: usize,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_len("pair allreduce output", send.len(), recv.len())?;
+        let comm = self.pair_comm(peer)?;
+        self.nccl_all_reduce("ncclAllReduce (pair)", comm, send, recv, op)
+    }
+
+    fn all_reduce_native<T: Element>(
+        &self,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_len("allreduce output", send.len(), recv.len())?;
+        self.nccl_all_reduce("ncclAllReduce", self.comm.0, send, recv, op)
+    }
+}
+
+impl<R: GpuRuntime> NcclTransport<R> {
+    fn nccl_all_reduce<T: Element>(
+        &self,
+        call: &str,
+        comm: Comm,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        let nop = red_op(op, T::KIND)?;
+        let stream = self.backend.runtime().stream();
+        self.run(call, comm, || unsafe {
+            // SAFETY: device buffers of equal length on this rank's GPU.
+            (self.lib.all_reduce)(
+                ptr(send),
+                ptr(recv),
+                send.len(),
+                data_type(T::KIND),
+                nop,
+                comm,
+                stream,
+            )
+        })
+    }
+}

@@ -1,0 +1,158 @@
+//! Reduce of a sharded array to one value (docs/SEMANTICS.md, "dist_reduce"): each rank
+//! computes the canonical partials of the device-reduce tiles it owns (rebuilding the tiles
+//! that straddle shards), the partials travel in one allgather, and every rank reduces them in
+//! tile order by the single-device rule. The result is the single-device `reduce` of the whole
+//! array, bit for bit, whatever the rank count and the shard split.
+
+use crate::handshake::{Call, Header, Lengths};
+use crate::layout::{Edges, Layout};
+use crate::{Buf, Comm, Mode, SliceDevice, Transport};
+use wavekit_core::canonical::REDUCE_TILE;
+use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
+
+impl<X: Transport> Comm<X> {
+    /// The reduction of the whole sharded array, on every rank. `shard` is this rank's part
+    /// (it may be empty; the whole array may not).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp};
+    /// use wavekit_dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+    /// let data: Vec<f64> = (0..9000).map(|i| 1.0 / (1.0 + i as f64)).collect();
+    /// let layout = Layout::from_lens(&[100, 0, 8000, 900]);
+    /// let got = ThreadWorld::run(4, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
+    ///     comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible).unwrap()
+    /// });
+    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let want = one.reduce(&one.upload(&data).unwrap(), ReduceOp::Sum).unwrap();
+    /// assert!(got.into_iter().all(|g| g.unwrap().to_bits() == want.to_bits()));
+    /// ```
+    pub fn all_reduce_value<T: Element>(
+        &self,
+        shard: &Buf<X, T>,
+        op: ReduceOp,
+        mode: Mode,
+    ) -> Result<T> {
+        let layout = self.handshake(
+            Header {
+                call: Call::Reduce,
+                kind: T::KIND,
+                args: [op as u64, mode as u64, 0, 0],
+                len: shard.len(),
+            },
+            Lengths::Sharded,
+            op.check::<T>(),
+        )?;
+        if layout.total() == 0 {
+            return Err(WavekitError::EmptyInput {
+                what: "distributed reduce input (every shard)",
+            });
+        }
+        match mode {
+            Mode::Fast => self.reduce_fast(shard, op),
+            Mode::Reproducible => self.reduce_canonical(shard, op, &layout),
+        }
+    }
+
+    /// As [`Comm::all_reduce_value`], the value returned on `root` only (`None` elsewhere).
+    pub fn reduce_value<T: Element>(
+        &self,
+        shard: &Buf<X, T>,
+        op: ReduceOp,
+        mode: Mode,
+        root: usize,
+    ) -> Result<Option<T>> {
+        let v = self.all_reduce_value(shard, op, mode)?;
+        Ok((self.rank() == root).then_some(v))
+    }
+
+    fn reduce_fast<T: Element>(&self, shard: &Buf<X, T>, op: ReduceOp) -> Result<T> {
+        let b = self.backend();
+        let local = if shard.is_empty() {
+            T::identity(op)
+        } else {
+            b.reduce(shard, op)?
+        };
+        let send = b.upload(&[local])?;
+        let mut recv = b.alloc::<T>(1)?;
+        self.x.all_reduce_native(&send, &mut recv, op)?;
+        Ok(b.download(&recv)?[0])
+    }
+
+    fn reduce_canonical<T: Element>(
+        &self,
+        shard: &Buf<X, T>,
+        op: ReduceOp,
+        layout: &Layout,
+    ) -> Result<T> {
+        let b = self.backend();
+        let rank = self.rank();
+        let start = layout.range(rank).start;
+        // With shard boundaries on multiples of `chunk` = REDUCE_TILE^L (L ≥ 1), the partials
+        // of level L of the single-device tree are each one whole chunk's reduce, which one
+        // rank holds: no elements move. Otherwise (L = 0) level 1 with rebuilt boundary tiles.
+        let chunk = layout.aligned_chunk(REDUCE_TILE);
+        let (chunk, edges) = if chunk >= REDUCE_TILE {
+            (chunk, None)
+        } else {
+            (
+                REDUCE_TILE,
+                Some(self.gather_edges(layout, REDUCE_TILE, shard)?),
+            )
+        };
+        let mut partials = Vec::new();
+        for t in layout.owned(rank, chunk) {
+            let tr = layout.tile_range(t, chunk);
+            let shard_end = layout.range(rank).end;
+            if tr == (start..shard_end) {
+                // One chunk is the whole shard: reduce it where it lies.
+                partials.push(b.reduce(shard, op)?);
+                continue;
+            }
+            let part = if tr.end <= shard_end {
+                b.slice(shard, tr.start - start..tr.end - start)?
+            } else {
+                let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
+                b.upload(&edges.rebuild(t))?
+            };
+            partials.push(b.reduce(&part, op)?);
+        }
+        let counts: Vec<usize> = (0..self.world())
+            .map(|q| layout.owned(q, chunk).len())
+            .collect();
+        let all: Vec<T> = self.gather_counted(&partials, &counts)?.concat();
+        match all.as_slice() {
+            [one] => Ok(*one),
+            _ => b.reduce(&b.upload(&all)?, op),
+        }
+    }
+
+    /// Every rank's elements of the tiles that straddle shards (skipped when none does).
+    pub(crate) fn gather_edges<'a, T: Element>(
+        &self,
+        layout: &'a Layout,
+        tile: usize,
+        shard: &Buf<X, T>,
+    ) -> Result<Edges<'a, T>> {
+        let per_rank = if layout.has_boundary_tiles(tile) {
+            let b = self.backend();
+            let start = layout.range(self.rank()).start;
+            let mut mine = Vec::new();
+            for e in layout.edges(self.rank(), tile) {
+                mine.extend(b.download(&b.slice(shard, e.start - start..e.end - start)?)?);
+            }
+            let counts: Vec<usize> = (0..self.world())
+                .map(|q| layout.edges(q, tile).iter().map(|e| e.len()).sum())
+                .collect();
+            self.gather_counted(&mine, &counts)?
+        } else {
+            vec![vec![]; self.world()]
+        };
+        Ok(Edges {
+            layout,
+            tile,
+            per_rank,
+        })
+    }
+}

@@ -1,0 +1,134 @@
+//! Elementwise allreduce, reduce-scatter and allgather at 1..8 ranks against the canonical
+//! butterfly over ranks (conformance reference `bfly`).
+
+mod common;
+
+use common::{WORLDS, data, run, same_bits};
+use wavekit_conformance::reference;
+use wavekit_core::{Backend, Element, ReduceOp};
+use wavekit_dist::Mode;
+
+/// Rank r's buffer.
+fn input<T: Element>(n: usize, r: usize) -> Vec<T> {
+    data::<T>(n, 1000 + r as u64)
+}
+
+/// Element i = bfly over the ranks' element i, padded to a power of two.
+fn want<T: Element>(n: usize, world: usize, op: ReduceOp) -> Vec<T> {
+    let ins: Vec<Vec<T>> = (0..world).map(|r| input(n, r)).collect();
+    (0..n)
+        .map(|i| {
+            let column: Vec<T> = ins.iter().map(|v| v[i]).collect();
+            reference::bfly_pow2(op, &column)
+        })
+        .collect()
+}
+
+fn check_all_reduce<T: Element>(n: usize, op: ReduceOp) {
+    for world in WORLDS {
+        let want = want::<T>(n, world, op);
+        let got = run(world, |c| {
+            let b = c.backend();
+            let mut out = b.alloc::<T>(n)?;
+            c.all_reduce(
+                &b.upload(&input::<T>(n, c.rank()))?,
+                &mut out,
+                op,
+                Mode::Reproducible,
+            )?;
+            b.download(&out)
+        });
+        for (rank, g) in got.iter().enumerate() {
+            assert!(
+                same_bits(g, &want),
+                "{} {op:?} world {world} n {n} rank {rank}",
+                T::KIND.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn all_reduce_is_the_butterfly_over_ranks() {
+    for n in [1, 7, 1000, 4099] {
+        check_all_reduce::<f32>(n, ReduceOp::Sum);
+    }
+    check_all_reduce::<f64>(333, ReduceOp::Sum);
+    check_all_reduce::<f64>(333, ReduceOp::Min);
+    check_all_reduce::<i32>(333, ReduceOp::Product);
+    check_all_reduce::<u32>(333, ReduceOp::BitAnd);
+}
+
+/// The butterfly differs from a left fold over ranks, so the test above can tell them apart.
+#[test]
+fn the_butterfly_is_not_a_left_fold() {
+    let (n, world) = (1000, 3);
+    let bfly = want::<f32>(n, world, ReduceOp::Sum);
+    let fold: Vec<f32> = (0..n)
+        .map(|i| (input::<f32>(n, 0)[i] + input::<f32>(n, 1)[i]) + input::<f32>(n, 2)[i])
+        .collect();
+    assert!(!same_bits(&bfly, &fold));
+}
+
+#[test]
+fn fast_mode_is_exact_for_integers() {
+    let n = 500;
+    for world in [2, 3, 8] {
+        let want = want::<i64>(n, world, ReduceOp::Sum);
+        let got = run(world, |c| {
+            let b = c.backend();
+            let mut out = b.alloc::<i64>(n)?;
+            c.all_reduce(
+                &b.upload(&input::<i64>(n, c.rank()))?,
+                &mut out,
+                ReduceOp::Sum,
+                Mode::Fast,
+            )?;
+            b.download(&out)
+        });
+        assert!(got.iter().all(|g| *g == want));
+    }
+}
+
+#[test]
+fn reduce_scatter_gives_each_rank_its_chunk() {
+    let m = 257;
+    for world in WORLDS {
+        let want = want::<f32>(m * world, world, ReduceOp::Sum);
+        for mode in [Mode::Reproducible, Mode::Fast] {
+            let got = run(world, |c| {
+                let b = c.backend();
+                let mut out = b.alloc::<f32>(m)?;
+                c.reduce_scatter(
+                    &b.upload(&input::<f32>(m * world, c.rank()))?,
+                    &mut out,
+                    ReduceOp::Sum,
+                    mode,
+                )?;
+                b.download(&out)
+            });
+            for (rank, g) in got.iter().enumerate() {
+                let chunk = &want[rank * m..(rank + 1) * m];
+                if mode == Mode::Reproducible || world <= 2 {
+                    assert!(same_bits(g, chunk), "world {world} rank {rank} {mode:?}");
+                } else {
+                    assert_eq!(g.len(), m);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn all_gather_concatenates_in_rank_order() {
+    for world in WORLDS {
+        let got = run(world, |c| {
+            let b = c.backend();
+            let mut out = b.alloc::<u64>(3 * world)?;
+            c.all_gather(&b.upload(&input::<u64>(3, c.rank()))?, &mut out)?;
+            b.download(&out)
+        });
+        let want: Vec<u64> = (0..world).flat_map(|r| input::<u64>(3, r)).collect();
+        assert!(got.iter().all(|g| *g == want));
+    }
+}

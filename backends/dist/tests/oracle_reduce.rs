@@ -1,0 +1,106 @@
+//! Distributed reduce against the single-device CPU result and the conformance reference, at
+//! 1..8 ranks and random shard splits.
+
+mod common;
+
+use common::{WORLDS, data, run, shard, split};
+use wavekit_conformance::reference;
+use wavekit_core::canonical::REDUCE_TILE;
+use wavekit_core::{Backend, Collectives, Element, ReduceOp, WarpWidth};
+use wavekit_cpu::CpuBackend;
+use wavekit_dist::{Layout, Mode};
+
+fn check<T: Element>(n: usize, op: ReduceOp, seed: u64) {
+    let all = data::<T>(n, seed);
+    let one = CpuBackend::new(WarpWidth::W32);
+    let single = one.reduce(&one.upload(&all).unwrap(), op).unwrap();
+    assert!(single.same(reference::device_reduce(&all, op)));
+    for world in WORLDS {
+        for split_seed in 0..3 {
+            let layout = split(n, world, seed + split_seed);
+            let got = run(world, |c| {
+                c.all_reduce_value(&shard(c, &all, &layout)?, op, Mode::Reproducible)
+            });
+            for (rank, g) in got.iter().enumerate() {
+                assert!(
+                    g.same(single),
+                    "{} {op:?} n={n} {layout:?} rank {rank}: {g:?} != {single:?}",
+                    T::KIND.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn float_sums_are_the_single_device_bits_for_any_split() {
+    for (n, seed) in [(1, 1), (4095, 2), (4097, 3), (30_000, 4), (100_003, 5)] {
+        check::<f32>(n, ReduceOp::Sum, seed);
+        check::<f64>(n, ReduceOp::Sum, seed);
+    }
+}
+
+#[test]
+fn other_ops_and_types_match() {
+    check::<f32>(20_000, ReduceOp::Product, 7);
+    check::<f64>(20_000, ReduceOp::Min, 8);
+    check::<f32>(20_000, ReduceOp::Max, 9);
+    check::<i32>(20_000, ReduceOp::Sum, 10);
+    check::<u64>(20_000, ReduceOp::BitXor, 11);
+}
+
+#[test]
+fn tile_aligned_shards_need_no_edge_exchange() {
+    let layout = Layout::from_lens(&[REDUCE_TILE, 2 * REDUCE_TILE, 5]);
+    assert!(!layout.has_boundary_tiles(REDUCE_TILE));
+    check::<f32>(layout.total(), ReduceOp::Sum, 12);
+}
+
+/// More than 4096 tiles: the partials themselves span two reduce levels.
+#[test]
+fn two_level_partials() {
+    let n = REDUCE_TILE * (REDUCE_TILE + 3) + 17;
+    let all = data::<f32>(n, 13);
+    let one = CpuBackend::new(WarpWidth::W32);
+    let single = one
+        .reduce(&one.upload(&all).unwrap(), ReduceOp::Sum)
+        .unwrap();
+    let layout = split(n, 3, 14);
+    let got = run(3, |c| {
+        c.all_reduce_value(&shard(c, &all, &layout)?, ReduceOp::Sum, Mode::Reproducible)
+    });
+    assert!(got.iter().all(|g| g.to_bits() == single.to_bits()));
+}
+
+#[test]
+fn root_reduce_and_fast_mode() {
+    let all = data::<i64>(10_000, 15);
+    let want = reference::device_reduce(&all, ReduceOp::Sum);
+    let layout = split(all.len(), 5, 16);
+    let got = run(5, |c| {
+        let s = shard(c, &all, &layout)?;
+        Ok((
+            c.reduce_value(&s, ReduceOp::Sum, Mode::Reproducible, 2)?,
+            c.all_reduce_value(&s, ReduceOp::Sum, Mode::Fast)?,
+        ))
+    });
+    for (rank, (root, fast)) in got.into_iter().enumerate() {
+        assert_eq!(root, (rank == 2).then_some(want));
+        // Integers are exact in any order, so the fast mode agrees too.
+        assert_eq!(fast, want);
+    }
+}
+
+/// Shards on multiples of REDUCE_TILE²: each rank reduces whole level-2 chunks of its own.
+#[test]
+fn level_two_aligned_shards() {
+    let big = REDUCE_TILE * REDUCE_TILE;
+    let layout = Layout::from_lens(&[big, 0, 3 * REDUCE_TILE + 7]);
+    assert_eq!(layout.aligned_chunk(REDUCE_TILE), big);
+    let all = data::<f32>(layout.total(), 17);
+    let single = reference::device_reduce(&all, ReduceOp::Sum);
+    let got = run(3, |c| {
+        c.all_reduce_value(&shard(c, &all, &layout)?, ReduceOp::Sum, Mode::Reproducible)
+    });
+    assert!(got.iter().all(|g| g.to_bits() == single.to_bits()));
+}

@@ -1,0 +1,81 @@
+//! Distributed inclusive and exclusive scan against the single-device CPU scan and the
+//! conformance reference, at 1..8 ranks and random shard splits.
+
+mod common;
+
+use common::{WORLDS, data, run, same_bits, shard, split};
+use wavekit_conformance::reference;
+use wavekit_core::canonical::SCAN_TILE;
+use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, ScanKind, WarpWidth};
+use wavekit_cpu::CpuBackend;
+use wavekit_dist::Layout;
+
+fn check<T: Element>(n: usize, op: ReduceOp, kind: ScanKind, seed: u64) {
+    let all = data::<T>(n, seed);
+    let one = CpuBackend::new(WarpWidth::W32);
+    let mut out = one.alloc::<T>(n).unwrap();
+    one.scan(&one.upload(&all).unwrap(), &mut out, op, kind)
+        .unwrap();
+    let single = one.download(&out).unwrap();
+    assert!(same_bits(&single, &reference::device_scan(&all, op, kind)));
+    for world in WORLDS {
+        for split_seed in 0..2 {
+            let layout = split(n, world, seed + split_seed);
+            check_layout(&all, &single, &layout, op, kind);
+        }
+    }
+}
+
+fn check_layout<T: Element>(
+    all: &[T],
+    single: &[T],
+    layout: &Layout,
+    op: ReduceOp,
+    kind: ScanKind,
+) {
+    let parts = run(layout.world(), |c| {
+        let s = shard(c, all, layout)?;
+        let mut out = c.backend().alloc::<T>(s.len())?;
+        c.scan(&s, &mut out, op, kind)?;
+        c.backend().download(&out)
+    });
+    let got: Vec<T> = parts.concat();
+    if let Some(i) = (0..got.len()).find(|&i| !got[i].same(single[i])) {
+        panic!(
+            "{} {op:?} {kind:?} {layout:?}: element {i}: {:?} != {:?}",
+            T::KIND.name(),
+            got[i],
+            single[i]
+        );
+    }
+    assert_eq!(got.len(), single.len());
+}
+
+#[test]
+fn float_scans_are_the_single_device_bits_for_any_split() {
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        for (n, seed) in [(1, 1), (4097, 2), (25_000, 3)] {
+            check::<f32>(n, ReduceOp::Sum, kind, seed);
+            check::<f64>(n, ReduceOp::Sum, kind, seed);
+        }
+    }
+}
+
+#[test]
+fn other_ops_and_types_match() {
+    check::<f32>(9000, ReduceOp::Max, ScanKind::Inclusive, 4);
+    check::<i32>(9000, ReduceOp::Sum, ScanKind::Exclusive, 5);
+    check::<u64>(9000, ReduceOp::BitOr, ScanKind::Inclusive, 6);
+}
+
+/// Shards that start exactly on a tile boundary: the exclusive value there is the previous
+/// tile's prefix, which no rank touching this tile scanned.
+#[test]
+fn shards_on_tile_boundaries() {
+    let all = data::<f32>(3 * SCAN_TILE + 10, 7);
+    let layout = Layout::from_lens(&[SCAN_TILE, 0, SCAN_TILE + 1, SCAN_TILE - 1, 10]);
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let single = reference::device_scan(&all, ReduceOp::Sum, kind);
+        check_layout(&all, &single, &layout, ReduceOp::Sum, kind);
+    }
+}

@@ -1,0 +1,140 @@
+// wavekit's public device API: the one header a user's kernel includes. The same source builds
+// with nvcc (CUDA), hipcc (HIP, wave64 and wave32) and for the SIMT executor at 32 and 64 lanes
+// (wavekit-build's `user` module, `wavekit check`), where every launch is checked for hazards.
+// docs/DEVICE_API.md is the guide; in short:
+//
+//   #include <wavekit.h>
+//   WK_KERNELS_BEGIN                       // the kernels of one build (one per width)
+//   __global__ void my_kernel(const int* in, int* out, unsigned n) {
+//     const wk_lanemask_t m = arch::ballot_sync(WK_FULL_MASK, in[threadIdx.x] > 0);
+//     ...
+//   }
+//   WK_KERNELS_END
+//   WK_EXPORT_KERNEL(my_kernel)            // a launch entry point the host side finds by name
+//
+// What kernels may use, inside WK_KERNELS_BEGIN/END:
+// - WK_WARP_SIZE, wk_lanemask_t and WK_FULL_MASK (width.h): the width of the code being
+//   compiled, never a literal 32 or 64;
+// - arch:: (arch_cuda.h, arch_hip.h; arch_simt.h on the executor): lane_id, lanemask_lt/le/gt/
+//   ge, popc, lowest_lane, all/any/uni/ballot_sync, activemask, syncwarp,
+//   shfl_{idx,up,down,xor}_sync(mask, v, arg, width), match_any/all_sync, fence_block/device;
+// - prims:: (prims.h): element-typed shuffles, votes, segments and tiles, the canonical float
+//   reduction trees of docs/SEMANTICS.md;
+// - threadIdx, blockIdx, blockDim, gridDim, __syncthreads, atomics, and shared memory declared
+//   with WK_SHARED(T, name, N), WK_SHARED_VAR(T, name) or WK_DYNAMIC_SHARED(T, name) (a plain
+//   __shared__ does not build for the executor, which tracks every shared access);
+// - CUDA's 32-bit __popc/__ffs/__clz, which on the executor report a wave64 mask cut to 32 bits.
+#pragma once
+
+#include "wavekit/prims.h"
+
+#if defined(WK_VENDOR_HOST)
+#include "simt/checked.h"
+#endif
+
+// The kernels of one build live in its namespace (wk_cuda, wk_hip, or one per executor width),
+// so both widths link into one program.
+#define WK_KERNELS_BEGIN namespace WK_NS {
+#define WK_KERNELS_END }
+
+#include <stddef.h>
+#include <string>
+#include <utility>
+
+extern "C" {
+// How the host side launches an exported kernel: grid and block as x, y, z; `args[i]` points
+// at the value of parameter i (for a pointer parameter, at the pointer). Returns the build's
+// launch error code (0 when the launch ran; on the executor, WK_SIMT_HAZARDS when it reported
+// hazards, which the session holds).
+typedef int (*wk_kernel_launch_fn)(void* stream, const unsigned* grid, const unsigned* block,
+                                   size_t dynamic_shared_bytes, void* const* args);
+// What WK_EXPORT_KERNEL(name) defines as `<WK_NS>_kernel_<name>`: wk_user32_kernel_my_kernel
+// on the executor at 32 lanes, wk_cuda_kernel_my_kernel with nvcc.
+struct wk_kernel_desc {
+  const char* name;
+  unsigned warp_size;
+  // The parameter types, comma separated: i32, u32, i64, u64, f32, f64, a pointer as the
+  // element type followed by `*`, `const` first when the kernel only reads it.
+  const char* (*params)(void);
+  wk_kernel_launch_fn launch;
+};
+}
+
+namespace WK_NS {
+namespace user {
+
+template <class T>
+struct type_name;
+#define WK_USER_TYPE(T, s) \
+  template <>              \
+  struct type_name<T> {    \
+    static constexpr const char* value = s; \
+  };
+WK_USER_TYPE(int, "i32")
+WK_USER_TYPE(unsigned, "u32")
+WK_USER_TYPE(long long, "i64")
+WK_USER_TYPE(unsigned long long, "u64")
+WK_USER_TYPE(long, "i64")
+WK_USER_TYPE(unsigned long, "u64")
+WK_USER_TYPE(float, "f32")
+WK_USER_TYPE(double, "f64")
+#undef WK_USER_TYPE
+
+template <class T>
+struct param {
+  static std::string name() { return type_name<T>::value; }
+};
+template <class T>
+struct param<T*> {
+  static std::string name() { return std::string(type_name<T>::value) + "*"; }
+};
+template <class T>
+struct param<const T*> {
+  static std::string name() { return "const " + std::string(type_name<T>::value) + "*"; }
+};
+
+// The parameter list of kernel type void(A...), as wk_kernel_desc::params spells it.
+template <class... A>
+const char* params(void (*)(A...)) {
+  static const std::string s = [] {
+    std::string out;
+    ((out += (out.empty() ? "" : ","), out += param<A>::name()), ...);
+    return out;
+  }();
+  return s.c_str();
+}
+
+// Calls `launch` with the kernel's arguments read from `args` (see wk_kernel_launch_fn).
+template <class... A, size_t... I, class L>
+int unpack(void (*)(A...), void* const* args, std::index_sequence<I...>, L launch) {
+  return launch(*static_cast<A*>(args[I])...);
+}
+template <class... A, class L>
+int call(void (*k)(A...), void* const* args, L launch) {
+  return unpack(k, args, std::index_sequence_for<A...>{}, launch);
+}
+
+}  // namespace user
+}  // namespace WK_NS
+
+#define WK_USER_PASTE2(a, b) a##_kernel_##b
+#define WK_USER_PASTE(a, b) WK_USER_PASTE2(a, b)
+#define WK_USER_PASTE_LAUNCH2(a, b) a##_launch_##b
+#define WK_USER_PASTE_LAUNCH(a, b) WK_USER_PASTE_LAUNCH2(a, b)
+
+// Exports kernel `name` (declared inside WK_KERNELS_BEGIN/END) to the host side: a launch entry
+// point and its wk_kernel_desc, `<WK_NS>_kernel_<name>`.
+#define WK_EXPORT_KERNEL(name)                                                                \
+  extern "C" int WK_USER_PASTE_LAUNCH(WK_NS, name)(void* stream, const unsigned* g,          \
+                                                  const unsigned* b, size_t shmem,           \
+                                                  void* const* args) {                       \
+    return ::WK_NS::user::call(&::WK_NS::name, args, [&](auto... a) {                        \
+      WK_LAUNCH(dim3(g[0], g[1], g[2]), dim3(b[0], b[1], b[2]), shmem,                        \
+                (::WK_NS::host::stream_t)stream, ::WK_NS::name)(a...);                        \
+      return ::WK_NS::host::launch_error();                                                   \
+    });                                                                                       \
+  }                                                                                           \
+  extern "C" const wk_kernel_desc WK_USER_PASTE(WK_NS, name) = {                             \
+      #name, WK_WARP_SIZE,                                                                    \
+      [] { return ::WK_NS::user::params(&::WK_NS::name); },                                   \
+      &WK_USER_PASTE_LAUNCH(WK_NS, name)}

@@ -1,0 +1,198 @@
+//! The measurements of docs/dist.md, in either launch mode:
+//! - reproducibility: the reproducible sum of 2^k random f32 (default 2^30) sharded evenly,
+//!   `--reps` times: the distinct results, and whether they equal the single-device sum
+//!   (computed by rank 0 on its own GPU over the whole array);
+//! - bandwidth (`--bw`): NCCL's allreduce against wavekit's reproducible elementwise allreduce,
+//!   f32, 1 MiB .. 1 GiB, as bus bandwidth (bytes × 2(R-1)/R per second, nccl-tests' rule).
+//!
+//! ```sh
+//! # one process, all GPUs (or --gpus N):
+//! NCCL_NVLS_ENABLE=0 target/release/examples/nccl_bench --log2 30 --reps 100 --bw
+//! # one process per GPU:
+//! bash scripts/launch-local.sh 2 target/release/examples/nccl_bench --log2 30 --reps 100
+//! ```
+//! Rank 0 prints `key=value` lines.
+
+use std::time::{Duration, Instant};
+use wavekit::dist::nccl::{Launch, NcclTransport, Vendor};
+use wavekit::dist::{Comm, Layout, Mode, Transport};
+use wavekit::element::splitmix;
+use wavekit::{Backend, Collectives, ReduceOp};
+
+type Cuda = wavekit::cuda::CudaBackend;
+type Rank = Comm<NcclTransport<wavekit::cuda::CudaRuntime>>;
+
+struct Args {
+    log2: u32,
+    reps: usize,
+    bw: bool,
+    gpus: Option<usize>,
+}
+
+fn args() -> Args {
+    let a: Vec<String> = std::env::args().collect();
+    let val = |k: &str| a.iter().position(|x| x == k).and_then(|i| a.get(i + 1));
+    Args {
+        log2: val("--log2").map_or(30, |v| v.parse().expect("--log2 K")),
+        reps: val("--reps").map_or(100, |v| v.parse().expect("--reps N")),
+        bw: a.iter().any(|x| x == "--bw"),
+        gpus: val("--gpus").map(|v| v.parse().expect("--gpus N")),
+    }
+}
+
+/// Element i of the logical array, the same on every rank and in every mode: uniform in
+/// [-1, 1) with a spread of exponents, so that the order of additions shows in the bits.
+fn element(i: usize) -> f32 {
+    let r = splitmix(i as u64 ^ 0x5eed);
+    let unit = (r >> 40) as f32 / (1u64 << 24) as f32;
+    (2.0 * unit - 1.0) * ((r & 7) as f32).exp2()
+}
+
+fn fill(range: std::ops::Range<usize>) -> Vec<f32> {
+    let mut v = vec![0f32; range.len()];
+    let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
+    let chunk = v.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        for (k, part) in v.chunks_mut(chunk).enumerate() {
+            let base = range.start + k * chunk;
+            s.spawn(move || {
+                for (j, x) in part.iter_mut().enumerate() {
+                    *x = element(base + j);
+                }
+            });
+        }
+    });
+    v
+}
+
+fn rank_body(comm: Rank, a: &Args) -> wavekit::Result<()> {
+    let (rank, world) = (comm.rank(), comm.world());
+    let n = 1usize << a.log2;
+    let layout = Layout::even(n, world);
+    let b = comm.backend();
+    let shard = b.upload(&fill(layout.range(rank)))?;
+    let say = |line: String| {
+        if rank == 0 {
+            println!("{line}");
+        }
+    };
+    say(format!(
+        "world={world} n=2^{} library={}",
+        a.log2,
+        comm.transport().library()?
+    ));
+    let fast = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Fast)?;
+    let mut distinct: Vec<u32> = Vec::new();
+    let mut times = Vec::with_capacity(a.reps);
+    for _ in 0..a.reps {
+        let t = Instant::now();
+        let v = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
+        times.push(t.elapsed());
+        if !distinct.contains(&v.to_bits()) {
+            distinct.push(v.to_bits());
+        }
+    }
+    times.sort();
+    say(format!(
+        "repro_sum_bits={:?} distinct={} median_ms={:.3} fast_sum_bits={:#010x}",
+        distinct
+            .iter()
+            .map(|d| format!("{d:#010x}"))
+            .collect::<Vec<_>>(),
+        distinct.len(),
+        times[times.len() / 2].as_secs_f64() * 1e3,
+        fast.to_bits()
+    ));
+    drop(shard);
+    if rank == 0 {
+        // The single-device canonical sum of the whole array, on this rank's GPU.
+        let whole = b.upload(&fill(0..n))?;
+        let single = b.reduce(&whole, ReduceOp::Sum)?;
+        println!(
+            "single_sum_bits={:#010x} equal={}",
+            single.to_bits(),
+            distinct == [single.to_bits()]
+        );
+    }
+    if a.bw {
+        bandwidth(&comm, world, say)?;
+    }
+    Ok(())
+}
+
+fn median(mut v: Vec<Duration>) -> f64 {
+    v.sort();
+    v[v.len() / 2].as_secs_f64()
+}
+
+fn bandwidth(comm: &Rank, world: usize, say: impl Fn(String)) -> wavekit::Result<()> {
+    let b = comm.backend();
+    let factor = 2.0 * (world as f64 - 1.0) / world as f64;
+    say("bytes nccl_busbw_GBs repro_busbw_GBs ratio".into());
+    for log in [20u32, 22, 24, 26, 28, 30] {
+        let bytes = 1usize << log;
+        let n = bytes / 4;
+        let send = b.upload(&fill(0..n))?;
+        let mut recv = b.alloc::<f32>(n)?;
+        let reps = if log >= 28 { 5 } else { 20 };
+        let mut nccl = Vec::new();
+        let mut ours = Vec::new();
+        for i in 0..reps + 2 {
+            let t = Instant::now();
+            comm.transport()
+                .all_reduce_native(&send, &mut recv, ReduceOp::Sum)?;
+            let e = t.elapsed();
+            if i >= 2 {
+                nccl.push(e);
+            }
+        }
+        for i in 0..reps + 2 {
+            let t = Instant::now();
+            comm.all_reduce(&send, &mut recv, ReduceOp::Sum, Mode::Reproducible)?;
+            let e = t.elapsed();
+            if i >= 2 {
+                ours.push(e);
+            }
+        }
+        let (tn, to) = (median(nccl), median(ours));
+        let bus = |t: f64| bytes as f64 * factor / t / 1e9;
+        say(format!(
+            "{bytes} {:.1} {:.1} {:.2}",
+            bus(tn),
+            bus(to),
+            tn / to
+        ));
+    }
+    Ok(())
+}
+
+fn main() -> wavekit::Result<()> {
+    let a = args();
+    if std::env::var_os("RANK").is_some() || std::env::var_os("OMPI_COMM_WORLD_RANK").is_some() {
+        let launch = Launch::from_env()?;
+        let backend: Cuda = wavekit::cuda::open(launch.local_rank)?;
+        let t =
+            NcclTransport::from_launch(Vendor::Nccl, backend, &launch, Duration::from_secs(120))?;
+        println!("mode=per-process rank={}", launch.rank);
+        return rank_body(Comm::new(t), &a);
+    }
+    let gpus = a.gpus.unwrap_or_else(wavekit::cuda::device_count);
+    println!("mode=one-process gpus={gpus}");
+    let backends = (0..gpus)
+        .map(wavekit::cuda::open)
+        .collect::<wavekit::Result<Vec<Cuda>>>()?;
+    let ranks = NcclTransport::init_all(Vendor::Nccl, backends)?;
+    std::thread::scope(|s| {
+        let hs: Vec<_> = ranks
+            .into_iter()
+            .map(|t| {
+                let a = &a;
+                s.spawn(move || rank_body(Comm::new(t), a))
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("rank thread"))
+            .collect::<wavekit::Result<Vec<()>>>()
+    })?;
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! What the safe API guarantees, and how each guarantee is enforced.
+//!
+//! A program that uses only safe code cannot make a wavekit call crash, read or write past an
+//! allocation, abort on a huge size, or leave its buffers half-updated: every bad argument
+//! comes back as a [`WavekitError`](crate::WavekitError).
+//!
+//! - **Validated types keep their invariants.** [`Csr`](crate::Csr) and
+//!   [`Segments`](crate::Segments) are checked when built and expose getters only, so a checked
+//!   matrix cannot be changed afterwards:
+//!
+//!   ```compile_fail,E0616
+//!   use wavekit::prelude::*;
+//!   let b = CpuBackend::new(WarpWidth::W32);
+//!   let mut a = wavekit::Csr::new(&b, 2, 2, &[0, 1, 2], &[0, 1], &[1.0f32, 2.0]).unwrap();
+//!   a.rows = 1_000_000; // private: use a.rows()
+//!   ```
+//!
+//! - **Unchecked kernel entry points are out of reach.** The backends' raw methods
+//!   ([`RawBackend`](crate::raw::RawBackend)) trust their arguments; each takes a
+//!   [`Validated`](crate::raw::Validated) token that only the validated API can make, so user
+//!   code cannot call one, safe or `unsafe`:
+//!
+//!   ```compile_fail,E0624
+//!   use wavekit::prelude::*;
+//!   use wavekit::raw::{RawBackend, Validated};
+//!   let b = CpuBackend::new(WarpWidth::W32);
+//!   let input = b.upload(&[1u32, 2, 3]).unwrap();
+//!   let mut out = b.alloc::<u32>(1).unwrap();
+//!   b.raw_device_scan(Validated::new(), &input, &mut out, ReduceOp::Sum, ScanKind::Inclusive);
+//!   ```
+//!
+//!   ```compile_fail,E0451
+//!   let token = wavekit::raw::Validated { _private: () };
+//!   ```
+//!
+//!   The GPU backends check lengths again against the buffers they are handed (defence in
+//!   depth), so even a wrong call from inside wavekit cannot make a kernel write past an
+//!   allocation.
+//!
+//! - **No allocation aborts.** Every host allocation sized by a caller's number goes through a
+//!   fallible path with a limit ([`host::HOST_ALLOC_LIMIT`](crate::host::HOST_ALLOC_LIMIT)), and
+//!   running out of memory, on the host or a device, is one error on every backend,
+//!   [`WavekitError::OutOfMemory`](crate::WavekitError::OutOfMemory).
+//!
+//! - **All or nothing.** Every call checks its whole input before it changes anything the
+//!   caller can see: a scan into an output of the wrong length, an SpMV with a short `x`, or an
+//!   `atomic_agg_inc` with one slot past the counters returns an error and leaves every buffer
+//!   as it was.
+//!
+//!   ```
+//!   use wavekit::prelude::*;
+//!   use wavekit::WavekitError;
+//!   let b = CpuBackend::new(WarpWidth::W32);
+//!   let slots = b.upload(&[0u32, 1, 0, 2]).unwrap(); // slot 2: past the two counters
+//!   let mut counters = b.upload(&[10u32, 20]).unwrap();
+//!   let err = b.atomic_agg_inc(&slots, &mut counters).unwrap_err();
+//!   assert!(matches!(err, WavekitError::IndexOutOfRange { value: 2, limit: 2, .. }));
+//!   assert_eq!(b.download(&counters).unwrap(), [10, 20]); // no counter moved
+//!   ```
+//!
+//! - **A GPU runtime is trusted only through `unsafe`.** The shared GPU backend hands the
+//!   device pointers, copies and launcher table of its [`GpuRuntime`](crate::gpu::GpuRuntime)
+//!   to kernels it cannot check, so the trait is an `unsafe trait` whose documentation lists
+//!   what an implementation promises. A runtime in safe code that returns a bogus pointer no
+//!   longer compiles:
+//!
+//!   ```compile_fail,E0200
+//!   # use wavekit::gpu::{DevPtr, GpuRuntime, ffi::Launchers};
+//!   struct Bogus;
+//!   impl GpuRuntime for Bogus { // needs `unsafe impl`
+//!   #   const BACKEND: &'static str = "bogus";
+//!   #   fn ordinal(&self) -> usize { 0 }
+//!   #   fn device_name(&self) -> String { String::new() }
+//!   #   fn warp_size(&self) -> u32 { 32 }
+//!   #   fn multiprocessors(&self) -> u32 { 1 }
+//!   #   fn launchers(&self) -> &'static Launchers { unimplemented!() }
+//!   #   fn make_current(&self) -> wavekit::Result<()> { Ok(()) }
+//!       fn alloc(&self, _: usize) -> wavekit::Result<DevPtr> { Ok(0xdead_beef) }
+//!   #   unsafe fn free(&self, _: DevPtr) {}
+//!   #   fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
+//!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
+//!   }
+//!   ```
+//!
+//!   The same runtime with `unsafe impl` compiles: its author has taken on the contract.
+//!
+//!   ```no_run
+//!   # use wavekit::gpu::{DevPtr, GpuRuntime, ffi::Launchers};
+//!   struct Bogus;
+//!   // SAFETY: not upheld; this example only shows where the promise is made.
+//!   unsafe impl GpuRuntime for Bogus {
+//!   #   const BACKEND: &'static str = "bogus";
+//!   #   fn ordinal(&self) -> usize { 0 }
+//!   #   fn device_name(&self) -> String { String::new() }
+//!   #   fn warp_size(&self) -> u32 { 32 }
+//!   #   fn multiprocessors(&self) -> u32 { 1 }
+//!   #   fn launchers(&self) -> &'static Launchers { unimplemented!() }
+//!   #   fn make_current(&self) -> wavekit::Result<()> { Ok(()) }
+//!       fn alloc(&self, _: usize) -> wavekit::Result<DevPtr> { Ok(0xdead_beef) }
+//!   #   unsafe fn free(&self, _: DevPtr) {}
+//!   #   fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
+//!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
+//!   }
+//!   ```

@@ -1,0 +1,995 @@
+//! Fuzz harness over every public entry point (issue 11), on the CPU backend and the SIMT
+//! executor at 32 and 64 lanes. Arguments are random: lengths (empty, warp and tile edges,
+//! several scan tiles), member masks of either width, sub-widths, shuffle arguments, tile and
+//! block sizes, vector sizes, offsets and CSR matrices (valid or corrupted at a random place),
+//! atomic slots, bin counts and thread counts up to `usize::MAX`.
+//!
+//! The property: each call returns a typed error exactly when this file's own reading of the
+//! documented rules says the arguments are invalid, and otherwise a result equal to
+//! `wavekit_conformance::reference` (bit for bit; activemask and atomic_agg_inc by their
+//! guarantees); never a panic (proptest reports it, shrunk), an abort or signal (the test
+//! binary dies), or a hang (a watchdog aborts after `WAVEKIT_FUZZ_HANG_S` seconds, default
+//! 120, without progress, naming the call).
+//!
+//! `WAVEKIT_FUZZ_CASES` sets the cases per entry point and backend (default 256, the bounded
+//! pass `cargo test` and CI run: about 10 s); each test prints how many calls it made and how
+//! many came back as typed errors (`--nocapture`).
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+use wavekit::cpu::CpuBackend;
+use wavekit::host::HOST_ALLOC_LIMIT;
+use wavekit::{
+    Backend, Collectives, Csr, Element, LaneMask, Predicate, ReduceOp, ScanKind, Segments, Shfl,
+    VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+};
+use wavekit_conformance::cases::check_agg_inc;
+use wavekit_conformance::{inputs, reference};
+
+// ---- harness: case count, watchdog, the backends -----------------------------------------
+
+fn cases() -> u32 {
+    std::env::var("WAVEKIT_FUZZ_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
+}
+
+static PROGRESS: AtomicU64 = AtomicU64::new(0);
+static CURRENT: Mutex<String> = Mutex::new(String::new());
+
+/// Aborts the process, naming the call in flight, when no call finishes for the hang limit.
+fn watchdog() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
+        let limit = std::env::var("WAVEKIT_FUZZ_HANG_S")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(120u64);
+        std::thread::spawn(move || {
+            let mut last = (PROGRESS.load(Ordering::Relaxed), Instant::now());
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+                let now = PROGRESS.load(Ordering::Relaxed);
+                if now != last.0 {
+                    last = (now, Instant::now());
+                } else if last.1.elapsed() > Duration::from_secs(limit) {
+                    let call = CURRENT.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                    eprintln!("fuzz: no call finished for {limit} s; hung in: {call}");
+                    std::process::abort();
+                }
+            }
+        });
+    });
+}
+
+/// Runs `body` on each backend for `cases()` random inputs and reports the count.
+fn fuzz<S: Strategy>(
+    name: &str,
+    strategy: S,
+    body: impl Fn(&dyn Target, S::Value) -> Result<Outcome, TestCaseError>,
+) where
+    S::Value: std::fmt::Debug,
+{
+    watchdog();
+    for target in targets() {
+        let (calls, errors) = (Cell::new(0u64), Cell::new(0u64));
+        let config = Config {
+            cases: cases(),
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let mut runner = TestRunner::new(config);
+        let result = runner.run(&strategy, |v| {
+            *CURRENT.lock().unwrap_or_else(|p| p.into_inner()) =
+                format!("{name} on {}: {v:?}", target.label());
+            let outcome = body(target, v)?;
+            PROGRESS.fetch_add(1, Ordering::Relaxed);
+            calls.set(calls.get() + 1);
+            errors.set(errors.get() + (outcome == Outcome::Refused) as u64);
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{name} on {}: {e}", target.label());
+        }
+        eprintln!(
+            "fuzz {name} on {}: {} calls, {} typed errors",
+            target.label(),
+            calls.get(),
+            errors.get()
+        );
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    Matched,
+    Refused,
+}
+
+/// The backends under test, behind one object-safe face: each entry point's property is a
+/// generic function, called through `with` for the concrete backend.
+trait Target: Sync {
+    fn label(&self) -> String;
+    fn width(&self) -> WarpWidth;
+    fn with(
+        &self,
+        f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
+    ) -> Result<Outcome, TestCaseError>;
+}
+
+/// One concrete backend, named so that a property can match on it and stay generic.
+enum Any<'a> {
+    Cpu(&'a CpuBackend),
+    #[cfg(feature = "simt")]
+    Simt(&'a wavekit::simt::SimtBackend),
+}
+
+/// `$body` with `$b` bound to the concrete backend.
+macro_rules! on {
+    ($target:expr, |$b:ident| $body:expr) => {
+        $target.with(&mut |any| match any {
+            Any::Cpu($b) => $body,
+            #[cfg(feature = "simt")]
+            Any::Simt($b) => $body,
+        })
+    };
+}
+
+/// A `Target` over one concrete backend type, named by its `Any` variant.
+macro_rules! target {
+    ($name:ident, $backend:ty, $variant:ident) => {
+        struct $name($backend);
+        impl Target for $name {
+            fn label(&self) -> String {
+                format!(
+                    "{}/w{}",
+                    stringify!($variant).to_lowercase(),
+                    self.0.warp_width().lanes()
+                )
+            }
+            fn width(&self) -> WarpWidth {
+                self.0.warp_width()
+            }
+            fn with(
+                &self,
+                f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
+            ) -> Result<Outcome, TestCaseError> {
+                f(Any::$variant(&self.0))
+            }
+        }
+    };
+}
+
+target!(CpuTarget, CpuBackend, Cpu);
+#[cfg(feature = "simt")]
+target!(SimtTarget, wavekit::simt::SimtBackend, Simt);
+
+fn targets() -> Vec<&'static dyn Target> {
+    static CPU: OnceLock<[CpuTarget; 2]> = OnceLock::new();
+    let cpu = CPU.get_or_init(|| WarpWidth::ALL.map(|w| CpuTarget(CpuBackend::new(w))));
+    #[allow(unused_mut)]
+    let mut all: Vec<&'static dyn Target> = cpu.iter().map(|t| t as &dyn Target).collect();
+    #[cfg(feature = "simt")]
+    {
+        static SIMT: OnceLock<[SimtTarget; 2]> = OnceLock::new();
+        let simt = SIMT
+            .get_or_init(|| WarpWidth::ALL.map(|w| SimtTarget(wavekit::simt::open(w).unwrap())));
+        all.extend(simt.iter().map(|t| t as &dyn Target));
+    }
+    all
+}
+
+// ---- strategies -------------------------------------------------------------------------
+
+/// Lengths that matter: empty, around a warp and a few warps, and up to several scan tiles.
+fn len() -> impl Strategy<Value = usize> {
+    prop_oneof![
+        4 => 0usize..200,
+        2 => (0usize..4).prop_flat_map(|k| (k * 32).saturating_sub(2)..k * 32 + 3),
+        1 => 200usize..9000,
+    ]
+}
+
+/// Small numbers with the edges: 0, powers of two and their neighbours, `u32::MAX`.
+fn small_u32() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        4 => 0u32..70,
+        2 => (0u32..11).prop_map(|s| 1 << s),
+        1 => Just(u32::MAX),
+        1 => any::<u32>(),
+    ]
+}
+
+/// A member mask: mostly of the backend's width, sometimes of the other one, sometimes with
+/// bits past its width.
+#[derive(Clone, Debug)]
+struct MaskArg {
+    bits: u64,
+    other_width: bool,
+    keep_high_bits: bool,
+}
+
+fn mask_arg() -> impl Strategy<Value = MaskArg> {
+    let bits = prop_oneof![
+        Just(u64::MAX),
+        Just(0u64),
+        Just(0x5555_5555_5555_5555u64),
+        any::<u64>(),
+        (0u32..64).prop_map(|l| 1u64 << l),
+        (0u32..64).prop_map(|l| (1u64 << l) - 1),
+    ];
+    let rare = || prop_oneof![5 => Just(false), 1 => Just(true)];
+    (bits, rare(), rare()).prop_map(|(bits, other_width, keep_high_bits)| MaskArg {
+        bits,
+        other_width,
+        keep_high_bits,
+    })
+}
+
+impl MaskArg {
+    /// The mask for a backend of width `w`, or the typed error building it gave.
+    fn build(&self, w: WarpWidth) -> Result<LaneMask, WavekitError> {
+        let width = match (self.other_width, w) {
+            (false, w) => w,
+            (true, WarpWidth::W32) => WarpWidth::W64,
+            (true, _) => WarpWidth::W32,
+        };
+        let bits = if self.keep_high_bits {
+            self.bits
+        } else {
+            self.bits & width.full_bits()
+        };
+        let r = LaneMask::from_bits(bits, width);
+        let fits = bits & !width.full_bits() == 0;
+        assert_eq!(r.is_ok(), fits, "LaneMask::from_bits({bits:#x}, {width:?})");
+        r
+    }
+}
+
+/// A sub-width, tile or shuffle argument: mostly a power of two up to 64, sometimes anything.
+fn lane_count() -> impl Strategy<Value = u32> {
+    prop_oneof![3 => (0u32..7).prop_map(|s| 1 << s), 1 => small_u32()]
+}
+
+/// A lane or shuffle offset: mostly below 64, sometimes anything.
+fn lane_arg() -> impl Strategy<Value = u32> {
+    prop_oneof![3 => 0u32..64, 1 => small_u32()]
+}
+
+fn shfl_kind() -> impl Strategy<Value = Shfl> {
+    proptest::sample::select(vec![Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor])
+}
+
+fn vote_kind() -> impl Strategy<Value = Vote> {
+    proptest::sample::select(vec![Vote::All, Vote::Any, Vote::Uni, Vote::Ballot])
+}
+
+fn vector() -> impl Strategy<Value = VectorSize> {
+    prop_oneof![
+        2 => Just(VectorSize::Auto),
+        3 => (0u32..6).prop_map(|s| VectorSize::Lanes(1 << s)),
+        1 => small_u32().prop_map(VectorSize::Lanes),
+    ]
+}
+
+/// Mostly an op defined on every type, sometimes a bitwise one (refused on floats).
+fn op() -> impl Strategy<Value = ReduceOp> {
+    prop_oneof![
+        3 => proptest::sample::select(vec![ReduceOp::Sum, ReduceOp::Product, ReduceOp::Min, ReduceOp::Max]),
+        1 => proptest::sample::select(ReduceOp::ALL.to_vec()),
+    ]
+}
+
+fn predicate() -> impl Strategy<Value = Predicate<f32>> {
+    let v = prop_oneof![any::<f32>(), -2000.0f32..2000.0];
+    (0u8..7, v.clone(), v).prop_map(|(k, a, b)| match k {
+        0 => Predicate::Lt(a),
+        1 => Predicate::Le(a),
+        2 => Predicate::Gt(a),
+        3 => Predicate::Ge(a),
+        4 => Predicate::Eq(a),
+        5 => Predicate::Ne(a),
+        _ => Predicate::InRange(a.min(b), a.max(b)),
+    })
+}
+
+// ---- the documented rules, written here independently of the API -------------------------
+
+fn pow2_upto(x: u32, max: u32) -> bool {
+    x != 0 && x & (x - 1) == 0 && x <= max
+}
+
+fn op_ok<T: Element>(op: ReduceOp) -> bool {
+    !(T::KIND.is_float() && matches!(op, ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor))
+}
+
+fn vector_ok(v: VectorSize) -> bool {
+    match v {
+        VectorSize::Auto => true,
+        VectorSize::Lanes(n) => pow2_upto(n, 32),
+    }
+}
+
+fn offsets_ok(offsets: &[u32], len: usize) -> bool {
+    !offsets.is_empty()
+        && offsets[0] == 0
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && *offsets.last().unwrap() as usize == len
+}
+
+// ---- checking one call ------------------------------------------------------------------
+
+/// The property for one call: `Err` exactly when `valid` is false, and then a typed error
+/// (any `WavekitError` but a device failure, which no argument should cause); when valid,
+/// `check` compares the result with the reference.
+fn judge<R>(
+    valid: bool,
+    r: Result<R, WavekitError>,
+    check: impl FnOnce(R) -> Result<(), TestCaseError>,
+) -> Result<Outcome, TestCaseError> {
+    match (valid, r) {
+        (true, Ok(v)) => check(v).map(|()| Outcome::Matched),
+        (_, Err(WavekitError::Device { .. })) => Err(TestCaseError::fail("a device failure")),
+        (true, Err(_)) => Err(TestCaseError::fail("valid arguments refused")),
+        (false, Err(_)) => Ok(Outcome::Refused),
+        (false, Ok(_)) => Err(TestCaseError::fail("invalid arguments accepted")),
+    }
+}
+
+/// `judge` with the error itself in the failure message.
+fn judged<R>(
+    what: &str,
+    valid: bool,
+    r: Result<R, WavekitError>,
+    check: impl FnOnce(R) -> Result<(), TestCaseError>,
+) -> Result<Outcome, TestCaseError> {
+    let shown = match &r {
+        Err(e) => format!("error {e:?}"),
+        Ok(_) => "Ok".into(),
+    };
+    judge(valid, r, check).map_err(|e| TestCaseError::fail(format!("{what}: {e} ({shown})")))
+}
+
+fn same<T: Element>(want: &[T], got: &[T]) -> Result<(), TestCaseError> {
+    prop_assert_eq!(want.len(), got.len());
+    for (i, (a, b)) in want.iter().zip(got).enumerate() {
+        prop_assert!(a.same(*b), "element {}: want {:?}, got {:?}", i, a, b);
+    }
+    Ok(())
+}
+
+fn same_lanes<T: Element>(want: &[Option<T>], got: &[Option<T>]) -> Result<(), TestCaseError> {
+    prop_assert_eq!(want.len(), got.len());
+    for (i, (a, b)) in want.iter().zip(got).enumerate() {
+        let eq = match (a, b) {
+            (None, None) => true,
+            (Some(x), Some(y)) => x.same(*y),
+            _ => false,
+        };
+        prop_assert!(eq, "lane {}: want {:?}, got {:?}", i, a, b);
+    }
+    Ok(())
+}
+
+// ---- one test per entry point -----------------------------------------------------------
+
+#[test]
+fn fuzz_vote() {
+    let s = (vote_kind(), len(), any::<u64>(), mask_arg());
+    fuzz("vote", s, |t, (kind, n, seed, m)| {
+        let Ok(mask) = m.build(t.width()) else {
+            return Ok(Outcome::Refused);
+        };
+        let preds = inputs::bools(n, seed, 1 + seed % 5);
+        let valid = mask.width() == t.width();
+        on!(t, |b| judged(
+            "vote",
+            valid,
+            b.vote(kind, &preds, mask),
+            |got| {
+                prop_assert_eq!(reference::vote(kind, &preds, mask), got);
+                Ok(())
+            }
+        ))
+    });
+}
+
+#[test]
+fn fuzz_shfl() {
+    let s = (shfl_kind(), len(), lane_arg(), lane_count(), mask_arg());
+    fuzz("shfl", s, |t, (kind, n, arg, width, m)| {
+        let Ok(mask) = m.build(t.width()) else {
+            return Ok(Outcome::Refused);
+        };
+        let vals: Vec<f32> = inputs::values_with_specials(n, u64::from(arg));
+        let lanes = t.width().lanes();
+        let valid = mask.width() == t.width() && pow2_upto(width, lanes) && arg < lanes;
+        on!(t, |b| judged(
+            "shfl",
+            valid,
+            b.shfl(kind, &vals, arg, width, mask),
+            |got| { same_lanes(&reference::shfl(kind, &vals, arg, width, mask), &got) }
+        ))
+    });
+}
+
+#[test]
+fn fuzz_match() {
+    let s = (any::<bool>(), len(), 1u64..6, mask_arg());
+    fuzz("match", s, |t, (all, n, distinct, m)| {
+        let Ok(mask) = m.build(t.width()) else {
+            return Ok(Outcome::Refused);
+        };
+        let vals: Vec<u32> = (0..n as u64)
+            .map(|i| (i * 7919 % distinct) as u32)
+            .collect();
+        let valid = mask.width() == t.width();
+        on!(t, |b| if all {
+            judged("match_all", valid, b.match_all(&vals, mask), |got| {
+                prop_assert_eq!(reference::match_all(&vals, mask), got);
+                Ok(())
+            })
+        } else {
+            judged("match_any", valid, b.match_any(&vals, mask), |got| {
+                prop_assert_eq!(reference::match_any(&vals, mask), got);
+                Ok(())
+            })
+        })
+    });
+}
+
+#[test]
+fn fuzz_activemask() {
+    let threads = prop_oneof![
+        6 => len(),
+        1 => Just(usize::MAX),
+        1 => Just(1usize << 38),
+        1 => Just(HOST_ALLOC_LIMIT / 8 + 1),
+        1 => (u32::MAX as usize)..(u32::MAX as usize + 3),
+    ];
+    fuzz("activemask", (threads, mask_arg()), |t, (threads, m)| {
+        let Ok(branch) = m.build(t.width()) else {
+            return Ok(Outcome::Refused);
+        };
+        let lanes = t.width().lanes() as usize;
+        // 16 bytes per lane of the result: past the host limit is OutOfMemory.
+        let fits = threads <= HOST_ALLOC_LIMIT / 16;
+        let valid = branch.width() == t.width() && fits;
+        let r = on!(t, |b| judged(
+            "activemask",
+            valid,
+            b.activemask(threads, branch),
+            |got| {
+                prop_assert_eq!(got.len(), threads);
+                for (i, r) in got.iter().enumerate() {
+                    let allowed = reference::activemask_lanes(branch, threads, i / lanes);
+                    let me = 1u64 << (i % lanes);
+                    match r {
+                        None => prop_assert!(allowed & me == 0, "lane {} got None", i),
+                        Some(m) => {
+                            prop_assert!(allowed & me != 0, "lane {} is not in the branch", i);
+                            prop_assert!(m.bits() & me != 0 && m.bits() & !allowed == 0);
+                        }
+                    }
+                }
+                Ok(())
+            }
+        ));
+        if !fits && branch.width() == t.width() {
+            let e = on!(t, |b| Ok(match b.activemask(threads, branch) {
+                Err(WavekitError::OutOfMemory { .. }) => Outcome::Refused,
+                _ => Outcome::Matched,
+            }))?;
+            prop_assert_eq!(e, Outcome::Refused, "{} threads: not OutOfMemory", threads);
+        }
+        r
+    });
+}
+
+#[test]
+fn fuzz_syncwarp_transpose() {
+    fuzz("syncwarp_transpose", (len(), mask_arg()), |t, (n, m)| {
+        let Ok(mask) = m.build(t.width()) else {
+            return Ok(Outcome::Refused);
+        };
+        let vals: Vec<i64> = inputs::values(n, n as u64);
+        let valid = mask.width() == t.width();
+        on!(t, |b| judged(
+            "transpose",
+            valid,
+            b.syncwarp_transpose(&vals, mask),
+            |got| { same_lanes(&reference::syncwarp_transpose(&vals, mask), &got) }
+        ))
+    });
+}
+
+#[test]
+fn fuzz_tiles() {
+    let s = (
+        0u8..3,
+        lane_count(),
+        shfl_kind(),
+        vote_kind(),
+        op(),
+        len(),
+        lane_arg(),
+    );
+    fuzz("tile", s, |t, (which, tile, kind, vote, op, n, arg)| {
+        let tile_ok = tile >= 2 && pow2_upto(tile, t.width().lanes());
+        match which {
+            0 => {
+                let vals: Vec<f32> = inputs::values(n, 3);
+                let valid = tile_ok && arg < tile;
+                on!(t, |b| judged(
+                    "tile_shfl",
+                    valid,
+                    b.tile_shfl(tile, kind, &vals, arg),
+                    |got| { same_lanes(&reference::tile_shfl(tile, kind, &vals, arg), &got) }
+                ))
+            }
+            1 => {
+                let preds = inputs::bools(n, u64::from(arg), 3);
+                on!(t, |b| judged(
+                    "tile_vote",
+                    tile_ok,
+                    b.tile_vote(tile, vote, &preds),
+                    |got| {
+                        let want: Vec<Option<VoteResult>> =
+                            reference::tile_vote(tile, vote, &preds, t.width());
+                        prop_assert_eq!(want, got);
+                        Ok(())
+                    }
+                ))
+            }
+            _ => {
+                let vals: Vec<f32> = inputs::values_with_specials(n, 5);
+                let valid = tile_ok && op_ok::<f32>(op);
+                on!(t, |b| judged(
+                    "tile_reduce",
+                    valid,
+                    b.tile_reduce(tile, op, &vals),
+                    |got| { same_lanes(&reference::tile_reduce(tile, op, &vals), &got) }
+                ))
+            }
+        }
+    });
+}
+
+#[test]
+fn fuzz_warp_collectives() {
+    let s = (
+        any::<bool>(),
+        any::<bool>(),
+        lane_count(),
+        op(),
+        len(),
+        any::<bool>(),
+    );
+    fuzz(
+        "warp_reduce/scan",
+        s,
+        |t, (scan, floats, width, op, n, excl)| {
+            let kind = if excl {
+                ScanKind::Exclusive
+            } else {
+                ScanKind::Inclusive
+            };
+            let width_ok = pow2_upto(width, t.width().lanes());
+            macro_rules! typed {
+                ($T:ty) => {{
+                    let vals: Vec<$T> = inputs::values_with_specials(n, u64::from(width));
+                    let valid = width_ok && op_ok::<$T>(op);
+                    if scan {
+                        on!(t, |b| judged(
+                            "warp_scan",
+                            valid,
+                            b.warp_scan(&vals, width, op, kind),
+                            |got| { same(&reference::warp_scan(&vals, width, op, kind), &got) }
+                        ))
+                    } else {
+                        on!(t, |b| judged(
+                            "warp_reduce",
+                            valid,
+                            b.warp_reduce(&vals, width, op),
+                            |got| { same(&reference::warp_reduce(&vals, width, op), &got) }
+                        ))
+                    }
+                }};
+            }
+            if floats { typed!(f32) } else { typed!(u32) }
+        },
+    );
+}
+
+#[test]
+fn fuzz_block_and_device_reduce() {
+    let block = prop_oneof![1 => small_u32(), 3 => (1u32..33).prop_map(|k| k * 32)];
+    let s = (any::<bool>(), block, op(), len(), any::<u64>());
+    fuzz(
+        "block_reduce/reduce",
+        s,
+        |t, (device, block, op, n, seed)| {
+            let vals: Vec<f64> = inputs::values_with_specials(n, seed);
+            on!(t, |b| {
+                let input = b
+                    .upload(&vals)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                if device {
+                    let valid = n > 0 && op_ok::<f64>(op);
+                    judged("reduce", valid, b.reduce(&input, op), |got| {
+                        let want = reference::device_reduce(&vals, op);
+                        prop_assert!(want.same(got), "want {:?}, got {:?}", want, got);
+                        Ok(())
+                    })
+                } else {
+                    let valid = block % 32 == 0 && (32..=1024).contains(&block) && op_ok::<f64>(op);
+                    judged(
+                        "block_reduce",
+                        valid,
+                        b.block_reduce(&input, block, op),
+                        |got| same(&reference::block_reduce(&vals, block, op), &got),
+                    )
+                }
+            })
+        },
+    );
+}
+
+#[test]
+fn fuzz_device_scan() {
+    let out_delta = prop_oneof![4 => Just(0i64), 1 => -3i64..4];
+    let s = (op(), len(), out_delta, any::<bool>(), any::<u64>());
+    fuzz("scan", s, |t, (op, n, delta, excl, seed)| {
+        let kind = if excl {
+            ScanKind::Exclusive
+        } else {
+            ScanKind::Inclusive
+        };
+        let vals: Vec<i32> = inputs::values_with_specials(n, seed);
+        let out_len = (n as i64 + delta).max(0) as usize;
+        let sentinel: Vec<i32> = (0..out_len as i32).map(|i| -i - 1).collect();
+        on!(t, |b| {
+            let input = b
+                .upload(&vals)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut out = b
+                .upload(&sentinel)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let valid = out_len == n && op_ok::<i32>(op);
+            let r = b.scan(&input, &mut out, op, kind);
+            let after = b
+                .download(&out)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            if r.is_err() {
+                prop_assert_eq!(&after, &sentinel, "output changed by a failed scan");
+            }
+            judged("scan", valid, r, |()| {
+                same(&reference::device_scan(&vals, op, kind), &after)
+            })
+        })
+    });
+}
+
+#[test]
+fn fuzz_segmented_reduce() {
+    // Offsets: random, then maybe corrupted at a random place (or given another length).
+    let corrupt = prop_oneof![3 => Just(None), 1 => (any::<usize>(), any::<u32>()).prop_map(Some)];
+    let s = (
+        any::<bool>(),
+        0usize..80,
+        0usize..400,
+        vector(),
+        op(),
+        corrupt,
+        -1i64..2,
+        any::<u64>(),
+    );
+    fuzz(
+        "segmented_reduce",
+        s,
+        |t, (fixed, count, size, vector, op, corrupt, dlen, seed)| {
+            let mut offsets = inputs::random_offsets(count, seed, seed % 2 == 0);
+            let total = *offsets.last().unwrap() as usize;
+            if let Some((at, v)) = corrupt {
+                let i = at % offsets.len();
+                offsets[i] = v % (total as u32 + 3);
+            }
+            let len = (total as i64 + dlen).max(0) as usize;
+            let n = if fixed { size } else { len };
+            let vals: Vec<f32> = inputs::values_with_specials(n, seed);
+            on!(t, |b| {
+                let input = b
+                    .upload(&vals)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                if fixed {
+                    let seg = count % 70;
+                    let valid = seg > 0 && vector_ok(vector) && op_ok::<f32>(op);
+                    let r = Segments::fixed(seg, vector)
+                        .and_then(|s| b.segmented_reduce(&input, &s, op));
+                    judged("segmented fixed", valid, r, |out| {
+                        let got = b
+                            .download(&out)
+                            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                        let lanes = reference::resolve_vector(vector, seg.min(n), 1);
+                        same(
+                            &reference::segmented_reduce_fixed(&vals, seg, lanes, op),
+                            &got,
+                        )
+                    })
+                } else {
+                    // The offsets describe `total` elements; the input has `len`.
+                    let valid =
+                        offsets_ok(&offsets, total) && vector_ok(vector) && op_ok::<f32>(op);
+                    let segs = Segments::from_offsets(b, &offsets, total, vector);
+                    let valid_call = valid && len == total;
+                    let r = segs.and_then(|s| b.segmented_reduce(&input, &s, op));
+                    judged("segmented offsets", valid_call, r, |out| {
+                        let got = b
+                            .download(&out)
+                            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                        let lanes = reference::resolve_vector(vector, len, offsets.len() - 1);
+                        same(
+                            &reference::segmented_reduce_offsets(&vals, &offsets, lanes, op),
+                            &got,
+                        )
+                    })
+                }
+            })
+        },
+    );
+}
+
+/// A CSR matrix and the arguments of one SpMV, any of them possibly wrong.
+#[derive(Clone, Debug)]
+struct SpmvCase {
+    rows: usize,
+    cols: usize,
+    offsets: Vec<u32>,
+    col_idx: Vec<u32>,
+    nvals: usize,
+    x_len: usize,
+    y_len: usize,
+    vector: VectorSize,
+    seed: u64,
+}
+
+fn spmv_case() -> impl Strategy<Value = SpmvCase> {
+    let shape = (0usize..60, 0usize..50, any::<u64>());
+    let wrong = prop_oneof![6 => Just(0u8), 1 => 1u8..8];
+    (shape, wrong, vector(), any::<usize>()).prop_map(|((rows, cols, seed), wrong, vector, at)| {
+        let mut offsets = inputs::random_offsets(rows, seed, false);
+        let nnz = if cols == 0 {
+            0
+        } else {
+            *offsets.last().unwrap() as usize
+        };
+        if cols == 0 {
+            offsets.iter_mut().for_each(|o| *o = 0);
+        }
+        let mut col_idx: Vec<u32> = (0..nnz as u64)
+            .map(|k| (wavekit::element::splitmix(seed ^ k) % cols as u64) as u32)
+            .collect();
+        let (mut nvals, mut x_len, mut y_len) = (nnz, cols, rows);
+        let mut rows_arg = rows;
+        match wrong {
+            1 if nnz > 0 => col_idx[at % nnz] = cols as u32 + (at % 3) as u32,
+            2 => {
+                let i = at % offsets.len();
+                offsets[i] = (at % (nnz + 3)) as u32;
+            }
+            3 => nvals = nnz + 1 - 2 * (nnz > 0) as usize,
+            4 => x_len = cols + 1,
+            5 => y_len = (rows + at % 3).saturating_sub(1),
+            6 => rows_arg = if at % 2 == 0 { usize::MAX } else { rows + 1 },
+            7 => offsets.truncate(offsets.len() - 1),
+            _ => {}
+        }
+        SpmvCase {
+            rows: rows_arg,
+            cols,
+            offsets,
+            col_idx,
+            nvals,
+            x_len,
+            y_len,
+            vector,
+            seed,
+        }
+    })
+}
+
+#[test]
+fn fuzz_spmv() {
+    fuzz("spmv", spmv_case(), |t, c| {
+        let vals: Vec<f32> = inputs::values(c.nvals, c.seed);
+        let x: Vec<f32> = inputs::values(c.x_len, c.seed + 1);
+        let sentinel: Vec<f32> = (0..c.y_len).map(|i| i as f32 + 0.5).collect();
+        let csr_valid = c.rows.checked_add(1) == Some(c.offsets.len())
+            && c.nvals == c.col_idx.len()
+            && offsets_ok(&c.offsets, c.col_idx.len())
+            && c.col_idx.iter().all(|&k| (k as usize) < c.cols);
+        on!(t, |b| {
+            let a = match (
+                csr_valid,
+                Csr::new(b, c.rows, c.cols, &c.offsets, &c.col_idx, &vals),
+            ) {
+                (true, Ok(a)) => a,
+                (false, Err(e)) if !matches!(e, WavekitError::Device { .. }) => {
+                    return Ok(Outcome::Refused);
+                }
+                (v, r) => return judged("Csr::new", v, r.map(drop), |()| Ok(())),
+            };
+            let xb = b
+                .upload(&x)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut y = b
+                .upload(&sentinel)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let valid = c.x_len == c.cols && c.y_len == c.rows && vector_ok(c.vector);
+            let r = b.spmv(&a, &xb, &mut y, c.vector);
+            let after = b
+                .download(&y)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            if r.is_err() {
+                prop_assert_eq!(&after, &sentinel, "y changed by a failed spmv");
+            }
+            judged("spmv", valid, r, |()| {
+                let lanes = reference::resolve_vector(c.vector, c.col_idx.len(), c.rows);
+                same(
+                    &reference::spmv(&c.offsets, &c.col_idx, &vals, &x, lanes),
+                    &after,
+                )
+            })
+        })
+    });
+}
+
+fn a_unwrap<T>(r: Result<T, WavekitError>) -> Result<T, TestCaseError> {
+    r.map_err(|e| TestCaseError::fail(e.to_string()))
+}
+
+#[test]
+fn fuzz_atomic_agg_inc() {
+    let bad = prop_oneof![4 => Just(None), 1 => (any::<usize>(), any::<u32>()).prop_map(Some)];
+    let s = (len(), 0usize..10, bad, any::<u64>());
+    fuzz("atomic_agg_inc", s, |t, (n, ncounters, bad, seed)| {
+        let mut slots: Vec<u32> = (0..n as u64)
+            .map(|i| (wavekit::element::splitmix(seed ^ i) % ncounters.max(1) as u64) as u32)
+            .collect();
+        if let (Some((at, v)), false) = (bad, slots.is_empty()) {
+            let i = at % n;
+            slots[i] = v.max(ncounters as u32);
+        }
+        let initial: Vec<u32> = (0..ncounters as u32).map(|c| c * 1000 + 7).collect();
+        let valid = slots.iter().all(|&s| (s as usize) < ncounters);
+        on!(t, |b| {
+            let sb = a_unwrap(b.upload(&slots))?;
+            let mut counters = a_unwrap(b.upload(&initial))?;
+            let r = b.atomic_agg_inc(&sb, &mut counters);
+            let finals = a_unwrap(b.download(&counters))?;
+            if r.is_err() {
+                prop_assert_eq!(&finals, &initial, "counters changed by a failed call");
+            }
+            judged("atomic_agg_inc", valid, r, |olds| {
+                let olds = a_unwrap(b.download(&olds))?;
+                let lanes = t.width().lanes() as usize;
+                check_agg_inc("fuzz", lanes, &slots, &initial, &olds, &finals)
+                    .map_err(TestCaseError::fail)
+            })
+        })
+    });
+}
+
+#[test]
+fn fuzz_count_if_and_compact() {
+    let s = (0u8..3, predicate(), len(), any::<u64>());
+    fuzz("count_if/compact", s, |t, (which, pred, n, seed)| {
+        let vals: Vec<f32> = inputs::values_with_specials(n, seed);
+        on!(t, |b| {
+            let input = a_unwrap(b.upload(&vals))?;
+            let want = reference::compact(&vals, &pred);
+            match which {
+                0 => judged("count_if", true, b.count_if(&input, pred), |got| {
+                    prop_assert_eq!(reference::count_if(&vals, &pred), got);
+                    Ok(())
+                }),
+                k => judged("compact", true, b.compact(&input, pred, k == 1), |c| {
+                    let data = a_unwrap(b.download(&c.data))?;
+                    prop_assert_eq!(c.len, want.len());
+                    let mut got: Vec<u32> = data[..c.len].iter().map(|x| x.to_bits()).collect();
+                    let mut exp: Vec<u32> = want.iter().map(|x| x.to_bits()).collect();
+                    if k == 2 {
+                        got.sort_unstable();
+                        exp.sort_unstable();
+                    }
+                    prop_assert_eq!(exp, got);
+                    Ok(())
+                }),
+            }
+        })
+    });
+}
+
+#[test]
+fn fuzz_histogram() {
+    let bins = prop_oneof![
+        4 => 0u32..300,
+        1 => 4000u32..70_000,
+        1 => Just(u32::MAX),
+        1 => Just(u32::MAX - 1),
+        // Just past the host limit (a size just under it would really be allocated).
+        1 => (HOST_ALLOC_LIMIT as u64 / 8..HOST_ALLOC_LIMIT as u64 / 8 + 3).prop_map(|b| b as u32),
+    ];
+    fuzz(
+        "histogram",
+        (bins, len(), any::<u64>()),
+        |t, (bins, n, seed)| {
+            let keys: Vec<u32> = (0..n as u64)
+                .map(|i| (wavekit::element::splitmix(seed ^ i) % (u64::from(bins) + 5)) as u32)
+                .collect();
+            let fits = (u64::from(bins) + 1) * 8 <= HOST_ALLOC_LIMIT as u64;
+            on!(t, |b| {
+                let kb = a_unwrap(b.upload(&keys))?;
+                let r = b.histogram(&kb, bins);
+                if bins > 0 && !fits {
+                    prop_assert!(
+                        matches!(r, Err(WavekitError::OutOfMemory { .. })),
+                        "{} bins: not OutOfMemory",
+                        bins
+                    );
+                }
+                judged("histogram", bins > 0 && fits, r, |h| {
+                    let (counts, outside) = reference::histogram(&keys, bins);
+                    prop_assert_eq!(outside, h.outside);
+                    prop_assert!(counts == h.counts, "counts differ");
+                    Ok(())
+                })
+            })
+        },
+    );
+}
+
+#[test]
+fn fuzz_buffers() {
+    let huge = prop_oneof![
+        12 => 0usize..5000,
+        1 => Just(usize::MAX),
+        1 => Just(usize::MAX / 4 + 1),
+        1 => Just(HOST_ALLOC_LIMIT / 4 + 1),
+    ];
+    let s = (huge, -2i64..3, any::<u64>());
+    fuzz("alloc/upload/write/download", s, |t, (n, delta, seed)| {
+        on!(t, |b| {
+            let r = b.alloc::<u32>(n);
+            let fits = (n as u128) * 4 <= HOST_ALLOC_LIMIT as u128;
+            if !fits {
+                prop_assert!(
+                    matches!(r, Err(WavekitError::OutOfMemory { .. })),
+                    "alloc({})",
+                    n
+                );
+                return Ok(Outcome::Refused);
+            }
+            let mut buf = a_unwrap(r)?;
+            prop_assert_eq!(a_unwrap(b.download(&buf))?, vec![0u32; n]);
+            let data: Vec<u32> = inputs::values(n, seed);
+            let src: Vec<u32> = inputs::values((n as i64 + delta).max(0) as usize, seed + 1);
+            let r = b.write_from(&mut buf, &src);
+            let after = a_unwrap(b.download(&buf))?;
+            if r.is_err() {
+                prop_assert_eq!(&after, &vec![0u32; n], "buffer changed by a failed write");
+            }
+            let up = a_unwrap(b.upload(&data))?;
+            prop_assert_eq!(a_unwrap(b.download(&up))?, data);
+            judged("write_from", src.len() == n, r, |()| {
+                prop_assert_eq!(&after, &src);
+                Ok(())
+            })
+        })
+    });
+}

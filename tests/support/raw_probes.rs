@@ -1,0 +1,221 @@
+//! Defence in depth on a GPU backend: raw calls whose arguments disagree with the buffers they
+//! hand over (which the validated API never makes) are refused with a typed error by the
+//! shared GPU backend or its kernels, instead of a kernel reading or writing past an
+//! allocation (issue 11: SIGSEGV/SIGBUS on the executor, writes past device allocations on
+//! CUDA and HIP, or a silently wrong result before). Each call is made with
+//! `Validated::assume_checked`, wavekit-core's test hook. Run on the executor by
+//! simt_raw_checks.rs and on CUDA, under compute-sanitizer memcheck, by cuda_probes.rs.
+
+use wavekit::gpu::{GpuBackend, GpuRuntime};
+use wavekit_core::error::WavekitError as E;
+use wavekit_core::{
+    Backend, LaneMask, Predicate, RawBackend, ReduceOp, ScanKind, SegmentSpec, Shfl, Validated,
+    Vote, WarpLaunch, WarpWidth,
+};
+
+fn token() -> Validated {
+    // SAFETY: GpuBackend checks every length, width, tile and block size of these calls
+    // against the buffers it gets (the point of these tests), and its kernels the columns.
+    unsafe { Validated::assume_checked() }
+}
+
+/// Every probe, on a backend `open` makes afresh for each.
+#[macro_export]
+macro_rules! raw_probes {
+    (@each $open:expr, $reason:tt, $($probe:ident)*) => {
+        $($crate::raw_probes!(@one $open, $reason, $probe);)*
+    };
+    (@one $open:expr, [$($reason:literal)?], $probe:ident) => {
+        #[test]
+        $(#[ignore = $reason])?
+        fn $probe() {
+            let b = $open;
+            let w = wavekit::Backend::warp_width(&b);
+            $crate::raw_probes::$probe(&b, w);
+        }
+    };
+    ($open:expr $(, ignore = $reason:literal)?) => {
+        $crate::raw_probes!(@each $open, [$($reason)?],
+            device_scan_into_one_element compact_into_a_short_output warp_calls_with_short_values
+            widths_tiles_blocks_and_masks_the_kernels_cannot_run
+            activemask_of_every_thread_is_out_of_memory spmv_with_columns_past_x_and_short_buffers
+            segmented_reduce_and_atomics_with_short_outputs);
+    };
+}
+
+fn launch(threads: usize, w: WarpWidth) -> WarpLaunch {
+    WarpLaunch {
+        threads,
+        mask: LaneMask::full(w),
+    }
+}
+
+fn is_len(r: &E, expected: usize, got: usize) -> bool {
+    matches!(r, E::LengthMismatch { expected: e, got: g, .. } if *e == expected && *g == got)
+}
+
+pub fn device_scan_into_one_element<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    let input = b.upload(&[1u32; 100]).unwrap();
+    let mut out = b.upload(&[7u32]).unwrap();
+    let r = b.raw_device_scan(
+        token(),
+        &input,
+        &mut out,
+        ReduceOp::Sum,
+        ScanKind::Inclusive,
+    );
+    assert!(is_len(&r.unwrap_err(), 100, 1));
+    assert_eq!(b.download(&out).unwrap(), [7]);
+}
+
+pub fn compact_into_a_short_output<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    let input = b.upload(&[5u32; 1000]).unwrap();
+    for stable in [true, false] {
+        let mut out = b.alloc::<u32>(3).unwrap();
+        let r = b.raw_compact(token(), &input, Predicate::Ge(0), stable, &mut out);
+        assert!(is_len(&r.unwrap_err(), 1000, 3), "stable={stable}");
+    }
+}
+
+pub fn warp_calls_with_short_values<R: GpuRuntime>(b: &GpuBackend<R>, w: WarpWidth) {
+    let lanes = w.lanes() as usize;
+    let short = [1u32, 2, 3];
+    let r = b.raw_tile_shfl(token(), 2 * lanes, 4, Shfl::Down, &short, 1);
+    assert!(is_len(&r.unwrap_err(), 2 * lanes, 3));
+    let r = b.raw_tile_reduce(token(), lanes, 4, ReduceOp::Sum, &short);
+    assert!(is_len(&r.unwrap_err(), lanes, 3));
+    let r = b.raw_tile_vote(token(), lanes, 4, Vote::Any, &[true; 2]);
+    assert!(is_len(&r.unwrap_err(), lanes, 2));
+    let r = b.raw_shfl(token(), &launch(lanes, w), Shfl::Idx, &short, 0, 4);
+    assert!(is_len(&r.unwrap_err(), lanes, 3));
+    let r = b.raw_vote(token(), &launch(lanes, w), Vote::Ballot, &[true; 5]);
+    assert!(is_len(&r.unwrap_err(), lanes, 5));
+    let r = b.raw_match(
+        token(),
+        &launch(lanes + 1, w),
+        wavekit_core::Match::Any,
+        &short,
+    );
+    assert!(is_len(&r.unwrap_err(), lanes + 1, 3));
+    let r = b.raw_syncwarp_transpose(token(), &launch(lanes, w), &short);
+    assert!(is_len(&r.unwrap_err(), lanes, 3));
+}
+
+pub fn widths_tiles_blocks_and_masks_the_kernels_cannot_run<R: GpuRuntime>(
+    b: &GpuBackend<R>,
+    w: WarpWidth,
+) {
+    let lanes = w.lanes() as usize;
+    let vals = vec![1u32; lanes];
+    for width in [0, 3, 2 * w.lanes()] {
+        let r = b.raw_shfl(token(), &launch(lanes, w), Shfl::Xor, &vals, 1, width);
+        assert!(
+            matches!(r, Err(E::InvalidSubWidth { .. })),
+            "{width}: {r:?}"
+        );
+        let r = b.raw_warp_reduce(token(), &vals, width, ReduceOp::Sum);
+        assert!(
+            matches!(r, Err(E::InvalidSubWidth { .. })),
+            "{width}: {r:?}"
+        );
+        let r = b.raw_warp_scan(token(), &vals, width, ReduceOp::Sum, ScanKind::Exclusive);
+        assert!(
+            matches!(r, Err(E::InvalidSubWidth { .. })),
+            "{width}: {r:?}"
+        );
+    }
+    let r = b.raw_tile_reduce(token(), lanes, 0, ReduceOp::Sum, &vals);
+    assert!(matches!(r, Err(E::InvalidTileSize { .. })), "{r:?}");
+    let input = b.upload(&vals).unwrap();
+    // Block 0 divided the element count by zero before.
+    let r = b.raw_block_reduce(token(), &input, 0, ReduceOp::Sum);
+    assert!(matches!(r, Err(E::InvalidBlockSize(0))), "{r:?}");
+    let other = if w == WarpWidth::W32 {
+        WarpWidth::W64
+    } else {
+        WarpWidth::W32
+    };
+    let r = b.raw_vote(
+        token(),
+        &launch(lanes, other),
+        Vote::Any,
+        &vec![true; lanes],
+    );
+    assert!(matches!(r, Err(E::MaskWidthMismatch { .. })), "{r:?}");
+}
+
+pub fn activemask_of_every_thread_is_out_of_memory<R: GpuRuntime>(b: &GpuBackend<R>, w: WarpWidth) {
+    // `n * 8` overflowed (a debug-build panic) before the per-lane output size was checked.
+    {
+        for threads in [usize::MAX, usize::MAX / 8 + 1] {
+            let r = b.raw_activemask(token(), &launch(threads, w));
+            assert!(matches!(r, Err(E::OutOfMemory { .. })), "{threads}: {r:?}");
+        }
+    }
+}
+
+pub fn spmv_with_columns_past_x_and_short_buffers<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    // 2 rows: row 0 = {col 0}, row 1 = {col 1, col 9}; x has 3 elements.
+    let offsets = b.upload(&[0u32, 1, 3]).unwrap();
+    let cols = b.upload(&[0u32, 1, 9]).unwrap();
+    let vals = b.upload(&[1.0f32, 2.0, 3.0]).unwrap();
+    let x = b.upload(&[1.0f32; 3]).unwrap();
+    let mut y = b.alloc::<f32>(2).unwrap();
+    for vector in [1, 2, 4] {
+        let r = b.raw_spmv(token(), &offsets, &cols, &vals, &x, &mut y, vector);
+        assert!(
+            matches!(
+                r,
+                Err(E::IndexOutOfRange {
+                    value: 9,
+                    limit: 3,
+                    ..
+                })
+            ),
+            "vector {vector}: {r:?}"
+        );
+    }
+    // y longer than the row offsets allow, and values shorter than the columns.
+    let mut long_y = b.alloc::<f32>(5).unwrap();
+    let r = b.raw_spmv(token(), &offsets, &cols, &vals, &x, &mut long_y, 1);
+    assert!(is_len(&r.unwrap_err(), 6, 3));
+    let short_vals = b.upload(&[1.0f32]).unwrap();
+    let r = b.raw_spmv(token(), &offsets, &cols, &short_vals, &x, &mut y, 1);
+    assert!(is_len(&r.unwrap_err(), 3, 1));
+    // Row offsets past the nonzeros are clamped: row 1 reads only what exists.
+    let past = b.upload(&[0u32, 1, 50]).unwrap();
+    let good_cols = b.upload(&[0u32, 1, 2]).unwrap();
+    b.raw_spmv(token(), &past, &good_cols, &vals, &x, &mut y, 1)
+        .unwrap();
+    assert_eq!(b.download(&y).unwrap(), [1.0, 5.0]);
+}
+
+pub fn segmented_reduce_and_atomics_with_short_outputs<R: GpuRuntime>(
+    b: &GpuBackend<R>,
+    _: WarpWidth,
+) {
+    let input = b.upload(&[1u32; 100]).unwrap();
+    let mut out = b.alloc::<u32>(2).unwrap();
+    let fixed = SegmentSpec::Fixed {
+        size: 10,
+        count: 10,
+        vector: 4,
+    };
+    let r = b.raw_segmented_reduce(token(), &input, fixed, ReduceOp::Sum, &mut out);
+    assert!(is_len(&r.unwrap_err(), 10, 2));
+    let offsets = b.upload(&[0u32, 50]).unwrap();
+    let by_offsets = SegmentSpec::Offsets {
+        offsets: &offsets,
+        count: 2,
+        vector: 4,
+    };
+    let r = b.raw_segmented_reduce(token(), &input, by_offsets, ReduceOp::Sum, &mut out);
+    assert!(is_len(&r.unwrap_err(), 3, 2));
+
+    let slots = b.upload(&[0u32; 64]).unwrap();
+    let mut counters = b.upload(&[0u32]).unwrap();
+    let mut olds = b.alloc::<u32>(1).unwrap();
+    let r = b.raw_atomic_agg_inc(token(), &slots, &mut counters, &mut olds);
+    assert!(is_len(&r.unwrap_err(), 64, 1));
+    assert_eq!(b.download(&counters).unwrap(), [0]);
+}

@@ -1,0 +1,564 @@
+//! The CUDA backend in the bench: each job's kernel launched directly from the launcher table on
+//! the backend's stream and timed with device events (timer.rs), its result compared with the
+//! public API's (itself checked against the reference first), and the same work done by CUB
+//! (or plain atomics) timed the same way in the same process as the baseline.
+
+pub mod ffi;
+pub mod ladder;
+mod more_variants;
+pub mod timer;
+mod variants;
+mod vendor;
+
+use super::cases::{Case, ExtraCases};
+use super::job::Job;
+use super::timing::{Baseline, BenchBackend, Harness, Timed, Timing};
+use std::ffi::c_void;
+use timer::{DeviceTimer, check};
+use wavekit::api::Collectives;
+use wavekit::cuda::{CudaBackend, CudaRuntime};
+use wavekit::element::{ElemKind, Element};
+use wavekit::error::{Result, WavekitError};
+use wavekit::gpu::GpuBuffer;
+use wavekit::gpu::GpuRuntime;
+use wavekit::gpu::ffi::{self as wk, Status, dptr};
+use wavekit::op::ReduceOp;
+use wavekit::{Backend, DeviceBuffer, ScanKind};
+
+type Buf<T> = GpuBuffer<T, CudaRuntime>;
+
+fn out<T: Element, P>(b: &Buf<T>) -> *mut P {
+    dptr(b.device_ptr())
+}
+
+fn inp<T: Element, P>(b: &Buf<T>) -> *const P {
+    dptr::<P>(b.device_ptr()).cast_const()
+}
+
+/// The backend's stream, its context current on this thread (for launches outside the timer).
+fn stream(b: &CudaBackend) -> Result<*mut c_void> {
+    b.runtime().make_current()?;
+    Ok(b.runtime().stream())
+}
+
+/// `words` device words of a nonzero pattern, written on the device (the copy and read
+/// baselines never run on zeros, and never wait for gigabytes to cross from the host).
+fn filled(b: &CudaBackend, words: usize) -> Result<Buf<u32>> {
+    let buf = b.alloc::<u32>(words)?;
+    let s = stream(b)?;
+    // SAFETY: `buf` holds `words` words; the backend's stream in its current context.
+    unsafe {
+        cudarc::driver::sys::cuMemsetD32Async(buf.device_ptr(), 0x3f80_0001, words, s.cast())
+            .result()
+            .map_err(|e| timer::driver_err("cuMemsetD32Async", e))?;
+    }
+    b.runtime().synchronize()?;
+    Ok(buf)
+}
+
+/// `bytes` of zeroed device scratch (at least one word).
+fn scratch(b: &CudaBackend, bytes: u64) -> Result<Buf<u64>> {
+    b.alloc::<u64>((bytes as usize).div_ceil(8).max(1))
+}
+
+fn mismatch(what: &str, detail: String) -> WavekitError {
+    WavekitError::Device {
+        backend: "cuda",
+        call: what.to_string(),
+        message: detail,
+    }
+}
+
+/// Element `i` of a device buffer.
+fn element<T: Element>(b: &CudaBackend, buf: &Buf<T>, i: usize) -> Result<T> {
+    let mut v = [T::default()];
+    let offset = (i * std::mem::size_of::<T>()) as u64;
+    b.runtime().copy_dtoh(
+        wavekit::element::as_bytes_mut(&mut v),
+        buf.device_ptr() + offset,
+    )?;
+    Ok(v[0])
+}
+
+/// A CUB (or other library) call's scratch, sized by calling it with no scratch first.
+fn cub_temp(
+    b: &CudaBackend,
+    what: &str,
+    query: impl FnOnce(*mut usize) -> i32,
+) -> Result<(Buf<u64>, usize)> {
+    let mut bytes = 0usize;
+    check(b, query(&mut bytes), what)?;
+    Ok((scratch(b, bytes as u64)?, bytes))
+}
+
+fn cub(timing: Timing) -> Option<Baseline> {
+    Some(Baseline {
+        name: "CUB",
+        timing,
+    })
+}
+
+impl ExtraCases for CudaBackend {
+    fn extra_cases() -> Vec<Case<Self>> {
+        let mut cases = variants::cases();
+        cases.extend(vendor::cases());
+        cases.extend(more_variants::cases());
+        cases
+    }
+}
+
+impl BenchBackend for CudaBackend {
+    fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
+        let words = bytes.div_ceil(4).max(1);
+        let src = filled(self, words)?;
+        let dst = self.alloc::<u32>(words)?;
+        let timer = DeviceTimer::new(self)?;
+        timer.time(harness, "device copy", |s| unsafe {
+            // SAFETY: both buffers hold `words` words.
+            ffi::wk_bench_copy(s, out(&dst), inp(&src), (words * 4) as u64)
+        })
+    }
+
+    fn read_baseline(&self, bytes: usize, harness: &Harness) -> Result<Option<Timing>> {
+        let words = bytes.div_ceil(16).max(1) * 4;
+        let src = filled(self, words)?;
+        let sink = self.alloc::<u32>(1)?;
+        let timer = DeviceTimer::new(self)?;
+        let t = timer.time(harness, "device read", |s| unsafe {
+            // SAFETY: `src` holds `words` words, a multiple of 16 bytes, 256-byte aligned.
+            ffi::wk_bench_read(s, inp(&src), (words * 4) as u64, out(&sink))
+        })?;
+        Ok(Some(t))
+    }
+
+    fn writes_job_outputs(&self) -> bool {
+        true
+    }
+
+    fn time_job<T: Element>(&self, h: &Harness, job: &mut Job<'_, Self, T>) -> Result<Timed> {
+        let timer = DeviceTimer::new(self)?;
+        // wk_status cleared: code 0, detail "none".
+        let status = self.upload(&[0u64, u64::MAX])?;
+        let st = dptr::<Status>(status.device_ptr());
+        let t = self.runtime().launchers();
+        let kind = T::KIND as u32;
+        let timed = match job {
+            Job::Reduce { input, op } => {
+                let n = input.len();
+                // SAFETY (all launches below): every pointer is a live device buffer of this
+                // backend of the length the launcher is told, and the launch is on its stream.
+                let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
+                let sc = scratch(self, bytes)?;
+                let res = self.alloc::<T>(1)?;
+                let timing = timer.time(h, "device_reduce", |s| unsafe {
+                    (t.device_reduce)(
+                        s,
+                        st,
+                        kind,
+                        *op as u32,
+                        inp(input),
+                        n as u64,
+                        out(&sc),
+                        bytes,
+                        out(&res),
+                    )
+                })?;
+                let (raw, api) = (self.download(&res)?[0], self.reduce(*input, *op)?);
+                if !raw.same(api) {
+                    return Err(mismatch(
+                        "device_reduce",
+                        format!("launch gave {raw:?}, API {api:?}"),
+                    ));
+                }
+                Timed {
+                    timing,
+                    baseline: cub_reduce(self, &timer, h, input, *op, api)?,
+                }
+            }
+            Job::Scan {
+                input,
+                output,
+                op,
+                kind: scan,
+            } => {
+                let n = input.len();
+                let exclusive = (*scan == ScanKind::Exclusive) as u32;
+                let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
+                let sc = scratch(self, bytes)?;
+                let timing = timer.time(h, "device_scan", |s| unsafe {
+                    (t.device_scan)(
+                        s,
+                        st,
+                        kind,
+                        *op as u32,
+                        exclusive,
+                        inp(input),
+                        n as u64,
+                        out(&sc),
+                        bytes,
+                        out(output),
+                    )
+                })?;
+                let baseline =
+                    if *op == ReduceOp::Sum && T::KIND != ElemKind::U32 && T::KIND != ElemKind::U64
+                    {
+                        let cub_out = self.alloc::<T>(n)?;
+                        let (temp, tb) = cub_temp(self, "cub scan", |tb| unsafe {
+                            ffi::wk_bench_cub_scan(
+                                std::ptr::null_mut(),
+                                kind,
+                                exclusive,
+                                inp(input),
+                                out(&cub_out),
+                                n as u64,
+                                std::ptr::null_mut(),
+                                tb,
+                            )
+                        })?;
+                        let timing = timer.time(h, "cub scan", |s| unsafe {
+                            let mut tb = tb;
+                            ffi::wk_bench_cub_scan(
+                                s,
+                                kind,
+                                exclusive,
+                                inp(input),
+                                out(&cub_out),
+                                n as u64,
+                                out(&temp),
+                                &mut tb,
+                            )
+                        })?;
+                        if !T::KIND.is_float() {
+                            let (a, b) = (
+                                element(self, &cub_out, n - 1)?,
+                                element(self, output, n - 1)?,
+                            );
+                            if !a.same(b) {
+                                return Err(mismatch(
+                                    "cub scan",
+                                    format!("CUB's last element {a:?}, ours {b:?}"),
+                                ));
+                            }
+                        }
+                        cub(timing)
+                    } else {
+                        None
+                    };
+                Timed { timing, baseline }
+            }
+            Job::Segmented {
+                input,
+                raw,
+                output,
+                op,
+                ..
+            } => {
+                let offsets = raw.offsets.map_or(std::ptr::null(), inp::<_, u32>);
+                let timing = timer.time(h, "segmented_reduce", |s| unsafe {
+                    (t.segmented_reduce)(
+                        s,
+                        st,
+                        kind,
+                        *op as u32,
+                        inp(input),
+                        input.len() as u64,
+                        offsets.cast(),
+                        raw.seg_size as u64,
+                        raw.count as u64,
+                        raw.vector,
+                        out(output),
+                    )
+                })?;
+                let baseline = if T::KIND == ElemKind::F32 && *op == ReduceOp::Sum {
+                    let cub_out = self.alloc::<f32>(raw.count)?;
+                    let off = inp::<_, u32>(raw.baseline_offsets);
+                    let (temp, tb) = cub_temp(self, "cub segmented reduce", |tb| unsafe {
+                        ffi::wk_bench_cub_segreduce(
+                            std::ptr::null_mut(),
+                            inp(input),
+                            out(&cub_out),
+                            off,
+                            raw.count as u64,
+                            std::ptr::null_mut(),
+                            tb,
+                        )
+                    })?;
+                    cub(timer.time(h, "cub segmented reduce", |s| unsafe {
+                        let mut tb = tb;
+                        ffi::wk_bench_cub_segreduce(
+                            s,
+                            inp(input),
+                            out(&cub_out),
+                            off,
+                            raw.count as u64,
+                            out(&temp),
+                            &mut tb,
+                        )
+                    })?)
+                } else {
+                    None
+                };
+                Timed { timing, baseline }
+            }
+            Job::Spmv {
+                raw,
+                vals,
+                x,
+                y,
+                vector,
+                ..
+            } => {
+                let rows = y.len() as u64;
+                let nnz = raw.cols.len() as u64;
+                let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_SPMV, kind, nnz) };
+                let sc = scratch(self, bytes)?;
+                let timing = timer.time(h, "spmv", |s| unsafe {
+                    (t.spmv_balanced)(
+                        s,
+                        st,
+                        kind,
+                        inp(raw.row_offsets),
+                        inp(raw.cols),
+                        inp(vals),
+                        inp(x),
+                        x.len() as u64,
+                        rows,
+                        nnz,
+                        *vector,
+                        out(&sc),
+                        bytes,
+                        out(y),
+                    )
+                })?;
+                Timed {
+                    timing,
+                    baseline: vendor::cusparse_spmv(self, &timer, h, raw, vals, x, y)?,
+                }
+            }
+            Job::CountIf { input, pred } => {
+                let (code, a, bb) = pred.encode();
+                let res = self.alloc::<u64>(1)?;
+                let n = input.len() as u64;
+                let timing = timer.time(h, "count_if", |s| unsafe {
+                    (t.count_if)(
+                        s,
+                        st,
+                        kind,
+                        code,
+                        a,
+                        bb,
+                        inp(input),
+                        n,
+                        std::ptr::null_mut(),
+                        0,
+                        out(&res),
+                    )
+                })?;
+                let (raw, api) = (self.download(&res)?[0], self.count_if(*input, *pred)?);
+                if raw != api {
+                    return Err(mismatch(
+                        "count_if",
+                        format!("launch gave {raw}, API {api}"),
+                    ));
+                }
+                // The one-counter baseline exists for f32 `x < a`.
+                let baseline = if T::KIND == ElemKind::F32 && code == 0 {
+                    let threshold = f32::from_bits(a as u32);
+                    let c = self.alloc::<u64>(1)?;
+                    let timing = timer.time(h, "one-counter count", |s| unsafe {
+                        ffi::wk_bench_count_atomic(s, inp(input), n, threshold, out(&c))
+                    })?;
+                    let got = self.download(&c)?[0];
+                    if got != api {
+                        return Err(mismatch(
+                            "one-counter count",
+                            format!("gave {got}, expected {api}"),
+                        ));
+                    }
+                    Some(Baseline {
+                        name: "1-counter atomics",
+                        timing,
+                    })
+                } else {
+                    None
+                };
+                Timed { timing, baseline }
+            }
+            Job::Compact {
+                input,
+                pred,
+                stable,
+                output,
+            } => {
+                let n = input.len() as u64;
+                let (code, a, bb) = pred.encode();
+                let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_COMPACT, kind, n) };
+                let sc = scratch(self, bytes)?;
+                let count = self.alloc::<u64>(1)?;
+                let warp = self.warp_width().lanes();
+                let stable_flag = *stable as u32;
+                let timing = timer.time(h, "compact", |s| unsafe {
+                    (t.compact)(
+                        s,
+                        st,
+                        warp,
+                        kind,
+                        code,
+                        a,
+                        bb,
+                        stable_flag,
+                        inp(input),
+                        n,
+                        out(&sc),
+                        bytes,
+                        out(output),
+                        out(&count),
+                    )
+                })?;
+                let api = self.compact(*input, *pred, *stable)?.len as u64;
+                let raw = self.download(&count)?[0];
+                if raw != api {
+                    return Err(mismatch(
+                        "compact",
+                        format!("launch counted {raw}, API {api}"),
+                    ));
+                }
+                // CUB's DeviceSelect::If (stable) for f32 `x > a`.
+                let baseline = if T::KIND == ElemKind::F32 && code == 2 {
+                    let threshold = f32::from_bits(a as u32);
+                    let cub_out = self.alloc::<f32>(input.len())?;
+                    let cub_count = self.alloc::<i64>(1)?;
+                    let (temp, tb) = cub_temp(self, "cub select", |tb| unsafe {
+                        ffi::wk_bench_cub_select_gt(
+                            std::ptr::null_mut(),
+                            inp(input),
+                            n,
+                            threshold,
+                            out(&cub_out),
+                            out(&cub_count),
+                            std::ptr::null_mut(),
+                            tb,
+                        )
+                    })?;
+                    let timing = timer.time(h, "cub select", |s| unsafe {
+                        let mut tb = tb;
+                        ffi::wk_bench_cub_select_gt(
+                            s,
+                            inp(input),
+                            n,
+                            threshold,
+                            out(&cub_out),
+                            out(&cub_count),
+                            out(&temp),
+                            &mut tb,
+                        )
+                    })?;
+                    let got = self.download(&cub_count)?[0];
+                    if got as u64 != api {
+                        return Err(mismatch(
+                            "cub select",
+                            format!("selected {got}, expected {api}"),
+                        ));
+                    }
+                    Some(Baseline {
+                        name: "CUB select",
+                        timing,
+                    })
+                } else {
+                    None
+                };
+                Timed { timing, baseline }
+            }
+            Job::Histogram { keys, bins } => {
+                let n = keys.len() as u64;
+                let res = self.alloc::<u64>(*bins as usize + 1)?;
+                let timing = timer.time(h, "histogram", |s| unsafe {
+                    (t.histogram)(s, st, inp(keys), n, *bins, out(&res))
+                })?;
+                let api = self.histogram(*keys, *bins)?;
+                let mut want = api.counts.clone();
+                want.push(api.outside);
+                if self.download(&res)? != want {
+                    return Err(mismatch("histogram", "launch and API counts differ".into()));
+                }
+                // The naive histogram: one atomicAdd per key on the global counts.
+                let plain = self.alloc::<u64>(*bins as usize + 1)?;
+                let timing_plain = timer.time(h, "global-atomics histogram", |s| unsafe {
+                    ffi::wk_bench_histogram_mode(s, inp(keys), n, *bins, out(&plain), 3)
+                })?;
+                if self.download(&plain)? != want {
+                    return Err(mismatch("global-atomics histogram", "counts differ".into()));
+                }
+                Timed {
+                    timing,
+                    baseline: Some(Baseline {
+                        name: "global atomics",
+                        timing: timing_plain,
+                    }),
+                }
+            }
+        };
+        let st = self.download(&status)?;
+        if st[0] as u32 != 0 {
+            return Err(mismatch(
+                "timed launches",
+                format!("kernel status code {}", st[0] as u32 as i32),
+            ));
+        }
+        Ok(timed)
+    }
+}
+
+/// CUB's DeviceReduce for Sum/Min/Max on i32, f32, f64; its result is checked where it must
+/// equal ours bit for bit (integers, Min, Max) and for being finite otherwise.
+fn cub_reduce<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    op: ReduceOp,
+    ours: T,
+) -> Result<Option<Baseline>> {
+    let supported = matches!(T::KIND, ElemKind::I32 | ElemKind::F32 | ElemKind::F64)
+        && matches!(op, ReduceOp::Sum | ReduceOp::Min | ReduceOp::Max);
+    if !supported {
+        return Ok(None);
+    }
+    let kind = T::KIND as u32;
+    let n = input.len() as u64;
+    let res = b.alloc::<T>(1)?;
+    let (temp, tb) = cub_temp(b, "cub reduce", |tb| unsafe {
+        ffi::wk_bench_cub_reduce(
+            std::ptr::null_mut(),
+            kind,
+            op as u32,
+            inp(input),
+            n,
+            out(&res),
+            std::ptr::null_mut(),
+            tb,
+        )
+    })?;
+    let timing = timer.time(h, "cub reduce", |s| unsafe {
+        let mut tb = tb;
+        ffi::wk_bench_cub_reduce(
+            s,
+            kind,
+            op as u32,
+            inp(input),
+            n,
+            out(&res),
+            out(&temp),
+            &mut tb,
+        )
+    })?;
+    let got = b.download(&res)?[0];
+    let exact = !T::KIND.is_float() || op != ReduceOp::Sum;
+    if (exact && !got.same(ours)) || (!exact && !got.to_f64().is_finite()) {
+        return Err(mismatch(
+            "cub reduce",
+            format!("CUB gave {got:?}, wavekit {ours:?}"),
+        ));
+    }
+    Ok(cub(timing))
+}

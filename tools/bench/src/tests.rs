@@ -1,0 +1,280 @@
+//! The bench refuses a wrong result: a backend that is the CPU oracle except for a
+//! deliberately wrong device reduce (one ulp off) and histogram (one key too many) gets no number
+//! for those, and numbers for everything else.
+
+use super::cases::ExtraCases;
+use super::timing::{BenchBackend, Harness, Timing};
+use crate::{Outcome, Row, Selection, bench_one};
+use wavekit::cpu::{CpuBackend, CpuBuffer};
+use wavekit::element::Element;
+use wavekit::error::Result;
+use wavekit::raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
+use wavekit::width::WarpWidth;
+use wavekit::{Backend, HistogramResult, Match, ScanKind, Shfl, Vote};
+use wavekit::{Predicate, ReduceOp};
+
+struct Faulty(CpuBackend);
+
+impl Backend for Faulty {
+    type Buffer<T: Element> = CpuBuffer<T>;
+
+    fn name(&self) -> String {
+        "faulty".into()
+    }
+    fn warp_width(&self) -> WarpWidth {
+        self.0.warp_width()
+    }
+    fn synchronize(&self) -> Result<()> {
+        self.0.synchronize()
+    }
+    fn alloc<T: Element>(&self, len: usize) -> Result<CpuBuffer<T>> {
+        self.0.alloc(len)
+    }
+    fn upload<T: Element>(&self, data: &[T]) -> Result<CpuBuffer<T>> {
+        self.0.upload(data)
+    }
+    fn download<T: Element>(&self, buf: &CpuBuffer<T>) -> Result<Vec<T>> {
+        self.0.download(buf)
+    }
+    fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
+        self.0.write(buf, data)
+    }
+}
+
+impl RawBackend for Faulty {
+    fn raw_vote(&self, ok: Validated, l: &WarpLaunch, v: Vote, p: &[bool]) -> Result<Vec<u64>> {
+        self.0.raw_vote(ok, l, v, p)
+    }
+    fn raw_shfl<T: Element>(
+        &self,
+        ok: Validated,
+        l: &WarpLaunch,
+        k: Shfl,
+        v: &[T],
+        a: u32,
+        w: u32,
+    ) -> Result<Vec<T>> {
+        self.0.raw_shfl(ok, l, k, v, a, w)
+    }
+    fn raw_match<T: Element>(
+        &self,
+        ok: Validated,
+        l: &WarpLaunch,
+        k: Match,
+        v: &[T],
+    ) -> Result<Vec<(u64, bool)>> {
+        self.0.raw_match(ok, l, k, v)
+    }
+    fn raw_activemask(&self, ok: Validated, l: &WarpLaunch) -> Result<Vec<u64>> {
+        self.0.raw_activemask(ok, l)
+    }
+    fn raw_syncwarp_transpose<T: Element>(
+        &self,
+        ok: Validated,
+        l: &WarpLaunch,
+        v: &[T],
+    ) -> Result<Vec<T>> {
+        self.0.raw_syncwarp_transpose(ok, l, v)
+    }
+    fn raw_tile_shfl<T: Element>(
+        &self,
+        ok: Validated,
+        n: usize,
+        t: u32,
+        k: Shfl,
+        v: &[T],
+        a: u32,
+    ) -> Result<Vec<T>> {
+        self.0.raw_tile_shfl(ok, n, t, k, v, a)
+    }
+    fn raw_tile_vote(
+        &self,
+        ok: Validated,
+        n: usize,
+        t: u32,
+        v: Vote,
+        p: &[bool],
+    ) -> Result<Vec<u64>> {
+        self.0.raw_tile_vote(ok, n, t, v, p)
+    }
+    fn raw_tile_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        n: usize,
+        t: u32,
+        op: ReduceOp,
+        v: &[T],
+    ) -> Result<Vec<T>> {
+        self.0.raw_tile_reduce(ok, n, t, op, v)
+    }
+    fn raw_warp_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        v: &[T],
+        w: u32,
+        op: ReduceOp,
+    ) -> Result<Vec<T>> {
+        self.0.raw_warp_reduce(ok, v, w, op)
+    }
+    fn raw_warp_scan<T: Element>(
+        &self,
+        ok: Validated,
+        v: &[T],
+        w: u32,
+        op: ReduceOp,
+        k: ScanKind,
+    ) -> Result<Vec<T>> {
+        self.0.raw_warp_scan(ok, v, w, op, k)
+    }
+    fn raw_block_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        b: u32,
+        op: ReduceOp,
+    ) -> Result<Vec<T>> {
+        self.0.raw_block_reduce(ok, i, b, op)
+    }
+    fn raw_device_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        op: ReduceOp,
+    ) -> Result<T> {
+        let right = self.0.raw_device_reduce(ok, i, op)?;
+        Ok(T::from_bits(right.to_bits() ^ 1))
+    }
+    fn raw_device_scan<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        o: &mut CpuBuffer<T>,
+        op: ReduceOp,
+        k: ScanKind,
+    ) -> Result<()> {
+        self.0.raw_device_scan(ok, i, o, op, k)
+    }
+    fn raw_segmented_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        s: SegmentSpec<'_, CpuBuffer<u32>>,
+        op: ReduceOp,
+        o: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        self.0.raw_segmented_reduce(ok, i, s, op, o)
+    }
+    fn raw_spmv<T: Element>(
+        &self,
+        ok: Validated,
+        r: &CpuBuffer<u32>,
+        c: &CpuBuffer<u32>,
+        v: &CpuBuffer<T>,
+        x: &CpuBuffer<T>,
+        y: &mut CpuBuffer<T>,
+        vector: u32,
+    ) -> Result<()> {
+        self.0.raw_spmv(ok, r, c, v, x, y, vector)
+    }
+    fn raw_atomic_agg_inc(
+        &self,
+        ok: Validated,
+        s: &CpuBuffer<u32>,
+        c: &mut CpuBuffer<u32>,
+        o: &mut CpuBuffer<u32>,
+    ) -> Result<()> {
+        self.0.raw_atomic_agg_inc(ok, s, c, o)
+    }
+    fn raw_count_if<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        p: Predicate<T>,
+    ) -> Result<u64> {
+        self.0.raw_count_if(ok, i, p)
+    }
+    fn raw_compact<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        p: Predicate<T>,
+        stable: bool,
+        o: &mut CpuBuffer<T>,
+    ) -> Result<usize> {
+        self.0.raw_compact(ok, i, p, stable, o)
+    }
+    fn raw_histogram(
+        &self,
+        ok: Validated,
+        k: &CpuBuffer<u32>,
+        bins: u32,
+    ) -> Result<HistogramResult> {
+        let mut h = self.0.raw_histogram(ok, k, bins)?;
+        h.counts[0] += 1;
+        Ok(h)
+    }
+}
+
+impl ExtraCases for Faulty {}
+
+impl BenchBackend for Faulty {
+    fn copy_baseline(&self, bytes: usize, harness: &Harness) -> Result<Timing> {
+        self.0.copy_baseline(bytes, harness)
+    }
+}
+
+#[test]
+fn wrong_results_get_no_number_and_right_ones_do() {
+    let b = Faulty(CpuBackend::new(WarpWidth::W32));
+    let opts = Selection {
+        sizes: vec![3000],
+        only: None,
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    bench_one(
+        &b,
+        "faulty",
+        &opts,
+        &Harness { warmup: 0, reps: 1 },
+        &mut |r| rows.push(r),
+        &mut |_, _, _| {},
+    );
+    let cases = super::cases::all::<Faulty>().len();
+    assert_eq!(rows.len(), cases);
+    for r in &rows {
+        let should_be_wrong =
+            r.collective.starts_with("reduce") || r.collective.starts_with("histogram");
+        match &r.outcome {
+            Outcome::Wrong(detail) => {
+                assert!(
+                    should_be_wrong,
+                    "{} {} refused: {detail}",
+                    r.collective, r.elem
+                );
+                assert!(detail.contains("expected"), "{detail}");
+            }
+            Outcome::Measured { .. } => {
+                assert!(!should_be_wrong, "{} {} was timed", r.collective, r.elem)
+            }
+            Outcome::Error(e) => panic!("{} {}: {e}", r.collective, r.elem),
+        }
+    }
+    // Nine reduces (three ops, three types) and four histograms are wrong.
+    let wrong = 9 + 4;
+    let csv = crate::csv(&rows);
+    assert_eq!(
+        csv.lines().filter(|l| l.ends_with(",ok")).count(),
+        cases - wrong,
+        "{csv}"
+    );
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains(",,,,,,,,,,,,wrong: "))
+            .count(),
+        wrong,
+        "{csv}"
+    );
+    for line in csv.lines() {
+        assert_eq!(line.split(',').count(), 17, "{line}");
+    }
+}
