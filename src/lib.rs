@@ -19,10 +19,10 @@
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
     LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, Vote,
-    VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    View, ViewMut, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, width,
+    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,
 };
 
 pub use wavekit_cpu as cpu;

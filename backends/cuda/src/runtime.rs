@@ -218,6 +218,10 @@ unsafe impl GpuRuntime for CudaRuntime {
             .map_err(|e| err("cuStreamSynchronize", e))
     }
 
+    fn synchronize_device(&self) -> Result<()> {
+        self.ctx.synchronize().map_err(|e| err("cuCtxSynchronize", e))
+    }
+
     fn check(&self, code: i32, call: &str) -> Result<()> {
         if code == 0 {
             return Ok(());

@@ -5,6 +5,7 @@ use super::buffer::{DeviceMem, GpuBuffer};
 use super::ffi::{self, Launchers, Status, dptr};
 use super::runtime::{DevPtr, GpuRuntime};
 use std::ffi::{CStr, c_void};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use wavekit_core::element::{Element, as_bytes, as_bytes_mut};
 use wavekit_core::error::{Result, WavekitError};
@@ -197,8 +198,18 @@ impl<R: GpuRuntime> GpuBackend<R> {
         unsafe { (self.table.scratch_bytes)(algo, kind as u32, n as u64) }
     }
 
+    /// `Ok` for a buffer this backend may use: made by a backend of the same device (any
+    /// stream: ordering between streams is then the caller's, as in CUDA) and not moved out of
+    /// its `ViewMut`. Another backend's buffer is marked so that freeing it waits for the
+    /// device.
     pub(crate) fn own<T: Element>(&self, buf: &GpuBuffer<T, R>) -> Result<()> {
+        if !buf.usable() {
+            return Err(WavekitError::ForeignBuffer);
+        }
         if Arc::ptr_eq(&buf.mem.rt, &self.rt) {
+            Ok(())
+        } else if buf.mem.rt.same_device(&self.rt) {
+            buf.mem.crossed.store(true, Ordering::Release);
             Ok(())
         } else {
             Err(WavekitError::ForeignBuffer)

@@ -18,7 +18,8 @@ use wavekit_core::{
     Backend, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
     WarpLaunch,
 };
-use wavekit_core::{Predicate, ReduceOp};
+use std::ops::Range;
+use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
 fn cptr<T>(p: u64) -> *const T {
     dptr::<T>(p).cast_const()
@@ -88,6 +89,22 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
             self.rt.copy_htod(buf.device_ptr(), as_bytes(data))?;
         }
         Ok(())
+    }
+
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a GpuBuffer<T, R>,
+        range: Range<usize>,
+    ) -> Result<View<'a, GpuBuffer<T, R>>> {
+        self.slice_of(buf, range)
+    }
+
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut GpuBuffer<T, R>,
+        range: Range<usize>,
+    ) -> Result<ViewMut<'a, GpuBuffer<T, R>>> {
+        self.slice_mut_of(buf, range)
     }
 }
 

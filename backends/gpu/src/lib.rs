@@ -7,6 +7,7 @@
 //! (libamdhip64) and wavekit-simt (the CPU executor) each provide a runtime and the compiled
 //! kernels, and the `wavekit` facade re-exports them.
 
+mod adopt;
 mod backend;
 mod buffer;
 pub mod ffi;
@@ -15,6 +16,6 @@ mod probe;
 pub mod runtime;
 
 pub use backend::GpuBackend;
-pub use buffer::GpuBuffer;
+pub use buffer::{GpuBuffer, OnDrop};
 pub use probe::TileStatus;
 pub use runtime::{DevPtr, GpuRuntime};

@@ -240,6 +240,11 @@ unsafe impl GpuRuntime for HipRuntime {
         unsafe { result::stream_synchronize(self.stream) }
     }
 
+    fn synchronize_device(&self) -> Result<()> {
+        self.bind()?;
+        result::device_synchronize()
+    }
+
     fn check(&self, code: i32, call: &str) -> Result<()> {
         result::check(code, call)
     }

@@ -4,7 +4,9 @@
 
 use crate::element::Element;
 use crate::error::Result;
+use crate::view::{Anchored, View, ViewMut};
 use crate::width::WarpWidth;
+use std::ops::Range;
 
 /// Memory that lives on a backend's device between calls.
 pub trait DeviceBuffer<T: Element>: Send + Sync {
@@ -56,7 +58,8 @@ pub struct HistogramResult {
 }
 
 pub trait Backend: Send + Sync + Sized {
-    type Buffer<T: Element>: DeviceBuffer<T>;
+    /// The backend's buffer: owned memory, or borrowed memory inside a [`View`]/[`ViewMut`].
+    type Buffer<T: Element>: DeviceBuffer<T> + Anchored;
 
     /// A short name with the device, such as `cpu/w32` or `cuda:0 (NVIDIA H100)`.
     fn name(&self) -> String;
@@ -90,4 +93,36 @@ pub trait Backend: Send + Sync + Sized {
     /// `LengthMismatch` when `data` is not the buffer's length (nothing is written);
     /// `ForeignBuffer`; a `Device` error.
     fn write<T: Element>(&self, buf: &mut Self::Buffer<T>, data: &[T]) -> Result<()>;
+
+    /// Elements `range` of `buf` as a read-only buffer, without a copy: a collective given
+    /// the view reads only that range.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp};
+    /// # fn run<B: Collectives>(b: &B) -> wavekit_core::Result<()> {
+    /// let buf = b.upload(&[1u32, 2, 3, 4])?;
+    /// let tail = b.slice(&buf, 2..4)?;
+    /// assert_eq!(b.reduce(&tail, ReduceOp::Sum)?, 7);
+    /// assert!(b.slice(&buf, 3..5).is_err()); // past the end: InvalidRange
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `InvalidRange` unless `range.start <= range.end <= buf.len()`; `ForeignBuffer` for a
+    /// buffer of another device (or one moved out of its [`ViewMut`]).
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a Self::Buffer<T>,
+        range: Range<usize>,
+    ) -> Result<View<'a, Self::Buffer<T>>>;
+    /// Elements `range` of `buf` as a writable buffer, without a copy: a collective writing
+    /// into the view writes only that range.
+    ///
+    /// # Errors
+    /// As [`Backend::slice`].
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut Self::Buffer<T>,
+        range: Range<usize>,
+    ) -> Result<ViewMut<'a, Self::Buffer<T>>>;
 }

@@ -123,4 +123,15 @@ pub enum WavekitError {
     /// `peer` is the rank waited for, when the transport can tell (NCCL cannot).
     #[error("a rank did not take part in the collective (waited for: {peer:?}): {reason}")]
     RankLost { peer: Option<usize>, reason: String },
+    /// A range `start..end` that does not lie inside a buffer of `len` elements (a slice or
+    /// view of it).
+    #[error("range {start}..{end} is not inside a buffer of {len} elements")]
+    InvalidRange { start: usize, end: usize, len: usize },
+    /// A device address handed to wavekit that is not aligned for the element type.
+    #[error("address {addr:#x} is not aligned to the element's {align} bytes")]
+    Misaligned { addr: u64, align: usize },
+    /// A caller's stream or context that wavekit's kernels cannot run on (`reason` says why,
+    /// e.g. a CUDA context that is not the device's primary one).
+    #[error("the caller's stream cannot be used: {reason}")]
+    UnsupportedStream { reason: String },
 }

@@ -39,6 +39,20 @@ impl Backend for Faulty {
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
         self.0.write(buf, data)
     }
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a CpuBuffer<T>,
+        range: std::ops::Range<usize>,
+    ) -> Result<wavekit::View<'a, CpuBuffer<T>>> {
+        self.0.slice(buf, range)
+    }
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut CpuBuffer<T>,
+        range: std::ops::Range<usize>,
+    ) -> Result<wavekit::ViewMut<'a, CpuBuffer<T>>> {
+        self.0.slice_mut(buf, range)
+    }
 }
 
 impl RawBackend for Faulty {
