@@ -98,6 +98,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// use of the memory was queued): the vendor crates order the memory owner's stream after
     /// this backend's with it. On an error `on_drop` is dropped without running.
     ///
+    /// `on_drop` runs inside `'a` or not at all (a view that is leaked never runs it; for
+    /// [`GpuBackend::adopt_mut_with`], neither does a buffer moved out of its view), so it may
+    /// use what is borrowed for `'a`, such as the memory owner's events.
+    ///
     /// # Safety
     /// As [`GpuBackend::adopt`].
     ///

@@ -49,6 +49,14 @@ impl<R: GpuRuntime> DeviceMem<R> {
         }
     }
 
+    /// Drops the on-drop hook without running it (a buffer moved out of its ViewMut: the hook
+    /// may refer to memory borrowed for the view's lifetime only).
+    fn forget_hook(&mut self) {
+        if let Some(hook) = self.borrowed.as_mut().and_then(|b| b.take()) {
+            std::mem::forget(hook);
+        }
+    }
+
     /// `bytes` bytes from `offset` of this memory, borrowed: sharing the owner's runtime and
     /// its `crossed` flag, so the owner's free still waits for another stream's use of them.
     pub(crate) fn part(&self, offset: usize, bytes: usize) -> Self {
@@ -131,6 +139,16 @@ impl<T: Element, R: GpuRuntime> GpuBuffer<T, R> {
 
     pub(crate) fn bytes(&self) -> usize {
         self.len * std::mem::size_of::<T>()
+    }
+}
+
+impl<T: Element, R: GpuRuntime> Drop for GpuBuffer<T, R> {
+    fn drop(&mut self) {
+        // A hook runs only where the view that made it is dropped, inside the view's lifetime;
+        // a buffer moved out of its ViewMut may be dropped after that.
+        if !self.usable() {
+            self.mem.forget_hook();
+        }
     }
 }
 
