@@ -140,15 +140,24 @@ impl<R: GpuRuntime> GpuBackend<R> {
         Ok(unsafe { ViewMut::new(GpuBuffer::exclusive(mem, len)) })
     }
 
+    /// The memory of elements `range` of `buf`, borrowed (checked: same device, in range).
+    fn part_of<T: Element>(
+        &self,
+        buf: &GpuBuffer<T, R>,
+        range: &Range<usize>,
+    ) -> Result<DeviceMem<R>> {
+        self.own(buf)?;
+        check_range(range, buf.len)?;
+        Ok(buf.mem.part(range.start * size_of::<T>(), range.len() * size_of::<T>()))
+    }
+
     /// `Backend::slice`: the range of `buf`, borrowed.
     pub(crate) fn slice_of<'a, T: Element>(
         &self,
         buf: &'a GpuBuffer<T, R>,
         range: Range<usize>,
     ) -> Result<View<'a, GpuBuffer<T, R>>> {
-        self.own(buf)?;
-        check_range(&range, buf.len)?;
-        let mem = buf.mem.part(range.start * size_of::<T>(), range.len() * size_of::<T>());
+        let mem = self.part_of(buf, &range)?;
         // SAFETY: a read-only part of `buf`, which is borrowed for 'a; part() frees nothing.
         Ok(unsafe { View::new(GpuBuffer::from_mem(mem, range.len())) })
     }
@@ -159,9 +168,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         buf: &'a mut GpuBuffer<T, R>,
         range: Range<usize>,
     ) -> Result<ViewMut<'a, GpuBuffer<T, R>>> {
-        self.own(buf)?;
-        check_range(&range, buf.len)?;
-        let mem = buf.mem.part(range.start * size_of::<T>(), range.len() * size_of::<T>());
+        let mem = self.part_of(buf, &range)?;
         // SAFETY: a part of `buf`, which is borrowed exclusively for 'a; part() frees nothing.
         Ok(unsafe { ViewMut::new(GpuBuffer::exclusive(mem, range.len())) })
     }
