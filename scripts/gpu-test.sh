@@ -18,7 +18,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/.gpu}"
-tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes)
+tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop)
 # The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
 # small. Override with WAVEKIT_CUDA_ARCHS for other devices.
 export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
