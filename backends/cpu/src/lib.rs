@@ -44,13 +44,14 @@ mod warp_scan;
 mod tests;
 
 use scratch::Scratch;
+use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    Backend, DeviceBuffer, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl,
-    Validated, Vote, WarpLaunch,
+    Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
+    WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp};
 
@@ -82,6 +83,11 @@ impl<T: Element> CpuBuffer<T> {
 
     pub fn as_slice(&self) -> &[T] {
         &self.data
+    }
+
+    /// The elements, writable in place (the buffer's length is fixed).
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.data
     }
 
     pub fn into_vec(self) -> Vec<T> {
@@ -249,8 +255,16 @@ impl RawBackend for CpuBackend {
         input: &CpuBuffer<T>,
         block: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>> {
-        Ok(block_reduce::block(&input.data, block, op))
+        output: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        let blocks = input.data.len().div_ceil(block as usize);
+        check_len(
+            "block reduce output (one per block)",
+            blocks,
+            output.data.len(),
+        )?;
+        block_reduce::block(&input.data, block, op, &mut output.data);
+        Ok(())
     }
 
     fn raw_device_reduce<T: Element>(
@@ -258,8 +272,11 @@ impl RawBackend for CpuBackend {
         _: Validated,
         input: &CpuBuffer<T>,
         op: ReduceOp,
-    ) -> Result<T> {
-        Ok(device_reduce::device(&input.data, op, &self.scratch))
+        output: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        check_len("reduce output (one element)", 1, output.data.len())?;
+        output.data[0] = device_reduce::device(&input.data, op, &self.scratch);
+        Ok(())
     }
 
     fn raw_device_scan<T: Element>(
@@ -349,8 +366,11 @@ impl RawBackend for CpuBackend {
         _: Validated,
         input: &CpuBuffer<T>,
         pred: Predicate<T>,
-    ) -> Result<u64> {
-        Ok(count_if::count_if(&input.data, pred))
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len("count_if output (one element)", 1, count.data.len())?;
+        count.data[0] = count_if::count_if(&input.data, pred);
+        Ok(())
     }
 
     fn raw_compact<T: Element>(
@@ -360,7 +380,8 @@ impl RawBackend for CpuBackend {
         pred: Predicate<T>,
         stable: bool,
         output: &mut CpuBuffer<T>,
-    ) -> Result<usize> {
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
         // The unordered path writes through a raw pointer: never let a short output through.
         if output.data.len() < input.data.len() {
             return Err(WavekitError::LengthMismatch {
@@ -369,11 +390,16 @@ impl RawBackend for CpuBackend {
                 got: output.data.len(),
             });
         }
-        Ok(if stable {
+        check_len("compaction count (one element)", 1, count.data.len())?;
+        let selected = if input.data.is_empty() {
+            0
+        } else if stable {
             compact::stable(&input.data, pred, &mut output.data, &self.scratch)
         } else {
             compact::unordered(&input.data, pred, &mut output.data)
-        })
+        };
+        count.data[0] = selected as u64;
+        Ok(())
     }
 
     fn raw_histogram(
@@ -381,7 +407,16 @@ impl RawBackend for CpuBackend {
         _: Validated,
         keys: &CpuBuffer<u32>,
         bins: u32,
-    ) -> Result<HistogramResult> {
-        Ok(histogram::histogram(&keys.data, bins))
+        counts: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len(
+            "histogram counts (bins + 1)",
+            (bins as usize).saturating_add(1),
+            counts.data.len(),
+        )?;
+        let h = histogram::histogram(&keys.data, bins);
+        counts.data[..bins as usize].copy_from_slice(&h.counts);
+        counts.data[bins as usize] = h.outside;
+        Ok(())
     }
 }

@@ -120,6 +120,24 @@ impl CudaRuntime {
         })
     }
 
+    /// The cudarc stream every launch of this runtime goes to, for interoperation: record an
+    /// event on it, make another stream wait for it, or launch the caller's own kernels in
+    /// order with wavekit's.
+    pub fn cuda_stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// A timing event recorded on this runtime's stream now: `a.elapsed_ms(&b)` between two
+    /// of them (of any runtime on this device) is the device time between the two points.
+    ///
+    /// # Errors
+    /// A `Device` error when the event cannot be made or recorded.
+    pub fn record_event(&self) -> Result<cudarc::driver::CudaEvent> {
+        self.stream
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(|e| err("cuEventRecord", e))
+    }
+
     fn bind(&self) -> Result<()> {
         self.ctx
             .bind_to_thread()
