@@ -183,11 +183,17 @@ fn every_collective<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: b
         assert_eq!(b.download(&s.count).unwrap(), [selected.len() as u64]);
     }
     for stable in [true, false] {
+        if check {
+            // Below the threshold, so no selected value: the tail must keep it.
+            b.write(&mut s.compacted, &vec![7; s.n]).unwrap();
+        }
         b.compact_into(&s.u_in, ge, stable, &mut s.compacted, &mut s.count)
             .unwrap();
         if check {
             assert_eq!(b.download(&s.count).unwrap(), [selected.len() as u64]);
-            let mut got = b.download(&s.compacted).unwrap()[..selected.len()].to_vec();
+            let all = b.download(&s.compacted).unwrap();
+            assert!(all[selected.len()..].iter().all(|&x| x == 7), "the tail");
+            let mut got = all[..selected.len()].to_vec();
             let mut want = selected.clone();
             if !stable {
                 got.sort_unstable();

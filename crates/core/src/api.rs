@@ -924,19 +924,19 @@ pub trait Collectives: RawBackend {
         })
     }
 
-    /// Stream compaction: the selected elements to the front of `out` (the input's length;
-    /// what lies past them is unspecified) and how many into `count` (one element); `stable`
-    /// keeps their order, otherwise only the multiset is defined.
+    /// Stream compaction: the selected elements to the front of `out` (the input's length)
+    /// and how many into `count` (one element); `stable` keeps their order, otherwise only the
+    /// multiset is defined. The elements of `out` past the count are left as they were.
     ///
     /// ```
     /// use wavekit_core::{Backend, Collectives, Predicate, WarpWidth};
     /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
     /// let input = b.upload(&[5u32, 50, 7, 70])?;
-    /// let mut out = b.alloc::<u32>(4)?;
+    /// let mut out = b.upload(&[0u32; 4])?;
     /// let mut count = b.alloc::<u64>(1)?;
     /// b.compact_into(&input, Predicate::Ge(10), true, &mut out, &mut count)?;
-    /// let n = b.download(&count)?[0] as usize;
-    /// assert_eq!(b.download(&out)?[..n], [50, 70]);
+    /// assert_eq!(b.download(&count)?, [2]);
+    /// assert_eq!(b.download(&out)?, [50, 70, 0, 0]);
     /// # Ok::<(), wavekit_core::WavekitError>(())
     /// ```
     ///
