@@ -312,20 +312,21 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     /// `len` values of `T` at `ptr`, read once the queued work is done, then the status word
     /// of that work (`flush`): a read is where asynchronous errors come back.
+    /// The wait itself happens outside the lock, so threads sharing the backend can queue
+    /// work meanwhile.
     pub(crate) fn read_flushed<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {
-        let mut work = self.lock();
         self.rt.make_current()?;
         let out = self.read(ptr, len)?;
-        self.flush(&mut work)?;
+        self.flush(&mut self.lock())?;
         Ok(out)
     }
 
-    /// Waits for the queued work, then reports what its kernels wrote to the status word.
+    /// Waits for the queued work (outside the lock), then reports what its kernels wrote to
+    /// the status word.
     pub(crate) fn synchronize_flushed(&self) -> Result<()> {
-        let mut work = self.lock();
         self.rt.make_current()?;
         self.rt.synchronize()?;
-        self.flush(&mut work)
+        self.flush(&mut self.lock())
     }
 
     /// A one-element output for a returning convenience: one this backend lent before, or a
