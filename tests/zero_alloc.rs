@@ -131,34 +131,23 @@ fn setup<R: GpuRuntime>(b: &GpuBackend<R>, n: usize) -> Setup<R> {
     }
 }
 
-const INT_OPS: [ReduceOp; 7] = [
-    ReduceOp::Sum,
-    ReduceOp::Product,
-    ReduceOp::Min,
-    ReduceOp::Max,
-    ReduceOp::BitAnd,
-    ReduceOp::BitOr,
-    ReduceOp::BitXor,
-];
-const FLOAT_OPS: [ReduceOp; 4] = [
-    ReduceOp::Sum,
-    ReduceOp::Product,
-    ReduceOp::Min,
-    ReduceOp::Max,
-];
+/// The float ops: every op but the bitwise ones.
+fn float_ops() -> impl Iterator<Item = ReduceOp> {
+    ReduceOp::ALL.into_iter().filter(|op| !op.is_bitwise())
+}
 
 /// One call of every collective into the setup's outputs, each checked against the reference
 /// when `check` (the reads allocate host memory only).
 fn every_collective<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
     let ge = Predicate::Ge(THRESHOLD);
-    for op in INT_OPS {
+    for op in ReduceOp::ALL {
         b.reduce_into(&s.u_in, op, &mut s.u_one).unwrap();
         if check {
             let want = refr::device_reduce(&s.ints, op);
             assert_eq!(b.download(&s.u_one).unwrap(), [want], "reduce u32 {op:?}");
         }
     }
-    for op in FLOAT_OPS {
+    for op in float_ops() {
         b.reduce_into(&s.f_in, op, &mut s.f_one).unwrap();
         if check {
             let want = refr::device_reduce(&s.floats, op);
