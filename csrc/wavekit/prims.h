@@ -133,11 +133,45 @@ __device__ __forceinline__ uint64_t vote(int impl, uint32_t kind, wk_lanemask_t 
 }
 
 // ---- canonical trees ----
-// bfly over segments of `width` lanes: for d = width/2 .. 1, v = op(v, v[lane ^ d]).
+// bfly over segments of `width` lanes: for d = width/2 .. 1, v = op(v, v[lane ^ d]), with
+// shuffles.
 template <int OP, typename T>
-__device__ __forceinline__ T bfly(wk_lanemask_t mask, T v, unsigned width) {
+__device__ __forceinline__ T bfly_shuffle(wk_lanemask_t mask, T v, unsigned width) {
   for (unsigned d = width >> 1; d >= 1; d >>= 1) v = Op<OP, T>::combine(v, shfl_xor(mask, v, d, width));
   return v;
+}
+
+// Ops the hardware warp reduce (redux.sync) computes for 32-bit integers: every one but
+// Product. Integer ops are associative and commutative bit for bit, so its result over a whole
+// warp is the butterfly's.
+template <int OP, typename T> struct HasRedux {
+  static const bool value = sizeof(T) == 4 && !Elem<T>::is_float && OP != OP_PRODUCT;
+};
+
+#if WK_NATIVE_WARP_REDUX
+template <int OP, typename T> __device__ __forceinline__ T redux(wk_lanemask_t mask, T v) {
+  typedef typename Elem<T>::U U;
+  switch (OP) {
+    case OP_SUM: return arch::redux_add_sync(mask, v);
+    case OP_MIN: return arch::redux_min_sync(mask, v);
+    case OP_MAX: return arch::redux_max_sync(mask, v);
+    case OP_AND: return (T)arch::redux_and_sync(mask, (U)v);
+    case OP_OR: return (T)arch::redux_or_sync(mask, (U)v);
+    default: return (T)arch::redux_xor_sync(mask, (U)v);
+  }
+}
+#endif
+
+// The canonical butterfly; over a whole warp of 32-bit integers, the hardware reduce where the
+// arch has one (the same value, one instruction instead of five shuffles and combines).
+template <int OP, typename T>
+__device__ __forceinline__ T bfly(wk_lanemask_t mask, T v, unsigned width) {
+#if WK_NATIVE_WARP_REDUX
+  if constexpr (HasRedux<OP, T>::value) {
+    if (width == WK_WARP_SIZE && mask == WK_FULL_MASK) return redux<OP, T>(mask, v);
+  }
+#endif
+  return bfly_shuffle<OP, T>(mask, v, width);
 }
 
 // Kogge-Stone inclusive scan within segments of `width` lanes.

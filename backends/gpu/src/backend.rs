@@ -171,7 +171,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
     pub fn reserve<T: Element>(&self, n: usize) -> Result<()> {
         let mut work = self.lock();
         self.rt.make_current()?;
-        let pool = [ffi::ALGO_DEVICE_SCAN, ffi::ALGO_COMPACT]
+        // SpMV's scratch is sized by the nonzeros: a matrix of up to `n` of them.
+        let pool = [ffi::ALGO_DEVICE_SCAN, ffi::ALGO_COMPACT, ffi::ALGO_SPMV]
             .map(|algo| self.scratch_bytes(algo, T::KIND, n))
             .into_iter()
             .max()

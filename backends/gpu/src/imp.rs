@@ -648,7 +648,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(x)?;
         self.own(y)?;
         // One offset per row and one past; one value per column index. The column indices
-        // themselves are checked against x's length by the kernel, which reports the first
+        // themselves are checked against x's length by the kernels, which report the first
         // bad one through the status word (an error at the next synchronisation).
         check_len(
             "SpMV row offsets (rows + 1)",
@@ -657,12 +657,16 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         )?;
         check_len("SpMV values (one per column index)", cols.len, vals.len)?;
         let mut work = self.lock();
+        self.rt.make_current()?;
+        let nnz = cols.len;
+        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
+        let scratch = self.ensure_pool(&mut work, bytes)?;
         let reports = Reports::Index {
             what: "SpMV column",
             limit: x.len as u64,
         };
         self.launch(&mut work, "spmv", reports, |s, st| unsafe {
-            (self.table.spmv)(
+            (self.table.spmv_balanced)(
                 s,
                 st,
                 kind::<T>(),
@@ -671,9 +675,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 cptr(vals.device_ptr()),
                 cptr(x.device_ptr()),
                 x.len as u64,
-                cols.len as u64,
                 y.len as u64,
+                nnz as u64,
                 vector,
+                dptr(scratch),
+                bytes,
                 dptr(y.device_ptr()),
             )
         })
