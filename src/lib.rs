@@ -38,6 +38,11 @@ pub use wavekit_simt as simt;
 
 pub mod safety;
 
+/// Every collective's two forms, inputs, outputs and their lengths, what is asynchronous and
+/// what allocates (docs/COLLECTIVES.md).
+#[doc = include_str!("../docs/COLLECTIVES.md")]
+pub mod collectives {}
+
 /// The traits and types most programs use: `use wavekit::prelude::*;`.
 pub mod prelude {
     pub use crate::cpu::CpuBackend;

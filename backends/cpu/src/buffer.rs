@@ -115,6 +115,22 @@ impl<T: Element> CpuBuffer<T> {
         self.data().expect(MOVED_OUT)
     }
 
+    /// The elements, writable in place (the buffer's length is fixed).
+    ///
+    /// ```
+    /// use wavekit_cpu::CpuBuffer;
+    /// let mut buf = CpuBuffer::from_vec(vec![1u32, 2]);
+    /// buf.as_mut_slice()[0] = 7;
+    /// assert_eq!(buf.as_slice(), [7, 2]);
+    /// ```
+    ///
+    /// # Panics
+    /// As [`CpuBuffer::as_slice`], and for a read-only view's buffer (only reachable through
+    /// `&`, so never in practice).
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data_mut().expect(MOVED_OUT)
+    }
+
     /// The elements as a `Vec`: the buffer's own for an owned buffer, a copy for a view.
     ///
     /// ```

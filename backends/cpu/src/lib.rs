@@ -46,13 +46,14 @@ mod tests;
 
 pub use buffer::CpuBuffer;
 use scratch::Scratch;
+use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    Backend, DeviceBuffer, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl,
-    Validated, Vote, WarpLaunch,
+    Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
+    WarpLaunch,
 };
 use std::ops::Range;
 use wavekit_core::view::check_range;
@@ -293,8 +294,12 @@ impl RawBackend for CpuBackend {
         input: &CpuBuffer<T>,
         block: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>> {
-        Ok(block_reduce::block(input.data()?, block, op))
+        output: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        let blocks = input.len().div_ceil(block as usize);
+        check_len("block reduce output (one per block)", blocks, output.len())?;
+        block_reduce::block(input.data()?, block, op, output.data_mut()?);
+        Ok(())
     }
 
     fn raw_device_reduce<T: Element>(
@@ -302,8 +307,11 @@ impl RawBackend for CpuBackend {
         _: Validated,
         input: &CpuBuffer<T>,
         op: ReduceOp,
-    ) -> Result<T> {
-        Ok(device_reduce::device(input.data()?, op, &self.scratch))
+        output: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        check_len("reduce output (one element)", 1, output.len())?;
+        output.data_mut()?[0] = device_reduce::device(input.data()?, op, &self.scratch);
+        Ok(())
     }
 
     fn raw_device_scan<T: Element>(
@@ -393,8 +401,11 @@ impl RawBackend for CpuBackend {
         _: Validated,
         input: &CpuBuffer<T>,
         pred: Predicate<T>,
-    ) -> Result<u64> {
-        Ok(count_if::count_if(input.data()?, pred))
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len("count_if output (one element)", 1, count.len())?;
+        count.data_mut()?[0] = count_if::count_if(input.data()?, pred);
+        Ok(())
     }
 
     fn raw_compact<T: Element>(
@@ -404,7 +415,8 @@ impl RawBackend for CpuBackend {
         pred: Predicate<T>,
         stable: bool,
         output: &mut CpuBuffer<T>,
-    ) -> Result<usize> {
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
         // The unordered path writes through a raw pointer: never let a short output through.
         if output.len() < input.len() {
             return Err(WavekitError::LengthMismatch {
@@ -413,11 +425,16 @@ impl RawBackend for CpuBackend {
                 got: output.len(),
             });
         }
-        Ok(if stable {
+        check_len("compaction count (one element)", 1, count.len())?;
+        let selected = if input.is_empty() {
+            0
+        } else if stable {
             compact::stable(input.data()?, pred, output.data_mut()?, &self.scratch)
         } else {
             compact::unordered(input.data()?, pred, output.data_mut()?)
-        })
+        };
+        count.data_mut()?[0] = selected as u64;
+        Ok(())
     }
 
     fn raw_histogram(
@@ -425,7 +442,17 @@ impl RawBackend for CpuBackend {
         _: Validated,
         keys: &CpuBuffer<u32>,
         bins: u32,
-    ) -> Result<HistogramResult> {
-        Ok(histogram::histogram(keys.data()?, bins))
+        counts: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len(
+            "histogram counts (bins + 1)",
+            (bins as usize).saturating_add(1),
+            counts.len(),
+        )?;
+        let h = histogram::histogram(keys.data()?, bins);
+        let out = counts.data_mut()?;
+        out[..bins as usize].copy_from_slice(&h.counts);
+        out[bins as usize] = h.outside;
+        Ok(())
     }
 }

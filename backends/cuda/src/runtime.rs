@@ -195,7 +195,9 @@ impl CudaRuntime {
         })
     }
 
-    /// The stream every copy, memset and launch of this runtime is queued on.
+    /// The cudarc stream every launch of this runtime goes to, for interoperation: record an
+    /// event on it, make another stream wait for it, or launch the caller's own kernels in
+    /// order with wavekit's.
     pub fn cuda_stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
@@ -203,6 +205,17 @@ impl CudaRuntime {
     /// The (primary) context of this runtime's device.
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.ctx
+    }
+
+    /// A timing event recorded on this runtime's stream now: `a.elapsed_ms(&b)` between two
+    /// of them (of any runtime on this device) is the device time between the two points.
+    ///
+    /// # Errors
+    /// A `Device` error when the event cannot be made or recorded.
+    pub fn record_event(&self) -> Result<cudarc::driver::CudaEvent> {
+        self.stream
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(|e| err("cuEventRecord", e))
     }
 
     fn bind(&self) -> Result<()> {

@@ -568,8 +568,27 @@ pub struct Compacted<B: Backend, T: Element> {
 }
 
 /// Collectives over device buffers.
+///
+/// Every collective has one shape: inputs by reference, outputs `&mut` buffers the caller
+/// allocated (the `_into` forms, and `scan` and `spmv`), and a returning convenience beside
+/// it, implemented as the `_into` form plus a readback. Every length is checked before any
+/// work; on an error the outputs are untouched. The table of all of them, with their output
+/// lengths: docs/COLLECTIVES.md (`wavekit::collectives`).
+///
+/// Asynchronous work: on a backend with a queue (a GPU stream: CUDA, HIP) the `_into` forms,
+/// `scan` and `spmv` only enqueue the work and return; the outputs hold the results once the
+/// queue has run. Reading them with `download`, or calling `synchronize`, waits for it. An
+/// error a kernel reports while it runs (its status word) surfaces at the next
+/// `synchronize`, `download` or synchronous call on that backend, every check that can be
+/// made on the host is made before the launch and returned at once. The returning
+/// conveniences synchronise. On the CPU backend every call has finished when it returns.
+///
+/// Allocation: the `_into` forms allocate no device memory once the backend's workspace has
+/// grown to the largest input seen (or was sized with `reserve`); the conveniences allocate
+/// their outputs, except the one-value ones (`reduce`, `count_if`), whose slot the GPU
+/// backend keeps.
 pub trait Collectives: RawBackend {
-    /// One canonical-order result per block of `block` consecutive elements.
+    /// [`block_reduce_into`](Self::block_reduce_into) into a new host vector.
     ///
     /// # Errors
     /// `UnsupportedOp` for a bitwise op on floats; `InvalidBlockSize` when `block` is not a
@@ -580,32 +599,98 @@ pub trait Collectives: RawBackend {
         block: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
-        op.check::<T>()?;
-        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
-            return Err(WavekitError::InvalidBlockSize(block));
-        }
-        if input.is_empty() {
-            return Ok(vec![]);
-        }
-        self.raw_block_reduce(Validated::new(), input, block, op)
+        check_block_reduce::<T>(block, op)?;
+        let mut out = self.alloc::<T>(input.len().div_ceil(block as usize))?;
+        self.block_reduce_into(input, block, op, &mut out)?;
+        self.download(&out)
     }
 
-    /// Canonical-order reduction of the whole buffer.
+    /// One canonical-order result per block of `block` consecutive elements (the last block
+    /// padded with the op's identity) into `out`, which holds `ceil(n / block)` elements.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1u32; 100])?;
+    /// let mut sums = b.alloc::<u32>(4)?; // ceil(100 / 32)
+    /// b.block_reduce_into(&input, 32, ReduceOp::Sum, &mut sums)?;
+    /// assert_eq!(b.download(&sums)?, [32, 32, 32, 4]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `InvalidBlockSize`; `LengthMismatch` when `out` is not `ceil(n / block)`
+    /// long; `ForeignBuffer`; a backend's `Device` error.
+    fn block_reduce_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        block: u32,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        check_block_reduce::<T>(block, op)?;
+        check_len(
+            "block reduce output (one per block)",
+            input.len().div_ceil(block as usize),
+            out.len(),
+        )?;
+        if input.is_empty() {
+            return Ok(());
+        }
+        self.raw_block_reduce(Validated::new(), input, block, op, out)
+    }
+
+    /// [`reduce_into`](Self::reduce_into), read back.
     ///
     /// # Errors
     /// `UnsupportedOp`; `EmptyInput` for an empty buffer; `ForeignBuffer`; `OutOfMemory`; a
     /// backend's `Device` error.
     fn reduce<T: Element>(&self, input: &Self::Buffer<T>, op: ReduceOp) -> Result<T> {
+        self.raw_scalar(Validated::new(), |out| self.reduce_into(input, op, out))
+    }
+
+    /// Canonical-order reduction of the whole buffer into `out` (one element).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1.0f32, 2.0, 3.0])?;
+    /// let mut sum = b.alloc::<f32>(1)?;
+    /// b.reduce_into(&input, ReduceOp::Sum, &mut sum)?;
+    /// assert_eq!(b.download(&sum)?, [6.0]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `LengthMismatch` when `out` is not one element; `EmptyInput` for an
+    /// empty buffer; `ForeignBuffer`; a backend's `Device` error.
+    fn reduce_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
         op.check::<T>()?;
+        check_len("reduce output (one element)", 1, out.len())?;
         if input.is_empty() {
             return Err(WavekitError::EmptyInput {
                 what: "device reduce input",
             });
         }
-        self.raw_device_reduce(Validated::new(), input, op)
+        self.raw_device_reduce(Validated::new(), input, op, out)
     }
 
     /// Canonical device scan of `input` into `output` (same length).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, ScanKind, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1u32, 2, 3, 4])?;
+    /// let mut out = b.alloc::<u32>(4)?;
+    /// b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Exclusive)?;
+    /// assert_eq!(b.download(&out)?, [0, 1, 3, 6]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `UnsupportedOp`; `LengthMismatch` when `output` is not `input`'s length (`output` is then
@@ -625,7 +710,8 @@ pub trait Collectives: RawBackend {
         self.raw_device_scan(Validated::new(), input, output, op, kind)
     }
 
-    /// One result per segment; an empty segment yields the op's identity.
+    /// [`segmented_reduce_into`](Self::segmented_reduce_into) into a new buffer of one
+    /// element per segment; synchronises.
     ///
     /// # Errors
     /// `UnsupportedOp`; `LengthMismatch` when offset segments were built for another length;
@@ -636,42 +722,64 @@ pub trait Collectives: RawBackend {
         segments: &Segments<Self>,
         op: ReduceOp,
     ) -> Result<Self::Buffer<T>> {
-        op.check::<T>()?;
-        let len = input.len();
-        let count = segments.count(len);
-        // Every check before any work, empty segment lists included.
-        let spec = match &segments.kind {
-            SegKind::Fixed(size) => SegmentSpec::Fixed {
-                size: *size,
-                count,
-                vector: resolve_vector(segments.vector, (*size).min(len), 1)?,
-            },
-            SegKind::Offsets {
-                offsets,
-                count,
-                total,
-            } => {
-                check_len(
-                    "segmented reduce input (the offsets' last value)",
-                    *total,
-                    len,
-                )?;
-                SegmentSpec::Offsets {
-                    offsets,
-                    count: *count,
-                    vector: resolve_vector(segments.vector, len, *count)?,
-                }
-            }
-        };
-        let mut output = self.alloc::<T>(count)?;
-        if count == 0 {
-            return Ok(output);
-        }
-        self.raw_segmented_reduce(Validated::new(), input, spec, op, &mut output)?;
+        // Every check before the allocation, empty segment lists included.
+        segment_spec::<Self, T>(input.len(), segments, op)?;
+        let mut output = self.alloc::<T>(segments.count(input.len()))?;
+        self.segmented_reduce_into(input, segments, op, &mut output)?;
+        self.synchronize()?;
         Ok(output)
     }
 
+    /// One result per segment into `out` (one element per segment); an empty segment yields
+    /// the op's identity.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, Segments, VectorSize, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1u32, 2, 3, 4, 5])?;
+    /// let segments = Segments::from_offsets(&b, &[0, 2, 2, 5], 5, VectorSize::Auto)?;
+    /// let mut sums = b.alloc::<u32>(3)?;
+    /// b.segmented_reduce_into(&input, &segments, ReduceOp::Sum, &mut sums)?;
+    /// assert_eq!(b.download(&sums)?, [3, 0, 12]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `LengthMismatch` when offset segments were built for another length or
+    /// `out` is not one element per segment; `ForeignBuffer`; a backend's `Device` error.
+    fn segmented_reduce_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        segments: &Segments<Self>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        let spec = segment_spec::<Self, T>(input.len(), segments, op)?;
+        let count = segments.count(input.len());
+        check_len(
+            "segmented reduce output (one per segment)",
+            count,
+            out.len(),
+        )?;
+        if count == 0 {
+            return Ok(());
+        }
+        self.raw_segmented_reduce(Validated::new(), input, spec, op, out)
+    }
+
     /// y = A x, `vector` lanes per row (seed 001).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, Csr, VectorSize, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// // [[1, 0], [2, 3]]
+    /// let a = Csr::new(&b, 2, 2, &[0, 1, 3], &[0, 0, 1], &[1.0f32, 2.0, 3.0])?;
+    /// let x = b.upload(&[1.0f32, 10.0])?;
+    /// let mut y = b.alloc::<f32>(2)?;
+    /// b.spmv(&a, &x, &mut y, VectorSize::Auto)?;
+    /// assert_eq!(b.download(&y)?, [1.0, 32.0]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `LengthMismatch` when `x` is not `a.cols()` long or `y` not `a.rows()` long;
@@ -701,7 +809,8 @@ pub trait Collectives: RawBackend {
         )
     }
 
-    /// Seed 000's atomicAggInc per thread: returns each thread's old counter value.
+    /// [`atomic_agg_inc_into`](Self::atomic_agg_inc_into) with a new buffer of old values;
+    /// synchronises.
     ///
     /// # Errors
     /// `EmptyInput` for slots with no counters; `IndexOutOfRange` naming the first slot (in thread
@@ -712,30 +821,90 @@ pub trait Collectives: RawBackend {
         slots: &Self::Buffer<u32>,
         counters: &mut Self::Buffer<u32>,
     ) -> Result<Self::Buffer<u32>> {
-        if counters.is_empty() && !slots.is_empty() {
-            return Err(WavekitError::EmptyInput {
-                what: "atomic counters",
-            });
-        }
+        check_counters::<Self>(slots, counters)?;
         let mut olds = self.alloc::<u32>(slots.len())?;
-        if !slots.is_empty() {
-            self.raw_atomic_agg_inc(Validated::new(), slots, counters, &mut olds)?;
-        }
+        self.atomic_agg_inc_into(slots, counters, &mut olds)?;
+        self.synchronize()?;
         Ok(olds)
     }
 
-    /// Elements for which `pred` holds.
+    /// Seed 000's atomicAggInc per thread: thread t adds one to `counters[slots[t]]` through
+    /// its warp's leader and gets the counter's old value in `olds[t]` (one per slot). All or
+    /// nothing: every slot is checked first, which on a GPU waits for one 8-byte readback (the
+    /// count of bad slots) before the increment is enqueued.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let slots = b.upload(&[0u32, 1, 0])?;
+    /// let mut counters = b.upload(&[10u32, 20])?;
+    /// let mut olds = b.alloc::<u32>(3)?;
+    /// b.atomic_agg_inc_into(&slots, &mut counters, &mut olds)?;
+    /// assert_eq!(b.download(&counters)?, [12, 21]);
+    /// let mut olds = b.download(&olds)?;
+    /// olds.sort(); // which thread of slot 0 went first is not defined
+    /// assert_eq!(olds, [10, 11, 20]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `olds` is not one per slot; `EmptyInput` for slots with no
+    /// counters; `IndexOutOfRange` naming the first slot (in thread order) past the counters,
+    /// in which case no counter changed; `ForeignBuffer`; a backend's `Device` error.
+    fn atomic_agg_inc_into(
+        &self,
+        slots: &Self::Buffer<u32>,
+        counters: &mut Self::Buffer<u32>,
+        olds: &mut Self::Buffer<u32>,
+    ) -> Result<()> {
+        check_len(
+            "atomic_agg_inc olds (one per slot)",
+            slots.len(),
+            olds.len(),
+        )?;
+        check_counters::<Self>(slots, counters)?;
+        if slots.is_empty() {
+            return Ok(());
+        }
+        self.raw_atomic_agg_inc(Validated::new(), slots, counters, olds)
+    }
+
+    /// [`count_if_into`](Self::count_if_into), read back.
     ///
     /// # Errors
     /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn count_if<T: Element>(&self, input: &Self::Buffer<T>, pred: Predicate<T>) -> Result<u64> {
-        if input.is_empty() {
-            return Ok(0);
-        }
-        self.raw_count_if(Validated::new(), input, pred)
+        self.raw_scalar(Validated::new(), |out| self.count_if_into(input, pred, out))
     }
 
-    /// Stream compaction: the selected elements to the front of a new buffer; `stable` keeps their order.
+    /// The number of elements for which `pred` holds, into `out` (one element; 0 for an
+    /// empty input).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, Predicate, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[5u32, 50, 7, 70])?;
+    /// let mut count = b.alloc::<u64>(1)?;
+    /// b.count_if_into(&input, Predicate::Ge(10), &mut count)?;
+    /// assert_eq!(b.download(&count)?, [2]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `out` is not one element; `ForeignBuffer`; a backend's `Device`
+    /// error.
+    fn count_if_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        out: &mut Self::Buffer<u64>,
+    ) -> Result<()> {
+        check_len("count_if output (one element)", 1, out.len())?;
+        self.raw_count_if(Validated::new(), input, pred, out)
+    }
+
+    /// [`compact_into`](Self::compact_into) into a new buffer of the input's length, with the
+    /// count read back.
     ///
     /// # Errors
     /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
@@ -746,15 +915,53 @@ pub trait Collectives: RawBackend {
         stable: bool,
     ) -> Result<Compacted<Self, T>> {
         let mut data = self.alloc::<T>(input.len())?;
-        let len = if input.is_empty() {
-            0
-        } else {
-            self.raw_compact(Validated::new(), input, pred, stable, &mut data)?
-        };
-        Ok(Compacted { data, len })
+        let len = self.raw_scalar(Validated::new(), |count| {
+            self.compact_into(input, pred, stable, &mut data, count)
+        })?;
+        Ok(Compacted {
+            data,
+            len: len as usize,
+        })
     }
 
-    /// Counts of each key below `bins`; larger keys are counted in `outside`.
+    /// Stream compaction: the selected elements to the front of `out` (the input's length)
+    /// and how many into `count` (one element); `stable` keeps their order, otherwise only the
+    /// multiset is defined. The elements of `out` past the count are left as they were.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, Predicate, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[5u32, 50, 7, 70])?;
+    /// let mut out = b.upload(&[0u32; 4])?;
+    /// let mut count = b.alloc::<u64>(1)?;
+    /// b.compact_into(&input, Predicate::Ge(10), true, &mut out, &mut count)?;
+    /// assert_eq!(b.download(&count)?, [2]);
+    /// assert_eq!(b.download(&out)?, [50, 70, 0, 0]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `out` is not the input's length or `count` not one element;
+    /// `ForeignBuffer`; a backend's `Device` error.
+    fn compact_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        stable: bool,
+        out: &mut Self::Buffer<T>,
+        count: &mut Self::Buffer<u64>,
+    ) -> Result<()> {
+        check_len(
+            "compaction output (the input's length)",
+            input.len(),
+            out.len(),
+        )?;
+        check_len("compaction count (one element)", 1, count.len())?;
+        self.raw_compact(Validated::new(), input, pred, stable, out, count)
+    }
+
+    /// [`histogram_into`](Self::histogram_into) into new host vectors: the counts of each key
+    /// below `bins`; larger keys are counted in `outside`.
     ///
     /// # Errors
     /// `ZeroBins`; `OutOfMemory` when `bins + 1` counts do not fit in host memory (`u32::MAX`
@@ -764,14 +971,46 @@ pub trait Collectives: RawBackend {
             return Err(WavekitError::ZeroBins);
         }
         // The counts and the outside slot, as one host vector (and one device one).
-        host::check::<u64>((bins as usize).saturating_add(1))?;
-        if keys.is_empty() {
-            return Ok(HistogramResult {
-                counts: host::filled(bins as usize, 0)?,
-                outside: 0,
-            });
+        let slots = bins as usize + 1;
+        host::check::<u64>(slots)?;
+        let mut counts = self.alloc::<u64>(slots)?;
+        self.histogram_into(keys, bins, &mut counts)?;
+        let mut counts = self.download(&counts)?;
+        let outside = counts.pop().expect("bins + 1 counts");
+        Ok(HistogramResult { counts, outside })
+    }
+
+    /// Counts of each key below `bins` into `counts[..bins]` and of every other key into
+    /// `counts[bins]` (`bins + 1` elements, the last is `outside`); no keys write zeros.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let keys = b.upload(&[0u32, 2, 2, 9])?;
+    /// let mut counts = b.alloc::<u64>(4)?; // 3 bins + outside
+    /// b.histogram_into(&keys, 3, &mut counts)?;
+    /// assert_eq!(b.download(&counts)?, [1, 0, 2, 1]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `ZeroBins`; `LengthMismatch` when `counts` is not `bins + 1` long; `ForeignBuffer`; a
+    /// backend's `Device` error.
+    fn histogram_into(
+        &self,
+        keys: &Self::Buffer<u32>,
+        bins: u32,
+        counts: &mut Self::Buffer<u64>,
+    ) -> Result<()> {
+        if bins == 0 {
+            return Err(WavekitError::ZeroBins);
         }
-        self.raw_histogram(Validated::new(), keys, bins)
+        check_len(
+            "histogram counts (bins + 1, the last for keys outside)",
+            bins as usize + 1,
+            counts.len(),
+        )?;
+        self.raw_histogram(Validated::new(), keys, bins, counts)
     }
 
     /// Host convenience: upload, run, download.
@@ -783,6 +1022,56 @@ pub trait Collectives: RawBackend {
         check_len("write source", buf.len(), data.len())?;
         self.write(buf, data)
     }
+}
+
+fn check_block_reduce<T: Element>(block: u32, op: ReduceOp) -> Result<()> {
+    op.check::<T>()?;
+    if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
+        return Err(WavekitError::InvalidBlockSize(block));
+    }
+    Ok(())
+}
+
+fn check_counters<B: Backend>(slots: &B::Buffer<u32>, counters: &B::Buffer<u32>) -> Result<()> {
+    if counters.is_empty() && !slots.is_empty() {
+        return Err(WavekitError::EmptyInput {
+            what: "atomic counters",
+        });
+    }
+    Ok(())
+}
+
+/// The checked segments of a segmented reduce over `len` elements.
+fn segment_spec<B: Backend, T: Element>(
+    len: usize,
+    segments: &Segments<B>,
+    op: ReduceOp,
+) -> Result<SegmentSpec<'_, B::Buffer<u32>>> {
+    op.check::<T>()?;
+    let count = segments.count(len);
+    Ok(match &segments.kind {
+        SegKind::Fixed(size) => SegmentSpec::Fixed {
+            size: *size,
+            count,
+            vector: resolve_vector(segments.vector, (*size).min(len), 1)?,
+        },
+        SegKind::Offsets {
+            offsets,
+            count,
+            total,
+        } => {
+            check_len(
+                "segmented reduce input (the offsets' last value)",
+                *total,
+                len,
+            )?;
+            SegmentSpec::Offsets {
+                offsets,
+                count: *count,
+                vector: resolve_vector(segments.vector, len, *count)?,
+            }
+        }
+    })
 }
 
 impl<B: RawBackend> Collectives for B {}

@@ -65,10 +65,13 @@ pub trait Backend: Send + Sync + Sized {
     fn name(&self) -> String;
     /// The device's warp width, read at run time.
     fn warp_width(&self) -> WarpWidth;
-    /// Waits for all work queued on the device.
+    /// Waits for all work queued on the device (on a GPU backend: its stream), so that the
+    /// outputs of asynchronous calls (the `_into` collectives, `scan`, `spmv`) hold their
+    /// results.
     ///
     /// # Errors
-    /// A `Device` error the runtime reports for queued work.
+    /// A `Device` error the runtime reports for queued work, or the first error a queued
+    /// kernel reported (an `IndexOutOfRange` or a `Device` error naming its call).
     fn synchronize(&self) -> Result<()>;
 
     /// A buffer of `len` zeroed elements.
@@ -82,10 +85,12 @@ pub trait Backend: Send + Sync + Sized {
     /// # Errors
     /// `OutOfMemory`; a `Device` error.
     fn upload<T: Element>(&self, data: &[T]) -> Result<Self::Buffer<T>>;
-    /// The buffer's elements, copied to the host.
+    /// The buffer's elements, copied to the host once the work queued before has written
+    /// them.
     ///
     /// # Errors
-    /// `ForeignBuffer`; `OutOfMemory`; a `Device` error.
+    /// `ForeignBuffer`; `OutOfMemory`; a `Device` error; as `synchronize`, the first error a
+    /// queued kernel reported.
     fn download<T: Element>(&self, buf: &Self::Buffer<T>) -> Result<Vec<T>>;
     /// Overwrites `buf` with `data` (same length, checked by the caller).
     ///

@@ -10,7 +10,7 @@ use wavekit::element::Element;
 use wavekit::error::Result;
 use wavekit::raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
-use wavekit::{Backend, HistogramResult, Match, ScanKind, Shfl, Vote};
+use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
 use wavekit::{Predicate, ReduceOp};
 
 struct Faulty(CpuBackend);
@@ -146,17 +146,21 @@ impl RawBackend for Faulty {
         i: &CpuBuffer<T>,
         b: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>> {
-        self.0.raw_block_reduce(ok, i, b, op)
+        o: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        self.0.raw_block_reduce(ok, i, b, op, o)
     }
     fn raw_device_reduce<T: Element>(
         &self,
         ok: Validated,
         i: &CpuBuffer<T>,
         op: ReduceOp,
-    ) -> Result<T> {
-        let right = self.0.raw_device_reduce(ok, i, op)?;
-        Ok(T::from_bits(right.to_bits() ^ 1))
+        o: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        self.0.raw_device_reduce(ok, i, op, o)?;
+        let right = &mut o.as_mut_slice()[0];
+        *right = T::from_bits(right.to_bits() ^ 1);
+        Ok(())
     }
     fn raw_device_scan<T: Element>(
         &self,
@@ -204,8 +208,9 @@ impl RawBackend for Faulty {
         ok: Validated,
         i: &CpuBuffer<T>,
         p: Predicate<T>,
-    ) -> Result<u64> {
-        self.0.raw_count_if(ok, i, p)
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_count_if(ok, i, p, c)
     }
     fn raw_compact<T: Element>(
         &self,
@@ -214,18 +219,20 @@ impl RawBackend for Faulty {
         p: Predicate<T>,
         stable: bool,
         o: &mut CpuBuffer<T>,
-    ) -> Result<usize> {
-        self.0.raw_compact(ok, i, p, stable, o)
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_compact(ok, i, p, stable, o, c)
     }
     fn raw_histogram(
         &self,
         ok: Validated,
         k: &CpuBuffer<u32>,
         bins: u32,
-    ) -> Result<HistogramResult> {
-        let mut h = self.0.raw_histogram(ok, k, bins)?;
-        h.counts[0] += 1;
-        Ok(h)
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_histogram(ok, k, bins, c)?;
+        c.as_mut_slice()[0] += 1;
+        Ok(())
     }
 }
 
