@@ -15,6 +15,7 @@
 #define WK_NATIVE_MATCH 1
 #define WK_NATIVE_SYNCWARP 1
 #define WK_NATIVE_ACTIVEMASK 1
+#define WK_NATIVE_WARP_REDUX 0
 
 // The caller's file and line, as default arguments (GCC evaluates __builtin_FILE/LINE there at
 // the call), name the collective in reports and tell apart collectives at different calls.

@@ -21,8 +21,8 @@
 //   wk_lanemask_t ballot_active(bool p);      // ballot over the lanes executing the call now,
 //                                             // no mask (HIP __ballot); emulated activemask
 // Shuffles, for uint32_t and uint64_t (64-bit values move whole), CUDA semantics exactly as
-// docs/SEMANTICS.md "shfl" (width a power of two <= WK_WARP_SIZE; segment base =
-// lane & ~(width-1)):
+// docs/SEMANTICS.md "shfl" for any argument, of which only the low log2(WK_WARP_SIZE) bits
+// count (width a power of two <= WK_WARP_SIZE; segment base = lane & ~(width-1)):
 //   T shfl_idx_sync (mask, T v, unsigned src,   unsigned width); // base + src % width
 //   T shfl_up_sync  (mask, T v, unsigned delta, unsigned width); // own value below the segment
 //   T shfl_down_sync(mask, T v, unsigned delta, unsigned width); // own value past the segment
@@ -38,6 +38,10 @@
 //                         wk_lanemask_t match_all_sync(mask, T v, bool* pred);
 //   WK_NATIVE_SYNCWARP:   void          syncwarp(mask);
 //   WK_NATIVE_ACTIVEMASK: wk_lanemask_t activemask();
+//   WK_NATIVE_WARP_REDUX: one-instruction reduction of 32-bit integers over the members, every
+//                         member gets the result (sm_80+ redux.sync; 0 in the host pass):
+//                         T redux_add_sync(mask, T v); redux_min_sync; redux_max_sync  (int32, uint32)
+//                         uint32_t redux_and_sync(mask, uint32_t v); redux_or_sync; redux_xor_sync
 // Host side, `namespace WK_NS { namespace host { ... } }`, plain (non-device) functions:
 //   typedef ... stream_t;                                 // cudaStream_t / hipStream_t
 //   int         launch_error();                           // cuda/hipGetLastError as int, 0 = ok
@@ -52,6 +56,11 @@
 #define WK_NATIVE_MATCH 1
 #define WK_NATIVE_SYNCWARP 1
 #define WK_NATIVE_ACTIVEMASK 1
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define WK_NATIVE_WARP_REDUX 1
+#else
+#define WK_NATIVE_WARP_REDUX 0
+#endif
 
 namespace WK_NS {
 namespace arch {
@@ -149,6 +158,25 @@ __device__ __forceinline__ wk_lanemask_t match_all_sync(wk_lanemask_t mask, uint
   return r;
 }
 __device__ __forceinline__ void syncwarp(wk_lanemask_t mask) { __syncwarp(mask); }
+
+#if WK_NATIVE_WARP_REDUX
+#define WK_CUDA_REDUX(T)                                                                       \
+  __device__ __forceinline__ T redux_add_sync(wk_lanemask_t m, T v) { return __reduce_add_sync(m, v); } \
+  __device__ __forceinline__ T redux_min_sync(wk_lanemask_t m, T v) { return __reduce_min_sync(m, v); } \
+  __device__ __forceinline__ T redux_max_sync(wk_lanemask_t m, T v) { return __reduce_max_sync(m, v); }
+WK_CUDA_REDUX(int32_t)
+WK_CUDA_REDUX(uint32_t)
+#undef WK_CUDA_REDUX
+__device__ __forceinline__ uint32_t redux_and_sync(wk_lanemask_t m, uint32_t v) {
+  return __reduce_and_sync(m, v);
+}
+__device__ __forceinline__ uint32_t redux_or_sync(wk_lanemask_t m, uint32_t v) {
+  return __reduce_or_sync(m, v);
+}
+__device__ __forceinline__ uint32_t redux_xor_sync(wk_lanemask_t m, uint32_t v) {
+  return __reduce_xor_sync(m, v);
+}
+#endif
 __device__ __forceinline__ wk_lanemask_t activemask() { return __activemask(); }
 
 }  // namespace arch
