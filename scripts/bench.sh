@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The benchmark pipeline behind BENCHMARKS.md, in three steps:
 #
-#   scripts/bench.sh stage [DEST]      here (no GPU needed): builds the CUDA `wavekit` binary, the
-#                                      criterion bench and the CUDA test binaries for sm_90 and
-#                                      packs them with this script into DEST (default
+#   scripts/bench.sh stage [DEST]      here (no GPU needed): builds the CUDA `wavekit` binary
+#                                      (crates/cli), the criterion bench (crates/bench) and the
+#                                      CUDA test binaries (package wavekit-tests) for sm_90 and
+#                                      packs them with this script and the torch/cupy peers
+#                                      script into DEST (default
 #                                      <checkout>/.gpu-perf; it must sit in, and be ignored by,
 #                                      the checkout the device tool sends).
 #   bash .gpu-perf/bench.sh device     on the lent GPU, from that checkout's root: unpacks, runs
@@ -11,10 +13,14 @@
 #                                      results to $OUT (at most 8 files).
 #   scripts/bench.sh render DIR        here: BENCHMARKS.md from the results fetched into DIR.
 #
-# Device steps (STEPS, space separated): smoke (every case once, small sizes), tests (every CUDA test binary, --include-ignored),
-# bench (wavekit bench on the GPU, CSV + SVG), ladder (seed 003's ladder), cpu (the CPU
-# backend's reduce against the host's read bandwidth, all cores), criterion (cargo bench
-# binary, short), ncu (Nsight Compute on the device reduce and scan at 2^28).
+# Device steps (STEPS, space separated): smoke (every case once, small sizes), tests (every
+# CUDA test binary, --include-ignored), sanitize (compute-sanitizer memcheck, synccheck,
+# initcheck and racecheck over tests/cuda_sanitize.rs, as scripts/gpu-test.sh's runner does),
+# bench (wavekit bench on the GPU, CSV + SVG; CUB, cuSPARSE and the copy/read kernels in the
+# same process), peers (torch and cupy on the same GPU: sum, cumsum, masked select, bincount,
+# CSR SpMV; scripts/bench_peers.py), ladder (seed 003's ladder), cpu (the CPU backend against
+# the host's copy/read bandwidth, all cores), criterion (cargo bench binary, short), ncu
+# (Nsight Compute on the scan, compaction, SpMV and wide-histogram kernels at 2^28).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,9 +39,10 @@ stage() {
   local work
   work="$(mktemp -d)"
   mkdir -p "$work/bin" "$dest"
-  cargo build --release --features cuda --bin wavekit
+  cargo build --release -p wavekit-cli --features cuda --bin wavekit
   cp "$target/release/wavekit" "$work/bin/"
-  cargo bench --features cuda --no-run --message-format=json --bench collectives \
+  # CRITERION=0 skips the criterion binary (the `criterion` step then has nothing to run).
+  [ "${CRITERION:-1}" = 0 ] || cargo bench -p wavekit-bench --features cuda --no-run --message-format=json --bench collectives \
     | python3 -c '
 import json, shutil, sys
 for line in sys.stdin:
@@ -50,6 +57,7 @@ for line in sys.stdin:
   "$root/scripts/gpu-test.sh" "$work/tests" >/dev/null
   strip "$work"/bin/* 2>/dev/null || true
   git -C "$root" log -1 --format='%H %cd' >"$work/commit.txt"
+  cp "$here/bench_peers.py" "$work/bin/"
   tar -C "$work" -cJf "$dest/payload.tar.xz" bin tests commit.txt
   cp "$here/bench.sh" "$dest/bench.sh"
   rm -rf "$work"
@@ -59,17 +67,26 @@ for line in sys.stdin:
 device() {
   local out="${OUT:-/tmp/wavekit-bench-out}"
   local wk=/tmp/wavekit-bench
-  local steps="${STEPS:-tests bench ladder cpu criterion ncu}"
+  local steps="${STEPS:-tests sanitize bench peers ladder cpu criterion ncu}"
   local sizes="${SIZES:-2^16,2^18,2^20,2^22,2^24,2^26,2^28}"
   local reps="${REPS:-25}"
   mkdir -p "$out" "$wk"
   tar -C "$wk" -xJf "$(dirname "${BASH_SOURCE[0]}")/payload.tar.xz"
   local bin="$wk/bin"
+  # cuSPARSE for the SpMV baseline is opened at run time: the device's toolkit copy, else the
+  # one in the image's Python wheels.
+  if [ -z "${WAVEKIT_CUSPARSE:-}" ]; then
+    WAVEKIT_CUSPARSE="$(find /usr/local /opt -name 'libcusparse.so.12' 2>/dev/null | head -n 1)"
+    [ -n "$WAVEKIT_CUSPARSE" ] || WAVEKIT_CUSPARSE="$(python3 -c 'import nvidia, glob, os; print((glob.glob(os.path.join(nvidia.__path__[0], "**", "libcusparse.so.12"), recursive=True) + [""])[0])' 2>/dev/null)"
+    export WAVEKIT_CUSPARSE
+    [ -n "$WAVEKIT_CUSPARSE" ] && export LD_LIBRARY_PATH="$(dirname "$WAVEKIT_CUSPARSE"):${LD_LIBRARY_PATH:-}"
+  fi
   {
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "commit: $(cat "$wk/commit.txt")"
     nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total,clocks.max.sm,clocks.max.mem --format=csv
     echo "cpu: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+    echo "cusparse: ${WAVEKIT_CUSPARSE:-not found}"
   } >"$out/device.txt" 2>&1
   cat "$out/device.txt"
   local status=0
@@ -88,17 +105,44 @@ device() {
         done >"$out/tests.log" 2>&1
         grep -E '^== |^test result|FAILED|panicked' "$out/tests.log" || true
         ;;
+      sanitize)
+        OUT="$out" bash "$wk/tests/run.sh" sanitize 2>&1 | tee "$out/sanitize.txt" || status=1
+        ;;
+      peers)
+        # torch and cupy from the device image's python3 (no L2 or launch advantage either way:
+        # the same flush, delay kernel and events as the wavekit rows).
+        PYTHONUNBUFFERED=1 timeout "${PEERS_TIMEOUT:-300}" python3 "$bin/bench_peers.py" \
+          --sizes "${PEER_SIZES:-2^20,2^24,2^28}" --reps "$reps" --csv "$out/peers.csv" \
+          2>&1 | tee "$out/peers.txt" || status=1
+        ;;
       bench)
-        timeout "${BENCH_TIMEOUT:-420}" "$bin/wavekit" bench --backend cuda --sizes "$sizes" \
-          --reps "$reps" --csv "$out/bench-cuda.csv" --plot "$out/bench-cuda.svg" \
-          ${ONLY:+--only "$ONLY"} || status=1
+        # One process per group (GROUPS, ';'-separated name filters; each row's copy/read and
+        # vendor baselines are timed in its process right after it), so that a group that runs
+        # long loses only itself; the rows stream to bench.txt as they are measured.
+        local i=0
+        IFS=';' read -ra groups <<<"${GROUPS_ONLY:-reduce;scan;compact;spmv;histogram;warp reduce;count_if;segreduce}"
+        for only in "${groups[@]}"; do
+          echo "===== $only"
+          timeout "${BENCH_TIMEOUT:-200}" "$bin/wavekit" bench --backend cuda --sizes "$sizes" \
+            --reps "$reps" --only "$only" --csv "$wk/gpu-$i.csv" || status=1
+          i=$((i + 1))
+        done 2>&1 | tee "$out/bench.txt" | grep -vE '^\[backend'
+        awk 'FNR > 1 || NR == 1' "$wk"/gpu-*.csv >"$out/bench-cuda.csv"
         ;;
       ladder)
         timeout 240 "$bin/wavekit" bench --ladder --reps "$reps" --csv "$out/ladder.csv" || status=1
         ;;
       cpu)
-        timeout 300 "$bin/wavekit" bench --backend cpu --warp 32 --only "reduce" \
-          --sizes "${CPU_SIZES:-2^24,2^26,2^28}" --reps 10 --csv "$out/bench-cpu.csv" || status=1
+        # Issue 13's CPU rows: every reduce op against read, scan, stable compaction and the
+        # 256-bin histogram against copy; each invocation measures its own same-run baselines.
+        local i=0
+        IFS=';' read -ra cpu_only <<<"${CPU_ONLY:-reduce;scan;compact x>0 stable;histogram 256 uniform}"
+        for only in "${cpu_only[@]}"; do
+          timeout "${CPU_TIMEOUT:-150}" "$bin/wavekit" bench --backend cpu --warp 32 --only "$only" \
+            --sizes "${CPU_SIZES:-2^24,2^28}" --reps 10 --csv "$wk/cpu-$i.csv" || status=1
+          i=$((i + 1))
+        done
+        awk 'FNR > 1 || NR == 1' "$wk"/cpu-*.csv >"$out/bench-cpu.csv"
         ;;
       criterion)
         WAVEKIT_BENCH_SIZES="${CRITERION_SIZES:-20}" timeout 300 "$bin/collectives" --bench \
@@ -113,7 +157,8 @@ device() {
           echo "ncu not found" | tee "$out/ncu.txt"
         else
           # The kernel's third launch (after the check and the warm-up) at 2^28 is profiled.
-          local cases=("scan_kernel|scan inclusive sum" "compact_kernel|compact x>0 stable")
+          local cases=("scan_kernel|scan inclusive sum" "compact_kernel|compact x>0 stable"
+            "spmv_chunk_kernel|spmv regular" "histogram_slice_kernel|histogram 65536 uniform")
           [ -n "${NCU_REDUCE:-}" ] && cases+=("reduce_kernel|reduce max")
           for pair in "${cases[@]}"; do
             timeout 200 "$ncu" --kernel-name "regex:${pair%%|*}" --launch-skip 2 --launch-count 1 \
@@ -121,7 +166,7 @@ device() {
               --section WarpStateStats \
               "$bin/wavekit" bench --backend cuda --sizes 2^28 --reps 3 --only "${pair#*|}"
           done >"$out/ncu.txt" 2>&1 || status=1
-          grep -E 'reduce_kernel|scan_kernel|compact_kernel|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per' "$out/ncu.txt" | head -n 40
+          grep -E '_kernel|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per' "$out/ncu.txt" | head -n 40
         fi
         ;;
       *) echo "unknown step $step"; status=1 ;;

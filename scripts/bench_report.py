@@ -18,7 +18,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benches", "results")
 FILES = ["device.txt", "bench-cuda.csv", "bench-cuda.svg", "bench-cpu.csv", "ladder.csv",
-         "criterion.txt", "ncu.txt", "tests.log"]
+         "criterion.txt", "ncu.txt", "tests.log", "sanitize.txt", "peers.csv", "peers.txt", "bench.txt"]
 
 
 def read_csv(path):
@@ -60,26 +60,42 @@ def targets(gpu, cpu):
         v = float(r[field])
         out.append(f"| {what} | {coll} | {elem} | {pow2(n)} | {fmt.format(v)} | {fmt.format(need)} | {verdict(cmp(v, need))} |")
 
-    for op in ["sum", "min", "max"]:
-        for t in ["f32", "i32", "f64"]:
-            add("reduce vs CUB", f"reduce {op}", t, 1 << 28, "ratio", 1.0, "{:.2f}x")
-            add("reduce vs CUB (one launch)", f"reduce {op}", t, 1 << 20, "ratio", 1.5, "{:.2f}x")
-            add("reduce % of read bandwidth", f"reduce {op}", t, 1 << 28, "pct_of_read", 95.0, "{:.1f}%")
+    # Issue 13, in its order.
     for kind in ["inclusive", "exclusive"]:
         for t in ["f32", "i32", "i64"]:
             add("scan vs CUB", f"scan {kind} sum", t, 1 << 28, "ratio", 1.05, "{:.2f}x")
-    for coll in ["segreduce fixed 8", "segreduce fixed 1024", "segreduce offsets"]:
+            add("scan % of copy", f"scan {kind} sum", t, 1 << 28, "pct_of_copy", 75.0, "{:.1f}%")
+            for n in [1 << 20, 1 << 24]:
+                add("scan vs CUB", f"scan {kind} sum", t, n, "ratio", 1.0, "{:.2f}x")
+    add("stable compaction vs CUB select", "compact x>0 stable", "f32", 1 << 28, "ratio", 1.0, "{:.2f}x")
+    add("stable compaction % of copy", "compact x>0 stable", "f32", 1 << 28, "pct_of_copy", 80.0, "{:.1f}%")
+    for coll in ["spmv regular 8..64", "spmv power-law"]:
         for n in [1 << 20, 1 << 24, 1 << 28]:
-            add("segmented reduce vs CUB", coll, "f32", n, "ratio", 1.0, "{:.2f}x")
-    add("count_if % of copy", "count_if x<0", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
-    add("count_if vs one counter", "count_if x<0", "f32", 1 << 28, "ratio", 10.0, "{:.1f}x")
-    add("stable compaction % of copy", "compact x>0 stable", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
-    add("unordered compaction % of copy", "compact x>0 unordered", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
-    add("histogram vs plain, low entropy", "histogram 256 skewed", "u32", 1 << 28, "ratio", 2.0, "{:.2f}x")
-    add("histogram vs plain, uniform", "histogram 256 uniform", "u32", 1 << 28, "ratio", 0.95, "{:.2f}x")
+            add("SpMV vs cuSPARSE", coll, "f32", n, "ratio", 1.0, "{:.2f}x")
+    for keys in ["uniform", "skewed"]:
+        add("histogram 65536 vs CUB HistogramEven", f"histogram 65536 {keys} vs CUB", "u32", 1 << 28, "ratio", 1.0, "{:.2f}x")
+    add("histogram 65536 % of copy", "histogram 65536 uniform", "u32", 1 << 28, "pct_of_copy", 30.0, "{:.1f}%")
     for op in ["sum", "min", "max"]:
         for t in ["f32", "i32", "f64"]:
-            add("CPU reduce % of read bandwidth", f"cpu reduce {op}", t, 1 << 28, "pct_of_read", 80.0, "{:.1f}%")
+            add("reduce vs CUB at 2^20", f"reduce {op}", t, 1 << 20, "ratio", 1.0, "{:.2f}x")
+    for n in [1 << 20, 1 << 24, 1 << 28]:
+        add("warp reduce: redux.sync vs shuffles", "warp reduce sum rounds", "i32", n, "ratio", 1.0, "{:.2f}x")
+    n_cpu = max((int(r["n"]) for r in cpu), default=1 << 28)
+    for op in ["sum", "min", "max"]:
+        for t in ["f32", "i32", "f64"]:
+            add("CPU reduce % of read", f"cpu reduce {op}", t, n_cpu, "pct_of_read", 80.0, "{:.1f}%")
+    for kind in ["inclusive", "exclusive"]:
+        for t in ["f32", "i32", "i64"]:
+            add("CPU scan % of copy", f"cpu scan {kind} sum", t, n_cpu, "pct_of_copy", 60.0, "{:.1f}%")
+    add("CPU stable compaction % of copy", "cpu compact x>0 stable", "f32", n_cpu, "pct_of_copy", 50.0, "{:.1f}%")
+    add("CPU histogram 256 % of copy", "cpu histogram 256 uniform", "u32", n_cpu, "pct_of_copy", 50.0, "{:.1f}%")
+    # Earlier issues' targets, still tracked.
+    for op in ["sum", "min", "max"]:
+        for t in ["f32", "i32", "f64"]:
+            add("reduce vs CUB", f"reduce {op}", t, 1 << 28, "ratio", 1.0, "{:.2f}x")
+    add("count_if % of copy", "count_if x<0", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
+    add("unordered compaction % of copy", "compact x>0 unordered", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
+    add("histogram 256 vs plain, low entropy", "histogram 256 skewed", "u32", 1 << 28, "ratio", 2.0, "{:.2f}x")
     return "\n".join(out)
 
 
@@ -105,6 +121,51 @@ def table(rows, title):
                 f"{num(r['pct_of_read']) + '%' if r['pct_of_read'] else '-'} | {num(r['baseline_gb_per_s'])} | {ratio} |"
             )
         out.append("")
+    return "\n".join(out)
+
+
+# Peer rows (bench_peers.py) beside the wavekit row and its same-process baseline.
+PEER_ROWS = [
+    ("sum", "f32", "reduce sum"),
+    ("cumsum", "f32", "scan inclusive sum"),
+    ("cumsum", "i32", "scan inclusive sum"),
+    ("cumsum", "i64", "scan inclusive sum"),
+    ("masked select x>0", "f32", "compact x>0 stable"),
+    ("bincount 256 uniform", "u32", "histogram 256 uniform vs CUB"),
+    ("bincount 256 skewed", "u32", "histogram 256 skewed vs CUB"),
+    ("bincount 65536 uniform", "u32", "histogram 65536 uniform vs CUB"),
+    ("bincount 65536 skewed", "u32", "histogram 65536 skewed vs CUB"),
+    ("spmv regular 8..64", "f32", "spmv regular 8..64"),
+    ("spmv power-law", "f32", "spmv power-law"),
+]
+
+
+def peers(gpu, rows):
+    if not rows:
+        return "(not run)"
+
+    def t(sec):
+        sec = float(sec)
+        return f"{sec * 1e6:.1f} us" if sec < 1e-3 else f"{sec * 1e3:.3f} ms"
+
+    out = ["| collective | type | n | wavekit | same-process baseline | torch | cupy |", "|---|---|---|---|---|---|---|"]
+    sizes = sorted({int(r["n"]) for r in rows})
+    for coll, elem, ours in PEER_ROWS:
+        for n in sizes:
+            got = {r["peer"]: r for r in rows if r["collective"] == coll and r["type"] == elem and int(r["n"]) == n}
+            if not got:
+                continue
+            w = find(gpu, ours, elem, n)
+            if w and w["status"] == "ok":
+                wk = f"{t(w['median_s'])}, {num(w['gb_per_s'])} GB/s"
+                base = "-"
+                if w["ratio"]:
+                    bt = float(w["median_s"]) * float(w["ratio"])
+                    base = f"{w['baseline']}: {t(bt)}, {num(w['baseline_gb_per_s'])} GB/s"
+            else:
+                wk, base = "not measured", "-"
+            cells = [f"{t(got[p]['median_s'])}, {num(got[p]['gb_per_s'])} GB/s" if p in got else "-" for p in ["torch", "cupy"]]
+            out.append(f"| {coll} | {elem} | {pow2(n)} | {wk} | {base} | {cells[0]} | {cells[1]} |")
     return "\n".join(out)
 
 
@@ -149,13 +210,13 @@ def main():
     gpu = read_csv(os.path.join(RESULTS, "bench-cuda.csv"))
     cpu = read_csv(os.path.join(RESULTS, "bench-cpu.csv"))
     lad = read_csv(os.path.join(RESULTS, "ladder.csv"))
+    peer_rows = read_csv(os.path.join(RESULTS, "peers.csv"))
     parts = [
         "# wavekit benchmarks",
         "",
-        "Generated by `scripts/bench_report.py` from one staged build of `scripts/bench.sh` run on the lent GPU "
-        "(its device steps split over calls of at most 10 minutes each: tests, then bench and ladder, then CPU, "
-        "criterion and ncu; `device.txt` below is the bench call's); "
-        "regenerate with `scripts/bench.sh stage`, then on the device `STEPS=... bash .gpu-perf/bench.sh device`, "
+        "Generated by `scripts/bench_report.py` from one staged build of `scripts/bench.sh` run on the lent GPU; "
+        "regenerate with `CRITERION=0 scripts/bench.sh stage <checkout>/.gpu-perf-h`, then on the device "
+        "`SIZES=2^20,2^24,2^28 REPS=15 STEPS=\"tests bench peers cpu sanitize\" bash .gpu-perf-h/bench.sh device`, "
         "then `scripts/bench.sh render <fetched results> --notes benches/NOTES.md`. Raw results: `benches/results/`.",
         "",
         "## Device and run",
@@ -164,9 +225,12 @@ def main():
         device,
         "```",
         "",
-        "Commands (on the device): `wavekit bench --backend cuda --sizes 2^16,...,2^28 --reps 25 --csv --plot`, "
-        "`wavekit bench --ladder --reps 25`, `wavekit bench --backend cpu --warp 32 --only reduce --sizes 2^24,2^26,2^28 --reps 10`, "
-        "the criterion binary (`cargo bench --bench collectives --features cuda`) and `ncu` on the reduce and scan kernels.",
+        "Commands (on the device, one call): the CUDA test binaries with `--include-ignored`; "
+        "`wavekit bench --backend cuda --sizes 2^20,2^24,2^28 --reps 15 --only <group>` for the groups reduce, scan, "
+        "compact, spmv, histogram, warp reduce, count_if, segreduce (one process each: every row's CUB/cuSPARSE "
+        "baseline and copy/read kernels are timed in that process right after the row); `python3 bench_peers.py "
+        "--sizes 2^20,2^24,2^28 --reps 15`; `wavekit bench --backend cpu --warp 32 --sizes 2^28 --reps 10 --only <group>` "
+        "for reduce, scan, `compact x>0 stable`, `histogram 256 uniform`; compute-sanitizer over tests/cuda_sanitize.rs.",
         "",
         "Method: every input is random (never zeros) and every result is compared bit for bit with the "
         "conformance reference before it is timed (and outputs again after). GPU times are medians of "
@@ -182,9 +246,19 @@ def main():
         "",
         targets(gpu, cpu),
         "",
+        "## Peers: torch and cupy on the same GPU",
+        "",
+        "`scripts/bench_peers.py` in the same device call, after the wavekit rows (a separate process; "
+        "same flush, delay kernel and CUDA events; results checked first). Calls whose output size "
+        "depends on the data (masked select, bincount) synchronise with the host inside the call, as "
+        "those libraries' APIs do. wavekit's bincount rows are its histogram (keys past the bins "
+        "counted outside); torch.bincount and cupy.bincount count them in extra bins.",
+        "",
+        peers(gpu, peer_rows),
+        "",
         "## Plot",
         "",
-        "![GB/s against n](benches/results/bench-cuda.svg)",
+        "![GB/s against n](benches/results/bench-cuda.svg)" if os.path.exists(os.path.join(src, "bench-cuda.svg")) else "(not drawn in this run)",
         "",
         "## Seed ladder (seed 003, seed 002's kernels)",
         "",
@@ -192,7 +266,7 @@ def main():
         "RTX 2070: __syncwarp +10%, shuffles +20%, grid-stride two passes +40%, static scratch 2.0 ms -> 1.5 ms; "
         "atomics gave 123633392, two passes 123000064.",
         "",
-        ladder(lad),
+        ladder(lad) if lad else "(not run in this run; the last ladder, ncu and criterion output are in benches/results/earlier-1b66620/)",
         "",
         "## All GPU rows",
         "",

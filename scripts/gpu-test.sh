@@ -27,6 +27,7 @@ export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
 args=()
 for t in "${tests[@]}"; do args+=(--test "$t"); done
 cd "$root"
+# The tests are the targets of the wavekit-tests package (tests/Cargo.toml).
 json="$(cargo test --release -p wavekit-tests --features cuda --no-run --message-format=json "${args[@]}")"
 
 rm -rf "$dest/bin"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned CUDA 13.0 compiler wheels into .venv-cuda/ (git-ignored) so that
+# Installs the pinned CUDA 13.0 compiler (and cuSPARSE) wheels into .venv-cuda/ (git-ignored) so that
 # `cargo build --features cuda` works on a machine with no CUDA toolkit and no GPU.
 # Idempotent: a second run only checks that the pinned versions are there.
 #
@@ -17,6 +17,11 @@ pins=(
   nvidia-cuda-crt==13.0.88
   nvidia-cuda-runtime==13.0.96
   nvidia-cuda-cccl==13.0.85
+  # cuSPARSE of CUDA 13.0 (12.6.3.3): its header for the bench's in-process cusparseSpMV
+  # baseline (csrc/bench/cusparse.cu). The library is loaded at run time, so nothing that is
+  # built needs it to start; nvJitLink is its dependency, pinned to the compiler's release.
+  nvidia-cusparse==12.6.3.3
+  nvidia-nvjitlink==13.0.88
   nvidia-nccl-cu13==2.27.7
 )
 

@@ -28,6 +28,25 @@ int32_t wk_bench_cub_segreduce(void* stream, const float* in, float* out, const 
 // cub::DeviceSelect::If keeping x > threshold (f32), the count to *count (device int64).
 int32_t wk_bench_cub_select_gt(void* stream, const float* in, uint64_t n, float threshold,
                                float* out, int64_t* count, void* temp, size_t* temp_bytes);
+// cub::DeviceHistogram::HistogramEven of u32 keys into `bins` u32 counts (levels 0..bins, so
+// bin k counts the keys equal to k; keys at or past `bins` are dropped).
+int32_t wk_bench_cub_histogram(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
+                               uint32_t* counts, void* temp, size_t* temp_bytes);
+
+// cuSPARSE (csrc/bench/cusparse.cu), opened at run time: its version (e.g. 12603), or 0 when
+// the library could not be loaded; the last failure's message.
+int32_t wk_bench_cusparse_version(void);
+const char* wk_bench_cusparse_error(void);
+// y = A x for a CSR matrix of f32 (32-bit offsets and columns), cusparseSpMV with algorithm
+// `alg` (cusparseSpMVAlg_t): a plan (handle and descriptors on `stream`) and the bytes of
+// buffer it needs; then runs (after an optional preprocess) and the plan's release.
+int32_t wk_bench_cusparse_spmv_plan(void* stream, const uint32_t* row_offsets,
+                                    const uint32_t* cols, const float* vals, const float* x,
+                                    float* y, uint64_t rows, uint64_t ncols, uint64_t nnz,
+                                    uint32_t alg, void** plan, size_t* buffer_bytes);
+int32_t wk_bench_cusparse_spmv_preprocess(void* plan, void* buffer);
+int32_t wk_bench_cusparse_spmv(void* plan, void* buffer);
+void wk_bench_cusparse_free(void* plan);
 
 // Device-to-device copy of `bytes` (cudaMemcpyAsync): the copy bandwidth baseline.
 int32_t wk_bench_copy(void* stream, void* dst, const void* src, uint64_t bytes);
@@ -53,6 +72,18 @@ int32_t wk_bench_scan_b(void* stream, uint32_t dtype, uint32_t exclusive, const 
 // 1 warp-aggregated (match_any), 2 adaptive, 3 plain atomics straight on the global counts.
 int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
                                 uint64_t* out, int32_t mode);
+// Warp-level microbenchmark (variants.cu): each thread of n runs wk_bench_warp_rounds_count()
+// rounds of v = warp_sum(v) + (lane ^ round) over its warp (i32, wrapping), by the hardware
+// reduce where prims::bfly takes it (hw = 1) or the shuffle butterfly (hw = 0); lane 0 of each
+// warp writes v to out[warp].
+uint32_t wk_bench_warp_rounds_count(void);
+int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_t* out,
+                             uint32_t hw);
+// Stable compaction of f32 x > threshold compiled for `blocks` blocks per SM (6, 7, 8; 0 the
+// default); scratch as the compact launcher's, the count to *count (device).
+int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
+                           void* scratch, uint64_t scratch_bytes, float* out, uint64_t* count,
+                           uint32_t blocks);
 
 // The seed ladder: sum of n floats by step 1..6 (see ladder.cu), result to *result (host),
 // synchronising the stream. `d_y` is one device float the atomic steps accumulate into.

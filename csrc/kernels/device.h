@@ -10,6 +10,10 @@ inline uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
 uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n);
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n);
 uint64_t compact_scratch(uint64_t n);
+uint64_t spmv_scratch(uint64_t nnz);
+int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                uint64_t nnz, uint64_t rows, uint32_t vector, void* y);
 int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out);
@@ -24,13 +28,20 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                          uint64_t scratch_bytes, void* out, unsigned blocks);
-// mode: 0 plain atomics (shared-memory counts for small histograms), 1 warp-aggregated
-// (match_any), 2 adaptive, 3 plain atomics on the global counts only (the naive baseline).
+// blocks = 1, 6, 7 or 8: the stable compaction kernel compiled for that many blocks per SM (1:
+// the compiler's choice); 0: the default (7).
+int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                     uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
+                     uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
+                     uint64_t* out_count, unsigned blocks);
 // Test hook (look_back_probe.cu): statuses `flags`/`values` for tiles 0 .. tiles-1, the
 // look-back's exclusive prefix of tile `tiles` into out (one element).
 int look_back_probe_launch(void* stream, uint32_t dtype, uint32_t op, const uint32_t* flags,
                            const void* values, uint64_t tiles, void* scratch,
                            uint64_t scratch_bytes, void* out);
+// mode: 0 plain atomics (shared-memory counts for small histograms), 1 warp-aggregated
+// (match_any), 2 adaptive, 3 plain atomics on the global counts only (the naive baseline),
+// 4 shared-memory counts a slice of bins per block (wide histograms).
 int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
                           uint64_t* out, int mode);
 }  // namespace WK_NS

@@ -97,6 +97,36 @@ template <int OP, typename T> __device__ __forceinline__ T fold_float_minmax(con
   return from_bits<T>((typename K::U)float_key<T>((typename K::U)k[0]));
 }
 
+// A tile's (or a group's of partials) reduction of one value per thread, the result in thread
+// 0. The canonical tree for every op; float Min and Max are order-free, so they reduce the
+// threads' integer keys instead (a NaN anywhere becomes the key that wins, which no number
+// has: the bits it maps back to are a NaN), with the integer butterfly, one redux.sync per warp
+// for f32 keys where the arch has it, and no NaN- and signed-zero-aware compare chain.
+template <int OP, typename T, typename G>
+__device__ __forceinline__ T tile_partial(T v, G groups) {
+  if constexpr (Elem<T>::is_float && (OP == OP_MIN || OP == OP_MAX)) {
+    typedef FloatKey<T> K;
+    typedef typename K::S S;
+    const S win = OP == OP_MIN ? int_min<S>() : int_max<S>();
+    const typename K::U b = to_bits(v);
+    S k = (b & K::kAbs) > K::kInf ? win : float_key<T>(b);
+    const wk_lanemask_t mask = block_warp_lanes();
+    k = bfly<OP, S>(mask, k, WK_WARP_SIZE);
+    const unsigned warps = (blockDim.x + WK_WARP_SIZE - 1) / WK_WARP_SIZE;
+    if (lane() == 0) groups[threadIdx.x / WK_WARP_SIZE] = from_bits<T>((typename K::U)k);
+    __syncthreads();
+    if (threadIdx.x < WK_WARP_SIZE) {
+      S x = threadIdx.x < warps ? (S)to_bits((T)groups[threadIdx.x]) : Op<OP, S>::identity();
+      k = bfly<OP, S>(mask, x, WK_WARP_SIZE);
+    }
+    __syncthreads();
+    if (k == win) return from_bits<T>(K::kQuietNan);
+    return from_bits<T>((typename K::U)float_key<T>((typename K::U)k));
+  } else {
+    return group_reduce<OP, T>(v, groups);
+  }
+}
+
 // The lane's fold of its 16 elements, in (chunk, slot) order. The canonical order is
 // sequential; for order-free ops a pairwise tree gives the same bits with a chain four combines
 // deep instead of sixteen.
@@ -184,7 +214,7 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::
     } else {
       acc = fold_scalar<OP, T, false>(in, n, tile);
     }
-    T r = group_reduce<OP, T>(acc, groups);
+    T r = tile_partial<OP, T>(acc, groups);
     if (threadIdx.x == 0) {
       if (tiles == 1)
         *out = r;
@@ -214,7 +244,7 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::
     __syncthreads();
     if (!last) return;
     arch::fence_device();
-    T r = group_reduce<OP, T>(fold_scalar<OP, T, true>(plan.part[lvl], m, g), groups);
+    T r = tile_partial<OP, T>(fold_scalar<OP, T, true>(plan.part[lvl], m, g), groups);
     if (plan.m[lvl + 1] == 1) {
       if (threadIdx.x == 0) *out = r;
       return;

@@ -38,6 +38,10 @@ inline ::wk_simt::WarpResult op(::wk_simt::Op o, wk_lanemask_t mask, uint64_t v,
   return ::wk_simt::warp_op(o, (uint64_t)mask, v, bytes, arg, width, s);
 }
 
+// Streaming loads: no caches to keep anything out of.
+inline uint32_t load_streaming(const uint32_t* p) { return *p; }
+inline uint64_t load_streaming(const uint64_t* p) { return *p; }
+
 inline bool all_sync(wk_lanemask_t mask, bool p, WK_SIMT_AT) {
   return op(::wk_simt::Op::All, mask, p, 0, 0, 0, WK_SIMT_SITE).value != 0;
 }
@@ -101,5 +105,11 @@ inline int memset_async(void* p, int byte, size_t bytes, stream_t) {
   return 0;
 }
 inline const char* error_string(int code) { return ::wk_simt::error_string(code); }
+// A small device: eight multiprocessors and 16 KB of dynamic shared memory a block, so launchers
+// that size by these (the sliced histogram) take their many-block, many-slice paths on inputs
+// the executor runs in moments.
+inline unsigned multiprocessors() { return 8; }
+inline size_t max_dynamic_shared() { return 16384; }
+template <typename K> inline int allow_dynamic_shared(K*, size_t) { return 0; }
 }  // namespace host
 }  // namespace WK_NS

@@ -28,6 +28,9 @@
 //   T shfl_down_sync(mask, T v, unsigned delta, unsigned width); // own value past the segment
 //   T shfl_xor_sync (mask, T v, unsigned lmask, unsigned width); // own value if lane^lmask
 //                                                                // lies past the segment
+// Streaming loads: a global load of data read once, marked to leave the caches first
+// (evict-first), so it does not push out data that is read again (an SpMV's x)
+//   uint32_t load_streaming(const uint32_t* p); uint64_t load_streaming(const uint64_t* p);
 // Memory fences
 //   void fence_block();                       // __threadfence_block
 //   void fence_device();                      // __threadfence
@@ -47,6 +50,11 @@
 //   int         launch_error();                           // cuda/hipGetLastError as int, 0 = ok
 //   int         memset_async(void* p, int byte, size_t bytes, stream_t s);
 //   const char* error_string(int code);                   // vendor message for a positive code
+//   unsigned    multiprocessors();                        // SMs / CUs of the current device, 0 if
+//                                                         // unknown
+//   size_t      max_dynamic_shared();                     // most dynamic shared memory one block
+//                                                         // may be given (after opting in), bytes
+//   int         allow_dynamic_shared(K* kernel, size_t b); // opt `kernel` in to b bytes of it
 // ========================================================================================
 #pragma once
 
@@ -134,6 +142,17 @@ WK_CUDA_SHFL(uint64_t)
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
 
+__device__ __forceinline__ uint32_t load_streaming(const uint32_t* p) {
+  uint32_t v;
+  asm("ld.global.cs.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint64_t load_streaming(const uint64_t* p) {
+  uint64_t v;
+  asm("ld.global.cs.u64 %0, [%1];" : "=l"(v) : "l"(p));
+  return v;
+}
+
 __device__ __forceinline__ bool uni_sync(wk_lanemask_t mask, bool p) {
   return __uni_sync(mask, p) != 0;
 }
@@ -188,5 +207,19 @@ inline int memset_async(void* p, int byte, size_t bytes, stream_t s) {
   return (int)cudaMemsetAsync(p, byte, bytes, s);
 }
 inline const char* error_string(int code) { return cudaGetErrorString((cudaError_t)code); }
+inline int device_attribute(cudaDeviceAttr a) {
+  int dev = 0, v = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) return 0;
+  return v;
+}
+inline unsigned multiprocessors() {
+  return (unsigned)device_attribute(cudaDevAttrMultiProcessorCount);
+}
+inline size_t max_dynamic_shared() {
+  return (size_t)device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+}
+template <typename K> inline int allow_dynamic_shared(K* kernel, size_t bytes) {
+  return (int)cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
 }  // namespace host
 }  // namespace WK_NS

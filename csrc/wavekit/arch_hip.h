@@ -180,6 +180,14 @@ WK_HIP_SHFL(uint64_t)
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
 
+// Streaming loads (arch_cuda.h): the nontemporal hint.
+__device__ __forceinline__ uint32_t load_streaming(const uint32_t* p) {
+  return __builtin_nontemporal_load(p);
+}
+__device__ __forceinline__ uint64_t load_streaming(const uint64_t* p) {
+  return __builtin_nontemporal_load(p);
+}
+
 }  // namespace arch
 
 namespace host {
@@ -189,5 +197,21 @@ inline int memset_async(void* p, int byte, size_t bytes, stream_t s) {
   return (int)hipMemsetAsync(p, byte, bytes, s);
 }
 inline const char* error_string(int code) { return hipGetErrorString((hipError_t)code); }
+inline int device_attribute(hipDeviceAttribute_t a) {
+  int dev = 0, v = 0;
+  if (hipGetDevice(&dev) != hipSuccess || hipDeviceGetAttribute(&v, a, dev) != hipSuccess) return 0;
+  return v;
+}
+inline unsigned multiprocessors() {
+  return (unsigned)device_attribute(hipDeviceAttributeMultiprocessorCount);
+}
+// AMD has no opt-in beyond the per-block limit (64 KB of LDS on CDNA and RDNA).
+inline size_t max_dynamic_shared() {
+  return (size_t)device_attribute(hipDeviceAttributeMaxSharedMemoryPerBlock);
+}
+template <typename K> inline int allow_dynamic_shared(K* kernel, size_t bytes) {
+  return (int)hipFuncSetAttribute((const void*)kernel, hipFuncAttributeMaxDynamicSharedMemorySize,
+                                  (int)bytes);
+}
 }  // namespace host
 }  // namespace WK_NS

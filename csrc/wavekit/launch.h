@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#define WK_ABI_VERSION 5
+#define WK_ABI_VERSION 6
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -38,6 +38,7 @@
 #define WK_ALGO_DEVICE_SCAN 1u
 #define WK_ALGO_COUNT_IF 2u
 #define WK_ALGO_COMPACT 3u
+#define WK_ALGO_SPMV 4u  // n = nonzeros
 
 #ifdef __cplusplus
 extern "C" {

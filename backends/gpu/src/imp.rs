@@ -651,17 +651,20 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(x)?;
         self.own(y)?;
         // One offset per row and one past; one value per column index. The column indices
-        // themselves are checked against x's length by the kernel.
+        // themselves are checked against x's length by the kernels.
         check_len(
             "SpMV row offsets (rows + 1)",
             y.len.saturating_add(1),
             row_offsets.len,
         )?;
         check_len("SpMV values (one per column index)", cols.len, vals.len)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
+        let nnz = cols.len;
+        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
+        let scratch = self.ensure_pool(&mut work, bytes)?;
         let status = self.run(&work, "spmv", |s, st| unsafe {
-            (self.table.spmv)(
+            (self.table.spmv_balanced)(
                 s,
                 st,
                 kind::<T>(),
@@ -670,9 +673,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 cptr(vals.device_ptr()),
                 cptr(x.device_ptr()),
                 x.len as u64,
-                cols.len as u64,
                 y.len as u64,
+                nnz as u64,
                 vector,
+                dptr(scratch),
+                bytes,
                 dptr(y.device_ptr()),
             )
         })?;

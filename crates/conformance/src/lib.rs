@@ -113,6 +113,8 @@ macro_rules! conformance_cases {
             compact_stable
             compact_unordered
             histogram
+            spmv_balanced
+            histogram_wide
             err_mask_width
             err_sub_width
             err_tile_size

@@ -73,6 +73,8 @@ void fence();
   ::wk_simt::amdgcn::ds_bpermute((addr), (data), WK_SIMT_HERE)
 #define __builtin_amdgcn_readfirstlane(v) ::wk_simt::amdgcn::readfirstlane((v), WK_SIMT_HERE)
 // s_barrier: the barrier HIP's __syncthreads is built on.
+// A nontemporal load is a plain load on the CPU (no caches to bypass).
+#define __builtin_nontemporal_load(p) (*(p))
 #define __builtin_amdgcn_s_barrier() ::wk_simt::amdgcn::s_barrier(WK_SIMT_HERE)
 // wave_barrier emits no instruction: it only keeps the compiler from moving code across it,
 // and the host compiler does not move code across the executor's calls anyway.

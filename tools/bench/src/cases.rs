@@ -523,7 +523,8 @@ pub fn histogram_keys(n: usize, skewed: bool) -> Vec<u32> {
     keys_for(n, skewed, BINS)
 }
 
-fn keys_for(n: usize, skewed: bool, bins: u32) -> Vec<u32> {
+/// `n` keys over `bins` bins and an eighth past them (uniform), or 7 in 8 in one bin (skewed).
+pub fn keys_for(n: usize, skewed: bool, bins: u32) -> Vec<u32> {
     let span = bins as u64 + bins as u64 / 8;
     (0..n as u64)
         .into_par_iter()

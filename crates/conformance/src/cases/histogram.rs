@@ -3,7 +3,7 @@
 
 use crate::Scale;
 use crate::check::{eq, expect_err, ok};
-use crate::inputs::data_sizes;
+use crate::inputs::{data_sizes, pick};
 use crate::reference;
 use wavekit_core::RawBackend;
 use wavekit_core::api::Collectives;
@@ -44,4 +44,34 @@ pub fn err_histogram_bins<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), Str
         b.histogram(&empty, 0).map(drop),
         E::ZeroBins
     )
+}
+
+/// Histograms wider than one block's shared memory (the GPU counts a slice of bins per block):
+/// 8192 to 70000 bins, uniform keys
+/// with some past the bins, and skewed keys (most in one bin).
+pub fn histogram_wide<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    let sizes = pick(scale, &[100_003usize, 1 << 20], &[30_001usize]);
+    for bins in [8192u32, 20_000, 70_000] {
+        for &n in &sizes {
+            for skewed in [false, true] {
+                let keys: Vec<u32> = (0..n as u64)
+                    .map(|i| {
+                        let r = splitmix(i ^ (bins as u64) << 32);
+                        if skewed && !r.is_multiple_of(8) {
+                            bins / 3
+                        } else {
+                            (r % (bins as u64 * 9 / 8)) as u32
+                        }
+                    })
+                    .collect();
+                let ctx = format!("bins={bins} n={n} skewed={skewed}");
+                let buf = ok(&ctx, b.upload(&keys))?;
+                let got = ok(&ctx, b.histogram(&buf, bins))?;
+                let (counts, outside) = reference::histogram(&keys, bins);
+                eq(&format!("{ctx}: counts"), counts, got.counts)?;
+                eq(&format!("{ctx}: outside"), outside, got.outside)?;
+            }
+        }
+    }
+    Ok(())
 }

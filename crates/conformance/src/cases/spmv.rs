@@ -1,5 +1,6 @@
 //! spmv: CSR matrices with regular, irregular, empty and long rows, every vector size and
-//! `VectorSize::Auto`; malformed matrices and vectors of the wrong length refused.
+//! `VectorSize::Auto`; malformed matrices and vectors of the wrong length refused; the GPU
+//! launchers' load-balanced path over many nonzero chunks (`spmv_balanced`).
 
 use crate::Scale;
 use crate::check::{expect_err, ok, same_elems};
@@ -165,4 +166,68 @@ pub fn err_spmv_untouched<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), Str
         same_elems(&ctx, "untouched y element", &before, &after)?;
     }
     Ok(())
+}
+
+// Inputs for the GPU launchers' load-balanced path, which the small cases never reach: many
+// nonzero chunks, rows far longer than a block's shared window, runs of empty rows and a row
+// ending exactly on a chunk boundary.
+
+/// Row lengths: mostly short, every 97th row long (up to `long`), runs of empty rows, and one
+/// row that ends at nonzero `boundary` exactly (a chunk edge of the balanced launcher).
+fn skewed_rows(nnz: usize, long: usize, boundary: usize, seed: u64) -> Vec<u32> {
+    let mut offsets = vec![0u32];
+    let mut end = 0usize;
+    let mut r = 0u64;
+    while end < nnz {
+        let x = splitmix(seed ^ r << 8);
+        let mut len = match r % 97 {
+            0 => long / 2 + (x % (long as u64 / 2 + 1)) as usize,
+            5..=9 => 0,
+            _ => (x % 24) as usize,
+        };
+        if end < boundary && end + len > boundary {
+            len = boundary - end;
+        }
+        end = (end + len).min(nnz);
+        offsets.push(end as u32);
+        r += 1;
+    }
+    offsets
+}
+
+fn spmv_balanced_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    // (nonzeros, longest rows): past the 4096-product window at full scale, and many chunks.
+    let shapes = pick(
+        scale,
+        &[(30_000usize, 9_000usize), (200_000, 20_000)],
+        &[(12_000usize, 9_000usize)],
+    );
+    for &(nnz, long) in &shapes {
+        let offsets = skewed_rows(nnz, long, 2048, nnz as u64);
+        let rows = offsets.len() - 1;
+        let cols = rows.max(1);
+        let col_idx: Vec<u32> = (0..nnz as u64)
+            .map(|k| (splitmix(k ^ 0xBA1) % cols as u64) as u32)
+            .collect();
+        let a_vals: Vec<T> = values(nnz, nnz as u64 + 1);
+        let x: Vec<T> = values(cols, nnz as u64 + 2);
+        let a = ok("csr", Csr::new(b, rows, cols, &offsets, &col_idx, &a_vals))?;
+        let xb = ok("x", b.upload(&x))?;
+        for lanes in pick(scale, &[1u32, 4, 16, 32], &[1u32, 16]) {
+            let ctx = format!("{} {rows} rows nnz={nnz} vector={lanes}", T::KIND.name());
+            let mut y = ok(&ctx, b.alloc::<T>(rows))?;
+            ok(&ctx, b.spmv(&a, &xb, &mut y, VectorSize::Lanes(lanes)))?;
+            let got = ok(&ctx, b.download(&y))?;
+            let want = reference::spmv(&offsets, &col_idx, &a_vals, &x, lanes);
+            same_elems(&ctx, "row", &want, &got)?;
+        }
+    }
+    Ok(())
+}
+
+/// SpMV on rows longer than a block's window, over many chunks (f32, i32 and f64).
+pub fn spmv_balanced<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    spmv_balanced_typed::<f32, B>(b, scale)?;
+    spmv_balanced_typed::<i32, B>(b, scale)?;
+    spmv_balanced_typed::<f64, B>(b, scale)
 }

@@ -28,3 +28,21 @@ inline hipError_t hipMemsetAsync(void* p, int value, size_t bytes, hipStream_t) 
   memset(p, value, bytes);
   return hipSuccess;
 }
+
+// Device attributes of the executor's small device (as arch_simt.h's host::multiprocessors and
+// max_dynamic_shared), so the launchers that size by them take the same paths in both flavours.
+enum hipDeviceAttribute_t : int {
+  hipDeviceAttributeMultiprocessorCount,
+  hipDeviceAttributeMaxSharedMemoryPerBlock,
+};
+inline hipError_t hipGetDevice(int* dev) {
+  *dev = 0;
+  return hipSuccess;
+}
+inline hipError_t hipDeviceGetAttribute(int* v, hipDeviceAttribute_t a, int) {
+  *v = a == hipDeviceAttributeMultiprocessorCount ? 8 : 16384;
+  return hipSuccess;
+}
+enum hipFuncAttribute : int { hipFuncAttributeMaxDynamicSharedMemorySize };
+// Nothing to opt in to: the executor's shared memory is sized per launch.
+inline hipError_t hipFuncSetAttribute(const void*, hipFuncAttribute, int) { return hipSuccess; }

@@ -46,6 +46,34 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_histogram(
+        s: S,
+        keys: *const u32,
+        n: u64,
+        bins: u32,
+        counts: *mut u32,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cusparse_version() -> i32;
+    pub fn wk_bench_cusparse_error() -> *const c_char;
+    pub fn wk_bench_cusparse_spmv_plan(
+        s: S,
+        row_offsets: *const u32,
+        cols: *const u32,
+        vals: *const f32,
+        x: *const f32,
+        y: *mut f32,
+        rows: u64,
+        ncols: u64,
+        nnz: u64,
+        alg: u32,
+        plan: *mut *mut c_void,
+        buffer_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cusparse_spmv_preprocess(plan: *mut c_void, buffer: *mut c_void) -> i32;
+    pub fn wk_bench_cusparse_spmv(plan: *mut c_void, buffer: *mut c_void) -> i32;
+    pub fn wk_bench_cusparse_free(plan: *mut c_void);
     pub fn wk_bench_copy(s: S, dst: *mut c_void, src: *const c_void, bytes: u64) -> i32;
     pub fn wk_bench_read(s: S, src: *const c_void, bytes: u64, sink: *mut u32) -> i32;
     pub fn wk_bench_delay(s: S, micros: u32) -> i32;
@@ -85,6 +113,19 @@ unsafe extern "C" {
         bins: u32,
         out: *mut u64,
         mode: i32,
+    ) -> i32;
+    pub fn wk_bench_warp_rounds_count() -> u32;
+    pub fn wk_bench_warp_rounds(s: S, input: *const i32, n: u64, out: *mut i32, hw: u32) -> i32;
+    pub fn wk_bench_compact_b(
+        s: S,
+        input: *const f32,
+        n: u64,
+        threshold: f32,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        out: *mut f32,
+        count: *mut u64,
+        blocks: u32,
     ) -> i32;
     pub fn wk_bench_ladder(
         s: S,

@@ -5,8 +5,10 @@
 
 pub mod ffi;
 pub mod ladder;
+mod more_variants;
 pub mod timer;
 mod variants;
+mod vendor;
 
 use super::cases::{Case, ExtraCases};
 use super::job::Job;
@@ -98,7 +100,10 @@ fn cub(timing: Timing) -> Option<Baseline> {
 
 impl ExtraCases for CudaBackend {
     fn extra_cases() -> Vec<Case<Self>> {
-        variants::cases()
+        let mut cases = variants::cases();
+        cases.extend(vendor::cases());
+        cases.extend(more_variants::cases());
+        cases
     }
 }
 
@@ -304,8 +309,11 @@ impl BenchBackend for CudaBackend {
                 ..
             } => {
                 let rows = y.len() as u64;
+                let nnz = raw.cols.len() as u64;
+                let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_SPMV, kind, nnz) };
+                let sc = scratch(self, bytes)?;
                 let timing = timer.time(h, "spmv", |s| unsafe {
-                    (t.spmv)(
+                    (t.spmv_balanced)(
                         s,
                         st,
                         kind,
@@ -314,15 +322,17 @@ impl BenchBackend for CudaBackend {
                         inp(vals),
                         inp(x),
                         x.len() as u64,
-                        raw.cols.len() as u64,
                         rows,
+                        nnz,
                         *vector,
+                        out(&sc),
+                        bytes,
                         out(y),
                     )
                 })?;
                 Timed {
                     timing,
-                    baseline: None,
+                    baseline: vendor::cusparse_spmv(self, &timer, h, raw, vals, x, y)?,
                 }
             }
             Job::CountIf { input, pred } => {

@@ -1,0 +1,50 @@
+// Entry points to more variants of wavekit's own kernels (the stable compaction's occupancy) and
+// the warp-level microbenchmark of the integer warp reduce: the hardware reduce (redux.sync on
+// sm_80+, what prims::bfly takes for a whole warp of 32-bit integers) against the shuffle
+// butterfly, each thread running kRounds dependent reduces so the instruction cost shows.
+#include "../kernels/device.h"
+#include "bench.h"
+
+namespace {
+
+const unsigned kRoundsBlock = 256;
+const unsigned kRounds = 32;
+
+template <bool HW>
+__global__ void __launch_bounds__(kRoundsBlock)
+    warp_rounds_kernel(const int32_t* in, uint64_t n, int32_t* out) {
+  const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned ln = WK_NS::prims::lane();
+  int32_t v = t < n ? in[t] : 0;
+  for (unsigned r = 0; r < kRounds; ++r) {
+    const int32_t s = HW ? WK_NS::prims::bfly<WK_NS::OP_SUM, int32_t>(WK_FULL_MASK, v, WK_WARP_SIZE)
+                         : WK_NS::prims::bfly_shuffle<WK_NS::OP_SUM, int32_t>(WK_FULL_MASK, v, WK_WARP_SIZE);
+    v = (int32_t)((uint32_t)s + (ln ^ r));
+  }
+  if (t < n && ln == 0) out[t / WK_WARP_SIZE] = v;
+}
+
+}  // namespace
+
+extern "C" uint32_t wk_bench_warp_rounds_count(void) { return kRounds; }
+
+extern "C" int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_t* out,
+                                        uint32_t hw) {
+  const uint64_t grid = (n + kRoundsBlock - 1) / kRoundsBlock;
+  if (n == 0 || grid > 0x7fffffffull) return WK_ERR_ARG;
+  if (hw)
+    warp_rounds_kernel<true><<<(unsigned)grid, kRoundsBlock, 0, (cudaStream_t)stream>>>(in, n, out);
+  else
+    warp_rounds_kernel<false><<<(unsigned)grid, kRoundsBlock, 0, (cudaStream_t)stream>>>(in, n, out);
+  return (int32_t)cudaGetLastError();
+}
+
+extern "C" int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
+                                      void* scratch, uint64_t scratch_bytes, float* out,
+                                      uint64_t* count, uint32_t blocks) {
+  uint32_t bits;
+  __builtin_memcpy(&bits, &threshold, sizeof bits);
+  // Predicate code 2: x > a (src/op.rs Predicate::encode).
+  return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, bits, 0, 1, in, n, scratch,
+                          scratch_bytes, out, count, blocks);
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Peer libraries on the same GPU, for BENCHMARKS.md: torch and cupy doing what wavekit's bench
+rows do (sum, cumsum, masked select, bincount, CSR SpMV), timed the way wavekit's CUDA bench
+times its launches.
+
+    python3 scripts/bench_peers.py [--sizes 2^20,2^24,2^28] [--reps 25] [--csv OUT.csv]
+
+Each sample: the L2 is flushed (a memset of four times its size), a delay kernel holds the
+stream so the call is queued before the GPU reaches it, then CUDA events around the call. Calls
+whose output size depends on the data (masked select, cupy's boolean indexing, bincount's
+maximum) synchronise with the host inside the call; that is the library's API, and it is timed
+as it is. The SpMV matrices and histogram keys are generated with the same splitmix streams and
+formulas as crates/bench/src/cases.rs (not yet compared row for row with the Rust generator);
+float vectors are uniform in [-1000, 1000) like wavekit's (not the same bits). Every result is
+checked before it is timed: sums against a float64 sum, cumsum's last element likewise, masked
+select's count and values against the mask, bincount against the other library's counts, SpMV
+against a float64 product.
+"""
+
+import argparse
+import csv
+import statistics
+import sys
+
+import cupy as cp
+import cupyx.scipy.sparse as cps
+import torch
+
+def splitmix(seed):
+    """crates/core/src/element.rs's splitmix on a cupy uint64 array (wrapping arithmetic)."""
+    u = cp.uint64
+    z = seed + u(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> u(30))) * u(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> u(27))) * u(0x94D049BB133111EB)
+    return z ^ (z >> u(31))
+
+
+def stream_seeds(stream, n, start=0):
+    return cp.arange(start, start + n, dtype=cp.uint64) | cp.uint64(stream << 40)
+
+
+def row_lengths(nnz, kind):
+    """cases.rs's row_lengths: rows drawn until `nnz` nonzeros, the last row cut to fit."""
+    mean = 36 if kind == "regular" else 8
+    m = nnz // mean + 1024
+    while True:
+        r = splitmix(stream_seeds(6, m))
+        if kind == "regular":
+            lens = (r % cp.uint64(57)).astype(cp.int64) + 8
+        else:
+            u = ((r >> cp.uint64(11)).astype(cp.float64) + 1.0) / float(1 << 53)
+            lens = cp.clip(cp.floor(4.0 / u ** (1.0 / 1.2)), 1, 4096).astype(cp.int64)
+        ends = cp.cumsum(lens)
+        if int(ends[-1]) >= nnz:
+            rows = int(cp.searchsorted(ends, nnz)) + 1
+            lens = lens[:rows].copy()
+            lens[-1] -= int(ends[rows - 1]) - nnz
+            return lens
+        m *= 2
+
+
+def csr(nnz, kind):
+    lens = row_lengths(nnz, kind)
+    rows = lens.size
+    offsets = cp.zeros(rows + 1, dtype=cp.int32)
+    offsets[1:] = cp.cumsum(lens).astype(cp.int32)
+    cols = (splitmix(stream_seeds(7, nnz)) % cp.uint64(rows)).astype(cp.int32)
+    vals = uniform(nnz, 8)
+    x = uniform(rows, 9)
+    return rows, offsets, cols, vals, x
+
+
+def uniform(n, stream):
+    """Element::from_seed for f32: uniform in [-1000, 1000) from splitmix."""
+    unit = (splitmix(stream_seeds(stream, n)) >> cp.uint64(11)).astype(cp.float64) / float(1 << 53)
+    return (unit * 2000.0 - 1000.0).astype(cp.float32)
+
+
+def keys_for(n, skewed, bins):
+    """cases.rs's keys_for: uniform over bins + bins/8, or 7 in 8 keys in bin 17."""
+    r = splitmix(stream_seeds(14, n))
+    span = bins + bins // 8
+    k = ((r >> cp.uint64(3)) % cp.uint64(span)).astype(cp.int32)
+    if skewed:
+        k = cp.where(r % cp.uint64(8) != 0, cp.int32(17), k)
+    return k
+
+
+class Timer:
+    def __init__(self, reps, warmup=3):
+        self.reps, self.warmup = reps, warmup
+        l2 = torch.cuda.get_device_properties(0).L2_cache_size or (64 << 20)
+        self.flush = torch.empty(4 * l2, dtype=torch.uint8, device="cuda")
+        self.delay_cycles = int(40e-6 * 2e9)
+
+    def time(self, fn):
+        for _ in range(self.warmup):
+            fn()
+        torch.cuda.synchronize()
+        samples = []
+        for _ in range(self.reps):
+            self.flush.zero_()
+            torch.cuda._sleep(self.delay_cycles)
+            a = torch.cuda.Event(enable_timing=True)
+            b = torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            samples.append(a.elapsed_time(b) * 1e-3)
+        return statistics.median(samples)
+
+
+def close(what, want, got, rel):
+    want = want.double()
+    err = float(torch.linalg.vector_norm(got.double() - want) / max(float(torch.linalg.vector_norm(want)), 1e-30))
+    if not err <= rel:
+        raise SystemExit(f"{what}: relative error {err:.3g} > {rel}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="2^20,2^24,2^28")
+    ap.add_argument("--reps", type=int, default=25)
+    ap.add_argument("--csv", default=None)
+    ap.add_argument("--only", default=None, help="substring of the collective names to run")
+    a = ap.parse_args()
+    sizes = [1 << int(s[2:]) if s.startswith("2^") else int(s) for s in a.sizes.split(",")]
+    # torch and cupy on the same (legacy default) stream, so the flush and delay order them.
+    assert cp.cuda.get_current_stream().ptr == 0
+    t = Timer(a.reps)
+    rows = []
+
+    def add(peer, collective, elem, n, seconds, nbytes):
+        gbs = nbytes / seconds / 1e9
+        rows.append(dict(peer=peer, collective=collective, type=elem, n=n, median_s=f"{seconds:.9g}",
+                         gb_per_s=f"{gbs:.2f}"))
+        print(f"{peer:6} {collective:28} {elem:4} n={n:>10}  {seconds * 1e6:10.1f} us  {gbs:8.1f} GB/s", flush=True)
+
+    def want(name):
+        return a.only is None or a.only in name
+
+    for n in sizes:
+        if want("sum") or want("cumsum") or want("masked select"):
+            x = uniform(n, 1)
+            xt = torch.as_tensor(x, device="cuda")
+            ref = float(xt.double().sum())
+            tol = 1e-4 * float(xt.double().abs().sum())
+        if want("sum"):
+            for peer, f in [("torch", lambda: xt.sum()), ("cupy", lambda: x.sum())]:
+                got = float(f())
+                if abs(got - ref) > tol:
+                    raise SystemExit(f"{peer} sum: {got} against {ref}")
+                add(peer, "sum", "f32", n, t.time(f), 4 * n)
+        if want("cumsum"):
+            for elem, dt in [("f32", torch.float32), ("i32", torch.int32), ("i64", torch.int64)]:
+                if elem == "f32":
+                    v = xt
+                else:
+                    small = (splitmix(stream_seeds(2, n)) % cp.uint64(2001)).astype(cp.int64) - 1000
+                    v = torch.as_tensor(small, device="cuda").to(dt)
+                vc = cp.asarray(v)
+                exact = v.to(torch.int64).cumsum(0) if elem != "f32" else None
+                for peer, f in [("torch", lambda: torch.cumsum(v, 0, dtype=dt)),
+                                ("cupy", lambda: cp.cumsum(vc, dtype=vc.dtype))]:
+                    got = torch.as_tensor(f(), device="cuda")
+                    if exact is not None:
+                        if not torch.equal(got.to(torch.int64), exact):
+                            raise SystemExit(f"{peer} cumsum {elem}: wrong")
+                    elif abs(float(got[-1]) - ref) > tol:
+                        raise SystemExit(f"{peer} cumsum f32: last {float(got[-1])} against {ref}")
+                    add(peer, "cumsum", elem, n, t.time(f), 2 * n * v.element_size())
+        if want("masked select"):
+            keep = int((xt > 0).sum())
+            for peer, f in [("torch", lambda: torch.masked_select(xt, xt > 0)), ("cupy", lambda: x[x > 0])]:
+                got = torch.as_tensor(f(), device="cuda")
+                if got.numel() != keep or not bool((got > 0).all()) or not torch.equal(got, xt[xt > 0]):
+                    raise SystemExit(f"{peer} masked select: wrong")
+                add(peer, "masked select x>0", "f32", n, t.time(f), 4 * n + 4 * keep)
+        for bins in [256, 65536]:
+            for skewed in [False, True]:
+                name = f"bincount {bins} {'skewed' if skewed else 'uniform'}"
+                if not want(name):
+                    continue
+                k = keys_for(n, skewed, bins)
+                kt = torch.as_tensor(k, device="cuda")
+                ref = cp.bincount(k, minlength=bins)
+                # torch.bincount takes int32 keys on CUDA; both count the keys past `bins` too.
+                for peer, f in [("torch", lambda: torch.bincount(kt, minlength=bins)),
+                                ("cupy", lambda: cp.bincount(k, minlength=bins))]:
+                    got = cp.asarray(f())
+                    if int(got.sum()) != n or not bool((got == ref).all()):
+                        raise SystemExit(f"{peer} {name}: wrong")
+                    add(peer, name, "u32", n, t.time(f), 4 * n)
+                del k, kt, ref
+        for kind in ["regular", "power-law"]:
+            name = "spmv regular 8..64" if kind == "regular" else "spmv power-law"
+            if not want(name) and not want("spmv"):
+                continue
+            nrows, offsets, cols, vals, x = csr(n, kind)
+            a_cp = cps.csr_matrix((vals, cols, offsets), shape=(nrows, nrows))
+            a_t = torch.sparse_csr_tensor(torch.as_tensor(offsets, device="cuda"), torch.as_tensor(cols, device="cuda"),
+                                          torch.as_tensor(vals, device="cuda"), size=(nrows, nrows))
+            xt = torch.as_tensor(x, device="cuda")
+            want_y = torch.sparse_csr_tensor(a_t.crow_indices().long(), a_t.col_indices().long(),
+                                             a_t.values().double(), size=(nrows, nrows)) @ xt.double()
+            nbytes = 4 * (n + 2 * nrows) + 4 * (n + nrows + 1)
+            for peer, f in [("torch", lambda: a_t @ xt), ("cupy", lambda: a_cp @ x)]:
+                close(f"{peer} {name}", want_y, torch.as_tensor(f(), device="cuda"), 1e-4)
+                add(peer, name, "f32", n, t.time(f), nbytes)
+            del a_cp, a_t, want_y, offsets, cols, vals, x, xt
+        torch.cuda.empty_cache()
+        cp.get_default_memory_pool().free_all_blocks()
+
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
+    print(f"torch {torch.__version__}, cupy {cp.__version__}, {torch.cuda.get_device_name(0)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

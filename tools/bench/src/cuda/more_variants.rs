@@ -1,0 +1,184 @@
+//! CUDA-only rows of issue 13's kernel choices, each against the alternative in the same run:
+//! the integer warp reduce on the hardware reduce against the shuffle butterfly (a warp-level
+//! microbenchmark), the stable compaction compiled for more blocks per SM against the default,
+//! and the sliced shared-memory histogram of 65536 bins against the global-atomics method the
+//! launcher used before. Every result is checked against the reference before it is timed.
+
+use super::ffi;
+use super::timer::{DeviceTimer, check};
+use super::{inp, out, scratch, stream};
+use crate::cases::{Case, CaseResult, Measured, Refused, check_all, keys_for, random, size_of};
+use crate::timing::{Baseline, Harness};
+use wavekit::Backend;
+use wavekit::cuda::CudaBackend;
+use wavekit::gpu::GpuRuntime;
+use wavekit::gpu::ffi as wk;
+use wavekit::Predicate;
+use wavekit_conformance::reference;
+
+pub fn cases() -> Vec<Case<CudaBackend>> {
+    vec![
+        Case {
+            collective: "warp reduce sum rounds",
+            elem: "i32",
+            run: warp_rounds,
+        },
+        Case {
+            collective: "compact x>0 stable blocks=compiler (before)",
+            elem: "f32",
+            run: |b, h, n| compact_blocks(b, h, n, 1),
+        },
+        Case {
+            collective: "compact x>0 stable blocks=7",
+            elem: "f32",
+            run: |b, h, n| compact_blocks(b, h, n, 7),
+        },
+        Case {
+            collective: "compact x>0 stable blocks=8",
+            elem: "f32",
+            run: |b, h, n| compact_blocks(b, h, n, 8),
+        },
+        Case {
+            collective: "histogram 65536 uniform vs before",
+            elem: "u32",
+            run: |b, h, n| histogram_before(b, h, n, false),
+        },
+        Case {
+            collective: "histogram 65536 skewed vs before",
+            elem: "u32",
+            run: |b, h, n| histogram_before(b, h, n, true),
+        },
+    ]
+}
+
+/// What `wk_bench_warp_rounds` computes, warp by warp (`lanes` a warp, lanes past n hold 0).
+fn warp_rounds_reference(x: &[i32], lanes: usize, rounds: u32) -> Vec<i32> {
+    x.chunks(lanes)
+        .map(|w| {
+            let mut v: Vec<i32> = (0..lanes).map(|l| w.get(l).copied().unwrap_or(0)).collect();
+            for r in 0..rounds {
+                let s = v.iter().fold(0i32, |a, &b| a.wrapping_add(b));
+                for (l, x) in v.iter_mut().enumerate() {
+                    *x = s.wrapping_add((l as u32 ^ r) as i32);
+                }
+            }
+            v[0]
+        })
+        .collect()
+}
+
+/// `rounds` dependent warp sums per thread: redux.sync (through prims::bfly) against the
+/// shuffle butterfly.
+fn warp_rounds(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
+    let x: Vec<i32> = random(n, 17);
+    // SAFETY: a constant of the bench object.
+    let rounds = unsafe { ffi::wk_bench_warp_rounds_count() };
+    let want = warp_rounds_reference(&x, b.warp_width().lanes() as usize, rounds);
+    let input = b.upload(&x)?;
+    let res = b.alloc::<i32>(want.len())?;
+    let timer = DeviceTimer::new(b)?;
+    let (i, o) = (inp::<_, i32>(&input), out::<_, i32>(&res));
+    let run = |hw: u32| {
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_warp_rounds(s, i, n as u64, o, hw)
+        }
+    };
+    check(b, run(1)(stream(b)?), "warp rounds")?;
+    check_all(&want, &b.download(&res)?)?;
+    let timing = timer.time(h, "warp rounds redux", run(1))?;
+    check_all(&want, &b.download(&res)?)?;
+    let shuffle = timer.time(h, "warp rounds shuffle", run(0))?;
+    check_all(&want, &b.download(&res)?)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<i32>(n),
+        input_bytes: size_of::<i32>(n),
+        baseline: Some(Baseline {
+            name: "shuffle butterfly",
+            timing: shuffle,
+        }),
+        read_only: true,
+    })
+}
+
+/// The stable compaction compiled for `blocks` blocks per SM (1: no floor, the compiler's
+/// choice, which the launcher took before), against the default.
+fn compact_blocks(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
+    let x: Vec<f32> = random(n, 11);
+    let want = reference::compact(&x, &Predicate::Gt(0.0f32));
+    let input = b.upload(&x)?;
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (b.runtime().launchers().scratch_bytes)(wk::ALGO_COMPACT, 4, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<f32>(n)?;
+    let count = b.alloc::<u64>(1)?;
+    let timer = DeviceTimer::new(b)?;
+    let (i, s_ptr, o, c) = (
+        inp::<_, f32>(&input),
+        out::<_, std::ffi::c_void>(&sc),
+        out::<_, f32>(&res),
+        out::<_, u64>(&count),
+    );
+    let run = |blocks: u32| {
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_compact_b(s, i, n as u64, 0.0, s_ptr, bytes, o, c, blocks)
+        }
+    };
+    let verify = |b: &CudaBackend| -> Result<(), Refused> {
+        let got = b.download(&count)?[0] as usize;
+        check_all(&want, &b.download(&res)?[..got.min(n)])
+    };
+    check(b, run(blocks)(stream(b)?), "compact blocks")?;
+    verify(b)?;
+    let timing = timer.time(h, "compact blocks", run(blocks))?;
+    verify(b)?;
+    let default = timer.time(h, "compact default", run(0))?;
+    verify(b)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<f32>(n + want.len()),
+        input_bytes: size_of::<f32>(n),
+        baseline: Some(Baseline {
+            name: "default",
+            timing: default,
+        }),
+        read_only: false,
+    })
+}
+
+/// The launcher's 65536-bin histogram (sliced shared-memory counts) against the method it used
+/// before (adaptive warp aggregation on global counts, mode 2), on the same keys.
+fn histogram_before(b: &CudaBackend, h: &Harness, n: usize, skewed: bool) -> CaseResult {
+    const BINS: u32 = 65536;
+    let keys = keys_for(n, skewed, BINS);
+    let (mut want, outside) = reference::histogram(&keys, BINS);
+    want.push(outside);
+    let buf = b.upload(&keys)?;
+    let res = b.alloc::<u64>(BINS as usize + 1)?;
+    let timer = DeviceTimer::new(b)?;
+    let (k, r) = (inp::<_, u32>(&buf), out::<_, u64>(&res));
+    let run = |mode: i32| {
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_histogram_mode(s, k, n as u64, BINS, r, mode)
+        }
+    };
+    check(b, run(4)(stream(b)?), "sliced histogram")?;
+    check_all(&want, &b.download(&res)?)?;
+    let timing = timer.time(h, "sliced histogram", run(4))?;
+    check_all(&want, &b.download(&res)?)?;
+    let before = timer.time(h, "global adaptive histogram", run(2))?;
+    check_all(&want, &b.download(&res)?)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<u32>(n),
+        input_bytes: size_of::<u32>(n),
+        baseline: Some(Baseline {
+            name: "global adaptive (before)",
+            timing: before,
+        }),
+        read_only: true,
+    })
+}
