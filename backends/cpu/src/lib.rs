@@ -39,6 +39,7 @@ mod vector;
 mod vote;
 mod warp_lanes;
 mod warp_reduce;
+mod warp_reduce_sync;
 mod warp_scan;
 
 #[cfg(test)]
@@ -204,7 +205,7 @@ impl RawBackend for CpuBackend {
         launch: &WarpLaunch,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
     ) -> Result<Vec<T>> {
         Ok(shfl::shfl(launch, kind, vals, arg, width))
@@ -240,9 +241,9 @@ impl RawBackend for CpuBackend {
         tile: u32,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<T>> {
-        Ok(tile::shfl(&vals[..threads], tile, kind, arg))
+        Ok(tile::shfl(&vals[..threads], tile, kind, arg, self.width))
     }
 
     fn raw_tile_vote(
@@ -275,6 +276,16 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
     ) -> Result<Vec<T>> {
         Ok(warp_reduce::reduce(vals, width, op))
+    }
+
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<T>> {
+        Ok(warp_reduce_sync::reduce(launch, op, vals))
     }
 
     fn raw_warp_scan<T: Element>(

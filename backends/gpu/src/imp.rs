@@ -217,7 +217,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         launch: &WarpLaunch,
         kind_: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
     ) -> Result<Vec<T>> {
         self.check_launch(launch, "shfl values", vals.len())?;
@@ -334,7 +334,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         tile: u32,
         kind_: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_shfl values", threads, vals.len())?;
@@ -447,6 +447,37 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
             )
         })?;
         self.read(out.device_ptr(), segs)
+    }
+
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<T>> {
+        self.check_launch(launch, "warp_reduce_sync values", vals.len())?;
+        op.check::<T>()?;
+        let work = self.lock();
+        self.rt.make_current()?;
+        let n = launch.threads;
+        let input = self.buffer_from(vals)?;
+        let out = self.buffer_zeroed::<T>(n)?;
+        self.run_checked(&work, "warp_reduce_sync", |s, st| unsafe {
+            (self.table.warp_reduce_sync)(
+                s,
+                st,
+                self.launch_width,
+                self.impl_code(),
+                kind::<T>(),
+                op as u32,
+                cptr(input.device_ptr()),
+                n as u64,
+                launch.mask.bits(),
+                dptr(out.device_ptr()),
+            )
+        })?;
+        self.read(out.device_ptr(), n)
     }
 
     fn raw_warp_scan<T: Element>(

@@ -17,9 +17,10 @@ use wavekit_gpu::{DevPtr, GpuRuntime};
 const ALIGN: usize = 64;
 
 /// Hazards the public layer expects from a launcher, because it marks the affected lanes
-/// `None`: the shuffle primitive reads whatever source lane the caller names, member or not.
+/// `None`: the shuffle primitives read whatever source lane the caller names, member or not
+/// (a tile shuffle's Xor may name a lane of an earlier tile, outside the tile's mask).
 fn expected(call: &str, kind: HazardKind) -> bool {
-    call == "shfl" && kind == HazardKind::ShflOutsideMask
+    matches!(call, "shfl" | "tile_shfl") && kind == HazardKind::ShflOutsideMask
 }
 
 pub struct SimtRuntime {

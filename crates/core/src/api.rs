@@ -140,27 +140,42 @@ pub trait WarpPrimitives: RawBackend {
     /// `__shfl*_sync(mask, v, arg, width)`: `None` where the lane is not a member or reads a
     /// lane that is not one.
     ///
+    /// `arg` is CUDA's `srcLane` (Idx), `delta` (Up, Down) or `laneMask` (Xor), any `i32`, read
+    /// as the hardware reads it: its low log2(W) bits ([`hw_shfl_arg`](crate::lanes::hw_shfl_arg)),
+    /// so a negative or huge argument gives CUDA's result (`srcLane` modulo `width`, a `delta` of
+    /// the width or more the caller's own value). CUDA's unsigned `delta` is passed as its bits
+    /// (`u32 as i32`), which have the same low bits.
+    ///
+    /// ```
+    /// use wavekit_core::{LaneMask, Shfl, WarpPrimitives, WarpWidth::W32};
+    /// # fn main() -> wavekit_core::Result<()> {
+    /// let b = wavekit_cpu::CpuBackend::new(W32);
+    /// let ids: Vec<u32> = (0..32).collect();
+    /// let full = LaneMask::full(W32);
+    /// // __shfl_sync(full, v, -1, 8): every lane reads the last lane of its 8-lane segment.
+    /// let got = b.shfl(Shfl::Idx, &ids, -1, 8, full)?;
+    /// assert_eq!(got[2], Some(7));
+    /// assert_eq!(got[9], Some(15));
+    /// // __shfl_down_sync(full, v, 33): 33 is 1 in five bits.
+    /// assert_eq!(b.shfl(Shfl::Down, &ids, 33, 32, full)?[4], Some(5));
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
-    /// `MaskWidthMismatch`; `InvalidSubWidth` when `width` is not a power of two up to the warp;
-    /// `ShuffleArgOutOfRange` when `arg` is not below the warp width; `OutOfMemory` when one
-    /// result per thread does not fit in host memory; a backend's `Device` error.
+    /// `MaskWidthMismatch`; `InvalidSubWidth` when `width` is not a power of two up to the warp
+    /// (CUDA leaves that undefined); `OutOfMemory` when one result per thread does not fit in
+    /// host memory; a backend's `Device` error.
     fn shfl<T: Element>(
         &self,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
         mask: LaneMask,
     ) -> Result<Vec<Option<T>>> {
         check_mask(self, mask)?;
         let warp = self.warp_width();
         warp.check_sub_width(width)?;
-        if arg >= warp.lanes() {
-            return Err(WavekitError::ShuffleArgOutOfRange {
-                arg,
-                limit: warp.lanes(),
-            });
-        }
         let launch = WarpLaunch {
             threads: vals.len(),
             mask,
@@ -172,7 +187,7 @@ pub trait WarpPrimitives: RawBackend {
         let raw = self.raw_shfl(Validated::new(), &launch, kind, vals, arg, width)?;
         let lanes = warp.lanes() as usize;
         per_member(&launch, |t, l| {
-            let src = shfl_source(kind, l, arg, width);
+            let src = shfl_source(kind, l, arg, width, warp);
             launch.members(t / lanes).contains(src).then(|| raw[t])
         })
     }
@@ -252,30 +267,56 @@ pub trait WarpPrimitives: RawBackend {
         })
     }
 
-    /// A shuffle within cooperative-group tiles of `tile` lanes; lanes of a trailing partial tile get `None`.
+    /// A shuffle within cooperative-group tiles of `tile` lanes (`tile.shfl(v, src)`,
+    /// `shfl_up`, `shfl_down`, `shfl_xor`); lanes of a trailing partial tile get `None`.
+    ///
+    /// CUDA's tiles call `__shfl*_sync(tile_mask, v, arg, tile)`, so `arg` is read as in
+    /// [`shfl`](Self::shfl) with `width = tile`: `tile.shfl(v, src)` reads rank `src % tile`
+    /// (negative included), a `delta` of the tile or more keeps the caller's value. A Xor whose
+    /// `laneMask` has bits at or above the tile may name a lane of an earlier tile, outside the
+    /// tile's mask: undefined on hardware, `None` here.
+    ///
+    /// ```
+    /// use wavekit_core::{Shfl, WarpPrimitives, WarpWidth::W32};
+    /// # fn main() -> wavekit_core::Result<()> {
+    /// let b = wavekit_cpu::CpuBackend::new(W32);
+    /// let ids: Vec<u32> = (0..32).collect();
+    /// // tiled_partition<4>: tile.shfl(v, 6) reads rank 6 % 4 = 2 of each tile.
+    /// let got = b.tile_shfl(4, Shfl::Idx, &ids, 6)?;
+    /// assert_eq!(&got[..8], &[2, 2, 2, 2, 6, 6, 6, 6].map(Some));
+    /// // tile.shfl_down(v, 4) in a 4-lane tile: every lane keeps its own value.
+    /// assert_eq!(b.tile_shfl(4, Shfl::Down, &ids, 4)?[1], Some(1));
+    /// # Ok(()) }
+    /// ```
     ///
     /// # Errors
-    /// `InvalidTileSize` when `tile` is not a power of two from 2 to the warp;
-    /// `ShuffleArgOutOfRange` when `arg` is not below `tile`; `OutOfMemory` when one result per
-    /// thread does not fit in host memory; a backend's `Device` error.
+    /// `InvalidTileSize` when `tile` is not a power of two from 2 to the warp; `OutOfMemory`
+    /// when one result per thread does not fit in host memory; a backend's `Device` error.
     fn tile_shfl<T: Element>(
         &self,
         tile: u32,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<Option<T>>> {
-        self.warp_width().check_tile(tile)?;
-        if arg >= tile {
-            return Err(WavekitError::ShuffleArgOutOfRange { arg, limit: tile });
-        }
+        let warp = self.warp_width();
+        warp.check_tile(tile)?;
         check_threads::<T>(vals.len())?;
         let raw = if vals.is_empty() {
             vec![]
         } else {
             self.raw_tile_shfl(Validated::new(), vals.len(), tile, kind, vals, arg)?
         };
-        per_full_tile(vals.len(), tile, |t| raw[t])
+        let lanes = warp.lanes() as usize;
+        Ok(per_full_tile(vals.len(), tile, |t| {
+            let l = (t % lanes) as u32;
+            let src = shfl_source(kind, l, arg, tile, warp);
+            // The source never lies past the tile; only a Xor can name an earlier one.
+            (src >= l & !(tile - 1)).then(|| raw[t])
+        })?
+        .into_iter()
+        .map(Option::flatten)
+        .collect())
     }
 
     /// A vote within tiles of `tile` lanes; Ballot bits are tile ranks.
@@ -332,6 +373,57 @@ pub trait WarpPrimitives: RawBackend {
             return Ok(vec![]);
         }
         self.raw_warp_reduce(Validated::new(), vals, width, op)
+    }
+
+    /// `__reduce_{add,min,max,and,or,xor}_sync(mask, v)` (sm_80+), for every element type and
+    /// op: every member of a warp gets the reduction over that warp's members; lanes outside
+    /// the mask or past the launch get `None`.
+    ///
+    /// Integer results do not depend on the order (CUDA sm_80+ runs the hardware reduce for
+    /// 32-bit integers, everything else a shuffle tree). Floats follow one canonical order on
+    /// every device: the butterfly over the warp's W lanes, each non-member holding the op's
+    /// identity (docs/SEMANTICS.md "warp_reduce_sync"), so a lone member's `-0.0` stays `-0.0`
+    /// and a NaN member makes every member NaN.
+    ///
+    /// ```
+    /// use wavekit_core::{LaneMask, ReduceOp, WarpPrimitives, WarpWidth::W32};
+    /// # fn main() -> wavekit_core::Result<()> {
+    /// let b = wavekit_cpu::CpuBackend::new(W32);
+    /// let v: Vec<i32> = (0..32).collect();
+    /// // __reduce_add_sync(0x55555555, v): the even lanes' sum, 0 + 2 + ... + 30.
+    /// let even = LaneMask::from_bits(0x5555_5555, W32)?;
+    /// let got = b.warp_reduce_sync(&v, ReduceOp::Sum, even)?;
+    /// assert_eq!((got[0], got[30], got[1]), (Some(240), Some(240), None));
+    /// let got = b.warp_reduce_sync(&v, ReduceOp::Max, LaneMask::from_bits(0b1011, W32)?)?;
+    /// assert_eq!(&got[..4], &[Some(3), Some(3), None, Some(3)]);
+    /// // One member: its own value, -0.0 included.
+    /// let z = vec![-0.0f32; 32];
+    /// let got = b.warp_reduce_sync(&z, ReduceOp::Sum, LaneMask::from_bits(1 << 5, W32)?)?;
+    /// assert_eq!(got[5].map(f32::to_bits), Some((-0.0f32).to_bits()));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory` when one
+    /// result per thread does not fit in host memory; a backend's `Device` error.
+    fn warp_reduce_sync<T: Element>(
+        &self,
+        vals: &[T],
+        op: ReduceOp,
+        mask: LaneMask,
+    ) -> Result<Vec<Option<T>>> {
+        check_mask(self, mask)?;
+        op.check::<T>()?;
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
+        if vals.is_empty() {
+            return Ok(vec![]);
+        }
+        check_threads::<T>(vals.len())?;
+        let raw = self.raw_warp_reduce_sync(Validated::new(), &launch, op, vals)?;
+        per_member(&launch, |t, _| Some(raw[t]))
     }
 
     /// Kogge-Stone scan within each segment of `width` lanes.

@@ -25,6 +25,8 @@ pub enum Vote {
     Ballot = 3,
 }
 
+/// The shuffle kinds. In every kind `arg` is first cut to its low log2(W) bits, as the
+/// hardware reads it ([`hw_shfl_arg`](crate::lanes::hw_shfl_arg)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Shfl {

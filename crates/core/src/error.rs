@@ -43,9 +43,6 @@ pub enum WavekitError {
     /// An input that must hold at least one element was empty.
     #[error("{what} must not be empty")]
     EmptyInput { what: &'static str },
-    /// A shuffle's lane, delta or xor mask at or past the warp (or tile) width.
-    #[error("shuffle argument {arg} is out of range: it must be below {limit}")]
-    ShuffleArgOutOfRange { arg: u32, limit: u32 },
     /// A block size that is not a multiple of 32 from 32 to 1024.
     #[error("block size {0} is invalid: it must be a multiple of 32 from 32 to 1024")]
     InvalidBlockSize(u32),

@@ -114,7 +114,7 @@ pub trait RawBackend: Backend {
         launch: &WarpLaunch,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
     ) -> Result<Vec<T>>;
     /// match_any: the mask of members holding the same bits. match_all: (mask or 0, pred).
@@ -146,7 +146,8 @@ pub trait RawBackend: Backend {
         launch: &WarpLaunch,
         vals: &[T],
     ) -> Result<Vec<T>>;
-    /// Tile-level shuffle over tiles of `tile` lanes (`arg` as in `raw_shfl`, width = tile).
+    /// Tile-level shuffle over tiles of `tile` lanes (`arg` as in `raw_shfl`, width = tile);
+    /// a lane whose source lies outside its tile may hold anything.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
@@ -158,7 +159,7 @@ pub trait RawBackend: Backend {
         tile: u32,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<T>>;
     /// Tile-level vote; Ballot bits are tile ranks.
     ///
@@ -199,6 +200,20 @@ pub trait RawBackend: Backend {
         vals: &[T],
         width: u32,
         op: ReduceOp,
+    ) -> Result<Vec<T>>;
+    /// `__reduce_*_sync(mask, v)`: every member lane gets the reduction over its warp's
+    /// members (floats in the canonical order of docs/SEMANTICS.md "warp_reduce_sync");
+    /// other lanes may hold anything.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        op: ReduceOp,
+        vals: &[T],
     ) -> Result<Vec<T>>;
     /// Kogge-Stone scan within each segment of `width` lanes.
     ///

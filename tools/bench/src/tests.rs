@@ -65,7 +65,7 @@ impl RawBackend for Faulty {
         l: &WarpLaunch,
         k: Shfl,
         v: &[T],
-        a: u32,
+        a: i32,
         w: u32,
     ) -> Result<Vec<T>> {
         self.0.raw_shfl(ok, l, k, v, a, w)
@@ -97,7 +97,7 @@ impl RawBackend for Faulty {
         t: u32,
         k: Shfl,
         v: &[T],
-        a: u32,
+        a: i32,
     ) -> Result<Vec<T>> {
         self.0.raw_tile_shfl(ok, n, t, k, v, a)
     }
@@ -129,6 +129,15 @@ impl RawBackend for Faulty {
         op: ReduceOp,
     ) -> Result<Vec<T>> {
         self.0.raw_warp_reduce(ok, v, w, op)
+    }
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        ok: Validated,
+        l: &WarpLaunch,
+        op: ReduceOp,
+        v: &[T],
+    ) -> Result<Vec<T>> {
+        self.0.raw_warp_reduce_sync(ok, l, op, v)
     }
     fn raw_warp_scan<T: Element>(
         &self,
