@@ -103,6 +103,15 @@ pub struct GpuBuffer<T: Element, R: GpuRuntime> {
 }
 
 impl<T: Element, R: GpuRuntime> GpuBuffer<T, R> {
+    /// The memory back, for a backend that lends it again (a result slot): the buffer is owned
+    /// and outside any view, so there is no hook to run or forget.
+    pub(crate) fn into_mem(self) -> DeviceMem<R> {
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `this` is never used or dropped again; `mem` is read out exactly once and the
+        // other fields hold nothing to free.
+        unsafe { std::ptr::read(&this.mem) }
+    }
+
     pub(crate) fn from_mem(mem: DeviceMem<R>, len: usize) -> Self {
         GpuBuffer {
             mem,

@@ -458,12 +458,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.check_launch(launch, "warp_reduce_sync values", vals.len())?;
         op.check::<T>()?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(n)?;
-        self.run_checked(&work, "warp_reduce_sync", |s, st| unsafe {
+        self.run_checked(&mut work, "warp_reduce_sync", |s, st| unsafe {
             (self.table.warp_reduce_sync)(
                 s,
                 st,
@@ -885,7 +885,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         // A slot this backend keeps, so a convenience allocates nothing in steady state.
         let mut out = GpuBuffer::<T, R>::from_mem(self.take_slot()?, 1);
         let value = fill(&mut out).and_then(|()| self.read_flushed::<T>(out.device_ptr(), 1));
-        self.return_slot(out.mem);
+        self.return_slot(out.into_mem());
         Ok(value?[0])
     }
 }
