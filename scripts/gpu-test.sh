@@ -13,12 +13,14 @@
 #                                  launch) over JOBS parallel processes (logs: $OUT/sanitize-*.log)
 #   bash .gpu/run.sh racecheck     racecheck alone, the tests split over JOBS processes
 #   bash .gpu/run.sh all           test and sanitize
+#   bash .gpu/run.sh examples      the CUDA builds of the examples in EXAMPLES (log: $OUT/examples.log)
 # TEST_TIMEOUT / SANITIZE_TIMEOUT (seconds) bound each binary / each tool; FILTER picks tests.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/.gpu}"
-tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes)
+tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop zero_alloc threads cuda_streams)
+examples=(reduce_overhead pipeline cuda_stream)
 # The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
 # small. Override with WAVEKIT_CUDA_ARCHS for other devices.
 export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
@@ -46,6 +48,14 @@ for line in sys.stdin:
 ' "$dest"
 strip "$dest"/bin/* 2>/dev/null || true
 
+ex_args=()
+for e in "${examples[@]}"; do ex_args+=(--example "$e"); done
+cargo build --release -p wavekit --features cuda "${ex_args[@]}"
+rm -rf "$dest/examples"
+mkdir -p "$dest/examples"
+for e in "${examples[@]}"; do cp "target/release/examples/$e" "$dest/examples/$e"; done
+strip "$dest"/examples/* 2>/dev/null || true
+
 cat > "$dest/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the device machine from the checkout root: bash .gpu/run.sh test|sanitize|all
@@ -66,6 +76,13 @@ if [ "$mode" = test ] || [ "$mode" = all ]; then
   done
   echo "== totals"
   grep '^test result' "$out/tests.log"
+fi
+if [ "$mode" = examples ]; then
+  for e in "$here"/examples/*; do
+    echo "== example $(basename "$e")"
+    timeout "${TEST_TIMEOUT:-300}" "$e" 2>&1 | tee -a "$out/examples.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  done
 fi
 if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
   cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"

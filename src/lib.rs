@@ -40,10 +40,10 @@
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
     LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, Vote,
-    VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    View, ViewMut, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, width,
+    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,
 };
 
 pub use wavekit_cpu as cpu;
@@ -58,6 +58,11 @@ pub use wavekit_hip as hip;
 pub use wavekit_simt as simt;
 
 pub mod safety;
+
+/// Every collective's two forms, inputs, outputs and their lengths, what is asynchronous and
+/// what allocates (docs/COLLECTIVES.md).
+#[doc = include_str!("../docs/COLLECTIVES.md")]
+pub mod collectives {}
 
 /// The traits and types most programs use: `use wavekit::prelude::*;`.
 ///

@@ -185,3 +185,33 @@ fn agg_inc_with_emulated_match_matches_native_counts() {
         assert_eq!(finals[0], finals[1]);
     }
 }
+
+/// `warp_reduce_sync` of 32-bit integers: the hardware reduce (redux.sync, sm_80+) on the native
+/// backend, the canonical shuffle tree on the emulated one, for every op and mask; also against
+/// the suite's reference, so both paths are held to the same value.
+fn reduce_sync_case<T: Element>(n: &CudaBackend, e: &CudaBackend) {
+    let w = n.warp_width();
+    for op in ReduceOp::ops_for(T::KIND) {
+        for mask in masks(w) {
+            for &t in &THREADS {
+                let vals: Vec<T> = (0..t as u64)
+                    .map(|i| T::from_seed(splitmix(i ^ mask.bits())))
+                    .collect();
+                let a = n.warp_reduce_sync(&vals, op, mask).unwrap();
+                let b = e.warp_reduce_sync(&vals, op, mask).unwrap();
+                let want = wavekit_conformance::reference::warp_reduce_sync(&vals, op, mask);
+                let ctx = format!("{op:?} {} mask {mask:?} {t} threads", T::KIND.name());
+                assert_eq!(a, want, "native, {ctx}");
+                assert_eq!(b, want, "emulated, {ctx}");
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA device"]
+fn warp_reduce_sync_hardware_matches_the_tree() {
+    let (n, e) = pair();
+    reduce_sync_case::<i32>(&n, &e);
+    reduce_sync_case::<u32>(&n, &e);
+}

@@ -88,7 +88,23 @@ fn launchers_refuse_bad_arguments_before_any_launch() {
         assert_eq!(shfl(99, 32, 0), ERR_DTYPE);
         assert_eq!(shfl(ElemKind::F32 as u32, 3, 0), ERR_ARG);
         assert_eq!(shfl(ElemKind::F32 as u32, 64, 0), ERR_ARG);
-        assert_eq!(shfl(ElemKind::F32 as u32, 32, 32), ERR_ARG);
+        // Any argument is CUDA's (its low five bits count): nothing to refuse there.
+        let reduce_sync = |dtype, op: ReduceOp| {
+            (t.warp_reduce_sync)(
+                null_mut(),
+                null_mut(),
+                32,
+                0,
+                dtype,
+                op as u32,
+                null(),
+                64,
+                u32::MAX as u64,
+                null_mut(),
+            )
+        };
+        assert_eq!(reduce_sync(99, ReduceOp::Sum), ERR_DTYPE);
+        assert_eq!(reduce_sync(ElemKind::F32 as u32, ReduceOp::BitAnd), ERR_ARG);
         let bitand_f32 = (t.tile_reduce)(
             null_mut(),
             null_mut(),

@@ -256,9 +256,10 @@ fn lane_count() -> impl Strategy<Value = u32> {
     prop_oneof![3 => (0u32..7).prop_map(|s| 1 << s), 1 => small_u32()]
 }
 
-/// A lane or shuffle offset: mostly below 64, sometimes anything.
-fn lane_arg() -> impl Strategy<Value = u32> {
-    prop_oneof![3 => 0u32..64, 1 => small_u32()]
+/// A lane or shuffle offset: mostly below 64, sometimes anything (negative included: CUDA
+/// takes an int and reads its low log2(W) bits).
+fn lane_arg() -> impl Strategy<Value = i32> {
+    prop_oneof![3 => 0i32..64, 1 => -130i32..130, 1 => any::<i32>()]
 }
 
 fn shfl_kind() -> impl Strategy<Value = Shfl> {
@@ -406,9 +407,9 @@ fn fuzz_shfl() {
         let Ok(mask) = m.build(t.width()) else {
             return Ok(Outcome::Refused);
         };
-        let vals: Vec<f32> = inputs::values_with_specials(n, u64::from(arg));
+        let vals: Vec<f32> = inputs::values_with_specials(n, u64::from(arg as u32));
         let lanes = t.width().lanes();
-        let valid = mask.width() == t.width() && pow2_upto(width, lanes) && arg < lanes;
+        let valid = mask.width() == t.width() && pow2_upto(width, lanes);
         on!(t, |b| judged(
             "shfl",
             valid,
@@ -524,16 +525,16 @@ fn fuzz_tiles() {
         match which {
             0 => {
                 let vals: Vec<f32> = inputs::values(n, 3);
-                let valid = tile_ok && arg < tile;
+                let w = t.width();
                 on!(t, |b| judged(
                     "tile_shfl",
-                    valid,
+                    tile_ok,
                     b.tile_shfl(tile, kind, &vals, arg),
-                    |got| { same_lanes(&reference::tile_shfl(tile, kind, &vals, arg), &got) }
+                    |got| { same_lanes(&reference::tile_shfl(tile, kind, &vals, arg, w), &got) }
                 ))
             }
             1 => {
-                let preds = inputs::bools(n, u64::from(arg), 3);
+                let preds = inputs::bools(n, u64::from(arg as u32), 3);
                 on!(t, |b| judged(
                     "tile_vote",
                     tile_ok,

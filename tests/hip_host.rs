@@ -7,7 +7,7 @@ use std::ffi::CStr;
 use std::ptr::{null, null_mut};
 use wavekit::gpu::ffi::{ABI_VERSION, Launchers};
 use wavekit::hip::sys;
-use wavekit::{ElemKind, WavekitError};
+use wavekit::{ElemKind, ReduceOp, WavekitError};
 
 const ERR_DTYPE: i32 = -2;
 const ERR_ARG: i32 = -3;
@@ -66,7 +66,22 @@ fn launchers_refuse_bad_arguments_at_wave64() {
         assert_eq!(shfl(99, 64, 0), ERR_DTYPE);
         assert_eq!(shfl(f32, 48, 0), ERR_ARG, "width not a power of two");
         assert_eq!(shfl(f32, 128, 0), ERR_ARG, "width past the wave");
-        assert_eq!(shfl(f32, 64, 64), ERR_ARG, "source lane past the wave");
+        let reduce_sync = |dtype, op: ReduceOp| {
+            (t.warp_reduce_sync)(
+                null_mut(),
+                null_mut(),
+                64,
+                0,
+                dtype,
+                op as u32,
+                null(),
+                64,
+                u64::MAX,
+                null_mut(),
+            )
+        };
+        assert_eq!(reduce_sync(99, ReduceOp::Sum), ERR_DTYPE);
+        assert_eq!(reduce_sync(f32, ReduceOp::BitXor), ERR_ARG, "bitwise op on floats");
         let tile = |tile| {
             (t.tile_shfl)(
                 null_mut(),

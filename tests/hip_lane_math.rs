@@ -1,14 +1,16 @@
 //! The shuffle source-lane rules of the HIP device layer (csrc/wavekit/arch_hip.h src_idx,
 //! src_up, src_down, src_xor), compiled by the same hipcc as the kernels and run on the host,
 //! against `wavekit::lanes::shfl_source` (docs/SEMANTICS.md "shfl") for every kind, lane,
-//! argument and width of a wave64 and a wave32 warp. Needs hipcc, not an AMD GPU: it checks
-//! the index arithmetic that replaces HIP's own __shfl* (which does not reduce an index modulo
-//! the width), not the ds_bpermute that moves the data.
+//! argument below the warp and arguments past it (negative, the warp width and beyond, i32's
+//! extremes: only their low log2(W) bits count, as CUDA's shfl.sync reads them) and every width
+//! of a wave64 and a wave32 warp. Needs hipcc, not an AMD GPU: it checks the index arithmetic
+//! that replaces HIP's own __shfl* (which does not reduce an index modulo the width), not the
+//! ds_bpermute that moves the data.
 #![cfg(feature = "hip")]
 
 use std::process::Command;
-use wavekit::Shfl;
 use wavekit::lanes::shfl_source;
+use wavekit::{Shfl, WarpWidth};
 
 const HIPCC: &str = wavekit::hip::build_info::HIPCC;
 
@@ -17,13 +19,19 @@ const HARNESS: &str = r#"
 #include <stdio.h>
 int main() {
   const unsigned warps[2] = {32u, 64u};
-  for (unsigned w : warps)
+  for (unsigned w : warps) {
+    // Every argument below the warp, then EXTRA past it: -1, -w-3, w, w+1, 2w+3, INT_MAX, INT_MIN.
+    const unsigned extra[7] = {~0u, ~0u - w - 2, w, w + 1, 2 * w + 3, 0x7fffffffu, 0x80000000u};
     for (unsigned width = 1; width <= w; width *= 2)
       for (unsigned lane = 0; lane < w; ++lane)
-        for (unsigned arg = 0; arg < w; ++arg)
+        for (unsigned i = 0; i < w + 7; ++i) {
+          const unsigned arg = i < w ? i : extra[i - w];
           printf("%u %u %u %u %u %u %u %u\n", w, width, lane, arg,
-                 WK_NS::arch::src_idx(lane, arg, width), WK_NS::arch::src_up(lane, arg, width),
-                 WK_NS::arch::src_down(lane, arg, width), WK_NS::arch::src_xor(lane, arg, width));
+                 WK_NS::arch::src_idx(lane, arg, width, w), WK_NS::arch::src_up(lane, arg, width, w),
+                 WK_NS::arch::src_down(lane, arg, width, w),
+                 WK_NS::arch::src_xor(lane, arg, width, w));
+        }
+  }
   return 0;
 }
 "#;
@@ -73,12 +81,13 @@ fn device_layer_source_lanes_match_the_spec() {
     let mut checked = 0usize;
     for line in output.lines() {
         let v: Vec<u32> = line.split(' ').map(|x| x.parse().unwrap()).collect();
-        let (w, width, lane, arg) = (v[0], v[1], v[2], v[3]);
+        let (w, width, lane, arg) = (v[0], v[1], v[2], v[3] as i32);
+        let warp = WarpWidth::new(w).unwrap();
         for (i, kind) in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor]
             .into_iter()
             .enumerate()
         {
-            let want = shfl_source(kind, lane, arg, width);
+            let want = shfl_source(kind, lane, arg, width, warp);
             let got = v[4 + i];
             assert_eq!(
                 got, want,
@@ -88,10 +97,10 @@ fn device_layer_source_lanes_match_the_spec() {
         }
         checked += 1;
     }
-    // (1+2+..+32 widths: 6 at W=32, 7 at W=64) x lanes x args
+    // (widths: 6 at W=32, 7 at W=64) x lanes x (W + 7 arguments)
     assert_eq!(
         checked,
-        6 * 32 * 32 + 7 * 64 * 64,
+        6 * 32 * (32 + 7) + 7 * 64 * (64 + 7),
         "harness printed too few cases"
     );
 }

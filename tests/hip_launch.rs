@@ -47,7 +47,7 @@ fn masks_reach_the_last_lane_of_the_wave() {
         .map(|t| t << 40 | 0xdead_beef)
         .collect();
     let got = b
-        .shfl(Shfl::Idx, &vals, last, w.lanes(), LaneMask::full(w))
+        .shfl(Shfl::Idx, &vals, last as i32, w.lanes(), LaneMask::full(w))
         .unwrap();
     for (t, g) in got.iter().enumerate() {
         let src = t / w.lanes() as usize * w.lanes() as usize + last as usize;

@@ -116,8 +116,9 @@ fn debug_overflow<B: Collectives + WarpPrimitives>(b: &B) {
         "{r:?}"
     );
     for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
-        assert_eq!(wavekit::lanes::shfl_source(kind, 37, 3, 0), 37);
-        assert_eq!(wavekit::lanes::shfl_source(kind, 31, u32::MAX, 32), 31);
+        let w = b.warp_width();
+        assert_eq!(wavekit::lanes::shfl_source(kind, 37, 3, 0, w), 37);
+        assert_eq!(wavekit::lanes::shfl_source(kind, 31, i32::MAX, 32, w), 31);
     }
 }
 on_every_backend!(hole6_debug_overflow, debug_overflow);

@@ -6,11 +6,13 @@ using namespace prims;
 
 namespace {
 
-// Tiles: every thread of a tile takes part (no mask); threads past the launch pad the last
-// block with zeros and write nothing.
+// Tiles: every thread of a tile takes part (the tile's lanes are the mask); threads past the
+// launch pad the last block with zeros and write nothing. `arg` is any int, as cooperative
+// groups pass it on to __shfl*_sync(tile mask, v, arg, tile): prims::shfl cuts it to its low
+// log2(W) bits; a Xor naming an earlier tile reads outside the mask (undefined, None on the host).
 template <typename T>
 __global__ void tile_shfl_kernel(wk_status* st, uint32_t warp_size, uint32_t kind, const T* vals,
-                                 uint64_t threads, uint32_t tile, uint32_t arg, T* out) {
+                                 uint64_t threads, uint32_t tile, int32_t arg, T* out) {
   if (!width_ok(st, warp_size)) return;
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   T v = t < threads ? vals[t] : T(0);
@@ -43,7 +45,7 @@ __global__ void tile_reduce_kernel(wk_status* st, uint32_t warp_size, const T* v
 
 int tile_shfl_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                      uint32_t kind, const void* vals, uint64_t threads, uint32_t tile,
-                     uint32_t arg, void* out) {
+                     int32_t arg, void* out) {
   unsigned grid;
   if (kind > 3 || tile == 0 || (tile & (tile - 1)) != 0 || tile > warp_size ||
       !grid_for(threads, kBlock, &grid))

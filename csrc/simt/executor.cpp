@@ -72,8 +72,10 @@ uint64_t bytes_mask(unsigned bytes) { return bytes >= 8 ? ~0ull : ((1ull << (byt
 
 uint64_t poison(unsigned bytes) { return 0xBAADF00DBAADF00Dull & bytes_mask(bytes); }
 
-unsigned shfl_source(Op op, unsigned lane, unsigned arg, unsigned width) {
+// CUDA's source lane for any argument: shfl.sync reads only its low log2(W) bits (b[4:0]).
+unsigned shfl_source(Op op, unsigned lane, unsigned arg, unsigned width, unsigned W) {
   const unsigned base = lane & ~(width - 1);
+  arg &= W - 1;
   switch (op) {
     case Op::ShflIdx: return base + (arg & (width - 1));
     case Op::ShflUp: return lane - base >= arg ? lane - arg : lane;
@@ -195,7 +197,7 @@ void complete(Launch& L, unsigned w, uint64_t group, const Lane& proto) {
       uint64_t outside = 0, sources = 0, beyond = 0;
       each([&](unsigned l) {
         Lane& x = L.lanes[base + l];
-        const unsigned src = shfl_source(op, l, x.arg, x.width);
+        const unsigned src = shfl_source(op, l, x.arg, x.width, L.W);
         if (src < L.W && (group >> src & 1)) {
           x.result = L.lanes[base + src].value & bytes_mask(x.bytes);
         } else {

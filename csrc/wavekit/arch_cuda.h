@@ -21,8 +21,8 @@
 //   wk_lanemask_t ballot_active(bool p);      // ballot over the lanes executing the call now,
 //                                             // no mask (HIP __ballot); emulated activemask
 // Shuffles, for uint32_t and uint64_t (64-bit values move whole), CUDA semantics exactly as
-// docs/SEMANTICS.md "shfl" (width a power of two <= WK_WARP_SIZE; segment base =
-// lane & ~(width-1)):
+// docs/SEMANTICS.md "shfl" for any argument, of which only the low log2(WK_WARP_SIZE) bits
+// count (width a power of two <= WK_WARP_SIZE; segment base = lane & ~(width-1)):
 //   T shfl_idx_sync (mask, T v, unsigned src,   unsigned width); // base + src % width
 //   T shfl_up_sync  (mask, T v, unsigned delta, unsigned width); // own value below the segment
 //   T shfl_down_sync(mask, T v, unsigned delta, unsigned width); // own value past the segment

@@ -118,43 +118,48 @@ __device__ __forceinline__ uint64_t permute(unsigned src, uint64_t v) {
   return (uint64_t)hi << 32 | lo;
 }
 
-// Source lanes with CUDA's semantics (docs/SEMANTICS.md "shfl"); width is a power of two
-// <= WK_WARP_SIZE and the segment base is lane & ~(width - 1). Also host functions, so that
-// tests/hip_lane_math.rs can hold them against wavekit-core's lanes::shfl_source without an AMD GPU.
-__host__ __device__ __forceinline__ unsigned src_idx(unsigned lane, unsigned src,
-                                                     unsigned width) {
-  return (lane & ~(width - 1u)) + (src & (width - 1u));
+// Source lanes with CUDA's semantics (docs/SEMANTICS.md "shfl") for any argument: only its low
+// log2(warp) bits count, as shfl.sync reads only b[4:0] (ds_bpermute has no such field, so the
+// argument is cut here). width is a power of two <= warp, the segment base is
+// lane & ~(width - 1), and warp is WK_WARP_SIZE on the device. Also host functions, so that
+// tests/hip_lane_math.rs can hold them against wavekit-core's lanes::shfl_source at both widths
+// without an AMD GPU.
+__host__ __device__ __forceinline__ unsigned src_idx(unsigned lane, unsigned src, unsigned width,
+                                                     unsigned warp) {
+  return (lane & ~(width - 1u)) + (src & (warp - 1u) & (width - 1u));
 }
-__host__ __device__ __forceinline__ unsigned src_up(unsigned lane, unsigned delta,
-                                                    unsigned width) {
+__host__ __device__ __forceinline__ unsigned src_up(unsigned lane, unsigned delta, unsigned width,
+                                                    unsigned warp) {
+  delta &= warp - 1u;
   return lane - (lane & ~(width - 1u)) >= delta ? lane - delta : lane;
 }
 __host__ __device__ __forceinline__ unsigned src_down(unsigned lane, unsigned delta,
-                                                      unsigned width) {
+                                                      unsigned width, unsigned warp) {
+  delta &= warp - 1u;
   return lane - (lane & ~(width - 1u)) + delta < width ? lane + delta : lane;
 }
 __host__ __device__ __forceinline__ unsigned src_xor(unsigned lane, unsigned lmask,
-                                                     unsigned width) {
-  unsigned j = lane ^ lmask;
+                                                     unsigned width, unsigned warp) {
+  unsigned j = lane ^ (lmask & (warp - 1u));
   return j < (lane & ~(width - 1u)) + width ? j : lane;
 }
 
 #define WK_HIP_SHFL(T)                                                                         \
   __device__ __forceinline__ T shfl_idx_sync(wk_lanemask_t, T v, unsigned src,                 \
                                              unsigned width) {                                 \
-    return permute(src_idx(lane_id(), src, width), v);                                         \
+    return permute(src_idx(lane_id(), src, width, WK_WARP_SIZE), v);                           \
   }                                                                                            \
   __device__ __forceinline__ T shfl_up_sync(wk_lanemask_t, T v, unsigned delta,                \
                                             unsigned width) {                                  \
-    return permute(src_up(lane_id(), delta, width), v);                                        \
+    return permute(src_up(lane_id(), delta, width, WK_WARP_SIZE), v);                          \
   }                                                                                            \
   __device__ __forceinline__ T shfl_down_sync(wk_lanemask_t, T v, unsigned delta,              \
                                               unsigned width) {                                \
-    return permute(src_down(lane_id(), delta, width), v);                                      \
+    return permute(src_down(lane_id(), delta, width, WK_WARP_SIZE), v);                        \
   }                                                                                            \
   __device__ __forceinline__ T shfl_xor_sync(wk_lanemask_t, T v, unsigned lmask,               \
                                              unsigned width) {                                 \
-    return permute(src_xor(lane_id(), lmask, width), v);                                       \
+    return permute(src_xor(lane_id(), lmask, width, WK_WARP_SIZE), v);                         \
   }
 WK_HIP_SHFL(uint32_t)
 WK_HIP_SHFL(uint64_t)

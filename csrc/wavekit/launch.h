@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#define WK_ABI_VERSION 5
+#define WK_ABI_VERSION 6
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)

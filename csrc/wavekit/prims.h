@@ -61,10 +61,19 @@ template <typename T>
 __device__ __forceinline__ T shfl_xor(wk_lanemask_t mask, T v, unsigned m, unsigned width) {
   return from_bits<T>(arch::shfl_xor_sync(mask, to_bits(v), m, width));
 }
-// Shuffle kind as wavekit-core's Shfl: Idx, Up, Down, Xor.
+// A user's shuffle argument (CUDA's int srcLane / unsigned delta / int laneMask) as shfl.sync
+// reads it: its low log2(WK_WARP_SIZE) bits, two's complement for a negative int. Applied here,
+// before any arch sees it, so CUDA, HIP and the executor agree for every argument
+// (docs/SEMANTICS.md "shfl"; crates/core lanes.rs hw_shfl_arg).
+__device__ __forceinline__ unsigned shfl_arg(int32_t arg) {
+  return (unsigned)arg & (WK_WARP_SIZE - 1u);
+}
+
+// Shuffle kind as wavekit-core's Shfl: Idx, Up, Down, Xor; `user_arg` any int (shfl_arg).
 template <typename T>
-__device__ __forceinline__ T shfl(uint32_t kind, wk_lanemask_t mask, T v, unsigned arg,
+__device__ __forceinline__ T shfl(uint32_t kind, wk_lanemask_t mask, T v, int32_t user_arg,
                                   unsigned width) {
+  const unsigned arg = shfl_arg(user_arg);
   switch (kind) {
     case 0: return shfl_idx(mask, v, arg, width);
     case 1: return shfl_up(mask, v, arg, width);
@@ -183,6 +192,40 @@ __device__ __forceinline__ T kogge_stone(wk_lanemask_t mask, T v, unsigned width
     if (rank >= d) v = Op<OP, T>::combine(y, v);
   }
   return v;
+}
+
+// ---- the masked warp reduce, __reduce_*_sync(mask, v) (docs/SEMANTICS.md "warp_reduce_sync") ----
+// The canonical order: bfly over the warp's WK_WARP_SIZE lanes with every non-member holding the
+// op's identity. Only members run it, and none reads a non-member: once the steps of distance
+// above d are done, every lane of a class of lanes equal modulo 2d holds the same bits (each
+// step combines two values of one class, and the op is commutative bit for bit), so lane l
+// takes class (l ^ d)'s value from that class's lowest member, or the identity if it has none.
+template <int OP, typename T>
+__device__ __forceinline__ T bfly_members(wk_lanemask_t mask, T v) {
+  const unsigned me = lane();
+  wk_lanemask_t every = 1;  // lanes 0, 2d, 4d, ...: one class modulo 2d, shifted below
+  for (unsigned d = WK_WARP_SIZE >> 1; d >= 1; d >>= 1) {
+    const wk_lanemask_t cls = mask & (every << ((me ^ d) & (2 * d - 1)));
+    const bool some = cls != 0;
+    const T y = shfl_idx(mask, v, some ? (unsigned)arch::lowest_lane(cls) : me, WK_WARP_SIZE);
+    v = Op<OP, T>::combine(v, some ? y : Op<OP, T>::identity());
+    every |= every << d;
+  }
+  return v;
+}
+
+// Every member gets the reduction over `mask`: the hardware reduce (redux.sync) for 32-bit
+// integers where the arch has one and the native path is asked for (integers do not depend on
+// the order), the canonical tree otherwise.
+template <int OP, typename T>
+__device__ __forceinline__ T reduce_sync(int impl, wk_lanemask_t mask, T v) {
+#if WK_NATIVE_WARP_REDUX
+  if constexpr (HasRedux<OP, T>::value) {
+    if (impl == NATIVE) return redux<OP, T>(mask, v);
+  }
+#endif
+  (void)impl;
+  return bfly_members<OP, T>(mask, v);
 }
 
 // Group reduce of one value per thread of the block (blockDim a multiple of the logical group,

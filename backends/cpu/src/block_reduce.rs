@@ -10,13 +10,14 @@ const GROUP: usize = LOGICAL_GROUP as usize;
 /// Blocks handed to one rayon task.
 const BLOCKS_PER_TASK: usize = 16;
 
-/// One group-reduce result per block of `block` elements (the last padded with the identity).
-pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> {
+/// One group-reduce result per block of `block` elements (the last padded with the identity)
+/// into `out`, which holds one per block.
+pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp, out: &mut [T]) {
     let b = block as usize;
     let id = T::identity(op);
     with_op!(T, op, |f| vals
         .par_chunks(b)
+        .zip(out.par_iter_mut())
         .with_min_len(BLOCKS_PER_TASK)
-        .map(|blk| group_reduce(blk, b / GROUP, id, f))
-        .collect())
+        .for_each(|(blk, o)| *o = group_reduce(blk, b / GROUP, id, f)))
 }

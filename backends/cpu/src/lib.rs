@@ -13,6 +13,7 @@
 mod activemask;
 mod atomic_agg_inc;
 mod block_reduce;
+mod buffer;
 mod combine;
 mod compact;
 mod compact_simd;
@@ -40,21 +41,26 @@ mod vector;
 mod vote;
 mod warp_lanes;
 mod warp_reduce;
+mod warp_reduce_sync;
 mod warp_scan;
 
 #[cfg(test)]
 mod tests;
 
+pub use buffer::CpuBuffer;
 use scratch::Scratch;
+use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::host;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    Backend, DeviceBuffer, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl,
-    Validated, Vote, WarpLaunch,
+    Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
+    WarpLaunch,
 };
-use wavekit_core::{Predicate, ReduceOp};
+use std::ops::Range;
+use wavekit_core::view::check_range;
+use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
 /// The CPU backend, simulating warps of 32 or 64 lanes.
 pub struct CpuBackend {
@@ -85,34 +91,44 @@ impl CpuBackend {
             scratch: Scratch::default(),
         }
     }
-}
 
-/// A CPU "device" buffer: host memory owned by the backend's caller.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CpuBuffer<T> {
-    data: Vec<T>,
-}
-
-impl<T: Element> CpuBuffer<T> {
-    /// A buffer that owns `data`, with no copy.
-    pub fn from_vec(data: Vec<T>) -> Self {
-        CpuBuffer { data }
+    /// The caller's slice as a read-only buffer, without a copy: every collective that takes
+    /// an input buffer runs directly on `data`.
+    ///
+    /// ```
+    /// use wavekit_cpu::CpuBackend;
+    /// use wavekit_core::{Backend, Collectives, Predicate, ReduceOp, WarpWidth};
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let data: Vec<f32> = (1..=100).map(|i| i as f32).collect();
+    /// let input = cpu.view(&data);
+    /// assert_eq!(cpu.reduce(&input, ReduceOp::Sum)?, 5050.0);
+    /// assert_eq!(cpu.count_if(&input, Predicate::Gt(50.0))?, 50);
+    /// // A range of it, still without a copy:
+    /// let first_ten = cpu.slice(&input, 0..10)?;
+    /// assert_eq!(cpu.reduce(&first_ten, ReduceOp::Max)?, 10.0);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    pub fn view<'a, T: Element>(&self, data: &'a [T]) -> View<'a, CpuBuffer<T>> {
+        // SAFETY: `data` is borrowed for 'a and only read through a View.
+        unsafe { View::new(CpuBuffer::shared(data)) }
     }
 
-    /// The elements, borrowed.
-    pub fn as_slice(&self) -> &[T] {
-        &self.data
-    }
-
-    /// The elements, with no copy.
-    pub fn into_vec(self) -> Vec<T> {
-        self.data
-    }
-}
-
-impl<T: Element> DeviceBuffer<T> for CpuBuffer<T> {
-    fn len(&self) -> usize {
-        self.data.len()
+    /// The caller's slice as a writable buffer, without a copy: collectives that write an
+    /// output buffer write straight into `data`.
+    ///
+    /// ```
+    /// use wavekit_cpu::CpuBackend;
+    /// use wavekit_core::{Collectives, ReduceOp, ScanKind, WarpWidth};
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let data = [3i32, 1, 4, 1, 5];
+    /// let mut sums = [0i32; 5];
+    /// cpu.scan(&cpu.view(&data), &mut cpu.view_mut(&mut sums), ReduceOp::Sum, ScanKind::Inclusive)?;
+    /// assert_eq!(sums, [3, 4, 8, 9, 14]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    pub fn view_mut<'a, T: Element>(&self, data: &'a mut [T]) -> ViewMut<'a, CpuBuffer<T>> {
+        // SAFETY: `data` is borrowed exclusively for 'a.
+        unsafe { ViewMut::new(CpuBuffer::exclusive(data)) }
     }
 }
 
@@ -133,33 +149,53 @@ impl Backend for CpuBackend {
     }
 
     fn alloc<T: Element>(&self, len: usize) -> Result<CpuBuffer<T>> {
-        Ok(CpuBuffer {
-            data: memory::zeroed(len)?,
-        })
+        Ok(CpuBuffer::from_vec(memory::zeroed(len)?))
     }
 
     fn upload<T: Element>(&self, data: &[T]) -> Result<CpuBuffer<T>> {
         let mut v = host::with_capacity(data.len())?;
         v.extend_from_slice(data);
-        Ok(CpuBuffer { data: v })
+        Ok(CpuBuffer::from_vec(v))
     }
 
     fn download<T: Element>(&self, buf: &CpuBuffer<T>) -> Result<Vec<T>> {
-        let mut v = host::with_capacity(buf.data.len())?;
-        v.extend_from_slice(&buf.data);
+        let mut v = host::with_capacity(buf.len())?;
+        v.extend_from_slice(buf.data()?);
         Ok(v)
     }
 
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
-        if buf.data.len() != data.len() {
+        if buf.len() != data.len() {
             return Err(WavekitError::LengthMismatch {
                 what: "write source",
-                expected: buf.data.len(),
+                expected: buf.len(),
                 got: data.len(),
             });
         }
-        buf.data.copy_from_slice(data);
+        buf.data_mut()?.copy_from_slice(data);
         Ok(())
+    }
+
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a CpuBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<View<'a, CpuBuffer<T>>> {
+        check_range(&range, buf.len())?;
+        let data = &buf.data()?[range];
+        // SAFETY: `data` is borrowed from `buf` for 'a, read-only.
+        Ok(unsafe { View::new(CpuBuffer::shared(data)) })
+    }
+
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut CpuBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<ViewMut<'a, CpuBuffer<T>>> {
+        check_range(&range, buf.len())?;
+        let data = &mut buf.data_mut()?[range];
+        // SAFETY: `data` is borrowed exclusively from `buf` for 'a.
+        Ok(unsafe { ViewMut::new(CpuBuffer::exclusive(data)) })
     }
 }
 
@@ -180,7 +216,7 @@ impl RawBackend for CpuBackend {
         launch: &WarpLaunch,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
     ) -> Result<Vec<T>> {
         Ok(shfl::shfl(launch, kind, vals, arg, width))
@@ -216,9 +252,9 @@ impl RawBackend for CpuBackend {
         tile: u32,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<T>> {
-        Ok(tile::shfl(&vals[..threads], tile, kind, arg))
+        Ok(tile::shfl(&vals[..threads], tile, kind, arg, self.width))
     }
 
     fn raw_tile_vote(
@@ -253,6 +289,16 @@ impl RawBackend for CpuBackend {
         Ok(warp_reduce::reduce(vals, width, op))
     }
 
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<T>> {
+        Ok(warp_reduce_sync::reduce(launch, op, vals))
+    }
+
     fn raw_warp_scan<T: Element>(
         &self,
         _: Validated,
@@ -270,8 +316,12 @@ impl RawBackend for CpuBackend {
         input: &CpuBuffer<T>,
         block: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>> {
-        Ok(block_reduce::block(&input.data, block, op))
+        output: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        let blocks = input.len().div_ceil(block as usize);
+        check_len("block reduce output (one per block)", blocks, output.len())?;
+        block_reduce::block(input.data()?, block, op, output.data_mut()?);
+        Ok(())
     }
 
     fn raw_device_reduce<T: Element>(
@@ -279,8 +329,11 @@ impl RawBackend for CpuBackend {
         _: Validated,
         input: &CpuBuffer<T>,
         op: ReduceOp,
-    ) -> Result<T> {
-        Ok(device_reduce::device(&input.data, op, &self.scratch))
+        output: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        check_len("reduce output (one element)", 1, output.len())?;
+        output.data_mut()?[0] = device_reduce::device(input.data()?, op, &self.scratch);
+        Ok(())
     }
 
     fn raw_device_scan<T: Element>(
@@ -291,7 +344,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()> {
-        device_scan::device(&input.data, &mut output.data, op, kind, &self.scratch);
+        device_scan::device(input.data()?, output.data_mut()?, op, kind, &self.scratch);
         Ok(())
     }
 
@@ -311,7 +364,7 @@ impl RawBackend for CpuBackend {
             } => segmented_reduce::Bounds::Fixed {
                 size,
                 count,
-                len: input.data.len(),
+                len: input.len(),
                 vector,
             },
             SegmentSpec::Offsets {
@@ -319,11 +372,11 @@ impl RawBackend for CpuBackend {
                 count,
                 vector,
             } => segmented_reduce::Bounds::Offsets {
-                offsets: &offsets.data[..=count],
+                offsets: &offsets.data()?[..=count],
                 vector,
             },
         };
-        segmented_reduce::reduce(&input.data, segments, op, &mut output.data);
+        segmented_reduce::reduce(input.data()?, segments, op, output.data_mut()?);
         Ok(())
     }
 
@@ -338,11 +391,11 @@ impl RawBackend for CpuBackend {
         vector: u32,
     ) -> Result<()> {
         let csr = spmv::CsrView {
-            offsets: &row_offsets.data,
-            cols: &cols.data,
-            vals: &vals.data,
+            offsets: row_offsets.data()?,
+            cols: cols.data()?,
+            vals: vals.data()?,
         };
-        spmv::spmv(csr, &x.data, &mut y.data, vector);
+        spmv::spmv(csr, x.data()?, y.data_mut()?, vector);
         Ok(())
     }
 
@@ -354,15 +407,15 @@ impl RawBackend for CpuBackend {
         olds: &mut CpuBuffer<u32>,
     ) -> Result<()> {
         // All or nothing: no counter moves when any slot is out of range.
-        let limit = counters.data.len();
-        if let Some(&bad) = slots.data.iter().find(|&&s| s as usize >= limit) {
+        let limit = counters.len();
+        if let Some(&bad) = slots.data()?.iter().find(|&&s| s as usize >= limit) {
             return Err(WavekitError::IndexOutOfRange {
                 what: "atomic_agg_inc slot",
                 value: u64::from(bad),
                 limit: limit as u64,
             });
         }
-        atomic_agg_inc::agg_inc(self.width, &slots.data, &mut counters.data, &mut olds.data)
+        atomic_agg_inc::agg_inc(self.width, slots.data()?, counters.data_mut()?, olds.data_mut()?)
     }
 
     fn raw_count_if<T: Element>(
@@ -370,8 +423,11 @@ impl RawBackend for CpuBackend {
         _: Validated,
         input: &CpuBuffer<T>,
         pred: Predicate<T>,
-    ) -> Result<u64> {
-        Ok(count_if::count_if(&input.data, pred))
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len("count_if output (one element)", 1, count.len())?;
+        count.data_mut()?[0] = count_if::count_if(input.data()?, pred);
+        Ok(())
     }
 
     fn raw_compact<T: Element>(
@@ -381,20 +437,26 @@ impl RawBackend for CpuBackend {
         pred: Predicate<T>,
         stable: bool,
         output: &mut CpuBuffer<T>,
-    ) -> Result<usize> {
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
         // The unordered path writes through a raw pointer: never let a short output through.
-        if output.data.len() < input.data.len() {
+        if output.len() < input.len() {
             return Err(WavekitError::LengthMismatch {
                 what: "compaction output (at least the input's length)",
-                expected: input.data.len(),
-                got: output.data.len(),
+                expected: input.len(),
+                got: output.len(),
             });
         }
-        Ok(if stable {
-            compact::stable(&input.data, pred, &mut output.data, &self.scratch)
+        check_len("compaction count (one element)", 1, count.len())?;
+        let selected = if input.is_empty() {
+            0
+        } else if stable {
+            compact::stable(input.data()?, pred, output.data_mut()?, &self.scratch)
         } else {
-            compact::unordered(&input.data, pred, &mut output.data)
-        })
+            compact::unordered(input.data()?, pred, output.data_mut()?)
+        };
+        count.data_mut()?[0] = selected as u64;
+        Ok(())
     }
 
     fn raw_histogram(
@@ -402,7 +464,17 @@ impl RawBackend for CpuBackend {
         _: Validated,
         keys: &CpuBuffer<u32>,
         bins: u32,
-    ) -> Result<HistogramResult> {
-        Ok(histogram::histogram(&keys.data, bins))
+        counts: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len(
+            "histogram counts (bins + 1)",
+            (bins as usize).saturating_add(1),
+            counts.len(),
+        )?;
+        let h = histogram::histogram(keys.data()?, bins);
+        let out = counts.data_mut()?;
+        out[..bins as usize].copy_from_slice(&h.counts);
+        out[bins as usize] = h.outside;
+        Ok(())
     }
 }

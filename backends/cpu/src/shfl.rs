@@ -11,14 +11,15 @@ pub(crate) fn shfl<T: Element>(
     launch: &WarpLaunch,
     kind: Shfl,
     vals: &[T],
-    arg: u32,
+    arg: i32,
     width: u32,
 ) -> Vec<T> {
     let n = lanes(launch);
+    let warp_width = launch.mask.width();
     per_warp(launch.threads, n, |w, out| {
         let warp = &vals[w * n..][..out.len()];
         for (l, o) in out.iter_mut().enumerate() {
-            let src = shfl_source(kind, l as u32, arg, width) as usize;
+            let src = shfl_source(kind, l as u32, arg, width, warp_width) as usize;
             *o = *warp.get(src).unwrap_or(&warp[l]);
         }
     })

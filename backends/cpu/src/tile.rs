@@ -7,15 +7,28 @@ use super::warp_lanes::per_warp;
 use wavekit_core::element::Element;
 use wavekit_core::lanes::shfl_source;
 use wavekit_core::op::ReduceOp;
+use wavekit_core::width::WarpWidth;
 use wavekit_core::{Shfl, Vote};
 
-pub(crate) fn shfl<T: Element>(vals: &[T], tile: u32, kind: Shfl, arg: u32) -> Vec<T> {
+/// Lane l of a warp reads `shfl_source` at width = tile; a source outside the caller's tile
+/// (a Xor naming an earlier tile) gives the lane's own value, which the public layer discards.
+pub(crate) fn shfl<T: Element>(
+    vals: &[T],
+    tile: u32,
+    kind: Shfl,
+    arg: i32,
+    warp: WarpWidth,
+) -> Vec<T> {
     let n = tile as usize;
+    let w = warp.lanes() as usize;
     per_warp(vals.len(), n, |k, out| {
         let lanes = &vals[k * n..][..out.len()];
+        // The tile's first lane in its warp: tiles never straddle warps (tile <= W).
+        let first = (k * n % w) as u32;
         for (r, o) in out.iter_mut().enumerate() {
-            let src = shfl_source(kind, r as u32, arg, tile) as usize;
-            *o = *lanes.get(src).unwrap_or(&lanes[r]);
+            let src = shfl_source(kind, first + r as u32, arg, tile, warp);
+            let rank = src.wrapping_sub(first) as usize;
+            *o = *lanes.get(rank).unwrap_or(&lanes[r]);
         }
     })
 }

@@ -16,8 +16,8 @@ unsafe extern "C" {
     fn wk_cuda_launchers() -> *const Launchers;
 }
 
-/// One CUDA device (its primary context, through cudarc) and a stream on it that every copy,
-/// memset and launch is queued on.
+/// CUDA device memory, one stream (wavekit's own or the caller's), and the device's
+/// attributes, over cudarc's driver API.
 pub struct CudaRuntime {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
@@ -78,28 +78,96 @@ fn no_device(reason: String) -> WavekitError {
     }
 }
 
+/// `Ok` when the driver is present and has device `ordinal`.
+fn check_device(ordinal: usize) -> Result<()> {
+    if !driver_present() {
+        return Err(no_device(
+            "the CUDA driver library (libcuda.so.1) was not found".into(),
+        ));
+    }
+    cu::init().map_err(|e| no_device(format!("cuInit failed: {e}")))?;
+    let count = cu::device::get_count().map_err(|e| no_device(format!("cuDeviceGetCount: {e}")))?;
+    if ordinal >= count.max(0) as usize {
+        return Err(no_device(format!(
+            "device {ordinal} requested, {count} present"
+        )));
+    }
+    Ok(())
+}
+
 impl CudaRuntime {
-    /// Opens device `ordinal` and creates its stream.
+    /// Device `ordinal` on a new stream of its primary context.
     ///
     /// # Errors
-    /// `NoDevice` when the driver library is missing, reports no device, or has no device
-    /// `ordinal`; a `Device` error from the driver.
+    /// `NoDevice` without a driver or such a device; a `Device` error from the driver.
     pub fn new(ordinal: usize) -> Result<Self> {
-        if !driver_present() {
-            return Err(no_device(
-                "the CUDA driver library (libcuda.so.1) was not found".into(),
-            ));
-        }
-        cu::init().map_err(|e| no_device(format!("cuInit failed: {e}")))?;
-        let count =
-            cu::device::get_count().map_err(|e| no_device(format!("cuDeviceGetCount: {e}")))?;
-        if ordinal >= count.max(0) as usize {
-            return Err(no_device(format!(
-                "device {ordinal} requested, {count} present"
-            )));
-        }
+        check_device(ordinal)?;
         let ctx = primary_context(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
         let stream = ctx.new_stream().map_err(|e| err("cuStreamCreate", e))?;
+        Self::with_stream(ctx, stream)
+    }
+
+    /// The device of `stream` with every copy, memset and launch queued on `stream`: wavekit
+    /// runs in the caller's stream order. The stream's context must be its device's primary
+    /// one (what `CudaContext::new` opens), since the launchers' CUDA runtime binds to it.
+    ///
+    /// ```no_run
+    /// use wavekit_cuda::{CudaRuntime, cudarc::driver::CudaContext};
+    /// let ctx = CudaContext::new(0)?;
+    /// let stream = ctx.new_stream()?;
+    /// let runtime = CudaRuntime::on_stream(stream.clone())?;
+    /// assert!(runtime.cuda_stream() == &stream);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedStream` for a stream of a context other than the device's primary one;
+    /// `NoDevice`; a `Device` error reading the device's attributes.
+    pub fn on_stream(stream: Arc<CudaStream>) -> Result<Self> {
+        let ctx = Arc::clone(stream.context());
+        let ordinal = ctx.ordinal();
+        check_device(ordinal)?;
+        let primary = primary_context(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
+        if ctx.cu_ctx() != primary.cu_ctx() {
+            return Err(WavekitError::UnsupportedStream {
+                reason: format!(
+                    "the stream belongs to a context of device {ordinal} that is not its \
+                     primary context; wavekit's kernels run in the primary context \
+                     (CudaContext::new)"
+                ),
+            });
+        }
+        Self::with_stream(ctx, stream)
+    }
+
+    /// [`CudaRuntime::on_stream`] for a raw `CUstream` of device `ordinal`'s primary context
+    /// (or null for its legacy default stream).
+    ///
+    /// ```no_run
+    /// use wavekit_cuda::{CudaRuntime, cudarc::driver::CudaContext};
+    /// let ctx = CudaContext::new(0)?;
+    /// let stream = ctx.new_stream()?;
+    /// // A stream handle from another library, here cudarc's own.
+    /// let runtime = unsafe { CudaRuntime::on_raw_stream(0, stream.cu_stream())? };
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Safety
+    /// `stream` is null or a live stream created in device `ordinal`'s primary context, and it
+    /// is not destroyed while the runtime (or a backend or buffer made with it) lives.
+    ///
+    /// # Errors
+    /// `NoDevice`; a `Device` error reading the device's attributes.
+    pub unsafe fn on_raw_stream(ordinal: usize, stream: sys::CUstream) -> Result<Self> {
+        check_device(ordinal)?;
+        let ctx = primary_context(ordinal).map_err(|e| no_device(format!("context: {e}")))?;
+        // SAFETY: the caller promises a stream of this (primary) context that outlives us.
+        let stream = unsafe { ctx.wrap_borrowed_stream(stream) };
+        Self::with_stream(ctx, stream)
+    }
+
+    fn with_stream(ctx: Arc<CudaContext>, stream: Arc<CudaStream>) -> Result<Self> {
+        let ordinal = ctx.ordinal();
         let attr = |a: CUdevice_attribute, what: &str| -> Result<u32> {
             let v = ctx.attribute(a).map_err(|e| err(what, e))?;
             u32::try_from(v).map_err(|_| WavekitError::Device {
@@ -125,6 +193,29 @@ impl CudaRuntime {
             warp,
             sms,
         })
+    }
+
+    /// The cudarc stream every launch of this runtime goes to, for interoperation: record an
+    /// event on it, make another stream wait for it, or launch the caller's own kernels in
+    /// order with wavekit's.
+    pub fn cuda_stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// The (primary) context of this runtime's device.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// A timing event recorded on this runtime's stream now: `a.elapsed_ms(&b)` between two
+    /// of them (of any runtime on this device) is the device time between the two points.
+    ///
+    /// # Errors
+    /// A `Device` error when the event cannot be made or recorded.
+    pub fn record_event(&self) -> Result<cudarc::driver::CudaEvent> {
+        self.stream
+            .record_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(|e| err("cuEventRecord", e))
     }
 
     fn bind(&self) -> Result<()> {
@@ -178,8 +269,10 @@ unsafe impl GpuRuntime for CudaRuntime {
 
     unsafe fn free(&self, ptr: DevPtr) {
         // Freeing happens in Drop, where an error cannot be returned; a failure here means
-        // the context is already broken, which the next checked call reports.
-        if self.bind().is_ok() {
+        // the context is already broken, which the next checked call reports. cuMemFree only
+        // "may" synchronise, so work queued on this stream is waited for first (memory used
+        // from other streams too is waited for by the buffer, device-wide).
+        if self.bind().is_ok() && self.synchronize().is_ok() {
             // SAFETY: the caller guarantees ptr came from alloc and is no longer used.
             let _ = unsafe { cu::free_sync(ptr) };
         }
@@ -223,6 +316,10 @@ unsafe impl GpuRuntime for CudaRuntime {
         self.stream
             .synchronize()
             .map_err(|e| err("cuStreamSynchronize", e))
+    }
+
+    fn synchronize_device(&self) -> Result<()> {
+        self.ctx.synchronize().map_err(|e| err("cuCtxSynchronize", e))
     }
 
     fn check(&self, code: i32, call: &str) -> Result<()> {

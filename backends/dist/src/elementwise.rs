@@ -207,7 +207,7 @@ impl<X: Transport> Comm<X> {
         }
         match cur {
             Some(c) => Ok(c),
-            None => b.slice(base, 0..m),
+            None => SliceDevice::slice(b, base, 0..m),
         }
     }
 

@@ -111,7 +111,7 @@ impl<X: Transport> Comm<X> {
                 continue;
             }
             let part = if tr.end <= shard_end {
-                b.slice(shard, tr.start - start..tr.end - start)?
+                SliceDevice::slice(b, shard, tr.start - start..tr.end - start)?
             } else {
                 let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
                 b.upload(&edges.rebuild(t))?
@@ -140,7 +140,8 @@ impl<X: Transport> Comm<X> {
             let start = layout.range(self.rank()).start;
             let mut mine = Vec::new();
             for e in layout.edges(self.rank(), tile) {
-                mine.extend(b.download(&b.slice(shard, e.start - start..e.end - start)?)?);
+                let edge = SliceDevice::slice(b, shard, e.start - start..e.end - start)?;
+                mine.extend(b.download(&edge)?);
             }
             let counts: Vec<usize> = (0..self.world())
                 .map(|q| layout.edges(q, tile).iter().map(|e| e.len()).sum())

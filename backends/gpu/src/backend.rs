@@ -1,10 +1,16 @@
 //! `GpuBackend<R>`: the `Backend` trait implemented once for every GPU vendor on top of a
 //! `GpuRuntime` (memory, stream, attributes) and the launcher table of its csrc object.
+//!
+//! A backend is a stream plus its workspace: the launches of one backend go, in call order, to
+//! its runtime's one stream, and use that backend's scratch (`Work`), which nothing else
+//! touches. Two backends (two streams, two workspaces) share no lock, so their work can
+//! overlap on one device; threads sharing one backend take its lock in turn.
 
 use super::buffer::{DeviceMem, GpuBuffer};
 use super::ffi::{self, Launchers, Status, dptr};
 use super::runtime::{DevPtr, GpuRuntime};
 use std::ffi::{CStr, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use wavekit_core::element::{Element, as_bytes, as_bytes_mut};
 use wavekit_core::error::{Result, WavekitError};
@@ -17,6 +23,15 @@ const RESULT_BYTES: usize = 64;
 /// The GPU backend: wavekit's csrc kernels launched through a vendor runtime `R` (CUDA, HIP,
 /// or the SIMT executor). Users get it as `CudaBackend`, `HipBackend` or `SimtBackend` from
 /// their crates' `open` functions.
+///
+/// The GPU backend over a vendor runtime: one stream and the workspace its collectives use.
+///
+/// Calls that take `&mut` outputs (the `_into` forms, `scan`, `spmv`) enqueue their work on
+/// the stream and return without waiting for it; `synchronize`, `download` and every call that
+/// returns host values wait, and are where an error a kernel reported into the status word
+/// comes back (see [`Collectives`](wavekit_core::Collectives)). The workspace only grows:
+/// after [`reserve`](Self::reserve), or once the largest input has been seen, the `_into`
+/// forms allocate nothing ([`device_allocations`](Self::device_allocations) counts).
 pub struct GpuBackend<R: GpuRuntime> {
     pub(crate) rt: Arc<R>,
     pub(crate) table: &'static Launchers,
@@ -25,18 +40,75 @@ pub struct GpuBackend<R: GpuRuntime> {
     pub(crate) launch_width: u32,
     emulate: bool,
     work: Mutex<Work<R>>,
+    /// Device allocations this backend has made (workspace, buffers, lent slots).
+    allocations: AtomicU64,
 }
 
 /// Device memory reused by every call: the status word kernels report errors into, the slot
 /// one-value results come back through, a grow-only scratch pool (scan tile status, compaction
 /// counts), and the device reduce's own scratch, zeroed when allocated: its tickets must start
 /// at zero and every reduce leaves them zero (csrc/kernels/device_reduce.cu), so no call pays
-/// for a memset. The lock also serialises calls on one backend.
+/// for a memset. The lock also serialises calls on one backend, so the work of one call uses
+/// the pools after the previous call's work on the same stream.
 pub(crate) struct Work<R: GpuRuntime> {
     pub(crate) status: DeviceMem<R>,
     pub(crate) result: DeviceMem<R>,
     pub(crate) pool: DeviceMem<R>,
     pub(crate) reduce_pool: DeviceMem<R>,
+    /// One-element outputs lent to the returning conveniences (`raw_scalar`), kept for reuse.
+    pub(crate) slots: Vec<DeviceMem<R>>,
+    /// Queued launches whose kernels may have written the status word since it was last read.
+    pub(crate) pending: Pending,
+}
+
+/// What a launch's kernels can report through the status word.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Reports {
+    /// Nothing: the launcher does not pass the status word to its kernels.
+    Nothing,
+    /// Errors without an index (a launch planned for another warp width, ...).
+    Errors,
+    /// Also `WK_ERR_INDEX`: `what` at or past `limit`, the value in the detail's low 32 bits.
+    Index { what: &'static str, limit: u64 },
+}
+
+/// The launches queued since the status word was last read that can have written it.
+#[derive(Default)]
+pub(crate) struct Pending {
+    launches: u64,
+    first: &'static str,
+    /// The index source when exactly one pending launch reports index errors.
+    index: Option<(&'static str, u64)>,
+    index_launches: u64,
+}
+
+impl Pending {
+    fn add(&mut self, call: &'static str, reports: Reports) {
+        if let Reports::Nothing = reports {
+            return;
+        }
+        if self.launches == 0 {
+            self.first = call;
+        }
+        self.launches += 1;
+        if let Reports::Index { what, limit } = reports {
+            self.index_launches += 1;
+            self.index = Some((what, limit));
+        }
+    }
+
+    /// The call an error is reported under: the only pending launch, or the first of several.
+    fn call(&self) -> String {
+        if self.launches == 1 {
+            self.first.to_string()
+        } else {
+            format!(
+                "{} or one of the {} launches queued after it",
+                self.first,
+                self.launches - 1
+            )
+        }
+    }
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -67,24 +139,71 @@ impl<R: GpuRuntime> GpuBackend<R> {
         }
         let width = WarpWidth::new(rt.warp_size())?;
         rt.make_current()?;
-        let status = DeviceMem::new(&rt, std::mem::size_of::<Status>())?;
-        rt.copy_htod(status.ptr, &Status::CLEAR.to_bytes())?;
-        let result = DeviceMem::new(&rt, RESULT_BYTES)?;
-        let pool = DeviceMem::new(&rt, 0)?;
-        let reduce_pool = DeviceMem::new(&rt, 0)?;
-        Ok(GpuBackend {
-            rt,
+        let empty = || DeviceMem::new(&rt, 0);
+        let backend = GpuBackend {
             table,
             width,
             launch_width: width.lanes(),
             emulate: false,
             work: Mutex::new(Work {
-                status,
-                result,
-                pool,
-                reduce_pool,
+                status: empty()?,
+                result: empty()?,
+                pool: empty()?,
+                reduce_pool: empty()?,
+                slots: Vec::new(),
+                pending: Pending::default(),
             }),
-        })
+            allocations: AtomicU64::new(0),
+            rt,
+        };
+        {
+            let mut work = backend.lock();
+            work.status = backend.mem_from(&Status::CLEAR.to_bytes())?;
+            work.result = backend.mem(RESULT_BYTES)?;
+        }
+        Ok(backend)
+    }
+
+    /// Device allocations this backend has made so far: its workspace (status word, result
+    /// slot, scratch pools, lent one-value outputs) and every buffer it allocated or uploaded.
+    /// A test reads it before and after a loop to see that the loop allocated nothing.
+    pub fn device_allocations(&self) -> u64 {
+        self.allocations.load(Ordering::Relaxed)
+    }
+
+    /// Sizes the workspace so that every collective on inputs of up to `n` elements of `T`
+    /// finds its scratch there: after this the first call allocates no more than later ones
+    /// (nothing, for the `_into` forms). The workspace only grows; reserving for a smaller `n`
+    /// or another type keeps what is there.
+    ///
+    /// # Errors
+    /// `OutOfMemory` when the device has no room; a `Device` error.
+    pub fn reserve<T: Element>(&self, n: usize) -> Result<()> {
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        // SpMV's scratch is sized by the nonzeros: a matrix of up to `n` of them.
+        let pool = [ffi::ALGO_DEVICE_SCAN, ffi::ALGO_COMPACT, ffi::ALGO_SPMV]
+            .map(|algo| self.scratch_bytes(algo, T::KIND, n))
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        self.ensure_pool(&mut work, pool)?;
+        let reduce = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
+        self.ensure_reduce_pool(&mut work, reduce)?;
+        if work.slots.is_empty() {
+            let slot = self.mem(RESULT_BYTES)?;
+            work.slots.push(slot);
+        }
+        Ok(())
+    }
+
+    /// Device memory of `bytes`, counted in `device_allocations` (a zero-byte one holds none).
+    pub(crate) fn mem(&self, bytes: usize) -> Result<DeviceMem<R>> {
+        let mem = DeviceMem::new(&self.rt, bytes)?;
+        if bytes != 0 {
+            self.allocations.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(mem)
     }
 
     /// Selects the software emulations of uni, match, syncwarp and activemask (the ones AMD
@@ -141,15 +260,16 @@ impl<R: GpuRuntime> GpuBackend<R> {
         }
     }
 
-    /// Runs one launcher on this backend's stream, checks its return code (launch and API
-    /// errors), waits for the work and returns the status word the kernels wrote, cleared
-    /// afterwards. Errors other than those the caller maps itself become `Device` errors.
-    pub(crate) fn run(
+    /// Enqueues one launcher on this backend's stream and returns without waiting. Its return
+    /// code (launch and API errors, found on the host) is checked now; what its kernels report
+    /// into the status word is read at the next `flush`, if `reports` says they can write it.
+    pub(crate) fn launch(
         &self,
-        work: &Work<R>,
-        call: &str,
+        work: &mut Work<R>,
+        call: &'static str,
+        reports: Reports,
         f: impl FnOnce(*mut c_void, *mut Status) -> i32,
-    ) -> Result<Status> {
+    ) -> Result<()> {
         self.rt.make_current()?;
         let code = f(self.rt.stream(), dptr(work.status.ptr));
         if code > 0 {
@@ -157,28 +277,84 @@ impl<R: GpuRuntime> GpuBackend<R> {
         } else if code < 0 {
             return Err(self.device_error(call, self.message(code)));
         }
+        work.pending.add(call, reports);
+        Ok(())
+    }
+
+    /// Reads the status word if a queued launch can have written it (which waits for the
+    /// stream), clears it, and turns a reported error into the error of the launch that
+    /// queued it. Without such a launch it reads nothing and does not wait.
+    pub(crate) fn flush(&self, work: &mut Work<R>) -> Result<()> {
+        let pending = std::mem::take(&mut work.pending);
+        if pending.launches == 0 {
+            return Ok(());
+        }
         let mut bytes = [0u8; 16];
         self.rt.copy_dtoh(&mut bytes, work.status.ptr)?;
         let status = Status::from_bytes(&bytes);
-        if status != Status::CLEAR {
-            self.rt
-                .copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
+        if status == Status::CLEAR {
+            return Ok(());
         }
-        Ok(status)
+        self.rt
+            .copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
+        match (status.code, pending.index) {
+            (ffi::OK, _) => Ok(()),
+            (ffi::ERR_INDEX, Some((what, limit))) if pending.index_launches == 1 => {
+                Err(WavekitError::IndexOutOfRange {
+                    what,
+                    value: status.detail & u64::from(u32::MAX),
+                    limit,
+                })
+            }
+            (code, _) => Err(self.device_error(&pending.call(), self.message(code))),
+        }
     }
 
-    /// `run` for calls whose kernels report no error of their own beyond the warp width.
+    /// A synchronous launch: reports earlier queued errors first (under their own calls), then
+    /// runs `f` and waits for the status word its kernels wrote.
     pub(crate) fn run_checked(
         &self,
-        work: &Work<R>,
-        call: &str,
+        work: &mut Work<R>,
+        call: &'static str,
         f: impl FnOnce(*mut c_void, *mut Status) -> i32,
     ) -> Result<()> {
-        let status = self.run(work, call, f)?;
-        if status.code != ffi::OK {
-            return Err(self.device_error(call, self.message(status.code)));
+        self.flush(work)?;
+        self.launch(work, call, Reports::Errors, f)?;
+        self.flush(work)
+    }
+
+    /// `len` values of `T` at `ptr`, read once the queued work is done, then the status word
+    /// of that work (`flush`): a read is where asynchronous errors come back.
+    /// The wait itself happens outside the lock, so threads sharing the backend can queue
+    /// work meanwhile.
+    pub(crate) fn read_flushed<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {
+        self.rt.make_current()?;
+        let out = self.read(ptr, len)?;
+        self.flush(&mut self.lock())?;
+        Ok(out)
+    }
+
+    /// Waits for the queued work (outside the lock), then reports what its kernels wrote to
+    /// the status word.
+    pub(crate) fn synchronize_flushed(&self) -> Result<()> {
+        self.rt.make_current()?;
+        self.rt.synchronize()?;
+        self.flush(&mut self.lock())
+    }
+
+    /// A one-element output for a returning convenience: one this backend lent before, or a
+    /// new one (counted).
+    pub(crate) fn take_slot(&self) -> Result<DeviceMem<R>> {
+        let slot = self.lock().slots.pop();
+        match slot {
+            Some(slot) => Ok(slot),
+            None => self.mem(RESULT_BYTES),
         }
-        Ok(())
+    }
+
+    /// Keeps a lent slot for the next convenience.
+    pub(crate) fn return_slot(&self, slot: DeviceMem<R>) {
+        self.lock().slots.push(slot);
     }
 
     /// Makes the pool at least `bytes` long; it only ever grows.
@@ -186,8 +362,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let bytes = usize::try_from(bytes).map_err(|_| WavekitError::OutOfMemory { bytes })?;
         if work.pool.bytes < bytes {
             let grown = bytes.max(work.pool.bytes.saturating_mul(2));
+            // Freeing the old pool waits for the work queued on it (cuMemFree, hipFree).
             work.pool = DeviceMem::new(&self.rt, 0)?;
-            work.pool = DeviceMem::new(&self.rt, grown)?;
+            work.pool = self.mem(grown)?;
         }
         Ok(work.pool.ptr)
     }
@@ -208,8 +385,18 @@ impl<R: GpuRuntime> GpuBackend<R> {
         unsafe { (self.table.scratch_bytes)(algo, kind as u32, n as u64) }
     }
 
+    /// `Ok` for a buffer this backend may use: made by a backend of the same device (any
+    /// stream: ordering between streams is then the caller's, as in CUDA) and not moved out of
+    /// its `ViewMut`. Another backend's buffer is marked so that freeing it waits for the
+    /// device.
     pub(crate) fn own<T: Element>(&self, buf: &GpuBuffer<T, R>) -> Result<()> {
+        if !buf.usable() {
+            return Err(WavekitError::ForeignBuffer);
+        }
         if Arc::ptr_eq(&buf.mem.rt, &self.rt) {
+            Ok(())
+        } else if buf.mem.rt.same_device(&self.rt) {
+            buf.mem.crossed.store(true, Ordering::Release);
             Ok(())
         } else {
             Err(WavekitError::ForeignBuffer)
@@ -217,7 +404,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn mem_zeroed(&self, bytes: usize) -> Result<DeviceMem<R>> {
-        let mem = DeviceMem::new(&self.rt, bytes)?;
+        let mem = self.mem(bytes)?;
         if bytes != 0 {
             self.rt.memset_zero(mem.ptr, bytes)?;
         }
@@ -225,7 +412,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn mem_from(&self, data: &[u8]) -> Result<DeviceMem<R>> {
-        let mem = DeviceMem::new(&self.rt, data.len())?;
+        let mem = self.mem(data.len())?;
         if !data.is_empty() {
             self.rt.copy_htod(mem.ptr, data)?;
         }

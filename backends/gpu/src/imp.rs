@@ -1,24 +1,25 @@
-//! The `Backend` trait for `GpuBackend`: each method uploads what it needs, runs one launcher
-//! from the table and reads the result back.
+//! The `Backend` trait for `GpuBackend`. The warp primitives upload their host values, run one
+//! launcher from the table and read the result back; the device collectives enqueue their
+//! launcher on the stream with the caller's output pointers and return without waiting.
 //!
 //! Defence in depth: every raw method checks its arguments against the buffers it is handed
 //! again (lengths, mask width, sub-width, tile and block size) before any launch, although the
 //! validated API already did, so no kernel reads or writes past an allocation.
 
-use super::backend::{GpuBackend, Work};
+use super::backend::{GpuBackend, Reports, Work};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, dptr};
-use super::runtime::GpuRuntime;
+use super::runtime::{DevPtr, GpuRuntime};
 use wavekit_core::api::check_len;
 use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    Backend, HistogramResult, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
-    WarpLaunch,
+    Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote, WarpLaunch,
 };
-use wavekit_core::{Predicate, ReduceOp};
+use std::ops::Range;
+use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
 fn cptr<T>(p: u64) -> *const T {
     dptr::<T>(p).cast_const()
@@ -53,9 +54,10 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
         self.width
     }
 
+    /// Waits for the work queued on this backend's stream, then returns the first error its
+    /// kernels reported (see [`Collectives`](wavekit_core::Collectives)).
     fn synchronize(&self) -> Result<()> {
-        self.rt.make_current()?;
-        self.rt.synchronize()
+        self.synchronize_flushed()
     }
 
     fn alloc<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
@@ -70,8 +72,7 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
 
     fn download<T: Element>(&self, buf: &GpuBuffer<T, R>) -> Result<Vec<T>> {
         self.own(buf)?;
-        self.rt.make_current()?;
-        self.read(buf.device_ptr(), buf.len)
+        self.read_flushed(buf.device_ptr(), buf.len)
     }
 
     fn write<T: Element>(&self, buf: &mut GpuBuffer<T, R>, data: &[T]) -> Result<()> {
@@ -89,6 +90,22 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
         }
         Ok(())
     }
+
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a GpuBuffer<T, R>,
+        range: Range<usize>,
+    ) -> Result<View<'a, GpuBuffer<T, R>>> {
+        self.slice_of(buf, range)
+    }
+
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut GpuBuffer<T, R>,
+        range: Range<usize>,
+    ) -> Result<ViewMut<'a, GpuBuffer<T, R>>> {
+        self.slice_mut_of(buf, range)
+    }
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -104,17 +121,22 @@ impl<R: GpuRuntime> GpuBackend<R> {
         check_len(what, launch.threads, len)
     }
 
-    /// The count_if kernel over `input`, read back.
-    fn count_on_device<T: Element>(
+    /// Enqueues the count_if kernel over `input`, its count into the `u64` at `out`; an empty
+    /// input writes 0 without a launch (the kernels need one element).
+    fn enqueue_count_if<T: Element>(
         &self,
-        work: &Work<R>,
-        call: &str,
+        work: &mut Work<R>,
+        call: &'static str,
         input: &GpuBuffer<T, R>,
         pred: Predicate<T>,
-    ) -> Result<u64> {
+        out: DevPtr,
+    ) -> Result<()> {
+        if input.len == 0 {
+            return self.rt.memset_zero(out, size_of::<u64>());
+        }
         let (code, a, b) = pred.encode();
-        let result = work.result.ptr;
-        self.run_checked(work, call, |s, st| unsafe {
+        // The count_if launcher does not pass the status word to its kernel.
+        self.launch(work, call, Reports::Nothing, |s, st| unsafe {
             (self.table.count_if)(
                 s,
                 st,
@@ -126,30 +148,32 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 input.len as u64,
                 std::ptr::null_mut(),
                 0,
-                dptr(result),
+                dptr(out),
             )
-        })?;
-        Ok(self.read_u64s(result, 1)?[0])
+        })
     }
 
     /// The first slot (in thread order) at or past `limit`, if any: counted on the device with
-    /// the count_if kernel; only when one exists are the slots read back to name it.
+    /// the count_if kernel and read back (this waits for the stream); only when one exists are
+    /// the slots read back to name it.
     fn first_slot_at_or_past(
         &self,
-        work: &Work<R>,
+        work: &mut Work<R>,
         slots: &GpuBuffer<u32, R>,
         limit: usize,
     ) -> Result<Option<u32>> {
         let Ok(limit) = u32::try_from(limit) else {
             return Ok(None); // every u32 slot is below it
         };
-        if self.count_on_device(
+        let result = work.result.ptr;
+        self.enqueue_count_if(
             work,
             "atomic_agg_inc slot check",
             slots,
             Predicate::Ge(limit),
-        )? == 0
-        {
+            result,
+        )?;
+        if self.read::<u64>(result, 1)?[0] == 0 {
             return Ok(None);
         }
         let host = self.read::<u32>(slots.device_ptr(), slots.len)?;
@@ -166,12 +190,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         preds: &[bool],
     ) -> Result<Vec<u64>> {
         self.check_launch(launch, "vote predicates", preds.len())?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.mem_from(&bools(preds))?;
         let out = self.lanes_zeroed::<u64>(n)?;
-        self.run_checked(&work, "vote", |s, st| unsafe {
+        self.run_checked(&mut work, "vote", |s, st| unsafe {
             (self.table.vote)(
                 s,
                 st,
@@ -193,17 +217,17 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         launch: &WarpLaunch,
         kind_: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
     ) -> Result<Vec<T>> {
         self.check_launch(launch, "shfl values", vals.len())?;
         self.width.check_sub_width(width)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(n)?;
-        self.run_checked(&work, "shfl", |s, st| unsafe {
+        self.run_checked(&mut work, "shfl", |s, st| unsafe {
             (self.table.shfl)(
                 s,
                 st,
@@ -229,13 +253,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vals: &[T],
     ) -> Result<Vec<(u64, bool)>> {
         self.check_launch(launch, "match values", vals.len())?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
         let masks = self.lanes_zeroed::<u64>(n)?;
         let preds = self.lanes_zeroed::<u8>(n)?;
-        self.run_checked(&work, "match", |s, st| unsafe {
+        self.run_checked(&mut work, "match", |s, st| unsafe {
             (self.table.r#match)(
                 s,
                 st,
@@ -257,11 +281,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
         self.check_launch(launch, "activemask threads", launch.threads)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let out = self.lanes_zeroed::<u64>(n)?;
-        self.run_checked(&work, "activemask", |s, st| unsafe {
+        self.run_checked(&mut work, "activemask", |s, st| unsafe {
             (self.table.activemask)(
                 s,
                 st,
@@ -282,12 +306,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         vals: &[T],
     ) -> Result<Vec<T>> {
         self.check_launch(launch, "transpose values", vals.len())?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(n)?;
-        self.run_checked(&work, "syncwarp_transpose", |s, st| unsafe {
+        self.run_checked(&mut work, "syncwarp_transpose", |s, st| unsafe {
             (self.table.syncwarp_transpose)(
                 s,
                 st,
@@ -310,15 +334,15 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         tile: u32,
         kind_: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_shfl values", threads, vals.len())?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(threads)?;
-        self.run_checked(&work, "tile_shfl", |s, st| unsafe {
+        self.run_checked(&mut work, "tile_shfl", |s, st| unsafe {
             (self.table.tile_shfl)(
                 s,
                 st,
@@ -345,11 +369,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<u64>> {
         self.width.check_tile(tile)?;
         check_len("tile_vote predicates", threads, preds.len())?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let input = self.mem_from(&bools(preds))?;
         let out = self.lanes_zeroed::<u64>(threads)?;
-        self.run_checked(&work, "tile_vote", |s, st| unsafe {
+        self.run_checked(&mut work, "tile_vote", |s, st| unsafe {
             (self.table.tile_vote)(
                 s,
                 st,
@@ -375,11 +399,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_reduce values", threads, vals.len())?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(threads)?;
-        self.run_checked(&work, "tile_reduce", |s, st| unsafe {
+        self.run_checked(&mut work, "tile_reduce", |s, st| unsafe {
             (self.table.tile_reduce)(
                 s,
                 st,
@@ -403,13 +427,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
     ) -> Result<Vec<T>> {
         self.width.check_sub_width(width)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = vals.len();
         let segs = n.div_ceil(width as usize);
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(segs)?;
-        self.run_checked(&work, "warp_reduce", |s, st| unsafe {
+        self.run_checked(&mut work, "warp_reduce", |s, st| unsafe {
             (self.table.warp_reduce)(
                 s,
                 st,
@@ -425,6 +449,37 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.read(out.device_ptr(), segs)
     }
 
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<T>> {
+        self.check_launch(launch, "warp_reduce_sync values", vals.len())?;
+        op.check::<T>()?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let n = launch.threads;
+        let input = self.buffer_from(vals)?;
+        let out = self.buffer_zeroed::<T>(n)?;
+        self.run_checked(&mut work, "warp_reduce_sync", |s, st| unsafe {
+            (self.table.warp_reduce_sync)(
+                s,
+                st,
+                self.launch_width,
+                self.impl_code(),
+                kind::<T>(),
+                op as u32,
+                cptr(input.device_ptr()),
+                n as u64,
+                launch.mask.bits(),
+                dptr(out.device_ptr()),
+            )
+        })?;
+        self.read(out.device_ptr(), n)
+    }
+
     fn raw_warp_scan<T: Element>(
         &self,
         _: Validated,
@@ -434,13 +489,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         scan: ScanKind,
     ) -> Result<Vec<T>> {
         self.width.check_sub_width(width)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         let n = vals.len();
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(n)?;
         let exclusive = (scan == ScanKind::Exclusive) as u32;
-        self.run_checked(&work, "warp_scan", |s, st| unsafe {
+        self.run_checked(&mut work, "warp_scan", |s, st| unsafe {
             (self.table.warp_scan)(
                 s,
                 st,
@@ -463,29 +518,38 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         input: &GpuBuffer<T, R>,
         block: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>> {
+        output: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
         self.own(input)?;
+        self.own(output)?;
         if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
             return Err(WavekitError::InvalidBlockSize(block));
         }
-        let work = self.lock();
-        self.rt.make_current()?;
         let n = input.len;
-        let blocks = n.div_ceil(block as usize);
-        let out = self.buffer_zeroed::<T>(blocks)?;
-        self.run_checked(&work, "block_reduce", |s, st| unsafe {
-            (self.table.block_reduce)(
-                s,
-                st,
-                kind::<T>(),
-                op as u32,
-                cptr(input.device_ptr()),
-                n as u64,
-                block,
-                dptr(out.device_ptr()),
-            )
-        })?;
-        self.read(out.device_ptr(), blocks)
+        check_len(
+            "block reduce output (one per block)",
+            n.div_ceil(block as usize),
+            output.len,
+        )?;
+        let mut work = self.lock();
+        // The block_reduce launcher does not pass the status word to its kernel.
+        self.launch(
+            &mut work,
+            "block_reduce",
+            Reports::Nothing,
+            |s, st| unsafe {
+                (self.table.block_reduce)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    cptr(input.device_ptr()),
+                    n as u64,
+                    block,
+                    dptr(output.device_ptr()),
+                )
+            },
+        )
     }
 
     fn raw_device_reduce<T: Element>(
@@ -493,28 +557,35 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         _: Validated,
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
-    ) -> Result<T> {
+        output: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
         self.own(input)?;
+        self.own(output)?;
+        check_len("reduce output (one element)", 1, output.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
         let scratch = self.ensure_reduce_pool(&mut work, bytes)?;
-        let result = work.result.ptr;
-        self.run_checked(&work, "device_reduce", |s, st| unsafe {
-            (self.table.device_reduce)(
-                s,
-                st,
-                kind::<T>(),
-                op as u32,
-                cptr(input.device_ptr()),
-                n as u64,
-                dptr(scratch),
-                bytes,
-                dptr(result),
-            )
-        })?;
-        Ok(self.read::<T>(result, 1)?[0])
+        // The device_reduce launcher does not pass the status word to its kernels.
+        self.launch(
+            &mut work,
+            "device_reduce",
+            Reports::Nothing,
+            |s, st| unsafe {
+                (self.table.device_reduce)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    cptr(input.device_ptr()),
+                    n as u64,
+                    dptr(scratch),
+                    bytes,
+                    dptr(output.device_ptr()),
+                )
+            },
+        )
     }
 
     fn raw_device_scan<T: Element>(
@@ -534,7 +605,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
         let exclusive = (scan == ScanKind::Exclusive) as u32;
-        self.run_checked(&work, "device_scan", |s, st| unsafe {
+        self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
             (self.table.device_scan)(
                 s,
                 st,
@@ -585,23 +656,28 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
             count,
             output.len,
         )?;
-        let work = self.lock();
-        self.rt.make_current()?;
-        self.run_checked(&work, "segmented_reduce", |s, st| unsafe {
-            (self.table.segmented_reduce)(
-                s,
-                st,
-                kind::<T>(),
-                op as u32,
-                cptr(input.device_ptr()),
-                input.len as u64,
-                cptr(offsets),
-                size,
-                count as u64,
-                vector,
-                dptr(output.device_ptr()),
-            )
-        })
+        let mut work = self.lock();
+        // The segmented_reduce launcher does not pass the status word to its kernels.
+        self.launch(
+            &mut work,
+            "segmented_reduce",
+            Reports::Nothing,
+            |s, st| unsafe {
+                (self.table.segmented_reduce)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    cptr(input.device_ptr()),
+                    input.len as u64,
+                    cptr(offsets),
+                    size,
+                    count as u64,
+                    vector,
+                    dptr(output.device_ptr()),
+                )
+            },
+        )
     }
 
     fn raw_spmv<T: Element>(
@@ -620,7 +696,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(x)?;
         self.own(y)?;
         // One offset per row and one past; one value per column index. The column indices
-        // themselves are checked against x's length by the kernels.
+        // themselves are checked against x's length by the kernels, which report the first
+        // bad one through the status word (an error at the next synchronisation).
         check_len(
             "SpMV row offsets (rows + 1)",
             y.len.saturating_add(1),
@@ -632,7 +709,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let nnz = cols.len;
         let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
         let scratch = self.ensure_pool(&mut work, bytes)?;
-        let status = self.run(&work, "spmv", |s, st| unsafe {
+        let reports = Reports::Index {
+            what: "SpMV column",
+            limit: x.len as u64,
+        };
+        self.launch(&mut work, "spmv", reports, |s, st| unsafe {
             (self.table.spmv_balanced)(
                 s,
                 st,
@@ -649,16 +730,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 bytes,
                 dptr(y.device_ptr()),
             )
-        })?;
-        match status.code {
-            ffi::OK => Ok(()),
-            ffi::ERR_INDEX => Err(WavekitError::IndexOutOfRange {
-                what: "SpMV column",
-                value: status.detail & u64::from(u32::MAX),
-                limit: x.len as u64,
-            }),
-            code => Err(self.device_error("spmv", self.message(code))),
-        }
+        })
     }
 
     fn raw_atomic_agg_inc(
@@ -672,19 +744,23 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.own(counters)?;
         self.own(olds)?;
         check_len("atomic_agg_inc olds (one per slot)", slots.len, olds.len)?;
-        let work = self.lock();
+        let mut work = self.lock();
         self.rt.make_current()?;
         // All or nothing: a validation pass over the slots before the increment kernel, so
         // that a bad slot moves no counter (the kernel's own check would skip only that
-        // thread, after other warps had already added).
-        if let Some(bad) = self.first_slot_at_or_past(&work, slots, counters.len)? {
+        // thread, after other warps had already added). It waits for its count.
+        if let Some(bad) = self.first_slot_at_or_past(&mut work, slots, counters.len)? {
             return Err(WavekitError::IndexOutOfRange {
                 what: "atomic_agg_inc slot",
                 value: u64::from(bad),
                 limit: counters.len as u64,
             });
         }
-        let status = self.run(&work, "atomic_agg_inc", |s, st| unsafe {
+        let reports = Reports::Index {
+            what: "atomic_agg_inc slot",
+            limit: counters.len as u64,
+        };
+        self.launch(&mut work, "atomic_agg_inc", reports, |s, st| unsafe {
             (self.table.atomic_agg_inc)(
                 s,
                 st,
@@ -696,18 +772,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 counters.len as u64,
                 dptr(olds.device_ptr()),
             )
-        })?;
-        match status.code {
-            ffi::OK => Ok(()),
-            ffi::ERR_INDEX => Err(WavekitError::IndexOutOfRange {
-                what: "atomic_agg_inc slot",
-                value: status.detail & u64::from(u32::MAX),
-                limit: counters.len as u64,
-            }),
-            code => {
-                Err(self.device_error("atomic_agg_inc", format!("kernel reported error {code}")))
-            }
-        }
+        })
     }
 
     fn raw_count_if<T: Element>(
@@ -715,11 +780,14 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         _: Validated,
         input: &GpuBuffer<T, R>,
         pred: Predicate<T>,
-    ) -> Result<u64> {
+        count: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
         self.own(input)?;
-        let work = self.lock();
+        self.own(count)?;
+        check_len("count_if output (one element)", 1, count.len)?;
+        let mut work = self.lock();
         self.rt.make_current()?;
-        self.count_on_device(&work, "count_if", input, pred)
+        self.enqueue_count_if(&mut work, "count_if", input, pred, count.device_ptr())
     }
 
     fn raw_compact<T: Element>(
@@ -729,9 +797,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         pred: Predicate<T>,
         stable: bool,
         output: &mut GpuBuffer<T, R>,
-    ) -> Result<usize> {
+        count: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
         self.own(input)?;
         self.own(output)?;
+        self.own(count)?;
         if output.len < input.len {
             return Err(WavekitError::LengthMismatch {
                 what: "compaction output (at least the input's length)",
@@ -739,9 +809,13 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 got: output.len,
             });
         }
+        check_len("compaction count (one element)", 1, count.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
+        if n == 0 {
+            return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
+        }
         let bytes = if stable {
             self.scratch_bytes(ffi::ALGO_COMPACT, T::KIND, n)
         } else {
@@ -749,8 +823,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         };
         let scratch = self.ensure_pool(&mut work, bytes)?;
         let (code, a, b) = pred.encode();
-        let result = work.result.ptr;
-        self.run_checked(&work, "compact", |s, st| unsafe {
+        self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
             (self.table.compact)(
                 s,
                 st,
@@ -765,10 +838,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(scratch),
                 bytes,
                 dptr(output.device_ptr()),
-                dptr(result),
+                dptr(count.device_ptr()),
             )
-        })?;
-        Ok(self.read_u64s(result, 1)?[0] as usize)
+        })
     }
 
     fn raw_histogram(
@@ -776,24 +848,44 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         _: Validated,
         keys: &GpuBuffer<u32, R>,
         bins: u32,
-    ) -> Result<HistogramResult> {
+        counts: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
         self.own(keys)?;
-        let work = self.lock();
-        self.rt.make_current()?;
+        self.own(counts)?;
+        if bins == 0 {
+            return Err(WavekitError::ZeroBins);
+        }
         let slots = (bins as usize).saturating_add(1);
-        let out = self.lanes_zeroed::<u64>(slots)?;
-        self.run_checked(&work, "histogram", |s, st| unsafe {
+        check_len("histogram counts (bins + 1)", slots, counts.len)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        if keys.len == 0 {
+            return self
+                .rt
+                .memset_zero(counts.device_ptr(), slots * size_of::<u64>());
+        }
+        // The histogram launcher zeroes the counts itself and does not pass the status word.
+        self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
             (self.table.histogram)(
                 s,
                 st,
                 cptr(keys.device_ptr()),
                 keys.len as u64,
                 bins,
-                dptr(out.ptr),
+                dptr(counts.device_ptr()),
             )
-        })?;
-        let mut counts = self.read_u64s(out.ptr, slots)?;
-        let outside = counts.pop().expect("bins + 1 slots");
-        Ok(HistogramResult { counts, outside })
+        })
+    }
+
+    fn raw_scalar<T: Element>(
+        &self,
+        _: Validated,
+        fill: impl FnOnce(&mut GpuBuffer<T, R>) -> Result<()>,
+    ) -> Result<T> {
+        // A slot this backend keeps, so a convenience allocates nothing in steady state.
+        let mut out = GpuBuffer::<T, R>::from_mem(self.take_slot()?, 1);
+        let value = fill(&mut out).and_then(|()| self.read_flushed::<T>(out.device_ptr(), 1));
+        self.return_slot(out.into_mem());
+        Ok(value?[0])
     }
 }

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+mod adopt;
 mod backend;
 mod buffer;
 pub mod ffi;
@@ -17,6 +18,6 @@ mod probe;
 pub mod runtime;
 
 pub use backend::GpuBackend;
-pub use buffer::GpuBuffer;
+pub use buffer::{GpuBuffer, OnDrop};
 pub use probe::TileStatus;
 pub use runtime::{DevPtr, GpuRuntime};

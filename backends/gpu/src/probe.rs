@@ -66,7 +66,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             })?;
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
-        self.run_checked(&work, "look_back_probe", |s, _| unsafe {
+        self.run_checked(&mut work, "look_back_probe", |s, _| unsafe {
             // SAFETY: live device buffers of `tiles` flags and values, one output element, and
             // scratch of the size the table asked for.
             (self.table.look_back_probe)(

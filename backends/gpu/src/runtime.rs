@@ -31,6 +31,8 @@ use wavekit_core::error::Result;
 ///   done.
 /// - **Attributes.** `warp_size()` is the device's warp width, which the kernels were compiled
 ///   for; `check` returns `Err` for every nonzero code.
+/// - **Devices.** `same_device` is true only for runtimes whose memory is interchangeable:
+///   an address from one's `alloc` is valid in the other's launches and copies.
 /// - **Threads.** Every method may be called from any thread (`Send + Sync`); the backend
 ///   serialises its launches but not allocation or copies of distinct buffers.
 ///
@@ -42,6 +44,12 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
 
     /// The device's index among this vendor's devices.
     fn ordinal(&self) -> usize;
+    /// Whether memory of `other` may be used by this runtime's launches and copies (and the
+    /// reverse): the same device, whatever the stream. Ordinals by default; the SIMT executor
+    /// compares its arch layer and width.
+    fn same_device(&self, other: &Self) -> bool {
+        self.ordinal() == other.ordinal()
+    }
     /// Human-readable device name, e.g. "NVIDIA H100 80GB HBM3".
     fn device_name(&self) -> String;
     /// Warp (wavefront) size read from the device attributes at run time.
@@ -83,6 +91,9 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     /// # Errors
     /// A `Device` error reported for queued work.
     fn synchronize(&self) -> Result<()>;
+    /// Waits for all work queued on the device, on every stream (cuCtxSynchronize,
+    /// hipDeviceSynchronize): before memory used from several streams is freed.
+    fn synchronize_device(&self) -> Result<()>;
     /// Turns a launcher's return code (cudaError_t / hipError_t) into an error naming `call`.
     fn check(&self, code: i32, call: &str) -> Result<()>;
 }

@@ -36,6 +36,30 @@ pub fn open(ordinal: usize) -> Result<HipBackend> {
     GpuBackend::new(HipRuntime::new(ordinal)?)
 }
 
+/// A HIP backend on the caller's raw `hipStream_t` of device `ordinal`: every copy and launch
+/// is queued there. Memory the caller allocated goes in through
+/// [`GpuBackend::adopt`]/[`GpuBackend::adopt_mut`].
+///
+/// ```no_run
+/// use wavekit_core::{Collectives, ReduceOp};
+/// let stream: *mut std::ffi::c_void = std::ptr::null_mut(); // the caller's hipStream_t
+/// let wk = unsafe { wavekit_hip::open_on_raw_stream(0, stream)? };
+/// let (device_ptr, len): (u64, usize) = (0, 0); // the caller's hipMalloc'd f32s
+/// let data = unsafe { wk.adopt::<f32>(device_ptr, len)? };
+/// let total = wk.reduce(&data, ReduceOp::Sum)?;
+/// # Ok::<(), wavekit_core::WavekitError>(())
+/// ```
+///
+/// # Safety
+/// As [`HipRuntime::on_raw_stream`].
+///
+/// # Errors
+/// As [`HipRuntime::new`].
+pub unsafe fn open_on_raw_stream(ordinal: usize, stream: sys::HipStream) -> Result<HipBackend> {
+    // SAFETY: the caller's contract is on_raw_stream's.
+    GpuBackend::new(unsafe { HipRuntime::on_raw_stream(ordinal, stream)? })
+}
+
 /// Number of HIP devices, 0 when there is no AMD GPU or driver.
 pub fn device_count() -> usize {
     HipRuntime::device_count().unwrap_or(0)

@@ -27,6 +27,8 @@ pub fn launchers() -> &'static Launchers {
 pub struct HipRuntime {
     device: c_int,
     stream: HipStream,
+    /// False for a caller's stream (`on_raw_stream`), which is not destroyed on drop.
+    owns_stream: bool,
     name: String,
     arch: String,
     warp: WarpWidth,
@@ -43,6 +45,34 @@ impl HipRuntime {
     /// Opens device `ordinal`. No device, an ordinal past the last, or a device whose target
     /// has no code object in this build give `WavekitError::NoDevice`.
     pub fn new(ordinal: usize) -> Result<Self> {
+        let mut rt = Self::described(ordinal, std::ptr::null_mut(), false)?;
+        rt.stream = result::stream_create()?;
+        rt.owns_stream = true;
+        Ok(rt)
+    }
+
+    /// Device `ordinal` with every copy, memset and launch queued on the caller's `stream`, in
+    /// the caller's stream order. Checked as [`HipRuntime::new`] checks the device.
+    ///
+    /// ```no_run
+    /// use wavekit_hip::HipRuntime;
+    /// let stream: *mut std::ffi::c_void = std::ptr::null_mut(); // e.g. from hipStreamCreate
+    /// let runtime = unsafe { HipRuntime::on_raw_stream(0, stream)? };
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Safety
+    /// `stream` is null (the default stream) or a live stream created on device `ordinal`, and
+    /// it is not destroyed while the runtime (or a backend or buffer made with it) lives.
+    ///
+    /// # Errors
+    /// As [`HipRuntime::new`].
+    pub unsafe fn on_raw_stream(ordinal: usize, stream: HipStream) -> Result<Self> {
+        Self::described(ordinal, stream, false)
+    }
+
+    /// Device `ordinal` checked and described, on `stream`.
+    fn described(ordinal: usize, stream: HipStream, owns_stream: bool) -> Result<Self> {
         let no_device = |reason: String| WavekitError::NoDevice {
             backend: "hip",
             reason,
@@ -80,10 +110,10 @@ impl HipRuntime {
             device,
             "compute units",
         )?;
-        let stream = result::stream_create()?;
         Ok(HipRuntime {
             device,
             stream,
+            owns_stream,
             name,
             arch,
             warp,
@@ -121,6 +151,9 @@ pub fn target_runs_on(built: &str, device: &str) -> bool {
 
 impl Drop for HipRuntime {
     fn drop(&mut self) {
+        if !self.owns_stream {
+            return;
+        }
         // SAFETY: the stream is ours and nothing uses it after drop; an error here (a lost
         // device) leaves nothing to recover.
         let _ = self.bind();
@@ -171,9 +204,12 @@ unsafe impl GpuRuntime for HipRuntime {
         if ptr == 0 {
             return;
         }
-        // Pending work on the stream may still use the memory; hipFree waits for the device,
-        // and an error here (a lost device) leaves nothing to recover.
+        // Pending work on the stream may still use the memory: it is waited for (hipFree
+        // synchronises the device too, per HIP's documentation, but says so only in prose;
+        // memory used from other streams is waited for by the buffer, device-wide). An error
+        // here (a lost device) leaves nothing to recover.
         let _ = self.bind();
+        let _ = unsafe { result::stream_synchronize(self.stream) };
         let _ = unsafe { result::free(ptr as *mut c_void) };
     }
 
@@ -238,6 +274,11 @@ unsafe impl GpuRuntime for HipRuntime {
 
     fn synchronize(&self) -> Result<()> {
         unsafe { result::stream_synchronize(self.stream) }
+    }
+
+    fn synchronize_device(&self) -> Result<()> {
+        self.bind()?;
+        result::device_synchronize()
     }
 
     fn check(&self, code: i32, call: &str) -> Result<()> {

@@ -17,9 +17,10 @@ use wavekit_gpu::{DevPtr, GpuRuntime};
 const ALIGN: usize = 64;
 
 /// Hazards the public layer expects from a launcher, because it marks the affected lanes
-/// `None`: the shuffle primitive reads whatever source lane the caller names, member or not.
+/// `None`: the shuffle primitives read whatever source lane the caller names, member or not
+/// (a tile shuffle's Xor may name a lane of an earlier tile, outside the tile's mask).
 fn expected(call: &str, kind: HazardKind) -> bool {
-    call == "shfl" && kind == HazardKind::ShflOutsideMask
+    matches!(call, "shfl" | "tile_shfl") && kind == HazardKind::ShflOutsideMask
 }
 
 /// The executor as a [`GpuRuntime`]: host memory as device memory, a [`Session`] as the stream,
@@ -30,11 +31,17 @@ pub struct SimtRuntime {
     width: WarpWidth,
     schedule: Schedule,
     session: Session,
-    /// Live allocations, start address to length, so copies are checked against them.
-    allocs: Mutex<BTreeMap<DevPtr, usize>>,
     /// Unexpected hazards, kept after the error they caused was returned.
     hazards: Mutex<Vec<Report>>,
     expected_count: Mutex<u64>,
+}
+
+/// Live allocations of every executor runtime, start address to length, so copies are checked
+/// against them. One map for the process: a buffer of one runtime may be used by another of the
+/// same arch and width (another "stream" of the device, `GpuRuntime::same_device`).
+fn allocs() -> std::sync::MutexGuard<'static, BTreeMap<DevPtr, usize>> {
+    static ALLOCS: Mutex<BTreeMap<DevPtr, usize>> = Mutex::new(BTreeMap::new());
+    ALLOCS.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn mem_error(call: &str, message: String) -> WavekitError {
@@ -58,7 +65,6 @@ impl SimtRuntime {
             width,
             schedule,
             session: Session::new(schedule),
-            allocs: Mutex::new(BTreeMap::new()),
             hazards: Mutex::new(Vec::new()),
             expected_count: Mutex::new(0),
         }
@@ -98,7 +104,7 @@ impl SimtRuntime {
         if bytes == 0 {
             return Ok(());
         }
-        let allocs = self.allocs.lock().unwrap_or_else(|p| p.into_inner());
+        let allocs = allocs();
         match allocs.range(..=ptr).next_back() {
             Some((&start, &len)) if ptr + bytes as u64 <= start + len as u64 => Ok(()),
             _ => Err(mem_error(
@@ -118,6 +124,12 @@ unsafe impl GpuRuntime for SimtRuntime {
 
     fn ordinal(&self) -> usize {
         0
+    }
+
+    /// Executors of the same arch layer and width share memory (all of it is host memory);
+    /// another layer or width is another device, as a kernel compiled for one would be.
+    fn same_device(&self, other: &Self) -> bool {
+        self.arch == other.arch && self.width == other.width
     }
 
     fn device_name(&self) -> String {
@@ -163,19 +175,12 @@ unsafe impl GpuRuntime for SimtRuntime {
             return Err(oom);
         }
         let addr = ptr as DevPtr;
-        self.allocs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(addr, bytes.max(1));
+        allocs().insert(addr, bytes.max(1));
         Ok(addr)
     }
 
     unsafe fn free(&self, ptr: DevPtr) {
-        let len = self
-            .allocs
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&ptr);
+        let len = allocs().remove(&ptr);
         if let Some(len) = len {
             let layout = Layout::from_size_align(len, ALIGN).expect("valid when allocated");
             // SAFETY: allocated by `alloc` with this layout; the caller no longer uses it.
@@ -217,6 +222,11 @@ unsafe impl GpuRuntime for SimtRuntime {
     }
 
     fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn synchronize_device(&self) -> Result<()> {
+        // Launches run to completion on the calling thread: nothing is ever queued.
         Ok(())
     }
 

@@ -96,6 +96,8 @@ macro_rules! conformance_cases {
             tile_vote
             tile_reduce
             warp_reduce
+            warp_reduce_sync
+            warp_reduce_sync_specials
             warp_scan_inclusive
             warp_scan_exclusive
             block_reduce
@@ -116,7 +118,6 @@ macro_rules! conformance_cases {
             err_mask_width
             err_sub_width
             err_tile_size
-            err_shuffle_arg
             err_block_size
             err_empty_reduce
             err_scan_length

@@ -164,52 +164,42 @@ pub trait WarpPrimitives: RawBackend {
     /// `__shfl*_sync(mask, v, arg, width)`: `None` where the lane is not a member or reads a
     /// lane that is not one.
     ///
+    /// `arg` is CUDA's `srcLane` (Idx), `delta` (Up, Down) or `laneMask` (Xor), any `i32`, read
+    /// as the hardware reads it: its low log2(W) bits ([`hw_shfl_arg`](crate::lanes::hw_shfl_arg)),
+    /// so a negative or huge argument gives CUDA's result (`srcLane` modulo `width`, a `delta` of
+    /// the width or more the caller's own value). CUDA's unsigned `delta` is passed as its bits
+    /// (`u32 as i32`), which have the same low bits.
+    ///
     /// ```
-    /// use wavekit::prelude::*;
-    ///
-    /// let w = WarpWidth::W32;
-    /// let cpu = CpuBackend::new(w);
-    /// let full = LaneMask::full(w);
-    /// let v: Vec<i32> = (0..32).collect();
-    ///
-    /// // Lane 3 of each segment of 8 lanes: `__shfl_sync(full, v, 3, 8)`.
-    /// let idx = cpu.shfl(Shfl::Idx, &v, 3, 8, full)?;
-    /// assert_eq!((idx[0], idx[10]), (Some(3), Some(11)));
-    /// // Down by one: the last lane reads past the segment and keeps its own value.
-    /// let down = cpu.shfl(Shfl::Down, &v, 1, 32, full)?;
-    /// assert_eq!((down[0], down[31]), (Some(1), Some(31)));
-    /// // Butterfly partner: lane ^ 1.
-    /// let xor = cpu.shfl(Shfl::Xor, &v, 1, 32, full)?;
-    /// assert_eq!((xor[4], xor[5]), (Some(5), Some(4)));
-    /// // With lanes 0..16 as members, lane 15 reads lane 16, which is not one: undefined on
-    /// // hardware, so `None`; lane 16 is not a member at all.
-    /// let low = LaneMask::lt(16, w)?;
-    /// let up = cpu.shfl(Shfl::Down, &v, 1, 32, low)?;
-    /// assert_eq!((up[14], up[15], up[16]), (Some(15), None, None));
-    /// # Ok::<(), wavekit::WavekitError>(())
+    /// use wavekit_core::{LaneMask, Shfl, WarpPrimitives, WarpWidth::W32};
+    /// # fn main() -> wavekit_core::Result<()> {
+    /// let b = wavekit_cpu::CpuBackend::new(W32);
+    /// let ids: Vec<u32> = (0..32).collect();
+    /// let full = LaneMask::full(W32);
+    /// // __shfl_sync(full, v, -1, 8): every lane reads the last lane of its 8-lane segment.
+    /// let got = b.shfl(Shfl::Idx, &ids, -1, 8, full)?;
+    /// assert_eq!(got[2], Some(7));
+    /// assert_eq!(got[9], Some(15));
+    /// // __shfl_down_sync(full, v, 33): 33 is 1 in five bits.
+    /// assert_eq!(b.shfl(Shfl::Down, &ids, 33, 32, full)?[4], Some(5));
+    /// # Ok(()) }
     /// ```
     ///
     /// # Errors
-    /// `MaskWidthMismatch`; `InvalidSubWidth` when `width` is not a power of two up to the warp;
-    /// `ShuffleArgOutOfRange` when `arg` is not below the warp width; `OutOfMemory` when one
-    /// result per thread does not fit in host memory; a backend's `Device` error.
+    /// `MaskWidthMismatch`; `InvalidSubWidth` when `width` is not a power of two up to the warp
+    /// (CUDA leaves that undefined); `OutOfMemory` when one result per thread does not fit in
+    /// host memory; a backend's `Device` error.
     fn shfl<T: Element>(
         &self,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
         mask: LaneMask,
     ) -> Result<Vec<Option<T>>> {
         check_mask(self, mask)?;
         let warp = self.warp_width();
         warp.check_sub_width(width)?;
-        if arg >= warp.lanes() {
-            return Err(WavekitError::ShuffleArgOutOfRange {
-                arg,
-                limit: warp.lanes(),
-            });
-        }
         let launch = WarpLaunch {
             threads: vals.len(),
             mask,
@@ -221,7 +211,7 @@ pub trait WarpPrimitives: RawBackend {
         let raw = self.raw_shfl(Validated::new(), &launch, kind, vals, arg, width)?;
         let lanes = warp.lanes() as usize;
         per_member(&launch, |t, l| {
-            let src = shfl_source(kind, l, arg, width);
+            let src = shfl_source(kind, l, arg, width, warp);
             launch.members(t / lanes).contains(src).then(|| raw[t])
         })
     }
@@ -360,7 +350,27 @@ pub trait WarpPrimitives: RawBackend {
         })
     }
 
-    /// A shuffle within cooperative-group tiles of `tile` lanes; lanes of a trailing partial tile get `None`.
+    /// A shuffle within cooperative-group tiles of `tile` lanes (`tile.shfl(v, src)`,
+    /// `shfl_up`, `shfl_down`, `shfl_xor`); lanes of a trailing partial tile get `None`.
+    ///
+    /// CUDA's tiles call `__shfl*_sync(tile_mask, v, arg, tile)`, so `arg` is read as in
+    /// [`shfl`](Self::shfl) with `width = tile`: `tile.shfl(v, src)` reads rank `src % tile`
+    /// (negative included), a `delta` of the tile or more keeps the caller's value. A Xor whose
+    /// `laneMask` has bits at or above the tile may name a lane of an earlier tile, outside the
+    /// tile's mask: undefined on hardware, `None` here.
+    ///
+    /// ```
+    /// use wavekit_core::{Shfl, WarpPrimitives, WarpWidth::W32};
+    /// # fn main() -> wavekit_core::Result<()> {
+    /// let b = wavekit_cpu::CpuBackend::new(W32);
+    /// let ids: Vec<u32> = (0..32).collect();
+    /// // tiled_partition<4>: tile.shfl(v, 6) reads rank 6 % 4 = 2 of each tile.
+    /// let got = b.tile_shfl(4, Shfl::Idx, &ids, 6)?;
+    /// assert_eq!(&got[..8], &[2, 2, 2, 2, 6, 6, 6, 6].map(Some));
+    /// // tile.shfl_down(v, 4) in a 4-lane tile: every lane keeps its own value.
+    /// assert_eq!(b.tile_shfl(4, Shfl::Down, &ids, 4)?[1], Some(1));
+    /// # Ok(()) }
+    /// ```
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -375,27 +385,33 @@ pub trait WarpPrimitives: RawBackend {
     /// ```
     ///
     /// # Errors
-    /// `InvalidTileSize` when `tile` is not a power of two from 2 to the warp;
-    /// `ShuffleArgOutOfRange` when `arg` is not below `tile`; `OutOfMemory` when one result per
-    /// thread does not fit in host memory; a backend's `Device` error.
+    /// `InvalidTileSize` when `tile` is not a power of two from 2 to the warp; `OutOfMemory`
+    /// when one result per thread does not fit in host memory; a backend's `Device` error.
     fn tile_shfl<T: Element>(
         &self,
         tile: u32,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<Option<T>>> {
-        self.warp_width().check_tile(tile)?;
-        if arg >= tile {
-            return Err(WavekitError::ShuffleArgOutOfRange { arg, limit: tile });
-        }
+        let warp = self.warp_width();
+        warp.check_tile(tile)?;
         check_threads::<T>(vals.len())?;
         let raw = if vals.is_empty() {
             vec![]
         } else {
             self.raw_tile_shfl(Validated::new(), vals.len(), tile, kind, vals, arg)?
         };
-        per_full_tile(vals.len(), tile, |t| raw[t])
+        let lanes = warp.lanes() as usize;
+        Ok(per_full_tile(vals.len(), tile, |t| {
+            let l = (t % lanes) as u32;
+            let src = shfl_source(kind, l, arg, tile, warp);
+            // The source never lies past the tile; only a Xor can name an earlier one.
+            (src >= l & !(tile - 1)).then(|| raw[t])
+        })?
+        .into_iter()
+        .map(Option::flatten)
+        .collect())
     }
 
     /// A vote within tiles of `tile` lanes; Ballot bits are tile ranks.
@@ -489,6 +505,57 @@ pub trait WarpPrimitives: RawBackend {
             return Ok(vec![]);
         }
         self.raw_warp_reduce(Validated::new(), vals, width, op)
+    }
+
+    /// `__reduce_{add,min,max,and,or,xor}_sync(mask, v)` (sm_80+), for every element type and
+    /// op: every member of a warp gets the reduction over that warp's members; lanes outside
+    /// the mask or past the launch get `None`.
+    ///
+    /// Integer results do not depend on the order (CUDA sm_80+ runs the hardware reduce for
+    /// 32-bit integers, everything else a shuffle tree). Floats follow one canonical order on
+    /// every device: the butterfly over the warp's W lanes, each non-member holding the op's
+    /// identity (docs/SEMANTICS.md "warp_reduce_sync"), so a lone member's `-0.0` stays `-0.0`
+    /// and a NaN member makes every member NaN.
+    ///
+    /// ```
+    /// use wavekit_core::{LaneMask, ReduceOp, WarpPrimitives, WarpWidth::W32};
+    /// # fn main() -> wavekit_core::Result<()> {
+    /// let b = wavekit_cpu::CpuBackend::new(W32);
+    /// let v: Vec<i32> = (0..32).collect();
+    /// // __reduce_add_sync(0x55555555, v): the even lanes' sum, 0 + 2 + ... + 30.
+    /// let even = LaneMask::from_bits(0x5555_5555, W32)?;
+    /// let got = b.warp_reduce_sync(&v, ReduceOp::Sum, even)?;
+    /// assert_eq!((got[0], got[30], got[1]), (Some(240), Some(240), None));
+    /// let got = b.warp_reduce_sync(&v, ReduceOp::Max, LaneMask::from_bits(0b1011, W32)?)?;
+    /// assert_eq!(&got[..4], &[Some(3), Some(3), None, Some(3)]);
+    /// // One member: its own value, -0.0 included.
+    /// let z = vec![-0.0f32; 32];
+    /// let got = b.warp_reduce_sync(&z, ReduceOp::Sum, LaneMask::from_bits(1 << 5, W32)?)?;
+    /// assert_eq!(got[5].map(f32::to_bits), Some((-0.0f32).to_bits()));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `MaskWidthMismatch`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory` when one
+    /// result per thread does not fit in host memory; a backend's `Device` error.
+    fn warp_reduce_sync<T: Element>(
+        &self,
+        vals: &[T],
+        op: ReduceOp,
+        mask: LaneMask,
+    ) -> Result<Vec<Option<T>>> {
+        check_mask(self, mask)?;
+        op.check::<T>()?;
+        let launch = WarpLaunch {
+            threads: vals.len(),
+            mask,
+        };
+        if vals.is_empty() {
+            return Ok(vec![]);
+        }
+        check_threads::<T>(vals.len())?;
+        let raw = self.raw_warp_reduce_sync(Validated::new(), &launch, op, vals)?;
+        per_member(&launch, |t, _| Some(raw[t]))
     }
 
     /// Kogge-Stone scan within each segment of `width` lanes.
@@ -756,8 +823,27 @@ pub struct Compacted<B: Backend, T: Element> {
 }
 
 /// Collectives over device buffers.
+///
+/// Every collective has one shape: inputs by reference, outputs `&mut` buffers the caller
+/// allocated (the `_into` forms, and `scan` and `spmv`), and a returning convenience beside
+/// it, implemented as the `_into` form plus a readback. Every length is checked before any
+/// work; on an error the outputs are untouched. The table of all of them, with their output
+/// lengths: docs/COLLECTIVES.md (`wavekit::collectives`).
+///
+/// Asynchronous work: on a backend with a queue (a GPU stream: CUDA, HIP) the `_into` forms,
+/// `scan` and `spmv` only enqueue the work and return; the outputs hold the results once the
+/// queue has run. Reading them with `download`, or calling `synchronize`, waits for it. An
+/// error a kernel reports while it runs (its status word) surfaces at the next
+/// `synchronize`, `download` or synchronous call on that backend, every check that can be
+/// made on the host is made before the launch and returned at once. The returning
+/// conveniences synchronise. On the CPU backend every call has finished when it returns.
+///
+/// Allocation: the `_into` forms allocate no device memory once the backend's workspace has
+/// grown to the largest input seen (or was sized with `reserve`); the conveniences allocate
+/// their outputs, except the one-value ones (`reduce`, `count_if`), whose slot the GPU
+/// backend keeps.
 pub trait Collectives: RawBackend {
-    /// One canonical-order result per block of `block` consecutive elements.
+    /// [`block_reduce_into`](Self::block_reduce_into) into a new host vector.
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -780,62 +866,97 @@ pub trait Collectives: RawBackend {
         block: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
-        op.check::<T>()?;
-        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
-            return Err(WavekitError::InvalidBlockSize(block));
-        }
-        if input.is_empty() {
-            return Ok(vec![]);
-        }
-        self.raw_block_reduce(Validated::new(), input, block, op)
+        check_block_reduce::<T>(block, op)?;
+        let mut out = self.alloc::<T>(input.len().div_ceil(block as usize))?;
+        self.block_reduce_into(input, block, op, &mut out)?;
+        self.download(&out)
     }
 
-    /// Canonical-order reduction of the whole buffer: the same bits on every backend and at
-    /// every warp width, floats included (docs/SEMANTICS.md, "device_reduce").
+    /// One canonical-order result per block of `block` consecutive elements (the last block
+    /// padded with the op's identity) into `out`, which holds `ceil(n / block)` elements.
     ///
     /// ```
-    /// use wavekit::prelude::*;
-    ///
-    /// let cpu = CpuBackend::new(WarpWidth::W32);
-    /// let data: Vec<i64> = (1..=1000).collect();
-    /// let input = cpu.upload(&data)?;
-    /// assert_eq!(cpu.reduce(&input, ReduceOp::Sum)?, 500_500);
-    /// assert_eq!(cpu.reduce(&input, ReduceOp::Max)?, 1000);
-    /// let halves = cpu.upload(&vec![0.5f32; 10_000])?;
-    /// assert_eq!(cpu.reduce(&halves, ReduceOp::Sum)?, 5000.0);
-    /// // An empty input has no result: an error, not the identity.
-    /// assert!(cpu.reduce(&cpu.upload::<f32>(&[])?, ReduceOp::Sum).is_err());
-    /// # Ok::<(), wavekit::WavekitError>(())
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1u32; 100])?;
+    /// let mut sums = b.alloc::<u32>(4)?; // ceil(100 / 32)
+    /// b.block_reduce_into(&input, 32, ReduceOp::Sum, &mut sums)?;
+    /// assert_eq!(b.download(&sums)?, [32, 32, 32, 4]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
     /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `InvalidBlockSize`; `LengthMismatch` when `out` is not `ceil(n / block)`
+    /// long; `ForeignBuffer`; a backend's `Device` error.
+    fn block_reduce_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        block: u32,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        check_block_reduce::<T>(block, op)?;
+        check_len(
+            "block reduce output (one per block)",
+            input.len().div_ceil(block as usize),
+            out.len(),
+        )?;
+        if input.is_empty() {
+            return Ok(());
+        }
+        self.raw_block_reduce(Validated::new(), input, block, op, out)
+    }
+
+    /// [`reduce_into`](Self::reduce_into), read back.
     ///
     /// # Errors
     /// `UnsupportedOp`; `EmptyInput` for an empty buffer; `ForeignBuffer`; `OutOfMemory`; a
     /// backend's `Device` error.
     fn reduce<T: Element>(&self, input: &Self::Buffer<T>, op: ReduceOp) -> Result<T> {
+        self.raw_scalar(Validated::new(), |out| self.reduce_into(input, op, out))
+    }
+
+    /// Canonical-order reduction of the whole buffer into `out` (one element).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1.0f32, 2.0, 3.0])?;
+    /// let mut sum = b.alloc::<f32>(1)?;
+    /// b.reduce_into(&input, ReduceOp::Sum, &mut sum)?;
+    /// assert_eq!(b.download(&sum)?, [6.0]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `LengthMismatch` when `out` is not one element; `EmptyInput` for an
+    /// empty buffer; `ForeignBuffer`; a backend's `Device` error.
+    fn reduce_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
         op.check::<T>()?;
+        check_len("reduce output (one element)", 1, out.len())?;
         if input.is_empty() {
             return Err(WavekitError::EmptyInput {
                 what: "device reduce input",
             });
         }
-        self.raw_device_reduce(Validated::new(), input, op)
+        self.raw_device_reduce(Validated::new(), input, op, out)
     }
 
     /// Canonical device scan of `input` into `output` (same length).
     ///
     /// ```
-    /// use wavekit::prelude::*;
-    ///
-    /// let cpu = CpuBackend::new(WarpWidth::W32);
-    /// let input = cpu.upload(&[3i32, 1, 4, 1, 5])?;
-    /// let mut out = cpu.alloc::<i32>(5)?;
-    /// cpu.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)?;
-    /// assert_eq!(cpu.download(&out)?, [3, 4, 8, 9, 14]);
-    /// cpu.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Exclusive)?;
-    /// assert_eq!(cpu.download(&out)?, [0, 3, 4, 8, 9]);
-    /// cpu.scan(&input, &mut out, ReduceOp::Max, ScanKind::Inclusive)?;
-    /// assert_eq!(cpu.download(&out)?, [3, 3, 4, 4, 5]);
-    /// # Ok::<(), wavekit::WavekitError>(())
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, ScanKind, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1u32, 2, 3, 4])?;
+    /// let mut out = b.alloc::<u32>(4)?;
+    /// b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Exclusive)?;
+    /// assert_eq!(b.download(&out)?, [0, 1, 3, 6]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
     /// ```
     ///
     /// # Errors
@@ -856,7 +977,8 @@ pub trait Collectives: RawBackend {
         self.raw_device_scan(Validated::new(), input, output, op, kind)
     }
 
-    /// One result per segment; an empty segment yields the op's identity.
+    /// [`segmented_reduce_into`](Self::segmented_reduce_into) into a new buffer of one
+    /// element per segment; synchronises.
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -883,60 +1005,63 @@ pub trait Collectives: RawBackend {
         segments: &Segments<Self>,
         op: ReduceOp,
     ) -> Result<Self::Buffer<T>> {
-        op.check::<T>()?;
-        let len = input.len();
-        let count = segments.count(len);
-        // Every check before any work, empty segment lists included.
-        let spec = match &segments.kind {
-            SegKind::Fixed(size) => SegmentSpec::Fixed {
-                size: *size,
-                count,
-                vector: resolve_vector(segments.vector, (*size).min(len), 1)?,
-            },
-            SegKind::Offsets {
-                offsets,
-                count,
-                total,
-            } => {
-                check_len(
-                    "segmented reduce input (the offsets' last value)",
-                    *total,
-                    len,
-                )?;
-                SegmentSpec::Offsets {
-                    offsets,
-                    count: *count,
-                    vector: resolve_vector(segments.vector, len, *count)?,
-                }
-            }
-        };
-        let mut output = self.alloc::<T>(count)?;
-        if count == 0 {
-            return Ok(output);
-        }
-        self.raw_segmented_reduce(Validated::new(), input, spec, op, &mut output)?;
+        // Every check before the allocation, empty segment lists included.
+        segment_spec::<Self, T>(input.len(), segments, op)?;
+        let mut output = self.alloc::<T>(segments.count(input.len()))?;
+        self.segmented_reduce_into(input, segments, op, &mut output)?;
+        self.synchronize()?;
         Ok(output)
+    }
+
+    /// One result per segment into `out` (one element per segment); an empty segment yields
+    /// the op's identity.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, Segments, VectorSize, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[1u32, 2, 3, 4, 5])?;
+    /// let segments = Segments::from_offsets(&b, &[0, 2, 2, 5], 5, VectorSize::Auto)?;
+    /// let mut sums = b.alloc::<u32>(3)?;
+    /// b.segmented_reduce_into(&input, &segments, ReduceOp::Sum, &mut sums)?;
+    /// assert_eq!(b.download(&sums)?, [3, 0, 12]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `UnsupportedOp`; `LengthMismatch` when offset segments were built for another length or
+    /// `out` is not one element per segment; `ForeignBuffer`; a backend's `Device` error.
+    fn segmented_reduce_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        segments: &Segments<Self>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        let spec = segment_spec::<Self, T>(input.len(), segments, op)?;
+        let count = segments.count(input.len());
+        check_len(
+            "segmented reduce output (one per segment)",
+            count,
+            out.len(),
+        )?;
+        if count == 0 {
+            return Ok(());
+        }
+        self.raw_segmented_reduce(Validated::new(), input, spec, op, out)
     }
 
     /// y = A x, `vector` lanes per row (seed 001).
     ///
     /// ```
-    /// use wavekit::prelude::*;
-    ///
-    /// let cpu = CpuBackend::new(WarpWidth::W32);
-    /// // [[2, 0, 1],
-    /// //  [0, 0, 0],
-    /// //  [0, 3, 0]]
-    /// let a = Csr::new(&cpu, 3, 3, &[0, 2, 2, 3], &[0, 2, 1], &[2.0f64, 1.0, 3.0])?;
-    /// let x = cpu.upload(&[1.0, 2.0, 3.0])?;
-    /// let mut y = cpu.alloc::<f64>(3)?;
-    /// cpu.spmv(&a, &x, &mut y, VectorSize::Auto)?;
-    /// assert_eq!(cpu.download(&y)?, [5.0, 0.0, 6.0]);
-    /// // An `x` of the wrong length is refused and `y` is left as it was.
-    /// let short = cpu.upload(&[1.0, 2.0])?;
-    /// assert!(cpu.spmv(&a, &short, &mut y, VectorSize::Auto).is_err());
-    /// assert_eq!(cpu.download(&y)?, [5.0, 0.0, 6.0]);
-    /// # Ok::<(), wavekit::WavekitError>(())
+    /// use wavekit_core::{Backend, Collectives, Csr, VectorSize, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// // [[1, 0], [2, 3]]
+    /// let a = Csr::new(&b, 2, 2, &[0, 1, 3], &[0, 0, 1], &[1.0f32, 2.0, 3.0])?;
+    /// let x = b.upload(&[1.0f32, 10.0])?;
+    /// let mut y = b.alloc::<f32>(2)?;
+    /// b.spmv(&a, &x, &mut y, VectorSize::Auto)?;
+    /// assert_eq!(b.download(&y)?, [1.0, 32.0]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
     /// ```
     ///
     /// # Errors
@@ -967,7 +1092,8 @@ pub trait Collectives: RawBackend {
         )
     }
 
-    /// Seed 000's atomicAggInc per thread: returns each thread's old counter value.
+    /// [`atomic_agg_inc_into`](Self::atomic_agg_inc_into) with a new buffer of old values;
+    /// synchronises.
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -995,19 +1121,55 @@ pub trait Collectives: RawBackend {
         slots: &Self::Buffer<u32>,
         counters: &mut Self::Buffer<u32>,
     ) -> Result<Self::Buffer<u32>> {
-        if counters.is_empty() && !slots.is_empty() {
-            return Err(WavekitError::EmptyInput {
-                what: "atomic counters",
-            });
-        }
+        check_counters::<Self>(slots, counters)?;
         let mut olds = self.alloc::<u32>(slots.len())?;
-        if !slots.is_empty() {
-            self.raw_atomic_agg_inc(Validated::new(), slots, counters, &mut olds)?;
-        }
+        self.atomic_agg_inc_into(slots, counters, &mut olds)?;
+        self.synchronize()?;
         Ok(olds)
     }
 
-    /// Elements for which `pred` holds.
+    /// Seed 000's atomicAggInc per thread: thread t adds one to `counters[slots[t]]` through
+    /// its warp's leader and gets the counter's old value in `olds[t]` (one per slot). All or
+    /// nothing: every slot is checked first, which on a GPU waits for one 8-byte readback (the
+    /// count of bad slots) before the increment is enqueued.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let slots = b.upload(&[0u32, 1, 0])?;
+    /// let mut counters = b.upload(&[10u32, 20])?;
+    /// let mut olds = b.alloc::<u32>(3)?;
+    /// b.atomic_agg_inc_into(&slots, &mut counters, &mut olds)?;
+    /// assert_eq!(b.download(&counters)?, [12, 21]);
+    /// let mut olds = b.download(&olds)?;
+    /// olds.sort(); // which thread of slot 0 went first is not defined
+    /// assert_eq!(olds, [10, 11, 20]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `olds` is not one per slot; `EmptyInput` for slots with no
+    /// counters; `IndexOutOfRange` naming the first slot (in thread order) past the counters,
+    /// in which case no counter changed; `ForeignBuffer`; a backend's `Device` error.
+    fn atomic_agg_inc_into(
+        &self,
+        slots: &Self::Buffer<u32>,
+        counters: &mut Self::Buffer<u32>,
+        olds: &mut Self::Buffer<u32>,
+    ) -> Result<()> {
+        check_len(
+            "atomic_agg_inc olds (one per slot)",
+            slots.len(),
+            olds.len(),
+        )?;
+        check_counters::<Self>(slots, counters)?;
+        if slots.is_empty() {
+            return Ok(());
+        }
+        self.raw_atomic_agg_inc(Validated::new(), slots, counters, olds)
+    }
+
+    /// [`count_if_into`](Self::count_if_into), read back.
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -1024,13 +1186,37 @@ pub trait Collectives: RawBackend {
     /// # Errors
     /// `ForeignBuffer`; `OutOfMemory`; a backend's `Device` error.
     fn count_if<T: Element>(&self, input: &Self::Buffer<T>, pred: Predicate<T>) -> Result<u64> {
-        if input.is_empty() {
-            return Ok(0);
-        }
-        self.raw_count_if(Validated::new(), input, pred)
+        self.raw_scalar(Validated::new(), |out| self.count_if_into(input, pred, out))
     }
 
-    /// Stream compaction: the selected elements to the front of a new buffer; `stable` keeps their order.
+    /// The number of elements for which `pred` holds, into `out` (one element; 0 for an
+    /// empty input).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, Predicate, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[5u32, 50, 7, 70])?;
+    /// let mut count = b.alloc::<u64>(1)?;
+    /// b.count_if_into(&input, Predicate::Ge(10), &mut count)?;
+    /// assert_eq!(b.download(&count)?, [2]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `out` is not one element; `ForeignBuffer`; a backend's `Device`
+    /// error.
+    fn count_if_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        out: &mut Self::Buffer<u64>,
+    ) -> Result<()> {
+        check_len("count_if output (one element)", 1, out.len())?;
+        self.raw_count_if(Validated::new(), input, pred, out)
+    }
+
+    /// [`compact_into`](Self::compact_into) into a new buffer of the input's length, with the
+    /// count read back.
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -1057,15 +1243,53 @@ pub trait Collectives: RawBackend {
         stable: bool,
     ) -> Result<Compacted<Self, T>> {
         let mut data = self.alloc::<T>(input.len())?;
-        let len = if input.is_empty() {
-            0
-        } else {
-            self.raw_compact(Validated::new(), input, pred, stable, &mut data)?
-        };
-        Ok(Compacted { data, len })
+        let len = self.raw_scalar(Validated::new(), |count| {
+            self.compact_into(input, pred, stable, &mut data, count)
+        })?;
+        Ok(Compacted {
+            data,
+            len: len as usize,
+        })
     }
 
-    /// Counts of each key below `bins`; larger keys are counted in `outside`.
+    /// Stream compaction: the selected elements to the front of `out` (the input's length)
+    /// and how many into `count` (one element); `stable` keeps their order, otherwise only the
+    /// multiset is defined. The elements of `out` past the count are left as they were.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, Predicate, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let input = b.upload(&[5u32, 50, 7, 70])?;
+    /// let mut out = b.upload(&[0u32; 4])?;
+    /// let mut count = b.alloc::<u64>(1)?;
+    /// b.compact_into(&input, Predicate::Ge(10), true, &mut out, &mut count)?;
+    /// assert_eq!(b.download(&count)?, [2]);
+    /// assert_eq!(b.download(&out)?, [50, 70, 0, 0]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `out` is not the input's length or `count` not one element;
+    /// `ForeignBuffer`; a backend's `Device` error.
+    fn compact_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        pred: Predicate<T>,
+        stable: bool,
+        out: &mut Self::Buffer<T>,
+        count: &mut Self::Buffer<u64>,
+    ) -> Result<()> {
+        check_len(
+            "compaction output (the input's length)",
+            input.len(),
+            out.len(),
+        )?;
+        check_len("compaction count (one element)", 1, count.len())?;
+        self.raw_compact(Validated::new(), input, pred, stable, out, count)
+    }
+
+    /// [`histogram_into`](Self::histogram_into) into new host vectors: the counts of each key
+    /// below `bins`; larger keys are counted in `outside`.
     ///
     /// ```
     /// use wavekit::prelude::*;
@@ -1086,14 +1310,46 @@ pub trait Collectives: RawBackend {
             return Err(WavekitError::ZeroBins);
         }
         // The counts and the outside slot, as one host vector (and one device one).
-        host::check::<u64>((bins as usize).saturating_add(1))?;
-        if keys.is_empty() {
-            return Ok(HistogramResult {
-                counts: host::filled(bins as usize, 0)?,
-                outside: 0,
-            });
+        let slots = bins as usize + 1;
+        host::check::<u64>(slots)?;
+        let mut counts = self.alloc::<u64>(slots)?;
+        self.histogram_into(keys, bins, &mut counts)?;
+        let mut counts = self.download(&counts)?;
+        let outside = counts.pop().expect("bins + 1 counts");
+        Ok(HistogramResult { counts, outside })
+    }
+
+    /// Counts of each key below `bins` into `counts[..bins]` and of every other key into
+    /// `counts[bins]` (`bins + 1` elements, the last is `outside`); no keys write zeros.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, WarpWidth};
+    /// let b = wavekit_cpu::CpuBackend::new(WarpWidth::W32);
+    /// let keys = b.upload(&[0u32, 2, 2, 9])?;
+    /// let mut counts = b.alloc::<u64>(4)?; // 3 bins + outside
+    /// b.histogram_into(&keys, 3, &mut counts)?;
+    /// assert_eq!(b.download(&counts)?, [1, 0, 2, 1]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// `ZeroBins`; `LengthMismatch` when `counts` is not `bins + 1` long; `ForeignBuffer`; a
+    /// backend's `Device` error.
+    fn histogram_into(
+        &self,
+        keys: &Self::Buffer<u32>,
+        bins: u32,
+        counts: &mut Self::Buffer<u64>,
+    ) -> Result<()> {
+        if bins == 0 {
+            return Err(WavekitError::ZeroBins);
         }
-        self.raw_histogram(Validated::new(), keys, bins)
+        check_len(
+            "histogram counts (bins + 1, the last for keys outside)",
+            bins as usize + 1,
+            counts.len(),
+        )?;
+        self.raw_histogram(Validated::new(), keys, bins, counts)
     }
 
     /// Host convenience: upload, run, download.
@@ -1105,6 +1361,56 @@ pub trait Collectives: RawBackend {
         check_len("write source", buf.len(), data.len())?;
         self.write(buf, data)
     }
+}
+
+fn check_block_reduce<T: Element>(block: u32, op: ReduceOp) -> Result<()> {
+    op.check::<T>()?;
+    if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
+        return Err(WavekitError::InvalidBlockSize(block));
+    }
+    Ok(())
+}
+
+fn check_counters<B: Backend>(slots: &B::Buffer<u32>, counters: &B::Buffer<u32>) -> Result<()> {
+    if counters.is_empty() && !slots.is_empty() {
+        return Err(WavekitError::EmptyInput {
+            what: "atomic counters",
+        });
+    }
+    Ok(())
+}
+
+/// The checked segments of a segmented reduce over `len` elements.
+fn segment_spec<B: Backend, T: Element>(
+    len: usize,
+    segments: &Segments<B>,
+    op: ReduceOp,
+) -> Result<SegmentSpec<'_, B::Buffer<u32>>> {
+    op.check::<T>()?;
+    let count = segments.count(len);
+    Ok(match &segments.kind {
+        SegKind::Fixed(size) => SegmentSpec::Fixed {
+            size: *size,
+            count,
+            vector: resolve_vector(segments.vector, (*size).min(len), 1)?,
+        },
+        SegKind::Offsets {
+            offsets,
+            count,
+            total,
+        } => {
+            check_len(
+                "segmented reduce input (the offsets' last value)",
+                *total,
+                len,
+            )?;
+            SegmentSpec::Offsets {
+                offsets,
+                count: *count,
+                vector: resolve_vector(segments.vector, len, *count)?,
+            }
+        }
+    })
 }
 
 impl<B: RawBackend> Collectives for B {}

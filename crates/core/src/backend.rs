@@ -4,7 +4,9 @@
 
 use crate::element::Element;
 use crate::error::Result;
+use crate::view::{Anchored, View, ViewMut};
 use crate::width::WarpWidth;
+use std::ops::Range;
 
 /// Memory that lives on a backend's device between calls.
 pub trait DeviceBuffer<T: Element>: Send + Sync {
@@ -32,6 +34,9 @@ pub enum Vote {
 
 /// A warp shuffle: which of `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync`,
 /// `__shfl_xor_sync`. Lanes are counted within the caller's segment of `width` lanes.
+///
+/// The shuffle kinds. In every kind `arg` is first cut to its low log2(W) bits, as the
+/// hardware reads it ([`hw_shfl_arg`](crate::lanes::hw_shfl_arg)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Shfl {
@@ -79,17 +84,20 @@ pub struct HistogramResult {
 /// [`WarpPrimitives`]: crate::WarpPrimitives
 /// [`Collectives`]: crate::Collectives
 pub trait Backend: Send + Sync + Sized {
-    /// Memory of elements `T` on this backend's device.
-    type Buffer<T: Element>: DeviceBuffer<T>;
+    /// The backend's buffer: owned memory, or borrowed memory inside a [`View`]/[`ViewMut`].
+    type Buffer<T: Element>: DeviceBuffer<T> + Anchored;
 
     /// A short name with the device, such as `cpu/w32` or `cuda:0 (NVIDIA H100)`.
     fn name(&self) -> String;
     /// The device's warp width, read at run time.
     fn warp_width(&self) -> WarpWidth;
-    /// Waits for all work queued on the device.
+    /// Waits for all work queued on the device (on a GPU backend: its stream), so that the
+    /// outputs of asynchronous calls (the `_into` collectives, `scan`, `spmv`) hold their
+    /// results.
     ///
     /// # Errors
-    /// A `Device` error the runtime reports for queued work.
+    /// A `Device` error the runtime reports for queued work, or the first error a queued
+    /// kernel reported (an `IndexOutOfRange` or a `Device` error naming its call).
     fn synchronize(&self) -> Result<()>;
 
     /// A buffer of `len` zeroed elements.
@@ -103,10 +111,12 @@ pub trait Backend: Send + Sync + Sized {
     /// # Errors
     /// `OutOfMemory`; a `Device` error.
     fn upload<T: Element>(&self, data: &[T]) -> Result<Self::Buffer<T>>;
-    /// The buffer's elements, copied to the host.
+    /// The buffer's elements, copied to the host once the work queued before has written
+    /// them.
     ///
     /// # Errors
-    /// `ForeignBuffer`; `OutOfMemory`; a `Device` error.
+    /// `ForeignBuffer`; `OutOfMemory`; a `Device` error; as `synchronize`, the first error a
+    /// queued kernel reported.
     fn download<T: Element>(&self, buf: &Self::Buffer<T>) -> Result<Vec<T>>;
     /// Overwrites `buf` with `data` (same length, checked by the caller).
     ///
@@ -114,4 +124,36 @@ pub trait Backend: Send + Sync + Sized {
     /// `LengthMismatch` when `data` is not the buffer's length (nothing is written);
     /// `ForeignBuffer`; a `Device` error.
     fn write<T: Element>(&self, buf: &mut Self::Buffer<T>, data: &[T]) -> Result<()>;
+
+    /// Elements `range` of `buf` as a read-only buffer, without a copy: a collective given
+    /// the view reads only that range.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, ReduceOp};
+    /// # fn run<B: Collectives>(b: &B) -> wavekit_core::Result<()> {
+    /// let buf = b.upload(&[1u32, 2, 3, 4])?;
+    /// let tail = b.slice(&buf, 2..4)?;
+    /// assert_eq!(b.reduce(&tail, ReduceOp::Sum)?, 7);
+    /// assert!(b.slice(&buf, 3..5).is_err()); // past the end: InvalidRange
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// `InvalidRange` unless `range.start <= range.end <= buf.len()`; `ForeignBuffer` for a
+    /// buffer of another device (or one moved out of its [`ViewMut`]).
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a Self::Buffer<T>,
+        range: Range<usize>,
+    ) -> Result<View<'a, Self::Buffer<T>>>;
+    /// Elements `range` of `buf` as a writable buffer, without a copy: a collective writing
+    /// into the view writes only that range.
+    ///
+    /// # Errors
+    /// As [`Backend::slice`].
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut Self::Buffer<T>,
+        range: Range<usize>,
+    ) -> Result<ViewMut<'a, Self::Buffer<T>>>;
 }

@@ -74,14 +74,6 @@ pub enum WavekitError {
         /// The argument that was empty.
         what: &'static str,
     },
-    /// A shuffle's lane, delta or xor mask at or past the warp (or tile) width.
-    #[error("shuffle argument {arg} is out of range: it must be below {limit}")]
-    ShuffleArgOutOfRange {
-        /// The lane, delta or xor mask given.
-        arg: u32,
-        /// The first value not accepted.
-        limit: u32,
-    },
     /// A block size that is not a multiple of 32 from 32 to 1024.
     #[error("block size {0} is invalid: it must be a multiple of 32 from 32 to 1024")]
     InvalidBlockSize(u32),
@@ -200,6 +192,32 @@ pub enum WavekitError {
         /// The rank waited for, when known.
         peer: Option<usize>,
         /// What the transport reported.
+        reason: String,
+    },
+    /// A range `start..end` that does not lie inside a buffer of `len` elements (a slice or
+    /// view of it).
+    #[error("range {start}..{end} is not inside a buffer of {len} elements")]
+    InvalidRange {
+        /// The range's first element.
+        start: usize,
+        /// One past the range's last element.
+        end: usize,
+        /// The buffer's length.
+        len: usize,
+    },
+    /// A device address handed to wavekit that is not aligned for the element type.
+    #[error("address {addr:#x} is not aligned to the element's {align} bytes")]
+    Misaligned {
+        /// The address given.
+        addr: u64,
+        /// The alignment the element type needs, in bytes.
+        align: usize,
+    },
+    /// A caller's stream or context that wavekit's kernels cannot run on (`reason` says why,
+    /// e.g. a CUDA context that is not the device's primary one).
+    #[error("the caller's stream cannot be used: {reason}")]
+    UnsupportedStream {
+        /// Why the stream cannot be used.
         reason: String,
     },
 }

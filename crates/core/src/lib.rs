@@ -6,6 +6,8 @@
 //! - The lane rules: which lane a shuffle or the transpose reads ([`lanes`]).
 //! - The backend contract: [`Backend`] (device memory and identity) and [`RawBackend`] (the
 //!   unvalidated kernel entry points, callable only from this crate).
+//! - Borrowed memory: [`View`] and [`ViewMut`] ([`view`]), buffers that wrap a caller's
+//!   memory or a range of another buffer without a copy.
 //! - The validated API every backend gets for free: [`WarpPrimitives`] and [`Collectives`]
 //!   ([`api`]), which check every argument, turn undefined lanes into `None`, and only then call
 //!   the backend.
@@ -29,6 +31,7 @@ pub mod mask;
 pub mod op;
 pub mod predicate;
 pub mod raw;
+pub mod view;
 pub mod width;
 
 pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
@@ -39,4 +42,5 @@ pub use mask::LaneMask;
 pub use op::ReduceOp;
 pub use predicate::Predicate;
 pub use raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
+pub use view::{Anchored, View, ViewMut};
 pub use width::WarpWidth;

@@ -9,7 +9,7 @@
 //! call rather than an `unsafe fn` because a wrong argument must be impossible, not merely
 //! documented: no `unsafe` block in a user's program can reach an unchecked launch.
 
-use crate::backend::{Backend, HistogramResult, Match, ScanKind, Shfl, Vote};
+use crate::backend::{Backend, Match, ScanKind, Shfl, Vote};
 use crate::element::Element;
 use crate::error::Result;
 use crate::mask::LaneMask;
@@ -123,7 +123,7 @@ pub trait RawBackend: Backend {
         launch: &WarpLaunch,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
         width: u32,
     ) -> Result<Vec<T>>;
     /// match_any: the mask of members holding the same bits. match_all: (mask or 0, pred).
@@ -155,7 +155,8 @@ pub trait RawBackend: Backend {
         launch: &WarpLaunch,
         vals: &[T],
     ) -> Result<Vec<T>>;
-    /// Tile-level shuffle over tiles of `tile` lanes (`arg` as in `raw_shfl`, width = tile).
+    /// Tile-level shuffle over tiles of `tile` lanes (`arg` as in `raw_shfl`, width = tile);
+    /// a lane whose source lies outside its tile may hold anything.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
@@ -167,7 +168,7 @@ pub trait RawBackend: Backend {
         tile: u32,
         kind: Shfl,
         vals: &[T],
-        arg: u32,
+        arg: i32,
     ) -> Result<Vec<T>>;
     /// Tile-level vote; Ballot bits are tile ranks.
     ///
@@ -209,6 +210,20 @@ pub trait RawBackend: Backend {
         width: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>>;
+    /// `__reduce_*_sync(mask, v)`: every member lane gets the reduction over its warp's
+    /// members (floats in the canonical order of docs/SEMANTICS.md "warp_reduce_sync");
+    /// other lanes may hold anything.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        _: Validated,
+        launch: &WarpLaunch,
+        op: ReduceOp,
+        vals: &[T],
+    ) -> Result<Vec<T>>;
     /// Kogge-Stone scan within each segment of `width` lanes.
     ///
     /// # Errors
@@ -224,7 +239,13 @@ pub trait RawBackend: Backend {
     ) -> Result<Vec<T>>;
 
     // ---- device collectives on buffers ----
-    /// One result per block of `block` consecutive elements (identity pads the last).
+    //
+    // Each writes into outputs the caller allocated, with lengths the validated API checked.
+    // A backend that runs on a queue (a GPU stream) may only enqueue the work and return; the
+    // outputs then hold the results once the queue has run (`synchronize`, or a read).
+
+    /// One result per block of `block` consecutive elements (identity pads the last) into
+    /// `output` (`ceil(n / block)` elements) for a non-empty input.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
@@ -235,8 +256,9 @@ pub trait RawBackend: Backend {
         input: &Self::Buffer<T>,
         block: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>>;
-    /// Canonical device reduce of a non-empty buffer.
+        output: &mut Self::Buffer<T>,
+    ) -> Result<()>;
+    /// Canonical device reduce of a non-empty buffer into `output` (one element).
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
@@ -246,7 +268,8 @@ pub trait RawBackend: Backend {
         _: Validated,
         input: &Self::Buffer<T>,
         op: ReduceOp,
-    ) -> Result<T>;
+        output: &mut Self::Buffer<T>,
+    ) -> Result<()>;
     /// Canonical device scan; `output` has the input's length.
     ///
     /// # Errors
@@ -304,7 +327,8 @@ pub trait RawBackend: Backend {
         counters: &mut Self::Buffer<u32>,
         olds: &mut Self::Buffer<u32>,
     ) -> Result<()>;
-    /// A kernel entry point; see the validated method of the same name.
+    /// The number of elements for which `pred` holds, into `count` (one element); an empty
+    /// input writes 0.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
@@ -314,8 +338,10 @@ pub trait RawBackend: Backend {
         _: Validated,
         input: &Self::Buffer<T>,
         pred: Predicate<T>,
-    ) -> Result<u64>;
-    /// Writes the selected elements to the front of `output` and returns how many.
+        count: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+    /// Writes the selected elements to the front of `output` (at least the input's length) and
+    /// how many into `count` (one element); an empty input writes a count of 0.
     /// Stable keeps input order; unordered keeps the multiset only.
     ///
     /// # Errors
@@ -328,8 +354,10 @@ pub trait RawBackend: Backend {
         pred: Predicate<T>,
         stable: bool,
         output: &mut Self::Buffer<T>,
-    ) -> Result<usize>;
-    /// A kernel entry point; see the validated method of the same name.
+        count: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+    /// Counts of each key below `bins` into `counts[..bins]` and of the keys at or past it
+    /// into `counts[bins]` (`bins + 1` elements, `bins > 0`); no keys write zeros.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
@@ -339,5 +367,24 @@ pub trait RawBackend: Backend {
         _: Validated,
         keys: &Self::Buffer<u32>,
         bins: u32,
-    ) -> Result<HistogramResult>;
+        counts: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+
+    /// The one value `fill` writes into a one-element buffer, read back once the work is
+    /// done: how the returning conveniences (`reduce`, `count_if`, `compact`) wrap their
+    /// `_into` forms. The default allocates the buffer; a backend may lend one it keeps, so a
+    /// convenience call allocates nothing in steady state either.
+    ///
+    /// # Errors
+    /// What `fill` returns; `OutOfMemory`, `ForeignBuffer` or a `Device` error of the
+    /// allocation or the read (on a queued backend, also an error the queued work reported).
+    fn raw_scalar<T: Element>(
+        &self,
+        _: Validated,
+        fill: impl FnOnce(&mut Self::Buffer<T>) -> Result<()>,
+    ) -> Result<T> {
+        let mut out = self.alloc::<T>(1)?;
+        fill(&mut out)?;
+        Ok(self.download(&out)?[0])
+    }
 }

@@ -10,7 +10,7 @@ use wavekit::element::Element;
 use wavekit::error::Result;
 use wavekit::raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
-use wavekit::{Backend, HistogramResult, Match, ScanKind, Shfl, Vote};
+use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
 use wavekit::{Predicate, ReduceOp};
 
 struct Faulty(CpuBackend);
@@ -39,6 +39,20 @@ impl Backend for Faulty {
     fn write<T: Element>(&self, buf: &mut CpuBuffer<T>, data: &[T]) -> Result<()> {
         self.0.write(buf, data)
     }
+    fn slice<'a, T: Element>(
+        &self,
+        buf: &'a CpuBuffer<T>,
+        range: std::ops::Range<usize>,
+    ) -> Result<wavekit::View<'a, CpuBuffer<T>>> {
+        self.0.slice(buf, range)
+    }
+    fn slice_mut<'a, T: Element>(
+        &self,
+        buf: &'a mut CpuBuffer<T>,
+        range: std::ops::Range<usize>,
+    ) -> Result<wavekit::ViewMut<'a, CpuBuffer<T>>> {
+        self.0.slice_mut(buf, range)
+    }
 }
 
 impl RawBackend for Faulty {
@@ -51,7 +65,7 @@ impl RawBackend for Faulty {
         l: &WarpLaunch,
         k: Shfl,
         v: &[T],
-        a: u32,
+        a: i32,
         w: u32,
     ) -> Result<Vec<T>> {
         self.0.raw_shfl(ok, l, k, v, a, w)
@@ -83,7 +97,7 @@ impl RawBackend for Faulty {
         t: u32,
         k: Shfl,
         v: &[T],
-        a: u32,
+        a: i32,
     ) -> Result<Vec<T>> {
         self.0.raw_tile_shfl(ok, n, t, k, v, a)
     }
@@ -116,6 +130,15 @@ impl RawBackend for Faulty {
     ) -> Result<Vec<T>> {
         self.0.raw_warp_reduce(ok, v, w, op)
     }
+    fn raw_warp_reduce_sync<T: Element>(
+        &self,
+        ok: Validated,
+        l: &WarpLaunch,
+        op: ReduceOp,
+        v: &[T],
+    ) -> Result<Vec<T>> {
+        self.0.raw_warp_reduce_sync(ok, l, op, v)
+    }
     fn raw_warp_scan<T: Element>(
         &self,
         ok: Validated,
@@ -132,17 +155,21 @@ impl RawBackend for Faulty {
         i: &CpuBuffer<T>,
         b: u32,
         op: ReduceOp,
-    ) -> Result<Vec<T>> {
-        self.0.raw_block_reduce(ok, i, b, op)
+        o: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        self.0.raw_block_reduce(ok, i, b, op, o)
     }
     fn raw_device_reduce<T: Element>(
         &self,
         ok: Validated,
         i: &CpuBuffer<T>,
         op: ReduceOp,
-    ) -> Result<T> {
-        let right = self.0.raw_device_reduce(ok, i, op)?;
-        Ok(T::from_bits(right.to_bits() ^ 1))
+        o: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        self.0.raw_device_reduce(ok, i, op, o)?;
+        let right = &mut o.as_mut_slice()[0];
+        *right = T::from_bits(right.to_bits() ^ 1);
+        Ok(())
     }
     fn raw_device_scan<T: Element>(
         &self,
@@ -190,8 +217,9 @@ impl RawBackend for Faulty {
         ok: Validated,
         i: &CpuBuffer<T>,
         p: Predicate<T>,
-    ) -> Result<u64> {
-        self.0.raw_count_if(ok, i, p)
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_count_if(ok, i, p, c)
     }
     fn raw_compact<T: Element>(
         &self,
@@ -200,18 +228,20 @@ impl RawBackend for Faulty {
         p: Predicate<T>,
         stable: bool,
         o: &mut CpuBuffer<T>,
-    ) -> Result<usize> {
-        self.0.raw_compact(ok, i, p, stable, o)
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_compact(ok, i, p, stable, o, c)
     }
     fn raw_histogram(
         &self,
         ok: Validated,
         k: &CpuBuffer<u32>,
         bins: u32,
-    ) -> Result<HistogramResult> {
-        let mut h = self.0.raw_histogram(ok, k, bins)?;
-        h.counts[0] += 1;
-        Ok(h)
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_histogram(ok, k, bins, c)?;
+        c.as_mut_slice()[0] += 1;
+        Ok(())
     }
 }
 

@@ -177,9 +177,10 @@ struct ShowArgs {
     /// Warp width.
     #[arg(long, value_parser = parse_warp, default_value = "32")]
     warp: WarpWidth,
-    /// Shuffle argument: source lane (shfl), delta (up, down) or lane mask (xor).
-    #[arg(long)]
-    arg: Option<u32>,
+    /// Shuffle argument: source lane (shfl), delta (up, down) or lane mask (xor); any i32,
+    /// negative included (the hardware reads its low log2(warp) bits).
+    #[arg(long, allow_negative_numbers = true)]
+    arg: Option<i32>,
     /// Shuffle or warp reduce/scan sub-width (default: the warp width).
     #[arg(long)]
     width: Option<u32>,

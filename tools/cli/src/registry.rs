@@ -115,6 +115,8 @@ fn gpu_devices(
 }
 
 /// Any backend this binary was built with. Dispatch with `with_backend!`.
+// One per process, never in a collection: the GPU variants' size costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyBackend {
     Cpu(CpuBackend),
     #[cfg(feature = "simt")]

@@ -68,8 +68,8 @@ pub struct Request {
     pub primitive: Primitive,
     pub backend: BackendKind,
     pub warp: WarpWidth,
-    /// Shuffle argument: source lane, delta or xor mask. Default 0 for `shfl`, else 1.
-    pub arg: Option<u32>,
+    /// Shuffle argument: source lane, delta or xor mask, any i32. Default 0 for `shfl`, else 1.
+    pub arg: Option<i32>,
     /// Shuffle or warp-collective sub-width; default the warp width.
     pub width: Option<u32>,
     pub tile: u32,
@@ -162,7 +162,7 @@ pub fn diagram<B: WarpPrimitives>(b: &B, req: &Request) -> CliResult<Diagram> {
             let title = format!(
                 "{name}({mask_desc}, v = {values_desc}, {arg_name} = {arg}, width = {width})"
             );
-            let src = src_line(&|l| shfl_source(kind, l, arg, width), &member);
+            let src = src_line(&|l| shfl_source(kind, l, arg, width, warp), &member);
             (
                 title,
                 vec![
@@ -258,7 +258,7 @@ pub fn diagram<B: WarpPrimitives>(b: &B, req: &Request) -> CliResult<Diagram> {
                 "tiled_partition<{tile}>: tile.{name}(v = {values_desc}, {arg_name} = {arg})"
             );
             let full = full_tiles(threads, tile);
-            let src = src_line(&|l| shfl_source(kind, l, arg, tile), &|t| t < full);
+            let src = src_line(&|l| shfl_source(kind, l, arg, tile, warp), &|t| t < full);
             let out_line = out.into_iter().map(cell).collect();
             (
                 title,

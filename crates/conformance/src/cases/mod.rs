@@ -34,6 +34,7 @@ mod syncwarp_transpose;
 mod tile;
 mod vote;
 mod warp_reduce;
+mod warp_reduce_sync;
 mod warp_scan;
 
 pub use activemask::*;
@@ -54,4 +55,5 @@ pub use syncwarp_transpose::*;
 pub use tile::*;
 pub use vote::*;
 pub use warp_reduce::*;
+pub use warp_reduce_sync::*;
 pub use warp_scan::*;

@@ -1,38 +1,36 @@
 //! shfl: warp shuffles (idx, up, down, xor) at every sub-width, with arguments inside, at and
-//! past the segment, under every mask and launch size; 64-bit types must move whole. Also the
-//! shuffle argument's bound, which tile_shfl shares (a tile shuffle is a shuffle at width = tile).
+//! past the segment, and the arguments CUDA accepts past the warp (negative, the warp width and
+//! beyond, `i32::MIN`/`MAX`: the hardware reads their low log2(W) bits), under every mask and
+//! launch size; 64-bit types must move whole.
 
 use crate::Scale;
-use crate::check::{expect_err, ok, same_lanes};
-use crate::inputs::{masks, sub_widths, thread_counts, values, values_with_specials};
+use crate::check::{ok, same_lanes};
+use crate::inputs::{masks, pick, sub_widths, thread_counts, values, values_with_specials};
 use crate::reference;
 use wavekit_core::RawBackend;
 use wavekit_core::Shfl;
 use wavekit_core::api::WarpPrimitives;
 use wavekit_core::element::Element;
-use wavekit_core::error::WavekitError as E;
-use wavekit_core::mask::LaneMask;
 use wavekit_core::width::WarpWidth;
 
 /// Arguments inside the segment, at its edge, past it (Idx reduces modulo width; Xor may read
-/// an earlier segment) and at the warp's last lane.
-fn args(kind: Shfl, width: u32, w: WarpWidth) -> Vec<u32> {
-    let n = w.lanes();
-    let mut a = vec![
-        0,
-        1,
-        width / 2,
-        width.saturating_sub(1),
-        width,
-        width + 1,
-        n / 2,
-        n - 1,
-    ];
+/// an earlier segment), at the warp's last lane, and past the warp: negative, `W` and beyond
+/// (the low log2(W) bits are what count, so `W + 1` must act as 1 and `-1` as `W - 1`).
+fn args(kind: Shfl, width: u32, w: WarpWidth, scale: Scale) -> Vec<i32> {
+    let n = w.lanes() as i32;
+    let width = width as i32;
+    let mut a = vec![0, 1, width / 2, width - 1, width, width + 1, n / 2, n - 1];
     if kind == Shfl::Idx {
         a.push(2 * width + 1);
         a.push(n - 2);
     }
     a.retain(|&x| x < n);
+    let wide = pick(
+        scale,
+        &[-1, -width, -n - 3, n, n + 1, n + width / 2, 5 * n + 2, i32::MAX, i32::MIN],
+        &[-1, n + 1, i32::MIN],
+    );
+    a.extend(wide);
     a.sort_unstable();
     a.dedup();
     a
@@ -53,10 +51,10 @@ fn shfl_typed<T: Element, B: RawBackend>(
         counts.retain(|&c| c == w.lanes() as usize - 1 || c == 3 * w.lanes() as usize + 5);
     }
     for width in sub_widths(w) {
-        for arg in args(kind, width, w) {
+        for arg in args(kind, width, w, scale) {
             for (mname, mask) in &ms {
                 for &threads in &counts {
-                    let seed = (width as u64) << 40 | (arg as u64) << 20 | threads as u64;
+                    let seed = (width as u64) << 40 | u64::from(arg as u32) << 8 | threads as u64;
                     // Distinct values so a wrong source lane shows; specials for the others
                     // so NaN, -0.0 and 64-bit high halves travel too.
                     let vals: Vec<T> = if thorough {
@@ -100,23 +98,4 @@ pub fn shfl_down<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
 
 pub fn shfl_xor<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     shfl_all_types(b, Shfl::Xor, scale)
-}
-
-pub fn err_shuffle_arg<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
-    let w = b.warp_width();
-    let n = w.lanes();
-    let v = vec![7u64; 100];
-    for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
-        for arg in [n, n + 1, 2 * n, u32::MAX] {
-            let ctx = format!("shfl {kind:?} arg={arg}");
-            expect_err!(ctx, b.shfl(kind, &v, arg, n, LaneMask::full(w)), E::ShuffleArgOutOfRange { arg: a, limit } if *a == arg && *limit == n)?;
-        }
-        for tile in [2, 8, n] {
-            for arg in [tile, tile + 1, n] {
-                let ctx = format!("tile_shfl {kind:?} tile={tile} arg={arg}");
-                expect_err!(ctx, b.tile_shfl(tile, kind, &v, arg), E::ShuffleArgOutOfRange { arg: a, limit } if *a == arg && *limit == tile)?;
-            }
-        }
-    }
-    Ok(())
 }

@@ -1,5 +1,8 @@
 //! tile: cooperative-group tiles at every size from 2 to the warp width (tile_shfl, tile_vote,
 //! tile_reduce), and tile sizes refused. Lanes of a trailing partial tile are undefined (`None`).
+//! Tile shuffles take every argument CUDA's tiles take: past the tile (`src % tile`, a delta of
+//! the tile or more keeps the caller's value, a Xor may name an earlier tile: `None`), past the
+//! warp and negative.
 
 use crate::Scale;
 use crate::check::{eq_lanes, ok, same_lanes};
@@ -30,8 +33,9 @@ fn tile_shfl_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(),
     let w = b.warp_width();
     for tile in tile_sizes(w) {
         for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
-            let mut args = vec![0, 1, tile / 2, tile - 1, tile / 2 + 1];
-            args.retain(|&a| a < tile);
+            let (t, n) = (tile as i32, w.lanes() as i32);
+            let mut args = vec![0, 1, t / 2, t - 1, t / 2 + 1, t, t + 1, 2 * t + 1, -1, n + 1];
+            args.extend(pick(scale, &[-t - 1, n, 3 * n - 1, i32::MAX, i32::MIN], &[i32::MIN]));
             args.sort_unstable();
             args.dedup();
             for arg in args {
@@ -42,7 +46,7 @@ fn tile_shfl_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(),
                         T::KIND.name()
                     );
                     let got = ok(&ctx, b.tile_shfl(tile, kind, &vals, arg))?;
-                    same_lanes(&ctx, &reference::tile_shfl(tile, kind, &vals, arg), &got)?;
+                    same_lanes(&ctx, &reference::tile_shfl(tile, kind, &vals, arg, w), &got)?;
                 }
             }
         }

@@ -62,8 +62,11 @@ pub fn vote(kind: Vote, preds: &[bool], mask: LaneMask) -> Vec<Option<VoteResult
     })
 }
 
-/// The source lane of the shfl table in SEMANTICS, for a lane of a `width`-lane segment.
-pub fn shfl_src(kind: Shfl, lane: usize, arg: usize, width: usize) -> usize {
+/// The source lane of the shfl table in SEMANTICS, for a lane of a `width`-lane segment of a
+/// `warp`-lane warp: `arg` is first taken modulo `warp` (its two's complement bits, as the
+/// hardware reads them).
+pub fn shfl_src(kind: Shfl, lane: usize, arg: i32, width: usize, warp: usize) -> usize {
+    let arg = (arg as u32 as usize) % warp;
     let base = lane - lane % width;
     match kind {
         Shfl::Idx => base + arg % width,
@@ -78,12 +81,13 @@ pub fn shfl_src(kind: Shfl, lane: usize, arg: usize, width: usize) -> usize {
 pub fn shfl<T: Copy>(
     kind: Shfl,
     vals: &[T],
-    arg: u32,
+    arg: i32,
     width: u32,
     mask: LaneMask,
 ) -> Vec<Option<T>> {
+    let warp = mask.width().lanes() as usize;
     per_member(vals.len(), mask, |m, start, lane| {
-        let src = shfl_src(kind, lane, arg as usize, width as usize);
+        let src = shfl_src(kind, lane, arg, width as usize, warp);
         m[src].then(|| vals[start + src])
     })
     .into_iter()
@@ -152,11 +156,27 @@ fn per_full_tile<R>(
         .collect()
 }
 
-pub fn tile_shfl<T: Copy>(tile: u32, kind: Shfl, vals: &[T], arg: u32) -> Vec<Option<T>> {
-    let tile = tile as usize;
+/// tile_shfl: the shuffle at width = tile from the lane's place in its warp; `None` where the
+/// source lies outside the caller's tile (a Xor naming an earlier tile, outside the tile mask).
+pub fn tile_shfl<T: Copy>(
+    tile: u32,
+    kind: Shfl,
+    vals: &[T],
+    arg: i32,
+    warp: WarpWidth,
+) -> Vec<Option<T>> {
+    let (tile, w) = (tile as usize, warp.lanes() as usize);
     per_full_tile(vals.len(), tile, |start, rank| {
-        vals[start + shfl_src(kind, rank, arg as usize, tile)]
+        let lane = (start + rank) % w;
+        let first = lane - rank;
+        let src = shfl_src(kind, lane, arg, tile, w);
+        (first..first + tile)
+            .contains(&src)
+            .then(|| vals[start + src - first])
     })
+    .into_iter()
+    .map(Option::flatten)
+    .collect()
 }
 
 pub fn tile_vote(
@@ -194,6 +214,17 @@ pub fn warp_reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T> {
         .collect()
 }
 
+/// warp_reduce_sync: every member gets bfly over the warp's W lanes, the lanes that are not
+/// members holding the identity.
+pub fn warp_reduce_sync<T: Element>(vals: &[T], op: ReduceOp, mask: LaneMask) -> Vec<Option<T>> {
+    per_member(vals.len(), mask, |m, start, _| {
+        let lanes: Vec<T> = (0..m.len())
+            .map(|l| if m[l] { vals[start + l] } else { identity(op) })
+            .collect();
+        bfly(op, &lanes, m.len())
+    })
+}
+
 /// warp_scan: Kogge-Stone within each `width`-lane segment, inclusive or exclusive.
 pub fn warp_scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
     let mut out = Vec::with_capacity(vals.len());
@@ -218,16 +249,22 @@ mod tests {
 
     #[test]
     fn shuffle_sources_by_hand() {
-        assert_eq!(shfl_src(Shfl::Idx, 13, 3, 8), 11);
-        assert_eq!(shfl_src(Shfl::Idx, 13, 9, 8), 9);
-        assert_eq!(shfl_src(Shfl::Up, 9, 2, 8), 9);
-        assert_eq!(shfl_src(Shfl::Up, 10, 2, 8), 8);
-        assert_eq!(shfl_src(Shfl::Down, 13, 2, 8), 15);
-        assert_eq!(shfl_src(Shfl::Down, 14, 2, 8), 14);
-        assert_eq!(shfl_src(Shfl::Xor, 13, 1, 8), 12);
+        assert_eq!(shfl_src(Shfl::Idx, 13, 3, 8, 32), 11);
+        assert_eq!(shfl_src(Shfl::Idx, 13, 9, 8, 32), 9);
+        assert_eq!(shfl_src(Shfl::Up, 9, 2, 8, 32), 9);
+        assert_eq!(shfl_src(Shfl::Up, 10, 2, 8, 32), 8);
+        assert_eq!(shfl_src(Shfl::Down, 13, 2, 8, 32), 15);
+        assert_eq!(shfl_src(Shfl::Down, 14, 2, 8, 32), 14);
+        assert_eq!(shfl_src(Shfl::Xor, 13, 1, 8, 32), 12);
         // Past the segment end: keep; an earlier segment: read it.
-        assert_eq!(shfl_src(Shfl::Xor, 1, 8, 8), 1);
-        assert_eq!(shfl_src(Shfl::Xor, 9, 8, 8), 1);
+        assert_eq!(shfl_src(Shfl::Xor, 1, 8, 8, 32), 1);
+        assert_eq!(shfl_src(Shfl::Xor, 9, 8, 8, 32), 1);
+        // Arguments modulo the warp: -1 is 31 (or 63), 34 is 2 at 32 lanes.
+        assert_eq!(shfl_src(Shfl::Idx, 13, -1, 8, 32), 15);
+        assert_eq!(shfl_src(Shfl::Down, 13, 34, 8, 32), 15);
+        assert_eq!(shfl_src(Shfl::Down, 13, 34, 8, 64), 13);
+        assert_eq!(shfl_src(Shfl::Up, 63, -1, 64, 64), 0);
+        assert_eq!(shfl_src(Shfl::Up, 63, i32::MIN, 64, 64), 63);
     }
 
     #[test]
@@ -278,6 +315,33 @@ mod tests {
         assert_eq!(got[1], Some(8));
         assert_eq!(got[4], Some(1));
         assert_eq!(got[31], Some(31));
+    }
+
+    #[test]
+    fn tile_shuffles_by_hand() {
+        let vals: Vec<u32> = (0..20).collect();
+        // tile 4: rank 6 % 4 = 2 of each tile; the trailing partial tile (16..20) is complete.
+        let got = tile_shfl(4, Shfl::Idx, &vals, 6, WarpWidth::W32);
+        assert_eq!(got[5], Some(6));
+        assert_eq!(got[19], Some(18));
+        // laneMask 4 at tile 4: lane 5 names lane 1, an earlier tile: undefined.
+        let got = tile_shfl(4, Shfl::Xor, &vals, 4, WarpWidth::W32);
+        assert_eq!((got[1], got[5]), (Some(1), None));
+        let got = tile_shfl(4, Shfl::Down, &vals[..18], 33, WarpWidth::W32);
+        assert_eq!((got[0], got[3], got[16]), (Some(1), Some(3), None));
+    }
+
+    #[test]
+    fn masked_reduce_by_hand() {
+        let v: Vec<i32> = (0..40).collect();
+        let m = LaneMask::from_bits(0b1011, W32).unwrap();
+        let got = warp_reduce_sync(&v, ReduceOp::Sum, m);
+        assert_eq!(&got[..4], &[Some(4), Some(4), None, Some(4)]);
+        assert_eq!(&got[32..36], &[Some(100), Some(100), None, Some(100)]);
+        let z = [-0.0f64; 64];
+        let one = LaneMask::from_bits(1 << 40, W64).unwrap();
+        let got = warp_reduce_sync(&z, ReduceOp::Sum, one);
+        assert_eq!(got[40].map(f64::to_bits), Some((-0.0f64).to_bits()));
     }
 
     #[test]
