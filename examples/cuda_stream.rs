@@ -55,7 +55,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("device      : {}", wk.runtime().device_name());
     println!("n           : {n}");
     println!("reduce(sum) : {total} (expected {want_total})");
-    println!("scan[n-1]   : {} (expected {})", back[n - 1], want_total - host[n - 1]);
+    println!(
+        "scan[n-1]   : {} (expected {})",
+        back[n - 1],
+        want_total - host[n - 1]
+    );
     if total != want_total || !scan_ok {
         return Err("wavekit's results differ from the host's".into());
     }

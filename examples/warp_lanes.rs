@@ -107,7 +107,7 @@ fn warp<B: WarpPrimitives>(b: &B, print: bool, bad: &mut usize) -> Result<()> {
         let t = l as usize;
         let mut row = format!("  {l:>4} {:>5} |", vals[t]);
         for ((kind, arg), out) in shuffles.iter().zip(&shfl_out) {
-            let want = Some(value(source(*kind, l, *arg, lanes)));
+            let want = Some(value(source(*kind, l, *arg as u32, lanes)));
             *bad += usize::from(out[t] != want);
             let shown = out[t].map_or("--".to_string(), |v| v.to_string());
             row += &format!(" {shown:>4}{} |", mark(out[t] == want));

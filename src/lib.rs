@@ -39,8 +39,8 @@
 
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
-    LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, Vote,
-    View, ViewMut, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, View,
+    ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
     api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,

@@ -11,7 +11,9 @@ use wavekit::cuda::{self, AsWavekit, AsWavekitMut};
 use wavekit::{Backend, Collectives, Predicate, ReduceOp, ScanKind, WarpWidth, WavekitError};
 
 fn floats(n: usize) -> Vec<f32> {
-    (0..n).map(|i| ((i * 7919) % 1009) as f32 * 0.25 - 120.0).collect()
+    (0..n)
+        .map(|i| ((i * 7919) % 1009) as f32 * 0.25 - 120.0)
+        .collect()
 }
 
 fn ints(n: usize) -> Vec<i32> {
@@ -38,14 +40,20 @@ fn same_stream_reduce_scan_compact_on_cudarc_memory() {
 
     let fs = floats(1 << 20);
     let d_fs = s.clone_htod(&fs).unwrap();
-    let got = wk.reduce(&d_fs.as_wavekit(&wk).unwrap(), ReduceOp::Sum).unwrap();
+    let got = wk
+        .reduce(&d_fs.as_wavekit(&wk).unwrap(), ReduceOp::Sum)
+        .unwrap();
     let want = cpu.reduce(&cpu.view(&fs), ReduceOp::Sum).unwrap();
     assert_eq!(got.to_bits(), want.to_bits());
 
     // A CudaView of a range.
     let part = d_fs.slice(1000..300_000);
-    let got = wk.reduce(&part.as_wavekit(&wk).unwrap(), ReduceOp::Max).unwrap();
-    let want = cpu.reduce(&cpu.view(&fs[1000..300_000]), ReduceOp::Max).unwrap();
+    let got = wk
+        .reduce(&part.as_wavekit(&wk).unwrap(), ReduceOp::Max)
+        .unwrap();
+    let want = cpu
+        .reduce(&cpu.view(&fs[1000..300_000]), ReduceOp::Max)
+        .unwrap();
     assert_eq!(got.to_bits(), want.to_bits());
 
     // Scan into a cudarc slice, read back by cudarc.
@@ -60,8 +68,13 @@ fn same_stream_reduce_scan_compact_on_cudarc_memory() {
     )
     .unwrap();
     let mut want = vec![0i32; xs.len()];
-    cpu.scan(&cpu.view(&xs), &mut cpu.view_mut(&mut want), ReduceOp::Sum, ScanKind::Exclusive)
-        .unwrap();
+    cpu.scan(
+        &cpu.view(&xs),
+        &mut cpu.view_mut(&mut want),
+        ReduceOp::Sum,
+        ScanKind::Exclusive,
+    )
+    .unwrap();
     assert_eq!(s.clone_dtoh(&d_out).unwrap(), want);
 
     // Scan into a CudaViewMut window: only the window changes.
@@ -78,8 +91,13 @@ fn same_stream_reduce_scan_compact_on_cudarc_memory() {
         .unwrap();
     }
     let mut want = vec![0i32; 1000];
-    cpu.scan(&cpu.view(&xs[..1000]), &mut cpu.view_mut(&mut want), ReduceOp::Sum, ScanKind::Inclusive)
-        .unwrap();
+    cpu.scan(
+        &cpu.view(&xs[..1000]),
+        &mut cpu.view_mut(&mut want),
+        ReduceOp::Sum,
+        ScanKind::Inclusive,
+    )
+    .unwrap();
     let back = s.clone_dtoh(&d_win).unwrap();
     assert!(back[..1000].iter().chain(&back[2000..]).all(|&x| x == 0));
     assert_eq!(&back[1000..2000], want);
@@ -90,7 +108,10 @@ fn same_stream_reduce_scan_compact_on_cudarc_memory() {
     let got = wk.compact(&view, pred, true).unwrap();
     let want = cpu.compact(&cpu.view(&xs), pred, true).unwrap();
     assert_eq!(got.len, want.len);
-    assert_eq!(&wk.download(&got.data).unwrap()[..got.len], &want.data.as_slice()[..want.len]);
+    assert_eq!(
+        &wk.download(&got.data).unwrap()[..got.len],
+        &want.data.as_slice()[..want.len]
+    );
     assert_eq!(wk.count_if(&view, pred).unwrap(), want.len as u64);
     drop(view);
     s.context().check_err().unwrap();
@@ -115,7 +136,9 @@ fn cross_stream_adoption_is_ordered() {
         s1.memset_zeros(&mut d_x).unwrap();
         s1.memcpy_htod(&xs, &mut d_x).unwrap();
         let mut d_y = s1.alloc_zeros::<i32>(n).unwrap();
-        let sum = wk.reduce(&d_x.as_wavekit(&wk).unwrap(), ReduceOp::Sum).unwrap();
+        let sum = wk
+            .reduce(&d_x.as_wavekit(&wk).unwrap(), ReduceOp::Sum)
+            .unwrap();
         let want = cpu.reduce(&cpu.view(&xs), ReduceOp::Sum).unwrap();
         assert_eq!(sum, want, "round {round}: reduce on S2 of S1's writes");
         wk.scan(
@@ -128,12 +151,21 @@ fn cross_stream_adoption_is_ordered() {
         // cudarc on S1 right away, no host synchronisation.
         let back = s1.clone_dtoh(&d_y).unwrap();
         let mut want = vec![0i32; n];
-        cpu.scan(&cpu.view(&xs), &mut cpu.view_mut(&mut want), ReduceOp::Max, ScanKind::Inclusive)
-            .unwrap();
+        cpu.scan(
+            &cpu.view(&xs),
+            &mut cpu.view_mut(&mut want),
+            ReduceOp::Max,
+            ScanKind::Inclusive,
+        )
+        .unwrap();
         assert!(back == want, "round {round}: S1 read of S2's scan");
         // S1 overwrites its input after the views dropped; the backend's next read sees it.
         s1.memset_zeros(&mut d_x).unwrap();
-        assert_eq!(wk.reduce(&d_x.as_wavekit(&wk).unwrap(), ReduceOp::Max).unwrap(), 0);
+        assert_eq!(
+            wk.reduce(&d_x.as_wavekit(&wk).unwrap(), ReduceOp::Max)
+                .unwrap(),
+            0
+        );
     }
     ctx.check_err().unwrap();
 }
@@ -178,8 +210,13 @@ fn buffers_cross_backends_of_one_device() {
         .unwrap();
     let mut want = vec![0i32; xs.len()];
     let cpu = oracle();
-    cpu.scan(&cpu.view(&xs), &mut cpu.view_mut(&mut want), ReduceOp::Sum, ScanKind::Inclusive)
-        .unwrap();
+    cpu.scan(
+        &cpu.view(&xs),
+        &mut cpu.view_mut(&mut want),
+        ReduceOp::Sum,
+        ScanKind::Inclusive,
+    )
+    .unwrap();
     assert_eq!(a.download(&out).unwrap(), want);
     drop(a);
     assert_eq!(b.download(&buf).unwrap(), xs);
@@ -189,7 +226,8 @@ fn buffers_cross_backends_of_one_device() {
     let own = cuda::open(0).unwrap();
     let d = ctx.default_stream().clone_htod(&xs).unwrap();
     assert_eq!(
-        own.reduce(&d.as_wavekit(&own).unwrap(), ReduceOp::Sum).unwrap(),
+        own.reduce(&d.as_wavekit(&own).unwrap(), ReduceOp::Sum)
+            .unwrap(),
         xs.iter().sum::<i32>()
     );
 }

@@ -81,7 +81,11 @@ fn launchers_refuse_bad_arguments_at_wave64() {
             )
         };
         assert_eq!(reduce_sync(99, ReduceOp::Sum), ERR_DTYPE);
-        assert_eq!(reduce_sync(f32, ReduceOp::BitXor), ERR_ARG, "bitwise op on floats");
+        assert_eq!(
+            reduce_sync(f32, ReduceOp::BitXor),
+            ERR_ARG,
+            "bitwise op on floats"
+        );
         let tile = |tile| {
             (t.tile_shfl)(
                 null_mut(),

@@ -115,10 +115,24 @@ fn debug_overflow<B: Collectives + WarpPrimitives>(b: &B) {
         matches!(r, Err(E::OutOfMemory { bytes: u64::MAX })),
         "{r:?}"
     );
-    for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
-        let w = b.warp_width();
+    // i32::MAX is cut to its low log2(W) bits as the hardware does: 31 at W=32 (lane 31 reads
+    // 31 - 31 = 0 up and 31 ^ 31 = 0 xor), 63 at W=64 (every kind keeps lane 31's own value).
+    let w = b.warp_width();
+    let want = if w.lanes() == 32 {
+        [31, 0, 31, 0]
+    } else {
+        [31; 4]
+    };
+    for (kind, want) in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor]
+        .into_iter()
+        .zip(want)
+    {
         assert_eq!(wavekit::lanes::shfl_source(kind, 37, 3, 0, w), 37);
-        assert_eq!(wavekit::lanes::shfl_source(kind, 31, i32::MAX, 32, w), 31);
+        assert_eq!(
+            wavekit::lanes::shfl_source(kind, 31, i32::MAX, 32, w),
+            want,
+            "{kind:?}"
+        );
     }
 }
 on_every_backend!(hole6_debug_overflow, debug_overflow);

@@ -14,7 +14,9 @@ fn ints(n: usize) -> Vec<i64> {
 }
 
 fn floats(n: usize) -> Vec<f32> {
-    (0..n).map(|i| ((i * 37) % 101) as f32 * 0.37 - 11.0).collect()
+    (0..n)
+        .map(|i| ((i * 37) % 101) as f32 * 0.37 - 11.0)
+        .collect()
 }
 
 fn seq_scan(xs: &[i64], kind: ScanKind) -> Vec<i64> {
@@ -23,7 +25,11 @@ fn seq_scan(xs: &[i64], kind: ScanKind) -> Vec<i64> {
         .map(|&x| {
             let before = acc;
             acc += x;
-            if kind == ScanKind::Inclusive { acc } else { before }
+            if kind == ScanKind::Inclusive {
+                acc
+            } else {
+                before
+            }
         })
         .collect()
 }
@@ -63,7 +69,10 @@ fn slices_of_owned<B: Collectives>(b: &B) {
     let got = b.download(&out).unwrap();
     assert!(got[..2000].iter().all(|&x| x == 0), "before the window");
     assert!(got[3000..].iter().all(|&x| x == 0), "after the window");
-    assert_eq!(&got[2000..3000], seq_scan(&data[100..1100], ScanKind::Exclusive));
+    assert_eq!(
+        &got[2000..3000],
+        seq_scan(&data[100..1100], ScanKind::Exclusive)
+    );
 
     // A slice of a slice.
     let outer = b.slice(&buf, 1000..3000).unwrap();
@@ -116,7 +125,10 @@ fn moved_out_is_refused<B: Collectives>(b: &B) {
         std::mem::swap(&mut stolen, &mut *window);
     }
     // The view is gone (its box leaked, so its address is never reused): still refused.
-    assert!(matches!(b.download(&stolen), Err(WavekitError::ForeignBuffer)));
+    assert!(matches!(
+        b.download(&stolen),
+        Err(WavekitError::ForeignBuffer)
+    ));
     assert_eq!(b.download(&out).unwrap(), [0, 0, 1, 2, 3, 4, 0, 0]);
 }
 
@@ -198,7 +210,9 @@ fn cpu_views_of_user_slices() {
     let keys: Vec<u32> = (0..10_000u32).map(|i| (i * 31) % 70).collect();
     let h = cpu.histogram(&cpu.view(&keys), 64).unwrap();
     let mut counts = vec![0u64; 64];
-    keys.iter().filter(|&&k| k < 64).for_each(|&k| counts[k as usize] += 1);
+    keys.iter()
+        .filter(|&&k| k < 64)
+        .for_each(|&k| counts[k as usize] += 1);
     assert_eq!(h.counts, counts);
     assert_eq!(h.outside, keys.iter().filter(|&&k| k >= 64).count() as u64);
 
@@ -305,7 +319,10 @@ mod simt {
         );
         b.scan(&buf, &mut out, ReduceOp::Sum, ScanKind::Exclusive)
             .unwrap();
-        assert_eq!(a.download(&out).unwrap(), seq_scan(&data, ScanKind::Exclusive));
+        assert_eq!(
+            a.download(&out).unwrap(),
+            seq_scan(&data, ScanKind::Exclusive)
+        );
         let part = b.slice(&buf, 5..50).unwrap();
         assert_eq!(
             a.reduce(&part, ReduceOp::Sum).unwrap(),

@@ -10,10 +10,17 @@ use wavekit_core::{Anchored, DeviceBuffer};
 enum Store<T> {
     Owned(Vec<T>),
     /// Borrowed read-only for the life of the enclosing `View`.
-    Shared { ptr: *const T, len: usize },
+    Shared {
+        ptr: *const T,
+        len: usize,
+    },
     /// Borrowed exclusively for the life of the enclosing `ViewMut`, usable only at `home`
     /// (0 until the view anchors it).
-    Exclusive { ptr: *mut T, len: usize, home: usize },
+    Exclusive {
+        ptr: *mut T,
+        len: usize,
+        home: usize,
+    },
 }
 
 /// A CPU "device" buffer: host memory, owned or borrowed from the caller inside a

@@ -49,17 +49,17 @@ mod tests;
 
 pub use buffer::CpuBuffer;
 use scratch::Scratch;
+use std::ops::Range;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::host;
+use wavekit_core::view::check_range;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
     Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
     WarpLaunch,
 };
-use std::ops::Range;
-use wavekit_core::view::check_range;
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
 /// The CPU backend, simulating warps of 32 or 64 lanes.
@@ -415,7 +415,12 @@ impl RawBackend for CpuBackend {
                 limit: limit as u64,
             });
         }
-        atomic_agg_inc::agg_inc(self.width, slots.data()?, counters.data_mut()?, olds.data_mut()?)
+        atomic_agg_inc::agg_inc(
+            self.width,
+            slots.data()?,
+            counters.data_mut()?,
+            olds.data_mut()?,
+        )
     }
 
     fn raw_count_if<T: Element>(

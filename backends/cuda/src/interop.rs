@@ -130,7 +130,8 @@ fn hook(ours: Arc<CudaStream>, theirs: Arc<CudaStream>, event: Option<EventRef>)
 /// Our stream waits for theirs (nothing on the same stream).
 fn wait_for(ours: &CudaStream, theirs: &CudaStream) -> Result<()> {
     if ours != theirs {
-        ours.join(theirs).map_err(|e| driver("cuStreamWaitEvent", e))?;
+        ours.join(theirs)
+            .map_err(|e| driver("cuStreamWaitEvent", e))?;
     }
     Ok(())
 }

@@ -319,7 +319,9 @@ unsafe impl GpuRuntime for CudaRuntime {
     }
 
     fn synchronize_device(&self) -> Result<()> {
-        self.ctx.synchronize().map_err(|e| err("cuCtxSynchronize", e))
+        self.ctx
+            .synchronize()
+            .map_err(|e| err("cuCtxSynchronize", e))
     }
 
     fn check(&self, code: i32, call: &str) -> Result<()> {

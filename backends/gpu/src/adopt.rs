@@ -148,7 +148,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
     ) -> Result<DeviceMem<R>> {
         self.own(buf)?;
         check_range(range, buf.len)?;
-        Ok(buf.mem.part(range.start * size_of::<T>(), range.len() * size_of::<T>()))
+        Ok(buf
+            .mem
+            .part(range.start * size_of::<T>(), range.len() * size_of::<T>()))
     }
 
     /// `Backend::slice`: the range of `buf`, borrowed.

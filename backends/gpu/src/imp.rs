@@ -10,6 +10,7 @@ use super::backend::{GpuBackend, Reports, Work};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, dptr};
 use super::runtime::{DevPtr, GpuRuntime};
+use std::ops::Range;
 use wavekit_core::api::check_len;
 use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::{Element, as_bytes};
@@ -18,7 +19,6 @@ use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
     Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote, WarpLaunch,
 };
-use std::ops::Range;
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
 fn cptr<T>(p: u64) -> *const T {

@@ -97,7 +97,11 @@ mod tests {
     fn invalid_widths_read_the_lane_itself() {
         for kind in KINDS {
             for width in [0, 3, 12, u32::MAX] {
-                assert_eq!(shfl_source(kind, 5, 3, width, W32), 5, "{kind:?} width {width}");
+                assert_eq!(
+                    shfl_source(kind, 5, 3, width, W32),
+                    5,
+                    "{kind:?} width {width}"
+                );
             }
         }
     }

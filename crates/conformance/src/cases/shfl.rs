@@ -27,7 +27,17 @@ fn args(kind: Shfl, width: u32, w: WarpWidth, scale: Scale) -> Vec<i32> {
     a.retain(|&x| x < n);
     let wide = pick(
         scale,
-        &[-1, -width, -n - 3, n, n + 1, n + width / 2, 5 * n + 2, i32::MAX, i32::MIN],
+        &[
+            -1,
+            -width,
+            -n - 3,
+            n,
+            n + 1,
+            n + width / 2,
+            5 * n + 2,
+            i32::MAX,
+            i32::MIN,
+        ],
         &[-1, n + 1, i32::MIN],
     );
     a.extend(wide);

@@ -34,8 +34,23 @@ fn tile_shfl_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(),
     for tile in tile_sizes(w) {
         for kind in [Shfl::Idx, Shfl::Up, Shfl::Down, Shfl::Xor] {
             let (t, n) = (tile as i32, w.lanes() as i32);
-            let mut args = vec![0, 1, t / 2, t - 1, t / 2 + 1, t, t + 1, 2 * t + 1, -1, n + 1];
-            args.extend(pick(scale, &[-t - 1, n, 3 * n - 1, i32::MAX, i32::MIN], &[i32::MIN]));
+            let mut args = vec![
+                0,
+                1,
+                t / 2,
+                t - 1,
+                t / 2 + 1,
+                t,
+                t + 1,
+                2 * t + 1,
+                -1,
+                n + 1,
+            ];
+            args.extend(pick(
+                scale,
+                &[-t - 1, n, 3 * n - 1, i32::MAX, i32::MIN],
+                &[i32::MIN],
+            ));
             args.sort_unstable();
             args.dedup();
             for arg in args {

@@ -46,7 +46,9 @@ fn member_value<T: Element>(ctx: &str, got: &[Option<T>]) -> Result<Option<T>, S
         if let (Some(a), Some(b)) = (seen, *g)
             && !a.same(b)
         {
-            return Err(format!("{ctx}: lane {l} got {b:?}, an earlier member {a:?}"));
+            return Err(format!(
+                "{ctx}: lane {l} got {b:?}, an earlier member {a:?}"
+            ));
         }
         seen = seen.or(*g);
     }
@@ -89,10 +91,17 @@ pub fn warp_reduce_sync_specials<B: RawBackend>(b: &B, _scale: Scale) -> Result<
     // NaN in a member reaches every member; NaN in a non-member reaches nobody.
     let mut nan = vec![1.0f32; n];
     nan[7] = f32::NAN;
-    for op in [ReduceOp::Sum, ReduceOp::Product, ReduceOp::Min, ReduceOp::Max] {
+    for op in [
+        ReduceOp::Sum,
+        ReduceOp::Product,
+        ReduceOp::Min,
+        ReduceOp::Max,
+    ] {
         let got = one(b, "NaN member", &nan, op, LaneMask::full(w))?;
         if !got.is_some_and(f32::is_nan) {
-            return Err(format!("{op:?} with a NaN member: got {got:?}, expected NaN"));
+            return Err(format!(
+                "{op:?} with a NaN member: got {got:?}, expected NaN"
+            ));
         }
         let got = one(b, "NaN non-member", &nan, op, lanes(&[0, 6, 8]))?;
         let want = if op == ReduceOp::Sum { 3.0f32 } else { 1.0 };
@@ -105,20 +114,42 @@ pub fn warp_reduce_sync_specials<B: RawBackend>(b: &B, _scale: Scale) -> Result<
     let mut v = vec![0.0f32; n];
     let half = n / 2;
     (v[0], v[1], v[half]) = (1e8, 1.0, -1e8);
-    let got = one(b, "canonical order", &v, ReduceOp::Sum, lanes(&[0, 1, half as u32]))?;
+    let got = one(
+        b,
+        "canonical order",
+        &v,
+        ReduceOp::Sum,
+        lanes(&[0, 1, half as u32]),
+    )?;
     eq("canonical order", bits(Some(1.0)), bits(got))?;
 
     // Integers wrap; the hardware reduce and the shuffle tree must agree on i32::MIN.
     let m = vec![i32::MAX; n];
     let got = one(b, "i32 wrap", &m, ReduceOp::Sum, lanes(&[0, 9]))?;
     eq("i32 wrap", Some(-2), got)?;
-    let got = one(b, "i32 min", &[i32::MIN, -1, 5], ReduceOp::Min, LaneMask::full(w))?;
+    let got = one(
+        b,
+        "i32 min",
+        &[i32::MIN, -1, 5],
+        ReduceOp::Min,
+        LaneMask::full(w),
+    )?;
     eq("i32 min", Some(i32::MIN), got)?;
-    let got = one(b, "u32 max", &[u32::MAX, 1, 5], ReduceOp::Max, lanes(&[1, 2]))?;
+    let got = one(
+        b,
+        "u32 max",
+        &[u32::MAX, 1, 5],
+        ReduceOp::Max,
+        lanes(&[1, 2]),
+    )?;
     eq("u32 max", Some(5), got)?;
     let u = vec![0xF0F0_F0F0u64, 0x0FF0_0000_0000_000F, 0x1];
     let got = one(b, "u64 xor", &u, ReduceOp::BitXor, LaneMask::full(w))?;
-    eq("u64 xor", Some(0xF0F0_F0F0 ^ 0x0FF0_0000_0000_000F ^ 0x1), got)?;
+    eq(
+        "u64 xor",
+        Some(0xF0F0_F0F0 ^ 0x0FF0_0000_0000_000F ^ 0x1),
+        got,
+    )?;
 
     // Errors.
     let f = vec![1.0f64; 8];
@@ -140,6 +171,9 @@ pub fn warp_reduce_sync_specials<B: RawBackend>(b: &B, _scale: Scale) -> Result<
     eq(
         "empty input",
         Vec::<Option<u32>>::new(),
-        ok("empty", b.warp_reduce_sync(&[], ReduceOp::Sum, LaneMask::full(w)))?,
+        ok(
+            "empty",
+            b.warp_reduce_sync(&[], ReduceOp::Sum, LaneMask::full(w)),
+        )?,
     )
 }

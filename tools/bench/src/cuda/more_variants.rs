@@ -10,10 +10,10 @@ use super::{inp, out, scratch, stream};
 use crate::cases::{Case, CaseResult, Measured, Refused, check_all, keys_for, random, size_of};
 use crate::timing::{Baseline, Harness};
 use wavekit::Backend;
+use wavekit::Predicate;
 use wavekit::cuda::CudaBackend;
 use wavekit::gpu::GpuRuntime;
 use wavekit::gpu::ffi as wk;
-use wavekit::Predicate;
 use wavekit_conformance::reference;
 
 pub fn cases() -> Vec<Case<CudaBackend>> {

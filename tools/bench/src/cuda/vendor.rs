@@ -10,6 +10,8 @@ use super::{Buf, inp, out, scratch, stream};
 use crate::cases::{Case, CaseResult, Measured, Refused, check_all, keys_for, size_of};
 use crate::job::RawCsr;
 use crate::timing::{Baseline, Harness, Timing};
+use std::ffi::{CStr, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::{Result, WavekitError};
@@ -17,8 +19,6 @@ use wavekit::gpu::GpuRuntime;
 use wavekit::gpu::ffi::{Status, dptr};
 use wavekit::{Backend, DeviceBuffer};
 use wavekit_conformance::reference;
-use std::ffi::{CStr, c_void};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Histogram rows timed against CUB: 256 bins (shared-memory counts) and 65536 (past what one
 /// block's shared memory holds as 32-bit counts), uniform and skewed keys.
