@@ -356,6 +356,76 @@ mod cuda {
             steady_state(&b, n, Warm::Reserve);
             steady_state(&b, n, Warm::FirstCall);
         }
-        the_counter_counts(&b);
+        // A fresh backend: this one's pool already fits every size the counter test uses.
+        the_counter_counts(&wavekit::cuda::open(0).expect("CUDA device 0"));
+    }
+
+    /// After `reserve`, one call of each collective at a time, so an allocation names its
+    /// collective (the steady-state test above only sees the total).
+    #[test]
+    #[ignore = "needs a CUDA device"]
+    fn reserve_covers_each_collective() {
+        let b = wavekit::cuda::open(0).expect("CUDA device 0");
+        let n = 1 << 20;
+        let mut s = setup(&b, n);
+        b.reserve::<f32>(n).unwrap();
+        b.reserve::<u32>(n).unwrap();
+        let ge = Predicate::Ge(THRESHOLD);
+        let mut grew = vec![];
+        let mut step = |name: String, f: &mut dyn FnMut(&mut Setup<_>)| {
+            let before = b.device_allocations();
+            f(&mut s);
+            b.synchronize().unwrap();
+            let after = b.device_allocations();
+            if after != before {
+                grew.push(format!("{name}: {}", after - before));
+            }
+        };
+        for op in ReduceOp::ALL {
+            step(format!("reduce_into u32 {op:?}"), &mut |s| {
+                b.reduce_into(&s.u_in, op, &mut s.u_one).unwrap()
+            });
+        }
+        for op in float_ops() {
+            step(format!("reduce_into f32 {op:?}"), &mut |s| {
+                b.reduce_into(&s.f_in, op, &mut s.f_one).unwrap()
+            });
+        }
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            step(format!("scan {kind:?}"), &mut |s| {
+                b.scan(&s.f_in, &mut s.f_scan, ReduceOp::Sum, kind).unwrap();
+                b.scan(&s.u_in, &mut s.u_scan, ReduceOp::Max, kind).unwrap();
+            });
+        }
+        step("count_if_into".into(), &mut |s| {
+            b.count_if_into(&s.u_in, ge, &mut s.count).unwrap()
+        });
+        for stable in [true, false] {
+            step(format!("compact_into stable={stable}"), &mut |s| {
+                b.compact_into(&s.u_in, ge, stable, &mut s.compacted, &mut s.count)
+                    .unwrap()
+            });
+        }
+        step("segmented_reduce_into".into(), &mut |s| {
+            b.segmented_reduce_into(&s.f_in, &s.fixed, ReduceOp::Sum, &mut s.fixed_out)
+                .unwrap();
+            b.segmented_reduce_into(&s.f_in, &s.by_offsets, ReduceOp::Max, &mut s.offsets_out)
+                .unwrap();
+        });
+        step("block_reduce_into".into(), &mut |s| {
+            b.block_reduce_into(&s.u_in, BLOCK, ReduceOp::BitXor, &mut s.blocks_out)
+                .unwrap()
+        });
+        step("histogram_into".into(), &mut |s| {
+            b.histogram_into(&s.keys_in, BINS, &mut s.hist).unwrap()
+        });
+        step("spmv".into(), &mut |s| {
+            b.spmv(&s.csr, &s.f_in, &mut s.y, VectorSize::Auto).unwrap()
+        });
+        step("atomic_agg_inc_into".into(), &mut |s| {
+            b.atomic_agg_inc_into(&s.slots_in, &mut s.counters, &mut s.olds)
+                .unwrap()
+        });
+        assert!(grew.is_empty(), "allocations after reserve: {grew:?}");
     }
 }

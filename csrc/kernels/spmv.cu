@@ -207,7 +207,10 @@ __global__ void __launch_bounds__(kBlock)
 
 }  // namespace
 
-uint64_t spmv_scratch(uint64_t nnz) { return round_up((spmv_chunks(nnz) + 1) * sizeof(uint64_t)); }
+// Monotone in nnz, so that sizing the scratch for n nonzeros (GpuBackend::reserve) covers every
+// matrix with fewer: spmv_chunks is not (the chunk shrinks for small matrices), but a chunk is
+// never below 256 nonzeros, so chunks <= nnz / 256 + 1, plus the sentinel.
+uint64_t spmv_scratch(uint64_t nnz) { return round_up((nnz / 256 + 2) * sizeof(uint64_t)); }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                          const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,

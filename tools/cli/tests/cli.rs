@@ -75,7 +75,6 @@ fn usage_errors_exit_2_with_a_message() {
     assert!(fails(&["show", "shuffle_sideways"], 2).contains("invalid value"));
     assert!(fails(&["show", "shfl", "--mask", "most"], 2).contains("unknown mask `most`"));
     assert!(fails(&["show", "shfl", "--warp", "48"], 2).contains("warp width 48 is not supported"));
-    assert!(fails(&["show", "shfl", "--arg", "-1"], 2).contains("unexpected argument '-1'"));
     assert!(fails(&["bench", "--sizes", "2^16,lots"], 2).contains("`lots` is not a size"));
     assert!(fails(&["bench", "--sizes", "0"], 2).contains("at least 1"));
     assert!(fails(&["bench", "--reps", "0"], 2).contains("--reps"));
@@ -96,15 +95,21 @@ fn requests_the_library_refuses_exit_1_with_its_error() {
     );
     let err = fails(&["show", "ballot", "--mask", "hex:0x1ffffffff"], 1);
     assert!(err.contains("beyond the warp width 32"), "{err}");
-    let err = fails(&["show", "shfl_up", "--arg", "32"], 1);
-    assert!(err.contains("shuffle argument 32 is out of range"), "{err}");
     let err = fails(&["show", "tile_reduce", "--tile", "128", "--warp", "64"], 1);
     assert!(err.contains("tile size 128 is invalid"), "{err}");
-    let err = fails(&["show", "tile_shfl_down", "--tile", "8", "--arg", "8"], 1);
-    assert!(
-        err.contains("shuffle argument 8 is out of range: it must be below 8"),
-        "{err}"
-    );
+}
+
+#[test]
+fn shuffle_arguments_as_cuda_takes_them() {
+    // Lane i of 0..32 holds i. `__shfl_sync(full, v, -1)`: -1 is lane 31 of the warp.
+    let out = ok(&["show", "shfl", "--arg", "-1"]);
+    assert_eq!(cells(&out, "out"), strings(vec![31u32; 32]));
+    // A delta of the width (32, cut to 0 at W=32) or past a tile keeps the caller's value.
+    let own: Vec<u32> = (0..32).collect();
+    let out = ok(&["show", "shfl_up", "--arg", "32"]);
+    assert_eq!(cells(&out, "out"), strings(own.clone()));
+    let out = ok(&["show", "tile_shfl_down", "--tile", "8", "--arg", "8"]);
+    assert_eq!(cells(&out, "out"), strings(own));
 }
 
 #[cfg(not(feature = "cuda"))]
