@@ -907,7 +907,24 @@ pub trait Collectives: RawBackend {
         self.raw_block_reduce(Validated::new(), input, block, op, out)
     }
 
-    /// [`reduce_into`](Self::reduce_into), read back.
+    /// [`reduce_into`](Self::reduce_into), read back: the canonical-order reduction of the
+    /// whole buffer, the same bits on every backend and at every warp width, floats included
+    /// (docs/SEMANTICS.md, "device_reduce").
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// let data: Vec<i64> = (1..=1000).collect();
+    /// let input = cpu.upload(&data)?;
+    /// assert_eq!(cpu.reduce(&input, ReduceOp::Sum)?, 500_500);
+    /// assert_eq!(cpu.reduce(&input, ReduceOp::Max)?, 1000);
+    /// let halves = cpu.upload(&vec![0.5f32; 10_000])?;
+    /// assert_eq!(cpu.reduce(&halves, ReduceOp::Sum)?, 5000.0);
+    /// // An empty input has no result: an error, not the identity.
+    /// assert!(cpu.reduce(&cpu.upload::<f32>(&[])?, ReduceOp::Sum).is_err());
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
     ///
     /// # Errors
     /// `UnsupportedOp`; `EmptyInput` for an empty buffer; `ForeignBuffer`; `OutOfMemory`; a
