@@ -83,6 +83,7 @@
 //!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
 //!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn synchronize_device(&self) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
 //!   }
 //!   ```
@@ -109,6 +110,7 @@
 //!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
 //!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
+//!   #   fn synchronize_device(&self) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
 //!   }
 //!   ```
