@@ -42,7 +42,7 @@ installed() {
 if installed; then
   echo "setup-cuda: pinned wheels already installed in $venv"
 else
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${pins[@]}"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir "${pins[@]}"
 fi
 
 cu="$("$venv/bin/python" -c 'import nvidia, os; print(os.path.join(nvidia.__path__[0], "cu13"))')"

@@ -175,7 +175,6 @@ fn the_corpus_has_thirty_bugs_or_more_in_both_builds() {
 }
 
 #[test]
-#[ignore = "known failure since the shuffle arguments became CUDA's (#12): one corpus entry's expected report no longer matches; run with --ignored, to fix next session"]
 fn every_bug_is_reported_where_it_breaks() {
     let x = input();
     for bug in corpus::bugs() {

@@ -73,7 +73,10 @@ uint64_t bytes_mask(unsigned bytes) { return bytes >= 8 ? ~0ull : ((1ull << (byt
 uint64_t poison(unsigned bytes) { return 0xBAADF00DBAADF00Dull & bytes_mask(bytes); }
 
 // CUDA's source lane for any argument: shfl.sync reads only its low log2(W) bits (b[4:0]).
+// A width above the warp is undefined in CUDA (and reads missing lanes on a 64-lane port run at
+// 32): W, past the warp, so that it is reported rather than folded into a defined argument.
 unsigned shfl_source(Op op, unsigned lane, unsigned arg, unsigned width, unsigned W) {
+  if (width > W) return W;
   const unsigned base = lane & ~(width - 1);
   arg &= W - 1;
   switch (op) {
