@@ -3,7 +3,10 @@
 //!   `--reps` times: the distinct results, and whether they equal the single-device sum
 //!   (computed by rank 0 on its own GPU over the whole array);
 //! - bandwidth (`--bw`): NCCL's allreduce against wavekit's reproducible elementwise allreduce,
-//!   f32, 1 MiB .. 1 GiB, as bus bandwidth (bytes × 2(R-1)/R per second, nccl-tests' rule).
+//!   f32, 1 MiB .. 1 GiB, as bus bandwidth (bytes × 2(R-1)/R per second, nccl-tests' rule);
+//! - scaling (`--scale-log2 K`): the reproducible sum of 2^K f32 sharded evenly over the ranks,
+//!   `--scale-reps` times (default 10, after 2 warm-ups): the median time and the bits, to set
+//!   beside the same command on fewer GPUs.
 //!
 //! ```sh
 //! # one process, all GPUs (or --gpus N):
@@ -27,6 +30,8 @@ struct Args {
     reps: usize,
     bw: bool,
     gpus: Option<usize>,
+    scale_log2: Option<u32>,
+    scale_reps: usize,
 }
 
 fn args() -> Args {
@@ -37,6 +42,8 @@ fn args() -> Args {
         reps: val("--reps").map_or(100, |v| v.parse().expect("--reps N")),
         bw: a.iter().any(|x| x == "--bw"),
         gpus: val("--gpus").map(|v| v.parse().expect("--gpus N")),
+        scale_log2: val("--scale-log2").map(|v| v.parse().expect("--scale-log2 K")),
+        scale_reps: val("--scale-reps").map_or(10, |v| v.parse().expect("--scale-reps N")),
     }
 }
 
@@ -114,9 +121,44 @@ fn rank_body(comm: Rank, a: &Args) -> wavekit::Result<()> {
             distinct == [single.to_bits()]
         );
     }
+    if let Some(k) = a.scale_log2 {
+        scaling(&comm, k, a.scale_reps, &say)?;
+    }
     if a.bw {
         bandwidth(&comm, world, say)?;
     }
+    Ok(())
+}
+
+/// The reproducible sum of 2^k f32 sharded evenly: median time over `reps` calls (after two
+/// warm-ups), each timed on the host from the call to the value on every rank.
+fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::Result<()> {
+    let n = 1usize << k;
+    let layout = Layout::even(n, comm.world());
+    let shard = comm.backend().upload(&fill(layout.range(comm.rank())))?;
+    let mut times = Vec::with_capacity(reps);
+    let mut distinct: Vec<u32> = Vec::new();
+    for i in 0..reps + 2 {
+        let t = Instant::now();
+        let v = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
+        let e = t.elapsed();
+        if i >= 2 {
+            times.push(e);
+        }
+        if !distinct.contains(&v.to_bits()) {
+            distinct.push(v.to_bits());
+        }
+    }
+    let ms = median(times) * 1e3;
+    say(format!(
+        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?}",
+        comm.world(),
+        (n * 4) as f64 / ms / 1e6,
+        distinct
+            .iter()
+            .map(|d| format!("{d:#010x}"))
+            .collect::<Vec<_>>()
+    ));
     Ok(())
 }
 

@@ -1,13 +1,16 @@
-//! wavekit-dist over NCCL (CUDA) and RCCL (HIP): the reproducible sum of a sharded array on
-//! every GPU of the machine equals the single-device sum, in launch mode "one process".
-//! Device tests; building them is what CI checks (RCCL has no AMD GPU to run on).
+//! wavekit-dist over NCCL (CUDA) and RCCL (HIP), launch mode "one process" over every GPU of
+//! the machine: the reproducible sum of a sharded array equals the single-device sum, and every
+//! distributed collective gives the thread oracle's bits (ranks as threads over the CPU
+//! backend, the same rank count and shard split). Device tests; building them is what CI
+//! checks (RCCL has no AMD GPU to run on).
 
 #![cfg(any(feature = "nccl", feature = "rccl"))]
 
 use wavekit::dist::nccl::{NcclTransport, Vendor};
-use wavekit::dist::{Comm, Layout, Mode};
+use wavekit::dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+use wavekit::element::splitmix;
 use wavekit::gpu::{GpuBackend, GpuRuntime};
-use wavekit::{Backend, Collectives, ReduceOp};
+use wavekit::{Backend, Collectives, DeviceBuffer, Predicate, ReduceOp, ScanKind};
 
 fn sum_is_single_device<R: GpuRuntime>(
     vendor: Vendor,
@@ -47,6 +50,135 @@ fn sum_is_single_device<R: GpuRuntime>(
     assert!(
         got.iter().all(|g| g.to_bits() == single.to_bits()),
         "{got:?} vs {single}"
+    );
+}
+
+/// Every distributed collective on one rank, its results as bits (name, values), in call order.
+/// Lengths: `n` splits evenly over 2, 4 and 8 ranks (the in-place halving), `n + 3` does not.
+fn every_collective<X: Transport>(
+    c: &Comm<X>,
+    data: &[f32],
+    layout: &Layout,
+) -> wavekit::Result<Vec<(&'static str, Vec<u64>)>> {
+    let b = c.backend();
+    let f = |v: Vec<f32>| v.into_iter().map(|x| u64::from(x.to_bits())).collect();
+    let shard = b.upload(&data[layout.range(c.rank())])?;
+    let mut out = Vec::new();
+    out.push((
+        "reduce_value",
+        f(vec![c.all_reduce_value(
+            &shard,
+            ReduceOp::Sum,
+            Mode::Reproducible,
+        )?]),
+    ));
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        let mut scanned = b.alloc::<f32>(shard.len())?;
+        c.scan(&shard, &mut scanned, ReduceOp::Sum, kind)?;
+        out.push(("scan", f(b.download(&scanned)?)));
+    }
+    let pred = Predicate::Lt(0.0f32);
+    out.push(("count_if", vec![c.count_if(&shard, pred)?]));
+    let kept = c.compact(&shard, pred)?;
+    let mut got = f(b.download(&kept.data)?);
+    got.truncate(kept.len);
+    got.extend([kept.offset, kept.total]);
+    out.push(("compact", got));
+    let keys: Vec<u32> = data[layout.range(c.rank())]
+        .iter()
+        .map(|x| x.to_bits() % 300)
+        .collect();
+    let h = c.histogram(&b.upload(&keys)?, 256)?;
+    out.push(("histogram", [h.counts, vec![h.outside]].concat()));
+    let per_rank = 1 << 10;
+    for n in [per_rank * 8, per_rank * 8 + 3] {
+        let mine: Vec<f32> = data[c.rank() * n..(c.rank() + 1) * n].to_vec();
+        let send = b.upload(&mine)?;
+        let mut all = b.alloc::<f32>(n)?;
+        c.all_reduce(&send, &mut all, ReduceOp::Sum, Mode::Reproducible)?;
+        out.push(("all_reduce", f(b.download(&all)?)));
+    }
+    let send = b.upload(&data[..per_rank * c.world()])?;
+    let mut part = b.alloc::<f32>(per_rank)?;
+    c.reduce_scatter(&send, &mut part, ReduceOp::Sum, Mode::Reproducible)?;
+    out.push(("reduce_scatter", f(b.download(&part)?)));
+    let mut gathered = b.alloc::<f32>(per_rank * c.world())?;
+    let first = b.slice(&send, 0..per_rank)?;
+    c.all_gather(&first, &mut gathered)?;
+    out.push(("all_gather", f(b.download(&gathered)?)));
+    Ok(out)
+}
+
+fn every_collective_is_the_oracles<R: GpuRuntime>(
+    vendor: Vendor,
+    open: impl Fn(usize) -> GpuBackend<R>,
+    gpus: usize,
+) {
+    assert!(gpus >= 2, "needs at least two GPUs, found {gpus}");
+    // Enough for the elementwise calls of 8 ranks (8 × 8195 elements).
+    let n = 16 * 4096 + 777;
+    let data: Vec<f32> = (0..n as u64)
+        .map(|i| {
+            let r = splitmix(i ^ 0xd157);
+            ((r >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * ((r & 7) as f32).exp2()
+        })
+        .collect();
+    // Uneven shards, one boundary inside a tile, one rank's shard empty when there are 3+.
+    let mut lens: Vec<usize> = vec![n / gpus; gpus];
+    lens[0] += n % gpus + 1000;
+    lens[gpus - 1] -= 1000;
+    if gpus >= 3 {
+        lens[0] += lens[1];
+        lens[1] = 0;
+    }
+    let layout = Layout::from_lens(&lens);
+    let want: Vec<_> = ThreadWorld::run(gpus, |r| {
+        every_collective(&Comm::new(r), &data, &layout).expect("thread oracle")
+    })
+    .into_iter()
+    .map(|r| r.expect("oracle rank"))
+    .collect();
+    let ranks = NcclTransport::init_all(vendor, (0..gpus).map(&open).collect()).unwrap();
+    let got: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = ranks
+            .into_iter()
+            .map(|t| {
+                let (data, layout) = (&data, &layout);
+                s.spawn(move || every_collective(&Comm::new(t), data, layout).unwrap())
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (rank, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g.len(), w.len());
+        for ((name, gv), (_, wv)) in g.iter().zip(w) {
+            assert!(
+                gv == wv,
+                "rank {rank} of {gpus}: {name} differs from the thread oracle"
+            );
+        }
+    }
+}
+
+#[cfg(feature = "nccl")]
+#[test]
+#[ignore = "needs two or more CUDA GPUs and the NCCL wheel"]
+fn nccl_every_collective_is_the_thread_oracles() {
+    every_collective_is_the_oracles(
+        Vendor::Nccl,
+        |i| wavekit::cuda::open(i).unwrap(),
+        wavekit::cuda::device_count(),
+    );
+}
+
+#[cfg(feature = "rccl")]
+#[test]
+#[ignore = "needs two or more AMD GPUs and RCCL"]
+fn rccl_every_collective_is_the_thread_oracles() {
+    every_collective_is_the_oracles(
+        Vendor::Rccl,
+        |i| wavekit::hip::open(i).unwrap(),
+        wavekit::hip::device_count(),
     );
 }
 

@@ -7,8 +7,8 @@ use wavekit_cpu::{CpuBackend, CpuBuffer};
 
 /// Device-side copies between buffers of one backend.
 pub trait SliceDevice: Collectives {
-    /// A new buffer holding `buf[range]`.
-    fn slice<T: Element>(
+    /// A new buffer holding a copy of `buf[range]` (`Backend::slice` borrows instead).
+    fn copy_range<T: Element>(
         &self,
         buf: &Self::Buffer<T>,
         range: Range<usize>,
@@ -36,7 +36,11 @@ fn check_range(what: &'static str, end: usize, len: usize) -> Result<()> {
 }
 
 impl SliceDevice for CpuBackend {
-    fn slice<T: Element>(&self, buf: &CpuBuffer<T>, range: Range<usize>) -> Result<CpuBuffer<T>> {
+    fn copy_range<T: Element>(
+        &self,
+        buf: &CpuBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<CpuBuffer<T>> {
         check_range("slice end", range.end, buf.len())?;
         self.upload(&buf.as_slice()[range])
     }
@@ -72,7 +76,7 @@ mod gpu {
     }
 
     impl<R: GpuRuntime> SliceDevice for GpuBackend<R> {
-        fn slice<T: Element>(
+        fn copy_range<T: Element>(
             &self,
             buf: &GpuBuffer<T, R>,
             range: Range<usize>,

@@ -11,6 +11,7 @@
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
+use std::ops::Range;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result};
 
 impl<X: Transport> Comm<X> {
@@ -58,6 +59,9 @@ impl<X: Transport> Comm<X> {
         }
         match mode {
             Mode::Fast => self.x.all_reduce_native(send, recv, op),
+            Mode::Reproducible if self.world().is_power_of_two() && n % self.world() == 0 => {
+                self.halve_in_place(send, recv, op)
+            }
             Mode::Reproducible => {
                 let chunk = self.halve(send, op)?;
                 if chunk.len() * self.world() == n {
@@ -207,8 +211,52 @@ impl<X: Transport> Comm<X> {
         }
         match cur {
             Some(c) => Ok(c),
-            None => SliceDevice::slice(b, base, 0..m),
+            None => b.copy_range(base, 0..m),
         }
+    }
+
+    /// The halving and the allgather for a power-of-two world whose equal chunks fill `recv`,
+    /// with `recv` as the only scratch (no allocation, no copy). Step k's result (the level-k
+    /// block of the array around this rank's chunk) is stored in the sibling of that block's
+    /// place in `recv`, which the next step's result (inside the block's own place) does not
+    /// overlap; the last step writes this rank's chunk where it belongs, and one in-place
+    /// allgather fills in the others. The combines are `halve`'s, so are the bits.
+    fn halve_in_place<T: Element>(
+        &self,
+        send: &Buf<X, T>,
+        recv: &mut Buf<X, T>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        let (r, p, n) = (self.rank(), self.world(), send.len());
+        let b = self.backend();
+        if p == 1 {
+            return b.copy_from(recv, send, 0);
+        }
+        let levels = p.ilog2();
+        let m = n / p;
+        let mine = r * m..(r + 1) * m;
+        let mut src: Option<Range<usize>> = None;
+        for k in 1..=levels {
+            let peer = r ^ (p >> k);
+            let dst = if k == levels {
+                mine.clone()
+            } else {
+                let size = n >> k;
+                let sibling = (mine.start / size) ^ 1;
+                sibling * size..(sibling + 1) * size
+            };
+            match src {
+                None => {
+                    let mut out = b.slice_mut(recv, dst.clone())?;
+                    self.x.pair_reduce_scatter(peer, send, &mut out, op)?;
+                }
+                Some(s) => self
+                    .x
+                    .pair_reduce_scatter_within(peer, recv, s, dst.clone(), op)?,
+            }
+            src = Some(dst);
+        }
+        self.x.all_gather_in_place(recv, m)
     }
 
     /// Every rank's chunk of the halving, in rank order.

@@ -6,7 +6,7 @@
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::layout::{Edges, Layout};
-use crate::{Buf, Comm, Mode, SliceDevice, Transport};
+use crate::{Buf, Comm, Mode, Transport};
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 
@@ -101,23 +101,29 @@ impl<X: Transport> Comm<X> {
                 Some(self.gather_edges(layout, REDUCE_TILE, shard)?),
             )
         };
-        let mut partials = Vec::new();
-        for t in layout.owned(rank, chunk) {
+        // Each owned chunk is reduced where it lies (a view of the shard, no copy) into its
+        // slot of one device buffer of partials: the reduces queue back to back and one
+        // download collects them, instead of a copy and a readback per chunk.
+        let owned = layout.owned(rank, chunk);
+        let shard_end = layout.range(rank).end;
+        let mut slots = b.alloc::<T>(owned.len())?;
+        // Rebuilt boundary tiles stay alive until the download, after their reduces ran.
+        let mut rebuilt = Vec::new();
+        for (k, t) in owned.enumerate() {
             let tr = layout.tile_range(t, chunk);
-            let shard_end = layout.range(rank).end;
-            if tr == (start..shard_end) {
-                // One chunk is the whole shard: reduce it where it lies.
-                partials.push(b.reduce(shard, op)?);
-                continue;
-            }
-            let part = if tr.end <= shard_end {
-                SliceDevice::slice(b, shard, tr.start - start..tr.end - start)?
+            let mut slot = b.slice_mut(&mut slots, k..k + 1)?;
+            if tr.end <= shard_end {
+                let part = b.slice(shard, tr.start - start..tr.end - start)?;
+                b.reduce_into(&part, op, &mut slot)?;
             } else {
                 let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
-                b.upload(&edges.rebuild(t))?
-            };
-            partials.push(b.reduce(&part, op)?);
+                rebuilt.push(b.upload(&edges.rebuild(t))?);
+                let part = rebuilt.last().expect("just pushed");
+                b.reduce_into(part, op, &mut slot)?;
+            }
         }
+        let partials = b.download(&slots)?;
+        drop(rebuilt);
         let counts: Vec<usize> = (0..self.world())
             .map(|q| layout.owned(q, chunk).len())
             .collect();
@@ -140,7 +146,7 @@ impl<X: Transport> Comm<X> {
             let start = layout.range(self.rank()).start;
             let mut mine = Vec::new();
             for e in layout.edges(self.rank(), tile) {
-                let edge = SliceDevice::slice(b, shard, e.start - start..e.end - start)?;
+                let edge = b.slice(shard, e.start - start..e.end - start)?;
                 mine.extend(b.download(&edge)?);
             }
             let counts: Vec<usize> = (0..self.world())

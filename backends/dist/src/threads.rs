@@ -213,8 +213,7 @@ impl Transport for ThreadRank {
                 out.extend(self.recv_elems::<T>(src, n)?);
             }
         }
-        *recv = CpuBuffer::from_vec(out);
-        Ok(())
+        self.backend.write(recv, &out)
     }
 
     fn pair_reduce_scatter<T: Element>(
@@ -228,8 +227,8 @@ impl Transport for ThreadRank {
         check_recv(recv, m)?;
         let (lo, hi) = send.as_slice()[..2 * m].split_at(m);
         let (mine, theirs) = if self.rank < peer { (lo, hi) } else { (hi, lo) };
-        *recv = CpuBuffer::from_vec(self.pair_combine(peer, mine, theirs, op)?);
-        Ok(())
+        let out = self.pair_combine(peer, mine, theirs, op)?;
+        self.backend.write(recv, &out)
     }
 
     fn pair_all_reduce<T: Element>(
@@ -240,9 +239,8 @@ impl Transport for ThreadRank {
         op: ReduceOp,
     ) -> Result<()> {
         check_recv(recv, send.len())?;
-        *recv =
-            CpuBuffer::from_vec(self.pair_combine(peer, send.as_slice(), send.as_slice(), op)?);
-        Ok(())
+        let out = self.pair_combine(peer, send.as_slice(), send.as_slice(), op)?;
+        self.backend.write(recv, &out)
     }
 
     /// A left fold in rank order: as with a real library, its float bits depend on the rank
@@ -257,7 +255,7 @@ impl Transport for ThreadRank {
         let mut gathered = self.backend.alloc::<T>(send.len() * self.world())?;
         self.all_gather(send, &mut gathered)?;
         let parts: Vec<&[T]> = gathered.as_slice().chunks(send.len().max(1)).collect();
-        let out = (0..send.len())
+        let out: Vec<T> = (0..send.len())
             .map(|i| {
                 let mut acc = parts[0][i];
                 for p in &parts[1..] {
@@ -266,7 +264,6 @@ impl Transport for ThreadRank {
                 acc
             })
             .collect();
-        *recv = CpuBuffer::from_vec(out);
-        Ok(())
+        self.backend.write(recv, &out)
     }
 }

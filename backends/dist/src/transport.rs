@@ -9,7 +9,8 @@
 //! of the transport. `all_reduce_native` is the library's own allreduce, for the fast mode.
 
 use crate::device::SliceDevice;
-use wavekit_core::{Backend, Element, ReduceOp, Result};
+use std::ops::Range;
+use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 
 /// A device buffer of the transport's backend.
 pub type Buf<X, T> = <<X as Transport>::Backend as Backend>::Buffer<T>;
@@ -49,6 +50,39 @@ pub trait Transport: Send {
         op: ReduceOp,
     ) -> Result<()>;
 
+    /// [`Transport::pair_reduce_scatter`] from `buf[src]` into `buf[dst]`, two disjoint ranges
+    /// of one buffer (`src.len() = 2 * dst.len()`), so that the halving steps of the
+    /// reproducible allreduce need no scratch. The default copies `buf[src]` out first; a
+    /// transport that reads and writes device memory directly overrides it.
+    fn pair_reduce_scatter_within<T: Element>(
+        &self,
+        peer: usize,
+        buf: &mut Buf<Self, T>,
+        src: Range<usize>,
+        dst: Range<usize>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_within(buf.len(), &src, &dst)?;
+        let b = self.backend();
+        let input = b.copy_range(buf, src)?;
+        let mut out = b.slice_mut(buf, dst)?;
+        self.pair_reduce_scatter(peer, &input, &mut out, op)
+    }
+
+    /// [`Transport::all_gather`] in place: `recv` holds this rank's `m` elements at
+    /// `rank * m` and gets every rank's (`recv.len() = world * m`). The default copies this
+    /// rank's part out first; NCCL gathers in place.
+    fn all_gather_in_place<T: Element>(&self, recv: &mut Buf<Self, T>, m: usize) -> Result<()> {
+        let at = self.rank() * m;
+        crate::check_len(
+            "in-place allgather buffer (world × part)",
+            m * self.world(),
+            recv.len(),
+        )?;
+        let mine = self.backend().copy_range(recv, at..at + m)?;
+        self.all_gather(&mine, recv)
+    }
+
     /// The library's own allreduce over all ranks: fast, but for floats its bits may depend on
     /// the rank count, the message size and the algorithm.
     fn all_reduce_native<T: Element>(
@@ -57,4 +91,30 @@ pub trait Transport: Send {
         recv: &mut Buf<Self, T>,
         op: ReduceOp,
     ) -> Result<()>;
+}
+
+/// `src` and `dst` lie in a buffer of `len` elements, do not overlap, and `src` is twice `dst`.
+pub(crate) fn check_within(len: usize, src: &Range<usize>, dst: &Range<usize>) -> Result<()> {
+    for r in [src, dst] {
+        if r.start > r.end || r.end > len {
+            return Err(WavekitError::InvalidRange {
+                start: r.start,
+                end: r.end,
+                len,
+            });
+        }
+    }
+    crate::check_len(
+        "pair reduce-scatter input (2 × output)",
+        2 * dst.len(),
+        src.len(),
+    )?;
+    if src.start < dst.end && dst.start < src.end {
+        return Err(WavekitError::IndexOutOfRange {
+            what: "pair reduce-scatter output start (overlaps the input range)",
+            value: dst.start as u64,
+            limit: src.end as u64,
+        });
+    }
+    Ok(())
 }

@@ -129,6 +129,40 @@ fn empty_arrays_and_bad_ops_are_typed_errors() {
     );
 }
 
+/// The transport's reduce-scatter within one buffer refuses ranges outside the buffer, of
+/// the wrong sizes or overlapping, before it sends anything (so no peer is left waiting).
+#[test]
+fn reduce_scatter_within_one_buffer_checks_its_ranges() {
+    use wavekit_dist::Transport;
+    let errs = errors(2, |c| {
+        let x = c.transport();
+        let mut buf = c.backend().upload(&[1.0f32; 12])?;
+        let peer = 1 - c.rank();
+        let refused = [
+            (0..8, 8..13), // past the end
+            (0..8, 4..8),  // overlapping
+            (0..6, 8..12), // not twice the output
+        ]
+        .into_iter()
+        .map(|(src, dst)| {
+            x.pair_reduce_scatter_within(peer, &mut buf, src, dst, ReduceOp::Sum)
+                .expect_err("refused")
+        })
+        .collect::<Vec<_>>();
+        assert!(matches!(
+            refused[0],
+            WavekitError::InvalidRange { end: 13, .. }
+        ));
+        assert!(matches!(refused[1], WavekitError::IndexOutOfRange { .. }));
+        assert!(matches!(refused[2], WavekitError::LengthMismatch { .. }));
+        // A good call still works afterwards: nothing was half-sent.
+        x.pair_reduce_scatter_within(peer, &mut buf, 0..8, 8..12, ReduceOp::Sum)?;
+        assert_eq!(c.backend().download(&buf)?[8..], [2.0; 4]);
+        Err(refused.into_iter().next().expect("three"))
+    });
+    assert_eq!(errs.len(), 2);
+}
+
 /// Rank 2 holds its endpoint but never calls: the others give up after the timeout.
 #[test]
 fn a_rank_that_never_joins_times_out_everywhere() {

@@ -50,13 +50,43 @@ fn check_all_reduce<T: Element>(n: usize, op: ReduceOp) {
 
 #[test]
 fn all_reduce_is_the_butterfly_over_ranks() {
-    for n in [1, 7, 1000, 4099] {
+    // 1000 and 840 split evenly over 2, 4 and 8 ranks (the halving in place, in `recv`),
+    // the odd lengths do not (the padded halving and a gather).
+    for n in [1, 7, 840, 1000, 4099] {
         check_all_reduce::<f32>(n, ReduceOp::Sum);
     }
     check_all_reduce::<f64>(333, ReduceOp::Sum);
+    check_all_reduce::<f64>(1024, ReduceOp::Max);
     check_all_reduce::<f64>(333, ReduceOp::Min);
     check_all_reduce::<i32>(333, ReduceOp::Product);
     check_all_reduce::<u32>(333, ReduceOp::BitAnd);
+}
+
+/// The output may be a view of the caller's memory: the result lands there, and nothing
+/// around it is touched, on the in-place path (even splits of power-of-two worlds) and the
+/// gathered one.
+#[test]
+fn all_reduce_writes_into_a_view_of_the_callers_memory() {
+    for world in WORLDS {
+        for n in [1000, 999] {
+            let want = want::<f32>(n, world, ReduceOp::Sum);
+            let got = run(world, |c| {
+                let b = c.backend();
+                let mut mem = vec![-1f32; n + 2];
+                {
+                    let mut out = b.view_mut(&mut mem[1..=n]);
+                    let send = b.upload(&input::<f32>(n, c.rank()))?;
+                    c.all_reduce(&send, &mut out, ReduceOp::Sum, Mode::Reproducible)?;
+                }
+                Ok(mem)
+            });
+            for (rank, g) in got.iter().enumerate() {
+                let what = format!("world {world} n {n} rank {rank}");
+                assert!(same_bits(&g[1..=n], &want), "{what}");
+                assert_eq!((g[0], g[n + 1]), (-1.0, -1.0), "{what}");
+            }
+        }
+    }
 }
 
 /// The butterfly differs from a left fold over ranks, so the test above can tell them apart.

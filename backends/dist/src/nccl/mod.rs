@@ -26,10 +26,11 @@ pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
 
 use crate::check_len;
-use crate::transport::Transport;
+use crate::transport::{Transport, check_within};
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
 use std::ffi::{c_int, c_void};
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -76,6 +77,11 @@ pub fn unique_id(vendor: Vendor) -> Result<UniqueId> {
 
 fn ptr<T: Element, R: GpuRuntime>(b: &GpuBuffer<T, R>) -> *mut c_void {
     b.device_ptr() as *mut c_void
+}
+
+/// The address of element `i` of `b` (`i <= b.len()`, checked by the caller).
+fn at<T: Element, R: GpuRuntime>(b: &GpuBuffer<T, R>, i: usize) -> *mut c_void {
+    (b.device_ptr() + (i * size_of::<T>()) as u64) as *mut c_void
 }
 
 impl<R: GpuRuntime> NcclTransport<R> {
@@ -345,6 +351,56 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
                 data_type(T::KIND),
                 nop,
                 comm,
+                stream,
+            )
+        })
+    }
+
+    fn pair_reduce_scatter_within<T: Element>(
+        &self,
+        peer: usize,
+        buf: &mut GpuBuffer<T, R>,
+        src: Range<usize>,
+        dst: Range<usize>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_within(buf.len(), &src, &dst)?;
+        let comm = self.pair_comm(peer)?;
+        let nop = red_op(op, T::KIND)?;
+        let stream = self.backend.runtime().stream();
+        self.run(
+            "ncclReduceScatter (pair, within one buffer)",
+            comm,
+            || unsafe {
+                // SAFETY: two disjoint ranges inside `buf` (checked above), on this rank's GPU.
+                (self.lib.reduce_scatter)(
+                    at(buf, src.start),
+                    at(buf, dst.start),
+                    dst.len(),
+                    data_type(T::KIND),
+                    nop,
+                    comm,
+                    stream,
+                )
+            },
+        )
+    }
+
+    fn all_gather_in_place<T: Element>(&self, recv: &mut GpuBuffer<T, R>, m: usize) -> Result<()> {
+        check_len(
+            "in-place allgather buffer (world × part)",
+            m * self.world,
+            recv.len(),
+        )?;
+        let stream = self.backend.runtime().stream();
+        self.run("ncclAllGather (in place)", self.comm.0, || unsafe {
+            // SAFETY: NCCL's in-place form: the send part is recv + rank * m, inside `recv`.
+            (self.lib.all_gather)(
+                at(recv, self.rank * m),
+                ptr(recv),
+                m,
+                data_type(T::KIND),
+                self.comm.0,
                 stream,
             )
         })

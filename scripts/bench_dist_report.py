@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""BENCHMARKS.md's "Across GPUs" section from the logs of `bench-dist.sh device`.
+
+    python3 scripts/bench_dist_report.py DIR [--out BENCHMARKS.md]
+
+DIR holds meta.txt, one-process-G.log and per-process-G.log (examples/nccl_bench's key=value
+lines, rank 0's). The section is written between the markers below, replacing what was there,
+or appended if the file has none.
+"""
+
+import argparse
+import pathlib
+import re
+import sys
+
+BEGIN = "<!-- dist:begin (scripts/bench-dist.sh render) -->"
+END = "<!-- dist:end -->"
+
+
+def kv(line):
+    return dict(re.findall(r"(\w+)=(\[[^\]]*\]|\S+)", line))
+
+
+def parse(path):
+    """The rank-0 results of one nccl_bench run."""
+    r = {"bw": []}
+    in_bw = False
+    for line in path.read_text(errors="replace").splitlines():
+        d = kv(line)
+        if "scale_log2" in d:
+            r["scale"] = d
+        elif "repro_sum_bits" in d or "single_sum_bits" in d or ("world" in d and "n" in d):
+            r.update(d)
+        if line.startswith("bytes nccl_busbw_GBs"):
+            in_bw = True
+            continue
+        if in_bw:
+            parts = line.split()
+            if len(parts) == 4 and parts[0].isdigit():
+                r["bw"].append([float(p) for p in parts])
+            else:
+                in_bw = False
+    return r
+
+
+def bits(v):
+    return v.strip("[]").replace("'", "").replace('"', "") if v else "?"
+
+
+def size(b):
+    b = int(b)
+    return f"{b >> 30} GiB" if b >= 1 << 30 else f"{b >> 20} MiB"
+
+
+def render(d):
+    meta = (d / "meta.txt").read_text() if (d / "meta.txt").exists() else ""
+    m = dict(re.findall(r"^(date|commit|gpus_present)=(.*)$", meta, re.M))
+    gpu = re.findall(r"^gpu=(.*)$", meta, re.M)
+    runs = {}
+    for f in sorted(d.glob("*-process-*.log")):
+        mode, g = re.match(r"(one|per)-process-(\d+)\.log", f.name).groups()
+        runs[(int(g), mode)] = parse(f)
+    if not runs:
+        sys.exit(f"no *-process-*.log in {d}")
+    out = [BEGIN, "## Across GPUs: wavekit-dist over NCCL", ""]
+    out.append(
+        f"Device: {gpu[0] if gpu else '?'} × {m.get('gpus_present', '?')}, lent machine, "
+        f"{m.get('date', '?')}; commit {m.get('commit', '?')}. `NCCL_NVLS_ENABLE=0`. "
+        "Regenerate: `scripts/bench-dist.sh stage`, on the device `bash .gpu-dist/bench-dist.sh "
+        "device`, then `scripts/bench-dist.sh render <fetched>/dist`. Raw logs: "
+        "`benches/results/dist/`."
+    )
+    out += ["", "**Reproducibility**: reproducible float sum (`ReduceOp::Sum`) of "
+            f"2^{next(iter(runs.values())).get('n', '2^?').split('^')[-1]} random f32, "
+            "shards even, 100 calls each; 'single device' is rank 0's `reduce` of the whole "
+            "array on its own GPU.", ""]
+    out.append("| GPUs | launch mode | distinct results | bits | = single device | median time | NCCL's own sum (Mode::Fast) |")
+    out.append("|---|---|---|---|---|---|---|")
+    for (g, mode), r in sorted(runs.items()):
+        same = r.get("equal", "?")
+        out.append(
+            f"| {g} | {'one process' if mode == 'one' else 'process per GPU'} | "
+            f"{r.get('distinct', '?')} | {bits(r.get('repro_sum_bits'))} | "
+            f"{'yes' if same == 'true' else same} | {r.get('median_ms', '?')} ms | "
+            f"{r.get('fast_sum_bits', '?')} |"
+        )
+    scale = [(g, r["scale"]) for (g, mode), r in sorted(runs.items()) if mode == "one" and "scale" in r]
+    if scale:
+        base = float(scale[0][1]["median_ms"]) if scale[0][0] == 1 else None
+        out += ["", f"**Scaling**: reproducible sum of a sharded 2^{scale[0][1]['scale_log2']}-element "
+                "f32 array (one process), median of 10 calls after 2 warm-ups, host time to the "
+                "value on every rank; efficiency = time on 1 GPU / (GPUs × time).", ""]
+        out.append("| GPUs | median time | GB/s read (all GPUs) | speedup | efficiency | bits |")
+        out.append("|---|---|---|---|---|---|")
+        for g, r in scale:
+            t = float(r["median_ms"])
+            sp = f"{base / t:.2f}x" if base else "?"
+            eff = f"{100 * base / (g * t):.0f}%" if base else "?"
+            out.append(f"| {g} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} |")
+    for (g, mode), r in sorted(runs.items()):
+        if mode != "one" or not r["bw"]:
+            continue
+        out += ["", f"**Bandwidth, {g} GPUs** (one process): elementwise allreduce of f32, bus "
+                "bandwidth = bytes × 2(R−1)/R / time (nccl-tests' rule), median of 20 calls (5 at "
+                "≥ 256 MiB) after 2 warm-ups, each timed on the host to stream completion; NCCL's "
+                "`ncclAllReduce` and wavekit's reproducible `all_reduce` on the same buffers in the "
+                "same run.", ""]
+        out.append("| bytes | NCCL allreduce (GB/s) | wavekit reproducible (GB/s) | ratio |")
+        out.append("|---|---|---|---|")
+        for b, n, w, ratio in r["bw"]:
+            out.append(f"| {size(b)} | {n:.1f} | {w:.1f} | {ratio:.2f} |")
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir", type=pathlib.Path)
+    ap.add_argument("--out", type=pathlib.Path, default=pathlib.Path("BENCHMARKS.md"))
+    a = ap.parse_args()
+    section = render(a.dir)
+    text = a.out.read_text() if a.out.exists() else ""
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + section.rstrip("\n") + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    a.out.write_text(text)
+    print(f"wrote the Across GPUs section of {a.out}")
+
+
+if __name__ == "__main__":
+    main()
