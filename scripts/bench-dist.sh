@@ -61,7 +61,7 @@ device() {
     "$bin" --gpus "$g" --log2 "$log2" --reps "$reps" --scale-log2 "$scale" $bw \
       2>&1 | tee "$out/one-process-$g.log"
     echo "== process per GPU, $g GPUs"
-    bash "$here/launch-local.sh" "$g" "$bin" --log2 "$log2" --reps "$reps" \
+    bash "$here/launch-local.sh" "$g" "$bin" --log2 "$log2" --reps "$reps" --scale-log2 "$scale" $bw \
       2>&1 | tee "$out/per-process-$g.log"
   done
 }

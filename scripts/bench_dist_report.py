@@ -84,23 +84,26 @@ def render(d):
             f"{'yes' if same == 'true' else same} | {r.get('median_ms', '?')} ms | "
             f"{r.get('fast_sum_bits', '?')} |"
         )
-    scale = [(g, r["scale"]) for (g, mode), r in sorted(runs.items()) if mode == "one" and "scale" in r]
+    mode_name = {"one": "one process", "per": "process per GPU"}
+    scale = [(g, mode, r["scale"]) for (g, mode), r in sorted(runs.items()) if "scale" in r]
     if scale:
-        base = float(scale[0][1]["median_ms"]) if scale[0][0] == 1 else None
-        out += ["", f"**Scaling**: reproducible sum of a sharded 2^{scale[0][1]['scale_log2']}-element "
-                "f32 array (one process), median of 10 calls after 2 warm-ups, host time to the "
-                "value on every rank; efficiency = time on 1 GPU / (GPUs × time).", ""]
-        out.append("| GPUs | median time | GB/s read (all GPUs) | speedup | efficiency | bits |")
-        out.append("|---|---|---|---|---|---|")
-        for g, r in scale:
+        base = {mode: float(s["median_ms"]) for g, mode, s in scale if g == 1}
+        out += ["", f"**Scaling**: reproducible sum of a sharded 2^{scale[0][2]['scale_log2']}-element "
+                "f32 array, shards even, median of 10 calls after 2 warm-ups, host time to the "
+                "value on every rank; efficiency = time on 1 GPU / (GPUs × time), in the same "
+                "launch mode.", ""]
+        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits |")
+        out.append("|---|---|---|---|---|---|---|")
+        for g, mode, r in sorted(scale, key=lambda x: (x[1], x[0])):
             t = float(r["median_ms"])
-            sp = f"{base / t:.2f}x" if base else "?"
-            eff = f"{100 * base / (g * t):.0f}%" if base else "?"
-            out.append(f"| {g} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} |")
+            b = base.get(mode)
+            sp = f"{b / t:.2f}x" if b else "?"
+            eff = f"{100 * b / (g * t):.0f}%" if b else "?"
+            out.append(f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} |")
     for (g, mode), r in sorted(runs.items()):
-        if mode != "one" or not r["bw"]:
+        if not r["bw"]:
             continue
-        out += ["", f"**Bandwidth, {g} GPUs** (one process): elementwise allreduce of f32, bus "
+        out += ["", f"**Bandwidth, {g} GPUs, {mode_name[mode]}**: elementwise allreduce of f32, bus "
                 "bandwidth = bytes × 2(R−1)/R / time (nccl-tests' rule), median of 20 calls (5 at "
                 "≥ 256 MiB) after 2 warm-ups, each timed on the host to stream completion; NCCL's "
                 "`ncclAllReduce` and wavekit's reproducible `all_reduce` on the same buffers in the "

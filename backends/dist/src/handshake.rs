@@ -5,7 +5,7 @@
 
 use crate::layout::Layout;
 use crate::{Comm, Transport};
-use wavekit_core::{Backend, ElemKind, Result, WavekitError};
+use wavekit_core::{ElemKind, Result, WavekitError};
 
 /// Which collective a rank is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,11 +65,7 @@ impl<X: Transport> Comm<X> {
         lengths: Lengths,
         local: Result<()>,
     ) -> Result<Layout> {
-        let b = self.backend();
-        let send = b.upload(&h.words(local.is_ok()))?;
-        let mut recv = b.alloc::<u64>(WORDS * self.world())?;
-        self.x.all_gather(&send, &mut recv)?;
-        let all = b.download(&recv)?;
+        let all = self.exchange_words(&h.words(local.is_ok()))?;
         local?;
         let ranks: Vec<&[u64]> = all.chunks(WORDS).collect();
         let mine = &ranks[self.rank()];

@@ -39,6 +39,7 @@ mod device;
 mod elementwise;
 mod handshake;
 mod layout;
+mod mailbox;
 #[cfg(any(feature = "nccl", feature = "rccl"))]
 pub mod nccl;
 mod reduce;
@@ -53,8 +54,6 @@ pub use select::DistCompacted;
 pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};
 pub use transport::{Buf, Transport};
 pub use wavekit_core::{Result, WavekitError};
-
-use wavekit_core::{Backend, Element};
 
 /// `LengthMismatch` unless `got == expected`.
 pub(crate) fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
@@ -84,12 +83,17 @@ pub enum Mode {
 /// One rank's handle on a communicator: the distributed collectives.
 pub struct Comm<X: Transport> {
     x: X,
+    /// Kept device buffers of the small exchanges (`mailbox.rs`).
+    mailbox: std::sync::Mutex<mailbox::Mailbox<X>>,
 }
 
 impl<X: Transport> Comm<X> {
     /// This rank's handle over its transport endpoint.
     pub fn new(transport: X) -> Self {
-        Comm { x: transport }
+        Comm {
+            x: transport,
+            mailbox: Default::default(),
+        }
     }
 
     /// This rank's index, `0..world()`.
@@ -110,26 +114,5 @@ impl<X: Transport> Comm<X> {
     /// The transport endpoint underneath.
     pub fn transport(&self) -> &X {
         &self.x
-    }
-
-    /// Every rank's `mine`, concatenated in rank order, where rank q contributes `counts[q]`
-    /// elements (known to every rank). One allgather of `max(counts)` elements per rank.
-    fn gather_counted<T: Element>(&self, mine: &[T], counts: &[usize]) -> Result<Vec<Vec<T>>> {
-        let cap = counts.iter().copied().max().unwrap_or(0);
-        if cap == 0 {
-            return Ok(vec![vec![]; counts.len()]);
-        }
-        let b = self.backend();
-        let mut padded = mine.to_vec();
-        padded.resize(cap, T::default());
-        let send = b.upload(&padded)?;
-        let mut recv = b.alloc::<T>(cap * self.world())?;
-        self.x.all_gather(&send, &mut recv)?;
-        let all = b.download(&recv)?;
-        Ok(all
-            .chunks(cap)
-            .zip(counts)
-            .map(|(c, &n)| c[..n].to_vec())
-            .collect())
     }
 }

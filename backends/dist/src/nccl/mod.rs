@@ -20,6 +20,7 @@
 mod bootstrap;
 mod ffi;
 mod library;
+mod watchdog;
 
 pub use bootstrap::{Exchange, Launch};
 pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
@@ -34,6 +35,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use watchdog::Watchdog;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 use wavekit_gpu::{GpuBackend, GpuBuffer, GpuRuntime};
 
@@ -52,6 +54,8 @@ pub struct NcclTransport<R: GpuRuntime> {
     pairs: Mutex<Option<Vec<(usize, SendComm)>>>,
     /// Set when the watchdog aborted the communicator.
     aborted: Arc<AtomicBool>,
+    /// Aborts a communicator whose call outlives the timeout.
+    watchdog: Watchdog,
 }
 
 /// The library version string, for `wavekit info`-style reports ("2.27.7 from /path").
@@ -102,15 +106,19 @@ impl<R: GpuRuntime> NcclTransport<R> {
             .into_iter()
             .zip(comms)
             .enumerate()
-            .map(|(rank, (backend, comm))| NcclTransport {
-                lib,
-                backend,
-                comm: SendComm(comm),
-                rank,
-                world: n,
-                timeout: DEFAULT_TIMEOUT,
-                pairs: Mutex::new(None),
-                aborted: Arc::new(AtomicBool::new(false)),
+            .map(|(rank, (backend, comm))| {
+                let aborted = Arc::new(AtomicBool::new(false));
+                NcclTransport {
+                    lib,
+                    backend,
+                    comm: SendComm(comm),
+                    rank,
+                    world: n,
+                    timeout: DEFAULT_TIMEOUT,
+                    pairs: Mutex::new(None),
+                    watchdog: Watchdog::start(lib, Arc::clone(&aborted)),
+                    aborted,
+                }
             })
             .collect())
     }
@@ -149,6 +157,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                     ),
                 })?;
         lib.check(code?, "ncclCommInitRank", None)?;
+        let aborted = Arc::new(AtomicBool::new(false));
         Ok(NcclTransport {
             lib,
             backend,
@@ -157,7 +166,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
             world: launch.world,
             timeout,
             pairs: Mutex::new(None),
-            aborted: Arc::new(AtomicBool::new(false)),
+            watchdog: Watchdog::start(lib, Arc::clone(&aborted)),
+            aborted,
         })
     }
 
@@ -183,23 +193,9 @@ impl<R: GpuRuntime> NcclTransport<R> {
         }
         self.backend.runtime().make_current()?;
         self.lib.check(enqueue(), call, Some(comm))?;
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let (lib, timeout) = (self.lib, self.timeout);
-        let stuck = [SendComm(comm), self.comm];
-        let aborted = Arc::clone(&self.aborted);
-        let watchdog = std::thread::spawn(move || {
-            let stuck = stuck;
-            if rx.recv_timeout(timeout).is_err() {
-                aborted.store(true, Ordering::SeqCst);
-                // SAFETY: aborting from another thread is what ncclCommAbort is for; the
-                // owner sees `aborted` and never uses the communicators again (Drop aborts
-                // the rest).
-                unsafe { (lib.comm_abort)(stuck[0].0) };
-            }
-        });
-        let synced = self.backend.synchronize();
-        let _ = tx.send(());
-        let _ = watchdog.join();
+        let synced = self
+            .watchdog
+            .guard(SendComm(comm), self.timeout, || self.backend.synchronize());
         if self.aborted.load(Ordering::SeqCst) {
             return Err(WavekitError::RankLost {
                 peer: None,
