@@ -203,3 +203,57 @@ fn rccl_sum_is_single_device() {
         wavekit::hip::device_count(),
     );
 }
+
+/// A rank that never calls: every other rank gets `RankLost` once the timeout has passed (the
+/// watchdog aborts the communicator NCCL's kernels spin on), later calls fail at once, and
+/// nothing hangs.
+#[cfg(feature = "nccl")]
+#[test]
+#[ignore = "needs two or more CUDA GPUs and the NCCL wheel"]
+fn nccl_a_rank_that_never_calls_is_rank_lost_everywhere() {
+    use std::time::{Duration, Instant};
+    use wavekit::WavekitError;
+    let gpus = wavekit::cuda::device_count();
+    assert!(gpus >= 2, "needs at least two GPUs, found {gpus}");
+    let timeout = Duration::from_secs(3);
+    let backends = (0..gpus).map(|i| wavekit::cuda::open(i).unwrap()).collect();
+    let mut ranks: Vec<_> = NcclTransport::init_all(Vendor::Nccl, backends)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.with_timeout(timeout))
+        .collect();
+    let idle = ranks.pop().expect("two or more ranks");
+    let start = Instant::now();
+    let comms: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = ranks
+            .into_iter()
+            .map(|t| {
+                s.spawn(move || {
+                    let c = Comm::new(t);
+                    let shard = c.backend().upload(&[1.0f32; 4096]).unwrap();
+                    let e = c
+                        .all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)
+                        .expect_err("a rank is missing");
+                    assert!(matches!(e, WavekitError::RankLost { .. }), "{e}");
+                    (c, shard)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let waited = start.elapsed();
+    assert!(
+        waited >= timeout && waited < timeout * 4,
+        "waited {waited:?} for a timeout of {timeout:?}"
+    );
+    for (c, shard) in &comms {
+        let again = Instant::now();
+        let e = c
+            .all_reduce_value(shard, ReduceOp::Sum, Mode::Reproducible)
+            .expect_err("the communicator is aborted");
+        assert!(matches!(e, WavekitError::RankLost { .. }), "{e}");
+        assert!(again.elapsed() < timeout, "a later call waited again");
+    }
+    drop(comms);
+    drop(idle);
+}
