@@ -242,6 +242,7 @@ fn nccl_a_rank_that_never_calls_is_rank_lost_everywhere() {
         hs.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let waited = start.elapsed();
+    eprintln!("the waiting ranks returned after {waited:?}");
     assert!(
         waited >= timeout && waited < timeout * 4,
         "waited {waited:?} for a timeout of {timeout:?}"
@@ -254,6 +255,9 @@ fn nccl_a_rank_that_never_calls_is_rank_lost_everywhere() {
         assert!(matches!(e, WavekitError::RankLost { .. }), "{e}");
         assert!(again.elapsed() < timeout, "a later call waited again");
     }
+    eprintln!("later calls refused; dropping the aborted ranks");
     drop(comms);
+    eprintln!("dropping the idle rank");
     drop(idle);
+    eprintln!("done after {:?}", start.elapsed());
 }

@@ -12,9 +12,10 @@
 //! allreduce on two-rank communicators split off the world once (`ncclCommSplit`): with two
 //! values per element every NCCL algorithm computes the same `op(a, b)`.
 //!
-//! No hang: every call waits for the stream with a watchdog that aborts the communicator after
-//! the timeout (a rank that never joined leaves NCCL's kernels spinning); the communicator is
-//! then unusable and each later call fails at once. Float Min/Max over NCCL follow NCCL's NaN
+//! No hang: every call (its enqueue, which with several ranks in one process may wait on the
+//! host for the others, and the wait for the stream) runs under a watchdog that aborts the
+//! communicator after the timeout (a rank that never joined leaves NCCL spinning); the
+//! communicator is then unusable and each later call fails at once. Float Min/Max over NCCL follow NCCL's NaN
 //! rules, not docs/SEMANTICS.md's (NaN propagation is not guaranteed).
 
 mod bootstrap;
@@ -192,10 +193,12 @@ impl<R: GpuRuntime> NcclTransport<R> {
             });
         }
         self.backend.runtime().make_current()?;
-        self.lib.check(enqueue(), call, Some(comm))?;
-        let synced = self
-            .watchdog
-            .guard(SendComm(comm), self.timeout, || self.backend.synchronize());
+        // Armed from before the enqueue: with several ranks in one process, NCCL may wait on
+        // the host for the others inside the call itself.
+        let synced = self.watchdog.guard(SendComm(comm), self.timeout, || {
+            self.lib.check(enqueue(), call, Some(comm))?;
+            self.backend.synchronize()
+        });
         if self.aborted.load(Ordering::SeqCst) {
             return Err(WavekitError::RankLost {
                 peer: None,
@@ -281,14 +284,17 @@ impl<R: GpuRuntime> Drop for NcclTransport<R> {
         } else {
             self.lib.comm_destroy
         };
+        let fired = self.watchdog.fired().map(|c| c.0);
         let _ = self.backend.runtime().make_current();
         let pairs = self.pairs.get_mut().unwrap_or_else(PoisonError::into_inner);
-        for (_, c) in pairs.take().unwrap_or_default() {
-            // SAFETY: owned here, used by no one after this.
-            unsafe { destroy(c.0) };
+        let comms = pairs.take().unwrap_or_default().into_iter().map(|(_, c)| c);
+        for c in comms.chain([self.comm]) {
+            // The one the watchdog aborted is gone already.
+            if Some(c.0) != fired {
+                // SAFETY: owned here, used by no one after this.
+                unsafe { destroy(c.0) };
+            }
         }
-        // SAFETY: as above.
-        unsafe { destroy(self.comm.0) };
     }
 }
 

@@ -1,4 +1,4 @@
-//! One long-lived watchdog thread per NCCL transport: armed around each wait for the stream, it
+//! One long-lived watchdog thread per NCCL transport: armed around each call and its wait, it
 //! aborts the communicator of the call if the deadline passes (a rank that never joined leaves
 //! NCCL's kernels spinning, so the wait would never end). A thread per call cost tens of
 //! microseconds on every collective; arming this one is a lock and a notify.
@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 struct State {
     /// The communicator of the call being waited for and when to give up on it.
     armed: Option<(Instant, SendComm)>,
+    /// The communicator it aborted (NCCL freed it: it must not be aborted or destroyed again).
+    fired: Option<SendComm>,
     stop: bool,
 }
 
@@ -46,6 +48,7 @@ impl Watchdog {
                             // again (its Drop aborts the rest).
                             unsafe { (lib.comm_abort)(comm.0) };
                             s.armed = None;
+                            s.fired = Some(comm);
                             s
                         }
                     }
@@ -69,6 +72,12 @@ impl Watchdog {
         let out = wait();
         self.set(None);
         out
+    }
+
+    /// The communicator this watchdog aborted, if any.
+    pub(super) fn fired(&self) -> Option<SendComm> {
+        let (lock, _) = &*self.shared;
+        lock.lock().unwrap_or_else(PoisonError::into_inner).fired
     }
 
     fn set(&self, armed: Option<(Instant, SendComm)>) {
