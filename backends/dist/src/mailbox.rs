@@ -67,7 +67,8 @@ impl<X: Transport> Comm<X> {
         let size = size_of::<T>();
         let words = (cap * size).div_ceil(size_of::<u64>());
         let mut packed = vec![0u64; words];
-        as_bytes_mut(&mut packed)[..mine.len() * size].copy_from_slice(as_bytes(mine));
+        let bytes = as_bytes(mine);
+        as_bytes_mut(&mut packed)[..bytes.len()].copy_from_slice(bytes);
         let all = self.exchange_words(&packed)?;
         Ok(all
             .chunks(words)

@@ -15,8 +15,8 @@
 //! No hang: every call (its enqueue, which with several ranks in one process may wait on the
 //! host for the others, and the wait for the stream) runs under a watchdog that aborts the
 //! communicator after the timeout (a rank that never joined leaves NCCL spinning); the
-//! communicator is then unusable and each later call fails at once. Float Min/Max over NCCL follow NCCL's NaN
-//! rules, not docs/SEMANTICS.md's (NaN propagation is not guaranteed).
+//! communicator is then unusable and each later call fails at once. Float Min/Max over NCCL
+//! follow NCCL's NaN rules, not docs/SEMANTICS.md's (NaN propagation is not guaranteed).
 
 mod bootstrap;
 mod ffi;
