@@ -62,6 +62,8 @@ pub enum Job<'a, B: Backend, T: Element> {
         pred: Predicate<T>,
         stable: bool,
         output: &'a mut B::Buffer<T>,
+        /// Where the API call writes how many it kept (the raw GPU path keeps its own).
+        count: &'a mut B::Buffer<u64>,
     },
     /// Keys are `u32`; the job's `T` is `u32` too.
     Histogram { keys: &'a B::Buffer<u32>, bins: u32 },
@@ -88,12 +90,16 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 a, x, y, vector, ..
             } => b.spmv(a, *x, y, VectorSize::Lanes(*vector)),
             Job::CountIf { input, pred } => b.count_if(*input, *pred).map(sink),
+            // Into the caller's output, as a user who keeps the buffers between calls would:
+            // the returning form allocates an input-sized output every call, and on the CPU
+            // its first-touch page faults cost more than the compaction.
             Job::Compact {
                 input,
                 pred,
                 stable,
-                ..
-            } => b.compact(*input, *pred, *stable).map(sink),
+                output,
+                count,
+            } => b.compact_into(*input, *pred, *stable, output, count),
             Job::Histogram { keys, bins } => b.histogram(*keys, *bins).map(sink),
         }
     }

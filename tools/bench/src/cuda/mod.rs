@@ -389,6 +389,7 @@ impl BenchBackend for CudaBackend {
                 pred,
                 stable,
                 output,
+                ..
             } => {
                 let n = input.len() as u64;
                 let (code, a, bb) = pred.encode();
