@@ -271,6 +271,7 @@ fn selection<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
     let got = b.compact(&input, gt, true).unwrap();
     assert_eq!(got.len, want.len());
     let mut output = b.alloc::<f32>(n).unwrap();
+    let mut count = b.alloc::<u64>(1).unwrap();
     timed!(
         c,
         "compact_stable_f32",
@@ -282,7 +283,8 @@ fn selection<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
             input: &input,
             pred: gt,
             stable: true,
-            output: &mut output
+            output: &mut output,
+            count: &mut count
         },
         cub
     );
