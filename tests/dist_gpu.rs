@@ -160,48 +160,38 @@ fn every_collective_is_the_oracles<R: GpuRuntime>(
     }
 }
 
-#[cfg(feature = "nccl")]
-#[test]
-#[ignore = "needs two or more CUDA GPUs and the NCCL wheel"]
-fn nccl_every_collective_is_the_thread_oracles() {
-    every_collective_is_the_oracles(
-        Vendor::Nccl,
-        |i| wavekit::cuda::open(i).unwrap(),
-        wavekit::cuda::device_count(),
-    );
+/// Each check as a test per vendor: NCCL on CUDA GPUs, RCCL on AMD ones (built in CI, never
+/// run: no AMD GPU is lent).
+macro_rules! on_both_vendors {
+    ($($check:ident => $nccl:ident, $rccl:ident;)*) => {$(
+        #[cfg(feature = "nccl")]
+        #[test]
+        #[ignore = "needs two or more CUDA GPUs and the NCCL wheel"]
+        fn $nccl() {
+            $check(
+                Vendor::Nccl,
+                |i| wavekit::cuda::open(i).unwrap(),
+                wavekit::cuda::device_count(),
+            );
+        }
+
+        #[cfg(feature = "rccl")]
+        #[test]
+        #[ignore = "needs two or more AMD GPUs and RCCL"]
+        fn $rccl() {
+            $check(
+                Vendor::Rccl,
+                |i| wavekit::hip::open(i).unwrap(),
+                wavekit::hip::device_count(),
+            );
+        }
+    )*};
 }
 
-#[cfg(feature = "rccl")]
-#[test]
-#[ignore = "needs two or more AMD GPUs and RCCL"]
-fn rccl_every_collective_is_the_thread_oracles() {
-    every_collective_is_the_oracles(
-        Vendor::Rccl,
-        |i| wavekit::hip::open(i).unwrap(),
-        wavekit::hip::device_count(),
-    );
-}
-
-#[cfg(feature = "nccl")]
-#[test]
-#[ignore = "needs two or more CUDA GPUs and the NCCL wheel"]
-fn nccl_sum_is_single_device() {
-    sum_is_single_device(
-        Vendor::Nccl,
-        |i| wavekit::cuda::open(i).unwrap(),
-        wavekit::cuda::device_count(),
-    );
-}
-
-#[cfg(feature = "rccl")]
-#[test]
-#[ignore = "needs two or more AMD GPUs and RCCL"]
-fn rccl_sum_is_single_device() {
-    sum_is_single_device(
-        Vendor::Rccl,
-        |i| wavekit::hip::open(i).unwrap(),
-        wavekit::hip::device_count(),
-    );
+on_both_vendors! {
+    every_collective_is_the_oracles =>
+        nccl_every_collective_is_the_thread_oracles, rccl_every_collective_is_the_thread_oracles;
+    sum_is_single_device => nccl_sum_is_single_device, rccl_sum_is_single_device;
 }
 
 /// A rank that never calls: every other rank gets `RankLost` once the timeout has passed (the
