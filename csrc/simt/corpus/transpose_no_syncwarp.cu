@@ -3,6 +3,7 @@
 // not stored yet. Under independent thread scheduling nothing keeps the warp in step.
 // Breaks at 32 and at 64. Fixed: __syncwarp() between them.
 #include "corpus.h"
+#include "../../wavekit/prims.h"
 
 namespace WK_NS {
 namespace corpus {
@@ -13,7 +14,7 @@ __global__ void transpose_no_syncwarp(const int* in, int* out) {
   const unsigned tid = threadIdx.x;
   smem[tid / 8 * 8 + tid % 8] = in[tid];
   // The block's 32 threads are the low lanes of its warp at either width.
-  if (kFixed) arch::syncwarp((wk_lanemask_t)0xffffffffu);
+  if (kFixed) arch::syncwarp(prims::low_lanes(blockDim.x));
   out[tid] = smem[tid % 4 * 8 + tid / 4];  // BUG
 }
 

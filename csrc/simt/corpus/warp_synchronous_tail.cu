@@ -4,6 +4,7 @@
 // step; only lockstep execution made it work.
 // Breaks at 32 and at 64. Fixed: read, __syncwarp(), write, __syncwarp() at each step.
 #include "corpus.h"
+#include "../../wavekit/prims.h"
 
 namespace WK_NS {
 namespace corpus {
@@ -20,10 +21,11 @@ __global__ void warp_synchronous_tail(const int* in, int* out) {
     for (unsigned off = 32; off > 0; off /= 2) {
       if (kFixed) {
         // The lanes of the branch are 0..31 at either width.
+        const wk_lanemask_t branch = prims::low_lanes(32);
         const int other = s[tid + off];
-        arch::syncwarp(0xffffffffu);
+        arch::syncwarp(branch);
         s[tid] += other;
-        arch::syncwarp(0xffffffffu);
+        arch::syncwarp(branch);
       } else {
         s[tid] += s[tid + off];  // BUG
       }
