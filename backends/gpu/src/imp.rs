@@ -8,8 +8,9 @@
 
 use super::backend::{GpuBackend, Reports, Work};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::{self, Status, dptr};
 use super::runtime::{DevPtr, GpuRuntime};
+use std::ffi::c_void;
 use std::ops::Range;
 use wavekit_core::api::check_len;
 use wavekit_core::canonical::MAX_BLOCK;
@@ -109,6 +110,25 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
+    /// The shape of the warp primitives that take host values and give `out_len` values of the
+    /// same type back: upload, one checked launch given the input and output addresses, read.
+    fn map_values<T: Element>(
+        &self,
+        call: &'static str,
+        vals: &[T],
+        out_len: usize,
+        launch: impl FnOnce(*mut c_void, *mut Status, *const c_void, *mut c_void) -> i32,
+    ) -> Result<Vec<T>> {
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let input = self.buffer_from(vals)?;
+        let out = self.buffer_zeroed::<T>(out_len)?;
+        self.run_checked(&mut work, call, |s, st| {
+            launch(s, st, cptr(input.device_ptr()), dptr(out.device_ptr()))
+        })?;
+        self.read(out.device_ptr(), out_len)
+    }
+
     /// A warp launch this backend can run: its mask is for this warp width and `len` inputs
     /// give one value per thread.
     fn check_launch(&self, launch: &WarpLaunch, what: &'static str, len: usize) -> Result<()> {
@@ -222,27 +242,22 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.check_launch(launch, "shfl values", vals.len())?;
         self.width.check_sub_width(width)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
         let n = launch.threads;
-        let input = self.buffer_from(vals)?;
-        let out = self.buffer_zeroed::<T>(n)?;
-        self.run_checked(&mut work, "shfl", |s, st| unsafe {
+        self.map_values("shfl", vals, n, |s, st, input, out| unsafe {
             (self.table.shfl)(
                 s,
                 st,
                 self.launch_width,
                 kind::<T>(),
                 kind_ as u32,
-                cptr(input.device_ptr()),
+                input,
                 n as u64,
                 launch.mask.bits(),
                 arg,
                 width,
-                dptr(out.device_ptr()),
+                out,
             )
-        })?;
-        self.read(out.device_ptr(), n)
+        })
     }
 
     fn raw_match<T: Element>(
@@ -338,25 +353,20 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_shfl values", threads, vals.len())?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let input = self.buffer_from(vals)?;
-        let out = self.buffer_zeroed::<T>(threads)?;
-        self.run_checked(&mut work, "tile_shfl", |s, st| unsafe {
+        self.map_values("tile_shfl", vals, threads, |s, st, input, out| unsafe {
             (self.table.tile_shfl)(
                 s,
                 st,
                 self.launch_width,
                 kind::<T>(),
                 kind_ as u32,
-                cptr(input.device_ptr()),
+                input,
                 threads as u64,
                 tile,
                 arg,
-                dptr(out.device_ptr()),
+                out,
             )
-        })?;
-        self.read(out.device_ptr(), threads)
+        })
     }
 
     fn raw_tile_vote(
@@ -399,24 +409,19 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_reduce values", threads, vals.len())?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let input = self.buffer_from(vals)?;
-        let out = self.buffer_zeroed::<T>(threads)?;
-        self.run_checked(&mut work, "tile_reduce", |s, st| unsafe {
+        self.map_values("tile_reduce", vals, threads, |s, st, input, out| unsafe {
             (self.table.tile_reduce)(
                 s,
                 st,
                 self.launch_width,
                 kind::<T>(),
                 op as u32,
-                cptr(input.device_ptr()),
+                input,
                 threads as u64,
                 tile,
-                dptr(out.device_ptr()),
+                out,
             )
-        })?;
-        self.read(out.device_ptr(), threads)
+        })
     }
 
     fn raw_warp_reduce<T: Element>(
@@ -427,26 +432,21 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
     ) -> Result<Vec<T>> {
         self.width.check_sub_width(width)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
         let n = vals.len();
         let segs = n.div_ceil(width as usize);
-        let input = self.buffer_from(vals)?;
-        let out = self.buffer_zeroed::<T>(segs)?;
-        self.run_checked(&mut work, "warp_reduce", |s, st| unsafe {
+        self.map_values("warp_reduce", vals, segs, |s, st, input, out| unsafe {
             (self.table.warp_reduce)(
                 s,
                 st,
                 self.launch_width,
                 kind::<T>(),
                 op as u32,
-                cptr(input.device_ptr()),
+                input,
                 n as u64,
                 width,
-                dptr(out.device_ptr()),
+                out,
             )
-        })?;
-        self.read(out.device_ptr(), segs)
+        })
     }
 
     fn raw_warp_reduce_sync<T: Element>(
@@ -458,12 +458,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.check_launch(launch, "warp_reduce_sync values", vals.len())?;
         op.check::<T>()?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
         let n = launch.threads;
-        let input = self.buffer_from(vals)?;
-        let out = self.buffer_zeroed::<T>(n)?;
-        self.run_checked(&mut work, "warp_reduce_sync", |s, st| unsafe {
+        self.map_values("warp_reduce_sync", vals, n, |s, st, input, out| unsafe {
             (self.table.warp_reduce_sync)(
                 s,
                 st,
@@ -471,13 +467,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 self.impl_code(),
                 kind::<T>(),
                 op as u32,
-                cptr(input.device_ptr()),
+                input,
                 n as u64,
                 launch.mask.bits(),
-                dptr(out.device_ptr()),
+                out,
             )
-        })?;
-        self.read(out.device_ptr(), n)
+        })
     }
 
     fn raw_warp_scan<T: Element>(
@@ -489,13 +484,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         scan: ScanKind,
     ) -> Result<Vec<T>> {
         self.width.check_sub_width(width)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
         let n = vals.len();
-        let input = self.buffer_from(vals)?;
-        let out = self.buffer_zeroed::<T>(n)?;
         let exclusive = (scan == ScanKind::Exclusive) as u32;
-        self.run_checked(&mut work, "warp_scan", |s, st| unsafe {
+        self.map_values("warp_scan", vals, n, |s, st, input, out| unsafe {
             (self.table.warp_scan)(
                 s,
                 st,
@@ -503,13 +494,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 kind::<T>(),
                 op as u32,
                 exclusive,
-                cptr(input.device_ptr()),
+                input,
                 n as u64,
                 width,
-                dptr(out.device_ptr()),
+                out,
             )
-        })?;
-        self.read(out.device_ptr(), n)
+        })
     }
 
     fn raw_block_reduce<T: Element>(
