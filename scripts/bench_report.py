@@ -204,8 +204,10 @@ def main():
     os.makedirs(RESULTS, exist_ok=True)
     for f in FILES:
         p = os.path.join(src, f)
-        if os.path.exists(p):
-            shutil.copy2(p, os.path.join(RESULTS, f))
+        kept = os.path.join(RESULTS, f)
+        # Rendering again from benches/results itself copies nothing.
+        if os.path.exists(p) and not (os.path.exists(kept) and os.path.samefile(p, kept)):
+            shutil.copy2(p, kept)
     device = open(os.path.join(RESULTS, "device.txt")).read().strip() if os.path.exists(os.path.join(RESULTS, "device.txt")) else "(unknown)"
     gpu = read_csv(os.path.join(RESULTS, "bench-cuda.csv"))
     cpu = read_csv(os.path.join(RESULTS, "bench-cpu.csv"))
@@ -277,6 +279,13 @@ def main():
     ]
     if notes and os.path.exists(notes):
         parts += ["## Analysis", "", open(notes).read().strip(), ""]
+    # The "Across GPUs" section belongs to scripts/bench-dist.sh (another machine, another run):
+    # kept as it is.
+    begin, end = "<!-- dist:begin", "<!-- dist:end -->"
+    old = open(dst).read() if os.path.exists(dst) else ""
+    if begin in old and end in old:
+        kept = old[old.index(begin):old.index(end) + len(end)]
+        parts += ["", kept]
     with open(dst, "w") as f:
         f.write("\n".join(parts) + "\n")
     print(f"wrote {dst}")
