@@ -208,6 +208,9 @@ def main():
         # Rendering again from benches/results itself copies nothing.
         if os.path.exists(p) and not (os.path.exists(kept) and os.path.samefile(p, kept)):
             shutil.copy2(p, kept)
+    # What the device files cannot say (which calls, which commits, merged runs), by hand.
+    run_path = os.path.join(RESULTS, "run.md")
+    run_note = open(run_path).read().strip() + "\n" if os.path.exists(run_path) else ""
     device = open(os.path.join(RESULTS, "device.txt")).read().strip() if os.path.exists(os.path.join(RESULTS, "device.txt")) else "(unknown)"
     gpu = read_csv(os.path.join(RESULTS, "bench-cuda.csv"))
     cpu = read_csv(os.path.join(RESULTS, "bench-cpu.csv"))
@@ -223,6 +226,7 @@ def main():
         "",
         "## Device and run",
         "",
+        run_note,
         "```",
         device,
         "```",
