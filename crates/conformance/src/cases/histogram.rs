@@ -24,15 +24,19 @@ pub fn histogram<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
             {
                 keys[i * len / 5] = k;
             }
-            let ctx = format!("bins={bins} n={n}");
-            let buf = ok(&ctx, b.upload(&keys))?;
-            let got = ok(&ctx, b.histogram(&buf, bins))?;
-            let (counts, outside) = reference::histogram(&keys, bins);
-            eq(&format!("{ctx}: counts"), counts, got.counts)?;
-            eq(&format!("{ctx}: outside"), outside, got.outside)?;
+            check_counts(b, &keys, bins, &format!("bins={bins} n={n}"))?;
         }
     }
     Ok(())
+}
+
+/// The backend's histogram of `keys` against the reference: every bin and the outside count.
+fn check_counts<B: RawBackend>(b: &B, keys: &[u32], bins: u32, ctx: &str) -> Result<(), String> {
+    let buf = ok(ctx, b.upload(keys))?;
+    let got = ok(ctx, b.histogram(&buf, bins))?;
+    let (counts, outside) = reference::histogram(keys, bins);
+    eq(&format!("{ctx}: counts"), counts, got.counts)?;
+    eq(&format!("{ctx}: outside"), outside, got.outside)
 }
 
 pub fn err_histogram_bins<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
@@ -64,12 +68,12 @@ pub fn histogram_wide<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> 
                         }
                     })
                     .collect();
-                let ctx = format!("bins={bins} n={n} skewed={skewed}");
-                let buf = ok(&ctx, b.upload(&keys))?;
-                let got = ok(&ctx, b.histogram(&buf, bins))?;
-                let (counts, outside) = reference::histogram(&keys, bins);
-                eq(&format!("{ctx}: counts"), counts, got.counts)?;
-                eq(&format!("{ctx}: outside"), outside, got.outside)?;
+                check_counts(
+                    b,
+                    &keys,
+                    bins,
+                    &format!("bins={bins} n={n} skewed={skewed}"),
+                )?;
             }
         }
     }
