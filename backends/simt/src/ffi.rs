@@ -45,85 +45,59 @@ type SumFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32, u32,
 type BlocksFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32, u32) -> c_int;
 type HangFn = unsafe extern "C" fn(*mut c_void, c_int, *const i32, *mut i32) -> c_int;
 
-unsafe extern "C" {
-    fn wk_simt32_pitfall_spmv_reduce(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        a: c_int,
-        n: c_int,
-    ) -> c_int;
-    fn wk_simt64_pitfall_spmv_reduce(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        a: c_int,
-        n: c_int,
-    ) -> c_int;
-    fn wk_simt32_pitfall_activemask_sum(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        t: u32,
-        n: u32,
-    ) -> c_int;
-    fn wk_simt64_pitfall_activemask_sum(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        t: u32,
-        n: u32,
-    ) -> c_int;
-    fn wk_simt32_pitfall_syncwarp_sum(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        b: u32,
-    ) -> c_int;
-    fn wk_simt64_pitfall_syncwarp_sum(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        b: u32,
-    ) -> c_int;
-    fn wk_simt32_pitfall_vote_all(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        t: u32,
-        n: u32,
-    ) -> c_int;
-    fn wk_simt32_pitfall_hang(s: *mut c_void, v: c_int, x: *const i32, y: *mut i32) -> c_int;
-    fn wk_simt64_pitfall_hang(s: *mut c_void, v: c_int, x: *const i32, y: *mut i32) -> c_int;
-    fn wk_simt64_pitfall_vote_all(
-        s: *mut c_void,
-        v: c_int,
-        x: *const i32,
-        y: *mut i32,
-        t: u32,
-        n: u32,
-    ) -> c_int;
+/// The pitfall entry points built at one width (`wk_simt<width>_pitfall_*`) as a table.
+macro_rules! pitfalls_at {
+    ($table:ident, $width:literal) => {
+        pub const $table: PitfallFns = {
+            unsafe extern "C" {
+                #[link_name = concat!("wk_simt", $width, "_pitfall_spmv_reduce")]
+                fn spmv_reduce(
+                    s: *mut c_void,
+                    v: c_int,
+                    x: *const i32,
+                    y: *mut i32,
+                    a: c_int,
+                    n: c_int,
+                ) -> c_int;
+                #[link_name = concat!("wk_simt", $width, "_pitfall_activemask_sum")]
+                fn activemask_sum(
+                    s: *mut c_void,
+                    v: c_int,
+                    x: *const i32,
+                    y: *mut i32,
+                    t: u32,
+                    n: u32,
+                ) -> c_int;
+                #[link_name = concat!("wk_simt", $width, "_pitfall_syncwarp_sum")]
+                fn syncwarp_sum(
+                    s: *mut c_void,
+                    v: c_int,
+                    x: *const i32,
+                    y: *mut i32,
+                    b: u32,
+                ) -> c_int;
+                #[link_name = concat!("wk_simt", $width, "_pitfall_vote_all")]
+                fn vote_all(
+                    s: *mut c_void,
+                    v: c_int,
+                    x: *const i32,
+                    y: *mut i32,
+                    t: u32,
+                    n: u32,
+                ) -> c_int;
+                #[link_name = concat!("wk_simt", $width, "_pitfall_hang")]
+                fn hang(s: *mut c_void, v: c_int, x: *const i32, y: *mut i32) -> c_int;
+            }
+            PitfallFns {
+                spmv_reduce,
+                activemask_sum,
+                syncwarp_sum,
+                vote_all,
+                hang,
+            }
+        };
+    };
 }
 
-pub const PITFALLS_W32: PitfallFns = PitfallFns {
-    spmv_reduce: wk_simt32_pitfall_spmv_reduce,
-    activemask_sum: wk_simt32_pitfall_activemask_sum,
-    syncwarp_sum: wk_simt32_pitfall_syncwarp_sum,
-    vote_all: wk_simt32_pitfall_vote_all,
-    hang: wk_simt32_pitfall_hang,
-};
-
-pub const PITFALLS_W64: PitfallFns = PitfallFns {
-    spmv_reduce: wk_simt64_pitfall_spmv_reduce,
-    activemask_sum: wk_simt64_pitfall_activemask_sum,
-    syncwarp_sum: wk_simt64_pitfall_syncwarp_sum,
-    vote_all: wk_simt64_pitfall_vote_all,
-    hang: wk_simt64_pitfall_hang,
-};
+pitfalls_at!(PITFALLS_W32, "32");
+pitfalls_at!(PITFALLS_W64, "64");
