@@ -46,6 +46,17 @@ fn check_threads<R>(threads: usize) -> Result<()> {
     host::check::<Option<R>>(threads)
 }
 
+/// The launch of a warp primitive over `threads` threads under `mask` (already checked against
+/// the backend's width), or `None` when there are no threads (the call returns no results);
+/// `OutOfMemory` when one `R` per thread does not fit in host memory.
+fn launch_for<R>(threads: usize, mask: LaneMask) -> Result<Option<WarpLaunch>> {
+    if threads == 0 {
+        return Ok(None);
+    }
+    check_threads::<R>(threads)?;
+    Ok(Some(WarpLaunch { threads, mask }))
+}
+
 /// `Some(value)` for members, `None` for lanes outside the mask or past the launch.
 fn per_member<R>(
     launch: &WarpLaunch,
@@ -96,14 +107,9 @@ fn match_members<B: RawBackend, T: Element>(
     mask: LaneMask,
 ) -> Result<Vec<Option<(LaneMask, bool)>>> {
     check_mask(b, mask)?;
-    let launch = WarpLaunch {
-        threads: vals.len(),
-        mask,
-    };
-    if vals.is_empty() {
+    let Some(launch) = launch_for::<(LaneMask, bool)>(vals.len(), mask)? else {
         return Ok(vec![]);
-    }
-    check_threads::<(LaneMask, bool)>(vals.len())?;
+    };
     let raw = b.raw_match(Validated::new(), &launch, kind, vals)?;
     let width = b.warp_width();
     per_member(&launch, |t, _| {
@@ -145,14 +151,9 @@ pub trait WarpPrimitives: RawBackend {
     /// per thread does not fit in host memory; a backend's `Device` error.
     fn vote(&self, vote: Vote, preds: &[bool], mask: LaneMask) -> Result<Vec<Option<VoteResult>>> {
         check_mask(self, mask)?;
-        let launch = WarpLaunch {
-            threads: preds.len(),
-            mask,
-        };
-        if preds.is_empty() {
+        let Some(launch) = launch_for::<VoteResult>(preds.len(), mask)? else {
             return Ok(vec![]);
-        }
-        check_threads::<VoteResult>(preds.len())?;
+        };
         let raw = self.raw_vote(Validated::new(), &launch, vote, preds)?;
         let width = self.warp_width();
         per_member(&launch, |t, _| Some(vote_result(vote, raw[t], width)))?
@@ -200,14 +201,9 @@ pub trait WarpPrimitives: RawBackend {
         check_mask(self, mask)?;
         let warp = self.warp_width();
         warp.check_sub_width(width)?;
-        let launch = WarpLaunch {
-            threads: vals.len(),
-            mask,
-        };
-        if vals.is_empty() {
+        let Some(launch) = launch_for::<T>(vals.len(), mask)? else {
             return Ok(vec![]);
-        }
-        check_threads::<T>(vals.len())?;
+        };
         let raw = self.raw_shfl(Validated::new(), &launch, kind, vals, arg, width)?;
         let lanes = warp.lanes() as usize;
         per_member(&launch, |t, l| {
@@ -294,14 +290,9 @@ pub trait WarpPrimitives: RawBackend {
     /// (any `threads` past the host limit, up to `usize::MAX`); a backend's `Device` error.
     fn activemask(&self, threads: usize, branch: LaneMask) -> Result<Vec<Option<LaneMask>>> {
         check_mask(self, branch)?;
-        let launch = WarpLaunch {
-            threads,
-            mask: branch,
-        };
-        if threads == 0 {
+        let Some(launch) = launch_for::<LaneMask>(threads, branch)? else {
             return Ok(vec![]);
-        }
-        check_threads::<LaneMask>(threads)?;
+        };
         let raw = self.raw_activemask(Validated::new(), &launch)?;
         let width = self.warp_width();
         per_member(&launch, |t, _| Some(LaneMask::from_bits(raw[t], width)))?
@@ -331,14 +322,9 @@ pub trait WarpPrimitives: RawBackend {
     /// a backend's `Device` error.
     fn syncwarp_transpose<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<T>>> {
         check_mask(self, mask)?;
-        let launch = WarpLaunch {
-            threads: vals.len(),
-            mask,
-        };
-        if vals.is_empty() {
+        let Some(launch) = launch_for::<T>(vals.len(), mask)? else {
             return Ok(vec![]);
-        }
-        check_threads::<T>(vals.len())?;
+        };
         let raw = self.raw_syncwarp_transpose(Validated::new(), &launch, vals)?;
         let width = self.warp_width();
         let lanes = width.lanes() as usize;
@@ -546,14 +532,9 @@ pub trait WarpPrimitives: RawBackend {
     ) -> Result<Vec<Option<T>>> {
         check_mask(self, mask)?;
         op.check::<T>()?;
-        let launch = WarpLaunch {
-            threads: vals.len(),
-            mask,
-        };
-        if vals.is_empty() {
+        let Some(launch) = launch_for::<T>(vals.len(), mask)? else {
             return Ok(vec![]);
-        }
-        check_threads::<T>(vals.len())?;
+        };
         let raw = self.raw_warp_reduce_sync(Validated::new(), &launch, op, vals)?;
         per_member(&launch, |t, _| Some(raw[t]))
     }
