@@ -33,8 +33,7 @@ use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
 use std::ffi::{c_int, c_void};
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 use watchdog::Watchdog;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
@@ -53,8 +52,6 @@ pub struct NcclTransport<R: GpuRuntime> {
     timeout: Duration,
     /// Two-rank communicators `(peer, comm)`, split off the world on the first pair call.
     pairs: Mutex<Option<Vec<(usize, SendComm)>>>,
-    /// Set when the watchdog aborted the communicator.
-    aborted: Arc<AtomicBool>,
     /// Aborts a communicator whose call outlives the timeout.
     watchdog: Watchdog,
 }
@@ -107,19 +104,15 @@ impl<R: GpuRuntime> NcclTransport<R> {
             .into_iter()
             .zip(comms)
             .enumerate()
-            .map(|(rank, (backend, comm))| {
-                let aborted = Arc::new(AtomicBool::new(false));
-                NcclTransport {
-                    lib,
-                    backend,
-                    comm: SendComm(comm),
-                    rank,
-                    world: n,
-                    timeout: DEFAULT_TIMEOUT,
-                    pairs: Mutex::new(None),
-                    watchdog: Watchdog::start(lib, Arc::clone(&aborted)),
-                    aborted,
-                }
+            .map(|(rank, (backend, comm))| NcclTransport {
+                lib,
+                backend,
+                comm: SendComm(comm),
+                rank,
+                world: n,
+                timeout: DEFAULT_TIMEOUT,
+                pairs: Mutex::new(None),
+                watchdog: Watchdog::start(lib),
             })
             .collect())
     }
@@ -158,7 +151,6 @@ impl<R: GpuRuntime> NcclTransport<R> {
                     ),
                 })?;
         lib.check(code?, "ncclCommInitRank", None)?;
-        let aborted = Arc::new(AtomicBool::new(false));
         Ok(NcclTransport {
             lib,
             backend,
@@ -167,8 +159,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
             world: launch.world,
             timeout,
             pairs: Mutex::new(None),
-            watchdog: Watchdog::start(lib, Arc::clone(&aborted)),
-            aborted,
+            watchdog: Watchdog::start(lib),
         })
     }
 
@@ -186,7 +177,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
     /// Runs `enqueue` (NCCL calls on the backend's stream), then waits for the stream; a
     /// watchdog aborts the communicator if that takes longer than the timeout.
     fn run(&self, call: &str, comm: Comm, enqueue: impl FnOnce() -> c_int) -> Result<()> {
-        if self.aborted.load(Ordering::SeqCst) {
+        if self.watchdog.fired().is_some() {
             return Err(WavekitError::RankLost {
                 peer: None,
                 reason: "the communicator was aborted by an earlier timeout".into(),
@@ -199,7 +190,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
             self.lib.check(enqueue(), call, Some(comm))?;
             self.backend.synchronize()
         });
-        if self.aborted.load(Ordering::SeqCst) {
+        if self.watchdog.fired().is_some() {
             return Err(WavekitError::RankLost {
                 peer: None,
                 reason: format!(
@@ -279,12 +270,12 @@ impl<R: GpuRuntime> NcclTransport<R> {
 
 impl<R: GpuRuntime> Drop for NcclTransport<R> {
     fn drop(&mut self) {
-        let destroy = if self.aborted.load(Ordering::SeqCst) {
+        let fired = self.watchdog.fired().map(|c| c.0);
+        let destroy = if fired.is_some() {
             self.lib.comm_abort
         } else {
             self.lib.comm_destroy
         };
-        let fired = self.watchdog.fired().map(|c| c.0);
         let _ = self.backend.runtime().make_current();
         let pairs = self.pairs.get_mut().unwrap_or_else(PoisonError::into_inner);
         let comms = pairs.take().unwrap_or_default().into_iter().map(|(_, c)| c);

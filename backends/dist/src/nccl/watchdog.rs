@@ -5,7 +5,6 @@
 
 use super::ffi::SendComm;
 use super::library::Library;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -25,8 +24,8 @@ pub(super) struct Watchdog {
 }
 
 impl Watchdog {
-    /// Starts the thread; it sets `aborted` when it aborts a communicator.
-    pub(super) fn start(lib: &'static Library, aborted: Arc<AtomicBool>) -> Watchdog {
+    /// Starts the thread.
+    pub(super) fn start(lib: &'static Library) -> Watchdog {
         let shared = Arc::new((Mutex::new(State::default()), Condvar::new()));
         let theirs = Arc::clone(&shared);
         let thread = std::thread::spawn(move || {
@@ -42,9 +41,8 @@ impl Watchdog {
                                 .unwrap_or_else(PoisonError::into_inner)
                                 .0
                         } else {
-                            aborted.store(true, Ordering::SeqCst);
                             // SAFETY: aborting from another thread is what ncclCommAbort is
-                            // for; the owner sees `aborted` and never uses the communicator
+                            // for; the owner sees `fired` and never uses the communicator
                             // again (its Drop aborts the rest).
                             unsafe { (lib.comm_abort)(comm.0) };
                             s.armed = None;
