@@ -24,6 +24,7 @@ use wavekit::{Backend, Collectives, ReduceOp};
 
 type Cuda = wavekit::cuda::CudaBackend;
 type Rank = Comm<NcclTransport<wavekit::cuda::CudaRuntime>>;
+type Buf = wavekit::dist::Buf<NcclTransport<wavekit::cuda::CudaRuntime>, f32>;
 
 struct Args {
     log2: u32,
@@ -89,25 +90,12 @@ fn rank_body(comm: Rank, a: &Args) -> wavekit::Result<()> {
         comm.transport().library()?
     ));
     let fast = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Fast)?;
-    let mut distinct: Vec<u32> = Vec::new();
-    let mut times = Vec::with_capacity(a.reps);
-    for _ in 0..a.reps {
-        let t = Instant::now();
-        let v = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
-        times.push(t.elapsed());
-        if !distinct.contains(&v.to_bits()) {
-            distinct.push(v.to_bits());
-        }
-    }
-    times.sort();
+    let (median_s, distinct) = repeated_sums(&comm, &shard, 0, a.reps)?;
     say(format!(
         "repro_sum_bits={:?} distinct={} median_ms={:.3} fast_sum_bits={:#010x}",
-        distinct
-            .iter()
-            .map(|d| format!("{d:#010x}"))
-            .collect::<Vec<_>>(),
+        hex(&distinct),
         distinct.len(),
-        times[times.len() / 2].as_secs_f64() * 1e3,
+        median_s * 1e3,
         fast.to_bits()
     ));
     drop(shard);
@@ -136,30 +124,43 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
     let n = 1usize << k;
     let layout = Layout::even(n, comm.world());
     let shard = comm.backend().upload(&fill(layout.range(comm.rank())))?;
+    let (median_s, distinct) = repeated_sums(comm, &shard, 2, reps)?;
+    let ms = median_s * 1e3;
+    say(format!(
+        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?}",
+        comm.world(),
+        (n * 4) as f64 / ms / 1e6,
+        hex(&distinct)
+    ));
+    Ok(())
+}
+
+/// `warm + reps` reproducible sums of `shard`: the median host time of the last `reps` (from the
+/// call to the value on every rank) and the distinct bit patterns of all of them.
+fn repeated_sums(
+    comm: &Rank,
+    shard: &Buf,
+    warm: usize,
+    reps: usize,
+) -> wavekit::Result<(f64, Vec<u32>)> {
     let mut times = Vec::with_capacity(reps);
     let mut distinct: Vec<u32> = Vec::new();
-    for i in 0..reps + 2 {
+    for i in 0..warm + reps {
         let t = Instant::now();
-        let v = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
+        let v = comm.all_reduce_value(shard, ReduceOp::Sum, Mode::Reproducible)?;
         let e = t.elapsed();
-        if i >= 2 {
+        if i >= warm {
             times.push(e);
         }
         if !distinct.contains(&v.to_bits()) {
             distinct.push(v.to_bits());
         }
     }
-    let ms = median(times) * 1e3;
-    say(format!(
-        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?}",
-        comm.world(),
-        (n * 4) as f64 / ms / 1e6,
-        distinct
-            .iter()
-            .map(|d| format!("{d:#010x}"))
-            .collect::<Vec<_>>()
-    ));
-    Ok(())
+    Ok((median(times), distinct))
+}
+
+fn hex(bits: &[u32]) -> Vec<String> {
+    bits.iter().map(|d| format!("{d:#010x}")).collect()
 }
 
 fn median(mut v: Vec<Duration>) -> f64 {
