@@ -63,11 +63,11 @@ int32_t wk_bench_count_atomic(void* stream, const float* in, uint64_t n, float t
 // wavekit's device reduce with k tiles per block (1, 2, 4, 8; 0 = the launcher's choice).
 int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
                           void* scratch, uint64_t scratch_bytes, void* out, uint32_t k);
-// wavekit's inclusive/exclusive Sum scan compiled for `blocks` blocks per SM (5, 6 or 7, or 0
-// for the launcher's choice).
+// wavekit's inclusive/exclusive Sum scan with `variant` = tiles per block x 16 + blocks per SM
+// (1x16 + 4..7, 2x16 + 3..4), or 0 for the launcher's choice.
 int32_t wk_bench_scan_b(void* stream, uint32_t dtype, uint32_t exclusive, const void* in,
                         uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
-                        uint32_t blocks);
+                        uint32_t variant);
 // wavekit's histogram with mode 0 plain atomics (shared-memory counts when bins <= 8191),
 // 1 warp-aggregated (match_any), 2 adaptive, 3 plain atomics straight on the global counts.
 int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,

@@ -83,6 +83,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
     count += warp_tot[i];
   }
 
+  // Every read of `items` was before the barrier above, so the selected items can be staged at
+  // their tile rank now; the other warps do that while the first one looks back, and a single
+  // barrier then covers both the staging and the offset.
   if (STABLE) {
     if (tile == 0) {
       if (t == 0) {
@@ -100,14 +103,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   } else if (t == 0) {
     s_offset = count ? atomicAdd(total, (unsigned long long)count) : 0;
   }
-  // Every read of `items` above is before this barrier; the staging below reuses it.
-  __syncthreads();
-  const uint64_t offset = s_offset;
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
     if (sel & (1u << k)) items[Pad<T>::at(rank++)] = x[k];
   }
   __syncthreads();
+  const uint64_t offset = s_offset;
   for (unsigned r = t; r < count; r += kThreads) out[offset + r] = items[Pad<T>::at(r)];
   if (STABLE && tile == tiles - 1 && t == 0) *total = offset + count;
 }

@@ -23,11 +23,11 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
 int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
                            uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                            unsigned k);
-// blocks = 5, 6 or 7: the scan kernel compiled for that many blocks per SM; 0: the default
-// (ScanOccupancy).
+// variant = tiles per block x 16 + blocks per SM (1x16 + 4..7, 2x16 + 3..4): the Sum scan kernel
+// compiled that way; 0 (and every other op): the default (ScanOccupancy).
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                         uint64_t scratch_bytes, void* out, unsigned blocks);
+                         uint64_t scratch_bytes, void* out, unsigned variant);
 // blocks = 1, 6, 7 or 8: the stable compaction kernel compiled for that many blocks per SM (1:
 // the compiler's choice); 0: the default (7).
 int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,

@@ -23,42 +23,79 @@ const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
 // __syncwarp, with no block barrier.
 const unsigned kWarpItems = WK_WARP_SIZE * kItems;
 
-// Blocks per SM the registers must allow: the first warp's look-back holds its block at a
-// barrier (ncu: about 60% of warp cycles at 5 blocks/SM), so more resident tiles keep more
-// loads in flight. Seven blocks of 4-byte values fit the shared memory (17 KB each); measured
-// on an H100 at 2^28 (BENCHMARKS.md, "blocks=" rows), seven made the i32 scan 1.12x faster but
-// the f32 scan 2.5x slower (the float look-back's stash fold does not fit the registers left),
-// so 4-byte integers get seven, floats five, 8-byte values four.
+// Tiles per block and blocks per SM. A block scans K consecutive tiles (K x 256 threads) and
+// makes one look-back for the first; the others' prefixes follow from it by the same left fold,
+// so the bits do not depend on K. The look-back holds its block at a barrier (ncu: about 60% of
+// warp cycles), and two tiles a block halve the look-backs and barriers per byte. BLOCKS is what
+// the registers must allow. Measured on an H100 at 2^28 (the bench's "tiles= blocks=" rows
+// beside the default, 2026-11-23): 4-byte values run best at two tiles and four blocks (2048
+// threads, 32 registers): i32 1.11x CUB where one tile and seven blocks gave 0.99x, f32 1.04x
+// faster than three blocks of two tiles and 1.13x faster than six of one; 8-byte values at one
+// tile and five blocks (35 KB of shared memory each), against which four and six blocks
+// measured 2% and 15% slower.
 template <typename T> struct ScanOccupancy {
-  static const int blocks = sizeof(T) == 4 ? (Elem<T>::is_float ? 5 : 7) : 4;
+  static const int tiles = sizeof(T) == 4 ? 2 : 1;
+  static const int blocks = sizeof(T) == 4 ? 4 : 5;
 };
 
-template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::blocks>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
+template <typename O, typename T, typename W>
+__device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, uint32_t exclusive,
+                                           uint64_t base, uint64_t n, T* out) {
+  typedef Pad<T> P;
+  const unsigned ln = lane();
+  if (!exclusive && base + kWarpItems <= n) {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const T v = wsm[P::at(k * WK_WARP_SIZE + ln)];
+      out[base + k * WK_WARP_SIZE + ln] = has_x ? O::combine(x, v) : v;
+    }
+    return;
+  }
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    const unsigned idx = k * WK_WARP_SIZE + ln;
+    const uint64_t e = base + idx;
+    const T v = has_x ? O::combine(x, wsm[P::at(idx)]) : wsm[P::at(idx)];
+    if (exclusive) {
+      if (e + 1 < n) out[e + 1] = v;
+      if (e == 0) out[0] = O::identity();
+    } else if (e < n) {
+      out[e] = v;
+    }
+  }
+}
+
+template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::blocks,
+          int K = ScanOccupancy<T>::tiles>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     scan_kernel(const T* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
                 T* out) {
   typedef Op<OP, T> O;
   typedef Pad<T> P;
   const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
-  WK_SHARED(T, items, kThreads / WK_WARP_SIZE * kWarpSlots);
-  WK_SHARED(T, group_tot, kGroups);
-  WK_SHARED(T, group_incl, kGroups);
+  WK_SHARED(T, items, K * kThreads / WK_WARP_SIZE * kWarpSlots);
+  WK_SHARED(T, group_tot, K * kGroups);
+  WK_SHARED(T, group_incl, K * kGroups);
   WK_SHARED(T, stash, kStashSize);
   WK_SHARED(unsigned, stash_flags, WK_WARP_SIZE);
-  WK_SHARED_VAR(T, last_w_prev);
-  WK_SHARED_VAR(T, last_local);
-  WK_SHARED_VAR(T, s_prefix);
-  WK_SHARED_VAR(unsigned, s_tile);
-  const unsigned t = threadIdx.x;
+  WK_SHARED(T, last_w_prev, K);
+  WK_SHARED(T, last_local, K);
+  WK_SHARED(T, s_prefix, K);
+  WK_SHARED_VAR(unsigned, s_first);
+  const unsigned bt = threadIdx.x;
+  const unsigned h = bt / kThreads;  // which of the block's tiles
+  const unsigned t = bt % kThreads;  // the thread within that tile
   const unsigned ln = lane();
-  const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
-  // Tiles are numbered in the order blocks start, so every predecessor of a tile is already
+  const auto wsm = items + (bt / WK_WARP_SIZE) * kWarpSlots;
+  // Blocks are numbered in the order they start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
-  if (t == 0) s_tile = atomicAdd(counter, 1u);
+  if (bt == 0) s_first = atomicAdd(counter, 1u);
   __syncthreads();
-  const uint64_t tile = s_tile;
+  const uint64_t first = (uint64_t)s_first * K;
+  const uint64_t tile = first + h;
   const uint64_t base = tile * WK_SCAN_TILE + (uint64_t)(t / WK_WARP_SIZE) * kWarpItems;
 
+  // A tile past the input (the last block's second, say) loads identities and stores nothing.
   if (base + kWarpItems <= n) {
     T x[kItems];
 #pragma unroll
@@ -86,69 +123,67 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   T w_prev = shfl_up(mask, w, 1, WK_LOGICAL_GROUP);
   const unsigned g = t / WK_LOGICAL_GROUP;
   const unsigned gl = t % WK_LOGICAL_GROUP;
-  if (gl == WK_LOGICAL_GROUP - 1) group_tot[g] = w;
+  const auto tot = group_tot + h * kGroups;
+  const auto incl = group_incl + h * kGroups;
+  if (gl == WK_LOGICAL_GROUP - 1) tot[g] = w;
   // What the first warp needs to compute the tile aggregate A = L_last itself.
   if (t == kThreads - 1) {
-    last_w_prev = w_prev;
-    last_local = s[kItems - 1];
+    last_w_prev[h] = w_prev;
+    last_local[h] = s[kItems - 1];
   }
   __syncthreads();
   if (t < WK_LOGICAL_GROUP) {
-    T x = t < kGroups ? group_tot[t] : O::identity();
+    T x = t < kGroups ? tot[t] : O::identity();
     T u = kogge_stone<OP, T>(mask & low_lanes(WK_LOGICAL_GROUP), x, kGroups);
-    if (t < kGroups) group_incl[t] = u;
+    if (t < kGroups) incl[t] = u;
   }
   __syncthreads();
 
   // 3-4. Thread prefix and local inclusive values; the tile aggregate is the last of them,
   // op(op(E_last, w_prev of the last thread), its local total), as that thread computes it.
-  const T e_g = g == 0 ? O::identity() : group_incl[g - 1];
+  const T e_g = g == 0 ? O::identity() : incl[g - 1];
   const T p = gl == 0 ? e_g : O::combine(e_g, w_prev);
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) s[k] = O::combine(p, s[k]);
 
-  // 5. Tile prefix X_i by look-back, folded left to right from the nearest inclusive prefix.
-  if (tile != 0) {
-    if (t < WK_WARP_SIZE) {
-      const T agg = O::combine(O::combine(group_incl[kGroups - 2], last_w_prev), last_local);
-      if (t == 0) status.publish(tile, kStatusAggregate, agg);
-      T x = look_back<OP, T>(status, tile, stash, stash_flags);
-      if (t == 0) {
-        status.publish(tile, kStatusInclusive, O::combine(x, agg));
-        s_prefix = x;
-      }
-    }
-    __syncthreads();
-    const T x = s_prefix;
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) s[k] = O::combine(x, s[k]);
-  } else if (t == 0) {
-    status.publish(0, kStatusInclusive, O::combine(O::combine(group_incl[kGroups - 2], last_w_prev), last_local));
-  }
-
-  // Store through the warp's shared memory so global writes are coalesced; this warp read its
-  // region only above, in program order before the __syncwarp.
-  syncwarp(NATIVE, mask);
+  // The tile-local values wait in the warp's shared memory, not in sixteen registers a thread,
+  // while the first warp looks back: the look-back then has the registers to itself. This warp
+  // read only its own threads' slots since the last barrier, so the stores need no barrier
+  // before them.
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) wsm[P::at(ln * kItems + k)] = s[k];
   syncwarp(NATIVE, mask);
-  if (!exclusive && base + kWarpItems <= n) {
+
+  // 5. Tile prefixes: X of the block's first tile by look-back, folded left to right from the
+  // nearest inclusive prefix; each next tile's X is the inclusive prefix before it.
+  if (bt < WK_WARP_SIZE) {
+    T agg[K];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k)
-      out[base + k * WK_WARP_SIZE + ln] = wsm[P::at(k * WK_WARP_SIZE + ln)];
-    return;
-  }
+    for (int j = 0; j < K; ++j)
+      agg[j] = O::combine(O::combine(group_incl[j * kGroups + kGroups - 2], last_w_prev[j]),
+                          last_local[j]);
+    const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+    T x = O::identity();
+    if (first != 0) {
+      if (bt == 0) {
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    const unsigned idx = k * WK_WARP_SIZE + ln;
-    const uint64_t e = base + idx;
-    if (exclusive) {
-      if (e + 1 < n) out[e + 1] = wsm[P::at(idx)];
-      if (e == 0) out[0] = O::identity();
-    } else if (e < n) {
-      out[e] = wsm[P::at(idx)];
+        for (int j = 0; j < K; ++j)
+          if (first + j < tiles) status.publish(first + j, kStatusAggregate, agg[j]);
+      }
+      x = look_back<OP, T>(status, first, stash, stash_flags);
+    }
+    if (bt == 0) {
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        s_prefix[j] = x;
+        x = first + j == 0 ? agg[j] : O::combine(x, agg[j]);
+        if (first + j < tiles) status.publish(first + j, kStatusInclusive, x);
+      }
     }
   }
+  __syncthreads();
+  store_tile<O>(wsm, !Elem<T>::is_float || tile != 0, tile != 0 ? s_prefix[h] : O::identity(),
+                exclusive, base, n, out);
 }
 
 }  // namespace
@@ -167,7 +202,7 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
 
 int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                         uint64_t scratch_bytes, void* out, unsigned blocks) {
+                         uint64_t scratch_bytes, void* out, unsigned variant) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
   return with_dtype(dtype, [&](auto tt) {
@@ -183,18 +218,37 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       const int O = decltype(ot)::value;
       typedef typename StatusFor<T>::type S;
       host::stream_t hs = as_stream(stream);
-      if (blocks == 5)
-        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S, 5>)(
-            (const T*)in, n, exclusive, counter, status, (T*)out);
-      else if (blocks == 6)
-        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S, 6>)(
-            (const T*)in, n, exclusive, counter, status, (T*)out);
-      else if (blocks == 7)
-        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S, 7>)(
-            (const T*)in, n, exclusive, counter, status, (T*)out);
-      else
-        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, scan_kernel<O, T, S>)(
-            (const T*)in, n, exclusive, counter, status, (T*)out);
+      // variant (the bench's neighbours of the default): 0 the default, else tiles per block
+      // times 16 plus blocks per SM. A macro, not a lambda: the SIMT executor's launch names
+      // the kernel as a template argument.
+#define WK_SCAN_LAUNCH(K, ...)                                                           \
+  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(        \
+      (const T*)in, n, exclusive, counter, status, (T*)out)
+      // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
+      // build.
+      if constexpr (O == OP_SUM) {
+        switch (variant) {
+          case 1 * 16 + 4: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 4, 1>); break;
+          case 1 * 16 + 5: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 5, 1>); break;
+          case 1 * 16 + 6: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 6, 1>); break;
+          case 1 * 16 + 7: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 7, 1>); break;
+          case 2 * 16 + 3:
+          case 2 * 16 + 4:
+            // Two tiles of 8-byte values pass the 48 KB of static shared memory.
+            if constexpr (sizeof(T) == 4) {
+              if (variant == 2 * 16 + 3)
+                WK_SCAN_LAUNCH(2, scan_kernel<O, T, S, 3, 2>);
+              else
+                WK_SCAN_LAUNCH(2, scan_kernel<O, T, S, 4, 2>);
+              break;
+            }
+            [[fallthrough]];
+          default: WK_SCAN_LAUNCH(ScanOccupancy<T>::tiles, scan_kernel<O, T, S>);
+        }
+      } else {
+        WK_SCAN_LAUNCH(ScanOccupancy<T>::tiles, scan_kernel<O, T, S>);
+      }
+#undef WK_SCAN_LAUNCH
       return host::launch_error();
     });
   });

@@ -104,7 +104,7 @@ unsafe extern "C" {
         scratch: *mut c_void,
         scratch_bytes: u64,
         out: *mut c_void,
-        blocks: u32,
+        variant: u32,
     ) -> i32;
     pub fn wk_bench_histogram_mode(
         s: S,

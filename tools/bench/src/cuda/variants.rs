@@ -61,34 +61,34 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: reduce_e2e::<f64>,
         },
         Case {
-            collective: "scan inclusive sum blocks=5",
+            collective: "scan inclusive sum tiles=1 blocks=6",
             elem: "f32",
-            run: |b, h, n| scan_blocks::<f32>(b, h, n, 5),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, 1, 6),
         },
         Case {
-            collective: "scan inclusive sum blocks=5",
+            collective: "scan inclusive sum tiles=1 blocks=7",
             elem: "i32",
-            run: |b, h, n| scan_blocks::<i32>(b, h, n, 5),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, 1, 7),
         },
         Case {
-            collective: "scan inclusive sum blocks=6",
+            collective: "scan inclusive sum tiles=2 blocks=3",
             elem: "f32",
-            run: |b, h, n| scan_blocks::<f32>(b, h, n, 6),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, 2, 3),
         },
         Case {
-            collective: "scan inclusive sum blocks=6",
+            collective: "scan inclusive sum tiles=2 blocks=3",
             elem: "i32",
-            run: |b, h, n| scan_blocks::<i32>(b, h, n, 6),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, 2, 3),
         },
         Case {
-            collective: "scan inclusive sum blocks=7",
-            elem: "f32",
-            run: |b, h, n| scan_blocks::<f32>(b, h, n, 7),
+            collective: "scan inclusive sum tiles=1 blocks=4",
+            elem: "i64",
+            run: |b, h, n| scan_variant::<i64>(b, h, n, 1, 4),
         },
         Case {
-            collective: "scan inclusive sum blocks=7",
-            elem: "i32",
-            run: |b, h, n| scan_blocks::<i32>(b, h, n, 7),
+            collective: "scan inclusive sum tiles=1 blocks=6",
+            elem: "i64",
+            run: |b, h, n| scan_variant::<i64>(b, h, n, 1, 6),
         },
         Case {
             collective: "histogram 256 uniform adaptive",
@@ -154,9 +154,16 @@ fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseR
     })
 }
 
-/// The inclusive Sum scan compiled for `blocks` blocks per SM, against the launcher's default
-/// timed in the same run, every result checked against the reference.
-fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
+/// The inclusive Sum scan compiled for `tiles` tiles per block and `blocks` blocks per SM,
+/// against the launcher's default timed in the same run, every result checked against the
+/// reference.
+fn scan_variant<T: Element>(
+    b: &CudaBackend,
+    h: &Harness,
+    n: usize,
+    tiles: u32,
+    blocks: u32,
+) -> CaseResult {
     let x: Vec<T> = random(n, 1);
     let want = reference::device_scan(&x, ReduceOp::Sum, ScanKind::Inclusive);
     let input = b.upload(&x)?;
@@ -166,17 +173,19 @@ fn scan_blocks<T: Element>(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) 
     let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<T>(n)?;
-    let run = |blocks: u32| {
+    let run = |variant: u32| {
         let (i, s_ptr, o) = (inp(&input), out(&sc), out(&res));
         move |s| unsafe {
             // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, blocks)
+            ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, variant)
         }
     };
-    check(b, run(blocks)(super::stream(b)?), "scan blocks")?;
+    // bench.h: the variant is tiles per block x 16 + blocks per SM.
+    let variant = tiles * 16 + blocks;
+    check(b, run(variant)(super::stream(b)?), "scan variant")?;
     check_all(&want, &b.download(&res)?)?;
     let timer = DeviceTimer::new(b)?;
-    let timing = timer.time(h, "scan blocks", run(blocks))?;
+    let timing = timer.time(h, "scan variant", run(variant))?;
     check_all(&want, &b.download(&res)?)?;
     let default = timer.time(h, "scan default", run(0))?;
     check_all(&want, &b.download(&res)?)?;
