@@ -7,6 +7,7 @@
 
 use super::compact_simd;
 use super::lookback::{Disjoint, chained};
+use super::memory;
 use super::scratch::Scratch;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
@@ -64,6 +65,7 @@ pub(crate) fn stable<T: Element>(
 ) -> usize {
     assert!(out.len() >= input.len(), "the output holds the input");
     let chunks = input.len().div_ceil(CHUNK);
+    let stream = memory::streams::<T>(input.len());
     let dst = Disjoint::new(out);
     let kept = AtomicUsize::new(0);
     with_pred!(pred, |p| chained(
@@ -77,7 +79,7 @@ pub(crate) fn stable<T: Element>(
             link.publish(end as u64);
             // SAFETY: chunk c owns out[offset..end]: chunk c - 1 ends at `offset`, and chunk
             // c + 1 starts at `end`.
-            unsafe { dst.part(offset, picked.len()) }.copy_from_slice(picked);
+            put(unsafe { dst.part(offset, picked.len()) }, picked, stream);
             if c + 1 == chunks {
                 kept.store(end, Ordering::Relaxed);
             }
@@ -91,6 +93,7 @@ pub(crate) fn stable<T: Element>(
 pub(crate) fn unordered<T: Element>(input: &[T], pred: Predicate<T>, out: &mut [T]) -> usize {
     assert!(out.len() >= input.len(), "the output holds the input");
     let cursor = AtomicUsize::new(0);
+    let stream = memory::streams::<T>(input.len());
     let dst = Disjoint::new(out);
     with_pred!(pred, |p| input.par_chunks(CHUNK).for_each_init(
         Buffer::new,
@@ -99,10 +102,21 @@ pub(crate) fn unordered<T: Element>(input: &[T], pred: Predicate<T>, out: &mut [
             let base = cursor.fetch_add(picked.len(), Ordering::Relaxed);
             // SAFETY: the cursor hands each chunk a range no other chunk gets; the ranges add
             // up to the number kept, at most `input.len() <= out.len()`.
-            unsafe { dst.part(base, picked.len()) }.copy_from_slice(picked);
+            put(unsafe { dst.part(base, picked.len()) }, picked, stream);
         }
     ));
     cursor.into_inner()
+}
+
+/// Writes a chunk's picked elements to their place in the output, streamed (and fenced, so
+/// the chunk is complete when its worker moves on) when the output is large.
+fn put<T: Element>(dst: &mut [T], picked: &[T], stream: bool) {
+    if stream {
+        memory::stream_copy(dst, picked);
+        memory::stream_fence();
+    } else {
+        dst.copy_from_slice(picked);
+    }
 }
 
 /// A worker's gathering buffer, one chunk long, never read before it is written.

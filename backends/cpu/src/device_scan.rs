@@ -40,19 +40,28 @@ pub(crate) fn device<T: Element>(
     } else {
         CHUNK_BYTES / size_of::<T>()
     };
+    let stream = memory::streams::<T>(input.len());
     let out = Disjoint::new(out);
     with_op!(T, op, |f| chained(
         input.len().div_ceil(chunk),
         scratch,
-        || (),
-        |_, c, link| {
+        // An integer piece is scanned into the worker's buffer when the output is streamed.
+        || vec![
+            id;
+            if stream && !T::KIND.is_float() {
+                PIECE
+            } else {
+                0
+            }
+        ],
+        |buf, c, link| {
             let part = |c: usize| &input[c * chunk..input.len().min((c + 1) * chunk)];
             let x = part(c);
             let ahead = link.next().map_or(&[][..], part);
             // SAFETY: chunk c writes exactly its own elements of the output.
             let o = unsafe { out.part(c * chunk, x.len()) };
             if T::KIND.is_float() {
-                device_scan_tile::chunk(x, o, ahead, link, exclusive, op, f);
+                device_scan_tile::chunk(x, o, ahead, link, exclusive, stream, op, f);
             } else {
                 // The total first, while the predecessor may still be working: only the
                 // publish waits for it.
@@ -65,9 +74,21 @@ pub(crate) fn device<T: Element>(
                             .get(i * PIECE..)
                             .map_or(&[][..], |a| &a[..a.len().min(PIECE)]),
                     );
-                    carry = device_scan_int_simd::sum(x, o, carry, exclusive, op)
-                        .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f));
+                    let scan = |o: &mut [T]| {
+                        device_scan_int_simd::sum(x, o, carry, exclusive, op)
+                            .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f))
+                    };
+                    if stream {
+                        let b = &mut buf[..x.len()];
+                        carry = scan(b);
+                        memory::stream_copy(o, b);
+                    } else {
+                        carry = scan(o);
+                    }
                 }
+            }
+            if stream {
+                memory::stream_fence();
             }
         }
     ));

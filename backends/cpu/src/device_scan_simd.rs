@@ -16,6 +16,7 @@ pub(crate) fn chunk<T: Element>(
     ahead: &[T],
     link: &mut Link,
     exclusive: bool,
+    stream: bool,
     op: ReduceOp,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -24,11 +25,11 @@ pub(crate) fn chunk<T: Element>(
         // SAFETY: the CPU has AVX2 (checked above), and each arm views T as the type its KIND
         // names, which T is.
         return with_float_op!(T, op, |R, O| unsafe {
-            x86::chunk::<R, O>(cast(x), cast_mut(out), cast(ahead), link, exclusive)
+            x86::chunk::<R, O>(cast(x), cast_mut(out), cast(ahead), link, exclusive, stream)
         })
         .is_some();
     }
-    let _ = (x, out, ahead, link, exclusive, op);
+    let _ = (x, out, ahead, link, exclusive, stream, op);
     false
 }
 
@@ -249,8 +250,18 @@ mod x86 {
         ahead: &[R::E],
         link: &mut Link,
         exclusive: bool,
+        stream: bool,
     ) {
         let k = Kernel::<R, O>(PhantomData);
-        chunk_with(&k, x, out, ahead, link, exclusive, R::E::identity(O::OP));
+        chunk_with(
+            &k,
+            x,
+            out,
+            ahead,
+            link,
+            exclusive,
+            stream,
+            R::E::identity(O::OP),
+        );
     }
 }

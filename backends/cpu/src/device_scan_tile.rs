@@ -42,18 +42,20 @@ pub(crate) trait TileKernel<T: Element> {
 /// Scans chunk `x` (whole tiles but for the input's last) into `out` (as long as `x`). For an
 /// exclusive scan `out[0]` is the incoming prefix (the identity in chunk 0) and `out[e + 1]`
 /// the inclusive value of element e, the chunk's last inclusive value being its successor's
-/// `out[0]`.
+/// `out[0]`. `stream`: write `out` with non-temporal stores (`memory::stream_copy`).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk<T: Element>(
     x: &[T],
     out: &mut [T],
     ahead: &[T],
     link: &mut Link,
     exclusive: bool,
+    stream: bool,
     op: ReduceOp,
     f: impl Fn(T, T) -> T + Copy,
 ) {
     debug_assert!(x.len() == out.len() && x.len() <= TILES_PER_CHUNK * SCAN_TILE);
-    if device_scan_simd::chunk(x, out, ahead, link, exclusive, op) {
+    if device_scan_simd::chunk(x, out, ahead, link, exclusive, stream, op) {
         return;
     }
     chunk_with(
@@ -63,13 +65,16 @@ pub(crate) fn chunk<T: Element>(
         ahead,
         link,
         exclusive,
+        stream,
         T::identity(op),
     );
 }
 
 /// The chunk's two passes around the look-back, with the tiles worked by `k`; `ahead` (the
-/// input of the worker's next chunk) is fetched into cache during pass 2.
+/// input of the worker's next chunk) is fetched into cache during pass 2. `stream`: each tile
+/// is scanned into a local buffer and streamed out (`memory::stream_copy`).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk_with<T: Element>(
     k: &impl TileKernel<T>,
     x: &[T],
@@ -77,6 +82,7 @@ pub(crate) fn chunk_with<T: Element>(
     ahead: &[T],
     link: &mut Link,
     exclusive: bool,
+    stream: bool,
     id: T,
 ) {
     let tiles = x.len().div_ceil(SCAN_TILE);
@@ -110,7 +116,7 @@ pub(crate) fn chunk_with<T: Element>(
         memory::prefetch(ahead.get(start..ahead.len().min(end)).unwrap_or_default());
         // The value before a tile is the last inclusive one of the tile before it: X_i.
         let before = tile_prefix[i].unwrap_or(id);
-        if end - start == SCAN_TILE {
+        if end - start == SCAN_TILE && !stream {
             if !exclusive {
                 k.scan(tile, &prefixes[i], tile_prefix[i], &mut out[start..end]);
                 continue;
@@ -128,17 +134,22 @@ pub(crate) fn chunk_with<T: Element>(
                 continue;
             }
         }
-        // A short tile, or the chunk's last with an exclusive scan (its last inclusive value
-        // belongs to the next chunk): through a buffer.
+        // A short tile, the chunk's last with an exclusive scan (its last inclusive value
+        // belongs to the next chunk), or a streamed output: through a buffer.
         let local = local.get_or_insert([id; SCAN_TILE]);
         k.scan(tile, &prefixes[i], tile_prefix[i], local);
         let o = &mut out[start..end];
         let n = o.len();
-        if exclusive {
+        let (o, l) = if exclusive {
             o[0] = before;
-            o[1..].copy_from_slice(&local[..n - 1]);
+            (&mut o[1..], &local[..n - 1])
         } else {
-            o.copy_from_slice(&local[..n]);
+            (o, &local[..n])
+        };
+        if stream {
+            memory::stream_copy(o, l);
+        } else {
+            o.copy_from_slice(l);
         }
     }
 }
