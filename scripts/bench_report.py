@@ -231,7 +231,7 @@ def main():
         device,
         "```",
         "",
-        "Commands (on the device, one call): the CUDA test binaries with `--include-ignored`; "
+        "Commands (on the device, in the calls listed above): the CUDA test binaries with `--include-ignored`; "
         "`wavekit bench --backend cuda --sizes 2^20,2^24,2^28 --reps 15 --only <group>` for the groups reduce, scan, "
         "compact, spmv, histogram, warp reduce, count_if, segreduce (one process each: every row's CUB/cuSPARSE "
         "baseline and copy/read kernels are timed in that process right after the row); `python3 bench_peers.py "

@@ -221,6 +221,34 @@ fn compaction_keeps_order_across_chunks() {
     }
 }
 
+/// Just past the output size from which scans and compactions write with non-temporal stores
+/// (`memory::STREAM_FROM`, 32 MiB), with odd tails, so both the streamed bodies and the
+/// unaligned heads and tails are checked.
+#[test]
+fn streamed_outputs_match_spec() {
+    const STREAMED: usize = 32 << 20;
+    let n4 = STREAMED / 4 + 4096 + 3;
+    let f: Vec<f32> = awkward(n4, 12);
+    let want = reference::device_scan(&f, ReduceOp::Sum, ScanKind::Inclusive);
+    assert_bits_eq(&scan(&f, ReduceOp::Sum, ScanKind::Inclusive), &want);
+    let mut exclusive = vec![-0.0f32];
+    exclusive.extend_from_slice(&want[..n4 - 1]);
+    assert_bits_eq(&scan(&f, ReduceOp::Sum, ScanKind::Exclusive), &exclusive);
+    for (kind, seed) in [(ScanKind::Inclusive, 13), (ScanKind::Exclusive, 14)] {
+        let i: Vec<i32> = awkward(n4, seed);
+        assert_eq!(
+            scan(&i, ReduceOp::Sum, kind),
+            reference::device_scan(&i, ReduceOp::Sum, kind)
+        );
+        let l: Vec<i64> = awkward(STREAMED / 8 + 5, seed);
+        assert_eq!(
+            scan(&l, ReduceOp::Max, kind),
+            reference::device_scan(&l, ReduceOp::Max, kind)
+        );
+    }
+    check_compaction(&f, Predicate::Gt(0.0));
+}
+
 #[test]
 fn compaction_of_all_and_none_and_every_other() {
     let n = 3 * CHUNK + 5;
