@@ -76,8 +76,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   WK_SHARED(T, items, K * kThreads / WK_WARP_SIZE * kWarpSlots);
   WK_SHARED(T, group_tot, K * kGroups);
   WK_SHARED(T, group_incl, K * kGroups);
-  WK_SHARED(T, stash, kStashSize);
-  WK_SHARED(unsigned, stash_flags, WK_WARP_SIZE);
+  WK_SHARED(T, stash, StashFor<T>::size);
+  WK_SHARED(unsigned, stash_flags, StashFor<T>::flags);
   WK_SHARED(T, last_w_prev, K);
   WK_SHARED(T, last_local, K);
   WK_SHARED(T, s_prefix, K);

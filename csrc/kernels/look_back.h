@@ -167,14 +167,20 @@ uint64_t status_layout(char* s, uint64_t tiles, typename StatusFor<T>::type* st)
 // 0.9 ms at 2^28 f32 in some runs.
 const unsigned kStashWindows = 32;
 const unsigned kStashSize = kStashWindows * WK_WARP_SIZE;
+// Elements of the stash and of its flags a look-back over T needs: integers use neither, so
+// their kernels keep one element instead of 4-8 KB of shared memory they never touch.
+template <typename T> struct StashFor {
+  static const unsigned size = Elem<T>::is_float ? kStashSize : 1;
+  static const unsigned flags = Elem<T>::is_float ? WK_WARP_SIZE : 1;
+};
 // Stash loads in flight per step of the float fold: eight left f32 Min/Max spilling at seven
 // blocks per SM (ptxas -v, sm_90: 36 bytes), four fit in the registers and still hide most of the
 // shared-memory latency behind the dependent combines.
 const unsigned kFoldBatch = 4;
 
 // The exclusive prefix X_tile (tile > 0) for the canonical left fold, called by every lane of
-// one full warp; the result is valid in every lane. `stash` is kStashSize elements and `flags`
-// WK_WARP_SIZE words of shared memory owned by that warp (both unused for integers); they are
+// one full warp; the result is valid in every lane. `stash` is StashFor<T>::size elements and
+// `flags` StashFor<T>::flags words of shared memory owned by that warp (both unused for integers); they are
 // the kernel's tracked arrays (plain pointers on GPUs), hence the template parameters.
 //
 // Lane l of a window looks at tile j - l; windows go back WK_WARP_SIZE tiles at a time until one

@@ -12,8 +12,8 @@ namespace {
 template <int OP, typename T, typename Status>
 __global__ void look_back_probe_kernel(Status status, const uint32_t* flags, const T* values,
                                        uint64_t tiles, T* out) {
-  WK_SHARED(T, stash, kStashSize);
-  WK_SHARED(unsigned, stash_flags, WK_WARP_SIZE);
+  WK_SHARED(T, stash, StashFor<T>::size);
+  WK_SHARED(unsigned, stash_flags, StashFor<T>::flags);
   for (uint64_t i = threadIdx.x; i < tiles; i += blockDim.x) status.publish(i, flags[i], values[i]);
   arch::fence_device();
   __syncthreads();

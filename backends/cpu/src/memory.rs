@@ -85,13 +85,14 @@ pub(crate) fn prefetch<T>(s: &[T]) {
     let _ = s;
 }
 
-/// Bytes of output from which the scans write with non-temporal stores (`stream_copy`): an
-/// ordinary store first reads the line it writes into cache (the host copy the benches compare
-/// with does not), a third memory transfer per element that caps a read-and-write collective
-/// at two-thirds of a copy. Below this size the output is likelier to be read again from cache.
+/// Bytes of input from which scans and compactions write their output with non-temporal stores
+/// (`stream_copy`): an ordinary store first reads the line it writes into cache (the host copy
+/// the benches compare with does not), a third memory transfer per element that caps a
+/// read-and-write collective at two-thirds of a copy. Below this size the output is likelier to
+/// be read again from cache.
 pub(crate) const STREAM_FROM: usize = 32 << 20;
 
-/// Whether an output of `len` T is written with `stream_copy`.
+/// Whether the output of a collective over `len` T is written with `stream_copy`.
 pub(crate) fn streams<T>(len: usize) -> bool {
     cfg!(target_arch = "x86_64") && len.saturating_mul(size_of::<T>()) >= STREAM_FROM
 }
