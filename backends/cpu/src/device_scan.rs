@@ -9,6 +9,7 @@
 
 use super::combine::with_op;
 use super::device_scan_int_simd;
+use super::device_scan_simd;
 use super::device_scan_tile::{self, TILES_PER_CHUNK};
 use super::lookback::{Disjoint, chained};
 use super::memory;
@@ -61,7 +62,10 @@ pub(crate) fn device<T: Element>(
             // SAFETY: chunk c writes exactly its own elements of the output.
             let o = unsafe { out.part(c * chunk, x.len()) };
             if T::KIND.is_float() {
-                device_scan_tile::chunk(x, o, ahead, link, exclusive, stream, op, f);
+                // The vector kernels where the CPU, type and op have one; else the portable.
+                if !device_scan_simd::chunk(x, o, ahead, link, exclusive, stream, op) {
+                    device_scan_tile::chunk(x, o, ahead, link, exclusive, stream, op, f);
+                }
             } else {
                 // The total first, while the predecessor may still be working: only the
                 // publish waits for it.

@@ -9,9 +9,9 @@
 //!
 //! Per-thread values are held with thread `32 g + lane` at `[lane][g]`, so the Kogge-Stone
 //! scans within the groups run over `lane` on all 8 groups at once, and a kernel can fold a
-//! block of threads (one lane of several groups) down their items as vectors (`device_scan_simd`).
+//! block of threads (one lane of several groups) down their items as vectors (`device_scan_simd`,
+//! which builds on this file's `chunk_with`; device_scan.rs picks it where it applies).
 
-use super::device_scan_simd;
 use super::lookback::Link;
 use super::memory;
 use wavekit_core::canonical::{SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_TILE_THREADS};
@@ -39,10 +39,10 @@ pub(crate) trait TileKernel<T: Element> {
     fn scan(&self, tile: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]);
 }
 
-/// Scans chunk `x` (whole tiles but for the input's last) into `out` (as long as `x`). For an
-/// exclusive scan `out[0]` is the incoming prefix (the identity in chunk 0) and `out[e + 1]`
-/// the inclusive value of element e, the chunk's last inclusive value being its successor's
-/// `out[0]`. `stream`: write `out` with non-temporal stores (`memory::stream_copy`).
+/// Scans chunk `x` (whole tiles but for the input's last) with the portable kernel into `out`
+/// (as long as `x`). For an exclusive scan `out[0]` is the incoming prefix (the identity in
+/// chunk 0) and `out[e + 1]` the inclusive value of element e, the chunk's last inclusive value
+/// being its successor's `out[0]`. `stream`: write `out` with non-temporal stores (`memory::stream_copy`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk<T: Element>(
     x: &[T],
@@ -55,9 +55,6 @@ pub(crate) fn chunk<T: Element>(
     f: impl Fn(T, T) -> T + Copy,
 ) {
     debug_assert!(x.len() == out.len() && x.len() <= TILES_PER_CHUNK * SCAN_TILE);
-    if device_scan_simd::chunk(x, out, ahead, link, exclusive, stream, op) {
-        return;
-    }
     chunk_with(
         &Portable(f),
         x,

@@ -1,6 +1,6 @@
 //! `RawBackend`: the kernel entry points each backend implements, unvalidated.
 //!
-//! Every method takes arguments the validated API (api.rs) has already checked, so a backend
+//! Every method takes arguments the validated API (api/) has already checked, so a backend
 //! never sees a bad width, mask, length or index; results for lanes whose value is undefined
 //! are unspecified here and turned into `None` by the API. Because these methods trust their
 //! arguments, users must not be able to call them: each takes a [`Validated`] token, which only

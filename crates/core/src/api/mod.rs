@@ -1,0 +1,54 @@
+//! The public, validated API: every backend gets it through these blanket-implemented traits,
+//! so input checking and the marking of undefined lanes are written once.
+//!
+//! One file per collective, named as its kernel (csrc/kernels/) and its conformance cases:
+//! the traits' contracts and examples in `warp.rs` ([`WarpPrimitives`]) and `collectives.rs`
+//! ([`Collectives`]), each collective's checks in its own file.
+
+mod atomic_agg_inc;
+mod block_reduce;
+mod collectives;
+mod compact;
+mod count_if;
+mod device_reduce;
+mod device_scan;
+mod histogram;
+mod segmented_reduce;
+mod spmv;
+mod warp;
+
+pub use collectives::Collectives;
+pub use compact::Compacted;
+pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
+pub use spmv::Csr;
+pub use warp::{VoteResult, WarpPrimitives};
+
+use crate::backend::Backend;
+use crate::error::{Result, WavekitError};
+use crate::mask::LaneMask;
+
+fn check_mask<B: Backend>(b: &B, mask: LaneMask) -> Result<()> {
+    if mask.width() != b.warp_width() {
+        return Err(WavekitError::MaskWidthMismatch {
+            mask_width: mask.width().lanes(),
+            warp: b.warp_width().lanes(),
+        });
+    }
+    Ok(())
+}
+
+/// `Ok` when a length is the one expected; shared with backends that check again.
+///
+/// # Errors
+/// `LengthMismatch` naming `what`, the expected and the actual length.
+pub fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(WavekitError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
