@@ -39,8 +39,9 @@
 
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
-    LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, View,
-    ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, SegmentedSort, Segments, Shfl, Sort,
+    SortOrder, TopK, VectorSize, View, ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth,
+    WavekitError,
 };
 pub use wavekit_core::{
     api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,
@@ -93,8 +94,8 @@ pub mod prelude {
     pub use crate::simt::SimtBackend;
     pub use crate::{
         Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
-        LaneMask, Predicate, ReduceOp, Result, ScanKind, Segments, Shfl, VectorSize, Vote,
-        VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+        LaneMask, Predicate, ReduceOp, Result, ScanKind, SegmentedSort, Segments, Shfl, Sort,
+        SortOrder, TopK, VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
     };
 }
 

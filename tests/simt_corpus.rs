@@ -63,6 +63,24 @@ fn split_peers(x: &[i32]) -> u64 {
         .fold(0, |m, l| m | 1 << l)
 }
 
+/// Warp 0's slots that radix_rank_ballot_u32 leaves unwritten at 64 lanes: lanes 32..63 of a
+/// digit all rank right after that digit's lanes in 0..31, so of each digit's slots only the
+/// lower half's and the first upper one are written.
+fn radix_unwritten(x: &[i32]) -> u64 {
+    let digit = |l: usize| x[l] & 3;
+    let mut start = 0;
+    let mut unwritten = 0u64;
+    for d in 0..4 {
+        let lower = (0..32).filter(|&l| digit(l) == d).count();
+        let total = (0..64).filter(|&l| digit(l) == d).count();
+        for k in lower + 1..total {
+            unwritten |= 1 << (start + k);
+        }
+        start += total;
+    }
+    unwritten
+}
+
 /// Read from each kernel: which report, in which warp and lanes, its bug must give at `width`.
 fn expected(name: &str, width: WarpWidth, x: &[i32]) -> Expect {
     let w = width.lanes();
@@ -88,6 +106,8 @@ fn expected(name: &str, width: WarpWidth, x: &[i32]) -> Expect {
         "stage_sized_32" | "transpose_4x8" => expect(SharedOutOfBounds, 0, high),
         // Thread 64 (warp 1 lane 0) stores to slot 64 after thread 32 (warp 0) did.
         "warp_slot_mixed" => expect(SharedRace, 1, 1),
+        // Thread 64 (warp 1 lane 0) stages into slot 32 after thread 32 (warp 0) did.
+        "segment_slots_32" => expect(SharedRace, 1, 1),
         // Lane 32 stores element 32 after lane 0 did.
         "lane_stride_32" => expect(SharedRace, 0, 1 | 1 << 32),
         // Partials 4-7 are read by threads 4-7 and never written.
@@ -95,6 +115,7 @@ fn expected(name: &str, width: WarpWidth, x: &[i32]) -> Expect {
         // Every lane's width-64 shuffle reads past the warp.
         "tile_larger_than_wave" => expect(ShflOutsideMask, 0, all),
         "unwritten_upper_lanes" => expect(UnwrittenOutput, 0, high),
+        "radix_rank_ballot_u32" => expect(UnwrittenOutput, 0, radix_unwritten(x)),
         // Warp 1 writes out[64..95]: out[32..63] was theirs.
         "out_index_wave64" => expect(UnwrittenOutput, 1, all),
         // Thread 99 reads thread 100's lane.
@@ -281,8 +302,8 @@ fn fixed_twins_give_one_answer_whatever_the_schedule() {
 
 #[test]
 fn a_fixed_twin_computes_what_its_comment_says() {
-    // Three twins checked against plain loops: the warp sum, the block sum and the count of
-    // positive values, at both widths.
+    // Five twins checked against plain loops: the warp sum, the block sum, the count of
+    // positive values and the two warp sorts, at both widths.
     let x = input();
     let bugs = corpus::bugs();
     let get = |n: &str| bugs.iter().find(|b| b.name == n).expect("in the corpus");
@@ -298,6 +319,19 @@ fn a_fixed_twin_computes_what_its_comment_says() {
         for t in 0..128 {
             let warp = &x[t / w * w..(t / w + 1) * w];
             assert_eq!(counts[t], warp.iter().filter(|&&v| v > 0).count() as i32);
+        }
+        // The sorting twins: each warp's keys stably by their low two bits, and ascending.
+        let by_digit = get("radix_rank_ballot_u32")
+            .run(&s, width, true, &x)
+            .unwrap();
+        let sorted = get("segment_slots_32").run(&s, width, true, &x).unwrap();
+        for (i, warp) in x[..128].chunks(w).enumerate() {
+            let at = i * w;
+            let mut want = warp.to_vec();
+            want.sort_by_key(|v| v & 3);
+            assert_eq!(&by_digit[at..at + w], &want[..], "w{width}");
+            want.sort();
+            assert_eq!(&sorted[at..at + w], &want[..], "w{width}");
         }
         assert!(s.take_reports().is_empty());
     }

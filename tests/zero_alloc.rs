@@ -1,17 +1,20 @@
 //! No device allocation in steady state: once a backend's workspace is sized (by `reserve`, or
 //! by a first call of each collective), 100 calls of every `_into` collective, `scan` and
-//! `spmv` into preallocated outputs make no device allocation, and their results are the
+//! `spmv` (3 of the sorts) into preallocated outputs make no device allocation, and their results are the
 //! reference's. Runs on the SIMT executor at 32 and 64 lanes (a `GpuRuntime`, the same host
 //! code as CUDA and HIP) and on CUDA.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    Backend, Collectives, Csr, Element, Predicate, ReduceOp, ScanKind, Segments, VectorSize,
-    WarpWidth,
+    Backend, Collectives, Csr, Element, Predicate, ReduceOp, ScanKind, SegmentedSort, Segments,
+    Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 
 const CALLS: usize = 100;
+/// Calls of the sorts in the counted loop: each is several passes, slow on the executor, and
+/// the first repeat already shows an allocation a call would make.
+const SORT_CALLS: usize = 3;
 
 /// Bit for bit, NaNs of any payload equal (a float product of many values may be one).
 fn same(a: &[f32], b: &[f32]) -> bool {
@@ -54,6 +57,11 @@ struct Setup<R: GpuRuntime> {
     blocks_out: Buf<R, u32>,
     hist: Buf<R, u64>,
     y: Buf<R, f32>,
+    sorted_u: Buf<R, u32>,
+    sorted_f: Buf<R, f32>,
+    sorted_v: Buf<R, u32>,
+    top_v: Buf<R, f32>,
+    top_i: Buf<R, u32>,
     fixed: Segments<GpuBackend<R>>,
     by_offsets: Segments<GpuBackend<R>>,
     csr: Csr<GpuBackend<R>, f32>,
@@ -65,6 +73,7 @@ const BLOCK: u32 = 256;
 const BINS: u32 = 40;
 const COUNTERS: usize = 7;
 const THRESHOLD: u32 = 1 << 31;
+const TOP_K: usize = 64;
 
 fn setup<R: GpuRuntime>(b: &GpuBackend<R>, n: usize) -> Setup<R> {
     let floats: Vec<f32> = (0..n)
@@ -119,6 +128,11 @@ fn setup<R: GpuRuntime>(b: &GpuBackend<R>, n: usize) -> Setup<R> {
         blocks_out: b.alloc(n.div_ceil(BLOCK as usize)).unwrap(),
         hist: b.alloc(BINS as usize + 1).unwrap(),
         y: b.alloc(rows).unwrap(),
+        sorted_u: b.alloc(n).unwrap(),
+        sorted_f: b.alloc(n).unwrap(),
+        sorted_v: b.alloc(n).unwrap(),
+        top_v: b.alloc(TOP_K).unwrap(),
+        top_i: b.alloc(TOP_K).unwrap(),
         fixed: Segments::fixed(SEGMENT, VectorSize::Lanes(4)).unwrap(),
         by_offsets: Segments::from_offsets(b, &offsets, n, VectorSize::Auto).unwrap(),
         csr,
@@ -222,6 +236,50 @@ fn every_collective<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: b
         .unwrap();
 }
 
+/// Every sorting collective into the setup's outputs: keys, pairs (f32 keys, u32 values),
+/// argsort, a segmented sort (segments past a warp: the device path), top-k.
+fn sorts<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
+    let (up, down) = (SortOrder::ASCENDING, SortOrder::DESCENDING);
+    b.sort_keys_into(&s.u_in, &mut s.sorted_u, up).unwrap();
+    if check {
+        let want: Vec<u32> = refr::sort_permutation(&s.ints, up)
+            .iter()
+            .map(|&i| s.ints[i])
+            .collect();
+        assert_eq!(b.download(&s.sorted_u).unwrap(), want, "sort keys");
+    }
+    b.sort_pairs_into(&s.f_in, &s.u_in, &mut s.sorted_f, &mut s.sorted_v, down)
+        .unwrap();
+    b.argsort_into(&s.f_in, &mut s.sorted_u, up).unwrap();
+    if check {
+        let perm = refr::sort_permutation(&s.floats, up);
+        let want: Vec<u32> = perm.iter().map(|&i| i as u32).collect();
+        assert_eq!(b.download(&s.sorted_u).unwrap(), want, "argsort");
+        let perm = refr::sort_permutation(&s.floats, down);
+        let want: Vec<u32> = perm.iter().map(|&i| s.ints[i]).collect();
+        assert_eq!(b.download(&s.sorted_v).unwrap(), want, "sort pairs values");
+    }
+    b.segmented_sort_keys_into(&s.u_in, &s.by_offsets, &mut s.sorted_u, up)
+        .unwrap();
+    if check {
+        let bounds: Vec<(usize, usize)> = s
+            .offsets
+            .windows(2)
+            .map(|w| (w[0] as usize, w[1] as usize))
+            .collect();
+        let perm = refr::segmented_permutation(&s.ints, &bounds, up);
+        let want: Vec<u32> = perm.iter().map(|&i| s.ints[i]).collect();
+        assert_eq!(b.download(&s.sorted_u).unwrap(), want, "segmented sort");
+    }
+    b.top_k_with_indices_into(&s.f_in, TOP_K, down, &mut s.top_v, &mut s.top_i)
+        .unwrap();
+    if check {
+        let perm = refr::sort_permutation(&s.floats, down);
+        let want: Vec<u32> = perm[..TOP_K].iter().map(|&i| i as u32).collect();
+        assert_eq!(b.download(&s.top_i).unwrap(), want, "top-k indices");
+    }
+}
+
 /// Checks the counters and old values after `calls` increments of every slot, from zero.
 fn check_atomics<R: GpuRuntime>(b: &GpuBackend<R>, s: &Setup<R>, calls: u32) {
     let mut per_slot = [0u32; COUNTERS];
@@ -256,13 +314,17 @@ fn steady_state<R: GpuRuntime>(b: &GpuBackend<R>, n: usize, warm: Warm) {
         }
         Warm::FirstCall => {
             every_collective(b, &mut s, true);
+            sorts(b, &mut s, true);
             calls += 1;
         }
     }
     b.synchronize().unwrap();
     let before = b.device_allocations();
-    for _ in 0..CALLS {
+    for i in 0..CALLS {
         every_collective(b, &mut s, false);
+        if i < SORT_CALLS {
+            sorts(b, &mut s, false);
+        }
         calls += 1;
     }
     b.synchronize().unwrap();
@@ -278,6 +340,7 @@ fn steady_state<R: GpuRuntime>(b: &GpuBackend<R>, n: usize, warm: Warm) {
     // The results of the last calls are the reference's (checked outside the count: the
     // reads allocate host memory only, but `download` is not what is measured).
     every_collective(b, &mut s, true);
+    sorts(b, &mut s, true);
     // The one-value conveniences reuse a slot the backend keeps (`reserve` makes it; without,
     // the first convenience call does).
     b.reduce(&s.f_in, ReduceOp::Sum).unwrap();
@@ -422,6 +485,7 @@ mod cuda {
         step("spmv".into(), &mut |s| {
             b.spmv(&s.csr, &s.f_in, &mut s.y, VectorSize::Auto).unwrap()
         });
+        step("sorts".into(), &mut |s| sorts(&b, s, false));
         step("atomic_agg_inc_into".into(), &mut |s| {
             b.atomic_agg_inc_into(&s.slots_in, &mut s.counters, &mut s.olds)
                 .unwrap()

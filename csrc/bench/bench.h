@@ -30,6 +30,15 @@ int32_t wk_bench_cub_select_gt(void* stream, const float* in, uint64_t n, float 
                                float* out, int64_t* count, void* temp, size_t* temp_bytes);
 // cub::DeviceHistogram::HistogramEven of u32 keys into `bins` u32 counts (levels 0..bins, so
 // bin k counts the keys equal to k; keys at or past `bins` are dropped).
+// CUB's sorts (cub_sort.cu): keys of any dtype, pairs with u32 values, stable segmented keys.
+int32_t wk_bench_cub_sort_keys(void* stream, uint32_t dtype, const void* in, void* out, uint64_t n,
+                               uint32_t descending, void* temp, size_t* temp_bytes);
+int32_t wk_bench_cub_sort_pairs(void* stream, uint32_t dtype, const void* keys, void* keys_out,
+                                const uint32_t* vals, uint32_t* vals_out, uint64_t n,
+                                uint32_t descending, void* temp, size_t* temp_bytes);
+int32_t wk_bench_cub_segmented_sort(void* stream, const uint32_t* keys, uint32_t* out, uint64_t n,
+                                    const uint32_t* offsets, uint64_t count, void* temp,
+                                    size_t* temp_bytes);
 int32_t wk_bench_cub_histogram(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
                                uint32_t* counts, void* temp, size_t* temp_bytes);
 

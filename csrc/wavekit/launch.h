@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#define WK_ABI_VERSION 6
+#define WK_ABI_VERSION 7
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -39,6 +39,11 @@
 #define WK_ALGO_COUNT_IF 2u
 #define WK_ALGO_COMPACT 3u
 #define WK_ALGO_SPMV 4u  // n = nonzeros
+// The sorting launchers' scratch, for sort_scratch_bytes() (keys and values by size).
+#define WK_ALGO_SORT 5u            // keys (and values) into the caller's outputs
+#define WK_ALGO_ARGSORT 6u         // the keys' indices only
+#define WK_ALGO_SEGMENTED_SORT 7u  // segments longer than a warp
+#define WK_ALGO_TOP_K 8u
 
 #ifdef __cplusplus
 extern "C" {

@@ -220,6 +220,7 @@ pub fn segmented_reduce_and_atomics_with_short_outputs<R: GpuRuntime>(
         offsets: &offsets,
         count: 2,
         vector: 4,
+        longest: 50,
     };
     let r = b.raw_segmented_reduce(token(), &input, by_offsets, ReduceOp::Sum, &mut out);
     assert!(is_len(&r.unwrap_err(), 3, 2));

@@ -33,10 +33,13 @@ mod order_free;
 mod order_free_simd;
 mod scratch;
 mod segmented_reduce;
+mod segmented_sort;
 mod shfl;
+mod sort;
 mod spmv;
 mod syncwarp_transpose;
 mod tile;
+mod top_k;
 mod vector;
 mod vote;
 mod warp_lanes;
@@ -57,8 +60,8 @@ use wavekit_core::host;
 use wavekit_core::view::check_range;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote,
-    WarpLaunch,
+    Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
+    Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -371,6 +374,7 @@ impl RawBackend for CpuBackend {
                 offsets,
                 count,
                 vector,
+                ..
             } => segmented_reduce::Bounds::Offsets {
                 offsets: &offsets.data()?[..=count],
                 vector,
@@ -481,5 +485,111 @@ impl RawBackend for CpuBackend {
         out[..bins as usize].copy_from_slice(&h.counts);
         out[bins as usize] = h.outside;
         Ok(())
+    }
+
+    fn raw_sort_keys<K: Element>(
+        &self,
+        _: Validated,
+        keys: &CpuBuffer<K>,
+        keys_out: &mut CpuBuffer<K>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        check_len("sorted keys (the keys' length)", keys.len(), keys_out.len())?;
+        sort::sort::<K, K>(
+            keys.data()?,
+            sort::Values::None,
+            Some(keys_out.data_mut()?),
+            None,
+            spec,
+        )
+    }
+
+    fn raw_sort_pairs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &CpuBuffer<K>,
+        values: Option<&CpuBuffer<V>>,
+        keys_out: Option<&mut CpuBuffer<K>>,
+        values_out: &mut CpuBuffer<V>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        let n = keys.len();
+        check_len("sorted values (the keys' length)", n, values_out.len())?;
+        let values = match values {
+            Some(v) => {
+                check_len("values (one per key)", n, v.len())?;
+                sort::Values::Given(v.data()?)
+            }
+            None => sort::Values::Indices,
+        };
+        let keys_out = match keys_out {
+            Some(k) => {
+                check_len("sorted keys (the keys' length)", n, k.len())?;
+                Some(k.data_mut()?)
+            }
+            None => None,
+        };
+        sort::sort(
+            keys.data()?,
+            values,
+            keys_out,
+            Some(values_out.data_mut()?),
+            spec,
+        )
+    }
+
+    fn raw_segmented_sort<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &CpuBuffer<K>,
+        values: Option<&CpuBuffer<V>>,
+        segments: SegmentSpec<'_, CpuBuffer<u32>>,
+        keys_out: &mut CpuBuffer<K>,
+        values_out: Option<&mut CpuBuffer<V>>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        let n = keys.len();
+        check_len("sorted keys (the keys' length)", n, keys_out.len())?;
+        let values = values.map(CpuBuffer::data).transpose()?;
+        let values_out = values_out.map(CpuBuffer::data_mut).transpose()?;
+        let (k, ko) = (keys.data()?, keys_out.data_mut()?);
+        match segments {
+            SegmentSpec::Fixed { size, count, .. } => segmented_sort::sort(
+                k,
+                values,
+                count,
+                |s| s * size..n.min((s + 1) * size),
+                ko,
+                values_out,
+                spec,
+            ),
+            SegmentSpec::Offsets { offsets, count, .. } => {
+                let offsets = &offsets.data()?[..=count];
+                segmented_sort::sort(
+                    k,
+                    values,
+                    count,
+                    |s| offsets[s] as usize..offsets[s + 1] as usize,
+                    ko,
+                    values_out,
+                    spec,
+                )
+            }
+        }
+        Ok(())
+    }
+
+    fn raw_top_k<T: Element>(
+        &self,
+        _: Validated,
+        input: &CpuBuffer<T>,
+        k: usize,
+        spec: SortSpec,
+        values_out: &mut CpuBuffer<T>,
+        indices_out: Option<&mut CpuBuffer<u32>>,
+    ) -> Result<()> {
+        check_len("top-k values (k elements)", k, values_out.len())?;
+        let indices = indices_out.map(CpuBuffer::data_mut).transpose()?;
+        top_k::top_k(input.data()?, k, spec, values_out.data_mut()?, indices)
     }
 }

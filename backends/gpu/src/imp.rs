@@ -18,7 +18,7 @@ use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, Validated, Vote, WarpLaunch,
+    Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -631,6 +631,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 offsets,
                 count,
                 vector,
+                ..
             } => {
                 self.own(offsets)?;
                 check_len(
@@ -877,5 +878,52 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let value = fill(&mut out).and_then(|()| self.read_flushed::<T>(out.device_ptr(), 1));
         self.return_slot(out.into_mem());
         Ok(value?[0])
+    }
+
+    fn raw_sort_keys<K: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        keys_out: &mut GpuBuffer<K, R>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        self.sort_enqueue::<K, K>(keys, None, Some(keys_out), None, spec)
+    }
+
+    fn raw_sort_pairs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        values: Option<&GpuBuffer<V, R>>,
+        keys_out: Option<&mut GpuBuffer<K, R>>,
+        values_out: &mut GpuBuffer<V, R>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        self.sort_enqueue(keys, values, keys_out, Some(values_out), spec)
+    }
+
+    fn raw_segmented_sort<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        values: Option<&GpuBuffer<V, R>>,
+        segments: SegmentSpec<'_, GpuBuffer<u32, R>>,
+        keys_out: &mut GpuBuffer<K, R>,
+        values_out: Option<&mut GpuBuffer<V, R>>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        self.segmented_sort_enqueue(keys, values, segments, keys_out, values_out, spec)
+    }
+
+    fn raw_top_k<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        k: usize,
+        spec: SortSpec,
+        values_out: &mut GpuBuffer<T, R>,
+        indices_out: Option<&mut GpuBuffer<u32, R>>,
+    ) -> Result<()> {
+        self.top_k_enqueue(input, k, spec, values_out, indices_out)
     }
 }

@@ -16,6 +16,7 @@ pub mod ffi;
 mod imp;
 mod probe;
 pub mod runtime;
+mod sort;
 
 pub use backend::GpuBackend;
 pub use buffer::{GpuBuffer, OnDrop};

@@ -115,6 +115,12 @@ macro_rules! conformance_cases {
             histogram
             spmv_balanced
             histogram_wide
+            sort_keys
+            sort_pairs
+            argsort
+            segmented_sort_fixed
+            segmented_sort_offsets
+            top_k
             err_mask_width
             err_sub_width
             err_tile_size
@@ -130,6 +136,9 @@ macro_rules! conformance_cases {
             err_out_of_memory
             err_atomic_slot
             err_write_untouched
+            err_sort
+            err_segmented_sort
+            err_top_k
         }
     };
 }

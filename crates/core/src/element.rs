@@ -89,6 +89,13 @@ pub trait Element:
     fn from_seed(seed: u64) -> Self;
     /// The value converted to `f64` (rounded for 64-bit integers past 2^53).
     fn to_f64(self) -> f64;
+    /// The key as the sorts order it (docs/SEMANTICS.md "sort"): an unsigned integer of the
+    /// type's width, zero-extended to 64 bits, whose ascending order is the keys' order.
+    /// Unsigned keys as they are; signed keys with the sign bit flipped; floats with the sign
+    /// bit flipped when it is clear and every bit flipped when it is set, which orders
+    /// -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs by their payload bits, as
+    /// `total_cmp`).
+    fn order_bits(self) -> u64;
 }
 
 macro_rules! int_element {
@@ -138,6 +145,16 @@ macro_rules! int_element {
             }
             fn to_f64(self) -> f64 {
                 self as f64
+            }
+            #[inline]
+            fn order_bits(self) -> u64 {
+                // Signed types: flipping the sign bit maps MIN..=MAX onto 0..=UMAX in order.
+                let sign: $ut = if <$t>::MIN == 0 {
+                    0
+                } else {
+                    1 << (<$ut>::BITS - 1)
+                };
+                ((self as $ut) ^ sign) as u64
             }
         }
     };
@@ -225,6 +242,13 @@ macro_rules! float_element {
             }
             fn to_f64(self) -> f64 {
                 self as f64
+            }
+            #[inline]
+            fn order_bits(self) -> u64 {
+                let bits = <$t>::to_bits(self);
+                let sign: $bits = 1 << (<$bits>::BITS - 1);
+                // Negative floats order by decreasing magnitude: all bits flipped.
+                (if bits & sign != 0 { !bits } else { bits | sign }) as u64
             }
         }
     };

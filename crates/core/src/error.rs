@@ -142,6 +142,28 @@ pub enum WavekitError {
     /// A histogram of zero bins.
     #[error("histogram needs at least one bin")]
     ZeroBins,
+
+    /// A sort's bit range is empty or reaches past the key.
+    #[error(
+        "bit range {begin}..{end} is invalid for {bits}-bit keys: it needs begin < end <= {bits}"
+    )]
+    InvalidBitRange {
+        /// The first key bit compared.
+        begin: u32,
+        /// One past the last key bit compared.
+        end: u32,
+        /// Bits in the key type.
+        bits: u32,
+    },
+
+    /// A top-k asked for no elements or for more than the input holds.
+    #[error("top-k of {k} elements is invalid for an input of {n}: it needs 1 <= k <= n")]
+    InvalidK {
+        /// Elements asked for.
+        k: usize,
+        /// Elements in the input.
+        n: usize,
+    },
     /// A backend named at run time that this build does not include.
     #[error("backend {0} is not compiled in: rebuild with `--features {0}`")]
     BackendNotCompiled(&'static str),

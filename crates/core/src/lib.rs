@@ -34,13 +34,16 @@ pub mod raw;
 pub mod view;
 pub mod width;
 
-pub use api::{Collectives, Compacted, Csr, Segments, VectorSize, VoteResult, WarpPrimitives};
+pub use api::{
+    Collectives, Compacted, Csr, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize,
+    VoteResult, WarpPrimitives,
+};
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
 pub use element::{ElemKind, Element};
 pub use error::{Result, WavekitError};
 pub use mask::LaneMask;
 pub use op::ReduceOp;
 pub use predicate::Predicate;
-pub use raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
+pub use raw::{RawBackend, SegmentSpec, SortSpec, Validated, WarpLaunch};
 pub use view::{Anchored, View, ViewMut};
 pub use width::WarpWidth;

@@ -93,7 +93,34 @@ pub enum SegmentSpec<'a, O> {
         count: usize,
         /// Lanes per segment.
         vector: u32,
+        /// The longest segment's length.
+        longest: usize,
     },
+}
+
+/// A sort's order, validated: stable, by bits `begin_bit..end_bit` of each key's
+/// [`order_bits`](crate::Element::order_bits), ascending or descending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SortSpec {
+    /// Largest first (equal keys still keep their input order).
+    pub descending: bool,
+    /// The lowest key bit compared.
+    pub begin_bit: u32,
+    /// One past the highest key bit compared: `begin_bit < end_bit <= ` the key's bits.
+    pub end_bit: u32,
+}
+
+impl SortSpec {
+    /// The part of `order_bits` this spec compares, shifted down to bit 0.
+    pub fn digits(&self, order_bits: u64) -> u64 {
+        let width = self.end_bit - self.begin_bit;
+        let mask = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        (order_bits >> self.begin_bit) & mask
+    }
 }
 
 /// The kernel entry points of a backend. Implemented by every backend; called only by the
@@ -368,6 +395,72 @@ pub trait RawBackend: Backend {
         keys: &Self::Buffer<u32>,
         bins: u32,
         counts: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+
+    // ---- sorting (docs/SEMANTICS.md "sort", "segmented_sort", "top_k") ----
+
+    /// Stable sort of `keys` by `spec` into `keys_out` (the same length, non-empty input).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_sort_keys<K: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        keys_out: &mut Self::Buffer<K>,
+        spec: SortSpec,
+    ) -> Result<()>;
+    /// Stable sort of `keys` by `spec`, the values moved with their keys into `values_out`
+    /// and, when given, the keys into `keys_out` (each the keys' length, non-empty). `values`
+    /// `None` sorts the indices `0..n` (then `V` is `u32` and `n <= u32::MAX`): an argsort.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_sort_pairs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        values: Option<&Self::Buffer<V>>,
+        keys_out: Option<&mut Self::Buffer<K>>,
+        values_out: &mut Self::Buffer<V>,
+        spec: SortSpec,
+    ) -> Result<()>;
+    /// The stable sort of each segment of `keys` by `spec`, in place in the output: elements
+    /// never leave their segment. `values`/`values_out` as in `raw_sort_pairs` but always
+    /// given together or not at all. The segments cover the input (`SegmentSpec`'s `vector`
+    /// is unused); the input is non-empty.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    #[allow(clippy::too_many_arguments)]
+    fn raw_segmented_sort<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        values: Option<&Self::Buffer<V>>,
+        segments: SegmentSpec<'_, Self::Buffer<u32>>,
+        keys_out: &mut Self::Buffer<K>,
+        values_out: Option<&mut Self::Buffer<V>>,
+        spec: SortSpec,
+    ) -> Result<()>;
+    /// The first `k` elements (`1 <= k <= n`, `n <= u32::MAX`) of the stable sort of `input`
+    /// by `spec` into `values_out` (`k` elements), and their input indices into
+    /// `indices_out` when given.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_top_k<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        k: usize,
+        spec: SortSpec,
+        values_out: &mut Self::Buffer<T>,
+        indices_out: Option<&mut Self::Buffer<u32>>,
     ) -> Result<()>;
 
     /// The one value `fill` writes into a one-element buffer, read back once the work is

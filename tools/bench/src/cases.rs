@@ -168,6 +168,9 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
             |b, h, n| histogram_bins::<B>(b, h, n, Keys::Skewed, LARGE_BINS)
         ),
     ]
+    .into_iter()
+    .chain(super::sort::cases())
+    .collect()
 }
 
 /// `n` random values of stream `stream` (distinct streams give unrelated arrays).

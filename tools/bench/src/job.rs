@@ -9,6 +9,7 @@ use wavekit::element::Element;
 use wavekit::error::Result;
 use wavekit::{Backend, ScanKind};
 use wavekit::{Predicate, ReduceOp};
+use wavekit::{SegmentedSort, Sort, SortOrder, TopK};
 
 /// The segments of a segmented reduce as arrays: `offsets` (None for fixed segments of
 /// `seg_size`), the resolved vector size, and offsets materialised for a library baseline.
@@ -26,6 +27,12 @@ pub struct RawCsr<'a, B: Backend> {
     pub row_offsets: &'a B::Buffer<u32>,
     pub cols: &'a B::Buffer<u32>,
 }
+
+/// The `u32` values of a sort job and where they go.
+pub type SortValues<'a, B> = (
+    &'a <B as Backend>::Buffer<u32>,
+    &'a mut <B as Backend>::Buffer<u32>,
+);
 
 pub enum Job<'a, B: Backend, T: Element> {
     Reduce {
@@ -67,6 +74,28 @@ pub enum Job<'a, B: Backend, T: Element> {
     },
     /// Keys are `u32`; the job's `T` is `u32` too.
     Histogram { keys: &'a B::Buffer<u32>, bins: u32 },
+    /// An ascending stable sort of the keys, with `u32` values when given.
+    Sort {
+        keys: &'a B::Buffer<T>,
+        keys_out: &'a mut B::Buffer<T>,
+        values: Option<SortValues<'a, B>>,
+    },
+    /// Each segment sorted ascending.
+    SegmentedSort {
+        keys: &'a B::Buffer<T>,
+        segments: &'a Segments<B>,
+        /// `count + 1` offsets, also for fixed segments (CUB takes offsets only).
+        baseline_offsets: &'a B::Buffer<u32>,
+        count: usize,
+        out: &'a mut B::Buffer<T>,
+    },
+    /// The k largest, with their indices.
+    TopK {
+        input: &'a B::Buffer<T>,
+        k: usize,
+        values: &'a mut B::Buffer<T>,
+        indices: &'a mut B::Buffer<u32>,
+    },
 }
 
 impl<B: Collectives, T: Element> Job<'_, B, T> {
@@ -101,6 +130,28 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 count,
             } => b.compact_into(*input, *pred, *stable, output, count),
             Job::Histogram { keys, bins } => b.histogram(*keys, *bins).map(sink),
+            Job::Sort {
+                keys,
+                keys_out,
+                values: None,
+            } => b.sort_keys_into(*keys, keys_out, SortOrder::ASCENDING),
+            Job::Sort {
+                keys,
+                keys_out,
+                values: Some((values, values_out)),
+            } => b.sort_pairs_into(*keys, *values, keys_out, values_out, SortOrder::ASCENDING),
+            Job::SegmentedSort {
+                keys,
+                segments,
+                out,
+                ..
+            } => b.segmented_sort_keys_into(*keys, segments, out, SortOrder::ASCENDING),
+            Job::TopK {
+                input,
+                k,
+                values,
+                indices,
+            } => b.top_k_with_indices_into(*input, *k, SortOrder::DESCENDING, values, indices),
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! - [`job`]: one collective call as a value, so `wavekit bench` and the criterion bench time the
 //!   same work.
-//! - [`cases`]: every collective at a size, its input made and its result checked bit for bit
+//! - [`cases`], [`sort`]: every collective at a size, its input made and its result checked bit for bit
 //!   against wavekit-conformance's reference before it is timed (a wrong result gets no number).
 //! - [`timing`]: the harness and the same-run copy/read baselines; a backend joins by
 //!   implementing [`timing::BenchBackend`] (done here for the CPU, the executor, CUDA and HIP).
@@ -22,6 +22,7 @@ pub mod job;
 pub mod plot;
 pub mod report;
 pub mod runner;
+pub mod sort;
 #[cfg(test)]
 mod tests;
 pub mod timing;

@@ -8,7 +8,7 @@ use crate::{Outcome, Row, Selection, bench_one};
 use wavekit::cpu::{CpuBackend, CpuBuffer};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::raw::{RawBackend, SegmentSpec, Validated, WarpLaunch};
+use wavekit::raw::{RawBackend, SegmentSpec, SortSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
 use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
 use wavekit::{Predicate, ReduceOp};
@@ -243,6 +243,52 @@ impl RawBackend for Faulty {
         c.as_mut_slice()[0] += 1;
         Ok(())
     }
+    fn raw_sort_keys<K: Element>(
+        &self,
+        ok: Validated,
+        k: &CpuBuffer<K>,
+        o: &mut CpuBuffer<K>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        self.0.raw_sort_keys(ok, k, o, spec)?;
+        // The first two sorted keys swapped: unsorted whenever they differ.
+        o.as_mut_slice().swap(0, 1);
+        Ok(())
+    }
+    fn raw_sort_pairs<K: Element, V: Element>(
+        &self,
+        ok: Validated,
+        k: &CpuBuffer<K>,
+        v: Option<&CpuBuffer<V>>,
+        ko: Option<&mut CpuBuffer<K>>,
+        vo: &mut CpuBuffer<V>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        self.0.raw_sort_pairs(ok, k, v, ko, vo, spec)
+    }
+    fn raw_segmented_sort<K: Element, V: Element>(
+        &self,
+        ok: Validated,
+        k: &CpuBuffer<K>,
+        v: Option<&CpuBuffer<V>>,
+        segs: SegmentSpec<'_, CpuBuffer<u32>>,
+        ko: &mut CpuBuffer<K>,
+        vo: Option<&mut CpuBuffer<V>>,
+        spec: SortSpec,
+    ) -> Result<()> {
+        self.0.raw_segmented_sort(ok, k, v, segs, ko, vo, spec)
+    }
+    fn raw_top_k<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        k: usize,
+        spec: SortSpec,
+        v: &mut CpuBuffer<T>,
+        idx: Option<&mut CpuBuffer<u32>>,
+    ) -> Result<()> {
+        self.0.raw_top_k(ok, i, k, spec, v, idx)
+    }
 }
 
 impl ExtraCases for Faulty {}
@@ -272,8 +318,9 @@ fn wrong_results_get_no_number_and_right_ones_do() {
     let cases = super::cases::all::<Faulty>().len();
     assert_eq!(rows.len(), cases);
     for r in &rows {
-        let should_be_wrong =
-            r.collective.starts_with("reduce") || r.collective.starts_with("histogram");
+        let should_be_wrong = r.collective.starts_with("reduce")
+            || r.collective.starts_with("histogram")
+            || r.collective == "sort keys";
         match &r.outcome {
             Outcome::Wrong(detail) => {
                 assert!(
@@ -289,8 +336,8 @@ fn wrong_results_get_no_number_and_right_ones_do() {
             Outcome::Error(e) => panic!("{} {}: {e}", r.collective, r.elem),
         }
     }
-    // Nine reduces (three ops, three types) and four histograms are wrong.
-    let wrong = 9 + 4;
+    // Nine reduces (three ops, three types), four histograms and three key sorts are wrong.
+    let wrong = 9 + 4 + 3;
     let csv = crate::csv(&rows);
     assert_eq!(
         csv.lines().filter(|l| l.ends_with(",ok")).count(),

@@ -4,8 +4,10 @@
 
 mod device;
 mod ops;
+mod sort;
 mod warp;
 
 pub use device::*;
 pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, mul};
+pub use sort::*;
 pub use warp::*;

@@ -3,7 +3,9 @@
 //!
 //! One file per collective, named as its kernel (csrc/kernels/) and its conformance cases:
 //! the traits' contracts and examples in `warp.rs` ([`WarpPrimitives`]) and `collectives.rs`
-//! ([`Collectives`]), each collective's checks in its own file.
+//! ([`Collectives`]), each collective's checks in its own file. The sorting collectives have a
+//! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
+//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]).
 
 mod atomic_agg_inc;
 mod block_reduce;
@@ -14,13 +16,19 @@ mod device_reduce;
 mod device_scan;
 mod histogram;
 mod segmented_reduce;
+mod segmented_sort;
+mod sort;
 mod spmv;
+mod top_k;
 mod warp;
 
 pub use collectives::Collectives;
 pub use compact::Compacted;
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
+pub use segmented_sort::SegmentedSort;
+pub use sort::{Sort, SortOrder};
 pub use spmv::Csr;
+pub use top_k::TopK;
 pub use warp::{VoteResult, WarpPrimitives};
 
 use crate::backend::Backend;

@@ -86,6 +86,7 @@ enum SegKind<B: Backend> {
         offsets: B::Buffer<u32>,
         count: usize,
         total: usize,
+        longest: usize,
     },
 }
 
@@ -125,6 +126,11 @@ impl<B: Backend> Segments<B> {
                 offsets: backend.upload(offsets)?,
                 count,
                 total: len,
+                longest: offsets
+                    .windows(2)
+                    .map(|w| (w[1] - w[0]) as usize)
+                    .max()
+                    .unwrap_or(0),
             },
             vector,
         })
@@ -168,12 +174,14 @@ impl<B: Backend> Segments<B> {
                 offsets,
                 count,
                 total,
+                longest,
             } => {
                 check_len(what, *total, len)?;
                 SegmentSpec::Offsets {
                     offsets,
                     count: *count,
                     vector: resolve_vector(self.vector, len, *count)?,
+                    longest: *longest,
                 }
             }
         })

@@ -46,6 +46,38 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_sort_keys(
+        s: S,
+        dtype: u32,
+        input: *const c_void,
+        out: *mut c_void,
+        n: u64,
+        descending: u32,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_sort_pairs(
+        s: S,
+        dtype: u32,
+        keys: *const c_void,
+        keys_out: *mut c_void,
+        vals: *const u32,
+        vals_out: *mut u32,
+        n: u64,
+        descending: u32,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_segmented_sort(
+        s: S,
+        keys: *const u32,
+        out: *mut u32,
+        n: u64,
+        offsets: *const u32,
+        count: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
     pub fn wk_bench_cub_histogram(
         s: S,
         keys: *const u32,

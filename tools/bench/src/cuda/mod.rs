@@ -6,6 +6,7 @@
 pub mod ffi;
 pub mod ladder;
 mod more_variants;
+mod sort;
 pub mod timer;
 mod variants;
 mod vendor;
@@ -137,6 +138,9 @@ impl BenchBackend for CudaBackend {
 
     fn time_job<T: Element>(&self, h: &Harness, job: &mut Job<'_, Self, T>) -> Result<Timed> {
         let timer = DeviceTimer::new(self)?;
+        if let Some(sorted) = sort::time(self, &timer, h, job) {
+            return sorted;
+        }
         // wk_status cleared: code 0, detail "none".
         let status = self.upload(&[0u64, u64::MAX])?;
         let st = dptr::<Status>(status.device_ptr());
@@ -497,6 +501,13 @@ impl BenchBackend for CudaBackend {
                         timing: timing_plain,
                     }),
                 }
+            }
+            // Timed above, through the API (sort.rs).
+            Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. } => {
+                return Err(mismatch(
+                    "sort",
+                    "sorting jobs are timed by cuda::sort".into(),
+                ));
             }
         };
         let st = self.download(&status)?;

@@ -1,0 +1,242 @@
+//! Sort (docs/SEMANTICS.md "sort"): a parallel stable LSD radix sort over 8-bit digits of each
+//! key's rank (its `order_bits`, cut to the spec's bit range, inverted when descending).
+//!
+//! Each pass splits its input into chunks; every chunk counts its digits, the counts are laid
+//! out digit-major over the chunks (so chunk c's keys of digit d land after every earlier
+//! chunk's keys of digit d: stable), and every chunk scatters its keys to its own disjoint
+//! slots. A pass whose digit is the same for every key would move nothing and is skipped, so
+//! keys that differ only in a few bits cost a few passes.
+
+use rayon::prelude::*;
+use wavekit_core::element::Element;
+use wavekit_core::error::Result;
+use wavekit_core::host;
+use wavekit_core::raw::SortSpec;
+
+const DIGIT_BITS: u32 = 8;
+const RADIX: usize = 1 << DIGIT_BITS;
+/// Keys per chunk at least: a chunk's 256 counters and 256 write streams pay off above this.
+const MIN_CHUNK: usize = 1 << 15;
+
+/// The key's rank under `spec`: ascending order of ranks is the sort's order.
+#[inline]
+pub(crate) fn rank<K: Element>(k: K, spec: &SortSpec) -> u64 {
+    let d = spec.digits(k.order_bits());
+    if spec.descending {
+        let width = spec.end_bit - spec.begin_bit;
+        let top = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        top - d
+    } else {
+        d
+    }
+}
+
+/// Where the values of a sort come from.
+#[derive(Clone, Copy)]
+pub(crate) enum Values<'a, V> {
+    /// Keys only.
+    None,
+    /// One value per key.
+    Given(&'a [V]),
+    /// The indices 0..n (an argsort), as `V`'s bits.
+    Indices,
+}
+
+impl<V: Element> Values<'_, V> {
+    #[inline]
+    fn at(&self, i: usize) -> V {
+        match self {
+            Values::Given(v) => v[i],
+            _ => V::from_bits(i as u64),
+        }
+    }
+}
+
+/// A pointer the chunks of a pass write through, each to slots no other chunk writes.
+#[derive(Clone, Copy)]
+struct Dst<T>(*mut T);
+// SAFETY: only ever used to write disjoint slots from different threads (see `pass`).
+unsafe impl<T> Send for Dst<T> {}
+unsafe impl<T> Sync for Dst<T> {}
+
+/// Sorts `keys` (with their values) into `keys_out` / `values_out`; `keys_out` None: the keys
+/// are only needed as scratch (argsort). `values_out` is given exactly when `values` is not
+/// `Values::None`.
+pub(crate) fn sort<K: Element, V: Element>(
+    keys: &[K],
+    values: Values<'_, V>,
+    keys_out: Option<&mut [K]>,
+    values_out: Option<&mut [V]>,
+    spec: SortSpec,
+) -> Result<()> {
+    let n = keys.len();
+    let with_values = !matches!(values, Values::None);
+    let mut own_keys = if keys_out.is_none() {
+        host::filled(n, K::default())?
+    } else {
+        Vec::new()
+    };
+    let out_k: &mut [K] = match keys_out {
+        Some(k) => k,
+        None => &mut own_keys,
+    };
+    let mut tmp_k = host::filled(n, K::default())?;
+    let mut tmp_v = if with_values {
+        host::filled(n, V::default())?
+    } else {
+        Vec::new()
+    };
+    let mut empty: [V; 0] = [];
+    let out_v: &mut [V] = values_out.unwrap_or(&mut empty);
+
+    // The passes that move something: a digit shared by every key is skipped.
+    let passes: Vec<(u32, u32)> = digit_passes(&spec)
+        .filter(|&(shift, bits)| !uniform_digit(keys, &spec, shift, bits))
+        .collect();
+    if passes.is_empty() {
+        out_k.par_iter_mut().zip(keys).for_each(|(o, &k)| *o = k);
+        if with_values {
+            out_v
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(i, o)| *o = values.at(i));
+        }
+        return Ok(());
+    }
+    // Ping-pong so that the last pass writes the outputs: pass p writes them when the passes
+    // after it are even in number, the scratch otherwise.
+    let mut in_out = None::<bool>;
+    for (p, &(shift, bits)) in passes.iter().enumerate() {
+        let to_out = (passes.len() - 1 - p).is_multiple_of(2);
+        match in_out {
+            None if to_out => scatter(
+                keys,
+                |i| values.at(i),
+                with_values,
+                out_k,
+                out_v,
+                &spec,
+                shift,
+                bits,
+            ),
+            None => scatter(
+                keys,
+                |i| values.at(i),
+                with_values,
+                &mut tmp_k,
+                &mut tmp_v,
+                &spec,
+                shift,
+                bits,
+            ),
+            Some(true) => scatter(
+                out_k,
+                |i| out_v[i],
+                with_values,
+                &mut tmp_k,
+                &mut tmp_v,
+                &spec,
+                shift,
+                bits,
+            ),
+            Some(false) => scatter(
+                &tmp_k,
+                |i| tmp_v[i],
+                with_values,
+                out_k,
+                out_v,
+                &spec,
+                shift,
+                bits,
+            ),
+        }
+        in_out = Some(to_out);
+    }
+    Ok(())
+}
+
+/// The digit passes from the lowest: (shift, bits) with bits <= 8, covering the spec's range.
+fn digit_passes(spec: &SortSpec) -> impl Iterator<Item = (u32, u32)> + use<> {
+    let (begin, end) = (spec.begin_bit, spec.end_bit);
+    (begin..end)
+        .step_by(DIGIT_BITS as usize)
+        .map(move |s| (s - begin, (end - s).min(DIGIT_BITS)))
+}
+
+#[inline]
+fn digit<K: Element>(k: K, spec: &SortSpec, shift: u32, bits: u32) -> usize {
+    ((rank(k, spec) >> shift) & ((1u64 << bits) - 1)) as usize
+}
+
+fn uniform_digit<K: Element>(keys: &[K], spec: &SortSpec, shift: u32, bits: u32) -> bool {
+    let first = digit(keys[0], spec, shift, bits);
+    keys.par_iter()
+        .all(|&k| digit(k, spec, shift, bits) == first)
+}
+
+fn chunk_len(n: usize) -> usize {
+    let parts = rayon::current_num_threads() * 4;
+    n.div_ceil(parts).max(MIN_CHUNK)
+}
+
+/// One stable counting pass of `src` (and its values) into `dst` by digit (shift, bits).
+#[allow(clippy::too_many_arguments)]
+fn scatter<K: Element, V: Element>(
+    src: &[K],
+    value: impl Fn(usize) -> V + Sync,
+    with_values: bool,
+    dst: &mut [K],
+    dst_v: &mut [V],
+    spec: &SortSpec,
+    shift: u32,
+    bits: u32,
+) {
+    let n = src.len();
+    let chunk = chunk_len(n);
+    let counts: Vec<[usize; RADIX]> = src
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut h = [0usize; RADIX];
+            for &k in c {
+                h[digit(k, spec, shift, bits)] += 1;
+            }
+            h
+        })
+        .collect();
+    // Digit-major offsets over the chunks: stability across chunks.
+    let mut offsets = vec![[0usize; RADIX]; counts.len()];
+    let mut at = 0;
+    for d in 0..RADIX {
+        for (c, h) in counts.iter().enumerate() {
+            offsets[c][d] = at;
+            at += h[d];
+        }
+    }
+    debug_assert_eq!(at, n);
+    let (dk, dv) = (Dst(dst.as_mut_ptr()), Dst(dst_v.as_mut_ptr()));
+    assert!(dst.len() == n && (!with_values || dst_v.len() == n));
+    src.par_chunks(chunk)
+        .zip(offsets.par_iter_mut())
+        .enumerate()
+        .for_each(|(c, (keys, off))| {
+            let base = c * chunk;
+            for (j, &k) in keys.iter().enumerate() {
+                let d = digit(k, spec, shift, bits);
+                let slot = off[d];
+                off[d] += 1;
+                // SAFETY: the offsets give every (chunk, digit) its own range of slots below
+                // n (they partition 0..n), so no two writes anywhere in the pass share a slot,
+                // and both outputs hold n elements (asserted above).
+                unsafe {
+                    *{ dk }.0.add(slot) = k;
+                    if with_values {
+                        *{ dv }.0.add(slot) = value(base + j);
+                    }
+                }
+            }
+        });
+}

@@ -1,0 +1,161 @@
+// segmented_sort: every segment sorted on its own (docs/SEMANTICS.md "segmented_sort").
+//
+// Segments that fit in a warp (the longest no longer than the device's width) are sorted a
+// warp each, in registers: every lane holds one (rank, position) pair and a bitonic network of
+// shuffles orders them; the pairs are all distinct, so the result is the stable order.
+// Otherwise the positions are sorted by key (an argsort: stable), then stably by their segment
+// (a sort of the segment numbers carrying the positions), which leaves every segment's
+// positions in key order; the keys and values are then gathered from them.
+#include "sort.h"
+
+namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+const unsigned kSegWarps = kSortThreads / WK_WARP_SIZE;
+
+template <typename U>
+__device__ __forceinline__ bool pair_less(U ra, unsigned pa, U rb, unsigned pb) {
+  return ra < rb || (ra == rb && pa < pb);
+}
+
+// One segment per warp: segment s is [start(s), end(s)), at most WK_WARP_SIZE keys.
+template <typename U, typename V, bool VALS>
+__global__ void __launch_bounds__(kSortThreads)
+    segmented_sort_warp_kernel(wk_status* st, uint32_t warp_size, const U* keys, const V* vals,
+                               uint64_t n, const uint32_t* offsets, uint64_t seg_size,
+                               uint64_t count, RankSpec r, U* keys_out, V* vals_out) {
+  if (!width_ok(st, warp_size)) return;
+  const uint64_t seg = (uint64_t)blockIdx.x * kSegWarps + threadIdx.x / WK_WARP_SIZE;
+  if (seg >= count) return;  // the whole warp: one segment per warp
+  const uint64_t start = offsets ? offsets[seg] : seg * seg_size;
+  const uint64_t end = offsets ? offsets[seg + 1] : (n - start < seg_size ? n : start + seg_size);
+  const unsigned len = (unsigned)(end - start);
+  const unsigned ln = lane();
+  // Lanes past the segment hold the largest pair, so they sort to the end.
+  U rank = (U)~(U)0;
+  unsigned pos = ~0u;
+  if (ln < len) {
+    rank = rank_of<U>(keys[start + ln], r);
+    pos = ln;
+  }
+  for (unsigned size = 2; size <= WK_WARP_SIZE; size <<= 1) {
+    for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
+      // The partner lane by index, not by xor: a network's strides restart at every size,
+      // which the executor would read as a shuffle-xor tree that starts too low.
+      const U other_rank = shfl_idx<U>(WK_FULL_MASK, rank, ln ^ stride, WK_WARP_SIZE);
+      const unsigned other_pos = shfl_idx<unsigned>(WK_FULL_MASK, pos, ln ^ stride, WK_WARP_SIZE);
+      const bool ascending = (ln & size) == 0;
+      const bool lower = (ln & stride) == 0;
+      const bool other_less = pair_less(other_rank, other_pos, rank, pos);
+      // The lower lane of an ascending pair keeps the smaller; the other roles follow.
+      if (other_less == (lower == ascending)) {
+        rank = other_rank;
+        pos = other_pos;
+      }
+    }
+  }
+  if (ln < len) {
+    keys_out[start + ln] = keys[start + pos];
+    if (VALS) vals_out[start + ln] = vals[start + pos];
+  }
+}
+
+// seg_of[i] = the segment holding position idx[i].
+__global__ void __launch_bounds__(kSortThreads)
+    segment_of_kernel(const uint32_t* idx, uint64_t n, const uint32_t* offsets, uint64_t seg_size,
+                      uint64_t count, uint32_t* seg_of) {
+  const uint64_t i = (uint64_t)blockIdx.x * kSortThreads + threadIdx.x;
+  if (i >= n) return;
+  const uint64_t p = idx[i];
+  if (!offsets) {
+    seg_of[i] = (uint32_t)(p / seg_size);
+    return;
+  }
+  // The last segment whose start is at or before p: empty segments before it share its start.
+  uint64_t lo = 0, hi = count;  // offsets[lo] <= p < offsets[hi]
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid] <= p)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  seg_of[i] = (uint32_t)lo;
+}
+
+template <typename U, typename V>
+int warp_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
+              const void* keys, const void* vals, uint64_t n, const uint32_t* offsets,
+              uint64_t seg_size, uint64_t count, void* keys_out, void* vals_out) {
+  const uint64_t blocks = (count + kSegWarps - 1) / kSegWarps;
+  if (blocks > 0x7fffffffull) return WK_ERR_ARG;
+  if (vals)
+    WK_LAUNCH((unsigned)blocks, kSortThreads, 0, s, segmented_sort_warp_kernel<U, V, true>)(
+        st, warp_size, (const U*)keys, (const V*)vals, n, offsets, seg_size, count, r,
+        (U*)keys_out, (V*)vals_out);
+  else
+    WK_LAUNCH((unsigned)blocks, kSortThreads, 0, s, segmented_sort_warp_kernel<U, V, false>)(
+        st, warp_size, (const U*)keys, nullptr, n, offsets, seg_size, count, r, (U*)keys_out,
+        nullptr);
+  return host::launch_error();
+}
+
+}  // namespace
+
+int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                          uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+                          const uint32_t* offsets, uint64_t seg_size, uint64_t count,
+                          uint64_t longest, uint32_t begin_bit, uint32_t end_bit,
+                          uint32_t descending, void* scratch, uint64_t scratch_bytes,
+                          void* keys_out, void* vals_out) {
+  RankSpec r;
+  const uint32_t key_size = key_size_of(key_dtype);
+  if (!key_size || !rank_spec(key_dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
+  if (n == 0 || count == 0 || n > 0xffffffffull || (!offsets && seg_size == 0)) return WK_ERR_ARG;
+  if ((value_size != 0 && value_size != 4 && value_size != 8) || (value_size == 0) != !vals ||
+      (value_size == 0) != !vals_out)
+    return WK_ERR_ARG;
+  host::stream_t s = as_stream(stream);
+  if (longest <= WK_WARP_SIZE) {
+    if (key_size == 4)
+      return value_size == 8 ? warp_path<uint32_t, uint64_t>(s, st, warp_size, r, keys, vals, n,
+                                                             offsets, seg_size, count, keys_out,
+                                                             vals_out)
+                             : warp_path<uint32_t, uint32_t>(s, st, warp_size, r, keys, vals, n,
+                                                             offsets, seg_size, count, keys_out,
+                                                             vals_out);
+    return value_size == 8 ? warp_path<uint64_t, uint64_t>(s, st, warp_size, r, keys, vals, n,
+                                                           offsets, seg_size, count, keys_out,
+                                                           vals_out)
+                           : warp_path<uint64_t, uint32_t>(s, st, warp_size, r, keys, vals, n,
+                                                           offsets, seg_size, count, keys_out,
+                                                           vals_out);
+  }
+  if (scratch_bytes < sort_scratch_bytes(WK_ALGO_SEGMENTED_SORT, key_size, value_size, n))
+    return WK_ERR_SCRATCH;
+  const uint64_t slot = round_up(n * 4);
+  uint32_t* by_key = (uint32_t*)scratch;
+  uint32_t* segs = (uint32_t*)((char*)scratch + slot);
+  uint32_t* by_segment = (uint32_t*)((char*)scratch + 2 * slot);
+  void* inner = (char*)scratch + 3 * slot;
+  const uint64_t inner_bytes = scratch_bytes - 3 * slot;
+  int rc = sort_run(stream, st, warp_size, key_dtype, 4, WK_SORT_VALUES_INDICES, keys, nullptr, n,
+                    begin_bit, end_bit, descending, inner, inner_bytes, nullptr, by_key);
+  if (rc) return rc;
+  unsigned grid;
+  if (!grid_for(n, kSortThreads, &grid)) return WK_ERR_ARG;
+  WK_LAUNCH(grid, kSortThreads, 0, s, segment_of_kernel)(by_key, n, offsets, seg_size, count, segs);
+  if ((rc = host::launch_error())) return rc;
+  // Segment numbers below `count`: only their significant bits need a pass.
+  uint32_t bits = 1;
+  while (bits < 32 && ((count - 1) >> bits) != 0) ++bits;
+  rc = sort_run(stream, st, warp_size, DT_U32, 4, WK_SORT_VALUES_GIVEN, segs, by_key, n, 0, bits,
+                0, inner, inner_bytes, nullptr, by_segment);
+  if (rc) return rc;
+  if ((rc = gather_by_index(s, key_size, keys, by_segment, n, keys_out))) return rc;
+  return value_size ? gather_by_index(s, value_size, vals, by_segment, n, vals_out) : 0;
+}
+
+}  // namespace WK_NS

@@ -1,0 +1,346 @@
+// sort: stable LSD radix sort of keys, pairs and argsort (docs/SEMANTICS.md "sort").
+//
+// A key's rank is its order bits (unsigned as is, signed with the sign bit flipped, floats
+// flipped as SEMANTICS says), cut to bits [begin, end), complemented when descending. The
+// rank is sorted in 8-bit digits from the lowest:
+//   1. sort_histogram_kernel: one read of the keys counts every pass's digits (per portion of
+//      at most kPortion keys);
+//   2. sort_offsets_kernel: the digit-major scan of those counts: where each digit of each
+//      portion starts in every pass;
+//   3. per pass and portion, sort_onesweep_kernel: tiles in start order (a ticket); each warp
+//      ranks its keys with ballots on the digit bits at the device's width (the warp-level
+//      multi-split), the tile's digit counts are chained to the tiles before it with a
+//      decoupled look-back per digit, and the tile is staged in shared memory in digit order
+//      and written out in runs, its values with it.
+// Stable at every step: a warp ranks its keys in index order, warps and tiles add the counts
+// of the ones before them, portions those of the portions before.
+#include "sort.h"
+
+namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+const unsigned kSortWarps = kSortThreads / WK_WARP_SIZE;
+// Status word of one digit of one tile: flag in the top two bits, count below (< 2^30).
+const unsigned kCountBits = 30;
+const unsigned kFlagAggregate = 1u << kCountBits;
+const unsigned kFlagInclusive = 2u << kCountBits;
+const unsigned kCountMask = kFlagAggregate - 1;
+
+template <typename U>
+__global__ void __launch_bounds__(kSortThreads)
+    sort_histogram_kernel(const U* keys, uint64_t n, RankSpec r, unsigned passes,
+                          unsigned* counts) {
+  WK_SHARED(unsigned, h, kMaxPasses * kRadix);
+  const unsigned t = threadIdx.x;
+  for (unsigned i = t; i < passes * kRadix; i += kSortThreads) h[i] = 0;
+  __syncthreads();
+  const uint64_t lo = (uint64_t)blockIdx.y * kPortion;
+  const uint64_t hi = n - lo < kPortion ? n : lo + kPortion;
+  const uint64_t stride = (uint64_t)gridDim.x * kSortThreads;
+  for (uint64_t i = lo + (uint64_t)blockIdx.x * kSortThreads + t; i < hi; i += stride) {
+    const U rk = rank_of<U>(keys[i], r);
+    for (unsigned p = 0; p < passes; ++p) atomicAdd(h + p * kRadix + digit_of<U>(rk, p, r), 1u);
+  }
+  __syncthreads();
+  unsigned* mine = counts + (uint64_t)blockIdx.y * passes * kRadix;
+  for (unsigned i = t; i < passes * kRadix; i += kSortThreads) {
+    const unsigned c = h[i];
+    if (c) atomicAdd(mine + i, c);
+  }
+}
+
+// One block of kRadix threads, thread d for digit d: offsets[p][q][d] = the keys of every
+// smaller digit in pass p, then those of digit d in the portions before q.
+__global__ void __launch_bounds__(kRadix)
+    sort_offsets_kernel(const unsigned* counts, unsigned passes, unsigned portions,
+                        unsigned long long* offsets) {
+  WK_SHARED(unsigned long long, totals, kRadix);
+  const unsigned d = threadIdx.x;
+  for (unsigned p = 0; p < passes; ++p) {
+    unsigned long long total = 0;
+    for (unsigned q = 0; q < portions; ++q) total += counts[((uint64_t)q * passes + p) * kRadix + d];
+    totals[d] = total;
+    __syncthreads();
+    unsigned long long run = 0;
+    for (unsigned e = 0; e < d; ++e) run += totals[e];
+    for (unsigned q = 0; q < portions; ++q) {
+      offsets[((uint64_t)p * portions + q) * kRadix + d] = run;
+      run += counts[((uint64_t)q * passes + p) * kRadix + d];
+    }
+    __syncthreads();
+  }
+}
+
+// One pass over one portion [lo, lo + len) of the keys. VALS: 0 keys only, 1 values from
+// vals_in, 2 the keys' indices (an argsort's first pass).
+template <typename U, typename V, int VALS, unsigned ITEMS>
+__global__ void __launch_bounds__(kSortThreads)
+    sort_onesweep_kernel(wk_status* st, uint32_t warp_size, const U* keys_in, U* keys_out,
+                         const V* vals_in, V* vals_out, uint64_t lo, uint64_t len, RankSpec r,
+                         unsigned pass, const unsigned long long* offsets, unsigned* ticket,
+                         unsigned* status) {
+  const unsigned kTile = kSortThreads * ITEMS;
+  WK_SHARED(unsigned, warp_counts, kSortWarps * kRadix);
+  WK_SHARED(U, staged_keys, kTile);
+  WK_SHARED(V, staged_vals, VALS ? kTile : 1);
+  WK_SHARED(unsigned, tile_start, kRadix);
+  WK_SHARED(unsigned long long, out_base, kRadix);
+  WK_SHARED(unsigned, warp_sums, kSortWarps);
+  WK_SHARED_VAR(unsigned, s_tile);
+  if (!width_ok(st, warp_size)) return;
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
+  if (t == 0) s_tile = atomicAdd(ticket, 1u);
+  for (unsigned i = t; i < kSortWarps * kRadix; i += kSortThreads) warp_counts[i] = 0;
+  __syncthreads();
+  const uint64_t tile = s_tile;
+  const uint64_t base = tile * kTile;
+  const uint64_t wbase = base + (uint64_t)w * WK_WARP_SIZE * ITEMS;
+
+  // Warp-striped: item j of lane l is key wbase + j * W + l, so ranking j by j, lane by lane,
+  // is ranking in index order.
+  U k[ITEMS];
+  V v[ITEMS];
+  unsigned at[ITEMS];
+  const wk_lanemask_t below = arch::lanemask_lt();
+#pragma unroll
+  for (unsigned j = 0; j < ITEMS; ++j) {
+    const uint64_t i = wbase + (uint64_t)j * WK_WARP_SIZE + ln;
+    const bool live = i < len;
+    k[j] = live ? keys_in[lo + i] : (U)0;
+    if (VALS == 1) v[j] = live ? vals_in[lo + i] : (V)0;
+    if (VALS == 2) v[j] = (V)(lo + i);
+    const unsigned d = digit_of<U>(rank_of<U>(k[j], r), pass, r);
+    // The lanes holding the same digit: one ballot per digit bit, at the device's width.
+    wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
+    for (unsigned b = 0; b < digit_bits(pass, r); ++b) {
+      const bool set = (d >> b) & 1;
+      const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, set);
+      peers &= set ? ones : ~ones;
+    }
+    const unsigned leader = live ? (unsigned)arch::lowest_lane(peers) : ln;
+    unsigned before = 0;
+    if (live && ln == leader) {
+      before = warp_counts[w * kRadix + d];
+      warp_counts[w * kRadix + d] = before + (unsigned)arch::popc(peers);
+    }
+    // The leader's count before its group, to every lane of the group.
+    before = shfl_idx<unsigned>(WK_FULL_MASK, before, leader, WK_WARP_SIZE);
+    at[j] = before + (unsigned)arch::popc(peers & below);
+    syncwarp(NATIVE, WK_FULL_MASK);
+  }
+  __syncthreads();
+
+  // Thread d (kSortThreads == kRadix): the digit's counts of the warps before each warp, the
+  // tile's count of the digit, and where the tile's digit-d keys start in the tile.
+  const unsigned d = t;
+  unsigned total = 0;
+  for (unsigned x = 0; x < kSortWarps; ++x) {
+    const unsigned c = warp_counts[x * kRadix + d];
+    warp_counts[x * kRadix + d] = total;
+    total += c;
+  }
+  const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, total, WK_WARP_SIZE);
+  if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+  // Chain the digit's count to the tiles before: publish the aggregate, add the tiles before
+  // back to the first inclusive prefix, publish the inclusive prefix.
+  unsigned* mine = status + tile * kRadix + d;
+  unsigned prefix = 0;
+  if (tile == 0) {
+    *(volatile unsigned*)mine = kFlagInclusive | total;
+  } else {
+    *(volatile unsigned*)mine = kFlagAggregate | total;
+    for (uint64_t p = tile - 1;; --p) {
+      unsigned s;
+      do {
+        s = *(const volatile unsigned*)(status + p * kRadix + d);
+      } while ((s & ~kCountMask) == 0);
+      prefix += s & kCountMask;
+      if (s & kFlagInclusive) break;
+    }
+    *(volatile unsigned*)mine = kFlagInclusive | (prefix + total);
+  }
+  __syncthreads();
+  unsigned start = incl - total;
+  for (unsigned x = 0; x < w; ++x) start += warp_sums[x];
+  tile_start[d] = start;
+  out_base[d] = offsets[d] + prefix - start;
+  __syncthreads();
+
+#pragma unroll
+  for (unsigned j = 0; j < ITEMS; ++j) {
+    if (wbase + (uint64_t)j * WK_WARP_SIZE + ln < len) {
+      const unsigned dj = digit_of<U>(rank_of<U>(k[j], r), pass, r);
+      const unsigned slot = tile_start[dj] + warp_counts[w * kRadix + dj] + at[j];
+      staged_keys[slot] = k[j];
+      if (VALS) staged_vals[slot] = v[j];
+    }
+  }
+  __syncthreads();
+  const uint64_t count = len - base < kTile ? len - base : kTile;
+  for (unsigned i = t; i < count; i += kSortThreads) {
+    const U key = staged_keys[i];
+    const uint64_t to = out_base[digit_of<U>(rank_of<U>(key, r), pass, r)] + i;
+    keys_out[to] = key;
+    if (VALS) vals_out[to] = staged_vals[i];
+  }
+}
+
+template <typename U, typename V, int VALS>
+int onesweep(host::stream_t s, wk_status* st, uint32_t warp_size, const U* kin, U* kout,
+             const V* vin, V* vout, uint64_t lo, uint64_t len, const RankSpec& r, unsigned pass,
+             const unsigned long long* offsets, unsigned* ticket, unsigned* status) {
+  const unsigned items = sort_items(sizeof(U), VALS ? sizeof(V) : 0);
+  const uint64_t tiles = (len + kSortThreads * items - 1) / (kSortThreads * items);
+  int rc = host::memset_async(ticket, 0, kTicketBytes + tiles * kRadix * sizeof(unsigned), s);
+  if (rc) return rc;
+  if (items == kItemsWide)
+    WK_LAUNCH((unsigned)tiles, kSortThreads, 0, s, sort_onesweep_kernel<U, V, VALS, kItemsWide>)(
+        st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
+  else
+    WK_LAUNCH((unsigned)tiles, kSortThreads, 0, s, sort_onesweep_kernel<U, V, VALS, kItemsNarrow>)(
+        st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
+  return host::launch_error();
+}
+
+// Every pass over every portion, ping-ponging between the outputs and the scratch copies so
+// that the last pass writes the outputs.
+template <typename U, typename V, int VALS>
+int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
+               const U* keys, const V* vals, uint64_t n, U* keys_out, V* vals_out,
+               const SortScratch& sc) {
+  const unsigned passes = pass_count(r);
+  const unsigned portions = (unsigned)((n + kPortion - 1) / kPortion);
+  int rc = host::memset_async(sc.counts, 0, sc.counts_bytes, s);
+  if (rc) return rc;
+  const unsigned grid_x = strided_grid(n / portions + 1);
+  WK_LAUNCH(dim3(grid_x, portions), kSortThreads, 0, s, sort_histogram_kernel<U>)(
+      keys, n, r, passes, sc.counts);
+  if ((rc = host::launch_error())) return rc;
+  WK_LAUNCH(1, kRadix, 0, s, sort_offsets_kernel)(sc.counts, passes, portions, sc.offsets);
+  if ((rc = host::launch_error())) return rc;
+  U* alt_k = (U*)sc.keys;
+  V* alt_v = (V*)sc.vals;
+  const U* src_k = keys;
+  const V* src_v = vals;
+  for (unsigned p = 0; p < passes; ++p) {
+    const bool last_here = (passes - 1 - p) % 2 == 0;
+    U* dst_k = last_here ? keys_out : alt_k;
+    V* dst_v = last_here ? vals_out : alt_v;
+    for (unsigned q = 0; q < portions; ++q) {
+      const uint64_t lo = (uint64_t)q * kPortion;
+      const uint64_t len = n - lo < kPortion ? n - lo : kPortion;
+      const unsigned long long* off = sc.offsets + ((uint64_t)p * portions + q) * kRadix;
+      if (p == 0 && VALS == 2)
+        rc = onesweep<U, V, 2>(s, st, warp_size, src_k, dst_k, nullptr, dst_v, lo, len, r, p, off,
+                               sc.ticket, sc.status);
+      else if (VALS)
+        rc = onesweep<U, V, 1>(s, st, warp_size, src_k, dst_k, src_v, dst_v, lo, len, r, p, off,
+                               sc.ticket, sc.status);
+      else
+        rc = onesweep<U, V, 0>(s, st, warp_size, src_k, dst_k, nullptr, nullptr, lo, len, r, p,
+                               off, sc.ticket, sc.status);
+      if (rc) return rc;
+    }
+    src_k = dst_k;
+    src_v = dst_v;
+    alt_k = last_here ? (U*)sc.keys : keys_out;
+    alt_v = last_here ? (V*)sc.vals : vals_out;
+  }
+  return 0;
+}
+
+template <typename U>
+int sort_keys_sized(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
+                    uint32_t value_size, uint32_t values, const void* keys, const void* vals,
+                    uint64_t n, void* keys_out, void* vals_out, const SortScratch& sc) {
+  U* kout = keys_out ? (U*)keys_out : (U*)sc.keys2;
+  if (value_size == 0)
+    return sort_typed<U, uint32_t, 0>(s, st, warp_size, r, (const U*)keys, nullptr, n, kout,
+                                      nullptr, sc);
+  const int mode = values == WK_SORT_VALUES_INDICES ? 2 : 1;
+  if (value_size == 4)
+    return mode == 2 ? sort_typed<U, uint32_t, 2>(s, st, warp_size, r, (const U*)keys, nullptr, n,
+                                                  kout, (uint32_t*)vals_out, sc)
+                     : sort_typed<U, uint32_t, 1>(s, st, warp_size, r, (const U*)keys,
+                                                  (const uint32_t*)vals, n, kout,
+                                                  (uint32_t*)vals_out, sc);
+  if (value_size == 8 && mode == 1)
+    return sort_typed<U, uint64_t, 1>(s, st, warp_size, r, (const U*)keys, (const uint64_t*)vals,
+                                      n, kout, (uint64_t*)vals_out, sc);
+  return WK_ERR_ARG;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kSortThreads)
+    gather_kernel(const T* src, const uint32_t* idx, uint64_t n, T* dst) {
+  const uint64_t i = (uint64_t)blockIdx.x * kSortThreads + threadIdx.x;
+  if (i < n) dst[i] = idx ? src[idx[i]] : src[i];
+}
+
+template <typename T>
+int gather(host::stream_t s, const void* src, const uint32_t* idx, uint64_t n, void* dst) {
+  unsigned grid;
+  if (!grid_for(n, kSortThreads, &grid)) return WK_ERR_ARG;
+  WK_LAUNCH(grid, kSortThreads, 0, s, gather_kernel<T>)((const T*)src, idx, n, (T*)dst);
+  return host::launch_error();
+}
+
+}  // namespace
+
+int gather_by_index(host::stream_t s, uint32_t size, const void* src, const uint32_t* idx,
+                    uint64_t n, void* dst) {
+  if (size == 4) return gather<uint32_t>(s, src, idx, n, dst);
+  if (size == 8) return gather<uint64_t>(s, src, idx, n, dst);
+  return WK_ERR_ARG;
+}
+
+uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_size, uint64_t n) {
+  if (n == 0 || (key_size != 4 && key_size != 8)) return 0;
+  const uint64_t index_sort = SortScratch::layout(nullptr, key_size, 4, n, kMaxPasses).total;
+  switch (algo) {
+    case WK_ALGO_SORT:
+      return SortScratch::layout(nullptr, key_size, value_size, n, kMaxPasses, false).total;
+    case WK_ALGO_ARGSORT: return index_sort;
+    case WK_ALGO_SEGMENTED_SORT: {
+      // Positions sorted by key, their segments, the positions grouped by segment.
+      const uint64_t by_segment = SortScratch::layout(nullptr, 4, 4, n, kMaxPasses).total;
+      return 3 * round_up(n * 4) + (index_sort > by_segment ? index_sort : by_segment);
+    }
+    case WK_ALGO_TOP_K: return round_up(n * 4) + index_sort;
+    default: return 0;
+  }
+}
+
+int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+             uint32_t value_size, uint32_t values, const void* keys, const void* vals, uint64_t n,
+             uint32_t begin_bit, uint32_t end_bit, uint32_t descending, void* scratch,
+             uint64_t scratch_bytes, void* keys_out, void* vals_out) {
+  RankSpec r;
+  const uint32_t key_size = key_size_of(key_dtype);
+  if (!key_size || !rank_spec(key_dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
+  if (n == 0 || (value_size != 0 && value_size != 4 && value_size != 8)) return WK_ERR_ARG;
+  if (value_size != 0 && (values == WK_SORT_VALUES_INDICES) != (vals == nullptr)) return WK_ERR_ARG;
+  if (values == WK_SORT_VALUES_INDICES && (value_size != 4 || n > 0xffffffffull)) return WK_ERR_ARG;
+  if (value_size != 0 && vals_out == nullptr) return WK_ERR_ARG;
+  const SortScratch sc =
+      SortScratch::layout(scratch, key_size, value_size, n, kMaxPasses, keys_out == nullptr);
+  if (scratch_bytes < sc.total) return WK_ERR_SCRATCH;
+  host::stream_t s = as_stream(stream);
+  if (key_size == 4)
+    return sort_keys_sized<uint32_t>(s, st, warp_size, r, value_size, values, keys, vals, n,
+                                     keys_out, vals_out, sc);
+  return sort_keys_sized<uint64_t>(s, st, warp_size, r, value_size, values, keys, vals, n,
+                                   keys_out, vals_out, sc);
+}
+
+int sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                uint32_t value_size, uint32_t values, const void* keys, const void* vals,
+                uint64_t n, uint32_t begin_bit, uint32_t end_bit, uint32_t descending,
+                void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out) {
+  return sort_run(stream, st, warp_size, key_dtype, value_size, values, keys, vals, n, begin_bit,
+                  end_bit, descending, scratch, scratch_bytes, keys_out, vals_out);
+}
+
+}  // namespace WK_NS

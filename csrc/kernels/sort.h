@@ -1,0 +1,141 @@
+// What the sorting launchers share (sort.cu, segmented_sort.cu, top_k.cu): the rank of a key
+// (docs/SEMANTICS.md "sort"), the digit passes, the tile shape and the scratch layout.
+#pragma once
+
+#include "device.h"
+
+namespace WK_NS {
+
+const unsigned kDigitBits = 8;
+const unsigned kRadix = 1u << kDigitBits;
+// Threads of the sorting kernels' blocks: one per digit in the digit phase.
+const unsigned kSortThreads = kRadix;
+const unsigned kMaxPasses = 64 / kDigitBits;
+// Keys per onesweep launch: a tile's status word counts up to 2^30 - 1.
+const uint64_t kPortion = 1ull << 29;
+// Keys per thread of a tile: 16 when keys and values are 4 bytes, 8 otherwise, so the staged
+// tile (keys and values) and the warps' digit counts fit in 48 KB of shared memory.
+const unsigned kItemsNarrow = 16;
+const unsigned kItemsWide = 8;
+const uint64_t kTicketBytes = 256;
+
+enum KeyKind : uint32_t { KEY_UNSIGNED = 0, KEY_SIGNED = 1, KEY_FLOAT = 2 };
+
+// The part of each key a sort compares, as the launcher was asked.
+struct RankSpec {
+  uint32_t kind;
+  uint32_t begin;
+  uint32_t end;
+  uint32_t descending;
+};
+
+inline uint32_t key_size_of(uint32_t dtype) {
+  switch (dtype) {
+    case DT_I32: case DT_U32: case DT_F32: return 4;
+    case DT_I64: case DT_U64: case DT_F64: return 8;
+    default: return 0;
+  }
+}
+
+inline bool rank_spec(uint32_t dtype, uint32_t begin, uint32_t end, uint32_t descending,
+                      RankSpec* r) {
+  const uint32_t bits = key_size_of(dtype) * 8;
+  if (bits == 0 || begin >= end || end > bits) return false;
+  r->kind = dtype == DT_U32 || dtype == DT_U64 ? KEY_UNSIGNED
+            : dtype == DT_I32 || dtype == DT_I64 ? KEY_SIGNED
+                                                 : KEY_FLOAT;
+  r->begin = begin;
+  r->end = end;
+  r->descending = descending ? 1 : 0;
+  return true;
+}
+
+inline unsigned pass_count(const RankSpec& r) {
+  return (r.end - r.begin + kDigitBits - 1) / kDigitBits;
+}
+
+// A key's rank: ascending ranks are the sort's order.
+template <typename U> __host__ __device__ __forceinline__ U rank_of(U bits, const RankSpec& r) {
+  const U sign = (U)1 << (sizeof(U) * 8 - 1);
+  const U ordered = r.kind == KEY_UNSIGNED ? bits
+                    : r.kind == KEY_SIGNED ? (U)(bits ^ sign)
+                    : (bits & sign)        ? (U)~bits
+                                           : (U)(bits | sign);
+  const unsigned width = r.end - r.begin;
+  const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
+  const U picked = (U)(ordered >> r.begin) & field;
+  return r.descending ? (U)(field - picked) : picked;
+}
+
+__host__ __device__ __forceinline__ unsigned digit_bits(unsigned pass, const RankSpec& r) {
+  const unsigned left = r.end - r.begin - pass * kDigitBits;
+  return left < kDigitBits ? left : kDigitBits;
+}
+
+template <typename U>
+__host__ __device__ __forceinline__ unsigned digit_of(U rank, unsigned pass, const RankSpec& r) {
+  return (unsigned)(rank >> (pass * kDigitBits)) & ((1u << digit_bits(pass, r)) - 1);
+}
+
+inline unsigned sort_items(uint32_t key_size, uint32_t value_size) {
+  return key_size <= 4 && value_size <= 4 ? kItemsNarrow : kItemsWide;
+}
+
+// The scratch of one sort of n keys: the second copy of the keys and values the passes
+// ping-pong through, the keys' own output when the caller wants none (an argsort), the digit
+// counts and offsets, the tile ticket and the tiles' status words (zeroed by each pass).
+struct SortScratch {
+  char* keys;
+  char* keys2;
+  char* vals;
+  unsigned* counts;
+  uint64_t counts_bytes;
+  unsigned long long* offsets;
+  unsigned* ticket;
+  unsigned* status;
+  uint64_t total;
+
+  static SortScratch layout(void* base, uint32_t key_size, uint32_t value_size, uint64_t n,
+                            unsigned passes, bool own_keys = true) {
+    SortScratch s;
+    char* b = (char*)base;
+    uint64_t at = 0;
+    const uint64_t portions = (n + kPortion - 1) / kPortion;
+    const uint64_t first = n < kPortion ? n : kPortion;
+    const uint64_t tile = (uint64_t)kSortThreads * sort_items(key_size, value_size);
+    const uint64_t tiles = (first + tile - 1) / tile;
+    auto take = [&](uint64_t bytes) {
+      char* p = b ? b + at : nullptr;
+      at += round_up(bytes);
+      return p;
+    };
+    s.keys = take(n * key_size);
+    s.keys2 = own_keys ? take(n * key_size) : nullptr;
+    s.vals = take(n * value_size);
+    s.counts_bytes = portions * passes * kRadix * sizeof(unsigned);
+    s.counts = (unsigned*)take(s.counts_bytes);
+    s.offsets = (unsigned long long*)take(passes * portions * kRadix * sizeof(unsigned long long));
+    // The ticket and the statuses are zeroed with one memset: keep them adjacent.
+    s.ticket = (unsigned*)take(kTicketBytes);
+    s.status = (unsigned*)take(tiles * kRadix * sizeof(unsigned));
+    s.total = at;
+    return s;
+  }
+};
+
+// How the values of a sort are given (`values`): by the caller, or as the keys' indices.
+const uint32_t WK_SORT_VALUES_GIVEN = 0;
+const uint32_t WK_SORT_VALUES_INDICES = 1;
+
+// The sort behind the sort launcher, for the other sorting launchers: keys (key_dtype) and
+// their values (value_size 0, 4 or 8 bytes) into keys_out (nullptr: not wanted) and vals_out.
+int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+             uint32_t value_size, uint32_t values, const void* keys, const void* vals, uint64_t n,
+             uint32_t begin_bit, uint32_t end_bit, uint32_t descending, void* scratch,
+             uint64_t scratch_bytes, void* keys_out, void* vals_out);
+
+// dst[i] = src[idx[i]] (idx NULL: src[i]) for i < n, elements of `size` bytes (4 or 8).
+int gather_by_index(host::stream_t s, uint32_t size, const void* src, const uint32_t* idx,
+                    uint64_t n, void* dst);
+
+}  // namespace WK_NS

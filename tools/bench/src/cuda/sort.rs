@@ -1,0 +1,279 @@
+//! The sorting jobs on CUDA: each timed with device events around the public `_into` call
+//! (which only enqueues on the backend's stream), against CUB in the same process on the same
+//! stream: DeviceRadixSort for keys and pairs, DeviceSegmentedSort::StableSortKeys, and for
+//! top-k CUB's stable descending sort of (value, index) pairs, whose first k are the answer.
+//! Every CUB result is compared with ours before its time is used.
+
+use super::timer::DeviceTimer;
+use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use crate::job::Job;
+use crate::timing::{Harness, Timed, Timing};
+use wavekit::cuda::CudaBackend;
+use wavekit::element::{ElemKind, Element};
+use wavekit::error::{Result, WavekitError};
+use wavekit::{Backend, DeviceBuffer};
+
+/// Times a sorting job through the public API; `None` for the other jobs.
+pub(super) fn time<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Option<Result<Timed>> {
+    if !matches!(
+        job,
+        Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. }
+    ) {
+        return None;
+    }
+    Some(time_sort(b, timer, h, job))
+}
+
+fn time_sort<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Result<Timed> {
+    let mut failed: Option<WavekitError> = None;
+    let timed = timer.time(h, "sort", |_| match job.call(b) {
+        Ok(()) => 0,
+        Err(e) => {
+            failed.get_or_insert(e);
+            -3
+        }
+    });
+    let timing = match (timed, failed) {
+        (_, Some(e)) | (Err(e), None) => return Err(e),
+        (Ok(t), None) => t,
+    };
+    b.synchronize()?;
+    let baseline = match job {
+        Job::Sort {
+            keys,
+            keys_out,
+            values: None,
+        } => cub_keys(b, timer, h, keys, keys_out)?,
+        Job::Sort {
+            keys,
+            keys_out,
+            values: Some((values, values_out)),
+        } => cub_pairs(b, timer, h, keys, keys_out, values, values_out)?,
+        Job::SegmentedSort {
+            keys,
+            baseline_offsets,
+            count,
+            out,
+            ..
+        } if T::KIND == ElemKind::U32 => {
+            cub_segmented(b, timer, h, keys, baseline_offsets, *count, out)?
+        }
+        Job::TopK {
+            input,
+            k,
+            values,
+            indices,
+        } => cub_top_k(b, timer, h, input, *k, values, indices)?,
+        _ => None,
+    };
+    Ok(Timed { timing, baseline })
+}
+
+fn same<T: Element>(
+    b: &CudaBackend,
+    what: &str,
+    ours: &Buf<T>,
+    theirs: &Buf<T>,
+    len: usize,
+) -> Result<()> {
+    let (a, c) = (b.download(ours)?, b.download(theirs)?);
+    if a[..len]
+        .iter()
+        .zip(&c[..len])
+        .any(|(x, y)| x.to_bits() != y.to_bits())
+    {
+        return Err(mismatch(what, "CUB's result differs from wavekit's".into()));
+    }
+    Ok(())
+}
+
+fn cub_keys<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    keys: &Buf<T>,
+    ours: &Buf<T>,
+) -> Result<Option<crate::timing::Baseline>> {
+    let n = keys.len() as u64;
+    let theirs = b.alloc::<T>(keys.len())?;
+    let kind = T::KIND as u32;
+    let (temp, bytes) = cub_temp(b, "cub sort keys", |bytes| unsafe {
+        // SAFETY: a size query (null scratch).
+        ffi::wk_bench_cub_sort_keys(
+            std::ptr::null_mut(),
+            kind,
+            inp(keys),
+            out(&theirs),
+            n,
+            0,
+            std::ptr::null_mut(),
+            bytes,
+        )
+    })?;
+    let timing = timer.time(h, "cub sort keys", |s| unsafe {
+        let mut bytes = bytes;
+        // SAFETY: live buffers of n keys and `bytes` of scratch, the backend's stream.
+        ffi::wk_bench_cub_sort_keys(
+            s,
+            kind,
+            inp(keys),
+            out(&theirs),
+            n,
+            0,
+            out(&temp),
+            &mut bytes,
+        )
+    })?;
+    same(b, "cub sort keys", ours, &theirs, keys.len())?;
+    Ok(cub(timing))
+}
+
+fn cub_pairs<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    keys: &Buf<T>,
+    keys_out: &Buf<T>,
+    values: &Buf<u32>,
+    values_out: &Buf<u32>,
+) -> Result<Option<crate::timing::Baseline>> {
+    let n = keys.len() as u64;
+    let (tk, tv) = (b.alloc::<T>(keys.len())?, b.alloc::<u32>(keys.len())?);
+    let kind = T::KIND as u32;
+    let (temp, bytes) = cub_temp(b, "cub sort pairs", |bytes| unsafe {
+        // SAFETY: a size query (null scratch).
+        ffi::wk_bench_cub_sort_pairs(
+            std::ptr::null_mut(),
+            kind,
+            inp(keys),
+            out(&tk),
+            inp(values),
+            out(&tv),
+            n,
+            0,
+            std::ptr::null_mut(),
+            bytes,
+        )
+    })?;
+    let timing = timer.time(h, "cub sort pairs", |s| unsafe {
+        let mut bytes = bytes;
+        // SAFETY: live buffers of n keys and values, `bytes` of scratch, the backend's stream.
+        ffi::wk_bench_cub_sort_pairs(
+            s,
+            kind,
+            inp(keys),
+            out(&tk),
+            inp(values),
+            out(&tv),
+            n,
+            0,
+            out(&temp),
+            &mut bytes,
+        )
+    })?;
+    same(b, "cub sort pairs (keys)", keys_out, &tk, keys.len())?;
+    same(b, "cub sort pairs (values)", values_out, &tv, keys.len())?;
+    Ok(cub(timing))
+}
+
+fn cub_segmented<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    keys: &Buf<T>,
+    offsets: &Buf<u32>,
+    count: usize,
+    ours: &Buf<T>,
+) -> Result<Option<crate::timing::Baseline>> {
+    let n = keys.len() as u64;
+    let theirs = b.alloc::<T>(keys.len())?;
+    let (temp, bytes) = cub_temp(b, "cub segmented sort", |bytes| unsafe {
+        // SAFETY: a size query (null scratch).
+        ffi::wk_bench_cub_segmented_sort(
+            std::ptr::null_mut(),
+            inp(keys),
+            out(&theirs),
+            n,
+            inp(offsets),
+            count as u64,
+            std::ptr::null_mut(),
+            bytes,
+        )
+    })?;
+    let timing: Timing = timer.time(h, "cub segmented sort", |s| unsafe {
+        let mut bytes = bytes;
+        // SAFETY: n u32 keys in and out, count + 1 offsets, `bytes` of scratch, the stream.
+        ffi::wk_bench_cub_segmented_sort(
+            s,
+            inp(keys),
+            out(&theirs),
+            n,
+            inp(offsets),
+            count as u64,
+            out(&temp),
+            &mut bytes,
+        )
+    })?;
+    same(b, "cub segmented sort", ours, &theirs, keys.len())?;
+    Ok(cub(timing))
+}
+
+fn cub_top_k<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    k: usize,
+    values: &Buf<T>,
+    indices: &Buf<u32>,
+) -> Result<Option<crate::timing::Baseline>> {
+    let n = input.len();
+    let iota: Vec<u32> = (0..n as u32).collect();
+    let iota = b.upload(&iota)?;
+    let (tk, tv) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?);
+    let kind = T::KIND as u32;
+    let (temp, bytes) = cub_temp(b, "cub top-k sort", |bytes| unsafe {
+        // SAFETY: a size query (null scratch).
+        ffi::wk_bench_cub_sort_pairs(
+            std::ptr::null_mut(),
+            kind,
+            inp(input),
+            out(&tk),
+            inp(&iota),
+            out(&tv),
+            n as u64,
+            1,
+            std::ptr::null_mut(),
+            bytes,
+        )
+    })?;
+    let timing = timer.time(h, "cub top-k sort", |s| unsafe {
+        let mut bytes = bytes;
+        // SAFETY: live buffers of n values and indices, `bytes` of scratch, the stream.
+        ffi::wk_bench_cub_sort_pairs(
+            s,
+            kind,
+            inp(input),
+            out(&tk),
+            inp(&iota),
+            out(&tv),
+            n as u64,
+            1,
+            out(&temp),
+            &mut bytes,
+        )
+    })?;
+    same(b, "cub top-k (values)", values, &tk, k)?;
+    same(b, "cub top-k (indices)", indices, &tv, k)?;
+    Ok(cub(timing))
+}
