@@ -28,8 +28,8 @@ mod kernels;
 use std::env;
 use std::path::{Path, PathBuf};
 
-/// Three wave64 targets (CDNA2 MI200, CDNA3 MI300: gfx940 as Debian's ROCm 5.2 names it,
-/// gfx942 as MI300A/MI300X report themselves) and one wave32 target (RDNA2). hipcc builds
+/// Three wave64 targets (CDNA2 MI200; CDNA3 MI300: gfx940, the one ROCm 5.2 knows, and gfx942,
+/// the one MI300A/MI300X report) and one wave32 target (RDNA2). hipcc builds
 /// gfx90a, gfx940 and gfx1030; ROCm 5.2 has no device libraries for gfx942, which clang 19
 /// builds (crates/build/src/hip/clang.rs).
 const DEFAULT_ARCHS: &[&str] = &["gfx90a", "gfx940", "gfx942", "gfx1030"];
