@@ -1,5 +1,5 @@
 #![cfg(feature = "hip")]
-//! The conformance suite on HIP device 0: wave64 on CDNA (gfx90a, gfx940), wave32 on RDNA
+//! The conformance suite on HIP device 0: wave64 on CDNA (gfx90a, gfx940, gfx942), wave32 on RDNA
 //! (gfx1030), the width read from the device. uni, match, syncwarp and activemask are the
 //! software emulations on AMD (csrc/wavekit/emulated.h); there is no native variant to select.
 

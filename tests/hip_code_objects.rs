@@ -1,7 +1,8 @@
 //! Checks, without an AMD GPU, what the HIP build put into the kernel archive that is linked
-//! into wavekit: every object carries a code object for each configured target (gfx90a, gfx940
-//! and gfx1030 by default), and each code object was compiled for its target's wave size with
-//! lane masks of that many bits.
+//! into wavekit: every object carries a code object for each configured target (gfx90a, gfx940,
+//! gfx942 and gfx1030 by default) in its one offload bundle, and each code object was compiled
+//! for its target's wave size with lane masks of that many bits, by the compiler the build says
+//! built it (hipcc, or clang for the targets the installed ROCm predates: gfx942 on ROCm 5.2).
 //!
 //! Evidence read per code object, each independent of the others:
 //! - the offload bundle's target list (the `__CLANG_OFFLOAD_BUNDLE__` header in `.hip_fatbin`);
@@ -10,206 +11,22 @@
 //!   `sizeof(wk_lanemask_t) * 8` (and static_asserted there against the target's wave size);
 //! - every kernel descriptor's ENABLE_WAVEFRONT_SIZE32 bit, which is what the hardware
 //!   launches waves with;
-//! - the `.wavefront_size` entries of the code object metadata note.
+//! - the `.wavefront_size` entries of the code object metadata note;
+//! - the `.comment` section, where the compiler and linker name themselves;
+//! - the kernel and device-variable names, which the host side registers for every target.
 #![cfg(feature = "hip")]
 
 use std::collections::BTreeSet;
+use wavekit_tests::code_object::{
+    EM_AMDGPU, EM_X86_64, SHT_NOTE, ar_members, bundle_entries, parse_elf, u16_at, u32_at,
+};
 
 const KERNEL_LIB: &str = wavekit::hip::build_info::KERNEL_LIB;
 const ARCHS: &str = wavekit::hip::build_info::ARCHS;
 const ARCHS_SOURCE: &str = wavekit::hip::build_info::ARCHS_SOURCE;
-
-// ---------------------------------------------------------------- byte readers
-
-fn u16_at(b: &[u8], off: usize) -> u16 {
-    u16::from_le_bytes(b[off..off + 2].try_into().unwrap())
-}
-fn u32_at(b: &[u8], off: usize) -> u32 {
-    u32::from_le_bytes(b[off..off + 4].try_into().unwrap())
-}
-fn u64_at(b: &[u8], off: usize) -> u64 {
-    u64::from_le_bytes(b[off..off + 8].try_into().unwrap())
-}
-fn cstr_at(b: &[u8], off: usize) -> &str {
-    let end = b[off..]
-        .iter()
-        .position(|&c| c == 0)
-        .map_or(b.len(), |p| off + p);
-    std::str::from_utf8(&b[off..end]).unwrap()
-}
-
-// ---------------------------------------------------------------- ar archive
-
-/// (member name, contents) of a GNU/System V `ar` archive.
-fn ar_members(data: &[u8]) -> Vec<(String, &[u8])> {
-    assert_eq!(
-        &data[..8],
-        b"!<arch>\n",
-        "{KERNEL_LIB} is not an ar archive"
-    );
-    let mut members = Vec::new();
-    let mut long_names: &[u8] = &[];
-    let mut off = 8;
-    while off + 60 <= data.len() {
-        let header = &data[off..off + 60];
-        assert_eq!(&header[58..60], b"`\n", "bad ar member header at {off}");
-        let name = std::str::from_utf8(&header[..16]).unwrap().trim_end();
-        let size: usize = std::str::from_utf8(&header[48..58])
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        let body = &data[off + 60..off + 60 + size];
-        match name {
-            "/" | "/SYM64/" => {}
-            "//" => long_names = body,
-            _ => {
-                let name = if let Some(index) = name.strip_prefix('/') {
-                    let start: usize = index.parse().unwrap();
-                    let end = long_names[start..]
-                        .iter()
-                        .position(|&c| c == b'\n')
-                        .unwrap()
-                        + start;
-                    String::from_utf8_lossy(&long_names[start..end])
-                        .trim_end_matches('/')
-                        .to_string()
-                } else {
-                    name.trim_end_matches('/').to_string()
-                };
-                members.push((name, body));
-            }
-        }
-        off += 60 + size + (size & 1);
-    }
-    members
-}
-
-// ---------------------------------------------------------------- ELF64
-
-struct Section<'a> {
-    name: String,
-    addr: u64,
-    data: &'a [u8],
-    link: usize,
-    kind: u32,
-}
-
-struct Elf<'a> {
-    machine: u16,
-    flags: u32,
-    sections: Vec<Section<'a>>,
-}
-
-const SHT_SYMTAB: u32 = 2;
-const SHT_NOTE: u32 = 7;
-const SHT_NOBITS: u32 = 8;
-const EM_X86_64: u16 = 62;
-const EM_AMDGPU: u16 = 224;
-
-fn parse_elf(b: &[u8]) -> Elf<'_> {
-    assert_eq!(&b[..4], b"\x7fELF", "not an ELF file");
-    assert_eq!(b[4], 2, "not ELF64");
-    assert_eq!(b[5], 1, "not little-endian");
-    let machine = u16_at(b, 18);
-    let flags = u32_at(b, 48);
-    let shoff = u64_at(b, 40) as usize;
-    let shentsize = u16_at(b, 58) as usize;
-    let shnum = u16_at(b, 60) as usize;
-    let shstrndx = u16_at(b, 62) as usize;
-    let raw: Vec<(u32, u32, u64, usize, usize, usize)> = (0..shnum)
-        .map(|i| {
-            let h = shoff + i * shentsize;
-            let kind = u32_at(b, h + 4);
-            let (off, size) = (u64_at(b, h + 24) as usize, u64_at(b, h + 32) as usize);
-            let size = if kind == SHT_NOBITS { 0 } else { size };
-            (
-                u32_at(b, h),
-                kind,
-                u64_at(b, h + 16),
-                off,
-                size,
-                u32_at(b, h + 40) as usize,
-            )
-        })
-        .collect();
-    let (_, _, _, stroff, strsize, _) = raw[shstrndx];
-    let shstr = &b[stroff..stroff + strsize];
-    let sections = raw
-        .iter()
-        .map(|&(name, kind, addr, off, size, link)| Section {
-            name: cstr_at(shstr, name as usize).to_string(),
-            addr,
-            data: &b[off..off + size],
-            link,
-            kind,
-        })
-        .collect();
-    Elf {
-        machine,
-        flags,
-        sections,
-    }
-}
-
-impl<'a> Elf<'a> {
-    fn section(&self, name: &str) -> Option<&Section<'a>> {
-        self.sections.iter().find(|s| s.name == name)
-    }
-
-    /// (name, value, size, section index) of every `.symtab` symbol.
-    fn symbols(&self) -> Vec<(String, u64, u64, usize)> {
-        let symtab = self
-            .sections
-            .iter()
-            .find(|s| s.kind == SHT_SYMTAB)
-            .expect("no .symtab");
-        let strtab = self.sections[symtab.link].data;
-        symtab
-            .data
-            .chunks_exact(24)
-            .map(|e| {
-                let name = cstr_at(strtab, u32_at(e, 0) as usize).to_string();
-                (name, u64_at(e, 8), u64_at(e, 16), u16_at(e, 6) as usize)
-            })
-            .collect()
-    }
-
-    /// The bytes of a symbol, found through its section's address.
-    fn symbol_bytes(&self, value: u64, size: u64, shndx: usize) -> &'a [u8] {
-        let s = &self.sections[shndx];
-        let start = (value - s.addr) as usize;
-        &s.data[start..start + size as usize]
-    }
-}
-
-// ---------------------------------------------------------------- clang offload bundle
-
-const BUNDLE_MAGIC: &[u8] = b"__CLANG_OFFLOAD_BUNDLE__";
-
-/// (triple, contents) of each entry of one uncompressed clang offload bundle.
-fn bundle_entries(b: &[u8]) -> Vec<(String, &[u8])> {
-    assert!(
-        b.starts_with(BUNDLE_MAGIC),
-        ".hip_fatbin does not start with an offload bundle"
-    );
-    let count = u64_at(b, 24) as usize;
-    let mut off = 32;
-    (0..count)
-        .map(|_| {
-            let (start, size, tlen) = (
-                u64_at(b, off) as usize,
-                u64_at(b, off + 8) as usize,
-                u64_at(b, off + 16) as usize,
-            );
-            let triple = std::str::from_utf8(&b[off + 24..off + 24 + tlen])
-                .unwrap()
-                .to_string();
-            off += 24 + tlen;
-            (triple, &b[start..start + size])
-        })
-        .collect()
-}
+const HIPCC: &str = wavekit::hip::build_info::HIPCC;
+const CLANG: &str = wavekit::hip::build_info::CLANG;
+const CLANG_ARCHS: &str = wavekit::hip::build_info::CLANG_ARCHS;
 
 // ---------------------------------------------------------------- expectations
 
@@ -229,6 +46,8 @@ fn expected_mach(arch: &str) -> u32 {
         "gfx908" => 0x30,
         "gfx90a" => 0x3f,
         "gfx940" => 0x40,
+        "gfx941" => 0x4b,
+        "gfx942" => 0x4c,
         "gfx1030" => 0x36,
         "gfx1100" => 0x41,
         other => panic!("add EF_AMDGPU_MACH of {other} (LLVM ELF.h) to this test"),
@@ -241,18 +60,33 @@ const EF_AMDGPU_MACH: u32 = 0xff;
 const KD_CODE_PROPERTIES: usize = 56;
 const KD_WAVEFRONT_SIZE32: u16 = 1 << 10;
 const METADATA_WAVEFRONT_KEY: &[u8] = b"\xaf.wavefront_size"; // msgpack fixstr of 15 bytes
+/// clang 17 and later define one `__hip_cuid_<hash>` per translation unit in device code, for
+/// tools that match device and host code; nothing registers or reads it in a non-RDC build.
+const CUID_MARKER: &str = "__hip_cuid_";
+/// st_shndx of an undefined symbol.
+const SHN_UNDEF: usize = 0;
 
 fn configured_archs() -> Vec<&'static str> {
     ARCHS.split(',').collect()
 }
 
+fn clang_archs() -> Vec<&'static str> {
+    CLANG_ARCHS.split(',').filter(|a| !a.is_empty()).collect()
+}
+
 /// What one code object says about itself.
 struct CodeObjectFacts {
     mach: u32,
+    /// EI_ABIVERSION: 2 for code object v4, 3 for v5.
+    abi_version: u8,
     lanemask_bits: u32,
     kernels: usize,
     wave32_kernels: usize,
     metadata_wave_sizes: Vec<u8>,
+    /// The `.comment` strings (compiler and linker versions).
+    comments: Vec<String>,
+    /// Names of the global symbols it defines (kernels, their descriptors, device variables).
+    globals: BTreeSet<String>,
 }
 
 fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
@@ -264,23 +98,19 @@ fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
     let symbols = elf.symbols();
     let marker: Vec<_> = symbols
         .iter()
-        .filter(|s| s.0 == "wavekit_hip_lanemask_bits")
+        .filter(|s| s.name == "wavekit_hip_lanemask_bits")
         .collect();
     assert_eq!(
         marker.len(),
         1,
         "wavekit_hip_lanemask_bits: expected one definition"
     );
-    let (_, value, size, shndx) = marker[0];
-    assert_eq!(*size, 4);
-    let lanemask_bits = u32_at(elf.symbol_bytes(*value, *size, *shndx), 0);
-    let descriptors: Vec<_> = symbols.iter().filter(|s| s.0.ends_with(".kd")).collect();
+    assert_eq!(marker[0].size, 4);
+    let lanemask_bits = u32_at(elf.symbol_bytes(marker[0]), 0);
+    let descriptors: Vec<_> = symbols.iter().filter(|s| s.name.ends_with(".kd")).collect();
     let wave32_kernels = descriptors
         .iter()
-        .filter(|(_, v, s, i)| {
-            let kd = elf.symbol_bytes(*v, *s, *i);
-            u16_at(kd, KD_CODE_PROPERTIES) & KD_WAVEFRONT_SIZE32 != 0
-        })
+        .filter(|s| u16_at(elf.symbol_bytes(s), KD_CODE_PROPERTIES) & KD_WAVEFRONT_SIZE32 != 0)
         .count();
     let notes = elf.sections.iter().filter(|s| s.kind == SHT_NOTE);
     let mut metadata_wave_sizes = Vec::new();
@@ -296,12 +126,29 @@ fn code_object_facts(co: &[u8]) -> CodeObjectFacts {
             i = at;
         }
     }
+    let comments = elf.section(".comment").map_or_else(Vec::new, |s| {
+        s.data
+            .split(|&c| c == 0)
+            .filter(|c| !c.is_empty())
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect()
+    });
+    let globals = symbols
+        .iter()
+        // Defined ones only: clang 15 leaves `extern __shared__` arrays (dynamic LDS, placed
+        // at launch) as undefined globals, clang 19 lowers them away; neither is registered.
+        .filter(|s| s.global && s.shndx != SHN_UNDEF && !s.name.starts_with(CUID_MARKER))
+        .map(|s| s.name.clone())
+        .collect();
     CodeObjectFacts {
         mach: elf.flags & EF_AMDGPU_MACH,
+        abi_version: elf.abi_version,
         lanemask_bits,
         kernels: descriptors.len(),
         wave32_kernels,
         metadata_wave_sizes,
+        comments,
+        globals,
     }
 }
 
@@ -323,7 +170,7 @@ fn all_code_objects() -> Vec<(String, String, CodeObjectFacts, Vec<u8>)> {
             let registers = host
                 .symbols()
                 .iter()
-                .any(|s| s.0.starts_with("__hipRegister"));
+                .any(|s| s.name.starts_with("__hipRegister"));
             assert!(
                 !registers,
                 "{name}: registers HIP kernels but has no .hip_fatbin"
@@ -358,12 +205,34 @@ fn all_code_objects() -> Vec<(String, String, CodeObjectFacts, Vec<u8>)> {
     out
 }
 
+/// `clang version X.Y.Z` as `compiler --version` prints it (hipcc prints its clang's line
+/// after the HIP version).
+fn clang_version_of(compiler: &str) -> String {
+    let out = std::process::Command::new(compiler)
+        .env("HIP_PLATFORM", "amd")
+        .env("HCC_AMDGPU_TARGET", "")
+        .arg("--version")
+        .output()
+        .unwrap_or_else(|e| panic!("run {compiler} --version: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("clang version "))
+        .unwrap_or_else(|| panic!("{compiler} --version names no clang version:\n{text}"));
+    let at = line.find("clang version ").unwrap();
+    line[at..]
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 // ---------------------------------------------------------------- tests
 
 #[test]
-fn default_targets_are_two_wave64_and_one_wave32() {
+fn default_targets_are_three_wave64_and_one_wave32() {
     if ARCHS_SOURCE == "default" {
-        assert_eq!(ARCHS, "gfx90a,gfx940,gfx1030");
+        assert_eq!(ARCHS, "gfx90a,gfx940,gfx942,gfx1030");
     } else {
         assert_eq!(
             ARCHS_SOURCE, "WAVEKIT_HIP_ARCHS",
@@ -373,6 +242,7 @@ fn default_targets_are_two_wave64_and_one_wave32() {
     // The rule the other test derives expectations from.
     assert_eq!(expected_wave_size("gfx90a"), 64);
     assert_eq!(expected_wave_size("gfx940"), 64);
+    assert_eq!(expected_wave_size("gfx942"), 64);
     assert_eq!(expected_wave_size("gfx1030"), 32);
     assert_eq!(expected_wave_size("gfx90a:xnack-"), 64);
 }
@@ -384,8 +254,10 @@ fn every_object_holds_each_target_at_its_wave_size() {
         let wave = expected_wave_size(target);
         let what = format!("{member} [{target}]");
         eprintln!(
-            "{what}: mach {:#x}, {} kernels ({} wave32), lane masks of {} bits, metadata {:?}",
+            "{what}: mach {:#x}, ABI version {}, {} kernels ({} wave32), lane masks of {} bits, \
+             metadata {:?}",
             f.mach,
+            f.abi_version,
             f.kernels,
             f.wave32_kernels,
             f.lanemask_bits,
@@ -422,23 +294,92 @@ fn every_object_holds_each_target_at_its_wave_size() {
         );
         assert_eq!(
             wave64,
-            2 * wave32,
-            "gfx90a and gfx940 are wave64, gfx1030 wave32"
+            3 * wave32,
+            "gfx90a, gfx940 and gfx942 are wave64, gfx1030 wave32"
+        );
+    }
+}
+
+/// The host side, compiled once by hipcc, registers each kernel and device variable by name
+/// for whichever code object the runtime picks: every target of an object must define the
+/// same names, in the same code object ABI, whichever compiler built it.
+#[test]
+fn every_target_of_an_object_defines_the_same_kernels_in_one_abi() {
+    let objects = all_code_objects();
+    let mut checked = 0;
+    for (member, target, f, _) in &objects {
+        let (_, first_target, first, _) = objects.iter().find(|o| &o.0 == member).unwrap();
+        assert_eq!(
+            f.globals, first.globals,
+            "{member}: {target} and {first_target} define different global symbols"
+        );
+        assert_eq!(
+            f.abi_version, first.abi_version,
+            "{member}: {target} and {first_target} are different code object versions"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, objects.len());
+    assert!(
+        objects.iter().all(|o| o.2.abi_version == 2),
+        "code object v4 (EI_ABIVERSION 2) everywhere, as ROCm 5.2's hipcc builds"
+    );
+}
+
+/// Each code object's `.comment` names the compiler the build reports for its target: clang
+/// for `CLANG_ARCHS`, hipcc's clang for the rest.
+#[test]
+fn each_target_was_built_by_the_compiler_the_build_names() {
+    for arch in clang_archs() {
+        assert!(
+            configured_archs().contains(&arch),
+            "clang built {arch}, which is not configured ({ARCHS})"
+        );
+    }
+    if ARCHS_SOURCE == "default" {
+        // Debian's ROCm 5.2 lacks gfx942 only; a newer ROCm's hipcc builds all four.
+        assert!(
+            CLANG_ARCHS.is_empty() || CLANG_ARCHS == "gfx942",
+            "clang built {CLANG_ARCHS}"
+        );
+    }
+    let hipcc_version = clang_version_of(HIPCC);
+    let clang_version = (!CLANG.is_empty()).then(|| clang_version_of(CLANG));
+    for (member, target, f, _) in all_code_objects() {
+        let by_clang = clang_archs().contains(&target.as_str());
+        let want = if by_clang {
+            clang_version
+                .as_deref()
+                .expect("CLANG is set when CLANG_ARCHS is not empty")
+        } else {
+            &hipcc_version
+        };
+        assert!(
+            f.comments.iter().any(|c| c.contains(want)),
+            "{member} [{target}]: .comment {:?} does not name {want}",
+            f.comments
         );
     }
 }
 
 // ---------------------------------------------------------------- contraction
 
-/// llvm-objdump of the LLVM that hipcc's clang belongs to, found through its resource
-/// directory (`<llvm>/lib/clang/<version>`): the `llvm-objdump` on PATH may be an older LLVM
-/// that cannot disassemble gfx940 (Debian 12's default is LLVM 14).
-fn llvm_objdump() -> std::path::PathBuf {
-    let out = std::process::Command::new(wavekit::hip::build_info::HIPCC)
-        .env("HIP_PLATFORM", "amd")
-        .args(["--offload-arch=gfx90a", "-print-resource-dir"])
+/// llvm-objdump of the LLVM that built `target` (hipcc's clang, or clang for `CLANG_ARCHS`),
+/// found through that clang's resource directory (`<llvm>/lib/clang/<version>`): the
+/// `llvm-objdump` on PATH may be an older LLVM that cannot disassemble gfx940 (Debian 12's
+/// default is LLVM 14), and hipcc's LLVM 15 does not know gfx942.
+fn llvm_objdump(target: &str) -> std::path::PathBuf {
+    let compiler = if clang_archs().contains(&target) {
+        CLANG
+    } else {
+        HIPCC
+    };
+    let mut cmd = std::process::Command::new(compiler);
+    cmd.env("HIP_PLATFORM", "amd").env("HCC_AMDGPU_TARGET", "");
+    let out = cmd
+        .arg("-print-resource-dir")
         .output()
-        .expect("run hipcc -print-resource-dir");
+        .unwrap_or_else(|e| panic!("run {compiler} -print-resource-dir: {e}"));
     let text = String::from_utf8_lossy(&out.stdout);
     let resource = text
         .lines()
@@ -452,7 +393,8 @@ fn llvm_objdump() -> std::path::PathBuf {
     let objdump = llvm.join("bin/llvm-objdump");
     assert!(
         objdump.is_file(),
-        "{} is missing (Debian: llvm-15, a dependency of hipcc)",
+        "{} is missing (Debian: llvm-15, a dependency of hipcc, and llvm-19 for clang's \
+         targets; scripts/setup-hip.sh installs both)",
         objdump.display()
     );
     objdump
@@ -534,10 +476,10 @@ fn is_fused(mnemonic: &str) -> bool {
 /// -ffp-contract=off it stays a multiply and an add (docs/SEMANTICS.md "Reduction ops").
 #[test]
 fn spmv_multiplies_then_adds_on_every_target() {
-    let objdump = llvm_objdump();
     let objects = all_code_objects();
     let mut checked = 0;
     for (member, target, _, co) in &objects {
+        let objdump = llvm_objdump(target);
         for (elem, width) in [("IfE", "f32"), ("IdE", "f64")] {
             for f in disassembly_of(&objdump, co, target, &format!("spmv_kernel{elem}")) {
                 let fused: Vec<&String> = f

@@ -20,8 +20,14 @@ pub mod build_info {
     pub const ARCHS: &str = env!("WAVEKIT_HIP_ARCHS");
     /// `default`, or `WAVEKIT_HIP_ARCHS` when the environment chose the targets.
     pub const ARCHS_SOURCE: &str = env!("WAVEKIT_HIP_ARCHS_SOURCE");
-    /// The hipcc that compiled them.
+    /// The hipcc that compiled them (the host side, and the targets the installed ROCm has
+    /// device libraries for).
     pub const HIPCC: &str = env!("WAVEKIT_HIPCC");
+    /// The clang++ that compiled the targets the installed ROCm predates (gfx942 on Debian's
+    /// ROCm 5.2); empty when hipcc compiled every target.
+    pub const CLANG: &str = env!("WAVEKIT_HIP_CLANG");
+    /// The targets clang compiled, comma-separated; empty when hipcc compiled every target.
+    pub const CLANG_ARCHS: &str = env!("WAVEKIT_HIP_CLANG_ARCHS");
 }
 
 use wavekit_core::error::Result;

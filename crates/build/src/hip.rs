@@ -1,29 +1,99 @@
-//! hipcc: compiles the portable csrc kernels into one fat object per source (a code object per
-//! `--offload-arch`), archives them as `libwavekit_hip_kernels.a`, compiles the host-only ABI
-//! shim (`backends/hip/abi.cpp`) with the system C++ compiler, and links libamdhip64.
+//! The HIP build: compiles the portable csrc kernels into one fat object per source (a code
+//! object per offload target in one offload bundle), archives them as
+//! `libwavekit_hip_kernels.a`, compiles the host-only ABI shim (`backends/hip/abi.cpp`) with
+//! the system C++ compiler, and links libamdhip64.
+//!
+//! Per source: hipcc compiles the device code for the targets the installed ROCm has device
+//! libraries for (one bundle), clang (crates/build/src/hip_clang.rs) those it has none for
+//! (gfx942 on Debian's ROCm 5.2), the build adds clang's code objects to hipcc's bundle
+//! (crates/build/src/offload_bundle.rs), and hipcc compiles the host side around the bundle,
+//! as its own one-step compile does (`-fcuda-include-gpubinary`): the host object is the one
+//! hipcc alone would make, registering every target's kernels from one bundle.
 //!
 //! Environment: `HIPCC` (the compiler), `ROCM_PATH` (the ROCm root, for hipcc, headers and
-//! libraries), `WAVEKIT_HIP_ARCHS` (comma-separated offload targets, default below).
+//! libraries), `WAVEKIT_HIP_ARCHS` (comma-separated offload targets, default below),
+//! `WAVEKIT_HIP_CLANG` and `HIP_DEVICE_LIB_PATH` (crates/build/src/hip_clang.rs).
 //! Exported to the crate (`env!`, re-exported by wavekit-hip's `build_info`):
 //! `WAVEKIT_HIP_KERNEL_LIB` (path of the kernel archive, read by tests/hip_code_objects.rs),
 //! `WAVEKIT_HIPCC` (the compiler used, for tests/hip_lane_math.rs),
-//! `WAVEKIT_HIP_ARCHS` (the targets built) and
-//! `WAVEKIT_HIP_ARCHS_SOURCE` (`default` or `WAVEKIT_HIP_ARCHS`).
+//! `WAVEKIT_HIP_ARCHS` (the targets built),
+//! `WAVEKIT_HIP_ARCHS_SOURCE` (`default` or `WAVEKIT_HIP_ARCHS`),
+//! `WAVEKIT_HIP_CLANG` (the clang++ used, empty when hipcc built every target) and
+//! `WAVEKIT_HIP_CLANG_ARCHS` (the targets clang built, comma-separated, maybe empty).
+
+mod bundle;
+mod clang;
+mod kernels;
 
 use std::env;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// Two wave64 targets (CDNA2 MI200, CDNA3 MI300) and one wave32 target (RDNA2), all three
-/// with device libraries in Debian's ROCm 5.2 (which has none for gfx1100).
-const DEFAULT_ARCHS: &[&str] = &["gfx90a", "gfx940", "gfx1030"];
+/// Three wave64 targets (CDNA2 MI200; CDNA3 MI300: gfx940, the one ROCm 5.2 knows, and gfx942,
+/// the one MI300A/MI300X report) and one wave32 target (RDNA2). hipcc builds
+/// gfx90a, gfx940 and gfx1030; ROCm 5.2 has no device libraries for gfx942, which clang 19
+/// builds (crates/build/src/hip/clang.rs).
+const DEFAULT_ARCHS: &[&str] = &["gfx90a", "gfx940", "gfx942", "gfx1030"];
+
+/// The environment that changes what the HIP build compiles.
+const ENV_VARS: &[&str] = &[
+    "HIPCC",
+    "ROCM_PATH",
+    "WAVEKIT_HIP_ARCHS",
+    "WAVEKIT_HIP_CLANG",
+    "HIP_DEVICE_LIB_PATH",
+];
+
+/// What compiles the kernels: hipcc for the targets the installed ROCm has device libraries
+/// for, clang for the others.
+struct Toolchain {
+    hipcc: PathBuf,
+    rocm: PathBuf,
+    hipcc_archs: Vec<String>,
+    clang: Option<ClangTargets>,
+}
+
+/// clang, its device-library folder and the targets it builds.
+struct ClangTargets {
+    clang: PathBuf,
+    libs: PathBuf,
+    archs: Vec<String>,
+}
+
+/// Splits `archs` between hipcc and clang. Without ROCm device libraries where
+/// [`clang::rocm_device_libs`] looks, every target is hipcc's (its own driver finds them).
+fn toolchain(hipcc: PathBuf, rocm: PathBuf, archs: &[String], out: &Path) -> Toolchain {
+    let libs = clang::rocm_device_libs(&rocm);
+    let (hipcc_archs, clang_archs): (Vec<String>, Vec<String>) = archs
+        .iter()
+        .cloned()
+        .partition(|a| libs.as_ref().is_none_or(|l| clang::rocm_has_target(l, a)));
+    let clang = match (libs, clang_archs.is_empty()) {
+        (Some(libs), false) => {
+            let clang = clang::find_clang(&clang_archs).unwrap_or_else(|e| fail(&e));
+            let libs = clang::device_libs(&clang, &libs, &clang_archs, out)
+                .unwrap_or_else(|e| fail(&format!("preparing clang's device libraries: {e}")));
+            Some(ClangTargets {
+                clang,
+                libs,
+                archs: clang_archs,
+            })
+        }
+        _ => None,
+    };
+    Toolchain {
+        hipcc,
+        rocm,
+        hipcc_archs,
+        clang,
+    }
+}
 
 const SETUP_HINT: &str = "install it with `bash scripts/setup-hip.sh` (Debian: hipcc, \
                           libamdhip64-dev), or point HIPCC at hipcc or ROCM_PATH at a ROCm root";
 
 /// Builds the kernels and `abi` (the host-only shim) for the HIP backend.
 pub fn build(abi: &Path) {
-    for var in ["HIPCC", "ROCM_PATH", "WAVEKIT_HIP_ARCHS"] {
+    for var in ENV_VARS {
         println!("cargo:rerun-if-env-changed={var}");
     }
     println!("cargo:rerun-if-changed={}", abi.display());
@@ -46,7 +116,9 @@ pub fn build(abi: &Path) {
         fail("csrc/kernels holds no .cu sources to compile for HIP");
     }
 
-    let objects = compile_kernels(&hipcc, &archs, &csrc, &sources, &out.join("hip"));
+    let tc = toolchain(hipcc, rocm, &archs, &out);
+    let objects =
+        kernels::compile_all(&tc, &csrc, &sources, &out.join("hip")).unwrap_or_else(|e| fail(&e));
     let kernel_lib = cc::Build::new()
         .cargo_metadata(false)
         .try_create_archive("wavekit_hip_kernels", &objects)
@@ -65,7 +137,7 @@ pub fn build(abi: &Path) {
         .warnings_into_errors(true)
         .compile("wavekit_hip_abi");
 
-    for dir in [rocm.join("lib"), rocm.join("lib64")] {
+    for dir in [tc.rocm.join("lib"), tc.rocm.join("lib64")] {
         if dir.join("libamdhip64.so").exists() {
             println!("cargo:rustc-link-search=native={}", dir.display());
             // A ROCm outside the loader's default path (/opt/rocm) is found at run time too.
@@ -80,14 +152,22 @@ pub fn build(abi: &Path) {
     );
     println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS={}", archs.join(","));
     println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS_SOURCE={source}");
-    println!("cargo:rustc-env=WAVEKIT_HIPCC={}", hipcc.display());
+    println!("cargo:rustc-env=WAVEKIT_HIPCC={}", tc.hipcc.display());
+    let (clang, clang_archs) = tc
+        .clang
+        .as_ref()
+        .map_or((String::new(), String::new()), |c| {
+            (c.clang.display().to_string(), c.archs.join(","))
+        });
+    println!("cargo:rustc-env=WAVEKIT_HIP_CLANG={clang}");
+    println!("cargo:rustc-env=WAVEKIT_HIP_CLANG_ARCHS={clang_archs}");
 }
 
-/// Compiles `sources` (a user's kernels written against csrc/wavekit.h) with hipcc for every
-/// offload target into the static library `lib`, linked into the crate whose build script
-/// calls this, with libamdhip64.
+/// Compiles `sources` (a user's kernels written against csrc/wavekit.h) for every offload
+/// target (hipcc, and clang for the targets ROCm predates, as [`build`] does) into the static
+/// library `lib`, linked into the crate whose build script calls this, with libamdhip64.
 pub fn compile(lib: &str, sources: &[PathBuf]) {
-    for var in ["HIPCC", "ROCM_PATH", "WAVEKIT_HIP_ARCHS"] {
+    for var in ENV_VARS {
         println!("cargo:rerun-if-env-changed={var}");
     }
     crate::rerun_on_device_layer();
@@ -95,7 +175,9 @@ pub fn compile(lib: &str, sources: &[PathBuf]) {
     let rocm = rocm_root(&hipcc);
     let (archs, _) = offload_archs();
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let objects = compile_kernels(&hipcc, &archs, &crate::csrc_dir(), sources, &out.join(lib));
+    let tc = toolchain(hipcc, rocm.clone(), &archs, &out);
+    let objects = kernels::compile_all(&tc, &crate::csrc_dir(), sources, &out.join(lib))
+        .unwrap_or_else(|e| fail(&e));
     cc::Build::new()
         .cargo_metadata(false)
         .try_create_archive(lib, &objects)
@@ -217,91 +299,4 @@ fn valid_arch(arch: &str) -> bool {
                     .chars()
                     .all(|c| c.is_ascii_lowercase() || c == '-')
         })
-}
-
-/// One hipcc run per source, at most NUM_JOBS at a time (each run already compiles a device
-/// pass per target).
-fn compile_kernels(
-    hipcc: &Path,
-    archs: &[String],
-    include: &Path,
-    sources: &[PathBuf],
-    dir: &Path,
-) -> Vec<PathBuf> {
-    std::fs::create_dir_all(dir)
-        .unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", dir.display())));
-    let jobs = env::var("NUM_JOBS")
-        .ok()
-        .and_then(|j| j.parse().ok())
-        .unwrap_or(1usize)
-        .max(1);
-    let mut objects = Vec::new();
-    for chunk in sources.chunks(jobs) {
-        let results: Vec<(PathBuf, std::io::Result<std::process::Output>, String)> =
-            std::thread::scope(|s| {
-                let handles: Vec<_> = chunk
-                    .iter()
-                    .map(|src| {
-                        let obj = dir
-                            .join(src.file_stem().expect("source name"))
-                            .with_extension("o");
-                        let mut cmd = hipcc_command(hipcc, archs, include, src, &obj);
-                        let shown = format!("{cmd:?}");
-                        s.spawn(move || (obj, cmd.output(), shown))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("hipcc thread"))
-                    .collect()
-            });
-        for (obj, output, shown) in results {
-            let output = output.unwrap_or_else(|e| fail(&format!("cannot run {shown}: {e}")));
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            if !output.status.success() {
-                fail(&format!(
-                    "hipcc failed ({}):\n{shown}\n{stderr}",
-                    output.status
-                ));
-            }
-            for line in stderr.lines().filter(|l| !l.trim().is_empty()) {
-                println!("cargo:warning=hipcc: {line}");
-            }
-            objects.push(obj);
-        }
-    }
-    objects
-}
-
-fn hipcc_command(
-    hipcc: &Path,
-    archs: &[String],
-    include: &Path,
-    src: &Path,
-    obj: &Path,
-) -> Command {
-    let mut cmd = Command::new(hipcc);
-    // hipcc picks the NVIDIA platform when it sees nvcc but no clang++ (the `cuda,hip` build).
-    cmd.env("HIP_PLATFORM", "amd");
-    cmd.args([
-        "-c",
-        "-x",
-        "hip",
-        "-std=c++17",
-        "-O3",
-        "-fPIC",
-        "-Wall",
-        "-Wextra",
-    ]);
-    // docs/SEMANTICS.md: no fused multiply-add anywhere; subnormals kept as the CPU keeps them.
-    cmd.args(["-ffp-contract=off", "-fno-gpu-flush-denormals-to-zero"]);
-    // The HIP headers define this themselves, but csrc/wavekit/width.h picks the vendor before
-    // it includes them.
-    cmd.arg("-D__HIP_PLATFORM_AMD__=1");
-    cmd.arg("-I").arg(include);
-    for arch in archs {
-        cmd.arg(format!("--offload-arch={arch}"));
-    }
-    cmd.arg(src).arg("-o").arg(obj);
-    cmd
 }

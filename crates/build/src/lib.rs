@@ -3,7 +3,9 @@
 //! - [`cuda`]: find nvcc (`NVCC`, `CUDA_HOME`/`CUDA_PATH`, the pinned wheels of
 //!   scripts/setup-cuda.sh in `.venv-cuda/`, `PATH`) and compile `.cu` files for the target
 //!   architectures, with the flags the canonical float order needs (no FMA, no flush to zero).
-//! - [`hip`]: find hipcc and ROCm and compile `.cu` files as HIP for every offload target.
+//! - [`hip`]: find hipcc and ROCm and compile `.cu` files as HIP for every offload target,
+//!   with clang 19 for the targets the installed ROCm has no device libraries for (gfx942 on
+//!   Debian's ROCm 5.2), all in one offload bundle per object.
 //! - [`simt`]: compile device code for the SIMT executor with the host C++ compiler.
 //! - [`user`]: compile a user's `.cu` files, written against csrc/wavekit.h, for the executor
 //!   at 32 and 64 lanes (from a user's build script, or `wavekit check`), with nvcc or hipcc.

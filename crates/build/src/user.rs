@@ -79,8 +79,9 @@ pub fn cuda<P: AsRef<Path>>(lib: &str, sources: &[P]) {
     crate::cuda::link_runtime();
 }
 
-/// Compiles `sources` with hipcc for every offload target of `WAVEKIT_HIP_ARCHS` into the
-/// static library `lib`; the exported kernels are `wk_hip_kernel_<name>`.
+/// Compiles `sources` for every offload target of `WAVEKIT_HIP_ARCHS` (hipcc, and clang 19 for
+/// the targets the installed ROCm predates, such as gfx942 on ROCm 5.2) into the static
+/// library `lib`; the exported kernels are `wk_hip_kernel_<name>`.
 pub fn hip<P: AsRef<Path>>(lib: &str, sources: &[P]) {
     let sources: Vec<PathBuf> = sources.iter().map(|p| p.as_ref().to_path_buf()).collect();
     crate::hip::compile(lib, &sources);
