@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peer libraries on the same GPU, for BENCHMARKS.md: torch and cupy doing what wavekit's bench
-rows do (sum, cumsum, masked select, bincount, CSR SpMV), timed the way wavekit's CUDA bench
+rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, top-k), timed the way wavekit's CUDA bench
 times its launches.
 
     python3 scripts/bench_peers.py [--sizes 2^20,2^24,2^28] [--reps 25] [--csv OUT.csv]
@@ -209,6 +209,39 @@ def main():
                 close(f"{peer} {name}", want_y, torch.as_tensor(f(), device="cuda"), 1e-4)
                 add(peer, name, "f32", n, t.time(f), nbytes)
             del a_cp, a_t, want_y, offsets, cols, vals, x, xt
+        for elem in ["u32", "f32", "u64"]:
+            name = "sort keys"
+            if not want(name):
+                continue
+            if elem == "f32":
+                k = uniform(n, 20)
+            else:
+                k = splitmix(stream_seeds(20, n))
+                k = (k >> cp.uint64(32)).astype(cp.uint32) if elem == "u32" else k
+            # torch sorts the same bits as signed integers (i32 for u32 keys, i64 for u64): the
+            # same work in another order, checked against cupy's sort of that view.
+            view = {"u32": cp.int32, "u64": cp.int64, "f32": cp.float32}[elem]
+            kt = torch.as_tensor(k.view(view), device="cuda")
+            ref, ref_view = cp.sort(k), cp.sort(k.view(view))
+            for peer, f, r in [("cupy", lambda: cp.sort(k), ref),
+                               ("torch", lambda: torch.sort(kt, stable=True)[0], ref_view)]:
+                got = cp.asarray(f())
+                if not bool((got == r).all()):
+                    raise SystemExit(f"{peer} sort {elem}: wrong")
+                add(peer, name, elem, n, t.time(f), 2 * n * k.dtype.itemsize)
+            del k, kt, ref, ref_view
+        if want("top_k"):
+            x = torch.as_tensor(uniform(n, 26), device="cuda")
+            order = torch.sort(x, descending=True, stable=True)
+            for k in [1, 32, 1024, n // 2]:
+                k = max(1, min(k, n))
+                f = lambda: torch.topk(x, k, largest=True, sorted=True)
+                got = f()
+                if not torch.equal(got.values, order.values[:k]):
+                    raise SystemExit(f"torch topk {k}: wrong")
+                label = "n/2" if k == n // 2 else str(k)
+                add("torch", f"top_k {label}", "f32", n, t.time(f), 4 * n)
+            del x, order
         torch.cuda.empty_cache()
         cp.get_default_memory_pool().free_all_blocks()
 

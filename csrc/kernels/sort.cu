@@ -39,9 +39,11 @@ __global__ void __launch_bounds__(kSortThreads)
   const uint64_t lo = (uint64_t)blockIdx.y * kPortion;
   const uint64_t hi = n - lo < kPortion ? n : lo + kPortion;
   const uint64_t stride = (uint64_t)gridDim.x * kSortThreads;
+  const RankFlip<U> flip(r);
   for (uint64_t i = lo + (uint64_t)blockIdx.x * kSortThreads + t; i < hi; i += stride) {
-    const U rk = rank_of<U>(keys[i], r);
-    for (unsigned p = 0; p < passes; ++p) atomicAdd(h + p * kRadix + digit_of<U>(rk, p, r), 1u);
+    const U ordered = flip.apply(keys[i]);
+    for (unsigned p = 0; p < passes; ++p)
+      atomicAdd(h + p * kRadix + DigitField(p, r).of(ordered), 1u);
   }
   __syncthreads();
   unsigned* mine = counts + (uint64_t)blockIdx.y * passes * kRadix;
@@ -56,15 +58,16 @@ __global__ void __launch_bounds__(kSortThreads)
 __global__ void __launch_bounds__(kRadix)
     sort_offsets_kernel(const unsigned* counts, unsigned passes, unsigned portions,
                         unsigned long long* offsets) {
-  WK_SHARED(unsigned long long, totals, kRadix);
-  const unsigned d = threadIdx.x;
+  WK_SHARED(uint64_t, warp_sums, kRadix / WK_WARP_SIZE);
+  const unsigned d = threadIdx.x, ln = lane(), w = d / WK_WARP_SIZE;
   for (unsigned p = 0; p < passes; ++p) {
-    unsigned long long total = 0;
+    uint64_t total = 0;
     for (unsigned q = 0; q < portions; ++q) total += counts[((uint64_t)q * passes + p) * kRadix + d];
-    totals[d] = total;
+    const uint64_t incl = kogge_stone<OP_SUM, uint64_t>(WK_FULL_MASK, total, WK_WARP_SIZE);
+    if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
     __syncthreads();
-    unsigned long long run = 0;
-    for (unsigned e = 0; e < d; ++e) run += totals[e];
+    uint64_t run = incl - total;
+    for (unsigned x = 0; x < w; ++x) run += warp_sums[x];
     for (unsigned q = 0; q < portions; ++q) {
       offsets[((uint64_t)p * portions + q) * kRadix + d] = run;
       run += counts[((uint64_t)q * passes + p) * kRadix + d];
@@ -74,9 +77,11 @@ __global__ void __launch_bounds__(kRadix)
 }
 
 // One pass over one portion [lo, lo + len) of the keys. VALS: 0 keys only, 1 values from
-// vals_in, 2 the keys' indices (an argsort's first pass).
+// vals_in, 2 the keys' indices (an argsort's first pass). Four blocks of 256 threads a
+// multiprocessor at most (64 registers a thread): measured on an H100 at 2^24, 70 registers
+// left three, and the kernel waits on memory more than it computes.
 template <typename U, typename V, int VALS, unsigned ITEMS>
-__global__ void __launch_bounds__(kSortThreads)
+__global__ void __launch_bounds__(kSortThreads, 4)
     sort_onesweep_kernel(wk_status* st, uint32_t warp_size, const U* keys_in, U* keys_out,
                          const V* vals_in, V* vals_out, uint64_t lo, uint64_t len, RankSpec r,
                          unsigned pass, const unsigned long long* offsets, unsigned* ticket,
@@ -85,45 +90,77 @@ __global__ void __launch_bounds__(kSortThreads)
   WK_SHARED(unsigned, warp_counts, kSortWarps * kRadix);
   WK_SHARED(U, staged_keys, kTile);
   WK_SHARED(V, staged_vals, VALS ? kTile : 1);
-  WK_SHARED(unsigned, tile_start, kRadix);
+  WK_SHARED(unsigned char, staged_digits, kTile);
   WK_SHARED(unsigned long long, out_base, kRadix);
   WK_SHARED(unsigned, warp_sums, kSortWarps);
+  WK_SHARED(unsigned, tile_counts, kRadix);
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
   if (t == 0) s_tile = atomicAdd(ticket, 1u);
   for (unsigned i = t; i < kSortWarps * kRadix; i += kSortThreads) warp_counts[i] = 0;
+  tile_counts[t] = 0;
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * kTile;
   const uint64_t wbase = base + (uint64_t)w * WK_WARP_SIZE * ITEMS;
 
   // Warp-striped: item j of lane l is key wbase + j * W + l, so ranking j by j, lane by lane,
-  // is ranking in index order.
+  // is ranking in index order. Every load is issued before the first ballot.
+  // The warp's keys that exist: item j of lane l when j * W + l < rest (32-bit compares).
+  const uint64_t left = len > wbase ? len - wbase : 0;
+  const unsigned rest = left < WK_WARP_SIZE * ITEMS ? (unsigned)left : WK_WARP_SIZE * ITEMS;
   U k[ITEMS];
   V v[ITEMS];
+#pragma unroll
+  for (unsigned j = 0; j < ITEMS; ++j) {
+    const uint64_t i = wbase + (uint64_t)j * WK_WARP_SIZE + ln;
+    const bool live = j * WK_WARP_SIZE + ln < rest;
+    k[j] = live ? keys_in[lo + i] : (U)0;
+    if (VALS == 1) v[j] = live ? vals_in[lo + i] : (V)0;
+    if (VALS == 2) v[j] = (V)(lo + i);
+  }
+  // The tile's digit counts first, published at once as its aggregates (CUB's early counts):
+  // the tiles after it find them while this one still ranks, and their look-back does not
+  // wait.
+  const RankFlip<U> flip(r);
+  const DigitField field(pass, r);
+  unsigned char dg[ITEMS];
+#pragma unroll
+  for (unsigned j = 0; j < ITEMS; ++j) {
+    dg[j] = (unsigned char)field.of(flip.apply(k[j]));
+    if (j * WK_WARP_SIZE + ln < rest) atomicAdd(tile_counts + dg[j], 1u);
+  }
+  __syncthreads();
+  // Thread d (kSortThreads == kRadix) owns digit d from here to the look-back.
+  const unsigned d = t;
+  const unsigned total = tile_counts[d];
+  unsigned* mine = status + tile * kRadix + d;
+  *(volatile unsigned*)mine = (tile == 0 ? kFlagInclusive : kFlagAggregate) | total;
+  const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, total, WK_WARP_SIZE);
+  if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+
   unsigned at[ITEMS];
   const wk_lanemask_t below = arch::lanemask_lt();
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
-    const uint64_t i = wbase + (uint64_t)j * WK_WARP_SIZE + ln;
-    const bool live = i < len;
-    k[j] = live ? keys_in[lo + i] : (U)0;
-    if (VALS == 1) v[j] = live ? vals_in[lo + i] : (V)0;
-    if (VALS == 2) v[j] = (V)(lo + i);
-    const unsigned d = digit_of<U>(rank_of<U>(k[j], r), pass, r);
-    // The lanes holding the same digit: one ballot per digit bit, at the device's width.
+    const bool live = j * WK_WARP_SIZE + ln < rest;
+    const unsigned dj = dg[j];
+    // The lanes holding the same digit: one ballot per digit bit, at the device's width (the
+    // bits past a short last digit are zero in every lane, so eight ballots always do). With
+    // `own` all ones where the lane's bit is set, `ones ^ ~own` is the lanes agreeing with it.
     wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
-    for (unsigned b = 0; b < digit_bits(pass, r); ++b) {
-      const bool set = (d >> b) & 1;
-      const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, set);
-      peers &= set ? ones : ~ones;
+#pragma unroll
+    for (unsigned b = 0; b < kDigitBits; ++b) {
+      const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((dj >> b) & 1);
+      const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, own != 0);
+      peers &= ones ^ ~own;
     }
     const unsigned leader = live ? (unsigned)arch::lowest_lane(peers) : ln;
     unsigned before = 0;
     if (live && ln == leader) {
-      before = warp_counts[w * kRadix + d];
-      warp_counts[w * kRadix + d] = before + (unsigned)arch::popc(peers);
+      before = warp_counts[w * kRadix + dj];
+      warp_counts[w * kRadix + dj] = before + (unsigned)arch::popc(peers);
     }
     // The leader's count before its group, to every lane of the group.
     before = shfl_idx<unsigned>(WK_FULL_MASK, before, leader, WK_WARP_SIZE);
@@ -132,25 +169,20 @@ __global__ void __launch_bounds__(kSortThreads)
   }
   __syncthreads();
 
-  // Thread d (kSortThreads == kRadix): the digit's counts of the warps before each warp, the
-  // tile's count of the digit, and where the tile's digit-d keys start in the tile.
-  const unsigned d = t;
-  unsigned total = 0;
+  // Where each warp's digit-d keys start in the tile: after the tile's keys of smaller
+  // digits and the warps before it.
+  unsigned start = incl - total;
+  for (unsigned x = 0; x < w; ++x) start += warp_sums[x];
+  unsigned run = start;
   for (unsigned x = 0; x < kSortWarps; ++x) {
     const unsigned c = warp_counts[x * kRadix + d];
-    warp_counts[x * kRadix + d] = total;
-    total += c;
+    warp_counts[x * kRadix + d] = run;
+    run += c;
   }
-  const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, total, WK_WARP_SIZE);
-  if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
-  // Chain the digit's count to the tiles before: publish the aggregate, add the tiles before
-  // back to the first inclusive prefix, publish the inclusive prefix.
-  unsigned* mine = status + tile * kRadix + d;
+  // Chain the digit's count to the tiles before: add their aggregates back to the first
+  // inclusive prefix, publish this tile's.
   unsigned prefix = 0;
-  if (tile == 0) {
-    *(volatile unsigned*)mine = kFlagInclusive | total;
-  } else {
-    *(volatile unsigned*)mine = kFlagAggregate | total;
+  if (tile != 0) {
     for (uint64_t p = tile - 1;; --p) {
       unsigned s;
       do {
@@ -161,28 +193,24 @@ __global__ void __launch_bounds__(kSortThreads)
     }
     *(volatile unsigned*)mine = kFlagInclusive | (prefix + total);
   }
-  __syncthreads();
-  unsigned start = incl - total;
-  for (unsigned x = 0; x < w; ++x) start += warp_sums[x];
-  tile_start[d] = start;
   out_base[d] = offsets[d] + prefix - start;
   __syncthreads();
 
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
-    if (wbase + (uint64_t)j * WK_WARP_SIZE + ln < len) {
-      const unsigned dj = digit_of<U>(rank_of<U>(k[j], r), pass, r);
-      const unsigned slot = tile_start[dj] + warp_counts[w * kRadix + dj] + at[j];
+    if (j * WK_WARP_SIZE + ln < rest) {
+      const unsigned slot = warp_counts[w * kRadix + dg[j]] + at[j];
       staged_keys[slot] = k[j];
+      staged_digits[slot] = dg[j];
       if (VALS) staged_vals[slot] = v[j];
     }
   }
   __syncthreads();
   const uint64_t count = len - base < kTile ? len - base : kTile;
   for (unsigned i = t; i < count; i += kSortThreads) {
-    const U key = staged_keys[i];
-    const uint64_t to = out_base[digit_of<U>(rank_of<U>(key, r), pass, r)] + i;
-    keys_out[to] = key;
+    const unsigned char digit = staged_digits[i];
+    const uint64_t to = out_base[digit] + i;
+    keys_out[to] = staged_keys[i];
     if (VALS) vals_out[to] = staged_vals[i];
   }
 }
@@ -191,16 +219,15 @@ template <typename U, typename V, int VALS>
 int onesweep(host::stream_t s, wk_status* st, uint32_t warp_size, const U* kin, U* kout,
              const V* vin, V* vout, uint64_t lo, uint64_t len, const RankSpec& r, unsigned pass,
              const unsigned long long* offsets, unsigned* ticket, unsigned* status) {
-  const unsigned items = sort_items(sizeof(U), VALS ? sizeof(V) : 0);
-  const uint64_t tiles = (len + kSortThreads * items - 1) / (kSortThreads * items);
+  // Only the tile shape that fits in shared memory is compiled (sort_items, for the scratch
+  // layout, says the same).
+  constexpr unsigned kItems =
+      sizeof(U) <= 4 && (VALS == 0 || sizeof(V) <= 4) ? kItemsNarrow : kItemsWide;
+  const uint64_t tiles = (len + kSortThreads * kItems - 1) / (kSortThreads * kItems);
   int rc = host::memset_async(ticket, 0, kTicketBytes + tiles * kRadix * sizeof(unsigned), s);
   if (rc) return rc;
-  if (items == kItemsWide)
-    WK_LAUNCH((unsigned)tiles, kSortThreads, 0, s, sort_onesweep_kernel<U, V, VALS, kItemsWide>)(
-        st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
-  else
-    WK_LAUNCH((unsigned)tiles, kSortThreads, 0, s, sort_onesweep_kernel<U, V, VALS, kItemsNarrow>)(
-        st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
+  WK_LAUNCH((unsigned)tiles, kSortThreads, 0, s, sort_onesweep_kernel<U, V, VALS, kItems>)(
+      st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
   return host::launch_error();
 }
 

@@ -54,17 +54,35 @@ inline unsigned pass_count(const RankSpec& r) {
   return (r.end - r.begin + kDigitBits - 1) / kDigitBits;
 }
 
+// What turns a key's bits into its order bits with the compared field complemented when
+// descending, with no branch: bits ^ ((bits < 0 ? ~0 : 0) & float_mask | sign_mask) ^ desc_mask.
+// Negative floats get every bit flipped, other floats and signed integers their sign bit, and
+// unsigned keys nothing; complementing the field is the descending order, since the field of
+// the complement is the field's complement.
+template <typename U> struct RankFlip {
+  U float_mask;
+  U sign_mask;
+  U desc_mask;
+
+  __host__ __device__ __forceinline__ explicit RankFlip(const RankSpec& r) {
+    const U sign = (U)1 << (sizeof(U) * 8 - 1);
+    const unsigned width = r.end - r.begin;
+    const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
+    float_mask = r.kind == KEY_FLOAT ? (U)~(U)0 : (U)0;
+    sign_mask = r.kind == KEY_UNSIGNED ? (U)0 : sign;
+    desc_mask = r.descending ? (U)(field << r.begin) : (U)0;
+  }
+  __host__ __device__ __forceinline__ U apply(U bits) const {
+    const U negative = (U)0 - (bits >> (sizeof(U) * 8 - 1));
+    return bits ^ ((negative & float_mask) | sign_mask) ^ desc_mask;
+  }
+};
+
 // A key's rank: ascending ranks are the sort's order.
 template <typename U> __host__ __device__ __forceinline__ U rank_of(U bits, const RankSpec& r) {
-  const U sign = (U)1 << (sizeof(U) * 8 - 1);
-  const U ordered = r.kind == KEY_UNSIGNED ? bits
-                    : r.kind == KEY_SIGNED ? (U)(bits ^ sign)
-                    : (bits & sign)        ? (U)~bits
-                                           : (U)(bits | sign);
   const unsigned width = r.end - r.begin;
   const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
-  const U picked = (U)(ordered >> r.begin) & field;
-  return r.descending ? (U)(field - picked) : picked;
+  return (U)(RankFlip<U>(r).apply(bits) >> r.begin) & field;
 }
 
 __host__ __device__ __forceinline__ unsigned digit_bits(unsigned pass, const RankSpec& r) {
@@ -72,10 +90,16 @@ __host__ __device__ __forceinline__ unsigned digit_bits(unsigned pass, const Ran
   return left < kDigitBits ? left : kDigitBits;
 }
 
-template <typename U>
-__host__ __device__ __forceinline__ unsigned digit_of(U rank, unsigned pass, const RankSpec& r) {
-  return (unsigned)(rank >> (pass * kDigitBits)) & ((1u << digit_bits(pass, r)) - 1);
-}
+// Where pass `pass`'s digit lies in the order bits: its shift and mask.
+struct DigitField {
+  unsigned shift;
+  unsigned mask;
+  __host__ __device__ __forceinline__ DigitField(unsigned pass, const RankSpec& r)
+      : shift(r.begin + pass * kDigitBits), mask((1u << digit_bits(pass, r)) - 1) {}
+  template <typename U> __host__ __device__ __forceinline__ unsigned of(U ordered) const {
+    return (unsigned)(ordered >> shift) & mask;
+  }
+};
 
 inline unsigned sort_items(uint32_t key_size, uint32_t value_size) {
   return key_size <= 4 && value_size <= 4 ? kItemsNarrow : kItemsWide;
