@@ -15,9 +15,11 @@
 
 pub mod args;
 pub mod targets;
+pub mod views;
 
 pub use args::*;
-pub use targets::{Any, Target, fuzz, targets};
+pub use targets::{Any, Target, fuzz, fuzz_cases, targets};
+pub use views::*;
 
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
@@ -231,7 +233,7 @@ where
         total += t;
         cases_run += n;
         rounds += 1;
-        if !deadline.is_some_and(|d| Instant::now() < d) {
+        if deadline.is_none_or(|d| Instant::now() >= d) {
             break;
         }
     }
