@@ -96,8 +96,9 @@ pub trait Backend: Send + Sync + Sized {
     /// results.
     ///
     /// # Errors
-    /// A `Device` error the runtime reports for queued work, or the first error a queued
-    /// kernel reported (an `IndexOutOfRange` or a `Device` error naming its call).
+    /// A `Device` error the runtime reports for queued work, or the first error, in launch
+    /// order, that a queued kernel reported (an `IndexOutOfRange` or a `Device` error naming
+    /// its call).
     fn synchronize(&self) -> Result<()>;
 
     /// A buffer of `len` zeroed elements.
