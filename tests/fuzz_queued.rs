@@ -214,18 +214,25 @@ fn sequence<R: GpuRuntime>(b: &GpuBackend<R>, seq: &[Step]) -> Result<Tally, Tes
     Ok(run.tally)
 }
 
-fn fuzz_on<R: GpuRuntime>(label: &str, b: &GpuBackend<R>, default_cases: u32) {
+fn fuzz_on<R: GpuRuntime>(backends: &[(String, GpuBackend<R>)], default_cases: u32) {
     let seq = proptest::collection::vec(step(), 1..10);
-    run_family("queued", label, default_cases, seq, |seq| sequence(b, &seq));
+    run_contexts("queued", default_cases, seq, backends, |b, seq| {
+        sequence(b, &seq)
+    });
 }
 
 #[test]
 fn fuzz_queued() {
-    for w in wavekit::WarpWidth::ALL {
-        // A backend of its own: no other test's queued work shares its status slots.
-        let b = wavekit::simt::open(w).unwrap();
-        fuzz_on(&format!("simt/w{}", w.lanes()), &b, 256);
-    }
+    // A backend of each width, of its own: no other test's queued work shares its status slots.
+    let backends: Vec<_> = wavekit::WarpWidth::ALL
+        .map(|w| {
+            (
+                format!("simt/w{}", w.lanes()),
+                wavekit::simt::open(w).unwrap(),
+            )
+        })
+        .into();
+    fuzz_on(&backends, 256);
 }
 
 #[test]
@@ -233,5 +240,5 @@ fn fuzz_queued() {
 #[cfg(feature = "cuda")]
 fn fuzz_queued_cuda() {
     let b = wavekit::cuda::open(0).expect("CUDA device 0");
-    fuzz_on("cuda:0", &b, 96);
+    fuzz_on(&[("cuda:0".to_string(), b)], 96);
 }

@@ -281,7 +281,7 @@ mod threads;
 /// One case: a pool made by both backends, the ops, then everything read back on each live
 /// backend.
 fn case<R: GpuRuntime>(
-    open: &impl Fn() -> GpuBackend<R>,
+    open: &dyn Fn() -> GpuBackend<R>,
     foreign: Option<GpuBackend<R>>,
     lens: &[usize],
     ops: &[Op],
@@ -313,38 +313,44 @@ fn case<R: GpuRuntime>(
     Ok(w.tally)
 }
 
-fn fuzz_on<R: GpuRuntime>(
-    label: &str,
-    default_cases: u32,
-    open: impl Fn() -> GpuBackend<R>,
-    foreign: impl Fn() -> Option<GpuBackend<R>>,
-) {
-    run_family("two streams", label, default_cases, ops(), |(lens, ops)| {
-        case(&open, foreign(), &lens, &ops)
-    });
+/// How a context opens the two streams of one device, and a backend of another device.
+struct Device<R: GpuRuntime> {
+    open: Box<dyn Fn() -> GpuBackend<R>>,
+    foreign: Box<dyn Fn() -> Option<GpuBackend<R>>>,
 }
 
-static FOREIGN: AtomicUsize = AtomicUsize::new(0);
+fn fuzz_on<R: GpuRuntime>(devices: &[(String, Device<R>)], default_cases: u32) {
+    run_contexts(
+        "two streams",
+        default_cases,
+        ops(),
+        devices,
+        |d, (lens, ops)| case(&d.open, (d.foreign)(), &lens, &ops),
+    );
+}
 
 #[test]
 fn fuzz_streams() {
     use wavekit::simt::{self, Arch};
-    for w in wavekit::WarpWidth::ALL {
-        let other = match w {
-            wavekit::WarpWidth::W32 => wavekit::WarpWidth::W64,
-            _ => wavekit::WarpWidth::W32,
-        };
-        fuzz_on(
-            &format!("simt/w{}", w.lanes()),
-            64,
-            || simt::open(w).unwrap(),
-            // Another device: the other width, or this width on the AMD arch layer, in turn.
-            || match FOREIGN.fetch_add(1, Ordering::Relaxed) % 2 {
-                0 => Some(simt::open(other).unwrap()),
-                _ => Some(simt::open_arch(Arch::Hip, w).unwrap()),
-            },
-        );
-    }
+    static FOREIGN: AtomicUsize = AtomicUsize::new(0);
+    let devices: Vec<_> = wavekit::WarpWidth::ALL
+        .map(|w| {
+            let other = match w {
+                wavekit::WarpWidth::W32 => wavekit::WarpWidth::W64,
+                _ => wavekit::WarpWidth::W32,
+            };
+            let device = Device {
+                open: Box::new(move || simt::open(w).unwrap()),
+                // Another device: the other width, or this width on the AMD arch layer, in turn.
+                foreign: Box::new(move || match FOREIGN.fetch_add(1, Ordering::Relaxed) % 2 {
+                    0 => Some(simt::open(other).unwrap()),
+                    _ => Some(simt::open_arch(Arch::Hip, w).unwrap()),
+                }),
+            };
+            (format!("simt/w{}", w.lanes()), device)
+        })
+        .into();
+    fuzz_on(&devices, 64);
 }
 
 #[test]
@@ -352,10 +358,9 @@ fn fuzz_streams() {
 #[cfg(feature = "cuda")]
 fn fuzz_streams_cuda() {
     // Two streams of the primary context of device 0: `cuda::open` makes one per backend.
-    fuzz_on(
-        "cuda:0",
-        64,
-        || wavekit::cuda::open(0).expect("CUDA device 0"),
-        || None,
-    );
+    let device = Device {
+        open: Box::new(|| wavekit::cuda::open(0).expect("CUDA device 0")),
+        foreign: Box::new(|| None),
+    };
+    fuzz_on(&[("cuda:0".to_string(), device)], 64);
 }

@@ -34,6 +34,7 @@ struct Shared {
 
 /// A communicator of `world` ranks in one process, each rank a [`ThreadRank`] to move into
 /// its own thread.
+#[derive(Debug)]
 pub struct ThreadWorld;
 
 impl ThreadWorld {
@@ -82,6 +83,17 @@ pub struct ThreadRank {
     rank: usize,
     timeout: Duration,
     backend: CpuBackend,
+}
+
+impl std::fmt::Debug for ThreadRank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadRank")
+            .field("rank", &self.rank)
+            .field("world", &self.shared.world)
+            .field("timeout", &self.timeout)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Drop for ThreadRank {

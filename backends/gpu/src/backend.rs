@@ -147,6 +147,19 @@ impl Pending {
     }
 }
 
+impl<R: GpuRuntime> std::fmt::Debug for GpuBackend<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuBackend")
+            .field("backend", &R::BACKEND)
+            .field("ordinal", &self.rt.ordinal())
+            .field("width", &self.width)
+            .field("launch_width", &self.launch_width)
+            .field("emulate", &self.emulate)
+            .field("device_allocations", &self.device_allocations())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: GpuRuntime> GpuBackend<R> {
     /// A backend over `runtime`, after checking that its launcher table has this build's ABI.
     ///

@@ -148,10 +148,17 @@ impl Watch {
         Watch(s.len() - 1)
     }
 
+    /// A case starts.
     fn case(&self, case: String) {
         let mut s = slots();
         s[self.0].case = case;
         s[self.0].since = Instant::now();
+        s[self.0].live = true;
+    }
+
+    /// No case runs until the next `case` (another context's round runs meanwhile).
+    fn idle(&self) {
+        slots()[self.0].live = false;
     }
 }
 
@@ -191,9 +198,126 @@ fn rng(seed: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-/// Runs `body` on `cases(default_cases)` random values of `strategy` (round after round in the
-/// soak mode), panics with the shrunk failing value and the round's seed if a case fails, and
-/// prints the family's counts. `label` names what the family runs on (a backend, a world).
+/// One family on one context (a backend, a world): its watchdog slot and its counts so far.
+struct Run {
+    name: String,
+    watch: Watch,
+    total: Tally,
+    cases: u64,
+    rounds: u64,
+    time: Duration,
+}
+
+impl Run {
+    fn new(name: String) -> Run {
+        Run {
+            watch: Watch::new(name.clone()),
+            name,
+            total: Tally::default(),
+            cases: 0,
+            rounds: 0,
+            time: Duration::ZERO,
+        }
+    }
+
+    /// One round of `cases(default_cases)` random values; panics with the shrunk failing value
+    /// and the round's seed if a case fails.
+    fn round<S: Strategy>(
+        &mut self,
+        default_cases: u32,
+        strategy: &S,
+        body: impl Fn(S::Value) -> Result<Tally, TestCaseError>,
+    ) where
+        S::Value: std::fmt::Debug,
+    {
+        let started = Instant::now();
+        let seed = round_seed(&self.name, self.rounds);
+        let config = Config {
+            cases: cases(default_cases),
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let mut runner = TestRunner::new_with_rng(config, rng(seed));
+        let round = RefCell::new((Tally::default(), 0u64));
+        let result = runner.run(strategy, |v| {
+            self.watch.case(format!("{v:?}"));
+            let t = body(v)?;
+            let mut r = round.borrow_mut();
+            r.0 += t;
+            r.1 += 1;
+            Ok(())
+        });
+        if let Err(e) = result {
+            let (name, rounds) = (&self.name, self.rounds);
+            panic!("{name}: {e} (round {rounds}, WAVEKIT_FUZZ_SEED={seed:#x} replays it)");
+        }
+        self.watch.idle();
+        let (t, n) = round.into_inner();
+        self.total += t;
+        self.cases += n;
+        self.rounds += 1;
+        self.time += started.elapsed();
+    }
+
+    /// Prints the counts.
+    fn report(self, soak: bool) -> Tally {
+        let t = self.total;
+        let deferred = match t.deferred {
+            0 => String::new(),
+            d => format!(", {d} deferred to a synchronisation"),
+        };
+        let rounds = match soak {
+            true => format!(
+                " ({} rounds, {} cases, {:.0} s)",
+                self.rounds,
+                self.cases,
+                self.time.as_secs_f64()
+            ),
+            false => String::new(),
+        };
+        eprintln!(
+            "fuzz {}: {} calls, {} typed errors{deferred}{rounds}",
+            self.name, t.calls, t.errors
+        );
+        t
+    }
+}
+
+/// Runs `body` on each context in `contexts` for `cases(default_cases)` random values of
+/// `strategy`, and in the soak mode round after round, the contexts taking turns, until the
+/// soak ends; prints each context's counts. A failing case panics with its shrunk value and
+/// the seed that replays its round. Each context is named by its label (a backend, a world).
+pub fn run_contexts<S: Strategy, C>(
+    family: &str,
+    default_cases: u32,
+    strategy: S,
+    contexts: &[(String, C)],
+    body: impl Fn(&C, S::Value) -> Result<Tally, TestCaseError>,
+) -> Tally
+where
+    S::Value: std::fmt::Debug,
+{
+    let deadline = soak_deadline();
+    let mut runs: Vec<Run> = contexts
+        .iter()
+        .map(|(label, _)| Run::new(format!("{family} on {label}")))
+        .collect();
+    loop {
+        for (run, (_, ctx)) in runs.iter_mut().zip(contexts) {
+            run.round(default_cases, &strategy, |v| body(ctx, v));
+        }
+        if deadline.is_none_or(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    let mut total = Tally::default();
+    for run in runs {
+        total += run.report(deadline.is_some());
+    }
+    total
+}
+
+/// [`run_contexts`] with one context.
 pub fn run_family<S: Strategy>(
     family: &str,
     label: &str,
@@ -204,56 +328,6 @@ pub fn run_family<S: Strategy>(
 where
     S::Value: std::fmt::Debug,
 {
-    let name = format!("{family} on {label}");
-    let watch = Watch::new(name.clone());
-    let deadline = soak_deadline();
-    let started = Instant::now();
-    let (mut total, mut cases_run, mut rounds) = (Tally::default(), 0u64, 0u64);
-    loop {
-        let seed = round_seed(&name, rounds);
-        let config = Config {
-            cases: cases(default_cases),
-            failure_persistence: None,
-            ..Config::default()
-        };
-        let mut runner = TestRunner::new_with_rng(config, rng(seed));
-        let round = RefCell::new((Tally::default(), 0u64));
-        let result = runner.run(&strategy, |v| {
-            watch.case(format!("{v:?}"));
-            let t = body(v)?;
-            let mut r = round.borrow_mut();
-            r.0 += t;
-            r.1 += 1;
-            Ok(())
-        });
-        if let Err(e) = result {
-            panic!("{name}: {e} (round {rounds}, WAVEKIT_FUZZ_SEED={seed:#x} replays it)");
-        }
-        let (t, n) = round.into_inner();
-        total += t;
-        cases_run += n;
-        rounds += 1;
-        if deadline.is_none_or(|d| Instant::now() >= d) {
-            break;
-        }
-    }
-    drop(watch);
-    let deferred = if total.deferred > 0 {
-        format!(", {} deferred to a synchronisation", total.deferred)
-    } else {
-        String::new()
-    };
-    let soak = if deadline.is_some() {
-        format!(
-            " ({rounds} rounds, {cases_run} cases, {:.0} s)",
-            started.elapsed().as_secs_f64()
-        )
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "fuzz {name}: {} calls, {} typed errors{deferred}{soak}",
-        total.calls, total.errors
-    );
-    total
+    let contexts = [(label.to_string(), ())];
+    run_contexts(family, default_cases, strategy, &contexts, |(), v| body(v))
 }

@@ -2,7 +2,7 @@
 //! executor at 32 and 64 lanes. A family's property is a generic function, called through
 //! `on!` for the concrete backend.
 
-use super::{Tally, run_family};
+use super::{Tally, run_contexts};
 use proptest::strategy::Strategy;
 use proptest::test_runner::TestCaseError;
 use std::sync::OnceLock;
@@ -110,9 +110,7 @@ pub fn fuzz_cases<S: Strategy>(
 ) where
     S::Value: std::fmt::Debug,
 {
-    for target in targets() {
-        run_family(name, &target.label(), default_cases, &strategy, |v| {
-            body(target, v)
-        });
-    }
+    let contexts: Vec<(String, &dyn Target)> =
+        targets().into_iter().map(|t| (t.label(), t)).collect();
+    run_contexts(name, default_cases, strategy, &contexts, |t, v| body(*t, v));
 }
