@@ -34,7 +34,7 @@ struct Shared {
 
 /// A communicator of `world` ranks in one process, each rank a [`ThreadRank`] to move into
 /// its own thread.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ThreadWorld;
 
 impl ThreadWorld {

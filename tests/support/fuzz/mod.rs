@@ -4,11 +4,12 @@
 //! - `WAVEKIT_FUZZ_CASES=N` scales every family: a family whose bounded CI pass is `d` cases
 //!   runs `d * N / 256` (fuzz_api's families have `d = 256`, so N is their case count).
 //! - `WAVEKIT_FUZZ_SECONDS=N` is the soak mode: each family runs round after round of fresh
-//!   random cases until N seconds after the first family of the process started (a family that
-//!   starts later runs one round). Run every family at once so that they share the time:
-//!   `scripts/fuzz-soak.sh N` runs each fuzz binary with a test thread per family.
-//! - `WAVEKIT_FUZZ_SEED=S` replays the first round of every family from seed `S`; a failure
-//!   prints the seed of its round (proptest also prints the shrunk input).
+//!   random cases, its contexts (backends, widths) taking turns, until N seconds after the
+//!   first family of the process started (a family that starts later runs one round). Run
+//!   every family at once so that they share the time: `scripts/fuzz-soak.sh N` runs each fuzz
+//!   binary with a test thread per family.
+//! - `WAVEKIT_FUZZ_SEED=S` makes `S` the seed of every family's first round; a failure prints
+//!   the seed of its round, which replays it (proptest also prints the shrunk input).
 //! - `WAVEKIT_FUZZ_HANG_S=N` (default 120): a family whose case has not finished for N seconds
 //!   aborts the process, naming the family and the case in flight (the property's "never a
 //!   hang"), even while the other families keep going.

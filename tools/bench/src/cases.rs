@@ -16,7 +16,7 @@ use wavekit::{Predicate, ReduceOp};
 use wavekit_conformance::reference;
 
 /// A timed, checked case.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Measured {
     pub timing: Timing,
     /// Bytes the collective must move: its input read once, plus what it writes.
@@ -30,7 +30,7 @@ pub struct Measured {
 }
 
 /// Why a case has no number.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Refused {
     /// The backend's result differs from the reference (the first difference).
     Wrong(String),

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 /// One printed row.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Row {
     pub collective: &'static str,
     pub elem: &'static str,
@@ -15,7 +15,7 @@ pub struct Row {
     pub outcome: Outcome,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Outcome {
     Measured {
         timing: Timing,
@@ -41,7 +41,7 @@ pub fn speedup(timing: &Timing, baseline: &Baseline) -> f64 {
 }
 
 /// The table's column layout: the backend column fits the longest name.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub name_w: usize,
 }

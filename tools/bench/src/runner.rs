@@ -7,7 +7,7 @@ use crate::timing::{BenchBackend, Harness, Timing};
 use std::io::{IsTerminal, Write as _};
 
 /// Which cases and sizes to run.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
     /// Keep only collectives whose name contains this.
     pub only: Option<String>,
