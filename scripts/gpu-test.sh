@@ -12,7 +12,7 @@
 #                                  memcheck, then racecheck (much slower per
 #                                  launch) over JOBS parallel processes (logs: $OUT/sanitize-*.log)
 #   bash .gpu/run.sh racecheck     racecheck alone, the tests split over JOBS processes
-#   bash .gpu/run.sh streams       memcheck, then racecheck, over the interop tests
+#   bash .gpu/run.sh streams       memcheck, then racecheck (TOOLS picks), over the interop tests
 #                                  (tests/cuda_interop.rs) and the CUDA fuzz families of two
 #                                  streams sharing buffers and of queued kernel-time errors
 #                                  (tests/fuzz_streams.rs, tests/fuzz_queued.rs; logs:
@@ -122,7 +122,7 @@ if [ "$mode" = streams ]; then
   # which the tools prevent.
   cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"
   if [ -z "$cs" ]; then echo "compute-sanitizer not found"; exit 1; fi
-  for tool in memcheck racecheck; do
+  for tool in ${TOOLS:-memcheck racecheck}; do
     for t in "cuda_interop:" "fuzz_streams:fuzz_streams_cuda" "fuzz_queued:fuzz_queued_cuda"; do
       bin="${t%%:*}"
       only="${t#*:}"
