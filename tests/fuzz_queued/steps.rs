@@ -285,10 +285,13 @@ pub fn step<R: GpuRuntime>(run: &mut Run<'_, R>, i: usize, s: &Step) -> Result<(
             let input = b.upload(&inputs::values::<f32>(n, s.seed)).map_err(fail)?;
             let offs = b.upload(&offsets).map_err(fail)?;
             let mut out = Out::<f32, R>::new(b, count, s.seed)?;
+            // The reduce does not read `longest` (a sort does): the offsets' widest span.
+            let longest = offsets.windows(2).map(|w| w[1].abs_diff(w[0])).max();
             let spec = SegmentSpec::Offsets {
                 offsets: &offs,
                 count,
                 vector: 1 << (s.size % 6),
+                longest: longest.unwrap_or(0) as usize,
             };
             let r = flat(out.view(b, |y| {
                 b.raw_segmented_reduce(token(), &input, spec, ReduceOp::Sum, y)

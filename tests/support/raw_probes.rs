@@ -245,6 +245,7 @@ pub fn segment_offsets_past_the_input<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpW
             offsets: &offsets,
             count: 3,
             vector,
+            longest: 3850,
         };
         let r = b
             .raw_segmented_reduce(token(), &input, spec, ReduceOp::Sum, &mut out)
@@ -282,6 +283,7 @@ pub fn queued_kernel_errors_name_their_launch<R: GpuRuntime>(b: &GpuBackend<R>, 
         offsets: &seg_offsets,
         count: 2,
         vector: 2,
+        longest: 6,
     };
     b.raw_spmv(token(), &offsets, &good, &vals, &x, &mut y1, 1)
         .unwrap();

@@ -99,10 +99,12 @@ impl<B: Backend> std::fmt::Debug for Segments<B> {
                 offsets,
                 count,
                 total,
+                longest,
             } => s
                 .field("offsets", offsets)
                 .field("count", count)
-                .field("total", total),
+                .field("total", total)
+                .field("longest", longest),
         };
         s.field("vector", &self.vector).finish()
     }
