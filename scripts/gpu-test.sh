@@ -12,6 +12,11 @@
 #                                  memcheck, then racecheck (much slower per
 #                                  launch) over JOBS parallel processes (logs: $OUT/sanitize-*.log)
 #   bash .gpu/run.sh racecheck     racecheck alone, the tests split over JOBS processes
+#   bash .gpu/run.sh streams       memcheck, then racecheck (TOOLS picks), over the interop tests
+#                                  (tests/cuda_interop.rs) and the CUDA fuzz families of two
+#                                  streams sharing buffers and of queued kernel-time errors
+#                                  (tests/fuzz_streams.rs, tests/fuzz_queued.rs; logs:
+#                                  $OUT/streams-*.log)
 #   bash .gpu/run.sh all           test and sanitize
 #   bash .gpu/run.sh examples      the CUDA builds of the examples in EXAMPLES (log: $OUT/examples.log)
 # TEST_TIMEOUT / SANITIZE_TIMEOUT (seconds) bound each binary / each tool; FILTER picks tests.
@@ -19,7 +24,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/.gpu}"
-tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop zero_alloc threads cuda_streams)
+tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop zero_alloc threads cuda_streams fuzz_streams fuzz_queued)
 examples=(reduce_overhead pipeline cuda_stream)
 # The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
 # small. Override with WAVEKIT_CUDA_ARCHS for other devices.
@@ -108,6 +113,30 @@ if [ "$mode" = sanitize ] || [ "$mode" = all ]; then
   grep -E '^test result|SUMMARY|^test .*FAILED' "$out/sanitize-probes.log"
   echo "exit code $rc"
   [ "$rc" -eq 0 ] || status=1
+fi
+if [ "$mode" = streams ]; then
+  # Memory shared by two streams, adopted from cudarc, and queued launches whose kernels find
+  # bad indices: no access outside an allocation (memcheck), no shared-memory race (racecheck).
+  # The fuzz families run their CUDA variant only, at a quarter of their cases (the tools
+  # serialise every launch); cuda_streams.rs is left out: it times two streams overlapping,
+  # which the tools prevent.
+  cs="$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -n 1)"
+  if [ -z "$cs" ]; then echo "compute-sanitizer not found"; exit 1; fi
+  for tool in ${TOOLS:-memcheck racecheck}; do
+    for t in "cuda_interop:" "fuzz_streams:fuzz_streams_cuda" "fuzz_queued:fuzz_queued_cuda"; do
+      bin="${t%%:*}"
+      only="${t#*:}"
+      echo "== compute-sanitizer --tool $tool: $bin $only"
+      WAVEKIT_FUZZ_CASES="${WAVEKIT_FUZZ_CASES:-64}" timeout "${SANITIZE_TIMEOUT:-600}" \
+        "$cs" --tool "$tool" --report-api-errors no --error-exitcode 9 --print-limit 20 \
+        "$here/bin/$bin" --include-ignored --test-threads=1 --nocapture $only \
+        >"$out/streams-$tool-$bin.log" 2>&1
+      rc=$?
+      grep -E '^test result|SUMMARY|^test .*FAILED|^fuzz ' "$out/streams-$tool-$bin.log"
+      echo "exit code $rc"
+      [ "$rc" -eq 0 ] || status=1
+    done
+  done
 fi
 if [ "$mode" = racecheck ] || [ "$mode" = sanitize ] || [ "$mode" = all ]; then
   # racecheck costs much more per launch than the other tools: the cases run as JOBS parallel

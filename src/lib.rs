@@ -36,6 +36,7 @@
 //! Runnable programs: `examples/` (`cargo run --example reduce_scan`, `spmv`, `warp_lanes`).
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,

@@ -33,9 +33,10 @@
 //!   let token = wavekit::raw::Validated { _private: () };
 //!   ```
 //!
-//!   The GPU backends check lengths again against the buffers they are handed (defence in
-//!   depth), so even a wrong call from inside wavekit cannot make a kernel write past an
-//!   allocation.
+//!   The GPU backends check lengths again against the buffers they are handed, and the SpMV
+//!   and segmented-reduce kernels the columns and offsets they read (defence in depth: reported
+//!   at the next synchronisation, named after the launch), so even a wrong call from inside
+//!   wavekit cannot make those kernels read or write past an allocation.
 //!
 //! - **No allocation aborts.** Every host allocation sized by a caller's number goes through a
 //!   fallible path with a limit ([`host::HOST_ALLOC_LIMIT`](crate::host::HOST_ALLOC_LIMIT)), and

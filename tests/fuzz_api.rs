@@ -11,199 +11,24 @@
 //! binary dies), or a hang (a watchdog aborts after `WAVEKIT_FUZZ_HANG_S` seconds, default
 //! 120, without progress, naming the call).
 //!
-//! `WAVEKIT_FUZZ_CASES` sets the cases per entry point and backend (default 256, the bounded
-//! pass `cargo test` and CI run: about 10 s); each test prints how many calls it made and how
-//! many came back as typed errors (`--nocapture`).
+//! The harness (tests/support/fuzz): `WAVEKIT_FUZZ_CASES` sets the cases per entry point and
+//! backend (default 256, the bounded pass `cargo test` and CI run: about 10 s),
+//! `WAVEKIT_FUZZ_SECONDS` runs them for a fixed time instead (the soak mode); each test prints
+//! how many calls it made and how many came back as typed errors (`--nocapture`).
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
-use wavekit::cpu::CpuBackend;
+use proptest::test_runner::TestCaseError;
 use wavekit::host::HOST_ALLOC_LIMIT;
 use wavekit::{
-    Backend, Collectives, Csr, Element, LaneMask, Predicate, ReduceOp, ScanKind, Segments, Shfl,
-    VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    Backend, Collectives, Csr, Element, LaneMask, ScanKind, Segments, Shfl, VectorSize, Vote,
+    VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 use wavekit_conformance::cases::check_agg_inc;
 use wavekit_conformance::{inputs, reference};
+use wavekit_tests::fuzz::*;
+use wavekit_tests::on;
 
-// ---- harness: case count, watchdog, the backends -----------------------------------------
-
-fn cases() -> u32 {
-    std::env::var("WAVEKIT_FUZZ_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
-}
-
-static PROGRESS: AtomicU64 = AtomicU64::new(0);
-static CURRENT: Mutex<String> = Mutex::new(String::new());
-
-/// Aborts the process, naming the call in flight, when no call finishes for the hang limit.
-fn watchdog() {
-    static STARTED: OnceLock<()> = OnceLock::new();
-    STARTED.get_or_init(|| {
-        let limit = std::env::var("WAVEKIT_FUZZ_HANG_S")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(120u64);
-        std::thread::spawn(move || {
-            let mut last = (PROGRESS.load(Ordering::Relaxed), Instant::now());
-            loop {
-                std::thread::sleep(Duration::from_secs(1));
-                let now = PROGRESS.load(Ordering::Relaxed);
-                if now != last.0 {
-                    last = (now, Instant::now());
-                } else if last.1.elapsed() > Duration::from_secs(limit) {
-                    let call = CURRENT.lock().unwrap_or_else(|p| p.into_inner()).clone();
-                    eprintln!("fuzz: no call finished for {limit} s; hung in: {call}");
-                    std::process::abort();
-                }
-            }
-        });
-    });
-}
-
-/// Runs `body` on each backend for `cases()` random inputs and reports the count.
-fn fuzz<S: Strategy>(
-    name: &str,
-    strategy: S,
-    body: impl Fn(&dyn Target, S::Value) -> Result<Outcome, TestCaseError>,
-) where
-    S::Value: std::fmt::Debug,
-{
-    watchdog();
-    for target in targets() {
-        let (calls, errors) = (Cell::new(0u64), Cell::new(0u64));
-        let config = Config {
-            cases: cases(),
-            failure_persistence: None,
-            ..Config::default()
-        };
-        let mut runner = TestRunner::new(config);
-        let result = runner.run(&strategy, |v| {
-            *CURRENT.lock().unwrap_or_else(|p| p.into_inner()) =
-                format!("{name} on {}: {v:?}", target.label());
-            let outcome = body(target, v)?;
-            PROGRESS.fetch_add(1, Ordering::Relaxed);
-            calls.set(calls.get() + 1);
-            errors.set(errors.get() + (outcome == Outcome::Refused) as u64);
-            Ok(())
-        });
-        if let Err(e) = result {
-            panic!("{name} on {}: {e}", target.label());
-        }
-        eprintln!(
-            "fuzz {name} on {}: {} calls, {} typed errors",
-            target.label(),
-            calls.get(),
-            errors.get()
-        );
-    }
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum Outcome {
-    Matched,
-    Refused,
-}
-
-/// The backends under test, behind one object-safe face: each entry point's property is a
-/// generic function, called through `with` for the concrete backend.
-trait Target: Sync {
-    fn label(&self) -> String;
-    fn width(&self) -> WarpWidth;
-    fn with(
-        &self,
-        f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
-    ) -> Result<Outcome, TestCaseError>;
-}
-
-/// One concrete backend, named so that a property can match on it and stay generic.
-enum Any<'a> {
-    Cpu(&'a CpuBackend),
-    #[cfg(feature = "simt")]
-    Simt(&'a wavekit::simt::SimtBackend),
-}
-
-/// `$body` with `$b` bound to the concrete backend.
-macro_rules! on {
-    ($target:expr, |$b:ident| $body:expr) => {
-        $target.with(&mut |any| match any {
-            Any::Cpu($b) => $body,
-            #[cfg(feature = "simt")]
-            Any::Simt($b) => $body,
-        })
-    };
-}
-
-/// A `Target` over one concrete backend type, named by its `Any` variant.
-macro_rules! target {
-    ($name:ident, $backend:ty, $variant:ident) => {
-        struct $name($backend);
-        impl Target for $name {
-            fn label(&self) -> String {
-                format!(
-                    "{}/w{}",
-                    stringify!($variant).to_lowercase(),
-                    self.0.warp_width().lanes()
-                )
-            }
-            fn width(&self) -> WarpWidth {
-                self.0.warp_width()
-            }
-            fn with(
-                &self,
-                f: &mut dyn FnMut(Any<'_>) -> Result<Outcome, TestCaseError>,
-            ) -> Result<Outcome, TestCaseError> {
-                f(Any::$variant(&self.0))
-            }
-        }
-    };
-}
-
-target!(CpuTarget, CpuBackend, Cpu);
-#[cfg(feature = "simt")]
-target!(SimtTarget, wavekit::simt::SimtBackend, Simt);
-
-fn targets() -> Vec<&'static dyn Target> {
-    static CPU: OnceLock<[CpuTarget; 2]> = OnceLock::new();
-    let cpu = CPU.get_or_init(|| WarpWidth::ALL.map(|w| CpuTarget(CpuBackend::new(w))));
-    #[allow(unused_mut)]
-    let mut all: Vec<&'static dyn Target> = cpu.iter().map(|t| t as &dyn Target).collect();
-    #[cfg(feature = "simt")]
-    {
-        static SIMT: OnceLock<[SimtTarget; 2]> = OnceLock::new();
-        let simt = SIMT
-            .get_or_init(|| WarpWidth::ALL.map(|w| SimtTarget(wavekit::simt::open(w).unwrap())));
-        all.extend(simt.iter().map(|t| t as &dyn Target));
-    }
-    all
-}
-
-// ---- strategies -------------------------------------------------------------------------
-
-/// Lengths that matter: empty, around a warp and a few warps, and up to several scan tiles.
-fn len() -> impl Strategy<Value = usize> {
-    prop_oneof![
-        4 => 0usize..200,
-        2 => (0usize..4).prop_flat_map(|k| (k * 32).saturating_sub(2)..k * 32 + 3),
-        1 => 200usize..9000,
-    ]
-}
-
-/// Small numbers with the edges: 0, powers of two and their neighbours, `u32::MAX`.
-fn small_u32() -> impl Strategy<Value = u32> {
-    prop_oneof![
-        4 => 0u32..70,
-        2 => (0u32..11).prop_map(|s| 1 << s),
-        1 => Just(u32::MAX),
-        1 => any::<u32>(),
-    ]
-}
+// ---- strategies of the warp primitives ----------------------------------------------------
 
 /// A member mask: mostly of the backend's width, sometimes of the other one, sometimes with
 /// bits past its width.
@@ -270,113 +95,6 @@ fn vote_kind() -> impl Strategy<Value = Vote> {
     proptest::sample::select(vec![Vote::All, Vote::Any, Vote::Uni, Vote::Ballot])
 }
 
-fn vector() -> impl Strategy<Value = VectorSize> {
-    prop_oneof![
-        2 => Just(VectorSize::Auto),
-        3 => (0u32..6).prop_map(|s| VectorSize::Lanes(1 << s)),
-        1 => small_u32().prop_map(VectorSize::Lanes),
-    ]
-}
-
-/// Mostly an op defined on every type, sometimes a bitwise one (refused on floats).
-fn op() -> impl Strategy<Value = ReduceOp> {
-    prop_oneof![
-        3 => proptest::sample::select(vec![ReduceOp::Sum, ReduceOp::Product, ReduceOp::Min, ReduceOp::Max]),
-        1 => proptest::sample::select(ReduceOp::ALL.to_vec()),
-    ]
-}
-
-fn predicate() -> impl Strategy<Value = Predicate<f32>> {
-    let v = prop_oneof![any::<f32>(), -2000.0f32..2000.0];
-    (0u8..7, v.clone(), v).prop_map(|(k, a, b)| match k {
-        0 => Predicate::Lt(a),
-        1 => Predicate::Le(a),
-        2 => Predicate::Gt(a),
-        3 => Predicate::Ge(a),
-        4 => Predicate::Eq(a),
-        5 => Predicate::Ne(a),
-        _ => Predicate::InRange(a.min(b), a.max(b)),
-    })
-}
-
-// ---- the documented rules, written here independently of the API -------------------------
-
-fn pow2_upto(x: u32, max: u32) -> bool {
-    x != 0 && x & (x - 1) == 0 && x <= max
-}
-
-fn op_ok<T: Element>(op: ReduceOp) -> bool {
-    !(T::KIND.is_float() && matches!(op, ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor))
-}
-
-fn vector_ok(v: VectorSize) -> bool {
-    match v {
-        VectorSize::Auto => true,
-        VectorSize::Lanes(n) => pow2_upto(n, 32),
-    }
-}
-
-fn offsets_ok(offsets: &[u32], len: usize) -> bool {
-    !offsets.is_empty()
-        && offsets[0] == 0
-        && offsets.windows(2).all(|w| w[0] <= w[1])
-        && *offsets.last().unwrap() as usize == len
-}
-
-// ---- checking one call ------------------------------------------------------------------
-
-/// The property for one call: `Err` exactly when `valid` is false, and then a typed error
-/// (any `WavekitError` but a device failure, which no argument should cause); when valid,
-/// `check` compares the result with the reference.
-fn judge<R>(
-    valid: bool,
-    r: Result<R, WavekitError>,
-    check: impl FnOnce(R) -> Result<(), TestCaseError>,
-) -> Result<Outcome, TestCaseError> {
-    match (valid, r) {
-        (true, Ok(v)) => check(v).map(|()| Outcome::Matched),
-        (_, Err(WavekitError::Device { .. })) => Err(TestCaseError::fail("a device failure")),
-        (true, Err(_)) => Err(TestCaseError::fail("valid arguments refused")),
-        (false, Err(_)) => Ok(Outcome::Refused),
-        (false, Ok(_)) => Err(TestCaseError::fail("invalid arguments accepted")),
-    }
-}
-
-/// `judge` with the error itself in the failure message.
-fn judged<R>(
-    what: &str,
-    valid: bool,
-    r: Result<R, WavekitError>,
-    check: impl FnOnce(R) -> Result<(), TestCaseError>,
-) -> Result<Outcome, TestCaseError> {
-    let shown = match &r {
-        Err(e) => format!("error {e:?}"),
-        Ok(_) => "Ok".into(),
-    };
-    judge(valid, r, check).map_err(|e| TestCaseError::fail(format!("{what}: {e} ({shown})")))
-}
-
-fn same<T: Element>(want: &[T], got: &[T]) -> Result<(), TestCaseError> {
-    prop_assert_eq!(want.len(), got.len());
-    for (i, (a, b)) in want.iter().zip(got).enumerate() {
-        prop_assert!(a.same(*b), "element {}: want {:?}, got {:?}", i, a, b);
-    }
-    Ok(())
-}
-
-fn same_lanes<T: Element>(want: &[Option<T>], got: &[Option<T>]) -> Result<(), TestCaseError> {
-    prop_assert_eq!(want.len(), got.len());
-    for (i, (a, b)) in want.iter().zip(got).enumerate() {
-        let eq = match (a, b) {
-            (None, None) => true,
-            (Some(x), Some(y)) => x.same(*y),
-            _ => false,
-        };
-        prop_assert!(eq, "lane {}: want {:?}, got {:?}", i, a, b);
-    }
-    Ok(())
-}
-
 // ---- one test per entry point -----------------------------------------------------------
 
 #[test]
@@ -384,7 +102,7 @@ fn fuzz_vote() {
     let s = (vote_kind(), len(), any::<u64>(), mask_arg());
     fuzz("vote", s, |t, (kind, n, seed, m)| {
         let Ok(mask) = m.build(t.width()) else {
-            return Ok(Outcome::Refused);
+            return Ok(Tally::REFUSED);
         };
         let preds = inputs::bools(n, seed, 1 + seed % 5);
         let valid = mask.width() == t.width();
@@ -405,7 +123,7 @@ fn fuzz_shfl() {
     let s = (shfl_kind(), len(), lane_arg(), lane_count(), mask_arg());
     fuzz("shfl", s, |t, (kind, n, arg, width, m)| {
         let Ok(mask) = m.build(t.width()) else {
-            return Ok(Outcome::Refused);
+            return Ok(Tally::REFUSED);
         };
         let vals: Vec<f32> = inputs::values_with_specials(n, u64::from(arg as u32));
         let lanes = t.width().lanes();
@@ -424,7 +142,7 @@ fn fuzz_match() {
     let s = (any::<bool>(), len(), 1u64..6, mask_arg());
     fuzz("match", s, |t, (all, n, distinct, m)| {
         let Ok(mask) = m.build(t.width()) else {
-            return Ok(Outcome::Refused);
+            return Ok(Tally::REFUSED);
         };
         let vals: Vec<u32> = (0..n as u64)
             .map(|i| (i * 7919 % distinct) as u32)
@@ -455,7 +173,7 @@ fn fuzz_activemask() {
     ];
     fuzz("activemask", (threads, mask_arg()), |t, (threads, m)| {
         let Ok(branch) = m.build(t.width()) else {
-            return Ok(Outcome::Refused);
+            return Ok(Tally::REFUSED);
         };
         let lanes = t.width().lanes() as usize;
         // 16 bytes per lane of the result: past the host limit is OutOfMemory.
@@ -483,10 +201,10 @@ fn fuzz_activemask() {
         ));
         if !fits && branch.width() == t.width() {
             let e = on!(t, |b| Ok(match b.activemask(threads, branch) {
-                Err(WavekitError::OutOfMemory { .. }) => Outcome::Refused,
-                _ => Outcome::Matched,
+                Err(WavekitError::OutOfMemory { .. }) => Tally::REFUSED,
+                _ => Tally::MATCHED,
             }))?;
-            prop_assert_eq!(e, Outcome::Refused, "{} threads: not OutOfMemory", threads);
+            prop_assert_eq!(e, Tally::REFUSED, "{} threads: not OutOfMemory", threads);
         }
         r
     });
@@ -496,7 +214,7 @@ fn fuzz_activemask() {
 fn fuzz_syncwarp_transpose() {
     fuzz("syncwarp_transpose", (len(), mask_arg()), |t, (n, m)| {
         let Ok(mask) = m.build(t.width()) else {
-            return Ok(Outcome::Refused);
+            return Ok(Tally::REFUSED);
         };
         let vals: Vec<i64> = inputs::values(n, n as u64);
         let valid = mask.width() == t.width();
@@ -821,7 +539,7 @@ fn fuzz_spmv() {
             ) {
                 (true, Ok(a)) => a,
                 (false, Err(e)) if !matches!(e, WavekitError::Device { .. }) => {
-                    return Ok(Outcome::Refused);
+                    return Ok(Tally::REFUSED);
                 }
                 (v, r) => return judged("Csr::new", v, r.map(drop), |()| Ok(())),
             };
@@ -848,10 +566,6 @@ fn fuzz_spmv() {
             })
         })
     });
-}
-
-fn a_unwrap<T>(r: Result<T, WavekitError>) -> Result<T, TestCaseError> {
-    r.map_err(|e| TestCaseError::fail(e.to_string()))
 }
 
 #[test]
@@ -974,7 +688,7 @@ fn fuzz_buffers() {
                     "alloc({})",
                     n
                 );
-                return Ok(Outcome::Refused);
+                return Ok(Tally::REFUSED);
             }
             let mut buf = a_unwrap(r)?;
             prop_assert_eq!(a_unwrap(b.download(&buf))?, vec![0u32; n]);

@@ -10,7 +10,7 @@ namespace {
 // `vector` lanes per segment (row): lane j folds items j, j+V, ... from the identity, then
 // bfly over the V lanes. Segments past `count` fold nothing and write nothing.
 template <int OP, typename T>
-__global__ void segmented_kernel(const T* in, uint64_t n, const uint32_t* offsets,
+__global__ void segmented_kernel(wk_status* st, const T* in, uint64_t n, const uint32_t* offsets,
                                  uint64_t seg_size, uint64_t count, uint32_t vector, T* out) {
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint64_t seg = t / vector;
@@ -19,8 +19,12 @@ __global__ void segmented_kernel(const T* in, uint64_t n, const uint32_t* offset
   if (seg < count) {
     uint64_t begin, end;
     if (offsets) {
-      begin = offsets[seg];
-      end = offsets[seg + 1];
+      // Defence in depth (the host validated the offsets): an offset past the input is
+      // reported and clamped to it, so no load leaves the input whatever the launch gets.
+      const uint64_t b = offsets[seg], e = offsets[seg + 1];
+      if (j == 0 && (b > n || e > n)) report(st, WK_ERR_INDEX, (seg << 32) | (b > n ? b : e));
+      begin = b < n ? b : n;
+      end = e < n ? e : n;
     } else {
       begin = seg * seg_size;
       end = begin + seg_size < n ? begin + seg_size : n;
@@ -43,7 +47,7 @@ __global__ void segmented_kernel(const T* in, uint64_t n, const uint32_t* offset
 
 }  // namespace
 
-int segmented_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,
+int segmented_reduce_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op, const void* in,
                             uint64_t n, const uint32_t* offsets, uint64_t seg_size,
                             uint64_t count, uint32_t vector, void* out) {
   unsigned grid;
@@ -54,7 +58,7 @@ int segmented_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t o
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
       WK_LAUNCH(grid, kBlock, 0, as_stream(stream), segmented_kernel<decltype(ot)::value, T>)(
-          (const T*)in, n, offsets, seg_size, count, vector, (T*)out);
+          st, (const T*)in, n, offsets, seg_size, count, vector, (T*)out);
       return host::launch_error();
     });
   });

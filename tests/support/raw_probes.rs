@@ -39,7 +39,8 @@ macro_rules! raw_probes {
             device_scan_into_one_element compact_into_a_short_output warp_calls_with_short_values
             widths_tiles_blocks_and_masks_the_kernels_cannot_run
             activemask_of_every_thread_is_out_of_memory spmv_with_columns_past_x_and_short_buffers
-            segmented_reduce_and_atomics_with_short_outputs);
+            segmented_reduce_and_atomics_with_short_outputs segment_offsets_past_the_input
+            queued_kernel_errors_name_their_launch);
     };
 }
 
@@ -231,4 +232,75 @@ pub fn segmented_reduce_and_atomics_with_short_outputs<R: GpuRuntime>(
     let r = b.raw_atomic_agg_inc(token(), &slots, &mut counters, &mut olds);
     assert!(is_len(&r.unwrap_err(), 64, 1));
     assert_eq!(b.download(&counters).unwrap(), [0]);
+}
+
+pub fn segment_offsets_past_the_input<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    // 100 elements; segment 1 ends at 150 and segment 2 runs from 150 to 4000. The kernel read
+    // past the input before (the launch was not checked at all).
+    let input = b.upload(&[1u32; 100]).unwrap();
+    let offsets = b.upload(&[0u32, 60, 150, 4000]).unwrap();
+    let mut out = b.upload(&[7u32; 3]).unwrap();
+    for vector in [1, 4, 32] {
+        let spec = SegmentSpec::Offsets {
+            offsets: &offsets,
+            count: 3,
+            vector,
+            longest: 3850,
+        };
+        let r = b
+            .raw_segmented_reduce(token(), &input, spec, ReduceOp::Sum, &mut out)
+            .and_then(|()| b.synchronize());
+        assert_eq!(
+            r,
+            Err(E::IndexOutOfRange {
+                what: "segment offset",
+                value: 150,
+                limit: 101,
+            }),
+            "vector {vector}"
+        );
+        // The segment inside the input holds its sum; the others only what is inside.
+        assert_eq!(b.download(&out).unwrap(), [60, 40, 0], "vector {vector}");
+    }
+}
+
+pub fn queued_kernel_errors_name_their_launch<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    // A good SpMV, a bad one, a good segmented reduce, queued back to back: the error at the
+    // synchronisation is the bad SpMV's, with its column, although three launches that can
+    // report one were queued (before: a Device error naming the first launch "or one of the 2
+    // launches queued after it").
+    let offsets = b.upload(&[0u32, 1, 3]).unwrap();
+    let good = b.upload(&[0u32, 1, 2]).unwrap();
+    let bad = b.upload(&[0u32, 1, 9]).unwrap();
+    let vals = b.upload(&[1.0f32, 2.0, 3.0]).unwrap();
+    let x = b.upload(&[1.0f32; 3]).unwrap();
+    let mut y1 = b.alloc::<f32>(2).unwrap();
+    let mut y2 = b.alloc::<f32>(2).unwrap();
+    let input = b.upload(&[1u32; 10]).unwrap();
+    let seg_offsets = b.upload(&[0u32, 4, 10]).unwrap();
+    let mut sums = b.alloc::<u32>(2).unwrap();
+    let spec = SegmentSpec::Offsets {
+        offsets: &seg_offsets,
+        count: 2,
+        vector: 2,
+        longest: 6,
+    };
+    b.raw_spmv(token(), &offsets, &good, &vals, &x, &mut y1, 1)
+        .unwrap();
+    b.raw_spmv(token(), &offsets, &bad, &vals, &x, &mut y2, 1)
+        .unwrap();
+    b.raw_segmented_reduce(token(), &input, spec, ReduceOp::Sum, &mut sums)
+        .unwrap();
+    assert_eq!(
+        b.synchronize(),
+        Err(E::IndexOutOfRange {
+            what: "SpMV column",
+            value: 9,
+            limit: 3,
+        })
+    );
+    // The launches around it ran; the status is clear again.
+    assert_eq!(b.download(&y1).unwrap(), [1.0, 5.0]);
+    assert_eq!(b.download(&sums).unwrap(), [4, 6]);
+    assert_eq!(b.synchronize(), Ok(()));
 }

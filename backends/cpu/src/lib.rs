@@ -9,6 +9,7 @@
 //! result never depends on rayon's scheduling.
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod activemask;
 mod atomic_agg_inc;
@@ -69,6 +70,15 @@ use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 pub struct CpuBackend {
     width: WarpWidth,
     scratch: Scratch,
+}
+
+impl std::fmt::Debug for CpuBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The scratch is a cache of allocations, not state a caller sees.
+        f.debug_struct("CpuBackend")
+            .field("width", &self.width)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CpuBackend {

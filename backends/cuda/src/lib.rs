@@ -2,6 +2,7 @@
 //! time; one context, one stream handed to the csrc launchers).
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod interop;
 mod runtime;

@@ -95,6 +95,17 @@ fn check_device(ordinal: usize) -> Result<()> {
     Ok(())
 }
 
+impl std::fmt::Debug for CudaRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaRuntime")
+            .field("ordinal", &self.ordinal)
+            .field("name", &self.name)
+            .field("warp", &self.warp)
+            .field("sms", &self.sms)
+            .finish_non_exhaustive()
+    }
+}
+
 impl CudaRuntime {
     /// Device `ordinal` on a new stream of its primary context.
     ///

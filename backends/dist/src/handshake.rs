@@ -1,11 +1,12 @@
 //! The handshake that opens every collective: one allgather of a small header, so that ranks
 //! called with different collectives, element types, ops or lengths, or one rank whose own
 //! arguments were invalid, all fail together before any data moves (nothing half-applied, no
-//! rank left waiting for a message that will never come).
+//! rank left waiting for a message that will never come). A mismatch names what differs and
+//! what each side holds by name ("rank 0 has sum, rank 1 has max").
 
 use crate::layout::Layout;
-use crate::{Comm, Transport};
-use wavekit_core::{ElemKind, Result, WavekitError};
+use crate::{Comm, Mode, Transport};
+use wavekit_core::{ElemKind, Element, ReduceOp, Result, WavekitError};
 
 /// Which collective a rank is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +22,112 @@ pub(crate) enum Call {
     Histogram,
 }
 
+impl Call {
+    const ALL: [Call; 8] = [
+        Call::Reduce,
+        Call::Scan,
+        Call::AllReduce,
+        Call::ReduceScatter,
+        Call::AllGather,
+        Call::CountIf,
+        Call::Compact,
+        Call::Histogram,
+    ];
+
+    /// The `Comm` method's name.
+    fn name(self) -> &'static str {
+        match self {
+            Call::Reduce => "all_reduce_value/reduce_value",
+            Call::Scan => "scan",
+            Call::AllReduce => "all_reduce",
+            Call::ReduceScatter => "reduce_scatter",
+            Call::AllGather => "all_gather",
+            Call::CountIf => "count_if",
+            Call::Compact => "compact",
+            Call::Histogram => "histogram",
+        }
+    }
+
+    /// What the argument words of this collective's header hold.
+    fn args(self) -> &'static [Arg] {
+        match self {
+            Call::Reduce => &[Arg::Op(2), Arg::Mode(3), Arg::Root(4)],
+            Call::Scan => &[Arg::Op(2), Arg::ScanKind(3), Arg::Mode(4)],
+            Call::AllReduce | Call::ReduceScatter => &[Arg::Op(2), Arg::Mode(3)],
+            Call::AllGather => &[],
+            Call::CountIf | Call::Compact => &[Arg::Predicate(2)],
+            Call::Histogram => &[Arg::Bins(2)],
+        }
+    }
+}
+
+/// One argument of a header and the word (or, for a predicate, the three words) it is in.
+#[derive(Clone, Copy)]
+enum Arg {
+    Op(usize),
+    Mode(usize),
+    ScanKind(usize),
+    Root(usize),
+    Predicate(usize),
+    Bins(usize),
+}
+
+/// The root word of a reduce that returns the value on every rank.
+pub(crate) const EVERY_RANK: u64 = u64::MAX;
+
+impl Arg {
+    /// Its name in a mismatch, and its words.
+    fn what(self) -> (&'static str, std::ops::Range<usize>) {
+        match self {
+            Arg::Op(w) => ("op", w..w + 1),
+            Arg::Mode(w) => ("mode", w..w + 1),
+            Arg::ScanKind(w) => ("scan kind", w..w + 1),
+            Arg::Root(w) => ("root", w..w + 1),
+            Arg::Predicate(w) => ("predicate", w..w + 3),
+            Arg::Bins(w) => ("bin count", w..w + 1),
+        }
+    }
+
+    /// The value in `words` (a whole header), as the caller wrote it.
+    fn show(self, words: &[u64], kind: ElemKind) -> String {
+        let at = |w: usize| words[w];
+        match self {
+            Arg::Op(w) => ReduceOp::ALL
+                .get(at(w) as usize)
+                .map_or(format!("op code {}", at(w)), |op| op.name().to_string()),
+            Arg::Mode(w) if at(w) == Mode::Fast as u64 => "fast".into(),
+            Arg::Mode(_) => "reproducible".into(),
+            Arg::ScanKind(w) if at(w) == 1 => "exclusive".into(),
+            Arg::ScanKind(_) => "inclusive".into(),
+            Arg::Root(w) if at(w) == EVERY_RANK => "every rank".into(),
+            Arg::Root(w) => format!("rank {}", at(w)),
+            Arg::Predicate(w) => predicate(kind, at(w), at(w + 1), at(w + 2)),
+            Arg::Bins(w) => at(w).to_string(),
+        }
+    }
+}
+
+/// `Predicate::encode`'s words shown as the predicate (`Lt(0.5)`, `InRange(-1, 3)`).
+fn predicate(kind: ElemKind, code: u64, a: u64, b: u64) -> String {
+    fn value<T: Element>(bits: u64) -> String {
+        format!("{:?}", T::from_bits(bits))
+    }
+    let show = |bits| match kind {
+        ElemKind::I32 => value::<i32>(bits),
+        ElemKind::U32 => value::<u32>(bits),
+        ElemKind::I64 => value::<i64>(bits),
+        ElemKind::U64 => value::<u64>(bits),
+        ElemKind::F32 => value::<f32>(bits),
+        ElemKind::F64 => value::<f64>(bits),
+    };
+    const NAMES: [&str; 6] = ["Lt", "Le", "Gt", "Ge", "Eq", "Ne"];
+    match NAMES.get(code as usize) {
+        Some(name) => format!("{name}({})", show(a)),
+        None if code == 6 => format!("InRange({}, {})", show(a), show(b)),
+        None => format!("predicate code {code}"),
+    }
+}
+
 /// Whether every rank's length must be the same (equal-length buffers) or may differ (shards).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Lengths {
@@ -32,7 +139,7 @@ pub(crate) enum Lengths {
 pub(crate) struct Header {
     pub call: Call,
     pub kind: ElemKind,
-    /// Collective-specific arguments that must agree (op, predicate, bin count, mode).
+    /// Collective-specific arguments that must agree, as `Call::args` reads them.
     pub args: [u64; 4],
     pub len: usize,
 }
@@ -68,16 +175,23 @@ impl<X: Transport> Comm<X> {
         let all = self.exchange_words(&h.words(local.is_ok()))?;
         local?;
         let ranks: Vec<&[u64]> = all.chunks(WORDS).collect();
-        let mine = &ranks[self.rank()];
-        let differ = |what: &'static str, word: usize| -> Result<()> {
-            match ranks.iter().position(|w| w[word] != mine[word]) {
+        let me = self.rank();
+        let mine = ranks[me];
+        // The first rank whose `words` differ from this rank's, and both sides shown.
+        let differ = |what: &'static str,
+                      words: std::ops::Range<usize>,
+                      show: &dyn Fn(&[u64]) -> String|
+         -> Result<()> {
+            match ranks
+                .iter()
+                .position(|w| w[words.clone()] != mine[words.clone()])
+            {
                 Some(q) => Err(WavekitError::RankMismatch {
                     what,
                     detail: format!(
-                        "rank {} has {}, rank {q} has {}",
-                        self.rank(),
-                        mine[word],
-                        ranks[q][word]
+                        "rank {me} has {}, rank {q} has {}",
+                        show(mine),
+                        show(ranks[q])
                     ),
                 }),
                 None => Ok(()),
@@ -89,32 +203,31 @@ impl<X: Transport> Comm<X> {
                 detail: format!("rank {q} rejected its own arguments"),
             });
         }
-        differ("collective", 0)?;
-        if let Some(q) = ranks.iter().position(|w| w[1] != mine[1]) {
-            return Err(WavekitError::RankMismatch {
-                what: "element type",
-                detail: format!(
-                    "rank {} has {}, rank {q} has {}",
-                    self.rank(),
-                    h.kind.name(),
-                    kind_name(ranks[q][1])
-                ),
-            });
-        }
-        for word in 2..6 {
-            differ("collective arguments (op, predicate, bins or mode)", word)?;
+        differ("collective", 0..1, &|w| call_name(w[0]))?;
+        differ("element type", 1..2, &|w| kind_name(w[1]))?;
+        for arg in h.call.args() {
+            let (what, words) = arg.what();
+            differ(what, words, &|w| arg.show(w, h.kind))?;
         }
         if lengths == Lengths::Equal {
-            differ("buffer length", 6)?;
+            differ("buffer length", 6..7, &|w| w[6].to_string())?;
         }
         let lens: Vec<usize> = ranks.iter().map(|w| w[6] as usize).collect();
         Ok(Layout::from_lens(&lens))
     }
 }
 
-fn kind_name(code: u64) -> &'static str {
+fn call_name(code: u64) -> String {
+    Call::ALL
+        .iter()
+        .find(|c| **c as u64 == code)
+        .map_or(format!("collective code {code}"), |c| c.name().to_string())
+}
+
+fn kind_name(code: u64) -> String {
     ElemKind::ALL
         .iter()
         .find(|k| **k as u64 == code)
         .map_or("an unknown type", |k| k.name())
+        .to_string()
 }

@@ -34,6 +34,7 @@
 //! ```
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod device;
 mod elementwise;
@@ -85,6 +86,15 @@ pub struct Comm<X: Transport> {
     x: X,
     /// Kept device buffers of the small exchanges (`mailbox.rs`).
     mailbox: std::sync::Mutex<mailbox::Mailbox<X>>,
+}
+
+impl<X: Transport> std::fmt::Debug for Comm<X> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Comm")
+            .field("rank", &self.rank())
+            .field("world", &self.world())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<X: Transport> Comm<X> {

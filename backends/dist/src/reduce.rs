@@ -4,7 +4,7 @@
 //! tile order by the single-device rule. The result is the single-device `reduce` of the whole
 //! array, bit for bit, whatever the rank count and the shard split.
 
-use crate::handshake::{Call, Header, Lengths};
+use crate::handshake::{Call, EVERY_RANK, Header, Lengths};
 use crate::layout::{Edges, Layout};
 use crate::{Buf, Comm, Mode, Transport};
 use wavekit_core::canonical::REDUCE_TILE;
@@ -35,15 +35,51 @@ impl<X: Transport> Comm<X> {
         op: ReduceOp,
         mode: Mode,
     ) -> Result<T> {
+        self.reduce_to(shard, op, mode, None)
+    }
+
+    /// As [`Comm::all_reduce_value`], the value returned on `root` only (`None` elsewhere).
+    /// Every rank must name the same root, below the world (`IndexOutOfRange` on a rank that
+    /// names another, `RankMismatch` on the others).
+    pub fn reduce_value<T: Element>(
+        &self,
+        shard: &Buf<X, T>,
+        op: ReduceOp,
+        mode: Mode,
+        root: usize,
+    ) -> Result<Option<T>> {
+        let v = self.reduce_to(shard, op, mode, Some(root))?;
+        Ok((self.rank() == root).then_some(v))
+    }
+
+    /// The reduce, with `root` in the handshake (`None`: every rank gets the value).
+    fn reduce_to<T: Element>(
+        &self,
+        shard: &Buf<X, T>,
+        op: ReduceOp,
+        mode: Mode,
+        root: Option<usize>,
+    ) -> Result<T> {
+        let world = self.world();
+        let root_ok = match root {
+            Some(r) if r >= world => Err(WavekitError::IndexOutOfRange {
+                what: "root rank",
+                value: r as u64,
+                limit: world as u64,
+            }),
+            _ => Ok(()),
+        };
+        let local = op.check::<T>().and(root_ok);
+        let root_word = root.map_or(EVERY_RANK, |r| r as u64);
         let layout = self.handshake(
             Header {
                 call: Call::Reduce,
                 kind: T::KIND,
-                args: [op as u64, mode as u64, 0, 0],
+                args: [op as u64, mode as u64, root_word, 0],
                 len: shard.len(),
             },
             Lengths::Sharded,
-            op.check::<T>(),
+            local,
         )?;
         if layout.total() == 0 {
             return Err(WavekitError::EmptyInput {
@@ -54,18 +90,6 @@ impl<X: Transport> Comm<X> {
             Mode::Fast => self.reduce_fast(shard, op),
             Mode::Reproducible => self.reduce_canonical(shard, op, &layout),
         }
-    }
-
-    /// As [`Comm::all_reduce_value`], the value returned on `root` only (`None` elsewhere).
-    pub fn reduce_value<T: Element>(
-        &self,
-        shard: &Buf<X, T>,
-        op: ReduceOp,
-        mode: Mode,
-        root: usize,
-    ) -> Result<Option<T>> {
-        let v = self.all_reduce_value(shard, op, mode)?;
-        Ok((self.rank() == root).then_some(v))
     }
 
     fn reduce_fast<T: Element>(&self, shard: &Buf<X, T>, op: ReduceOp) -> Result<T> {

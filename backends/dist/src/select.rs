@@ -24,6 +24,17 @@ pub struct DistCompacted<B: Backend, T: Element> {
     pub total: u64,
 }
 
+impl<B: Backend, T: Element> std::fmt::Debug for DistCompacted<B, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DistCompacted")
+            .field("data", &self.data)
+            .field("len", &self.len)
+            .field("offset", &self.offset)
+            .field("total", &self.total)
+            .finish()
+    }
+}
+
 fn pred_args<T: Element>(pred: &Predicate<T>) -> [u64; 4] {
     let (code, a, b) = pred.encode();
     [code as u64, a, b, 0]

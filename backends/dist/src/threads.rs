@@ -2,6 +2,12 @@
 //! collective at 1..8 ranks without a GPU. Each ordered pair of ranks has a FIFO mailbox; a send
 //! never blocks, a receive waits at most the world's timeout, and a rank whose endpoint is
 //! dropped is reported at once to every rank waiting on it.
+//!
+//! A lost rank (a receive that timed out, or a peer that left owing a message) aborts the
+//! world, as the watchdog aborts an NCCL communicator: from then on every receive on every rank
+//! fails at once with `RankLost`. Messages of the failed call may still be in flight (the late
+//! rank's, or the others' to it), and a FIFO cannot tell them from the next call's: a world
+//! that went on would hand them to the wrong call.
 
 use crate::check_len;
 use crate::transport::Transport;
@@ -22,10 +28,13 @@ struct Shared {
     boxes: Vec<(Mutex<VecDeque<Vec<u8>>>, Condvar)>,
     /// Set when a rank's endpoint is dropped: it will never send again.
     gone: Vec<AtomicBool>,
+    /// Set once, by the first rank that lost a peer: the peer and why.
+    aborted: Mutex<Option<(usize, String)>>,
 }
 
 /// A communicator of `world` ranks in one process, each rank a [`ThreadRank`] to move into
 /// its own thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ThreadWorld;
 
 impl ThreadWorld {
@@ -37,6 +46,7 @@ impl ThreadWorld {
                 .map(|_| (Mutex::default(), Condvar::new()))
                 .collect(),
             gone: (0..world).map(|_| AtomicBool::new(false)).collect(),
+            aborted: Mutex::new(None),
         });
         (0..world)
             .map(|rank| ThreadRank {
@@ -75,6 +85,17 @@ pub struct ThreadRank {
     backend: CpuBackend,
 }
 
+impl std::fmt::Debug for ThreadRank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadRank")
+            .field("rank", &self.rank)
+            .field("world", &self.shared.world)
+            .field("timeout", &self.timeout)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Drop for ThreadRank {
     fn drop(&mut self) {
         self.shared.gone[self.rank].store(true, Ordering::SeqCst);
@@ -106,32 +127,62 @@ impl ThreadRank {
     fn recv_bytes(&self, src: usize) -> Result<Vec<u8>> {
         let deadline = Instant::now() + self.timeout;
         let mut mb = self.mailbox(src, self.rank);
-        loop {
+        let reason = loop {
+            if let Some(e) = self.aborted() {
+                return Err(e);
+            }
             if let Some(m) = mb.pop_front() {
                 return Ok(m);
             }
             if self.shared.gone[src].load(Ordering::SeqCst) {
-                return Err(WavekitError::RankLost {
-                    peer: Some(src),
-                    reason: "it left the communicator".into(),
-                });
+                break "it left the communicator".to_string();
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(WavekitError::RankLost {
-                    peer: Some(src),
-                    reason: format!(
-                        "rank {} waited {} ms for it",
-                        self.rank,
-                        self.timeout.as_millis()
-                    ),
-                });
+                break format!(
+                    "rank {} waited {} ms for it",
+                    self.rank,
+                    self.timeout.as_millis()
+                );
             }
             mb = self.shared.boxes[src * self.shared.world + self.rank]
                 .1
                 .wait_timeout(mb, deadline - now)
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
+        };
+        drop(mb);
+        self.abort(src, &reason);
+        Err(WavekitError::RankLost {
+            peer: Some(src),
+            reason,
+        })
+    }
+
+    /// The error of a receive in a world that was aborted, if it was.
+    fn aborted(&self) -> Option<WavekitError> {
+        let aborted = self
+            .shared
+            .aborted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        aborted.as_ref().map(|(peer, why)| WavekitError::RankLost {
+            peer: Some(*peer),
+            reason: format!("the communicator was aborted when rank {peer} was lost ({why})"),
+        })
+    }
+
+    /// Aborts the world for losing `peer` (the first loss is kept) and wakes every receive.
+    fn abort(&self, peer: usize, why: &str) {
+        self.shared
+            .aborted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert_with(|| (peer, why.to_string()));
+        for (mailbox, wake) in &self.shared.boxes {
+            // Taking the mailbox lock orders the flag before the waiter's next check.
+            let _guard = mailbox.lock().unwrap_or_else(PoisonError::into_inner);
+            wake.notify_all();
         }
     }
 

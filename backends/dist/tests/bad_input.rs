@@ -212,3 +212,156 @@ fn a_rank_that_leaves_is_reported_at_once() {
     );
     assert!(start.elapsed() < Duration::from_secs(60));
 }
+
+/// Mismatches name the collective, the op, the mode, the scan kind, the predicate and the bin
+/// count by name, not by their codes ("rank 0 has 1, rank 1 has 2" before).
+#[test]
+fn mismatches_name_what_differs() {
+    use wavekit_core::Predicate;
+    let detail = |e: &WavekitError, what: &str| match e {
+        WavekitError::RankMismatch { what: w, detail } if *w == what => detail.clone(),
+        other => panic!("expected a mismatch of {what}, got {other}"),
+    };
+    let errs = errors(2, |c| {
+        let s = c.backend().upload(&[1u32, 2])?;
+        let op = [ReduceOp::Sum, ReduceOp::Max][c.rank()];
+        c.all_reduce_value(&s, op, Mode::Reproducible).map(drop)
+    });
+    assert_eq!(detail(&errs[0], "op"), "rank 0 has sum, rank 1 has max");
+    assert_eq!(detail(&errs[1], "op"), "rank 1 has max, rank 0 has sum");
+    let errs = errors(2, |c| {
+        let s = c.backend().upload(&[1u32, 2])?;
+        let mode = [Mode::Reproducible, Mode::Fast][c.rank()];
+        c.all_reduce_value(&s, ReduceOp::Sum, mode).map(drop)
+    });
+    assert_eq!(
+        detail(&errs[0], "mode"),
+        "rank 0 has reproducible, rank 1 has fast"
+    );
+    let errs = errors(2, |c| {
+        let b = c.backend();
+        let s = b.upload(&[1.5f32, 2.0])?;
+        let mut out = b.alloc::<f32>(2)?;
+        match c.rank() {
+            0 => c.scan(&s, &mut out, ReduceOp::Sum, ScanKind::Inclusive),
+            _ => c.all_reduce(&s, &mut out, ReduceOp::Sum, Mode::Reproducible),
+        }
+    });
+    assert_eq!(
+        detail(&errs[0], "collective"),
+        "rank 0 has scan, rank 1 has all_reduce"
+    );
+    let errs = errors(2, |c| {
+        let b = c.backend();
+        let s = b.upload(&[1.5f32, 2.0])?;
+        let mut out = b.alloc::<f32>(2)?;
+        let kind = [ScanKind::Inclusive, ScanKind::Exclusive][c.rank()];
+        c.scan(&s, &mut out, ReduceOp::Sum, kind)
+    });
+    assert_eq!(
+        detail(&errs[0], "scan kind"),
+        "rank 0 has inclusive, rank 1 has exclusive"
+    );
+    let errs = errors(2, |c| {
+        let s = c.backend().upload(&[1.5f32, -2.0])?;
+        let pred = [Predicate::Lt(0.5f32), Predicate::InRange(-1.0, 2.5)][c.rank()];
+        c.count_if(&s, pred).map(drop)
+    });
+    assert_eq!(
+        detail(&errs[0], "predicate"),
+        "rank 0 has Lt(0.5), rank 1 has InRange(-1.0, 2.5)"
+    );
+    let errs = errors(3, |c| {
+        let s = c.backend().upload(&[1u32, 7])?;
+        c.histogram(&s, 4 + (c.rank() == 2) as u32).map(drop)
+    });
+    assert_eq!(detail(&errs[0], "bin count"), "rank 0 has 4, rank 2 has 5");
+}
+
+/// `reduce_value`'s root is checked like any argument: one past the world is refused on that
+/// rank (the others: `RankMismatch`), and ranks naming different roots all fail (before, the
+/// value went to nobody, or to two ranks, without an error).
+#[test]
+fn reduce_value_checks_its_root() {
+    let errs = errors(3, |c| {
+        let s = c.backend().upload(&[1i32; 10])?;
+        let root = if c.rank() == 1 { 3 } else { 0 };
+        c.reduce_value(&s, ReduceOp::Sum, Mode::Reproducible, root)
+            .map(drop)
+    });
+    assert_eq!(
+        errs[1],
+        WavekitError::IndexOutOfRange {
+            what: "root rank",
+            value: 3,
+            limit: 3
+        }
+    );
+    for e in [&errs[0], &errs[2]] {
+        assert!(
+            matches!(
+                e,
+                WavekitError::RankMismatch {
+                    what: "arguments",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+    let errs = errors(2, |c| {
+        let s = c.backend().upload(&[1i32; 10])?;
+        c.reduce_value(&s, ReduceOp::Sum, Mode::Reproducible, c.rank())
+            .map(drop)
+    });
+    assert_eq!(
+        errs[0],
+        WavekitError::RankMismatch {
+            what: "root",
+            detail: "rank 0 has rank 0, rank 1 has rank 1".into()
+        }
+    );
+}
+
+/// A rank that stalls past the timeout and then calls, while the others have gone on to
+/// their next call: every call on every rank from the lost one on is `RankLost` (the world is
+/// aborted, as an NCCL communicator would be). Before, the late rank read the others' next
+/// header as its data, and both sides returned Ok with the wrong values.
+#[test]
+fn a_rank_that_stalls_past_the_timeout_aborts_the_world() {
+    let timeout = Duration::from_millis(300);
+    let ranks = ThreadWorld::endpoints(2, WarpWidth::W32, timeout);
+    let results: Vec<Vec<wavekit_dist::Result<Vec<u64>>>> = std::thread::scope(|s| {
+        let hs: Vec<_> = ranks
+            .into_iter()
+            .map(|r| {
+                s.spawn(move || {
+                    let c = Comm::new(r);
+                    if c.rank() == 1 {
+                        // Between one and two timeouts: the others are waiting in their
+                        // second call when this rank makes its first.
+                        std::thread::sleep(timeout * 3 / 2);
+                    }
+                    (0..2u64)
+                        .map(|call| {
+                            let b = c.backend();
+                            let mine = vec![100 * call + c.rank() as u64; 8];
+                            let mut out = b.alloc::<u64>(16)?;
+                            c.all_gather(&b.upload(&mine)?, &mut out)?;
+                            b.download(&out)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (rank, calls) in results.iter().enumerate() {
+        for (call, r) in calls.iter().enumerate() {
+            assert!(
+                matches!(r, Err(WavekitError::RankLost { .. })),
+                "rank {rank} call {call}: {r:?}"
+            );
+        }
+    }
+}

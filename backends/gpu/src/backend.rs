@@ -44,7 +44,7 @@ pub struct GpuBackend<R: GpuRuntime> {
     allocations: AtomicU64,
 }
 
-/// Device memory reused by every call: the status word kernels report errors into, the slot
+/// Device memory reused by every call: the status slots kernels report errors into, the slot
 /// one-value results come back through, a grow-only scratch pool (scan tile status, compaction
 /// counts), and the device reduce's own scratch, zeroed when allocated: its tickets must start
 /// at zero and every reduce leaves them zero (csrc/kernels/device_reduce.cu), so no call pays
@@ -57,7 +57,7 @@ pub(crate) struct Work<R: GpuRuntime> {
     pub(crate) reduce_pool: DeviceMem<R>,
     /// One-element outputs lent to the returning conveniences (`raw_scalar`), kept for reuse.
     pub(crate) slots: Vec<DeviceMem<R>>,
-    /// Queued launches whose kernels may have written the status word since it was last read.
+    /// Queued launches whose kernels may have written a status slot since they were last read.
     pub(crate) pending: Pending,
 }
 
@@ -72,24 +72,36 @@ pub(crate) enum Reports {
     Index { what: &'static str, limit: u64 },
 }
 
-/// The launches queued since the status word was last read that can have written it.
-#[derive(Default)]
-pub(crate) struct Pending {
+/// Status words in the workspace. Each launch that can report an error, queued since the
+/// statuses were last read, writes its own, so the error read back is the one of the launch
+/// that reported it, whatever was queued around it; past this many, the launches share the
+/// last one.
+pub(crate) const STATUS_SLOTS: usize = 64;
+
+/// Bytes of one status word.
+const STATUS_BYTES: usize = std::mem::size_of::<Status>();
+
+/// The launches that write one status slot: one launch, or (the last slot) every launch queued
+/// once the others were taken.
+struct Slot {
     launches: u64,
     first: &'static str,
-    /// The index source when exactly one pending launch reports index errors.
+    /// The index source when exactly one of the launches reports index errors.
     index: Option<(&'static str, u64)>,
     index_launches: u64,
 }
 
-impl Pending {
-    fn add(&mut self, call: &'static str, reports: Reports) {
-        if let Reports::Nothing = reports {
-            return;
+impl Slot {
+    fn new(call: &'static str) -> Slot {
+        Slot {
+            launches: 0,
+            first: call,
+            index: None,
+            index_launches: 0,
         }
-        if self.launches == 0 {
-            self.first = call;
-        }
+    }
+
+    fn add(&mut self, reports: Reports) {
         self.launches += 1;
         if let Reports::Index { what, limit } = reports {
             self.index_launches += 1;
@@ -97,17 +109,54 @@ impl Pending {
         }
     }
 
-    /// The call an error is reported under: the only pending launch, or the first of several.
+    /// The call an error is reported under: the slot's only launch, or the first of several.
     fn call(&self) -> String {
-        if self.launches == 1 {
-            self.first.to_string()
-        } else {
-            format!(
+        match self.launches {
+            1 => self.first.to_string(),
+            2 => format!("{} or the launch queued after it", self.first),
+            n => format!(
                 "{} or one of the {} launches queued after it",
                 self.first,
-                self.launches - 1
-            )
+                n - 1
+            ),
         }
+    }
+}
+
+/// The launches queued since the status slots were last read that can have written them, in
+/// launch order: slot i is the i-th such launch's.
+#[derive(Default)]
+pub(crate) struct Pending {
+    slots: Vec<Slot>,
+}
+
+impl Pending {
+    /// The slot the next launch writes.
+    fn next(&self) -> usize {
+        self.slots.len().min(STATUS_SLOTS - 1)
+    }
+
+    fn add(&mut self, call: &'static str, reports: Reports) {
+        if let Reports::Nothing = reports {
+            return;
+        }
+        if self.slots.len() < STATUS_SLOTS {
+            self.slots.push(Slot::new(call));
+        }
+        self.slots.last_mut().expect("just pushed").add(reports);
+    }
+}
+
+impl<R: GpuRuntime> std::fmt::Debug for GpuBackend<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GpuBackend")
+            .field("backend", &R::BACKEND)
+            .field("ordinal", &self.rt.ordinal())
+            .field("width", &self.width)
+            .field("launch_width", &self.launch_width)
+            .field("emulate", &self.emulate)
+            .field("device_allocations", &self.device_allocations())
+            .finish_non_exhaustive()
     }
 }
 
@@ -158,13 +207,13 @@ impl<R: GpuRuntime> GpuBackend<R> {
         };
         {
             let mut work = backend.lock();
-            work.status = backend.mem_from(&Status::CLEAR.to_bytes())?;
+            work.status = backend.mem_from(&clear(STATUS_SLOTS))?;
             work.result = backend.mem(RESULT_BYTES)?;
         }
         Ok(backend)
     }
 
-    /// Device allocations this backend has made so far: its workspace (status word, result
+    /// Device allocations this backend has made so far: its workspace (status slots, result
     /// slot, scratch pools, lent one-value outputs) and every buffer it allocated or uploaded.
     /// A test reads it before and after a loop to see that the loop allocated nothing.
     pub fn device_allocations(&self) -> u64 {
@@ -263,7 +312,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     /// Enqueues one launcher on this backend's stream and returns without waiting. Its return
     /// code (launch and API errors, found on the host) is checked now; what its kernels report
-    /// into the status word is read at the next `flush`, if `reports` says they can write it.
+    /// into its status slot is read at the next `flush`, if `reports` says they can write it.
     pub(crate) fn launch(
         &self,
         work: &mut Work<R>,
@@ -272,7 +321,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
         f: impl FnOnce(*mut c_void, *mut Status) -> i32,
     ) -> Result<()> {
         self.rt.make_current()?;
-        let code = f(self.rt.stream(), dptr(work.status.ptr));
+        let slot = work.status.ptr + (work.pending.next() * STATUS_BYTES) as u64;
+        let code = f(self.rt.stream(), dptr(slot));
         if code > 0 {
             self.rt.check(code, call)?;
         } else if code < 0 {
@@ -282,32 +332,43 @@ impl<R: GpuRuntime> GpuBackend<R> {
         Ok(())
     }
 
-    /// Reads the status word if a queued launch can have written it (which waits for the
-    /// stream), clears it, and turns a reported error into the error of the launch that
-    /// queued it. Without such a launch it reads nothing and does not wait.
+    /// Reads the status slots of the queued launches that can have written them (which waits
+    /// for the stream), clears them, and turns the first reported error, in launch order, into
+    /// the error of the launch that reported it. Without such a launch it reads nothing and
+    /// does not wait.
     pub(crate) fn flush(&self, work: &mut Work<R>) -> Result<()> {
         let pending = std::mem::take(&mut work.pending);
-        if pending.launches == 0 {
+        let used = pending.slots.len();
+        if used == 0 {
             return Ok(());
         }
-        let mut bytes = [0u8; 16];
+        let mut bytes = vec![0u8; used * STATUS_BYTES];
         self.rt.copy_dtoh(&mut bytes, work.status.ptr)?;
-        let status = Status::from_bytes(&bytes);
-        if status == Status::CLEAR {
+        let statuses: Vec<Status> = bytes
+            .chunks_exact(STATUS_BYTES)
+            .map(|b| Status::from_bytes(b.try_into().expect("one status")))
+            .collect();
+        if statuses.iter().all(|s| *s == Status::CLEAR) {
             return Ok(());
         }
-        self.rt
-            .copy_htod(work.status.ptr, &Status::CLEAR.to_bytes())?;
-        match (status.code, pending.index) {
-            (ffi::OK, _) => Ok(()),
-            (ffi::ERR_INDEX, Some((what, limit))) if pending.index_launches == 1 => {
+        self.rt.copy_htod(work.status.ptr, &clear(used))?;
+        let Some((slot, status)) = pending
+            .slots
+            .iter()
+            .zip(&statuses)
+            .find(|(_, s)| s.code != ffi::OK)
+        else {
+            return Ok(());
+        };
+        match (status.code, slot.index) {
+            (ffi::ERR_INDEX, Some((what, limit))) if slot.index_launches == 1 => {
                 Err(WavekitError::IndexOutOfRange {
                     what,
                     value: status.detail & u64::from(u32::MAX),
                     limit,
                 })
             }
-            (code, _) => Err(self.device_error(&pending.call(), self.message(code))),
+            (code, _) => Err(self.device_error(&slot.call(), self.message(code))),
         }
     }
 
@@ -458,6 +519,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
         }
         Ok(out)
     }
+}
+
+/// `slots` clear status words, as the device stores them.
+fn clear(slots: usize) -> Vec<u8> {
+    Status::CLEAR.to_bytes().repeat(slots)
 }
 
 /// Bytes for `len` values of `T`; a size that overflows is memory no device has.

@@ -648,27 +648,30 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
             output.len,
         )?;
         let mut work = self.lock();
-        // The segmented_reduce launcher does not pass the status word to its kernels.
-        self.launch(
-            &mut work,
-            "segmented_reduce",
-            Reports::Nothing,
-            |s, st| unsafe {
-                (self.table.segmented_reduce)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    cptr(input.device_ptr()),
-                    input.len as u64,
-                    cptr(offsets),
-                    size,
-                    count as u64,
-                    vector,
-                    dptr(output.device_ptr()),
-                )
+        // The kernels check the offsets against the input's length again (an offset past it
+        // comes back at the next synchronisation); fixed segments cannot leave it.
+        let reports = match offsets {
+            0 => Reports::Nothing,
+            _ => Reports::Index {
+                what: "segment offset",
+                limit: input.len as u64 + 1,
             },
-        )
+        };
+        self.launch(&mut work, "segmented_reduce", reports, |s, st| unsafe {
+            (self.table.segmented_reduce)(
+                s,
+                st,
+                kind::<T>(),
+                op as u32,
+                cptr(input.device_ptr()),
+                input.len as u64,
+                cptr(offsets),
+                size,
+                count as u64,
+                vector,
+                dptr(output.device_ptr()),
+            )
+        })
     }
 
     fn raw_spmv<T: Element>(

@@ -8,6 +8,7 @@
 //! kernels, and the `wavekit` facade re-exports them.
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod adopt;
 mod backend;

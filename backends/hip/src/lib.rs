@@ -5,6 +5,7 @@
 //! (`HipRuntime`, the safe `GpuRuntime`). The hip-rs crate is not used: see README.md.
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 pub mod result;
 pub mod runtime;

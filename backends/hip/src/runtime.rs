@@ -41,6 +41,19 @@ pub struct HipRuntime {
 unsafe impl Send for HipRuntime {}
 unsafe impl Sync for HipRuntime {}
 
+impl std::fmt::Debug for HipRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HipRuntime")
+            .field("device", &self.device)
+            .field("name", &self.name)
+            .field("arch", &self.arch)
+            .field("warp", &self.warp)
+            .field("multiprocessors", &self.multiprocessors)
+            .field("owns_stream", &self.owns_stream)
+            .finish_non_exhaustive()
+    }
+}
+
 impl HipRuntime {
     /// Opens device `ordinal`. No device, an ordinal past the last, or a device whose target
     /// has no code object in this build give `WavekitError::NoDevice`.

@@ -65,6 +65,7 @@
 //! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]).
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[doc(hidden)]
 pub mod amdgcn;

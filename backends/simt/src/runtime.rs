@@ -52,6 +52,16 @@ fn mem_error(call: &str, message: String) -> WavekitError {
     }
 }
 
+impl std::fmt::Debug for SimtRuntime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimtRuntime")
+            .field("arch", &self.arch)
+            .field("width", &self.width)
+            .field("schedule", &self.schedule)
+            .finish_non_exhaustive()
+    }
+}
+
 impl SimtRuntime {
     /// The kernels on the executor's own arch layer ([`Arch::Simt`]).
     pub fn new(width: WarpWidth, schedule: Schedule) -> Self {

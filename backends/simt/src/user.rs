@@ -39,6 +39,16 @@ pub struct RawKernel {
 // SAFETY: a descriptor is immutable static data and function pointers.
 unsafe impl Sync for RawKernel {}
 
+impl fmt::Debug for RawKernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The name is read only through `Kernel::from_raw`'s contract: shown as its address.
+        f.debug_struct("RawKernel")
+            .field("name", &self.name)
+            .field("warp_size", &self.warp_size)
+            .finish_non_exhaustive()
+    }
+}
+
 macro_rules! elems {
     ($($v:ident $t:ty, $s:literal;)*) => {
         /// An element type a user kernel's parameter may have.

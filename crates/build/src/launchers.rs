@@ -195,8 +195,15 @@ pub fn table(def: &str) -> Result<String, String> {
         names.push(name.to_string());
         rest = tail;
     }
+    // The entries are function pointers: the table shows its ABI, not their addresses.
     out.push_str(
-        "}\n\n/// Every entry of the table, in field order.\npub const ENTRIES: &[&str] = &[",
+        "}\n\nimpl std::fmt::Debug for Launchers {\n    \
+         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        \
+         f.debug_struct(\"Launchers\")\n            \
+         .field(\"abi_version\", &self.abi_version)\n            \
+         .field(\"struct_size\", &self.struct_size)\n            \
+         .finish_non_exhaustive()\n    }\n}\n\n\
+         /// Every entry of the table, in field order.\npub const ENTRIES: &[&str] = &[",
     );
     for n in &names {
         write!(out, "\"{n}\", ").expect("write to String");

@@ -16,6 +16,8 @@
 //! `wavekit-bench` name this crate in `[build-dependencies]`; it depends on `cc` only. The
 //! device sources live in the workspace's `csrc/`, found through [`csrc_dir`].
 
+#![warn(missing_debug_implementations)]
+
 pub mod cuda;
 pub mod hip;
 pub mod launchers;

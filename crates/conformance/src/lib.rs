@@ -13,6 +13,8 @@
 //!
 //! `wavekit verify` runs it as a table through [`run_all`].
 
+#![warn(missing_debug_implementations)]
+
 pub mod cases;
 pub(crate) mod check;
 pub mod inputs;

@@ -70,6 +70,7 @@ pub enum ScanKind {
 }
 
 /// The counts of a histogram.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistogramResult {
     /// `counts[k]` is how many keys equal `k`, one entry per bin.
     pub counts: Vec<u64>,
@@ -85,7 +86,7 @@ pub struct HistogramResult {
 /// [`Collectives`]: crate::Collectives
 pub trait Backend: Send + Sync + Sized {
     /// The backend's buffer: owned memory, or borrowed memory inside a [`View`]/[`ViewMut`].
-    type Buffer<T: Element>: DeviceBuffer<T> + Anchored;
+    type Buffer<T: Element>: DeviceBuffer<T> + Anchored + std::fmt::Debug;
 
     /// A short name with the device, such as `cpu/w32` or `cuda:0 (NVIDIA H100)`.
     fn name(&self) -> String;
@@ -96,8 +97,9 @@ pub trait Backend: Send + Sync + Sized {
     /// results.
     ///
     /// # Errors
-    /// A `Device` error the runtime reports for queued work, or the first error a queued
-    /// kernel reported (an `IndexOutOfRange` or a `Device` error naming its call).
+    /// A `Device` error the runtime reports for queued work, or the first error, in launch
+    /// order, that a queued kernel reported (an `IndexOutOfRange` or a `Device` error naming
+    /// its call).
     fn synchronize(&self) -> Result<()>;
 
     /// A buffer of `len` zeroed elements.

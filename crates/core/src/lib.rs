@@ -18,6 +18,7 @@
 //! harness and the command line sit above the facade. Semantics: docs/SEMANTICS.md.
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 #![warn(clippy::missing_errors_doc)]
 
 pub mod api;

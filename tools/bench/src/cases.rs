@@ -16,6 +16,7 @@ use wavekit::{Predicate, ReduceOp};
 use wavekit_conformance::reference;
 
 /// A timed, checked case.
+#[derive(Clone, Debug)]
 pub struct Measured {
     pub timing: Timing,
     /// Bytes the collective must move: its input read once, plus what it writes.
@@ -29,6 +30,7 @@ pub struct Measured {
 }
 
 /// Why a case has no number.
+#[derive(Clone, Debug)]
 pub enum Refused {
     /// The backend's result differs from the reference (the first difference).
     Wrong(String),
@@ -44,6 +46,7 @@ impl From<WavekitError> for Refused {
 pub type CaseResult = Result<Measured, Refused>;
 
 /// One collective on one element type, for backend `B`.
+#[derive(Debug)]
 pub struct Case<B> {
     pub collective: &'static str,
     pub elem: &'static str,

@@ -13,6 +13,7 @@ use wavekit::{SegmentedSort, Sort, SortOrder, TopK};
 
 /// The segments of a segmented reduce as arrays: `offsets` (None for fixed segments of
 /// `seg_size`), the resolved vector size, and offsets materialised for a library baseline.
+#[derive(Debug)]
 pub struct RawSegments<'a, B: Backend> {
     pub offsets: Option<&'a B::Buffer<u32>>,
     pub seg_size: usize,
@@ -23,6 +24,7 @@ pub struct RawSegments<'a, B: Backend> {
 }
 
 /// The CSR arrays of an SpMV.
+#[derive(Debug)]
 pub struct RawCsr<'a, B: Backend> {
     pub row_offsets: &'a B::Buffer<u32>,
     pub cols: &'a B::Buffer<u32>,
@@ -34,6 +36,7 @@ pub type SortValues<'a, B> = (
     &'a mut <B as Backend>::Buffer<u32>,
 );
 
+#[derive(Debug)]
 pub enum Job<'a, B: Backend, T: Element> {
     Reduce {
         input: &'a B::Buffer<T>,

@@ -14,6 +14,8 @@
 //! `wavekit` command line and the criterion bench in benches/ are its users. Nothing here is
 //! part of the library users link.
 
+#![warn(missing_debug_implementations)]
+
 pub mod cases;
 #[cfg(feature = "cuda")]
 pub mod cuda;

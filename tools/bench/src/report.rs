@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 /// One printed row.
+#[derive(Clone, Debug)]
 pub struct Row {
     pub collective: &'static str,
     pub elem: &'static str,
@@ -14,6 +15,7 @@ pub struct Row {
     pub outcome: Outcome,
 }
 
+#[derive(Clone, Debug)]
 pub enum Outcome {
     Measured {
         timing: Timing,
@@ -39,6 +41,7 @@ pub fn speedup(timing: &Timing, baseline: &Baseline) -> f64 {
 }
 
 /// The table's column layout: the backend column fits the longest name.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub name_w: usize,
 }

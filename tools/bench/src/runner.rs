@@ -7,6 +7,7 @@ use crate::timing::{BenchBackend, Harness, Timing};
 use std::io::{IsTerminal, Write as _};
 
 /// Which cases and sizes to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
     /// Keep only collectives whose name contains this.
     pub only: Option<String>,
@@ -15,6 +16,7 @@ pub struct Selection {
 
 /// A one-line progress indicator on stderr (rewritten in place on a terminal, one line per
 /// case otherwise), so long runs show where they are without mixing into the table on stdout.
+#[derive(Debug)]
 pub struct Progress {
     backends: usize,
     backend: usize,

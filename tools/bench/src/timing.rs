@@ -79,6 +79,7 @@ pub struct Baseline {
 }
 
 /// The timing of a job, with its baseline when the backend has one.
+#[derive(Clone, Debug)]
 pub struct Timed {
     pub timing: Timing,
     pub baseline: Option<Baseline>,

@@ -86,6 +86,17 @@ fn at<T: Element, R: GpuRuntime>(b: &GpuBuffer<T, R>, i: usize) -> *mut c_void {
     (b.device_ptr() + (i * size_of::<T>()) as u64) as *mut c_void
 }
 
+impl<R: GpuRuntime> std::fmt::Debug for NcclTransport<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NcclTransport")
+            .field("rank", &self.rank)
+            .field("world", &self.world)
+            .field("timeout", &self.timeout)
+            .field("backend", &self.backend)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: GpuRuntime> NcclTransport<R> {
     /// Launch mode 1: one communicator over several GPUs of this process, one backend per
     /// rank (rank i = `backends[i]`). Move each transport into its own thread.

@@ -15,6 +15,15 @@ pub struct Compacted<B: Backend, T: Element> {
     pub len: usize,
 }
 
+impl<B: Backend, T: Element> std::fmt::Debug for Compacted<B, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compacted")
+            .field("data", &self.data)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
 pub(crate) fn compact<B: RawBackend, T: Element>(
     b: &B,
     input: &B::Buffer<T>,

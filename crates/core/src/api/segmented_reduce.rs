@@ -90,6 +90,26 @@ enum SegKind<B: Backend> {
     },
 }
 
+impl<B: Backend> std::fmt::Debug for Segments<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct("Segments");
+        match &self.kind {
+            SegKind::Fixed(size) => s.field("size", size),
+            SegKind::Offsets {
+                offsets,
+                count,
+                total,
+                longest,
+            } => s
+                .field("offsets", offsets)
+                .field("count", count)
+                .field("total", total)
+                .field("longest", longest),
+        };
+        s.field("vector", &self.vector).finish()
+    }
+}
+
 impl<B: Backend> Segments<B> {
     /// Segments of `size` consecutive elements (seed 001's REDUCE_SIZE); the last may be short.
     ///

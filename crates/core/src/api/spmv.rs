@@ -18,6 +18,19 @@ pub struct Csr<B: Backend, T: Element> {
     nnz: usize,
 }
 
+impl<B: Backend, T: Element> std::fmt::Debug for Csr<B, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Csr")
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .field("nnz", &self.nnz)
+            .field("row_offsets", &self.row_offsets)
+            .field("col_idx", &self.col_idx)
+            .field("vals", &self.vals)
+            .finish()
+    }
+}
+
 impl<B: Backend, T: Element> Csr<B, T> {
     /// Checks a CSR matrix (`rows + 1` monotone row offsets ending at the nonzero count, one value per column index, every column below `cols`) and uploads it.
     ///
