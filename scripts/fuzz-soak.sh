@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 secs=${1:?usage: scripts/fuzz-soak.sh SECONDS [LOG_DIR]}
 logs=${2:-$(mktemp -d /tmp/wavekit-fuzz-soak.XXXXXX)}
 mkdir -p "$logs"
-binaries=(fuzz_api fuzz_views fuzz_queued fuzz_streams fuzz_dist)
+binaries=(fuzz_api fuzz_views fuzz_queued fuzz_streams fuzz_dist fuzz_sort)
 
 # Build first (the time limit is for fuzzing), and find each test executable.
 args=()
