@@ -6,6 +6,7 @@
 //! How it fits: a test-only package at the top of the workspace, so the facade's own
 //! dependency tree carries no test crates (`cargo tree -p wavekit`).
 
+pub mod corpus;
 pub mod lookback;
 pub mod raw_probes;
 
