@@ -105,7 +105,7 @@ inline int __syncthreads_or(int p, WK_PLAIN_AT) { return ::wk_plain::block_vote(
 // HIP's dynamic shared memory macro.
 #define HIP_DYNAMIC_SHARED(type, var)     \
   typedef type wk_hip_shared_##var[];     \
-  wk_hip_shared_##var& var = ::wk_plain::shared_extern<wk_hip_shared_##var>(#var)
+  wk_hip_shared_##var& var = ::wk_plain::shared_extern<wk_hip_shared_##var>(#var);
 
 // Cached and streaming loads and stores: plain accesses here (no caches to bypass).
 template <class T>

@@ -24,6 +24,8 @@ mod compile;
 pub mod lex;
 mod rewrite;
 pub mod scan;
+#[cfg(test)]
+mod tests;
 mod unsupported;
 
 pub use compile::{compiler_args, shared_object};
