@@ -24,7 +24,7 @@ struct sigaction g_previous[2];  // SIGSEGV's, SIGBUS's
 
 // Room for the handler when the fault is a fiber's stack overflow (its guard page): a thread
 // without an alternate signal stack gets this one.
-constexpr size_t kAltStack = 64 * 1024;
+constexpr size_t kAltStack = size_t(1) << 16;
 thread_local bool t_alt_ready = false;
 
 const void* fault_pc(void* uctx) {
@@ -57,7 +57,7 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
     return;
   }
   const unsigned t = L->cur;
-  char addr[32];
+  char addr[40];
   snprintf(addr, sizeof addr, "%p", info->si_addr);
   const void* pc = fault_pc(uctx);
   L->report(WK_SIMT_INVALID_ACCESS, L->warp_of(t), 1ull << L->lane_of(t),

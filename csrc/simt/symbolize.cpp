@@ -149,12 +149,12 @@ struct Symbolizer {
       if (p.ok) where = ask(p, offset);
       if (where.empty()) {
         const char* base = strrchr(object.c_str(), '/');
-        char off[32];
+        char off[40];
         snprintf(off, sizeof off, "+%#lx", (unsigned long)offset);
         where = std::string(base ? base + 1 : object.c_str()) + off + " (no line: addr2line?)";
       }
     } else {
-      char b[32];
+      char b[40];
       snprintf(b, sizeof b, "%p", pc);
       where = b;
     }
