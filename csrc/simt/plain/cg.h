@@ -53,6 +53,18 @@ class thread_block : public thread_group {
 
 inline thread_block this_thread_block() { return thread_block(); }
 
+// CUDA's scratch for tiles wider than a warp. Such a tile is modelled as one warp-wide group:
+// right where it fits in the warp (a tile of 64 on 64 lanes); on narrower warps its shuffles
+// read lanes that do not exist and are reported.
+template <unsigned MaxBlockSize, unsigned TileCommunicationSize = 8, unsigned MaxTileSize = 32>
+struct block_tile_memory {
+  unsigned char scratch[1];
+};
+template <unsigned N, unsigned C, unsigned M>
+inline thread_block this_thread_block(block_tile_memory<N, C, M>&) {
+  return thread_block();
+}
+
 namespace details {
 // The lanes of a tile of `n` threads holding the caller: n consecutive lanes of its warp, or
 // the whole warp for a tile wider than it (whose shuffles then read lanes that do not exist).

@@ -81,6 +81,11 @@ macro_rules! elems {
                 match elem { $(Elem::$v => Values::$v((0..n).map(|_| random_of::<$t>(next())).collect())),* }
             }
 
+            /// `n` zero elements of type `elem`.
+            pub fn zeros(elem: Elem, n: usize) -> Values {
+                match elem { $(Elem::$v => Values::$v(vec![<$t>::default(); n])),* }
+            }
+
             /// `text`, comma separated, as elements of type `elem`.
             pub fn parse(elem: Elem, text: &str) -> Option<Values> {
                 match elem { $(Elem::$v => text.split(',').map(|t| parse_num::<$t>(t.trim())).collect::<Option<Vec<$t>>>().map(Values::$v)),* }
@@ -151,4 +156,18 @@ fn parse_num<T: Num>(s: &str) -> Option<T> {
 
 fn random_of<T: Num>(x: f64) -> T {
     T::from_unit(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeros_are_zero_for_every_type_and_random_unsigned_values_are_not_negative() {
+        assert_eq!(Values::zeros(Elem::U32, 3), Values::U32(vec![0; 3]));
+        assert_eq!(Values::zeros(Elem::F64, 2), Values::F64(vec![0.0; 2]));
+        // Random values are scaled into the type: unsigned ones from 0 up.
+        assert_eq!(Values::random(Elem::U8, 2, || -1.0), Values::U8(vec![0, 0]));
+        assert_eq!(Values::random(Elem::I16, 1, || 0.5), Values::I16(vec![50]));
+    }
 }

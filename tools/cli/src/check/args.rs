@@ -106,7 +106,7 @@ fn argument(
             if *read_only {
                 Arg::Buffer(Values::random(*elem, len, next))
             } else {
-                Arg::Buffer(Values::random(*elem, len, || 0.0))
+                Arg::Buffer(Values::zeros(*elem, len))
             }
         }
         (Param::Struct(_), _) => return Err(usage(format!("{what}: a struct inside a struct"))),
