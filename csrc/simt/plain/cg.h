@@ -68,10 +68,15 @@ inline thread_block this_thread_block(block_tile_memory<N, C, M>&) {
 namespace details {
 // The lanes of a tile of `n` threads holding the caller: n consecutive lanes of its warp, or
 // the whole warp for a tile wider than it (whose shuffles then read lanes that do not exist).
+// In a block that is not a whole number of warps, the tile holds the lanes that exist.
 inline wk_lanemask_t tile_mask(unsigned n) {
-  if (n >= WK_WARP_SIZE) return WK_FULL_MASK;
-  const unsigned base = ::wk_simt::lane_id() & ~(n - 1);
-  return (wk_lanemask_t)(((1ull << n) - 1) << base);
+  const unsigned lane = ::wk_simt::lane_id();
+  const unsigned in_warp = block_size() - (block_rank() - lane);
+  const wk_lanemask_t exist =
+      in_warp >= WK_WARP_SIZE ? WK_FULL_MASK : (wk_lanemask_t)((1ull << in_warp) - 1);
+  if (n >= WK_WARP_SIZE) return exist;
+  const unsigned base = lane & ~(n - 1);
+  return (wk_lanemask_t)(((1ull << n) - 1) << base) & exist;
 }
 }  // namespace details
 

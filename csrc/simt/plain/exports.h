@@ -80,9 +80,19 @@ std::string param_name() {
   typedef typename std::remove_cv<T>::type U;
   if constexpr (std::is_pointer<U>::value) {
     typedef typename std::remove_pointer<U>::type E;
-    const std::string e = scalar_name<typename std::remove_cv<E>::type>::get();
-    if (e[0] == '?') return unknown_type<U>();
-    return (std::is_const<E>::value ? "const " : "") + e + "*";
+    typedef typename std::remove_cv<E>::type B;
+    const std::string ro = std::is_const<E>::value ? "const " : "";
+    if constexpr (vector_parts<B>::n > 0) {
+      // A CUDA vector type: its components, n to an item.
+      const std::string e = scalar_name<typename vector_parts<B>::elem>::get();
+      if (e[0] == '?') return unknown_type<U>();
+      return ro + e + (vector_parts<B>::n > 1 ? "x" + std::to_string(vector_parts<B>::n) : "") +
+             "*";
+    } else {
+      const std::string e = scalar_name<B>::get();
+      if (e[0] == '?') return unknown_type<U>();
+      return ro + e + "*";
+    }
   } else if constexpr (std::is_class<U>::value) {
     if (!fields<U>::known) return unknown_type<U>();
     const std::string t = unknown_type<U>().substr(1);

@@ -9,6 +9,23 @@
 #include <algorithm>
 #include <type_traits>
 
+namespace wk_plain {
+// The component type and count of a CUDA vector type (a kernel may take a pointer to them).
+template <class V>
+struct vector_parts {
+  typedef void elem;
+  static constexpr int n = 0;
+};
+}  // namespace wk_plain
+#define WK_PLAIN_PARTS(V, T, k)      \
+  namespace wk_plain {               \
+  template <>                        \
+  struct vector_parts<V> {           \
+    typedef T elem;                  \
+    static constexpr int n = k;      \
+  };                                 \
+  }
+
 #define WK_PLAIN_VEC1(T, N, A) \
   struct __align__(A) N##1 {   \
     T x;                       \
@@ -48,6 +65,22 @@ WK_PLAIN_VECS(double, double)
 WK_PLAIN_VEC1(unsigned, uint, sizeof(unsigned))
 WK_PLAIN_VEC3(unsigned, uint)
 inline uint2 make_uint2(unsigned x, unsigned y) { return uint2{x, y}; }
+#define WK_PLAIN_ALL_PARTS(T, N) \
+  WK_PLAIN_PARTS(N##1, T, 1) WK_PLAIN_PARTS(N##2, T, 2) WK_PLAIN_PARTS(N##3, T, 3) WK_PLAIN_PARTS(N##4, T, 4)
+WK_PLAIN_ALL_PARTS(signed char, char)
+WK_PLAIN_ALL_PARTS(unsigned char, uchar)
+WK_PLAIN_ALL_PARTS(short, short)
+WK_PLAIN_ALL_PARTS(unsigned short, ushort)
+WK_PLAIN_ALL_PARTS(int, int)
+WK_PLAIN_ALL_PARTS(unsigned, uint)
+WK_PLAIN_ALL_PARTS(long, long)
+WK_PLAIN_ALL_PARTS(unsigned long, ulong)
+WK_PLAIN_ALL_PARTS(long long, longlong)
+WK_PLAIN_ALL_PARTS(unsigned long long, ulonglong)
+WK_PLAIN_ALL_PARTS(float, float)
+WK_PLAIN_ALL_PARTS(double, double)
+#undef WK_PLAIN_ALL_PARTS
+#undef WK_PLAIN_PARTS
 #undef WK_PLAIN_VECS
 #undef WK_PLAIN_VEC1
 #undef WK_PLAIN_VEC2

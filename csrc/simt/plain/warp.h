@@ -41,9 +41,29 @@ inline ::wk_simt::WarpResult op(Op o, wk_lanemask_t mask, uint64_t v, unsigned b
   return ::wk_simt::warp_op(o, (uint64_t)mask, v, bytes, arg, width, s);
 }
 
+// A shuffle of any trivially copyable value: one collective for a value of 8 bytes or fewer,
+// else one per 8-byte piece (as CUDA moves a struct in 32-bit pieces), all at the caller's line.
 template <class T>
 inline T shfl(Op o, wk_lanemask_t mask, T v, unsigned arg, int width, Site s) {
-  return from_bits<T>(op(o, mask, bits_of(v), shfl_bytes<T>(), arg, (unsigned)width, s).value);
+  if constexpr (sizeof(T) <= sizeof(uint64_t)) {
+    return from_bits<T>(op(o, mask, bits_of(v), shfl_bytes<T>(), arg, (unsigned)width, s).value);
+  } else {
+    static_assert(std::is_trivially_copyable<T>::value, "a shuffled value is copied bytewise");
+    unsigned char bytes[sizeof(T)];
+    memcpy(bytes, &v, sizeof(T));
+    for (size_t at = 0; at < sizeof(T); at += sizeof(uint64_t)) {
+      const size_t n = sizeof(T) - at < sizeof(uint64_t) ? sizeof(T) - at : sizeof(uint64_t);
+      uint64_t piece = 0;
+      memcpy(&piece, bytes + at, n);
+      piece = op(o, mask, piece, n <= sizeof(uint32_t) ? sizeof(uint32_t) : sizeof(uint64_t), arg,
+                 (unsigned)width, s)
+                  .value;
+      memcpy(bytes + at, &piece, n);
+    }
+    T r;
+    memcpy(&r, bytes, sizeof(T));
+    return r;
+  }
 }
 
 inline wk_lanemask_t active(Site s) {

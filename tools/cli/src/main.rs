@@ -86,6 +86,10 @@ struct CheckArgs {
     /// AMD runs a wavefront; random at 32, as Volta may; lockstep at both for HIP source).
     #[arg(long, value_enum)]
     schedule: Option<ScheduleArg>,
+    /// A folder of the program's headers, as the compiler's -I (repeat for several): a plain
+    /// file's `#include <...>` found there is read and rewritten like the file.
+    #[arg(long = "include", short = 'I')]
+    include: Vec<std::path::PathBuf>,
     /// Dynamic shared memory bytes per block.
     #[arg(long, default_value_t = 0)]
     shared: usize,
@@ -311,6 +315,7 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
             let req = check::Request {
                 file: a.file,
                 kernels: a.kernel,
+                include_dirs: a.include,
                 grid: a.grid,
                 block: a.block,
                 widths: a.warp.map_or(WarpWidth::ALL.to_vec(), |w| vec![w]),

@@ -390,3 +390,70 @@ fn what_the_executor_cannot_model_is_refused_with_its_line() {
         "{t}"
     );
 }
+
+#[test]
+fn headers_of_the_programs_include_folders_are_found_with_dash_i() {
+    let f = "kernels/with_include.cu";
+    let (code, t) = check(f, &["--kernel", "block_max", "--block", "128"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(
+        t.contains("block_tools.cuh") && t.contains("does not build"),
+        "{t}"
+    );
+    let (code, t) = check(
+        f,
+        &[
+            "--kernel",
+            "block_max",
+            "--block",
+            "128",
+            "--grid",
+            "2",
+            "-I",
+            &fixture("kernels/include"),
+            "--arg",
+            "0=1,7,3",
+            "--show",
+            "2",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    assert_eq!(t.matches("out arg 1: [7, 7, ...]").count(), 2, "{t}");
+}
+
+#[test]
+fn a_store_past_a_buffer_is_reported_and_the_check_goes_on() {
+    let f = "kernels/past_the_end.cu";
+    let (code, t) = check(f, &["--kernel", "past_the_end", "--block", "64"]);
+    // Exit code 1, not a signal: both widths ran and reported.
+    assert_eq!(code, Some(1), "{t}");
+    assert_eq!(t.matches("InvalidAccess in past_the_end").count(), 2, "{t}");
+    assert_eq!(t.matches("launch abandoned").count(), 2, "{t}");
+    assert!(t.contains(&line_of(f, "// PAST")), "{t}");
+}
+
+#[test]
+fn vector_types_pass_as_buffers_of_their_components_and_shuffle_whole() {
+    let values: Vec<String> = (0..32).map(|i| i.to_string()).collect();
+    let (code, t) = check(
+        "kernels/vectors.cu",
+        &[
+            "--kernel",
+            "rotate4",
+            "--block",
+            "8",
+            "--arg",
+            &format!("0={}", values.join(",")),
+            "--show",
+            "16",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    assert!(t.contains("rotate4(const f32x4*, f32x4*)"), "{t}");
+    assert_eq!(
+        t.matches("out arg 1: [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, ...]")
+            .count(),
+        2,
+        "{t}"
+    );
+}

@@ -41,6 +41,7 @@ pub struct RawKernel {
 // SAFETY: a descriptor is immutable static data and function pointers.
 unsafe impl Sync for RawKernel {}
 
+mod guard;
 mod library;
 mod params;
 mod values;
@@ -151,7 +152,8 @@ impl Kernel {
     /// Runs the kernel on `grid` x `block` threads under the session's schedule: buffers are
     /// read and written in place, hazards go to the session (`take_reports`). An error means
     /// the launch could not run (arguments that do not match the parameters, a bad grid or
-    /// block); a launch that ran and reported hazards is `Ok`.
+    /// block) or was abandoned (a lane faulted: the session's `InvalidAccess` report says
+    /// where); a launch that ran and reported hazards is `Ok`.
     ///
     /// # Safety
     /// The kernel is the user's code: it must stay inside the buffers it is given (the
@@ -164,6 +166,41 @@ impl Kernel {
         dynamic_shared_bytes: usize,
         args: &mut [Arg],
     ) -> Result<()> {
+        // SAFETY: passed on.
+        unsafe { self.run(session, grid, block, dynamic_shared_bytes, args, false) }
+    }
+
+    /// As [`launch`](Self::launch), with each buffer copied in and out of memory whose end
+    /// (and a page before its start) touches an inaccessible page: a kernel that indexes past
+    /// a buffer faults there, and the executor reports it (`InvalidAccess`) and abandons the
+    /// launch, instead of the kernel writing over the program's other memory. For a kernel not
+    /// known to stay inside its buffers (`wavekit check`). Outputs registered with
+    /// [`expect_written`] are not seen through the copies: use `launch` for those.
+    ///
+    /// # Safety
+    /// The kernel is the user's code: what it does within a page of its buffers, or anywhere
+    /// else by other means, is still its own.
+    pub unsafe fn launch_guarded(
+        &self,
+        session: &Session,
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared_bytes: usize,
+        args: &mut [Arg],
+    ) -> Result<()> {
+        // SAFETY: passed on.
+        unsafe { self.run(session, grid, block, dynamic_shared_bytes, args, true) }
+    }
+
+    unsafe fn run(
+        &self,
+        session: &Session,
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared_bytes: usize,
+        args: &mut [Arg],
+        guarded: bool,
+    ) -> Result<()> {
         if args.len() != self.params.len() {
             return Err(WavekitError::LengthMismatch {
                 what: "kernel arguments",
@@ -171,17 +208,32 @@ impl Kernel {
                 got: args.len(),
             });
         }
+        // The guarded copies of the buffers, in the order `slot` meets them.
+        let mut copies: Vec<guard::Guarded> = Vec::new();
+        let mut slot = |p: &Param, a: &mut Arg| -> Option<(u64, usize)> {
+            let (bits, size) = scalar_slot(p, a)?;
+            match a {
+                Arg::Buffer(b) if guarded => {
+                    let g =
+                        guard::Guarded::copy_of(b.as_mut_ptr().cast(), b.len() * b.elem().size())?;
+                    let at = g.data() as usize as u64;
+                    copies.push(g);
+                    Some((at, size))
+                }
+                _ => Some((bits, size)),
+            }
+        };
         // Each argument's value: a scalar's bits, a buffer's address, or a struct's bytes laid
         // out as the descriptor says; `argv[i]` points at it.
         let mut slots: Vec<Vec<u64>> = Vec::with_capacity(args.len());
         for (i, (p, a)) in self.params.iter().zip(args.iter_mut()).enumerate() {
             let mismatch =
                 |a: &Arg| device_error(&self.name, format!("argument {i} is {p}, given {a:?}"));
-            let slot = match (p, &mut *a) {
+            let value = match (p, &mut *a) {
                 (Param::Struct(s), Arg::Struct(fields)) if fields.len() == s.fields.len() => {
                     let mut bytes = vec![0u8; s.size.div_ceil(8) * 8];
                     for (f, v) in s.fields.iter().zip(fields.iter_mut()) {
-                        let (bits, size) = scalar_slot(&f.param, v).ok_or_else(|| mismatch(v))?;
+                        let (bits, size) = slot(&f.param, v).ok_or_else(|| mismatch(v))?;
                         if f.offset + size > bytes.len() {
                             return Err(mismatch(v));
                         }
@@ -193,15 +245,16 @@ impl Kernel {
                         .map(|c| u64::from_ne_bytes(c.try_into().expect("8 bytes")))
                         .collect()
                 }
-                (p, a) => vec![scalar_slot(p, a).ok_or_else(|| mismatch(a))?.0],
+                (p, a) => vec![slot(p, a).ok_or_else(|| mismatch(a))?.0],
             };
-            slots.push(slot);
+            slots.push(value);
         }
         let argv: Vec<*mut c_void> = slots.iter_mut().map(|s| s.as_mut_ptr().cast()).collect();
         // SAFETY: argv[i] points at a value of parameter i's type (a scalar in the low bytes of
         // its slot, little-endian, a pointer, or a struct's bytes at its fields' offsets, read
-        // byte-wise by the launch); the buffers outlive the launch, which runs to its end before
-        // returning; the caller vouches for the kernel's accesses.
+        // byte-wise by the launch); the buffers (or their guarded copies) outlive the launch,
+        // which runs to its end before returning; the caller vouches for the kernel's
+        // accesses.
         let code = unsafe {
             (self.launch)(
                 session.stream(),
@@ -211,6 +264,26 @@ impl Kernel {
                 argv.as_ptr(),
             )
         };
+        // The copies back, in the order they were made.
+        let mut copies = copies.into_iter();
+        let mut back = |b: &mut Values| {
+            if let Some(g) = copies.next() {
+                g.copy_back(b.as_mut_ptr().cast());
+            }
+        };
+        if guarded {
+            for a in args.iter_mut() {
+                match a {
+                    Arg::Buffer(b) => back(b),
+                    Arg::Struct(fields) => fields.iter_mut().for_each(|f| {
+                        if let Arg::Buffer(b) = f {
+                            back(b)
+                        }
+                    }),
+                    Arg::Scalar(_) => {}
+                }
+            }
+        }
         Session::check(code, &self.name)
     }
 }

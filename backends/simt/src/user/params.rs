@@ -12,10 +12,13 @@ pub enum Param {
     Scalar(Elem),
     /// A pointer to elements; `read_only` when the kernel takes it as `const T*`.
     Pointer {
-        /// The pointee's element type.
+        /// The pointee's element type (a vector's component type).
         elem: Elem,
         /// `true` for `const T*`.
         read_only: bool,
+        /// Elements per pointee: 1, or a CUDA vector type's components (4 for `float4*`),
+        /// whose buffer holds that many elements per item.
+        parts: usize,
     },
     /// A struct passed by value, whose fields are scalars and pointers.
     Struct(StructParam),
@@ -47,10 +50,19 @@ impl fmt::Display for Param {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Param::Scalar(e) => f.write_str(e.name()),
-            Param::Pointer { elem, read_only } => {
+            Param::Pointer {
+                elem,
+                read_only,
+                parts,
+            } => {
+                let vector = if *parts > 1 {
+                    format!("x{parts}")
+                } else {
+                    String::new()
+                };
                 write!(
                     f,
-                    "{}{}*",
+                    "{}{}{vector}*",
                     if *read_only { "const " } else { "" },
                     elem.name()
                 )
@@ -91,7 +103,18 @@ impl Param {
                     Some(e) => (true, e),
                     None => (false, p.trim()),
                 };
-                Elem::parse(e).map(|elem| Param::Pointer { elem, read_only })
+                // `u32x4`: a pointer to CUDA's uint4.
+                let (e, parts) = match e.split_once('x') {
+                    Some((e, n)) => (e, n.parse().ok().filter(|&n| n > 1)),
+                    None => (e, Some(1)),
+                };
+                Elem::parse(e)
+                    .zip(parts)
+                    .map(|(elem, parts)| Param::Pointer {
+                        elem,
+                        read_only,
+                        parts,
+                    })
             }
             None => Elem::parse(s).map(Param::Scalar),
         }
@@ -139,9 +162,21 @@ mod tests {
             Param::parse("const f32*").ok(),
             Some(Param::Pointer {
                 elem: Elem::F32,
-                read_only: true
+                read_only: true,
+                parts: 1
             })
         );
+        let v = Param::parse("u32x4*").ok().unwrap();
+        assert_eq!(
+            v,
+            Param::Pointer {
+                elem: Elem::U32,
+                read_only: false,
+                parts: 4
+            }
+        );
+        assert_eq!(v.to_string(), "u32x4*");
+        assert!(Param::parse("u32x1*").is_err() && Param::parse("u32xy*").is_err());
         let p = Param::parse("struct Params/24{x@0:const f32*;y@8:f32*;n@16:i32;}")
             .ok()
             .unwrap();

@@ -50,9 +50,18 @@ pub fn shared_object(program: &Program, wrapper: &Path, width: u32, dir: &Path) 
     let obj = dir.join(format!("plain_w{width}.o"));
     let so = dir.join(format!("plain_w{width}.so"));
     let main_dir = program.path().parent().unwrap_or(Path::new("/"));
+    // The rewritten copies of the include folders first, then the folders themselves (for
+    // what the rewriter did not read).
+    let written = wrapper.parent().unwrap_or(Path::new("."));
+    let mut includes = Vec::new();
+    for (k, d) in program.include_dirs.iter().enumerate() {
+        includes.push(format!("-I{}", super::include_copy(written, k).display()));
+        includes.push(format!("-I{}", d.display()));
+    }
     let cxx = cxx();
     let compile = Command::new(&cxx)
         .args(compiler_args(width))
+        .args(&includes)
         .arg(format!("-iquote{}", main_dir.display()))
         .arg("-c")
         .arg(wrapper)

@@ -58,6 +58,8 @@ pub struct Program {
     /// The file as the caller named it, for messages.
     display: String,
     files: Vec<File>,
+    /// The program's include folders (`-I`), absolute.
+    include_dirs: Vec<PathBuf>,
 }
 
 fn error(file: &str, line: u32, message: impl Into<String>) -> WavekitError {
@@ -88,7 +90,21 @@ impl Program {
     /// their includer), scans and rewrites them. An error names the first construct the
     /// executor cannot model, with its file and line.
     pub fn read(path: &Path) -> Result<Program> {
+        Self::read_with(path, &[])
+    }
+
+    /// As [`read`](Self::read), with the program's include folders (a compiler's `-I`): the
+    /// headers found there (`#include <...>`, or `"..."` not beside its includer) are read
+    /// and rewritten too, and [`shared_object`] searches them.
+    pub fn read_with(path: &Path, include_dirs: &[PathBuf]) -> Result<Program> {
         let display = path.display().to_string();
+        let include_dirs = include_dirs
+            .iter()
+            .map(|d| {
+                d.canonicalize()
+                    .map_err(|e| error(&display, 0, format!("include folder {}: {e}", d.display())))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let main = path
             .canonicalize()
             .map_err(|e| error(&display, 0, format!("cannot read it: {e}")))?;
@@ -113,12 +129,17 @@ impl Program {
                 return Err(error(&shown, u.line, u.what.clone()));
             }
             let dir = p.parent().unwrap_or(Path::new("/"));
+            let found = |inc: &str, beside: bool| {
+                let here = beside.then(|| dir.join(inc));
+                here.into_iter()
+                    .chain(include_dirs.iter().map(|d| d.join(inc)))
+                    .find_map(|h| h.canonicalize().ok().filter(|h| h.is_file()))
+            };
             for (inc, _) in &scan.includes {
-                if let Ok(h) = dir.join(inc).canonicalize()
-                    && h.is_file()
-                {
-                    todo.push(h);
-                }
+                todo.extend(found(inc, true));
+            }
+            for (inc, _) in &scan.system_includes {
+                todo.extend(found(inc, false));
             }
             let rewritten = rewrite::rewrite(&src, &toks, &scan);
             files.push(File {
@@ -128,7 +149,11 @@ impl Program {
                 rewritten,
             });
         }
-        Ok(Program { display, files })
+        Ok(Program {
+            display,
+            files,
+            include_dirs,
+        })
     }
 
     /// The file as the caller named it.
@@ -256,13 +281,28 @@ impl Program {
         for _ in 0..ups {
             root.push("d");
         }
+        let base = self.files[0].path.parent().unwrap_or(Path::new("/"));
         for f in &self.files {
-            let to = normalize(&root.join(&f.rel));
-            if let Some(parent) = to.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+            // Where the compiler may look for it: beside its includers (the main file's tree),
+            // and in the copy of each include folder holding it.
+            let mut places = Vec::new();
+            let in_dirs: Vec<(usize, &Path)> = self
+                .include_dirs
+                .iter()
+                .enumerate()
+                .filter_map(|(k, d)| f.path.strip_prefix(d).ok().map(|r| (k, r)))
+                .collect();
+            if f.path.starts_with(base) || in_dirs.is_empty() {
+                places.push(normalize(&root.join(&f.rel)));
             }
+            places.extend(in_dirs.iter().map(|(k, r)| include_copy(dir, *k).join(r)));
             let text = format!("#line 1 \"{}\"\n{}", c_string(&f.path), f.rewritten);
-            std::fs::write(&to, text).map_err(|e| io(&to, e))?;
+            for to in places {
+                if let Some(parent) = to.parent() {
+                    std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+                }
+                std::fs::write(&to, &text).map_err(|e| io(&to, e))?;
+            }
         }
         let main = normalize(&root.join(&self.files[0].rel));
         let mut w = String::new();
@@ -325,6 +365,11 @@ impl Program {
         }
         out
     }
+}
+
+/// Where [`Program::write`] under `dir` copies the `k`-th include folder's headers.
+fn include_copy(dir: &Path, k: usize) -> PathBuf {
+    dir.join(format!("inc{k}"))
 }
 
 /// A kernel as a listing shows it: `ns::name<template params>(params)`.

@@ -66,6 +66,9 @@ pub struct Scan {
     /// `#include "..."` paths and their lines, at namespace or class scope: headers. (One
     /// inside a function body includes a fragment of code, compiled where it is, as it is.)
     pub includes: Vec<(String, u32)>,
+    /// `#include <...>` paths and their lines, at namespace or class scope (headers a
+    /// program's include folders may hold).
+    pub system_includes: Vec<(String, u32)>,
     /// What cannot run, in source order.
     pub unsupported: Vec<Unsupported>,
     /// Whether it declares dynamic shared memory (`extern __shared__`, HIP_DYNAMIC_SHARED),
@@ -214,6 +217,9 @@ fn directive(s: &mut Scan, d: &str, line: u32, in_body: bool) {
             }
         } else if let Some(p) = rest.strip_prefix('<').and_then(|r| r.split('>').next()) {
             s.hip |= p.starts_with("hip/");
+            if !in_body {
+                s.system_includes.push((p.to_string(), line));
+            }
             if let Some(what) = unsupported::header(p) {
                 s.unsupported.push(Unsupported { line, what });
             }

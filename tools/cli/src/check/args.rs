@@ -90,7 +90,8 @@ fn argument(
         (Param::Scalar(e), None) => {
             Arg::Scalar(Value::parse(*e, &len.to_string()).ok_or_else(|| bad(&len.to_string()))?)
         }
-        (Param::Pointer { elem, .. }, Some(v)) => {
+        (Param::Pointer { elem, parts, .. }, Some(v)) => {
+            let len = len * parts;
             let mut vals = Values::parse(*elem, v).ok_or_else(|| bad(v))?;
             if vals.len() < len {
                 // Repeated to fill the buffer.
@@ -102,11 +103,18 @@ fn argument(
             }
             Arg::Buffer(vals)
         }
-        (Param::Pointer { elem, read_only }, None) => {
+        (
+            Param::Pointer {
+                elem,
+                read_only,
+                parts,
+            },
+            None,
+        ) => {
             if *read_only {
-                Arg::Buffer(Values::random(*elem, len, next))
+                Arg::Buffer(Values::random(*elem, len * parts, next))
             } else {
-                Arg::Buffer(Values::zeros(*elem, len))
+                Arg::Buffer(Values::zeros(*elem, len * parts))
             }
         }
         (Param::Struct(_), _) => return Err(usage(format!("{what}: a struct inside a struct"))),

@@ -76,7 +76,7 @@ pub fn dialect(req: &Request, dir: &Path) -> CliResult<Loaded> {
 
 /// The kernels of a plain CUDA or HIP file.
 pub fn plain(req: &Request, dir: &Path) -> CliResult<Loaded> {
-    let p = Program::read(&req.file)?;
+    let p = Program::read_with(&req.file, &req.include_dirs)?;
     let exprs = req
         .kernels
         .iter()

@@ -20,6 +20,8 @@ pub struct Request {
     pub file: PathBuf,
     /// The kernels to run: names, or template instantiations (`reduce<float, 256>`).
     pub kernels: Vec<String>,
+    /// The program's include folders (-I).
+    pub include_dirs: Vec<PathBuf>,
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub widths: Vec<WarpWidth>,
@@ -104,11 +106,11 @@ pub fn run(req: &Request) -> CliResult<(String, bool)> {
         });
         let mut args = args::arguments(k, req, len)?;
         let session = Session::new(schedule);
-        // SAFETY: the user's kernel, run on buffers of `len` elements each; the user sizes the
-        // launch and the buffers (--len) to match what the kernel touches (a lane that faults
-        // is reported and the launch abandoned).
+        // SAFETY: the user's kernel, run on buffers of `len` elements each, each against an
+        // inaccessible page: a lane that indexes past one (or far out of a shared array)
+        // faults, is reported and the launch abandoned.
         let ran = unsafe {
-            k.launch(
+            k.launch_guarded(
                 &session,
                 req.grid,
                 req.block,
