@@ -14,15 +14,6 @@ namespace wk_simt {
 thread_local Launch* g_launch = nullptr;
 static thread_local int t_launch_error = 0;
 
-}  // namespace wk_simt
-
-// Plain CUDA and HIP, built as shared libraries the program loads (`wavekit check`), call the
-// raw shared memory of raw.cpp and the instrumentation hooks of tsan.cpp, which nothing in the
-// program itself calls: these references keep both in every program that runs launches.
-extern "C" void __tsan_read4(void*);
-namespace wk_simt {
-__attribute__((used)) void* const kPlainHooks[] = {
-    reinterpret_cast<void*>(&__tsan_read4), reinterpret_cast<void*>(&shared_raw)};
 
 namespace {
 

@@ -8,6 +8,13 @@
 
 using wk_simt::Session;
 
+// Plain CUDA and HIP, built as shared libraries the program loads (`wavekit check`), call the
+// raw shared memory of raw.cpp and the instrumentation hooks of tsan.cpp, which nothing in the
+// program itself calls: these references keep both in every program that makes sessions.
+extern "C" void __tsan_read4(void*);
+__attribute__((used)) void* const wk_simt_plain_hooks[] = {
+    reinterpret_cast<void*>(&__tsan_read4), reinterpret_cast<void*>(&wk_simt::shared_raw)};
+
 struct wk_simt_session : Session {};
 
 extern "C" {
