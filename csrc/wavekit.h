@@ -41,6 +41,10 @@
 #include <string>
 #include <utility>
 
+// The descriptor ABI below is shared with csrc/simt/plain/exports.h (plain CUDA and HIP
+// checked by `wavekit check`), whichever is seen first defining it.
+#ifndef WK_KERNEL_DESC_DEFINED
+#define WK_KERNEL_DESC_DEFINED
 extern "C" {
 // How the host side launches an exported kernel: grid and block as x, y, z; `args[i]` points
 // at the value of parameter i (for a pointer parameter, at the pointer). Returns the build's
@@ -59,6 +63,7 @@ struct wk_kernel_desc {
   wk_kernel_launch_fn launch;
 };
 }
+#endif
 
 namespace WK_NS {
 namespace user {

@@ -213,7 +213,7 @@ fn fuzz_sort_keys_pairs_argsort() {
 /// that an output of the wrong length is drawn too.
 fn kout_for(drawn: &[Range<usize>], base_len: usize, out_len: usize) -> Vec<Range<usize>> {
     if drawn.is_empty() {
-        vec![0..out_len.min(base_len)]
+        std::iter::once(0..out_len.min(base_len)).collect()
     } else {
         drawn.to_vec()
     }

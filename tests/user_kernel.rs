@@ -81,7 +81,8 @@ fn the_exported_signature_is_read_from_the_kernel() {
             k.params()[1],
             Param::Pointer {
                 elem: wavekit::simt::user::Elem::I32,
-                read_only: false
+                read_only: false,
+                parts: 1
             }
         );
     }

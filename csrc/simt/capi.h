@@ -41,7 +41,9 @@ enum {
   WK_SIMT_UNWRITTEN_OUTPUT = 10,   // elements of a checked output no thread wrote
   WK_SIMT_REDUCTION_SPAN = 11,     // a shuffle tree whose offsets do not span its segment: lanes
                                    // left out (offsets from 16 on 64 lanes) or counted twice
-  WK_SIMT_REPORT_KINDS = 12,
+  WK_SIMT_INVALID_ACCESS = 12,     // a lane faulted on memory nothing of the launch holds (plain
+                                   // CUDA/HIP addressing out of bounds); the launch is abandoned
+  WK_SIMT_REPORT_KINDS = 13,
 };
 
 // Launch return codes. Hazards are reports in the session; HAZARDS only says there are new ones.
@@ -50,6 +52,7 @@ enum {
   WK_SIMT_ERR_CONFIG = 1,   // bad grid, block or width
   WK_SIMT_ERR_ABORTED = 2,  // a block was abandoned (see the STALLED report)
   WK_SIMT_HAZARDS = 3,      // the launch ran to the end and reported hazards
+  WK_SIMT_ERR_FAULT = 4,    // a lane faulted (see the INVALID_ACCESS report); launch abandoned
 };
 
 typedef struct wk_simt_session wk_simt_session;
@@ -77,6 +80,10 @@ void wk_simt_session_clear(wk_simt_session* s);
 void wk_simt_session_drop(wk_simt_session* s, size_t n);
 uint64_t wk_simt_session_launches(wk_simt_session* s);
 const char* wk_simt_error_string(int code);
+// expect_written (executor.h) for a caller outside device code: the next launch of this OS
+// thread reports the elements of `p` no thread wrote, the report naming `file`:`line` (copied).
+void wk_simt_expect_written(void* p, size_t count, size_t elem_bytes, size_t stride,
+                            const char* name, const char* file, int line);
 
 #ifdef __cplusplus
 }

@@ -289,7 +289,7 @@ void lane_exit_checks(Launch& L) {
 
 void report_uninit_read(Launch& L, const std::string& array, size_t index, unsigned t,
                         Site site) {
-  const std::string where = site.file ? " at " + site_str(site) : std::string();
+  const std::string where = has_site(site) ? " at " + site_str(site) : std::string();
   report_lane(L, WK_SIMT_UNINIT_SHARED_READ, L.warp_of(t), L.lane_of(t), array + where,
               (int64_t)index, [&](uint64_t lanes, int64_t lo, int64_t hi) {
                 return "shared '" + array + "'[" + range(lo, hi) + "] read" + where +
@@ -301,7 +301,7 @@ void report_uninit_read(Launch& L, const std::string& array, size_t index, unsig
 
 void report_out_of_bounds(Launch& L, const std::string& array, size_t count, int64_t index,
                           unsigned t, Site site) {
-  const std::string where = site.file ? " at " + site_str(site) : std::string();
+  const std::string where = has_site(site) ? " at " + site_str(site) : std::string();
   report_lane(L, WK_SIMT_SHARED_OUT_OF_BOUNDS, L.warp_of(t), L.lane_of(t), array + where, index,
               [&](uint64_t lanes, int64_t lo, int64_t hi) {
                 return "shared '" + array + "'[" + std::to_string(lo) + "]" +

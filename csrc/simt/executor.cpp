@@ -14,6 +14,7 @@ namespace wk_simt {
 thread_local Launch* g_launch = nullptr;
 static thread_local int t_launch_error = 0;
 
+
 namespace {
 
 constexpr size_t kStackBytes = 64 * 1024;
@@ -106,6 +107,7 @@ void lane_entry(void* arg) {
 }
 
 void run_lane(Launch& L, unsigned t) {
+  if (L.aborted) return;  // a lane faulted (fault.cpp): no other runs on
   L.cur = t;
   ++L.switches;
   L.in_lane = true;
@@ -555,7 +557,7 @@ std::string thread_list(const std::vector<unsigned>& ts) {
 }
 
 std::string site_str(Site s) {
-  if (!s.file) return "?";
+  if (!s.file) return s.pc ? pc_token(s.pc) : "?";
   const char* f = strstr(s.file, "csrc/");
   return std::string(f ? f : s.file) + ":" + std::to_string(s.line);
 }
@@ -642,6 +644,9 @@ const char* error_string(int code) {
     case WK_SIMT_ERR_CONFIG: return "invalid launch configuration (grid, block or warp width)";
     case WK_SIMT_ERR_ABORTED: return "a block made no progress and was abandoned (see the reports)";
     case WK_SIMT_HAZARDS: return "the launch reported hazards (see the session's reports)";
+    case WK_SIMT_ERR_FAULT:
+      return "a thread touched memory out of bounds of everything the launch holds; the launch "
+             "was abandoned (see the InvalidAccess report)";
   }
   return "unknown simt error";
 }
@@ -655,6 +660,7 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
     discard_outputs();
     return WK_SIMT_ERR_CONFIG;
   }
+  guard_faults();
   Launch L;
   {
     std::lock_guard<std::mutex> g(s->mu);
@@ -683,11 +689,15 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
       }
   g_launch = nullptr;
   check_outputs(L);
+  // Where the instrumented accesses were, now that no fiber runs (symbolize.cpp may start a
+  // process for it).
+  for (Report& r : L.reports) resolve_sites(r.detail);
   {
     std::lock_guard<std::mutex> g(s->mu);
     for (Report& r : L.reports) s->reports.push_back(std::move(r));
     s->suppressed += L.suppressed;
   }
+  if (L.faulted) return WK_SIMT_ERR_FAULT;
   if (L.aborted) return WK_SIMT_ERR_ABORTED;
   return L.per_kind_total() ? WK_SIMT_HAZARDS : WK_SIMT_OK;
 }

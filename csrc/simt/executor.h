@@ -29,8 +29,13 @@ struct Site {
 // What must run without stopping at the hip flavour's basic-block steps (csrc/simt/amdgcn):
 // one device instruction, such as an atomic read-modify-write, or a tracked shared-memory
 // access from its check to its load or store. That flavour's build requires the attribute.
+// Plain CUDA and HIP (csrc/simt/plain) are built with ThreadSanitizer's instrumentation, which
+// reports each load and store to raw.cpp: such a piece of code makes its access itself (an
+// atomic), so it is left uninstrumented too.
 #if defined(__has_attribute) && __has_attribute(no_sanitize_coverage)
-#define WK_SIMT_INDIVISIBLE __attribute__((no_sanitize_coverage))
+#define WK_SIMT_INDIVISIBLE __attribute__((no_sanitize_coverage, no_sanitize("thread")))
+#elif defined(__has_attribute) && __has_attribute(no_sanitize)
+#define WK_SIMT_INDIVISIBLE __attribute__((no_sanitize("thread")))
 #else
 #define WK_SIMT_INDIVISIBLE
 #endif
@@ -168,6 +173,21 @@ size_t shared_count(const SharedAlloc* a);
 // nullptr when `index` is out of bounds (a report says so; reads then see `poison` and writes
 // are dropped).
 void* shared_access(SharedAlloc* a, size_t index, Access kind, Site site);
+
+// ---- shared memory addressed directly (plain CUDA and HIP: csrc/simt/plain, raw.cpp) ----
+// A `__shared__` declaration of plain source is real memory its kernel reads and writes
+// through any pointer; the compiler's ThreadSanitizer instrumentation calls raw_access for
+// every load and store, and those that land in a raw allocation are checked like the handles'.
+//
+// The block's storage for declaration `key` (the same for all its threads): `count` elements
+// of `elem` bytes, 64-byte aligned, poisoned at the start of each block.
+void* shared_raw(const void* key, const char* name, size_t elem, size_t count);
+// The block's dynamic shared memory as elements of `elem` bytes: one allocation every
+// `extern __shared__` declaration of a launch shares, as on the GPU.
+void* shared_raw_dynamic(const char* name, size_t elem);
+// An access of `bytes` bytes at `p` made at `site`: checked and recorded if `p` lies in (or
+// near) a raw allocation of the running block; anything else is no shared memory of ours.
+void raw_access(const void* p, size_t bytes, Access kind, Site site);
 
 // An index into a shared array that remembers the line it was written on: the subscript's
 // implicit conversion evaluates the default arguments where the subscript is, so reports on

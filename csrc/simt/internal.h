@@ -99,10 +99,14 @@ struct SharedAlloc {
   size_t elem = 0;
   size_t count = 0;
   std::vector<uint64_t> storage;  // 8-byte aligned backing store
+  // Bytes of margin before (and after) the elements: zero for the handles of the dialect, whose
+  // every access is checked before it is made; for raw allocations (raw.cpp), the room in which
+  // an out-of-bounds access still lands in this allocation, so it is reported against it.
+  size_t margin = 0;
   std::vector<Cell> cells;
   uint64_t block_serial = ~0ull;  // the block it was last reset for
   uint32_t race_reported_bgen = ~0u;
-  unsigned char* data() { return reinterpret_cast<unsigned char*>(storage.data()); }
+  unsigned char* data() { return reinterpret_cast<unsigned char*>(storage.data()) + margin; }
 };
 
 struct Launch {
@@ -126,10 +130,15 @@ struct Launch {
   uint64_t switches = 0;
   uint32_t forced = 0;
   bool aborted = false;
+  bool faulted = false;  // aborted by a lane's memory fault (fault.cpp)
   uint32_t per_kind[WK_SIMT_REPORT_KINDS] = {};
   std::vector<Report> reports;
   uint64_t suppressed = 0;
   std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;
+  // The raw allocations (raw.cpp), and the address range their storage (margins included)
+  // spans, which every instrumented access is first compared with.
+  std::vector<SharedAlloc*> raw;
+  uintptr_t raw_lo = UINTPTR_MAX, raw_hi = 0;
   LaunchChecks checks;
 
   Lane& me() { return lanes[cur]; }
@@ -165,5 +174,27 @@ std::string lane_list(uint64_t bits);
 std::string thread_list(const std::vector<unsigned>& threads);
 std::string site_str(Site s);
 bool same_site(Site a, Site b);
+// Catches the memory faults of lanes on this thread (fault.cpp): installed once per process,
+// an alternate signal stack once per thread.
+void guard_faults();
+
+// Whether `s` says where (a file and line, or an instruction symbolize.cpp resolves).
+inline bool has_site(Site s) { return s.file || s.pc; }
+
+// ---- shared memory (shared.cpp), for raw.cpp ----
+// The allocation for `key` in the running block, reset on its first use in a block; `margin`
+// bytes of room on each side of its elements (see SharedAlloc::margin).
+SharedAlloc* shared_get(Launch& L, const void* key, const char* name, size_t elem, size_t count,
+                        size_t margin);
+// Checks and records thread `t`'s access to element `i` of `a` (in bounds).
+void shared_track(Launch& L, SharedAlloc& a, size_t i, Access kind, Site site);
+
+// ---- instructions to source lines (symbolize.cpp) ----
+// What site_str writes for a site known only by its instruction: a token that
+// resolve_sites replaces with the file and line once the launch is over.
+std::string pc_token(const void* pc);
+// Replaces the tokens in `text` with the file:line of their instructions (addr2line on the
+// object holding each; `object+0xOFFSET` where it cannot say).
+void resolve_sites(std::string& text);
 
 }  // namespace wk_simt

@@ -96,23 +96,28 @@ inline T rmw(SharedPtr<T> p, F f) {
 }  // namespace atomics
 }  // namespace wk_simt
 
-// atomicAdd and friends on host pointers and on tracked shared memory.
-#define WK_SIMT_DEFINE_ATOMIC(name, EXPR)                                 \
-  template <class E, class V>                                             \
-  inline E name(E* p, V v) {                                              \
-    return ::wk_simt::atomics::rmw(p, [&](E old) WK_SIMT_INDIVISIBLE {    \
-      (void)old;                                                          \
-      const E val = (E)v;                                                 \
-      return (E)(EXPR);                                                   \
-    });                                                                   \
-  }                                                                       \
-  template <class E, class V>                                             \
-  inline E name(::wk_simt::SharedPtr<E> p, V v) {                         \
-    return ::wk_simt::atomics::rmw(p, [&](E old) WK_SIMT_INDIVISIBLE {    \
-      (void)old;                                                          \
-      const E val = (E)v;                                                 \
-      return (E)(EXPR);                                                   \
-    });                                                                   \
+// atomicAdd and friends on host pointers and on tracked shared memory. A raw pointer may point
+// into the raw shared memory of plain CUDA (raw.cpp): the call's line tells it which access
+// was atomic.
+#define WK_SIMT_ATOMIC_AT const char *wk_file = __builtin_FILE(), int wk_line = __builtin_LINE()
+#define WK_SIMT_DEFINE_ATOMIC(name, EXPR)                                             \
+  template <class E, class V>                                                         \
+  inline E name(E* p, V v, WK_SIMT_ATOMIC_AT) {                                       \
+    ::wk_simt::raw_access(p, sizeof(E), ::wk_simt::Access::Atomic,                    \
+                          ::wk_simt::Site{wk_file, wk_line});                         \
+    return ::wk_simt::atomics::rmw(p, [&](E old) WK_SIMT_INDIVISIBLE {                \
+      (void)old;                                                                      \
+      const E val = (E)v;                                                             \
+      return (E)(EXPR);                                                               \
+    });                                                                               \
+  }                                                                                   \
+  template <class E, class V>                                                         \
+  inline E name(::wk_simt::SharedPtr<E> p, V v) {                                     \
+    return ::wk_simt::atomics::rmw(p, [&](E old) WK_SIMT_INDIVISIBLE {                \
+      (void)old;                                                                      \
+      const E val = (E)v;                                                             \
+      return (E)(EXPR);                                                               \
+    });                                                                               \
   }
 WK_SIMT_DEFINE_ATOMIC(atomicAdd, old + val)
 WK_SIMT_DEFINE_ATOMIC(atomicSub, old - val)
@@ -122,9 +127,13 @@ WK_SIMT_DEFINE_ATOMIC(atomicExch, val)
 WK_SIMT_DEFINE_ATOMIC(atomicAnd, old & val)
 WK_SIMT_DEFINE_ATOMIC(atomicOr, old | val)
 WK_SIMT_DEFINE_ATOMIC(atomicXor, old ^ val)
+// CUDA's wrapping increment and decrement (unsigned only).
+WK_SIMT_DEFINE_ATOMIC(atomicInc, old >= val ? 0 : old + 1)
+WK_SIMT_DEFINE_ATOMIC(atomicDec, (old == 0 || old > val) ? val : old - 1)
 #undef WK_SIMT_DEFINE_ATOMIC
 template <class E, class V, class W>
-inline E atomicCAS(E* p, V compare, W val) {
+inline E atomicCAS(E* p, V compare, W val, WK_SIMT_ATOMIC_AT) {
+  ::wk_simt::raw_access(p, sizeof(E), ::wk_simt::Access::Atomic, ::wk_simt::Site{wk_file, wk_line});
   return ::wk_simt::atomics::rmw(
       p, [&](E old) WK_SIMT_INDIVISIBLE { return old == (E)compare ? (E)val : old; });
 }
@@ -133,6 +142,7 @@ inline E atomicCAS(::wk_simt::SharedPtr<E> p, V compare, W val) {
   return ::wk_simt::atomics::rmw(
       p, [&](E old) WK_SIMT_INDIVISIBLE { return old == (E)compare ? (E)val : old; });
 }
+#undef WK_SIMT_ATOMIC_AT
 // The launch syntax: WK_LAUNCH(grid, block, shared_bytes, stream, kernel<...>)(args...). The
 // stream is the executor session (backends/simt passes it to every launcher).
 #define WK_LAUNCH(grid, block, shmem, stream, ...)                                  \

@@ -1,10 +1,19 @@
 // The C interface: sessions hold the scheduling policy and collect the hazard reports of the
 // launches that name them (a session is the "stream" the launchers are given).
+#include <string.h>
+
 #include <algorithm>
 
 #include "internal.h"
 
 using wk_simt::Session;
+
+// Plain CUDA and HIP, built as shared libraries the program loads (`wavekit check`), call the
+// raw shared memory of raw.cpp and the instrumentation hooks of tsan.cpp, which nothing in the
+// program itself calls: these references keep both in every program that makes sessions.
+extern "C" void __tsan_read4(void*);
+__attribute__((used)) void* const wk_simt_plain_hooks[] = {
+    reinterpret_cast<void*>(&__tsan_read4), reinterpret_cast<void*>(&wk_simt::shared_raw)};
 
 struct wk_simt_session : Session {};
 
@@ -68,4 +77,11 @@ uint64_t wk_simt_session_launches(wk_simt_session* s) {
 }
 
 const char* wk_simt_error_string(int code) { return wk_simt::error_string(code); }
+
+void wk_simt_expect_written(void* p, size_t count, size_t elem_bytes, size_t stride,
+                            const char* name, const char* file, int line) {
+  // Kept for good: a report may name them after the caller's strings are gone.
+  wk_simt::expect_written(p, count, elem_bytes, stride, strdup(name),
+                          wk_simt::Site{strdup(file), line});
+}
 }

@@ -24,7 +24,7 @@ std::string who(const Launch& L, unsigned t) {
 }
 
 void reset(SharedAlloc& a, uint64_t serial) {
-  memset(a.data(), kPoison, a.elem * a.count);
+  memset(a.storage.data(), kPoison, a.storage.size() * sizeof(uint64_t));
   for (Cell& c : a.cells) {
     c.has_write = false;
     c.reads.clear();
@@ -33,23 +33,11 @@ void reset(SharedAlloc& a, uint64_t serial) {
   a.race_reported_bgen = ~0u;
 }
 
-// The allocation for `key`, reset (poisoned, no accesses recorded) on its first use in a block.
 SharedAlloc* get(Launch& L, const void* key, const char* name, size_t elem, size_t count) {
-  auto& slot = L.allocs[key];
-  if (!slot) {
-    slot.reset(new SharedAlloc());
-    slot->key = key;
-    slot->name = name;
-    slot->elem = elem;
-    slot->count = count;
-    slot->storage.assign((elem * count + 7) / 8 + 1, 0);
-    slot->cells.resize(count);
-  }
-  if (slot->block_serial != L.block_serial) reset(*slot, L.block_serial);
-  return slot.get();
+  return shared_get(L, key, name, elem, count, 0);
 }
 
-std::string at(Site s) { return s.file ? " at " + site_str(s) : std::string(); }
+std::string at(Site s) { return has_site(s) ? " at " + site_str(s) : std::string(); }
 
 void race(Launch& L, SharedAlloc& a, size_t i, const Epoch& prev, bool prev_write, unsigned t,
           Access now, Site site) {
@@ -67,6 +55,24 @@ void race(Launch& L, SharedAlloc& a, size_t i, const Epoch& prev, bool prev_writ
 }
 
 }  // namespace
+
+// The allocation for `key`, reset (poisoned, no accesses recorded) on its first use in a block.
+SharedAlloc* shared_get(Launch& L, const void* key, const char* name, size_t elem, size_t count,
+                        size_t margin) {
+  auto& slot = L.allocs[key];
+  if (!slot) {
+    slot.reset(new SharedAlloc());
+    slot->key = key;
+    slot->name = name;
+    slot->elem = elem;
+    slot->count = count;
+    slot->margin = margin;
+    slot->storage.assign((2 * margin + elem * count + 7) / 8 + 1, 0);
+    slot->cells.resize(count);
+  }
+  if (slot->block_serial != L.block_serial) reset(*slot, L.block_serial);
+  return slot.get();
+}
 
 SharedAlloc* shared_alloc(const void* key, const char* name, size_t elem, size_t count) {
   return get(*g_launch, key, name, elem, count);
@@ -88,16 +94,21 @@ void* shared_access(SharedAlloc* a, size_t i, Access kind, Site site) {
     // Lockstep: every lane of the warp makes its access before any makes its next one.
     L.yield_to_scheduler();
   }
-  const unsigned t = L.cur;
   if (i >= a->count) {
-    report_out_of_bounds(L, a->name, a->count, (int64_t)i, t, site);
+    report_out_of_bounds(L, a->name, a->count, (int64_t)i, L.cur, site);
     return nullptr;
   }
-  Cell& c = a->cells[i];
+  shared_track(L, *a, i, kind, site);
+  return a->data() + i * a->elem;
+}
+
+void shared_track(Launch& L, SharedAlloc& a, size_t i, Access kind, Site site) {
+  const unsigned t = L.cur;
+  Cell& c = a.cells[i];
   const Epoch now{t, L.lanes[t].clock, L.bgen, kind == Access::Atomic, site};
-  if (!c.has_write && kind != Access::Write) report_uninit_read(L, a->name, i, t, site);
+  if (!c.has_write && kind != Access::Write) report_uninit_read(L, a.name, i, t, site);
   if (c.has_write && !ordered(L, c.write, t) && !(c.write.atomic && now.atomic))
-    race(L, *a, i, c.write, true, t, kind, site);
+    race(L, a, i, c.write, true, t, kind, site);
   if (kind == Access::Read) {
     size_t keep = 0;
     for (size_t r = 0; r < c.reads.size(); ++r)
@@ -107,14 +118,13 @@ void* shared_access(SharedAlloc* a, size_t i, Access kind, Site site) {
   } else {
     for (const Epoch& r : c.reads)
       if (!ordered(L, r, t)) {
-        race(L, *a, i, r, false, t, kind, site);
+        race(L, a, i, r, false, t, kind, site);
         break;
       }
     c.reads.clear();
     c.write = now;
     c.has_write = true;
   }
-  return a->data() + i * a->elem;
 }
 
 }  // namespace wk_simt

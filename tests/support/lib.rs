@@ -7,6 +7,7 @@
 //! dependency tree carries no test crates (`cargo tree -p wavekit`).
 
 pub mod code_object;
+pub mod corpus;
 pub mod fuzz;
 pub mod lookback;
 pub mod raw_probes;

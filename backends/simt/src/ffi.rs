@@ -29,6 +29,15 @@ unsafe extern "C" {
     pub fn wk_simt_session_drop(s: *mut RawSession, n: usize);
     pub fn wk_simt_session_launches(s: *mut RawSession) -> u64;
     pub fn wk_simt_error_string(code: c_int) -> *const c_char;
+    pub fn wk_simt_expect_written(
+        p: *mut c_void,
+        count: usize,
+        elem_bytes: usize,
+        stride: usize,
+        name: *const c_char,
+        file: *const c_char,
+        line: c_int,
+    );
 }
 
 /// The pitfall kernels of csrc/simt/pitfalls at one width.

@@ -62,7 +62,14 @@
 //! (`ReductionSpan`). [`corpus`] holds a kernel for each bug it knows, with its fixed twin.
 //!
 //! Users' own kernels, written against csrc/wavekit.h and compiled by
-//! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]).
+//! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]), and so do plain
+//! CUDA and HIP files built by `wavekit_build::plain` into a shared library
+//! ([`user::Library`], what `wavekit check` runs). Their `__shared__` memory is real storage
+//! the kernel addresses through any pointer: they are compiled with ThreadSanitizer's
+//! instrumentation, whose hooks (csrc/simt/tsan.cpp, raw.cpp) check every access that lands in
+//! it as above, the report naming the instruction's line (symbolize.cpp, through addr2line). A
+//! lane that faults on memory nothing of the launch holds is reported (`InvalidAccess`) and its
+//! launch abandoned (csrc/simt/fault.cpp).
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]

@@ -70,6 +70,9 @@ pub enum HazardKind {
     /// A shuffle reduction tree whose offsets do not span its segment: from 16 on 64 lanes
     /// (lanes left out), or from the width or more (lanes counted twice).
     ReductionSpan,
+    /// A lane faulted on memory nothing of the launch holds: plain CUDA or HIP indexing far out
+    /// of a shared array or a buffer. The launch was abandoned (its launch call fails).
+    InvalidAccess,
 }
 
 impl HazardKind {
@@ -86,6 +89,7 @@ impl HazardKind {
             9 => HazardKind::UninitSharedRead,
             10 => HazardKind::UnwrittenOutput,
             11 => HazardKind::ReductionSpan,
+            12 => HazardKind::InvalidAccess,
             _ => HazardKind::Stalled,
         }
     }

@@ -9,11 +9,14 @@
 //! - [`simt`]: compile device code for the SIMT executor with the host C++ compiler.
 //! - [`user`]: compile a user's `.cu` files, written against csrc/wavekit.h, for the executor
 //!   at 32 and 64 lanes (from a user's build script, or `wavekit check`), with nvcc or hipcc.
+//! - [`plain`]: take a user's plain CUDA or HIP file as it is (no wavekit dialect) and build
+//!   the kernels asked for at 32 or 64 lanes into a shared library (`wavekit check`).
 //! - [`launchers`]: generate the Rust mirror of the launcher table from
 //!   csrc/wavekit/launchers.def.
 //!
 //! How it fits: `wavekit-gpu`, `wavekit-simt`, `wavekit-cuda`, `wavekit-hip` and
-//! `wavekit-bench` name this crate in `[build-dependencies]`; it depends on `cc` only. The
+//! `wavekit-bench` name this crate in `[build-dependencies]`; it depends on `cc` and
+//! `wavekit-core` (whose error type [`plain`] returns). The
 //! device sources live in the workspace's `csrc/`, found through [`csrc_dir`].
 
 #![warn(missing_debug_implementations)]
@@ -21,6 +24,7 @@
 pub mod cuda;
 pub mod hip;
 pub mod launchers;
+pub mod plain;
 pub mod simt;
 pub mod user;
 

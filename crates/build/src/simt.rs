@@ -15,6 +15,10 @@ const CORE: &[&str] = &[
     "fiber.cpp",
     "session.cpp",
     "shared.cpp",
+    "raw.cpp",
+    "tsan.cpp",
+    "fault.cpp",
+    "symbolize.cpp",
     "amdgcn/wave.cpp",
 ];
 

@@ -242,4 +242,24 @@ pub enum WavekitError {
         /// Why the stream cannot be used.
         reason: String,
     },
+    /// A user's CUDA or HIP source the SIMT executor cannot take (`wavekit check`): a construct
+    /// it cannot model, a kernel it does not define, or code that does not build; `line` is 0
+    /// where the problem has no one line.
+    #[error("{file}{}: {message}", line_suffix(*line))]
+    UserSource {
+        /// The source file, as the caller named it.
+        file: String,
+        /// The line (1-based), or 0.
+        line: u32,
+        /// What is wrong, naming the construct.
+        message: String,
+    },
+}
+
+fn line_suffix(line: u32) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
 }

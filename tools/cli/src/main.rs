@@ -46,8 +46,8 @@ enum Command {
     Bench(BenchArgs),
     /// Draw the lanes of one primitive call, computed by a backend.
     Show(ShowArgs),
-    /// Compile a kernel of yours (written against csrc/wavekit.h, exported with
-    /// WK_EXPORT_KERNEL) for the SIMT executor, run it at 32 and 64 lanes on random or given
+    /// Compile a kernel of yours (plain CUDA or HIP as it is, or written against csrc/wavekit.h
+    /// with WK_EXPORT_KERNEL) for the SIMT executor, run it at 32 and 64 lanes on random or given
     /// inputs, and print every hazard (exit 1 if any).
     #[cfg(feature = "simt")]
     Check(CheckArgs),
@@ -58,9 +58,10 @@ enum Command {
 struct CheckArgs {
     /// The .cu file.
     file: std::path::PathBuf,
-    /// The kernel to run (its WK_EXPORT_KERNEL name).
-    #[arg(long)]
-    kernel: String,
+    /// The kernel to run: its name in a plain CUDA/HIP file (a template's instantiation, e.g.
+    /// 'reduce<float, 256>'), or its WK_EXPORT_KERNEL name. Repeat for several.
+    #[arg(long, required = true)]
+    kernel: Vec<String>,
     /// Blocks: X, X,Y or X,Y,Z.
     #[arg(long, value_parser = check::parse_dim, default_value = "1")]
     grid: [u32; 3],
@@ -73,17 +74,22 @@ struct CheckArgs {
     /// Elements of every buffer argument (default: one per thread of the launch).
     #[arg(long)]
     len: Option<usize>,
-    /// Parameter INDEX gets VALUE: a scalar, or a comma list for a buffer (repeated to fill it).
-    /// Read-only buffers not given are random, others zero; scalars not given are --len.
+    /// Parameter INDEX gets VALUE: a scalar, or a comma list for a buffer (repeated to fill it);
+    /// INDEX.FIELD=VALUE for a field of a struct parameter. Read-only buffers not given are
+    /// random, others zero; scalars not given are --len.
     #[arg(long = "arg", value_parser = check::parse_arg)]
-    args: Vec<(usize, String)>,
+    args: Vec<check::ArgSpec>,
     /// Seed of the random inputs (and of the random schedule).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Thread order: lockstep, forward, reverse or random (default: lockstep at 64 lanes, as
-    /// AMD runs a wavefront; random at 32, as Volta may).
+    /// AMD runs a wavefront; random at 32, as Volta may; lockstep at both for HIP source).
     #[arg(long, value_enum)]
     schedule: Option<ScheduleArg>,
+    /// A folder of the program's headers, as the compiler's -I (repeat for several): a plain
+    /// file's `#include <...>` found there is read and rewritten like the file.
+    #[arg(long = "include", short = 'I')]
+    include: Vec<std::path::PathBuf>,
     /// Dynamic shared memory bytes per block.
     #[arg(long, default_value_t = 0)]
     shared: usize,
@@ -308,7 +314,8 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
             use wavekit::simt::Schedule;
             let req = check::Request {
                 file: a.file,
-                kernel: a.kernel,
+                kernels: a.kernel,
+                include_dirs: a.include,
                 grid: a.grid,
                 block: a.block,
                 widths: a.warp.map_or(WarpWidth::ALL.to_vec(), |w| vec![w]),

@@ -1,0 +1,207 @@
+//! The reading of plain sources without a compiler: what is found, what is refused and where.
+
+use super::Program;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use wavekit_core::error::WavekitError;
+
+/// `files` written to a fresh folder; the path of the first.
+fn write(files: &[(&str, &str)]) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "wavekit-plain-scan-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("written");
+    }
+    dir.join(files[0].0)
+}
+
+/// Reads `src` as a file's text; the file is gone after (a Program holds what it read).
+fn read(src: &str) -> Result<Program, WavekitError> {
+    let path = write(&[("k.cu", src)]);
+    let p = Program::read(&path);
+    let _ = std::fs::remove_dir_all(path.parent().expect("its folder"));
+    p
+}
+
+/// The line and message of the error reading `src` gives.
+fn refusal(src: &str) -> (u32, String) {
+    match read(src) {
+        Err(WavekitError::UserSource { line, message, .. }) => (line, message),
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+#[test]
+fn each_construct_the_executor_cannot_model_is_refused_at_its_line() {
+    let cases = [
+        (
+            "__device__ int f() {\n  int x;\n  asm(\"mov %0, 1;\" : \"=r\"(x));\n  return x;\n}\n",
+            3,
+            "inline assembly",
+        ),
+        (
+            "texture<float, 1> tex;\n__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }\n",
+            1,
+            "texture",
+        ),
+        (
+            "#include <mma.h>\n__global__ void k() {}\n",
+            1,
+            "tensor core",
+        ),
+        (
+            "using namespace nvcuda;\n__global__ void k() {\n  wmma::fragment<int> a;\n}\n",
+            1,
+            "tensor core",
+        ),
+        (
+            "__global__ void child() {}\n__global__ void k() {\n  child<<<1, 1>>>();\n}\n",
+            3,
+            "dynamic parallelism",
+        ),
+        (
+            "__global__ void k() {\n  cudaDeviceSynchronize();\n}\n",
+            2,
+            "dynamic parallelism",
+        ),
+        (
+            "#include <cooperative_groups.h>\n__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n",
+            3,
+            "grid-wide",
+        ),
+        (
+            "__shared__ float s[32];\n__global__ void k() { s[0] = 1; }\n",
+            1,
+            "namespace scope",
+        ),
+        (
+            "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))\n",
+            1,
+            "inline assembly",
+        ),
+        ("#include <cub/cub.cuh>\n", 1, "CUB"),
+    ];
+    for (src, line, what) in cases {
+        let (l, m) = refusal(src);
+        assert_eq!(l, line, "{src}: {m}");
+        assert!(m.contains(what), "{src}: {m}");
+    }
+}
+
+#[test]
+fn host_code_may_do_what_device_code_may_not() {
+    // Launches, runtime calls and a grid-stride loop in host functions are emptied, not refused.
+    let p = read(
+        "__global__ void k(int* x) { x[threadIdx.x] = 1; }\n\
+         int main() {\n  int* d;\n  cudaMalloc(&d, 4);\n  k<<<1, 32>>>(d);\n  \
+         cudaDeviceSynchronize();\n}\n",
+    )
+    .expect("reads");
+    assert_eq!(p.resolve("k").expect("found"), "::k");
+}
+
+#[test]
+fn kernels_are_found_however_they_are_declared() {
+    let p = read(
+        "namespace outer { namespace {\n\
+         template <typename T, int N> __global__ void __launch_bounds__(256) a(T* x) {}\n\
+         } }\n\
+         void __global__ b(const float* x, float* y) {}\n\
+         extern \"C\" __global__ void c(int n);\n\
+         extern \"C\" { __global__ void c(int n) {} }\n\
+         struct S { __device__ void m() {} };\n",
+    )
+    .expect("reads");
+    let names: Vec<&str> = p.kernels().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    assert_eq!(p.resolve("a<float, 4>").unwrap(), "::outer::a<float, 4>");
+    assert_eq!(p.resolve("outer::a<int,2>").unwrap(), "::outer::a<int,2>");
+    assert_eq!(p.resolve(" b ").unwrap(), "::b");
+    let e = p.resolve("b<int>").unwrap_err().to_string();
+    assert!(e.contains("`b` is not a template"), "{e}");
+    let e = p.resolve("a").unwrap_err().to_string();
+    assert!(
+        e.contains(":2: `a` is a template <typename T, int N>"),
+        "{e}"
+    );
+    let e = p.resolve("d").unwrap_err().to_string();
+    assert!(
+        e.contains("no __global__ function `d`; its kernels: outer::a"),
+        "{e}"
+    );
+}
+
+#[test]
+fn two_kernels_of_one_name_must_be_qualified() {
+    let p =
+        read("namespace x { __global__ void k() {} }\nnamespace y { __global__ void k() {} }\n")
+            .expect("reads");
+    let e = p.resolve("k").unwrap_err().to_string();
+    assert!(e.contains("`k` is ambiguous: x::k, y::k"), "{e}");
+    assert_eq!(p.resolve("y::k").unwrap(), "::y::k");
+}
+
+#[test]
+fn struct_fields_are_named_for_the_wrapper() {
+    let p = read(
+        "struct P { const float* x; float* y, *z; int n; __device__ int twice() const { return 2 * n; } };\n\
+         typedef struct { int a; } Q;\n\
+         struct R : P { int extra; };\n\
+         struct B { int flag : 1; };\n\
+         __global__ void k(P p, Q q, R r, B b) {}\n",
+    )
+    .expect("reads");
+    let f = p.fields(&["::k".to_string()]);
+    assert!(f.contains("fields<::P>") && f.contains("WK_PLAIN_FIELD(::P, x); WK_PLAIN_FIELD(::P, y); WK_PLAIN_FIELD(::P, z); WK_PLAIN_FIELD(::P, n);"), "{f}");
+    assert!(f.contains("WK_PLAIN_FIELD(::Q, a);"), "{f}");
+    // A base class or a bit-field: fields not all nameable, so no description (the kernel's
+    // descriptor then names the type as one it cannot pass).
+    assert!(!f.contains("::R") && !f.contains("::B"), "{f}");
+}
+
+#[test]
+fn local_headers_are_read_and_fragments_included_in_a_body_are_not() {
+    let main = write(&[
+        (
+            "main.cu",
+            "#include \"util.cuh\"\n__global__ void k(float* x) {\n#include \"body.inc\"\n}\n",
+        ),
+        (
+            "util.cuh",
+            "#pragma once\n__device__ float twice(float v) { return 2 * v; }\n__global__ void from_header() {}\n",
+        ),
+        ("body.inc", "x[0] = twice(x[0]);\n"),
+    ]);
+    let p = Program::read(&main).expect("reads");
+    let _ = std::fs::remove_dir_all(main.parent().expect("its folder"));
+    let names: Vec<&str> = p.kernels().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["k", "from_header"]);
+    assert!(!p.dynamic_shared() && !p.is_hip());
+}
+
+#[test]
+fn hip_and_dynamic_shared_memory_are_noticed() {
+    let p = read(
+        "#include <hip/hip_runtime.h>\n__global__ void k() {\n  HIP_DYNAMIC_SHARED(float, s)\n}\n",
+    )
+    .expect("reads");
+    assert!(p.is_hip() && p.dynamic_shared());
+    let p = read("__global__ void k() {\n  extern __shared__ float s[];\n  s[0] = __shfl_down(s[0], 1);\n}\n")
+        .expect("reads");
+    assert!(p.is_hip() && p.dynamic_shared());
+}
+
+#[test]
+fn a_file_that_is_not_there_is_an_error() {
+    let e = Program::read("no/such/file.cu".as_ref()).unwrap_err();
+    assert!(matches!(e, WavekitError::UserSource { line: 0, .. }), "{e}");
+    assert!(
+        e.to_string().starts_with("no/such/file.cu: cannot read it"),
+        "{e}"
+    );
+}

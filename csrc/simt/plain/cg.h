@@ -1,0 +1,228 @@
+// cooperative_groups on the executor: the block and its tiles (thread_block_tile<N>, the
+// dynamic tiled_partition), coalesced_threads, and reduce. A tile's operations are the warp's
+// over the tile's lanes (its mask) at the tile's width, so a tile of 32 is right on 64 lanes
+// and a tile of 64 on 32 lanes reads lanes that do not exist (reported). Every member takes its
+// caller's line, as the warp intrinsics do. Grid and multi-grid groups are not modelled.
+#pragma once
+
+#include <type_traits>
+
+namespace cooperative_groups {
+
+namespace details {
+inline unsigned block_rank() {
+  const ::wk_simt::Dim3 t = ::wk_simt::thread_idx(), b = ::wk_simt::block_dim();
+  return (t.z * b.y + t.y) * b.x + t.x;
+}
+inline unsigned block_size() {
+  const ::wk_simt::Dim3 b = ::wk_simt::block_dim();
+  return b.x * b.y * b.z;
+}
+}  // namespace details
+
+class thread_group {
+ public:
+  // The lanes of the caller's warp in the group, its size and its width (a tile's size), and
+  // the caller's rank in it. A block: no mask (its sync is __syncthreads).
+  thread_group(bool block, wk_lanemask_t mask, unsigned size, unsigned rank)
+      : block_(block), mask_(mask), size_(size), rank_(rank) {}
+  unsigned size() const { return size_; }
+  unsigned num_threads() const { return size_; }
+  unsigned thread_rank() const { return rank_; }
+  void sync(WK_PLAIN_AT) const {
+    if (block_)
+      ::wk_simt::sync_block(WK_PLAIN_SITE);
+    else
+      __syncwarp(mask_, wk_file, wk_line);
+  }
+
+ protected:
+  bool block_;
+  wk_lanemask_t mask_;
+  unsigned size_, rank_;
+};
+
+class thread_block : public thread_group {
+ public:
+  thread_block() : thread_group(true, 0, details::block_size(), details::block_rank()) {}
+  dim3 group_index() const { return dim3(::wk_simt::block_idx()); }
+  dim3 thread_index() const { return dim3(::wk_simt::thread_idx()); }
+  dim3 group_dim() const { return dim3(::wk_simt::block_dim()); }
+  dim3 dim_threads() const { return group_dim(); }
+};
+
+inline thread_block this_thread_block() { return thread_block(); }
+
+// CUDA's scratch for tiles wider than a warp. Such a tile is modelled as one warp-wide group:
+// right where it fits in the warp (a tile of 64 on 64 lanes); on narrower warps its shuffles
+// read lanes that do not exist and are reported.
+template <unsigned MaxBlockSize, unsigned TileCommunicationSize = 8, unsigned MaxTileSize = 32>
+struct block_tile_memory {
+  unsigned char scratch[1];
+};
+template <unsigned N, unsigned C, unsigned M>
+inline thread_block this_thread_block(block_tile_memory<N, C, M>&) {
+  return thread_block();
+}
+
+namespace details {
+// The lanes of a tile of `n` threads holding the caller: n consecutive lanes of its warp, or
+// the whole warp for a tile wider than it (whose shuffles then read lanes that do not exist).
+// In a block that is not a whole number of warps, the tile holds the lanes that exist.
+inline wk_lanemask_t tile_mask(unsigned n) {
+  const unsigned lane = ::wk_simt::lane_id();
+  const unsigned in_warp = block_size() - (block_rank() - lane);
+  const wk_lanemask_t exist =
+      in_warp >= WK_WARP_SIZE ? WK_FULL_MASK : (wk_lanemask_t)((1ull << in_warp) - 1);
+  if (n >= WK_WARP_SIZE) return exist;
+  const unsigned base = lane & ~(n - 1);
+  return (wk_lanemask_t)(((1ull << n) - 1) << base) & exist;
+}
+}  // namespace details
+
+// A tile of N threads (a power of two), as tiled_partition<N> makes it.
+template <unsigned N>
+class thread_block_tile : public thread_group {
+  static_assert(N >= 1 && (N & (N - 1)) == 0, "a tile's size is a power of two");
+
+ public:
+  thread_block_tile()
+      : thread_group(false, details::tile_mask(N), N, details::block_rank() % N) {}
+  static constexpr unsigned size() { return N; }
+  static constexpr unsigned num_threads() { return N; }
+  unsigned meta_group_rank() const { return details::block_rank() / N; }
+  unsigned meta_group_size() const { return (details::block_size() + N - 1) / N; }
+
+  template <class T>
+  T shfl(T v, int src, WK_PLAIN_AT) const {
+    return ::wk_plain::shfl(::wk_simt::Op::ShflIdx, mask_, v, (unsigned)src, N, WK_PLAIN_SITE);
+  }
+  template <class T>
+  T shfl_up(T v, unsigned d, WK_PLAIN_AT) const {
+    return ::wk_plain::shfl(::wk_simt::Op::ShflUp, mask_, v, d, N, WK_PLAIN_SITE);
+  }
+  template <class T>
+  T shfl_down(T v, unsigned d, WK_PLAIN_AT) const {
+    return ::wk_plain::shfl(::wk_simt::Op::ShflDown, mask_, v, d, N, WK_PLAIN_SITE);
+  }
+  template <class T>
+  T shfl_xor(T v, int m, WK_PLAIN_AT) const {
+    return ::wk_plain::shfl(::wk_simt::Op::ShflXor, mask_, v, (unsigned)m, N, WK_PLAIN_SITE);
+  }
+  int any(int p, WK_PLAIN_AT) const { return __any_sync(mask_, p, wk_file, wk_line); }
+  int all(int p, WK_PLAIN_AT) const { return __all_sync(mask_, p, wk_file, wk_line); }
+  // The votes of the tile's threads, bit i for rank i.
+  wk_lanemask_t ballot(int p, WK_PLAIN_AT) const {
+    return (wk_lanemask_t)(__ballot_sync(mask_, p, wk_file, wk_line) >> base());
+  }
+  template <class T>
+  wk_lanemask_t match_any(T v, WK_PLAIN_AT) const {
+    return (wk_lanemask_t)(__match_any_sync(mask_, v, wk_file, wk_line) >> base());
+  }
+  template <class T>
+  wk_lanemask_t match_all(T v, int& pred, WK_PLAIN_AT) const {
+    return (wk_lanemask_t)(__match_all_sync(mask_, v, &pred, wk_file, wk_line) >> base());
+  }
+
+ private:
+  unsigned base() const { return N >= WK_WARP_SIZE ? 0 : ::wk_simt::lane_id() & ~(N - 1); }
+};
+
+template <unsigned N, class Parent>
+inline thread_block_tile<N> tiled_partition(const Parent&) {
+  return thread_block_tile<N>();
+}
+
+// The dynamic form: a thread_group of `n` threads (sync, size and thread_rank only, as CUDA's).
+inline thread_group tiled_partition(const thread_group&, unsigned n) {
+  return thread_group(false, details::tile_mask(n), n, details::block_rank() % n);
+}
+
+// The threads that reach the call together (__activemask()).
+class coalesced_group : public thread_group {
+ public:
+  explicit coalesced_group(wk_lanemask_t m)
+      : thread_group(false, m, (unsigned)__builtin_popcountll((uint64_t)m),
+                     (unsigned)__builtin_popcountll((uint64_t)m &
+                                                    ((1ull << ::wk_simt::lane_id()) - 1))) {}
+  template <class T>
+  T shfl(T v, int rank, WK_PLAIN_AT) const {
+    uint64_t m = (uint64_t)mask_;
+    for (int r = 0; r < rank && m; ++r) m &= m - 1;
+    const unsigned src = m ? (unsigned)__builtin_ctzll(m) : 0;
+    return ::wk_plain::shfl(::wk_simt::Op::ShflIdx, mask_, v, src, WK_WARP_SIZE, WK_PLAIN_SITE);
+  }
+  wk_lanemask_t ballot(int p, WK_PLAIN_AT) const {
+    return __ballot_sync(mask_, p, wk_file, wk_line);
+  }
+  int any(int p, WK_PLAIN_AT) const { return __any_sync(mask_, p, wk_file, wk_line); }
+  int all(int p, WK_PLAIN_AT) const { return __all_sync(mask_, p, wk_file, wk_line); }
+};
+
+inline coalesced_group coalesced_threads(WK_PLAIN_AT) {
+  return coalesced_group(__activemask(wk_file, wk_line));
+}
+
+template <class G>
+inline void sync(const G& g, WK_PLAIN_AT) {
+  g.sync(wk_file, wk_line);
+}
+
+// cg::reduce's operators.
+template <class T>
+struct plus {
+  T operator()(T a, T b) const { return a + b; }
+};
+template <class T>
+struct less {
+  T operator()(T a, T b) const { return b < a ? b : a; }
+};
+template <class T>
+struct greater {
+  T operator()(T a, T b) const { return a < b ? b : a; }
+};
+template <class T>
+struct bit_and {
+  T operator()(T a, T b) const { return a & b; }
+};
+template <class T>
+struct bit_or {
+  T operator()(T a, T b) const { return a | b; }
+};
+template <class T>
+struct bit_xor {
+  T operator()(T a, T b) const { return a ^ b; }
+};
+
+// cg::reduce over a tile: a butterfly of shfl_xor, the result in every thread of the tile.
+template <unsigned N, class T, class Op>
+inline T reduce(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
+  for (unsigned m = N / 2; m > 0; m /= 2) v = op(v, g.shfl_xor(v, (int)m, wk_file, wk_line));
+  return v;
+}
+
+// cg::inclusive_scan / exclusive_scan over a tile (Kogge-Stone with shfl_up).
+template <unsigned N, class T, class Op>
+inline T inclusive_scan(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
+  for (unsigned d = 1; d < N; d *= 2) {
+    const T up = g.shfl_up(v, d, wk_file, wk_line);
+    if (g.thread_rank() >= d) v = op(v, up);
+  }
+  return v;
+}
+template <unsigned N, class T>
+inline T inclusive_scan(const thread_block_tile<N>& g, T v, WK_PLAIN_AT) {
+  return inclusive_scan(g, v, plus<T>(), wk_file, wk_line);
+}
+template <unsigned N, class T, class Op>
+inline T exclusive_scan(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
+  const T inc = inclusive_scan(g, v, op, wk_file, wk_line);
+  const T prev = g.shfl_up(inc, 1, wk_file, wk_line);
+  return g.thread_rank() == 0 ? T() : prev;
+}
+template <unsigned N, class T>
+inline T exclusive_scan(const thread_block_tile<N>& g, T v, WK_PLAIN_AT) {
+  return exclusive_scan(g, v, plus<T>(), wk_file, wk_line);
+}
+
+}  // namespace cooperative_groups

@@ -1,0 +1,4 @@
+// cooperative_groups/reduce.h for plain sources on the SIMT executor: csrc/simt/plain/cg.h.
+#pragma once
+
+#include "../../wavekit_plain.h"
