@@ -113,7 +113,7 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
   RankSpec r;
   const uint32_t key_size = key_size_of(key_dtype);
   if (!key_size || !rank_spec(key_dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
-  if (n == 0 || count == 0 || n > 0xffffffffull || (!offsets && seg_size == 0)) return WK_ERR_ARG;
+  if (n == 0 || count == 0 || n > kIndexLimit || (!offsets && seg_size == 0)) return WK_ERR_ARG;
   if ((value_size != 0 && value_size != 4 && value_size != 8) || (value_size == 0) != !vals ||
       (value_size == 0) != !vals_out)
     return WK_ERR_ARG;

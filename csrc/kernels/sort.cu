@@ -335,7 +335,11 @@ uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_siz
       const uint64_t by_segment = SortScratch::layout(nullptr, 4, 4, n, kMaxPasses).total;
       return 3 * round_up(n * 4) + (index_sort > by_segment ? index_sort : by_segment);
     }
-    case WK_ALGO_TOP_K: return round_up(n * 4) + index_sort;
+    case WK_ALGO_TOP_K: {
+      const uint64_t whole = round_up(n * 4) + index_sort;
+      const uint64_t select = top_k_select_scratch(key_size, n);
+      return whole > select ? whole : select;
+    }
     default: return 0;
   }
 }
@@ -349,7 +353,7 @@ int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype
   if (!key_size || !rank_spec(key_dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
   if (n == 0 || (value_size != 0 && value_size != 4 && value_size != 8)) return WK_ERR_ARG;
   if (value_size != 0 && (values == WK_SORT_VALUES_INDICES) != (vals == nullptr)) return WK_ERR_ARG;
-  if (values == WK_SORT_VALUES_INDICES && (value_size != 4 || n > 0xffffffffull)) return WK_ERR_ARG;
+  if (values == WK_SORT_VALUES_INDICES && (value_size != 4 || n > kIndexLimit)) return WK_ERR_ARG;
   if (value_size != 0 && vals_out == nullptr) return WK_ERR_ARG;
   const SortScratch sc =
       SortScratch::layout(scratch, key_size, value_size, n, kMaxPasses, keys_out == nullptr);

@@ -18,6 +18,8 @@ const uint64_t kPortion = 1ull << 29;
 const unsigned kItemsNarrow = 16;
 const unsigned kItemsWide = 8;
 const uint64_t kTicketBytes = 256;
+// The most keys a sort that carries their positions (u32) takes.
+const uint64_t kIndexLimit = (uint64_t)(uint32_t)~0u;
 
 enum KeyKind : uint32_t { KEY_UNSIGNED = 0, KEY_SIGNED = 1, KEY_FLOAT = 2 };
 
@@ -157,6 +159,14 @@ int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype
              uint32_t value_size, uint32_t values, const void* keys, const void* vals, uint64_t n,
              uint32_t begin_bit, uint32_t end_bit, uint32_t descending, void* scratch,
              uint64_t scratch_bytes, void* keys_out, void* vals_out);
+
+// top_k takes the radix select (top_k.cu) for k up to this, the whole argsort past it: the
+// select's two sorts of k pairs cost about what one sort of n pairs does at k = n / 4.
+inline uint64_t top_k_select_limit(uint64_t n) { return n / 4; }
+// Digits of 8 bits that hold a position below n.
+unsigned index_digits(uint64_t n);
+// The radix select's scratch for n keys of key_size bytes (any k up to top_k_select_limit).
+uint64_t top_k_select_scratch(uint32_t key_size, uint64_t n);
 
 // dst[i] = src[idx[i]] (idx NULL: src[i]) for i < n, elements of `size` bytes (4 or 8).
 int gather_by_index(host::stream_t s, uint32_t size, const void* src, const uint32_t* idx,

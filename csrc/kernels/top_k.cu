@@ -1,15 +1,240 @@
-// top_k: the first k of the stable sort (docs/SEMANTICS.md "top_k"): the positions sorted by
-// key (an argsort), then the first k gathered.
+// top_k: the first k of the stable sort (docs/SEMANTICS.md "top_k").
+//
+// Up to a quarter of the input, a radix select that reads the input twice: every key is the
+// pair (rank, position), all distinct, taken in 8-bit digits from the top of the rank and then
+// of the position. Digit by digit the k-th smallest pair is narrowed down:
+//   pass 0: a histogram of the first digit over the input; a one-block choice finds the digit
+//           the k-th pair has (select_choose_kernel) and how many of it are below;
+//   pass p: the keys of the last chosen level (the input for p = 1, then a candidate buffer)
+//           whose digit p-1 is below the chosen one are in the answer (appended, a warp at a
+//           time), those equal to it go to the other candidate buffer with a histogram of
+//           their digit p, the rest drop out;
+//   the last pass takes those at or below the last digit, which leaves exactly k.
+// The k pairs, appended in no fixed order, are sorted by position and then stably by key: the
+// stable sort's first k. Larger k take the whole argsort and gather its first k.
 #include "sort.h"
 
 namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+// Digits of the widest pair: a 64-bit rank and a 32-bit position.
+const unsigned kSelectMaxDigits = (sizeof(uint64_t) + sizeof(uint32_t)) * 8 / kDigitBits;
+
+// The narrowing's state, zeroed before pass 0 with the histograms after it.
+struct SelectState {
+  uint64_t k_left;  // the k-th pair's place among the chosen level's (from 1)
+  unsigned appended[3];       // pairs in the answer, in candidate buffer 0, 1
+  unsigned pad;
+};
+
+// Where the digits of a pair lie: `rank_digits` of the rank's, then `index_digits` of the
+// position's, each from the top.
+struct PairDigits {
+  unsigned rank_digits;
+  unsigned index_digits;
+  template <typename U>
+  __host__ __device__ __forceinline__ unsigned of(unsigned d, U rank, uint32_t index) const {
+    return d < rank_digits
+               ? (unsigned)(rank >> (kDigitBits * (rank_digits - 1 - d))) & (kRadix - 1)
+               : (index >> (kDigitBits * (rank_digits + index_digits - 1 - d))) & (kRadix - 1);
+  }
+  __host__ __device__ __forceinline__ unsigned total() const {
+    return rank_digits + index_digits;
+  }
+};
+
+template <typename U> struct Candidates {
+  U* keys;
+  uint32_t* index;
+};
+
+// Appends the lanes' pairs that `take` to `to`, one atomic a warp.
+template <typename U>
+__device__ __forceinline__ void append(bool take, U key, uint32_t index, Candidates<U> to,
+                                       unsigned* count) {
+  const wk_lanemask_t m = arch::ballot_sync(WK_FULL_MASK, take);
+  if (!m) return;
+  const unsigned leader = (unsigned)arch::lowest_lane(m);
+  unsigned base = 0;
+  if (lane() == leader) base = atomicAdd(count, (unsigned)arch::popc(m));
+  base = shfl_idx<unsigned>(WK_FULL_MASK, base, leader, WK_WARP_SIZE);
+  if (take) {
+    const unsigned at = base + (unsigned)arch::popc(m & arch::lanemask_lt());
+    to.keys[at] = key;
+    to.index[at] = index;
+  }
+}
+
+// Pass `pass` (see the file's head) over `from`: the n keys of the input (positions implicit)
+// when from.index is null, else the `*from_count` pairs the pass before kept. `hist` null: the
+// last pass.
+template <typename U>
+__global__ void __launch_bounds__(kSortThreads)
+    select_pass_kernel(wk_status* st, uint32_t warp_size, Candidates<U> from, uint64_t n,
+                       const unsigned* from_count, RankSpec r, PairDigits pd, unsigned pass,
+                       const unsigned* chosen,
+                       SelectState* state, unsigned* hist, Candidates<U> answer,
+                       Candidates<U> next, unsigned* next_count) {
+  WK_SHARED(unsigned, h, kRadix);
+  if (!width_ok(st, warp_size)) return;
+  const unsigned t = threadIdx.x;
+  h[t] = 0;
+  __syncthreads();
+  const uint64_t count = from.index ? *from_count : n;
+  const unsigned want = pass ? chosen[pass - 1] : 0;
+  const RankFlip<U> flip(r);
+  const unsigned width = r.end - r.begin;
+  const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
+  const uint64_t stride = (uint64_t)gridDim.x * kSortThreads;
+  // Whole blocks go round together, so every lane reaches the ballots of append.
+  for (uint64_t b = (uint64_t)blockIdx.x * kSortThreads; b < count; b += stride) {
+    const uint64_t i = b + t;
+    const bool live = i < count;
+    const U key = live ? from.keys[i] : (U)0;
+    const uint32_t index = live ? (from.index ? from.index[i] : (uint32_t)i) : 0;
+    const U rank = (U)(flip.apply(key) >> r.begin) & field;
+    if (pass == 0) {
+      if (live) atomicAdd(h + pd.of(0, rank, index), 1u);
+      continue;
+    }
+    const unsigned d = pd.of(pass - 1, rank, index);
+    if (!hist) {
+      append(live && d <= want, key, index, answer, &state->appended[0]);
+      continue;
+    }
+    append(live && d < want, key, index, answer, &state->appended[0]);
+    const bool stays = live && d == want;
+    if (stays) atomicAdd(h + pd.of(pass, rank, index), 1u);
+    append(stays, key, index, next, next_count);
+  }
+  if (!hist) return;
+  __syncthreads();
+  if (h[t]) atomicAdd(hist + t, h[t]);
+}
+
+// One block of kRadix threads: the digit of the k-th pair among the level counted in `hist`
+// (the pairs kept so far), and its place among those with that digit. Resets the count of the candidate buffer the
+// next pass writes (the one this pass read).
+__global__ void __launch_bounds__(kRadix)
+    select_choose_kernel(const unsigned* hist, unsigned pass, uint64_t k, unsigned* chosen,
+                         SelectState* state, unsigned* reset) {
+  WK_SHARED(uint64_t, warp_sums, kRadix / WK_WARP_SIZE);
+  const unsigned d = threadIdx.x, w = d / WK_WARP_SIZE;
+  const uint64_t c = hist[d];
+  const uint64_t incl = kogge_stone<OP_SUM, uint64_t>(WK_FULL_MASK, c, WK_WARP_SIZE);
+  if (lane() == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+  const uint64_t k_left = pass == 0 ? k : state->k_left;
+  __syncthreads();
+  uint64_t below = incl - c;
+  for (unsigned x = 0; x < w; ++x) below += warp_sums[x];
+  __syncthreads();
+  if (below < k_left && k_left <= below + c) {
+    chosen[pass] = d;
+    state->k_left = k_left - below;
+    if (reset) *reset = 0;
+  }
+}
+
+template <typename U>
+int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                 const RankSpec& r, const U* in, uint64_t n, uint64_t k, char* scratch,
+                 uint64_t scratch_bytes, void* values_out, uint32_t* indices_out) {
+  host::stream_t s = as_stream(stream);
+  const PairDigits pd{(r.end - r.begin + kDigitBits - 1) / kDigitBits, index_digits(n)};
+  const uint32_t size = sizeof(U);
+  uint64_t at = 0;
+  auto take = [&](uint64_t bytes) {
+    char* p = scratch + at;
+    at += round_up(bytes);
+    return p;
+  };
+  SelectState* state = (SelectState*)take(sizeof(SelectState));
+  unsigned* chosen = (unsigned*)take(kSelectMaxDigits * sizeof(unsigned));
+  unsigned* hists = (unsigned*)take(kSelectMaxDigits * kRadix * sizeof(unsigned));
+  const uint64_t zeroed = at;
+  Candidates<U> buf[2], answer, by_index;
+  for (auto& b : buf) {
+    b.keys = (U*)take(n * size);
+    b.index = (uint32_t*)take(n * 4);
+  }
+  answer.keys = (U*)take(k * size);
+  answer.index = (uint32_t*)take(k * 4);
+  by_index.keys = (U*)take(k * size);
+  by_index.index = (uint32_t*)take(k * 4);
+  if (at > scratch_bytes) return WK_ERR_SCRATCH;
+  int rc = host::memset_async(scratch, 0, zeroed, s);
+  if (rc) return rc;
+  const unsigned grid = strided_grid(n);
+  const Candidates<U> input{(U*)in, nullptr};
+  for (unsigned pass = 0; pass <= pd.total(); ++pass) {
+    const bool last = pass == pd.total();
+    const Candidates<U> from = pass <= 1 ? input : buf[pass & 1];
+    // Pass p reads what pass p - 1 kept (buffer p & 1) and keeps into the other.
+    const unsigned* from_count = &state->appended[1 + (pass & 1)];
+    Candidates<U> next = buf[(pass - 1) & 1];
+    unsigned* next_count = &state->appended[1 + ((pass - 1) & 1)];
+    unsigned* hist = last ? nullptr : hists + pass * kRadix;
+    WK_LAUNCH(grid, kSortThreads, 0, s, select_pass_kernel<U>)(
+        st, warp_size, from, n, from_count, r, pd, pass, chosen, state, hist, answer, next,
+        next_count);
+    if ((rc = host::launch_error())) return rc;
+    if (last) break;
+    // The buffer this pass read is the one the next pass writes.
+    unsigned* reset = pass >= 1 ? &state->appended[1 + (pass & 1)] : nullptr;
+    WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hist, pass, k, chosen, state, reset);
+    if ((rc = host::launch_error())) return rc;
+  }
+  // The answer in position order, then stably in key order.
+  char* rest = scratch + at;
+  const uint64_t rest_bytes = scratch_bytes - at;
+  const uint32_t pos_type = DT_U32;
+  const uint32_t pos_bits = sizeof(uint32_t) * 8;
+  if ((rc = sort_run(stream, st, warp_size, pos_type, size, WK_SORT_VALUES_GIVEN, answer.index,
+                     answer.keys, k, 0, pos_bits, 0, rest, rest_bytes, by_index.index,
+                     by_index.keys)))
+    return rc;
+  uint32_t* idx_out = indices_out ? indices_out : answer.index;
+  return sort_run(stream, st, warp_size, dtype, 4, WK_SORT_VALUES_GIVEN, by_index.keys,
+                  by_index.index, k, r.begin, r.end, r.descending, rest, rest_bytes, values_out,
+                  idx_out);
+}
+
+}  // namespace
+
+unsigned index_digits(uint64_t n) {
+  unsigned bits = 1;
+  while (bits < sizeof(uint32_t) * 8 && (n - 1) >> bits) ++bits;
+  return (bits + kDigitBits - 1) / kDigitBits;
+}
+
+uint64_t top_k_select_scratch(uint32_t key_size, uint64_t n) {
+  const uint64_t k = top_k_select_limit(n);
+  const uint64_t pairs = round_up(n * key_size) + round_up(n * 4);
+  const uint64_t answer = round_up(k * key_size) + round_up(k * 4);
+  const uint64_t by_index = SortScratch::layout(nullptr, 4, key_size, k, kMaxPasses, false).total;
+  const uint64_t by_key = SortScratch::layout(nullptr, key_size, 4, k, kMaxPasses, false).total;
+  return round_up(sizeof(SelectState)) + round_up(kSelectMaxDigits * sizeof(unsigned)) +
+         round_up(kSelectMaxDigits * kRadix * sizeof(unsigned)) + 2 * pairs + 2 * answer +
+         (by_index > by_key ? by_index : by_key);
+}
 
 int top_k_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype, const void* in,
                  uint64_t n, uint64_t k, uint32_t begin_bit, uint32_t end_bit, uint32_t descending,
                  void* scratch, uint64_t scratch_bytes, void* values_out, uint32_t* indices_out) {
   const uint32_t size = key_size_of(dtype);
-  if (!size || k == 0 || k > n || n > 0xffffffffull || !values_out) return WK_ERR_ARG;
+  RankSpec r;
+  if (!size || k == 0 || k > n || n > kIndexLimit || !values_out) return WK_ERR_ARG;
+  if (!rank_spec(dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
   if (scratch_bytes < sort_scratch_bytes(WK_ALGO_TOP_K, size, 4, n)) return WK_ERR_SCRATCH;
+  if (k <= top_k_select_limit(n)) {
+    if (size == 4)
+      return select_typed<uint32_t>(stream, st, warp_size, dtype, r, (const uint32_t*)in, n, k,
+                                    (char*)scratch, scratch_bytes, values_out, indices_out);
+    return select_typed<uint64_t>(stream, st, warp_size, dtype, r, (const uint64_t*)in, n, k,
+                                  (char*)scratch, scratch_bytes, values_out, indices_out);
+  }
   uint32_t* order = (uint32_t*)scratch;
   const uint64_t slot = round_up(n * 4);
   int rc = sort_run(stream, st, warp_size, dtype, 4, WK_SORT_VALUES_INDICES, in, nullptr, n,

@@ -24,6 +24,8 @@ use wavekit_conformance::reference;
 pub const SEED_N: usize = 100_000_000;
 pub const SEED_VALUE: f32 = 1.23;
 
+/// One rung of the seed's reduction ladder: its device and host timings and results.
+#[derive(Debug)]
 pub struct Step {
     pub step: u32,
     pub name: String,
@@ -35,6 +37,8 @@ pub struct Step {
     pub distinct: usize,
 }
 
+/// The whole ladder at one size, with the f64 reference sum.
+#[derive(Debug)]
 pub struct Ladder {
     pub n: usize,
     pub reference: f64,

@@ -34,11 +34,19 @@ pub(crate) fn check(b: &CudaBackend, code: i32, what: &str) -> Result<()> {
     b.runtime().check(code, what)
 }
 
+/// Times device work between two CUDA events, flushing L2 before each run.
 pub struct DeviceTimer<'a> {
     b: &'a CudaBackend,
     start: sys::CUevent,
     stop: sys::CUevent,
     flush: wavekit::gpu::GpuBuffer<u32, CudaRuntime>,
+}
+
+// The events are raw handles: print what identifies the timer, not the handles' bits.
+impl std::fmt::Debug for DeviceTimer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceTimer").finish_non_exhaustive()
+    }
 }
 
 impl<'a> DeviceTimer<'a> {
