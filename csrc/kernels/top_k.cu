@@ -6,8 +6,8 @@
 //   pass 0: a histogram of the first digit over the input; a one-block choice finds the digit
 //           the k-th pair has (select_choose_kernel) and how many of it are below;
 //   pass p: the keys of the last chosen level (the input for p = 1, then a candidate buffer)
-//           whose digit p-1 is below the chosen one are in the answer (appended, a warp at a
-//           time), those equal to it go to the other candidate buffer with a histogram of
+//           whose digit p-1 is below the chosen one are in the answer (appended, a block
+//           round at a time), those equal to it go to the other candidate buffer with a histogram of
 //           their digit p, the rest drop out;
 //   the last pass takes those at or below the last digit, which leaves exactly k.
 // The k pairs, appended in no fixed order, are sorted by position and then stably by key: the
@@ -50,68 +50,102 @@ template <typename U> struct Candidates {
   uint32_t* index;
 };
 
-// Appends the lanes' pairs that `take` to `to`, one atomic a warp.
-template <typename U>
-__device__ __forceinline__ void append(bool take, U key, uint32_t index, Candidates<U> to,
-                                       unsigned* count) {
-  const wk_lanemask_t m = arch::ballot_sync(WK_FULL_MASK, take);
-  if (!m) return;
-  const unsigned leader = (unsigned)arch::lowest_lane(m);
-  unsigned base = 0;
-  if (lane() == leader) base = atomicAdd(count, (unsigned)arch::popc(m));
-  base = shfl_idx<unsigned>(WK_FULL_MASK, base, leader, WK_WARP_SIZE);
-  if (take) {
-    const unsigned at = base + (unsigned)arch::popc(m & arch::lanemask_lt());
-    to.keys[at] = key;
-    to.index[at] = index;
-  }
-}
+// Keys a thread takes per round of a select pass, loaded before any is classified.
+const unsigned kSelectItems = 8;
+const unsigned kSelectWarps = kSortThreads / WK_WARP_SIZE;
+// A thread's pairs for the answer (low half) and for the next level (high half) in one word:
+// a block's round holds at most kSortThreads * kSelectItems of either.
+const unsigned kHalfBits = 16;
+const unsigned kHalfMask = (1u << kHalfBits) - 1;
 
 // Pass `pass` (see the file's head) over `from`: the n keys of the input (positions implicit)
 // when from.index is null, else the `*from_count` pairs the pass before kept. `hist` null: the
-// last pass.
+// last pass. A block appends a round's pairs with one atomic per list: when a quarter of the
+// input stays (float keys share their first digits), per-warp appends on one counter took 5x
+// the two reads on an H100.
 template <typename U>
 __global__ void __launch_bounds__(kSortThreads)
     select_pass_kernel(wk_status* st, uint32_t warp_size, Candidates<U> from, uint64_t n,
                        const unsigned* from_count, RankSpec r, PairDigits pd, unsigned pass,
-                       const unsigned* chosen,
-                       SelectState* state, unsigned* hist, Candidates<U> answer,
-                       Candidates<U> next, unsigned* next_count) {
-  WK_SHARED(unsigned, h, kRadix);
+                       const unsigned* chosen, SelectState* state, unsigned* hist,
+                       Candidates<U> answer, Candidates<U> next, unsigned* next_count) {
+  // A histogram per warp: keys that share a digit collide within a warp only.
+  WK_SHARED(unsigned, h, kSelectWarps * kRadix);
+  WK_SHARED(unsigned, warp_sums, kSelectWarps);
+  WK_SHARED(unsigned, bases, 2);
   if (!width_ok(st, warp_size)) return;
-  const unsigned t = threadIdx.x;
-  h[t] = 0;
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
+  for (unsigned i = t; i < kSelectWarps * kRadix; i += kSortThreads) h[i] = 0;
   __syncthreads();
+  const unsigned mine = w * kRadix;
   const uint64_t count = from.index ? *from_count : n;
   const unsigned want = pass ? chosen[pass - 1] : 0;
   const RankFlip<U> flip(r);
   const unsigned width = r.end - r.begin;
   const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
-  const uint64_t stride = (uint64_t)gridDim.x * kSortThreads;
-  // Whole blocks go round together, so every lane reaches the ballots of append.
-  for (uint64_t b = (uint64_t)blockIdx.x * kSortThreads; b < count; b += stride) {
-    const uint64_t i = b + t;
-    const bool live = i < count;
-    const U key = live ? from.keys[i] : (U)0;
-    const uint32_t index = live ? (from.index ? from.index[i] : (uint32_t)i) : 0;
-    const U rank = (U)(flip.apply(key) >> r.begin) & field;
-    if (pass == 0) {
-      if (live) atomicAdd(h + pd.of(0, rank, index), 1u);
-      continue;
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  // Whole blocks go round together: every thread reaches the barriers.
+  for (uint64_t b = (uint64_t)blockIdx.x * per; b < count; b += (uint64_t)gridDim.x * per) {
+    U key[kSelectItems];
+    uint32_t index[kSelectItems];
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      const uint64_t i = b + j * kSortThreads + t;
+      const bool live = i < count;
+      key[j] = live ? from.keys[i] : (U)0;
+      index[j] = live ? (from.index ? from.index[i] : (uint32_t)i) : 0;
     }
-    const unsigned d = pd.of(pass - 1, rank, index);
-    if (!hist) {
-      append(live && d <= want, key, index, answer, &state->appended[0]);
-      continue;
+    // Per item: 0 drops out, 1 joins the answer, 2 stays for the next level.
+    unsigned char cls[kSelectItems];
+    unsigned packed = 0;
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      const bool live = b + j * kSortThreads + t < count;
+      const U rank = (U)(flip.apply(key[j]) >> r.begin) & field;
+      if (pass == 0) {
+        if (live) atomicAdd(h + mine + pd.of(0, rank, index[j]), 1u);
+        cls[j] = 0;
+        continue;
+      }
+      const unsigned d = pd.of(pass - 1, rank, index[j]);
+      cls[j] = !live || d > want ? 0 : d < want || !hist ? 1 : 2;
+      if (cls[j] == 2) atomicAdd(h + mine + pd.of(pass, rank, index[j]), 1u);
+      packed += cls[j] == 1 ? 1u : cls[j] == 2 ? 1u << kHalfBits : 0u;
     }
-    append(live && d < want, key, index, answer, &state->appended[0]);
-    const bool stays = live && d == want;
-    if (stays) atomicAdd(h + pd.of(pass, rank, index), 1u);
-    append(stays, key, index, next, next_count);
+    if (pass == 0) continue;
+    const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, packed, WK_WARP_SIZE);
+    if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+    __syncthreads();
+    if (t == 0) {
+      unsigned total = 0;
+      for (unsigned x = 0; x < kSelectWarps; ++x) total += warp_sums[x];
+      bases[0] = total & kHalfMask ? atomicAdd(&state->appended[0], total & kHalfMask) : 0;
+      bases[1] = total >> kHalfBits ? atomicAdd(next_count, total >> kHalfBits) : 0;
+    }
+    __syncthreads();
+    unsigned before = incl - packed;
+    for (unsigned x = 0; x < w; ++x) before += warp_sums[x];
+    unsigned to_answer = bases[0] + (before & kHalfMask);
+    unsigned to_next = bases[1] + (before >> kHalfBits);
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      if (cls[j] == 1) {
+        answer.keys[to_answer] = key[j];
+        answer.index[to_answer++] = index[j];
+      } else if (cls[j] == 2) {
+        next.keys[to_next] = key[j];
+        next.index[to_next++] = index[j];
+      }
+    }
+    __syncthreads();
   }
   if (!hist) return;
   __syncthreads();
-  if (h[t]) atomicAdd(hist + t, h[t]);
+  for (unsigned d = t; d < kRadix; d += kSortThreads) {
+    unsigned c = 0;
+    for (unsigned x = 0; x < kSelectWarps; ++x) c += h[x * kRadix + d];
+    if (c) atomicAdd(hist + d, c);
+  }
 }
 
 // One block of kRadix threads: the digit of the k-th pair among the level counted in `hist`

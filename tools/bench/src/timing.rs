@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use std::time::{Duration, Instant};
 use wavekit::cpu::CpuBackend;
 use wavekit::element::Element;
-use wavekit::error::Result;
+use wavekit::error::{Result, WavekitError};
 use wavekit::{Collectives, WarpPrimitives};
 
 /// Repetitions of one measurement: `warmup` untimed calls, then `reps` timed ones.
@@ -157,6 +157,57 @@ impl BenchBackend for CpuBackend {
         std::hint::black_box(seen);
         Ok(Some(timing))
     }
+
+    /// Through the public API; a keys-only sort also against rayon's `par_sort_unstable`.
+    fn time_job<T: Element>(&self, harness: &Harness, job: &mut Job<'_, Self, T>) -> Result<Timed> {
+        let timing = harness.measure(self, || job.call(self))?;
+        let baseline = match job {
+            Job::Sort {
+                keys,
+                keys_out,
+                values: None,
+            } => Some(rayon_sort(
+                self,
+                harness,
+                keys.as_slice(),
+                keys_out.as_slice(),
+            )?),
+            _ => None,
+        };
+        Ok(Timed { timing, baseline })
+    }
+}
+
+/// rayon's `par_sort_unstable` by the keys' order bits (the sort's total order) on a fresh copy
+/// of the keys each time, on the pool the CPU backend runs on: a sort that writes its result
+/// apart from its input copies it first, so the copy is part of the work. Its result must equal
+/// `sorted` (ours) bit for bit before its time is used; unstable is no difference for keys alone.
+fn rayon_sort<T: Element>(
+    b: &CpuBackend,
+    harness: &Harness,
+    keys: &[T],
+    sorted: &[T],
+) -> Result<Baseline> {
+    let mut work = keys.to_vec();
+    let chunk = HOST_COPY_CHUNK / size_of::<T>();
+    let timing = harness.measure(b, || {
+        work.par_chunks_mut(chunk)
+            .zip(keys.par_chunks(chunk))
+            .for_each(|(d, s)| d.copy_from_slice(s));
+        work.par_sort_unstable_by_key(|x| x.order_bits());
+        Ok(())
+    })?;
+    if let Some(i) = (0..keys.len()).find(|&i| work[i].order_bits() != sorted[i].order_bits()) {
+        return Err(WavekitError::Device {
+            backend: "cpu",
+            call: "rayon par_sort_unstable".into(),
+            message: format!("element {i}: rayon {:?}, ours {:?}", work[i], sorted[i]),
+        });
+    }
+    Ok(Baseline {
+        name: "rayon par_sort_unstable",
+        timing,
+    })
 }
 
 #[cfg(test)]
