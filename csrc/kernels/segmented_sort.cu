@@ -1,8 +1,8 @@
 // segmented_sort: every segment sorted on its own (docs/SEMANTICS.md "segmented_sort").
 //
-// Segments that fit in a warp (the longest no longer than the device's width) are sorted a
-// warp each, in registers: every lane holds one (rank, position) pair and a bitonic network of
-// shuffles orders them; the pairs are all distinct, so the result is the stable order.
+// Segments that fit in a warp (the longest no longer than the device's width) are sorted in
+// registers, as many a warp as fit in groups of the longest's power of two: every lane holds
+// one (rank, position) pair and a bitonic network of shuffles within the group orders them; the pairs are all distinct, so the result is the stable order.
 // Otherwise the positions are sorted by key (an argsort: stable), then stably by their segment
 // (a sort of the segment numbers carrying the positions), which leaves every segment's
 // positions in key order; the keys and values are then gathered from them.
@@ -20,33 +20,44 @@ __device__ __forceinline__ bool pair_less(U ra, unsigned pa, U rb, unsigned pb) 
   return ra < rb || (ra == rb && pa < pb);
 }
 
-// One segment per warp: segment s is [start(s), end(s)), at most WK_WARP_SIZE keys.
+// Segments of at most `group` keys (a power of two up to WK_WARP_SIZE), WK_WARP_SIZE / group
+// of them a warp, one lane a key: segment s is [start(s), end(s)). Short segments fill the
+// warp instead of leaving most of its lanes idle, and their network has fewer stages.
 template <typename U, typename V, bool VALS>
 __global__ void __launch_bounds__(kSortThreads)
     segmented_sort_warp_kernel(wk_status* st, uint32_t warp_size, const U* keys, const V* vals,
                                uint64_t n, const uint32_t* offsets, uint64_t seg_size,
-                               uint64_t count, RankSpec r, U* keys_out, V* vals_out) {
+                               uint64_t count, unsigned group, RankSpec r, U* keys_out,
+                               V* vals_out) {
   if (!width_ok(st, warp_size)) return;
-  const uint64_t seg = (uint64_t)blockIdx.x * kSegWarps + threadIdx.x / WK_WARP_SIZE;
-  if (seg >= count) return;  // the whole warp: one segment per warp
-  const uint64_t start = offsets ? offsets[seg] : seg * seg_size;
-  const uint64_t end = offsets ? offsets[seg + 1] : (n - start < seg_size ? n : start + seg_size);
-  const unsigned len = (unsigned)(end - start);
-  const unsigned ln = lane();
-  // Lanes past the segment hold the largest pair, so they sort to the end.
+  const unsigned ln = lane(), per_warp = WK_WARP_SIZE / group, q = ln % group;
+  const uint64_t first = ((uint64_t)blockIdx.x * kSegWarps + threadIdx.x / WK_WARP_SIZE) * per_warp;
+  if (first >= count) return;  // the whole warp: no segment of its own
+  const uint64_t seg = first + ln / group;
+  // Lanes of a segment past the last one, or past their segment's end, hold the largest pair,
+  // so they sort to the end.
   U rank = (U)~(U)0;
   unsigned pos = ~0u;
-  if (ln < len) {
-    rank = rank_of<U>(keys[start + ln], r);
-    pos = ln;
+  uint64_t start = 0;
+  unsigned len = 0;
+  if (seg < count) {
+    start = offsets ? offsets[seg] : seg * seg_size;
+    const uint64_t end =
+        offsets ? offsets[seg + 1] : (n - start < seg_size ? n : start + seg_size);
+    len = (unsigned)(end - start);
   }
-  for (unsigned size = 2; size <= WK_WARP_SIZE; size <<= 1) {
+  if (q < len) {
+    rank = rank_of<U>(keys[start + q], r);
+    pos = q;
+  }
+  for (unsigned size = 2; size <= group; size <<= 1) {
     for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
       // The partner lane by index, not by xor: a network's strides restart at every size,
       // which the executor would read as a shuffle-xor tree that starts too low.
       const U other_rank = shfl_idx<U>(WK_FULL_MASK, rank, ln ^ stride, WK_WARP_SIZE);
       const unsigned other_pos = shfl_idx<unsigned>(WK_FULL_MASK, pos, ln ^ stride, WK_WARP_SIZE);
-      const bool ascending = (ln & size) == 0;
+      // The last merge of every group is ascending.
+      const bool ascending = (q & size) == 0;
       const bool lower = (ln & stride) == 0;
       const bool other_less = pair_less(other_rank, other_pos, rank, pos);
       // The lower lane of an ascending pair keeps the smaller; the other roles follow.
@@ -56,9 +67,9 @@ __global__ void __launch_bounds__(kSortThreads)
       }
     }
   }
-  if (ln < len) {
-    keys_out[start + ln] = keys[start + pos];
-    if (VALS) vals_out[start + ln] = vals[start + pos];
+  if (q < len) {
+    keys_out[start + q] = keys[start + pos];
+    if (VALS) vals_out[start + q] = vals[start + pos];
   }
 }
 
@@ -88,17 +99,21 @@ __global__ void __launch_bounds__(kSortThreads)
 template <typename U, typename V>
 int warp_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
               const void* keys, const void* vals, uint64_t n, const uint32_t* offsets,
-              uint64_t seg_size, uint64_t count, void* keys_out, void* vals_out) {
-  const uint64_t blocks = (count + kSegWarps - 1) / kSegWarps;
+              uint64_t seg_size, uint64_t count, uint64_t longest, void* keys_out,
+              void* vals_out) {
+  unsigned group = 1;
+  while (group < longest) group <<= 1;
+  const uint64_t per_block = (uint64_t)kSegWarps * (WK_WARP_SIZE / group);
+  const uint64_t blocks = (count + per_block - 1) / per_block;
   if (blocks > 0x7fffffffull) return WK_ERR_ARG;
   if (vals)
     WK_LAUNCH((unsigned)blocks, kSortThreads, 0, s, segmented_sort_warp_kernel<U, V, true>)(
-        st, warp_size, (const U*)keys, (const V*)vals, n, offsets, seg_size, count, r,
-        (U*)keys_out, (V*)vals_out);
+        st, warp_size, (const U*)keys, (const V*)vals, n, offsets, seg_size, count, group,
+        r, (U*)keys_out, (V*)vals_out);
   else
     WK_LAUNCH((unsigned)blocks, kSortThreads, 0, s, segmented_sort_warp_kernel<U, V, false>)(
-        st, warp_size, (const U*)keys, nullptr, n, offsets, seg_size, count, r, (U*)keys_out,
-        nullptr);
+        st, warp_size, (const U*)keys, nullptr, n, offsets, seg_size, count, group, r,
+        (U*)keys_out, nullptr);
   return host::launch_error();
 }
 
@@ -121,16 +136,16 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
   if (longest <= WK_WARP_SIZE) {
     if (key_size == 4)
       return value_size == 8 ? warp_path<uint32_t, uint64_t>(s, st, warp_size, r, keys, vals, n,
-                                                             offsets, seg_size, count, keys_out,
+                                                             offsets, seg_size, count, longest, keys_out,
                                                              vals_out)
                              : warp_path<uint32_t, uint32_t>(s, st, warp_size, r, keys, vals, n,
-                                                             offsets, seg_size, count, keys_out,
+                                                             offsets, seg_size, count, longest, keys_out,
                                                              vals_out);
     return value_size == 8 ? warp_path<uint64_t, uint64_t>(s, st, warp_size, r, keys, vals, n,
-                                                           offsets, seg_size, count, keys_out,
+                                                           offsets, seg_size, count, longest, keys_out,
                                                            vals_out)
                            : warp_path<uint64_t, uint32_t>(s, st, warp_size, r, keys, vals, n,
-                                                           offsets, seg_size, count, keys_out,
+                                                           offsets, seg_size, count, longest, keys_out,
                                                            vals_out);
   }
   if (scratch_bytes < sort_scratch_bytes(WK_ALGO_SEGMENTED_SORT, key_size, value_size, n))
@@ -150,7 +165,7 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
   if ((rc = host::launch_error())) return rc;
   // Segment numbers below `count`: only their significant bits need a pass.
   uint32_t bits = 1;
-  while (bits < 32 && ((count - 1) >> bits) != 0) ++bits;
+  while (bits < sizeof(uint32_t) * 8 && ((count - 1) >> bits) != 0) ++bits;
   rc = sort_run(stream, st, warp_size, DT_U32, 4, WK_SORT_VALUES_GIVEN, segs, by_key, n, 0, bits,
                 0, inner, inner_bytes, nullptr, by_segment);
   if (rc) return rc;
