@@ -97,6 +97,7 @@ __global__ void __launch_bounds__(kSortThreads)
     }
     // Per item: 0 drops out, 1 joins the answer, 2 stays for the next level.
     unsigned char cls[kSelectItems];
+    unsigned packed = 0;
 #pragma unroll
     for (unsigned j = 0; j < kSelectItems; ++j) {
       const bool live = b + j * kSortThreads + t < count;
@@ -109,20 +110,11 @@ __global__ void __launch_bounds__(kSortThreads)
       const unsigned d = pd.of(pass - 1, rank, index[j]);
       cls[j] = !live || d > want ? 0 : d < want || !hist ? 1 : 2;
       if (cls[j] == 2) atomicAdd(h + mine + pd.of(pass, rank, index[j]), 1u);
+      packed += cls[j] == 1 ? 1u : cls[j] == 2 ? 1u << kHalfBits : 0u;
     }
     if (pass == 0) continue;
-    // Slots item-major (item j of every lane, then item j + 1), so that a warp's lanes write
-    // neighbouring slots: the warp's counts from ballots, the warps' from one block sum.
-    wk_lanemask_t to_answer_m[kSelectItems], to_next_m[kSelectItems];
-    unsigned warp_count = 0;
-#pragma unroll
-    for (unsigned j = 0; j < kSelectItems; ++j) {
-      to_answer_m[j] = arch::ballot_sync(WK_FULL_MASK, cls[j] == 1);
-      to_next_m[j] = arch::ballot_sync(WK_FULL_MASK, cls[j] == 2);
-      warp_count += (unsigned)arch::popc(to_answer_m[j]) +
-                    ((unsigned)arch::popc(to_next_m[j]) << kHalfBits);
-    }
-    if (ln == 0) warp_sums[w] = warp_count;
+    const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, packed, WK_WARP_SIZE);
+    if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
     __syncthreads();
     if (t == 0) {
       unsigned total = 0;
@@ -131,24 +123,19 @@ __global__ void __launch_bounds__(kSortThreads)
       bases[1] = total >> kHalfBits ? atomicAdd(next_count, total >> kHalfBits) : 0;
     }
     __syncthreads();
-    unsigned before = 0;
+    unsigned before = incl - packed;
     for (unsigned x = 0; x < w; ++x) before += warp_sums[x];
     unsigned to_answer = bases[0] + (before & kHalfMask);
     unsigned to_next = bases[1] + (before >> kHalfBits);
-    const wk_lanemask_t below = arch::lanemask_lt();
 #pragma unroll
     for (unsigned j = 0; j < kSelectItems; ++j) {
       if (cls[j] == 1) {
-        const unsigned at = to_answer + (unsigned)arch::popc(to_answer_m[j] & below);
-        answer.keys[at] = key[j];
-        answer.index[at] = index[j];
+        answer.keys[to_answer] = key[j];
+        answer.index[to_answer++] = index[j];
       } else if (cls[j] == 2) {
-        const unsigned at = to_next + (unsigned)arch::popc(to_next_m[j] & below);
-        next.keys[at] = key[j];
-        next.index[at] = index[j];
+        next.keys[to_next] = key[j];
+        next.index[to_next++] = index[j];
       }
-      to_answer += (unsigned)arch::popc(to_answer_m[j]);
-      to_next += (unsigned)arch::popc(to_next_m[j]);
     }
     __syncthreads();
   }
