@@ -283,13 +283,14 @@ def main():
     ]
     if notes and os.path.exists(notes):
         parts += ["## Analysis", "", open(notes).read().strip(), ""]
-    # The "Across GPUs" section belongs to scripts/bench-dist.sh (another machine, another run):
-    # kept as it is.
-    begin, end = "<!-- dist:begin", "<!-- dist:end -->"
+    # The sorting section (its own staged run, written by hand) and the "Across GPUs" section
+    # (scripts/bench-dist.sh: another machine, another run) are kept as they are.
     old = open(dst).read() if os.path.exists(dst) else ""
-    if begin in old and end in old:
-        kept = old[old.index(begin):old.index(end) + len(end)]
-        parts += ["", kept]
+    for name in ("sort", "dist"):
+        begin, end = f"<!-- {name}:begin", f"<!-- {name}:end -->"
+        if begin in old and end in old:
+            kept = old[old.index(begin):old.index(end) + len(end)]
+            parts += ["", kept]
     with open(dst, "w") as f:
         f.write("\n".join(parts) + "\n")
     print(f"wrote {dst}")
