@@ -208,6 +208,9 @@ fn buffers_cross_backends_of_one_device() {
     let mut out = b.alloc::<i32>(xs.len()).unwrap();
     b.scan(&buf, &mut out, ReduceOp::Sum, ScanKind::Inclusive)
         .unwrap();
+    // The scan is queued on b's stream; a's download waits for a's stream only (racecheck,
+    // which slows kernels, read zeros here before this join).
+    b.synchronize().unwrap();
     let mut want = vec![0i32; xs.len()];
     let cpu = oracle();
     cpu.scan(

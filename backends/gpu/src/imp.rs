@@ -63,7 +63,15 @@ impl<R: GpuRuntime> Backend for GpuBackend<R> {
 
     fn alloc<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
         self.rt.make_current()?;
-        self.buffer_zeroed(len)
+        let buf = self.buffer_zeroed(len)?;
+        // The zero fill is queued on this stream: wait for it (as `upload` waits for its copy),
+        // so that a backend on another stream of the device may write the buffer at once.
+        // Without this, its kernel could run before the fill and be overwritten by zeros
+        // (found by compute-sanitizer racecheck slowing the kernels in tests/fuzz_streams.rs).
+        if len != 0 {
+            self.rt.synchronize()?;
+        }
+        Ok(buf)
     }
 
     fn upload<T: Element>(&self, data: &[T]) -> Result<GpuBuffer<T, R>> {
