@@ -1,7 +1,8 @@
 //! `cargo bench --bench collectives [--features cuda]`: every collective on every backend built
 //! in (CPU oracle; CUDA with device-event timing of the kernel launches), with the CUDA
 //! backend's same-run baseline as its own line `baseline` (CUB for reduce, scan, segmented
-//! reduce and compaction; one-counter atomics for count_if; plain atomics for the histogram).
+//! reduce, compaction and the sorts; one-counter atomics for count_if; plain atomics for the
+//! histogram; on the CPU, rayon's `par_sort_unstable` for the keys sort).
 //!
 //! Sizes: WAVEKIT_BENCH_SIZES, log2 values comma separated (default `16,20`; the full sweep is
 //! `16,18,20,22,24,26,28`). Every input is checked against the conformance reference before it
@@ -13,7 +14,7 @@ use std::time::Duration;
 use wavekit::api::{Csr, Segments, VectorSize};
 use wavekit::backend::ScanKind;
 use wavekit::element::{Element, splitmix};
-use wavekit::{Predicate, ReduceOp};
+use wavekit::{Predicate, ReduceOp, Sort, SortOrder, TopK};
 use wavekit_bench::job::{Job, RawCsr, RawSegments};
 use wavekit_bench::timing::{BenchBackend, Harness};
 use wavekit_conformance::reference;
@@ -309,6 +310,42 @@ fn selection<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, c
     timed!(c, "histogram_skewed_u32", label, n, 4 * n, b, hist, cub);
 }
 
+/// Sort keys u32 (CUB DeviceRadixSort on CUDA, rayon on the CPU) and top-k(1024) of f32 (CUB's
+/// sort of (value, index) pairs on CUDA), each checked against the reference first.
+fn sorting<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, n: usize, gpu: bool) {
+    let keys: Vec<u32> = random(n, 15);
+    let kb = b.upload(&keys).unwrap();
+    let mut out = b.alloc::<u32>(n).unwrap();
+    b.sort_keys_into(&kb, &mut out, SortOrder::ASCENDING)
+        .unwrap();
+    let mut want = keys.clone();
+    want.sort_unstable();
+    assert_eq!(b.download(&out).unwrap(), want);
+    let mut job: Job<'_, B, u32> = Job::Sort {
+        keys: &kb,
+        keys_out: &mut out,
+        values: None,
+    };
+    timed!(c, "sort_keys_u32", label, n, 8 * n, b, job, true);
+
+    let k = 1024.min(n);
+    let x: Vec<f32> = random(n, 16);
+    let xb = b.upload(&x).unwrap();
+    let perm = reference::sort_permutation(&x, SortOrder::DESCENDING);
+    let (mut values, mut indices) = (b.alloc::<f32>(k).unwrap(), b.alloc::<u32>(k).unwrap());
+    b.top_k_with_indices_into(&xb, k, SortOrder::DESCENDING, &mut values, &mut indices)
+        .unwrap();
+    let got = b.download(&indices).unwrap();
+    assert!(got.iter().zip(&perm).all(|(&g, &w)| g as usize == w));
+    let mut job: Job<'_, B, f32> = Job::TopK {
+        input: &xb,
+        k,
+        values: &mut values,
+        indices: &mut indices,
+    };
+    timed!(c, "top_k_1024_f32", label, n, 4 * n, b, job, gpu);
+}
+
 fn all<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, gpu: bool) {
     for n in sizes() {
         reduce::<B, f32>(c, b, label, n, ReduceOp::Sum, gpu);
@@ -321,6 +358,7 @@ fn all<B: BenchBackend>(c: &mut Criterion, b: &B, label: &str, gpu: bool) {
         segmented(c, b, label, n, gpu);
         spmv(c, b, label, n);
         selection(c, b, label, n, gpu);
+        sorting(c, b, label, n, gpu);
     }
 }
 
