@@ -32,11 +32,37 @@
 #include "simt/checked.h"
 #endif
 
+// The warp collectives a kernel of yours calls, bit for bit those of wavekit's warp_reduce and
+// warp_scan collectives (docs/SEMANTICS.md, the canonical trees), so a kernel's per-warp results
+// can be compared with the CPU backend's: every lane of the warp calls them (the full mask), and
+// each segment of `width` lanes (a power of two up to WK_WARP_SIZE) is reduced or scanned on its
+// own. `op` is one of OP_SUM, OP_PRODUCT, OP_MIN, OP_MAX, OP_AND, OP_OR, OP_XOR (ops.h).
+//   int s = warp_reduce<OP_SUM>(v);            // every lane gets its warp's sum
+//   float p = warp_scan<OP_SUM>(x, 16);        // inclusive prefix within each 16 lanes
+namespace WK_NS {
+template <int OP, typename T>
+__device__ __forceinline__ T warp_reduce(T v, unsigned width = WK_WARP_SIZE) {
+  return prims::bfly<OP, T>(WK_FULL_MASK, v, width);
+}
+template <int OP, typename T>
+__device__ __forceinline__ T warp_scan(T v, unsigned width = WK_WARP_SIZE) {
+  return prims::kogge_stone<OP, T>(WK_FULL_MASK, v, width);
+}
+}  // namespace WK_NS
+
 // The kernels of one build live in its namespace (wk_cuda, wk_hip, or one per executor width),
 // so both widths link into one program.
 #define WK_KERNELS_BEGIN namespace WK_NS {
 #define WK_KERNELS_END }
 
+#if defined(WK_RTC)
+// A runtime compile (NVRTC, hipRTC): the user's host code loads the module and launches the
+// kernels itself, so there is no launch entry point to define; the line only checks that the
+// kernel exists. wavekit's compile helpers find the kernel by this name (WK_NS::name's lowered
+// name), and wavekit::simt::check_source builds the same source for the executor, where the
+// line defines what it does below.
+#define WK_EXPORT_KERNEL(name) static_assert(sizeof(&::WK_NS::name) != 0, #name)
+#else
 #include <stddef.h>
 #include <string>
 #include <utility>
@@ -143,3 +169,4 @@ int call(void (*k)(A...), void* const* args, L launch) {
       #name, WK_WARP_SIZE,                                                                    \
       [] { return ::WK_NS::user::params(&::WK_NS::name); },                                   \
       &WK_USER_PASTE_LAUNCH(WK_NS, name)}
+#endif  // WK_RTC

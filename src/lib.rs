@@ -45,7 +45,8 @@ pub use wavekit_core::{
     WavekitError,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,
+    api, backend, canonical, device, element, error, host, lanes, mask, op, predicate, raw, view,
+    width,
 };
 
 pub use wavekit_cpu as cpu;

@@ -58,7 +58,9 @@
 // ========================================================================================
 #pragma once
 
+#if !defined(WK_RTC)
 #include <cuda_runtime.h>
+#endif
 
 #define WK_NATIVE_UNI 1
 #define WK_NATIVE_MATCH 1
@@ -200,6 +202,7 @@ __device__ __forceinline__ wk_lanemask_t activemask() { return __activemask(); }
 
 }  // namespace arch
 
+#if !defined(WK_RTC)  // the host half: launchers and the vendor runtime
 namespace host {
 typedef cudaStream_t stream_t;
 inline int launch_error() { return (int)cudaGetLastError(); }
@@ -222,4 +225,5 @@ template <typename K> inline int allow_dynamic_shared(K* kernel, size_t bytes) {
   return (int)cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
 }  // namespace host
+#endif
 }  // namespace WK_NS

@@ -10,8 +10,10 @@
 // ROCm). The wave size is the code object's own (one per --offload-arch), never guessed.
 #pragma once
 
+#if !defined(WK_RTC)
 #include <hip/hip_runtime.h>
-#include <stdint.h>
+#endif
+#include "rtc.h"
 
 // ---- wave size of the code object being compiled ----
 // Only the device passes (one per --offload-arch) know the target's wave size; the host pass
@@ -190,6 +192,7 @@ __device__ __forceinline__ uint64_t load_streaming(const uint64_t* p) {
 
 }  // namespace arch
 
+#if !defined(WK_RTC)  // the host half: launchers and the vendor runtime
 namespace host {
 typedef hipStream_t stream_t;
 inline int launch_error() { return (int)hipGetLastError(); }
@@ -214,4 +217,5 @@ template <typename K> inline int allow_dynamic_shared(K* kernel, size_t bytes) {
                                   (int)bytes);
 }
 }  // namespace host
+#endif
 }  // namespace WK_NS

@@ -17,7 +17,7 @@
 // work is done and resets it to {0, 0, WK_DETAIL_NONE}.
 #pragma once
 
-#include <stdint.h>
+#include "rtc.h"
 
 #define WK_ABI_VERSION 7
 

@@ -21,15 +21,27 @@ template <> struct Elem<double> { typedef uint64_t U; static const bool is_float
 
 template <typename T>
 __host__ __device__ __forceinline__ typename Elem<T>::U to_bits(T v) {
+#if defined(WK_RTC_UNION_BITCAST)
+  union { T t; typename Elem<T>::U u; } b;
+  b.t = v;
+  return b.u;
+#else
   typename Elem<T>::U u;
   __builtin_memcpy(&u, &v, sizeof(T));
   return u;
+#endif
 }
 template <typename T>
 __host__ __device__ __forceinline__ T from_bits(typename Elem<T>::U u) {
+#if defined(WK_RTC_UNION_BITCAST)
+  union { typename Elem<T>::U u; T t; } b;
+  b.u = u;
+  return b.t;
+#else
   T v;
   __builtin_memcpy(&v, &u, sizeof(T));
   return v;
+#endif
 }
 
 template <typename T> __device__ __forceinline__ bool sign_bit(T v) {

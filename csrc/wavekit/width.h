@@ -3,7 +3,12 @@
 // a lane count or an all-lanes mask; they use WK_WARP_SIZE, wk_lanemask_t and WK_FULL_MASK.
 #pragma once
 
-#include <stdint.h>
+// A runtime compile (NVRTC, hipRTC) of a user's kernels: device code only (rtc.h).
+#if defined(__CUDACC_RTC__) || defined(__HIPCC_RTC__)
+#define WK_RTC 1
+#endif
+
+#include "rtc.h"
 
 #if defined(WK_ARCH_HEADER)
 // A host build that brings its own arch layer (the SIMT executor): its build script defines
@@ -13,11 +18,11 @@
 #if !defined(WK_NS) || !defined(WK_LAUNCHERS_SYMBOL) || !defined(WK_WARP_SIZE)
 #error "a WK_ARCH_HEADER build also defines WK_NS, WK_LAUNCHERS_SYMBOL and WK_WARP_SIZE"
 #endif
-#elif defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+#elif defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__) || defined(__HIPCC_RTC__)
 #define WK_VENDOR_HIP 1
 #define WK_NS wk_hip
 #define WK_LAUNCHERS_SYMBOL wk_hip_launchers
-#elif defined(__CUDACC__)
+#elif defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define WK_VENDOR_CUDA 1
 #define WK_NS wk_cuda
 #define WK_LAUNCHERS_SYMBOL wk_cuda_launchers

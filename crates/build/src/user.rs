@@ -25,11 +25,17 @@ pub fn namespace(width: u32) -> String {
 /// layer and namespace of the width, csrc/ on the include path, the flags the executor's own
 /// kernels get (no contraction, shift checks).
 pub fn executor_args(width: u32) -> Vec<String> {
+    executor_args_at(width, &crate::csrc_dir())
+}
+
+/// As [`executor_args`], with the headers read from `csrc` (a folder laid out as csrc/:
+/// `wavekit.h`, `wavekit/`, `simt/`), such as the copy `wavekit::simt::user::SourceBuild`
+/// writes from the headers embedded in the library.
+pub fn executor_args_at(width: u32, csrc: &Path) -> Vec<String> {
     assert!(
         width == 32 || width == 64,
         "the executor runs 32 or 64 lanes"
     );
-    let csrc = crate::csrc_dir();
     let ns = namespace(width);
     let mut args: Vec<String> = ["-x", "c++", "-std=c++17", "-O2"]
         .iter()

@@ -254,6 +254,41 @@ pub enum WavekitError {
         /// What is wrong, naming the construct.
         message: String,
     },
+    /// A kernel source compiled at run time (NVRTC, hipRTC, or the host compiler building it
+    /// for the SIMT executor) that did not compile: `log` is the compiler's own output.
+    #[error("{compiler} could not compile {source_name}:\n{log}")]
+    Compile {
+        /// The compiler: `nvrtc`, `hiprtc`, or the host compiler's command.
+        compiler: String,
+        /// The source's name, as the caller gave it.
+        source_name: String,
+        /// What the compiler printed.
+        log: String,
+    },
+    /// A kernel asked for by name that the compiled module does not hold.
+    #[error("no kernel `{kernel}` in {source_name} (it has: {})", available.join(", "))]
+    UnknownKernel {
+        /// The name asked for.
+        kernel: String,
+        /// The source's name.
+        source_name: String,
+        /// The kernels the module holds by name (its `WK_EXPORT_KERNEL` lines).
+        available: Vec<String>,
+    },
+    /// A launch shape the kernel cannot run with on this device: `what` is `block` (more
+    /// threads than the compiled kernel allows), `grid` or `shared` (dynamic shared memory past
+    /// the device's limit); nothing was launched.
+    #[error("{what} of {got} is past the limit of {limit} for kernel {kernel}")]
+    LaunchBounds {
+        /// The kernel's name.
+        kernel: String,
+        /// Which part of the launch.
+        what: &'static str,
+        /// What was asked for.
+        got: u64,
+        /// The most the kernel or device allows.
+        limit: u64,
+    },
 }
 
 fn line_suffix(line: u32) -> String {

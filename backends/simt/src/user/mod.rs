@@ -54,10 +54,12 @@ impl fmt::Debug for RawKernel {
 mod guard;
 mod library;
 mod params;
+mod source;
 mod values;
 
 pub use library::Library;
 pub use params::{Field, Param, StructParam};
+pub use source::{LaunchShape, SourceBuild, SourceCheck, check_source};
 pub use values::{Elem, Value, Values};
 
 /// One argument of a launch, matching its [`Param`].

@@ -1,0 +1,134 @@
+//! A kernel source held in a string, as a program compiles it at run time with NVRTC or hipRTC
+//! (examples/nvrtc_warp.cu, the text examples/nvrtc_warp.rs gives NVRTC), checked on the SIMT
+//! executor at 32 and 64 lanes through `wavekit::simt::user::check_source`: the example runs
+//! clean and matches the CPU backend at each width; the same text with a CUDA port's full mask
+//! planted in its ballot is reported at 64 lanes, at its line; a source that does not build, a
+//! kernel it does not export and a source with no export line are typed errors.
+
+#![cfg(feature = "simt")]
+
+use wavekit::prelude::*;
+use wavekit::simt::HazardKind;
+use wavekit::simt::user::{Arg, LaunchShape, SourceBuild, Value, Values, check_source};
+
+const SOURCE: &str = include_str!("../examples/nvrtc_warp.cu");
+const N: usize = 300;
+const BLOCK: u32 = 128;
+
+fn input() -> Vec<f32> {
+    // Mixed signs and magnitudes, so the order of the additions shows in the bits.
+    (0..N)
+        .map(|i| ((i * 7919) % 613) as f32 * 0.37 - 100.0 + 1.0 / (i as f32 + 3.0))
+        .collect()
+}
+
+fn args(width: usize) -> Vec<Arg> {
+    let warps = N.div_ceil(width);
+    vec![
+        Arg::Buffer(Values::F32(input())),
+        Arg::Buffer(Values::F32(vec![f32::NAN; warps])),
+        Arg::Buffer(Values::U32(vec![u32::MAX; warps])),
+        Arg::Scalar(Value::U32(N as u32)),
+    ]
+}
+
+fn shape() -> LaunchShape {
+    LaunchShape::linear(N.div_ceil(BLOCK as usize) as u32, BLOCK)
+}
+
+#[test]
+fn the_example_runs_clean_and_matches_the_cpu_backend_at_both_widths() {
+    // Buffers sized for the narrower warp hold both widths' outputs; the 64-lane run writes
+    // the first ceil(N / 64).
+    let runs = check_source("nvrtc_warp.cu", SOURCE, "warp_sums", shape(), &args(32)).unwrap();
+    assert_eq!(runs.len(), 2);
+    for run in runs {
+        assert!(
+            run.is_clean(),
+            "{:?}: {:?} {:?}",
+            run.width,
+            run.reports,
+            run.launch
+        );
+        let w = run.width.lanes() as usize;
+        let warps = N.div_ceil(w);
+        let cpu = CpuBackend::new(run.width);
+        let want_sums = cpu.warp_reduce(&input(), w as u32, ReduceOp::Sum).unwrap();
+        let want_pos: Vec<u32> = input()
+            .chunks(w)
+            .map(|c| c.iter().filter(|&&v| v > 0.0).count() as u32)
+            .collect();
+        let (Arg::Buffer(Values::F32(sums)), Arg::Buffer(Values::U32(pos))) =
+            (&run.args[1], &run.args[2])
+        else {
+            panic!("arguments 1 and 2 are the f32 and u32 outputs")
+        };
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&sums[..warps]), bits(&want_sums), "{w} lanes: sums");
+        assert_eq!(pos[..warps], want_pos[..], "{w} lanes: positives");
+    }
+}
+
+#[test]
+fn a_full_32_bit_mask_planted_in_the_ballot_is_reported_at_64_lanes_at_its_line() {
+    let ballot = "arch::ballot_sync(WK_FULL_MASK,";
+    assert!(SOURCE.contains(ballot), "the example's ballot line changed");
+    let planted = SOURCE.replace(ballot, "arch::ballot_sync(0xffffffffu,");
+    let line = 1 + planted
+        .lines()
+        .position(|l| l.contains("0xffffffffu"))
+        .unwrap();
+    let runs = check_source("planted.cu", &planted, "warp_sums", shape(), &args(32)).unwrap();
+    let (w32, w64) = (&runs[0], &runs[1]);
+    assert_eq!(w32.width, WarpWidth::W32);
+    assert!(w32.is_clean(), "32 lanes: {:?}", w32.reports);
+    assert!(!w64.reports.is_empty(), "the wave64 bug went unreported");
+    let at = format!("planted.cu:{line}");
+    assert!(
+        w64.reports
+            .iter()
+            .any(|r| r.kind == HazardKind::MismatchedCollective && r.detail.contains(&at)),
+        "no MismatchedCollective at {at}: {:#?}",
+        w64.reports
+    );
+}
+
+#[test]
+fn a_source_that_does_not_build_is_a_compile_error_with_the_log() {
+    let broken = SOURCE.replace(
+        "warp_reduce<OP_SUM>(v)",
+        "warp_reduce<OP_SUM>(v, undeclared_width)",
+    );
+    match SourceBuild::compile("broken.cu", &broken) {
+        Err(WavekitError::Compile {
+            source_name, log, ..
+        }) => {
+            assert_eq!(source_name, "broken.cu");
+            assert!(log.contains("undeclared_width"), "the log: {log}");
+        }
+        other => panic!("expected a Compile error, got {other:?}"),
+    }
+}
+
+#[test]
+fn kernels_are_found_by_their_export_lines() {
+    let build = SourceBuild::compile("nvrtc_warp.cu", SOURCE).unwrap();
+    assert_eq!(build.kernels(), ["warp_sums"]);
+    let k = build.kernel("warp_sums").unwrap();
+    assert_eq!(k.at(WarpWidth::W64).width(), WarpWidth::W64);
+    assert_eq!(k.at(WarpWidth::W32).params().len(), 4);
+    match build.kernel("warp_sum") {
+        Err(WavekitError::UnknownKernel {
+            kernel, available, ..
+        }) => {
+            assert_eq!(kernel, "warp_sum");
+            assert_eq!(available, ["warp_sums"]);
+        }
+        other => panic!("expected UnknownKernel, got {other:?}"),
+    }
+    let unexported = SOURCE.replace("WK_EXPORT_KERNEL(warp_sums);", "");
+    assert!(matches!(
+        SourceBuild::compile("unexported.cu", &unexported),
+        Err(WavekitError::UserSource { .. })
+    ));
+}
