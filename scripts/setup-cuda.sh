@@ -17,6 +17,9 @@ pins=(
   nvidia-cuda-crt==13.0.88
   nvidia-cuda-runtime==13.0.96
   nvidia-cuda-cccl==13.0.85
+  # NVRTC of the compiler's release: users' kernel sources compiled at run time
+  # (wavekit::cuda::rtc; tests/cuda_rtc.rs compiles to PTX with it in CI, no device needed).
+  nvidia-cuda-nvrtc==13.0.88
   # cuSPARSE of CUDA 13.0 (12.6.3.3): its header for the bench's in-process cusparseSpMV
   # baseline (csrc/bench/cusparse.cu). The library is loaded at run time, so nothing that is
   # built needs it to start; nvJitLink is its dependency, pinned to the compiler's release.

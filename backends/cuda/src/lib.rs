@@ -5,6 +5,7 @@
 #![warn(missing_debug_implementations)]
 
 mod interop;
+pub mod rtc;
 mod runtime;
 
 /// The cudarc this crate is built with: use its types (`CudaContext`, `CudaStream`,

@@ -16,6 +16,7 @@ mod buffer;
 pub mod ffi;
 mod imp;
 mod probe;
+pub mod rtc;
 pub mod runtime;
 mod sort;
 

@@ -67,6 +67,23 @@ pub fn nvcc() -> PathBuf {
     })
 }
 
+/// The folder holding NVRTC (`libnvrtc.so.*` and its builtins) of the toolkit or wheels nvcc
+/// was found in, if it has one: the CUDA backend's run-time compiles look there after the
+/// loader's own search (scripts/setup-cuda.sh pins the wheel).
+pub fn nvrtc_dir() -> Option<PathBuf> {
+    let top = nvcc().parent()?.parent()?.to_path_buf();
+    ["lib", "lib64", "targets/x86_64-linux/lib"]
+        .iter()
+        .map(|d| top.join(d))
+        .find(|d| {
+            std::fs::read_dir(d).is_ok_and(|mut it| {
+                it.any(|e| {
+                    e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("libnvrtc.so"))
+                })
+            })
+        })
+}
+
 /// Links the static CUDA runtime that compiled kernels call (once, by the CUDA backend).
 pub fn link_runtime() {
     let nvcc = nvcc();

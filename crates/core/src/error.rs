@@ -275,10 +275,10 @@ pub enum WavekitError {
         /// The kernels the module holds by name (its `WK_EXPORT_KERNEL` lines).
         available: Vec<String>,
     },
-    /// A launch shape the kernel cannot run with on this device: `what` is `block` (more
-    /// threads than the compiled kernel allows), `grid` or `shared` (dynamic shared memory past
-    /// the device's limit); nothing was launched.
-    #[error("{what} of {got} is past the limit of {limit} for kernel {kernel}")]
+    /// A launch shape the kernel cannot run with on this device: `what` names the part (the
+    /// block's threads, more than the compiled kernel allows; a block or grid dimension; the
+    /// dynamic shared memory), `got` is outside `min..=limit`; nothing was launched.
+    #[error("{what} is {got}, outside {min}..={limit} for kernel {kernel}")]
     LaunchBounds {
         /// The kernel's name.
         kernel: String,
@@ -286,6 +286,8 @@ pub enum WavekitError {
         what: &'static str,
         /// What was asked for.
         got: u64,
+        /// The least allowed (1 for a dimension, 0 for shared memory).
+        min: u64,
         /// The most the kernel or device allows.
         limit: u64,
     },
