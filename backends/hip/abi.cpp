@@ -39,4 +39,32 @@ int wk_hip_device_arch_name(int device, char* out, size_t len) {
   return (int)hipSuccess;
 }
 
+// What a kernel of a runtime-compiled module may be launched with on `device`: out[0] its
+// threads per block, out[1..4] the block dimensions, out[4..7] the grid dimensions, out[7] its
+// dynamic shared memory in bytes (wavekit::hip::rtc). The attribute enums are the release's.
+int wk_hip_function_limits(hipFunction_t f, int device, long long* out) {
+  if (out == nullptr) return (int)hipErrorInvalidValue;
+  int v = 0;
+  hipError_t err = hipFuncGetAttribute(&v, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
+  if (err != hipSuccess) return (int)err;
+  out[0] = v;
+  const hipDeviceAttribute_t dims[6] = {
+      hipDeviceAttributeMaxBlockDimX, hipDeviceAttributeMaxBlockDimY,
+      hipDeviceAttributeMaxBlockDimZ, hipDeviceAttributeMaxGridDimX,
+      hipDeviceAttributeMaxGridDimY,  hipDeviceAttributeMaxGridDimZ};
+  for (int i = 0; i < 6; ++i) {
+    err = hipDeviceGetAttribute(&v, dims[i], device);
+    if (err != hipSuccess) return (int)err;
+    out[1 + i] = v;
+  }
+  // The block's shared memory less what the kernel declares statically.
+  int statics = 0;
+  err = hipFuncGetAttribute(&statics, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+  if (err != hipSuccess) return (int)err;
+  err = hipDeviceGetAttribute(&v, hipDeviceAttributeMaxSharedMemoryPerBlock, device);
+  if (err != hipSuccess) return (int)err;
+  out[7] = v > statics ? v - statics : 0;
+  return (int)hipSuccess;
+}
+
 }  // extern "C"

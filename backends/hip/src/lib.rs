@@ -8,6 +8,7 @@
 #![warn(missing_debug_implementations)]
 
 pub mod result;
+pub mod rtc;
 pub mod runtime;
 pub mod sys;
 

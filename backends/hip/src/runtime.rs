@@ -139,6 +139,11 @@ impl HipRuntime {
         result::device_count()
     }
 
+    /// The HIP device index this runtime's work runs on.
+    pub fn ordinal(&self) -> usize {
+        self.device as usize
+    }
+
     /// The device's target, e.g. `gfx90a:sramecc+:xnack-`.
     pub fn arch(&self) -> &str {
         &self.arch

@@ -96,4 +96,81 @@ unsafe extern "C" {
 
     /// The device's target name (`gfx90a:sramecc+:xnack-`), NUL-terminated in `out`.
     pub fn wk_hip_device_arch_name(device: c_int, out: *mut c_char, len: usize) -> HipError;
+    /// A module kernel's launch limits on `device`: threads, block x/y/z, grid x/y/z, dynamic
+    /// shared bytes, in `out[0..8]`.
+    pub fn wk_hip_function_limits(f: HipFunction, device: c_int, out: *mut i64) -> HipError;
+}
+
+/// `hipModule_t`, an opaque pointer.
+pub type HipModule = *mut c_void;
+/// `hipFunction_t`, an opaque pointer.
+pub type HipFunction = *mut c_void;
+/// `hiprtcProgram`, an opaque pointer.
+pub type HiprtcProgram = *mut c_void;
+/// `hiprtcResult` (a C enum; 0 is success).
+pub type HiprtcResult = c_int;
+
+// Modules and the run-time compiler (wavekit::hip::rtc). ROCm 5.2 ships hipRTC inside
+// libamdhip64 (later releases in libhiprtc, which the build links when it finds one).
+unsafe extern "C" {
+    /// `hipModuleLoadData`: a code object loaded on the current device.
+    pub fn hipModuleLoadData(module: *mut HipModule, image: *const c_void) -> HipError;
+    /// `hipModuleUnload`.
+    pub fn hipModuleUnload(module: HipModule) -> HipError;
+    /// `hipModuleGetFunction`: a kernel of a module by its (lowered) name.
+    pub fn hipModuleGetFunction(
+        function: *mut HipFunction,
+        module: HipModule,
+        name: *const c_char,
+    ) -> HipError;
+    /// `hipModuleLaunchKernel`: `params[i]` points at argument i.
+    pub fn hipModuleLaunchKernel(
+        f: HipFunction,
+        grid_x: c_uint,
+        grid_y: c_uint,
+        grid_z: c_uint,
+        block_x: c_uint,
+        block_y: c_uint,
+        block_z: c_uint,
+        shared_bytes: c_uint,
+        stream: HipStream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> HipError;
+
+    /// `hiprtcCreateProgram`.
+    pub fn hiprtcCreateProgram(
+        program: *mut HiprtcProgram,
+        source: *const c_char,
+        name: *const c_char,
+        count: c_int,
+        headers: *const *const c_char,
+        include_names: *const *const c_char,
+    ) -> HiprtcResult;
+    /// `hiprtcAddNameExpression`.
+    pub fn hiprtcAddNameExpression(program: HiprtcProgram, expr: *const c_char) -> HiprtcResult;
+    /// `hiprtcCompileProgram`.
+    pub fn hiprtcCompileProgram(
+        program: HiprtcProgram,
+        count: c_int,
+        options: *const *const c_char,
+    ) -> HiprtcResult;
+    /// `hiprtcGetProgramLogSize`.
+    pub fn hiprtcGetProgramLogSize(program: HiprtcProgram, size: *mut usize) -> HiprtcResult;
+    /// `hiprtcGetProgramLog`.
+    pub fn hiprtcGetProgramLog(program: HiprtcProgram, log: *mut c_char) -> HiprtcResult;
+    /// `hiprtcGetCodeSize`.
+    pub fn hiprtcGetCodeSize(program: HiprtcProgram, size: *mut usize) -> HiprtcResult;
+    /// `hiprtcGetCode`.
+    pub fn hiprtcGetCode(program: HiprtcProgram, code: *mut c_char) -> HiprtcResult;
+    /// `hiprtcGetLoweredName`.
+    pub fn hiprtcGetLoweredName(
+        program: HiprtcProgram,
+        expr: *const c_char,
+        lowered: *mut *const c_char,
+    ) -> HiprtcResult;
+    /// `hiprtcDestroyProgram`.
+    pub fn hiprtcDestroyProgram(program: *mut HiprtcProgram) -> HiprtcResult;
+    /// `hiprtcGetErrorString`: a static string.
+    pub fn hiprtcGetErrorString(result: HiprtcResult) -> *const c_char;
 }

@@ -137,14 +137,20 @@ pub fn build(abi: &Path) {
         .warnings_into_errors(true)
         .compile("wavekit_hip_abi");
 
+    let mut hiprtc = false;
     for dir in [tc.rocm.join("lib"), tc.rocm.join("lib64")] {
         if dir.join("libamdhip64.so").exists() {
             println!("cargo:rustc-link-search=native={}", dir.display());
             // A ROCm outside the loader's default path (/opt/rocm) is found at run time too.
             println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
         }
+        hiprtc |= dir.join("libhiprtc.so").exists();
     }
     println!("cargo:rustc-link-lib=dylib=amdhip64");
+    // hipRTC (wavekit::hip::rtc) is inside libamdhip64 up to ROCm 5.2 and its own library after.
+    if hiprtc {
+        println!("cargo:rustc-link-lib=dylib=hiprtc");
+    }
 
     println!(
         "cargo:rustc-env=WAVEKIT_HIP_KERNEL_LIB={}",
