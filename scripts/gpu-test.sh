@@ -24,8 +24,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/.gpu}"
-tests=(conformance_cuda cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop zero_alloc threads cuda_streams fuzz_streams fuzz_queued)
-examples=(reduce_overhead pipeline cuda_stream)
+tests=(conformance_cuda cuda_rtc cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop zero_alloc threads cuda_streams fuzz_streams fuzz_queued)
+examples=(reduce_overhead pipeline cuda_stream nvrtc_warp)
 # The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
 # small. Override with WAVEKIT_CUDA_ARCHS for other devices.
 export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"

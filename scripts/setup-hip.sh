@@ -11,7 +11,9 @@
 # where they do not.
 set -euo pipefail
 
-packages=(hipcc libamdhip64-dev clang-19 lld-19 llvm-19)
+# libhiprtc-builtins5: hipRTC's device library (wavekit::hip::rtc, tests/hip_rtc.rs); hipRTC itself is
+# inside libamdhip64 on ROCm 5.2.
+packages=(hipcc libamdhip64-dev libhiprtc-builtins5 clang-19 lld-19 llvm-19)
 
 missing=()
 for p in "${packages[@]}"; do
