@@ -26,6 +26,14 @@
 // - CUDA's 32-bit __popc/__ffs/__clz, which on the executor report a wave64 mask cut to 32 bits.
 #pragma once
 
+#if !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+// Before the layer: the executor's arch header defines CUDA's `__noinline__` as a macro, which
+// the C++ library's own `__attribute__((__noinline__))` (GCC 13's <string>) must not meet.
+#include <stddef.h>
+#include <string>
+#include <utility>
+#endif
+
 #include "wavekit/prims.h"
 
 #if defined(WK_VENDOR_HOST)
@@ -63,9 +71,6 @@ __device__ __forceinline__ T warp_scan(T v, unsigned width = WK_WARP_SIZE) {
 // line defines what it does below.
 #define WK_EXPORT_KERNEL(name) static_assert(sizeof(&::WK_NS::name) != 0, #name)
 #else
-#include <stddef.h>
-#include <string>
-#include <utility>
 
 // The descriptor ABI below is shared with csrc/simt/plain/exports.h (plain CUDA and HIP
 // checked by `wavekit check`), whichever is seen first defining it.

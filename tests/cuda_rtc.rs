@@ -131,7 +131,8 @@ fn bad_kernel_names_and_launch_shapes_are_typed_errors() {
     let f = module.function("warp_sums").unwrap();
     let over = f.limits().threads + 32;
     for (grid, block, shared, part) in [
-        ([1, 1, 1], [over, 1, 1], 0, "threads per block"),
+        // Each dimension inside its own limit, their product past the kernel's.
+        ([1, 1, 1], [32, over / 32, 1], 0, "threads per block"),
         ([1, 1, 1], [0, 1, 1], 0, "block dimension x"),
         ([0, 1, 1], [32, 1, 1], 0, "grid dimension x"),
         (
