@@ -8,23 +8,47 @@ use wavekit::WarpWidth;
 use wavekit_bench::timing::Harness;
 use wavekit_bench::{Layout, Outcome, Progress, Row, Selection, bench_one, csv, plot};
 
+/// What one bench run times, and where it also writes the rows.
 pub struct Options {
+    /// Only this backend; `None` is every kind of `UNNAMED` built in.
     pub backend: Option<BackendKind>,
+    /// Only this warp width; `None` is every width a backend runs.
     pub warp: Option<WarpWidth>,
+    /// Element counts, each case timed at each.
     pub sizes: Vec<usize>,
+    /// Timed repetitions per measurement (the median is reported).
     pub reps: usize,
     /// Keep only collectives whose name contains this.
     pub only: Option<String>,
+    /// Also write every row to this CSV file.
     pub csv: Option<String>,
     /// Also draw GB/s against n per backend (SVG) to this file.
     pub plot: Option<String>,
 }
 
+/// The backends a bench times when none is named: the CPU at both widths and every GPU built
+/// in, not the SIMT executor. It emulates each lane on the host, so its times say nothing of a
+/// GPU, and at the default sizes its rows were about 7 of the 7.5 minutes of `wavekit` with no
+/// command on 2 cores (issue #25); `--backend simt` still times it (and `verify` checks it).
+pub const UNNAMED: [BackendKind; 3] = [BackendKind::Cpu, BackendKind::Cuda, BackendKind::Hip];
+
+/// The backends `opts` asks for, opened: what `run` will time, without timing anything.
+pub fn backends(opts: &Options) -> CliResult<registry::Selected> {
+    Ok(registry::select(opts.backend, opts.warp, &UNNAMED)?)
+}
+
 /// Runs the bench, printing rows as they come; `Ok(true)` when every result was right.
 pub fn run(opts: &Options) -> CliResult<bool> {
-    let selected = registry::select(opts.backend, opts.warp)?;
+    let selected = backends(opts)?;
     for (kind, why) in &selected.skipped {
         println!("skipped {}: {why}", kind.name());
+    }
+    let executor = selected
+        .backends
+        .iter()
+        .any(|b| b.kind() == BackendKind::Simt);
+    if BackendKind::Simt.compiled() && !executor {
+        println!("not timed: simt, the executor (`wavekit bench --backend simt` times it)");
     }
     if selected.backends.is_empty() {
         return Err(CliError::Usage("no backend to bench".into()));

@@ -29,7 +29,10 @@ use wavekit_conformance::Scale;
     name = "wavekit",
     version,
     about = "Warp- and wavefront-level GPU primitives: conformance, benchmarks and lane diagrams",
-    after_help = "With no command: `verify`, then a short `bench`, on every backend built in."
+    after_help = "With no command: `verify` on every backend built in (the SIMT executor at its \
+                  small scale, its instances side by side), then `bench` at its default sizes \
+                  on the CPU at 32 and 64 lanes and any GPU built in; about 85 s on 2 cores. \
+                  The executor is timed only when named: `bench --backend simt`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,7 +45,8 @@ enum Command {
     Info,
     /// Run the conformance suite on every selected backend and warp width.
     Verify(VerifyArgs),
-    /// Throughput of each collective, checked first, against a copy of the same bytes.
+    /// Throughput of each collective, checked first, against a copy of the same bytes (the SIMT
+    /// executor only when named: --backend simt).
     Bench(BenchArgs),
     /// Draw the lanes of one primitive call, computed by a backend.
     Show(ShowArgs),
@@ -109,7 +113,8 @@ enum ScheduleArg {
 
 #[derive(Args, Debug, Default)]
 struct Selection {
-    /// Only this backend (default: every backend built in that has a device here).
+    /// Only this backend (default: every backend built in that has a device here; `bench`
+    /// leaves out simt, the executor, unless named).
     #[arg(long)]
     backend: Option<BackendKind>,
     /// Only this warp width (the CPU oracle runs both).
@@ -254,18 +259,10 @@ where
 fn dispatch(command: Option<Command>) -> CliResult<bool> {
     match command {
         None => {
+            eprintln!("wavekit: verify, then a short bench (`wavekit --help` lists the commands)");
             let verified = verify::run(None, None, Scale::Full)?;
             println!();
-            let opts = bench::Options {
-                backend: None,
-                warp: None,
-                sizes: default_sizes(),
-                reps: DEFAULT_REPS as usize,
-                only: None,
-                csv: None,
-                plot: None,
-            };
-            let benched = bench::run(&opts)?;
+            let benched = bench::run(&default_bench())?;
             Ok(verified && benched)
         }
         Some(Command::Info) => {
@@ -338,6 +335,21 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
     }
 }
 
+/// The bench of `wavekit` with no command: `bench`'s own defaults, on the backends a user came
+/// for (the CPU at both widths and any GPU; the executor's times say nothing of a GPU). At
+/// these sizes the CPU's rows take about 10 s on 2 cores.
+fn default_bench() -> bench::Options {
+    bench::Options {
+        backend: None,
+        warp: None,
+        sizes: default_sizes(),
+        reps: DEFAULT_REPS as usize,
+        only: None,
+        csv: None,
+        plot: None,
+    }
+}
+
 fn default_sizes() -> Vec<usize> {
     DEFAULT_SIZES
         .split(',')
@@ -367,6 +379,50 @@ mod tests {
             }
             other => panic!("parsed as {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_default_run_benches_the_cpu_at_both_widths_and_not_the_executor() {
+        let plan = bench::backends(&default_bench()).unwrap();
+        let kinds: Vec<_> = plan.backends.iter().map(|b| b.kind()).collect();
+        assert!(!kinds.contains(&BackendKind::Simt), "{kinds:?}");
+        let cpu: Vec<_> = plan
+            .backends
+            .iter()
+            .filter(|b| b.kind() == BackendKind::Cpu)
+            .map(|b| b.warp_width())
+            .collect();
+        assert_eq!(cpu, WarpWidth::ALL.to_vec());
+        // Every GPU built in is in the plan, or skipped with why (no device here).
+        for gpu in [BackendKind::Cuda, BackendKind::Hip]
+            .into_iter()
+            .filter(|k| k.compiled())
+        {
+            let skipped = plan.skipped.iter().any(|(k, _)| *k == gpu);
+            assert!(
+                kinds.contains(&gpu) || skipped,
+                "{gpu:?} neither run nor skipped"
+            );
+        }
+    }
+
+    #[cfg(feature = "simt")]
+    #[test]
+    fn the_default_run_verifies_every_backend_the_executor_included() {
+        let plan = verify::backends(None, None).unwrap();
+        let kinds: Vec<_> = plan.backends.iter().map(|b| b.kind()).collect();
+        assert!(kinds.contains(&BackendKind::Cpu), "{kinds:?}");
+        assert!(kinds.contains(&BackendKind::Simt), "{kinds:?}");
+    }
+
+    #[cfg(feature = "simt")]
+    #[test]
+    fn the_executor_is_benched_only_when_named() {
+        let mut opts = default_bench();
+        opts.backend = Some(BackendKind::Simt);
+        let plan = bench::backends(&opts).unwrap();
+        assert!(!plan.backends.is_empty());
+        assert!(plan.backends.iter().all(|b| b.kind() == BackendKind::Simt));
     }
 
     #[test]

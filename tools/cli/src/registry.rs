@@ -13,13 +13,14 @@ use wavekit::width::WarpWidth;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendKind {
     Cpu,
-    /// The csrc kernels on the CPU through the SIMT executor (always built).
+    /// The csrc kernels on the CPU through the SIMT executor (feature `simt`, on by default).
     Simt,
     Cuda,
     Hip,
 }
 
 impl BackendKind {
+    /// Every kind, in the order commands run them.
     pub const ALL: [BackendKind; 4] = [
         BackendKind::Cpu,
         BackendKind::Simt,
@@ -27,6 +28,7 @@ impl BackendKind {
         BackendKind::Hip,
     ];
 
+    /// As the command line spells it.
     pub fn name(self) -> &'static str {
         match self {
             BackendKind::Cpu => "cpu",
@@ -39,7 +41,8 @@ impl BackendKind {
     /// Whether this binary was built with the backend (cpu always; the others per feature).
     pub fn compiled(self) -> bool {
         match self {
-            BackendKind::Cpu | BackendKind::Simt => true,
+            BackendKind::Cpu => true,
+            BackendKind::Simt => cfg!(feature = "simt"),
             BackendKind::Cuda => cfg!(feature = "cuda"),
             BackendKind::Hip => cfg!(feature = "hip"),
         }
@@ -145,18 +148,38 @@ macro_rules! with_backend {
 pub(crate) use with_backend;
 
 impl AnyBackend {
+    /// The backend's own name: kind, device and warp width (e.g. `cpu/w32`).
     pub fn name(&self) -> String {
         with_backend!(self, |b| wavekit::backend::Backend::name(b))
     }
 
+    /// The warp width this instance runs.
     pub fn warp_width(&self) -> WarpWidth {
         with_backend!(self, |b| wavekit::backend::Backend::warp_width(b))
     }
+
+    /// The kind a user names on the command line to get this backend.
+    pub fn kind(&self) -> BackendKind {
+        match self {
+            AnyBackend::Cpu(_) => BackendKind::Cpu,
+            #[cfg(feature = "simt")]
+            AnyBackend::Simt(_) => BackendKind::Simt,
+            #[cfg(feature = "cuda")]
+            AnyBackend::Cuda(_) => BackendKind::Cuda,
+            #[cfg(feature = "hip")]
+            AnyBackend::Hip(_) => BackendKind::Hip,
+        }
+    }
 }
 
-/// The instances `choice` names: all compiled-in backends (skipping, with a note, those with
-/// no device here) or exactly one, whose absence is then an error.
-pub fn select(choice: Option<BackendKind>, warp: Option<WarpWidth>) -> Result<Selected> {
+/// The instances `choice` names: exactly one backend, whose absence is then an error, or, when
+/// none is named, every kind of `unnamed` built in (skipping, with a note, those with no device
+/// here). A command that runs everything passes `BackendKind::ALL`.
+pub fn select(
+    choice: Option<BackendKind>,
+    warp: Option<WarpWidth>,
+    unnamed: &[BackendKind],
+) -> Result<Selected> {
     let mut selected = Selected {
         backends: Vec::new(),
         skipped: Vec::new(),
@@ -164,7 +187,7 @@ pub fn select(choice: Option<BackendKind>, warp: Option<WarpWidth>) -> Result<Se
     match choice {
         Some(kind) => selected.backends = kind.open(warp)?,
         None => {
-            for kind in BackendKind::ALL.into_iter().filter(|k| k.compiled()) {
+            for &kind in unnamed.iter().filter(|k| k.compiled()) {
                 match kind.open(warp) {
                     Ok(found) => selected.backends.extend(found),
                     Err(e) => selected.skipped.push((kind, e)),
@@ -175,7 +198,9 @@ pub fn select(choice: Option<BackendKind>, warp: Option<WarpWidth>) -> Result<Se
     Ok(selected)
 }
 
+/// The backends a command runs, and those it could not open.
 pub struct Selected {
+    /// One instance per device and warp width, kind by kind in the order asked for.
     pub backends: Vec<AnyBackend>,
     /// Compiled-in backends that could not be opened, with why.
     pub skipped: Vec<(BackendKind, WavekitError)>,

@@ -307,10 +307,44 @@ fn a_partial_warp_has_only_its_lanes() {
 
 #[test]
 fn verify_passes_on_the_cpu_oracle() {
-    let out = ok(&["verify", "--backend", "cpu", "--scale", "small"]);
+    let o = wavekit(&["verify", "--backend", "cpu", "--scale", "small"]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
     assert!(out.contains("cpu/w32") && out.contains("cpu/w64"), "{out}");
     assert!(out.contains(" passed, 0 failed"), "{out}");
     assert!(!out.contains("FAIL"), "{out}");
+    // Progress goes to stderr, so the table on stdout can be kept or piped alone.
+    assert!(err.contains("verified cpu/w32"), "{err}");
+    assert!(!out.contains("verified "), "{out}");
+}
+
+#[test]
+fn bench_with_no_backend_times_the_cpu_at_both_widths_and_not_the_executor() {
+    let o = wavekit(&[
+        "bench",
+        "--sizes",
+        "1000",
+        "--reps",
+        "1",
+        "--only",
+        "reduce sum",
+    ]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("reduce sum"))
+        .collect();
+    for backend in ["cpu/w32", "cpu/w64"] {
+        assert!(
+            rows.iter().any(|r| r.contains(backend)),
+            "no {backend} row:\n{out}"
+        );
+    }
+    assert!(!rows.iter().any(|r| r.contains("simt")), "{out}");
+    if cfg!(feature = "simt") {
+        assert!(out.contains("not timed: simt"), "{out}");
+    }
 }
 
 #[test]
