@@ -132,3 +132,71 @@ fn kernels_are_found_by_their_export_lines() {
         Err(WavekitError::UserSource { .. })
     ));
 }
+
+/// A kernel as a cudarc program holds it for NVRTC today: plain CUDA, no wavekit header, a
+/// warp of 32 written into the shuffle loop, the mask and the lane test.
+const PLAIN: &str = r#"
+extern "C" __global__ void warp_max(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : -3.0e38f;
+  for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_down_sync(0xffffffff, v, o));
+  if ((threadIdx.x & 31) == 0 && i < n) out[i / 32] = v;
+}
+"#;
+
+#[test]
+fn a_plain_cuda_source_is_checked_unmodified_and_its_wave64_bug_reported() {
+    let n = 256usize;
+    let x = input()[..n].to_vec();
+    let args = vec![
+        Arg::Buffer(Values::F32(x.clone())),
+        Arg::Buffer(Values::F32(vec![0.0; n / 32])),
+        Arg::Scalar(Value::I32(n as i32)),
+    ];
+    let runs = check_source(
+        "warp_max.cu",
+        PLAIN,
+        "warp_max",
+        LaunchShape::linear(2, 128),
+        &args,
+    )
+    .unwrap();
+    let (w32, w64) = (&runs[0], &runs[1]);
+    assert!(
+        w32.is_clean(),
+        "32 lanes: {:?} {:?}",
+        w32.reports,
+        w32.launch
+    );
+    let Arg::Buffer(Values::F32(out)) = &w32.args[1] else {
+        panic!("argument 1 is the f32 output")
+    };
+    let want: Vec<f32> = x
+        .chunks(32)
+        .map(|c| c.iter().copied().fold(f32::MIN, f32::max))
+        .collect();
+    assert_eq!(out, &want, "32 lanes: per-warp maxima");
+    let line = 1 + PLAIN
+        .lines()
+        .position(|l| l.contains("__shfl_down_sync"))
+        .unwrap();
+    let at = format!("warp_max.cu:{line}");
+    assert!(
+        w64.reports.iter().any(|r| r.detail.contains(&at)),
+        "64 lanes: nothing reported at {at}: {:#?}",
+        w64.reports
+    );
+    // The staged copy's folder never shows: reports say the name the caller gave.
+    assert!(
+        w64.reports
+            .iter()
+            .all(|r| !r.detail.contains("wavekit-source-"))
+    );
+    // A plain source's kernels are found by name; a template needs its instantiation named.
+    let build = SourceBuild::compile("warp_max.cu", PLAIN).unwrap();
+    assert_eq!(build.kernels(), ["warp_max"]);
+    assert!(matches!(
+        build.kernel("warp_min"),
+        Err(WavekitError::UnknownKernel { .. })
+    ));
+}

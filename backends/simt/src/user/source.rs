@@ -4,37 +4,29 @@
 //! against the device API's headers embedded in the library (no checkout needed), and
 //! [`check_source`] runs one kernel at both widths and returns the hazard reports.
 //!
-//! The source is written against csrc/wavekit.h (docs/DEVICE_API.md): kernels between
-//! `WK_KERNELS_BEGIN` and `WK_KERNELS_END`, each named by a `WK_EXPORT_KERNEL(name);` line. The
-//! program running the check must export the executor's symbols to the library it loads: link
-//! it with `-rdynamic` (`cargo:rustc-link-arg=-rdynamic` from its build script), else the build
-//! fails with a `Device` error saying so.
+//! The source is either written against csrc/wavekit.h (docs/DEVICE_API.md: kernels between
+//! `WK_KERNELS_BEGIN` and `WK_KERNELS_END`, each named by a `WK_EXPORT_KERNEL(name);` line), or
+//! plain CUDA or HIP as a program already holds it for NVRTC or hipRTC, unmodified: it is then
+//! read and rewritten as `wavekit check` does a file (docs/DEVICE_API.md, "Check the kernel you
+//! have"), its kernels found by name. The program running the check must export the executor's
+//! symbols to the library it loads: link it with `-rdynamic` (`cargo:rustc-link-arg=-rdynamic`
+//! from its build script), else the build fails with a `Device` error saying so.
 
 use super::{Arg, Library, UserKernel};
 use crate::session::{Report, Schedule, Session};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
+use wavekit_build::plain;
 use wavekit_core::device;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
 
-/// The executor's own arch layer, which a build for it includes besides the device API.
-static EXECUTOR_HEADERS: &[(&str, &str)] = &[
-    (
-        "simt/arch_simt.h",
-        include_str!("../../../../csrc/simt/arch_simt.h"),
-    ),
-    (
-        "simt/checked.h",
-        include_str!("../../../../csrc/simt/checked.h"),
-    ),
-    (
-        "simt/executor.h",
-        include_str!("../../../../csrc/simt/executor.h"),
-    ),
-    ("simt/lang.h", include_str!("../../../../csrc/simt/lang.h")),
-];
+/// The executor's headers (csrc/simt/**.h, listed by build.rs), which a build for it includes
+/// besides the device API: its arch layer, and the plain-source layer with its CUDA and HIP
+/// header names.
+static EXECUTOR_HEADERS: &[(&str, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/executor_headers.rs"));
 
 /// A source compiled for the executor at both widths. Its folder (the libraries, which the
 /// reports' source lines are read from) is removed when it is dropped; the libraries stay
@@ -43,6 +35,9 @@ static EXECUTOR_HEADERS: &[(&str, &str)] = &[
 pub struct SourceBuild {
     name: String,
     kernels: Vec<String>,
+    /// A plain CUDA or HIP source (kernels are the wrapper's exports, by position), and whether
+    /// it is HIP.
+    plain: Option<bool>,
     w32: Library,
     w64: Library,
     dir: PathBuf,
@@ -92,20 +87,19 @@ fn stage(name: &str, source: &str) -> Result<(PathBuf, PathBuf)> {
 
 impl SourceBuild {
     /// Compiles `source` (named `name` in reports and errors) for the executor at 32 and 64
-    /// lanes and loads both builds.
+    /// lanes and loads both builds: a source written against wavekit.h with every kernel its
+    /// `WK_EXPORT_KERNEL` lines export, else a plain CUDA or HIP source with every kernel it
+    /// declares that is not a template ([`compile_plain`](Self::compile_plain) names others).
     ///
     /// # Errors
     /// `Compile` with the compiler's output when it does not build at a width; `UserSource`
-    /// when it exports no kernel (no `WK_EXPORT_KERNEL` line); `Device` when the host compiler
-    /// cannot be run or the build cannot be loaded (a program not linked with `-rdynamic`).
+    /// when it has no kernel, or (plain) names a construct the executor cannot model; `Device`
+    /// when the host compiler cannot be run or the build cannot be loaded (a program not
+    /// linked with `-rdynamic`).
     pub fn compile(name: &str, source: &str) -> Result<SourceBuild> {
         let kernels = device::exported_kernels(source);
         if kernels.is_empty() {
-            return Err(WavekitError::UserSource {
-                file: name.to_string(),
-                line: 0,
-                message: "no WK_EXPORT_KERNEL(name) line: the executor finds kernels by it".into(),
-            });
+            return Self::compile_plain(name, source, &[]);
         }
         let (dir, src) = stage(name, source)?;
         let build = |w: WarpWidth| -> Result<Library> {
@@ -137,23 +131,102 @@ impl SourceBuild {
             // program's executor.
             unsafe { Library::open(&so) }
         };
+        Self::finish(name, kernels, None, &dir, build)
+    }
+
+    /// Compiles a plain CUDA or HIP `source` (as a program hands it to NVRTC or hipRTC,
+    /// unmodified) for the executor at 32 and 64 lanes, with the kernels `kernels` names
+    /// (`reduce<float, 256>` for a template's instantiation), or every kernel it declares that
+    /// is not a template when `kernels` is empty.
+    ///
+    /// # Errors
+    /// As [`compile`](Self::compile).
+    pub fn compile_plain(name: &str, source: &str, kernels: &[&str]) -> Result<SourceBuild> {
+        let (dir, src) = stage(name, source)?;
+        let fail = |e: WavekitError| {
+            let _ = std::fs::remove_dir_all(&dir);
+            // The staged file's folder is an accident of the build: say `name` alone.
+            match e {
+                WavekitError::UserSource {
+                    file,
+                    line,
+                    message,
+                } => WavekitError::UserSource {
+                    file: file.replace(&format!("{}/", dir.display()), ""),
+                    line,
+                    message: message.replace(&format!("{}/", dir.display()), ""),
+                },
+                e => e,
+            }
+        };
+        let program = plain::Program::read(&src).map_err(fail)?;
+        let names: Vec<String> = if kernels.is_empty() {
+            program
+                .kernels()
+                .filter(|k| k.template.is_none())
+                .map(|k| k.name.clone())
+                .collect()
+        } else {
+            kernels.iter().map(|k| k.to_string()).collect()
+        };
+        if names.is_empty() {
+            return Err(fail(WavekitError::UserSource {
+                file: name.to_string(),
+                line: 0,
+                message: "no kernel: a __global__ function that is not a template, or name                           an instantiation"
+                    .into(),
+            }));
+        }
+        let exprs = names
+            .iter()
+            .map(|k| program.resolve(k))
+            .collect::<Result<Vec<_>>>()
+            .map_err(fail)?;
+        let built = dir.join("plain");
+        let wrapper = program.write(&built, &exprs).map_err(fail)?;
+        let csrc = dir.join("csrc");
+        let build = |w: WarpWidth| -> Result<Library> {
+            let so = plain::shared_object_at(&program, &wrapper, w.lanes(), &built, &csrc)?;
+            // SAFETY: a library built just now from the caller's source against this
+            // program's executor.
+            unsafe { Library::open(&so) }
+        };
+        let hip = program.is_hip();
+        Self::finish(name, names, Some(hip), &dir, build)
+    }
+
+    fn finish(
+        name: &str,
+        kernels: Vec<String>,
+        plain: Option<bool>,
+        dir: &Path,
+        build: impl Fn(WarpWidth) -> Result<Library>,
+    ) -> Result<SourceBuild> {
         let built = build(WarpWidth::W32).and_then(|w32| Ok((w32, build(WarpWidth::W64)?)));
         match built {
             Ok((w32, w64)) => Ok(SourceBuild {
                 name: name.to_string(),
                 kernels,
+                plain,
                 w32,
                 w64,
-                dir,
+                dir: dir.to_path_buf(),
             }),
             Err(e) => {
-                let _ = std::fs::remove_dir_all(&dir);
+                let _ = std::fs::remove_dir_all(dir);
                 Err(e)
             }
         }
     }
 
-    /// The kernels the source exports, in the order of its `WK_EXPORT_KERNEL` lines.
+    /// Whether it is a plain HIP source: AMD's lockstep wave is then its schedule at 32 lanes
+    /// too (as `wavekit check` runs one).
+    pub fn is_hip(&self) -> bool {
+        self.plain == Some(true)
+    }
+
+    /// The kernels built, in the order of the source's `WK_EXPORT_KERNEL` lines (or of a
+    /// plain source's declarations, or as named to `compile_plain`).
     pub fn kernels(&self) -> &[String] {
         &self.kernels
     }
@@ -161,13 +234,19 @@ impl SourceBuild {
     /// Both builds of kernel `name`, to launch as [`user_kernel!`](crate::user_kernel)'s.
     ///
     /// # Errors
-    /// `UnknownKernel` when the source exports no kernel of that name.
+    /// `UnknownKernel` when the build holds no kernel of that name.
     pub fn kernel(&self, name: &str) -> Result<UserKernel> {
-        if !self.kernels.iter().any(|k| k == name) {
+        let Some(at) = self.kernels.iter().position(|k| k == name) else {
             return Err(WavekitError::UnknownKernel {
                 kernel: name.to_string(),
                 source_name: self.name.clone(),
                 available: self.kernels.clone(),
+            });
+        };
+        if self.plain.is_some() {
+            return Ok(UserKernel {
+                w32: self.w32.kernel(&plain::symbol(at))?,
+                w64: self.w64.kernel(&plain::symbol(at))?,
             });
         }
         let symbol = |w: u32| format!("{}_kernel_{name}", wavekit_build::user::namespace(w));
@@ -257,12 +336,19 @@ pub fn check_source(
     shape: LaunchShape,
     args: &[Arg],
 ) -> Result<Vec<SourceCheck>> {
-    let build = SourceBuild::compile(name, source)?;
+    let build = if device::exported_kernels(source).is_empty() {
+        SourceBuild::compile_plain(name, source, &[kernel])?
+    } else {
+        SourceBuild::compile(name, source)?
+    };
     let k = build.kernel(kernel)?;
+    // A plain source's reports name the staged copy by its absolute path: say `name` alone.
+    let staged = format!("{}/", build.dir.display());
     let mut out = Vec::with_capacity(2);
     for width in [WarpWidth::W32, WarpWidth::W64] {
         let schedule = match width {
             WarpWidth::W64 => Schedule::Lockstep,
+            _ if build.is_hip() => Schedule::Lockstep,
             WarpWidth::W32 => crate::DEFAULT_SCHEDULE,
         };
         let session = Session::new(schedule);
@@ -282,7 +368,14 @@ pub fn check_source(
         out.push(SourceCheck {
             width,
             schedule,
-            reports: session.take_reports(),
+            reports: session
+                .take_reports()
+                .into_iter()
+                .map(|mut r| {
+                    r.detail = r.detail.replace(&staged, "");
+                    r
+                })
+                .collect(),
             suppressed: session.suppressed(),
             args,
             launch,

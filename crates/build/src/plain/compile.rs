@@ -14,7 +14,13 @@ use wavekit_core::error::Result;
 /// names on the include path, and the width's namespace. Warnings are the user's business,
 /// not the executor's; a host function emptied by the rewriter returns nothing.
 pub fn compiler_args(width: u32) -> Vec<String> {
-    let csrc = crate::csrc_dir();
+    compiler_args_at(width, &crate::csrc_dir())
+}
+
+/// As [`compiler_args`], with the headers read from `csrc` (a folder laid out as csrc/), such
+/// as the copy `wavekit::simt::user::SourceBuild` writes from the headers embedded in the
+/// library.
+pub fn compiler_args_at(width: u32, csrc: &Path) -> Vec<String> {
     let plain = csrc.join("simt").join("plain");
     let ns = format!("wk_plain{width}");
     let mut args: Vec<String> = ["-x", "c++", "-std=c++17", "-O1", "-g1"]
@@ -47,6 +53,17 @@ fn cxx() -> String {
 /// Compiles `wrapper` (from `program.write`) at `width` lanes into `dir/plain_w{width}.so`.
 /// A build that fails is the user's source error, with the compiler's first lines.
 pub fn shared_object(program: &Program, wrapper: &Path, width: u32, dir: &Path) -> Result<PathBuf> {
+    shared_object_at(program, wrapper, width, dir, &crate::csrc_dir())
+}
+
+/// As [`shared_object`], with the headers read from `csrc` (see [`compiler_args_at`]).
+pub fn shared_object_at(
+    program: &Program,
+    wrapper: &Path,
+    width: u32,
+    dir: &Path,
+    csrc: &Path,
+) -> Result<PathBuf> {
     let obj = dir.join(format!("plain_w{width}.o"));
     let so = dir.join(format!("plain_w{width}.so"));
     let main_dir = program.path().parent().unwrap_or(Path::new("/"));
@@ -60,7 +77,7 @@ pub fn shared_object(program: &Program, wrapper: &Path, width: u32, dir: &Path) 
     }
     let cxx = cxx();
     let compile = Command::new(&cxx)
-        .args(compiler_args(width))
+        .args(compiler_args_at(width, csrc))
         .args(&includes)
         .arg(format!("-iquote{}", main_dir.display()))
         .arg("-c")

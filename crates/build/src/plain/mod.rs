@@ -28,7 +28,7 @@ pub mod scan;
 mod tests;
 mod unsupported;
 
-pub use compile::{compiler_args, shared_object};
+pub use compile::{compiler_args, compiler_args_at, shared_object, shared_object_at};
 pub use scan::{KernelDecl, StructDecl};
 
 use std::collections::HashSet;
