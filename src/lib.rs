@@ -40,9 +40,9 @@
 
 pub use wavekit_core::{
     Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
-    LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, SegmentedSort, Segments, Shfl, Sort,
-    SortOrder, TopK, VectorSize, View, ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth,
-    WavekitError,
+    LaneMask, Match, Predicate, ReduceOp, Result, RunLengths, Runs, ScanKind, SegmentedSort,
+    Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut, Vote,
+    VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
     api, backend, canonical, device, element, error, host, lanes, mask, op, predicate, raw, view,
@@ -96,8 +96,9 @@ pub mod prelude {
     pub use crate::simt::SimtBackend;
     pub use crate::{
         Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
-        LaneMask, Predicate, ReduceOp, Result, ScanKind, SegmentedSort, Segments, Shfl, Sort,
-        SortOrder, TopK, VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+        LaneMask, Predicate, ReduceOp, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments,
+        Shfl, Sort, SortOrder, TopK, UniqueByKey, VectorSize, Vote, VoteResult, WarpPrimitives,
+        WarpWidth, WavekitError,
     };
 }
 

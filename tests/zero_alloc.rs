@@ -1,13 +1,13 @@
 //! No device allocation in steady state: once a backend's workspace is sized (by `reserve`, or
 //! by a first call of each collective), 100 calls of every `_into` collective, `scan` and
-//! `spmv` (3 of the sorts) into preallocated outputs make no device allocation, and their results are the
+//! `spmv` (3 of the sorts and runs) into preallocated outputs make no device allocation, and their results are the
 //! reference's. Runs on the SIMT executor at 32 and 64 lanes (a `GpuRuntime`, the same host
 //! code as CUDA and HIP) and on CUDA.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    Backend, Collectives, Csr, Element, Predicate, ReduceOp, ScanKind, SegmentedSort, Segments,
-    Sort, SortOrder, TopK, VectorSize, WarpWidth,
+    Backend, Collectives, Csr, Element, Predicate, ReduceOp, Runs, ScanKind, SegmentedSort,
+    Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 
@@ -277,6 +277,38 @@ fn sorts<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
         let perm = refr::sort_permutation(&s.floats, down);
         let want: Vec<u32> = perm[..TOP_K].iter().map(|&i| i as u32).collect();
         assert_eq!(b.download(&s.top_i).unwrap(), want, "top-k indices");
+    }
+    runs(b, s, check);
+}
+
+/// The runs collectives into the sort outputs: run-length encode and unique by key of the
+/// histogram keys (45 values, so some runs are longer than one).
+fn runs<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
+    let want = refr::runs(&s.keys);
+    b.run_length_encode_into(&s.keys_in, &mut s.sorted_u, &mut s.sorted_v, &mut s.count)
+        .unwrap();
+    if check {
+        let lens: Vec<u32> = want.iter().map(|r| r.1 as u32).collect();
+        let got = b.download(&s.sorted_v).unwrap();
+        assert_eq!(
+            b.download(&s.count).unwrap()[0] as usize,
+            want.len(),
+            "runs"
+        );
+        assert_eq!(got[..want.len()], lens[..], "run lengths");
+    }
+    b.unique_by_key_into(
+        &s.keys_in,
+        &s.f_in,
+        &mut s.sorted_u,
+        &mut s.sorted_f,
+        &mut s.count,
+    )
+    .unwrap();
+    if check {
+        let firsts: Vec<f32> = want.iter().map(|r| s.floats[r.0]).collect();
+        let got = b.download(&s.sorted_f).unwrap();
+        assert_eq!(got[..want.len()], firsts[..], "unique by key values");
     }
 }
 

@@ -10,6 +10,7 @@ inline uint64_t round_up(uint64_t b) { return (b + 255) / 256 * 256; }
 uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n);
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n);
 uint64_t compact_scratch(uint64_t n);
+uint64_t runs_scratch(uint64_t n);
 uint64_t spmv_scratch(uint64_t nnz);
 // The sorting launchers' scratch (table query; sort.cu).
 uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_size, uint64_t n);

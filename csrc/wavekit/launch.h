@@ -19,7 +19,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 7
+#define WK_ABI_VERSION 8
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -44,6 +44,7 @@
 #define WK_ALGO_ARGSORT 6u         // the keys' indices only
 #define WK_ALGO_SEGMENTED_SORT 7u  // segments longer than a warp
 #define WK_ALGO_TOP_K 8u
+#define WK_ALGO_RUNS 10u  // unique, unique_by_key, run_length_encode (ABI 8)
 
 #ifdef __cplusplus
 extern "C" {

@@ -32,6 +32,7 @@ mod r#match;
 mod memory;
 mod order_free;
 mod order_free_simd;
+mod runs;
 mod scratch;
 mod segmented_reduce;
 mod segmented_sort;
@@ -61,8 +62,8 @@ use wavekit_core::host;
 use wavekit_core::view::check_range;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
-    Vote, WarpLaunch,
+    Backend, DeviceBuffer, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec,
+    Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -601,5 +602,17 @@ impl RawBackend for CpuBackend {
         check_len("top-k values (k elements)", k, values_out.len())?;
         let indices = indices_out.map(CpuBuffer::data_mut).transpose()?;
         top_k::top_k(input.data()?, k, spec, values_out.data_mut()?, indices)
+    }
+
+    fn raw_runs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &CpuBuffer<K>,
+        values: Option<&CpuBuffer<V>>,
+        out: RunsOut<'_, Self, K, V>,
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        count.data_mut()?[0] = runs::raw(keys, values, out)? as u64;
+        Ok(())
     }
 }

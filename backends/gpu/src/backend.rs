@@ -231,12 +231,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         // SpMV's scratch is sized by the nonzeros: a matrix of up to `n` of them.
-        let pool = [ffi::ALGO_DEVICE_SCAN, ffi::ALGO_COMPACT, ffi::ALGO_SPMV]
-            .map(|algo| self.scratch_bytes(algo, T::KIND, n))
-            .into_iter()
-            .max()
-            .unwrap_or(0)
-            .max(self.sort_reserve_bytes::<T>(n));
+        let pool = [
+            ffi::ALGO_DEVICE_SCAN,
+            ffi::ALGO_COMPACT,
+            ffi::ALGO_SPMV,
+            ffi::ALGO_RUNS,
+        ]
+        .map(|algo| self.scratch_bytes(algo, T::KIND, n))
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        .max(self.sort_reserve_bytes::<T>(n));
         self.ensure_pool(&mut work, pool)?;
         let reduce = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
         self.ensure_reduce_pool(&mut work, reduce)?;

@@ -18,7 +18,8 @@ use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote, WarpLaunch,
+    Backend, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote,
+    WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -936,5 +937,16 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         indices_out: Option<&mut GpuBuffer<u32, R>>,
     ) -> Result<()> {
         self.top_k_enqueue(input, k, spec, values_out, indices_out)
+    }
+
+    fn raw_runs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        values: Option<&GpuBuffer<V, R>>,
+        out: RunsOut<'_, Self, K, V>,
+        count: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.runs_enqueue(keys, values, out, count)
     }
 }

@@ -17,6 +17,7 @@ pub mod ffi;
 mod imp;
 mod probe;
 pub mod rtc;
+mod runs;
 pub mod runtime;
 mod sort;
 

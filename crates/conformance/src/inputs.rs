@@ -268,3 +268,20 @@ pub fn random_offsets(count: usize, seed: u64, ends_empty: bool) -> Vec<u32> {
     }
     offsets
 }
+
+/// `n` keys in runs of 1 to `2 * mean_run - 1` equal keys drawn from a pool of few values (with
+/// the specials: NaN runs, -0.0 beside 0.0), so neighbouring runs sometimes share a key and
+/// merge, as real grouped data does.
+pub fn run_keys<T: Element>(n: usize, seed: u64, mean_run: usize) -> Vec<T> {
+    let mut pool = values_with_specials::<T>(6, seed);
+    pool.extend(specials::<T>());
+    let mut out = Vec::with_capacity(n);
+    let mut r = seed;
+    while out.len() < n {
+        r = splitmix(r);
+        let len = 1 + (r % (2 * mean_run.max(1) as u64 - 1).max(1)) as usize;
+        let key = pool[(r >> 32) as usize % pool.len()];
+        out.extend(std::iter::repeat_n(key, len.min(n - out.len())));
+    }
+    out
+}

@@ -123,6 +123,9 @@ macro_rules! conformance_cases {
             segmented_sort_fixed
             segmented_sort_offsets
             top_k
+            unique
+            unique_by_key
+            run_length_encode
             err_mask_width
             err_sub_width
             err_tile_size
@@ -141,6 +144,7 @@ macro_rules! conformance_cases {
             err_sort
             err_segmented_sort
             err_top_k
+            err_runs
         }
     };
 }

@@ -37,8 +37,8 @@ pub mod view;
 pub mod width;
 
 pub use api::{
-    Collectives, Compacted, Csr, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize,
-    VoteResult, WarpPrimitives,
+    Collectives, Compacted, Csr, RunLengths, Runs, SegmentedSort, Segments, Sort, SortOrder, TopK,
+    UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
 pub use element::{ElemKind, Element};
@@ -46,6 +46,6 @@ pub use error::{Result, WavekitError};
 pub use mask::LaneMask;
 pub use op::ReduceOp;
 pub use predicate::Predicate;
-pub use raw::{RawBackend, SegmentSpec, SortSpec, Validated, WarpLaunch};
+pub use raw::{RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
 pub use view::{Anchored, View, ViewMut};
 pub use width::WarpWidth;

@@ -98,6 +98,19 @@ pub enum SegmentSpec<'a, O> {
     },
 }
 
+/// The outputs of a runs collective ([`RawBackend::raw_runs`]), each as long as the keys and
+/// holding the runs at its front: the first key of each run, the value at each run's first
+/// position, and each run's length. At least one is given.
+#[derive(Debug)]
+pub struct RunsOut<'a, B: Backend, K: Element, V: Element> {
+    /// The first key of each run.
+    pub keys: Option<&'a mut B::Buffer<K>>,
+    /// The value at each run's first position (the run's value input is given with it).
+    pub values: Option<&'a mut B::Buffer<V>>,
+    /// Each run's length (at most `u32::MAX` keys).
+    pub lengths: Option<&'a mut B::Buffer<u32>>,
+}
+
 /// A sort's order, validated: stable, by bits `begin_bit..end_bit` of each key's
 /// [`order_bits`](crate::Element::order_bits), ascending or descending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -461,6 +474,24 @@ pub trait RawBackend: Backend {
         spec: SortSpec,
         values_out: &mut Self::Buffer<T>,
         indices_out: Option<&mut Self::Buffer<u32>>,
+    ) -> Result<()>;
+
+    // ---- grouped (docs/SEMANTICS.md "runs") ----
+
+    /// The runs of equal (`==`) consecutive keys, in order, into `out`, and their number into
+    /// `count` (one element; an empty input writes 0). `values`, when given, is the keys'
+    /// length and goes with `out.values`.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_runs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        values: Option<&Self::Buffer<V>>,
+        out: RunsOut<'_, Self, K, V>,
+        count: &mut Self::Buffer<u64>,
     ) -> Result<()>;
 
     /// The one value `fill` writes into a one-element buffer, read back once the work is

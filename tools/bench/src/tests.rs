@@ -8,7 +8,7 @@ use crate::{Outcome, Row, Selection, bench_one};
 use wavekit::cpu::{CpuBackend, CpuBuffer};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::raw::{RawBackend, SegmentSpec, SortSpec, Validated, WarpLaunch};
+use wavekit::raw::{RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
 use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
 use wavekit::{Predicate, ReduceOp};
@@ -288,6 +288,21 @@ impl RawBackend for Faulty {
         idx: Option<&mut CpuBuffer<u32>>,
     ) -> Result<()> {
         self.0.raw_top_k(ok, i, k, spec, v, idx)
+    }
+    fn raw_runs<K: Element, V: Element>(
+        &self,
+        ok: Validated,
+        keys: &CpuBuffer<K>,
+        values: Option<&CpuBuffer<V>>,
+        out: RunsOut<'_, Self, K, V>,
+        count: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        let out = RunsOut {
+            keys: out.keys,
+            values: out.values,
+            lengths: out.lengths,
+        };
+        self.0.raw_runs(ok, keys, values, out, count)
     }
 }
 

@@ -4,10 +4,12 @@
 
 mod device;
 mod ops;
+mod runs;
 mod sort;
 mod warp;
 
 pub use device::*;
 pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, mul};
+pub use runs::runs;
 pub use sort::*;
 pub use warp::*;

@@ -5,7 +5,8 @@
 //! the traits' contracts and examples in `warp.rs` ([`WarpPrimitives`]) and `collectives.rs`
 //! ([`Collectives`]), each collective's checks in its own file. The sorting collectives have a
 //! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
-//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]).
+//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); the grouped collectives over runs of equal
+//! keys `runs.rs` ([`Runs`]).
 
 mod atomic_agg_inc;
 mod block_reduce;
@@ -15,6 +16,7 @@ mod count_if;
 mod device_reduce;
 mod device_scan;
 mod histogram;
+mod runs;
 mod segmented_reduce;
 mod segmented_sort;
 mod sort;
@@ -24,6 +26,7 @@ mod warp;
 
 pub use collectives::Collectives;
 pub use compact::Compacted;
+pub use runs::{RunLengths, Runs, UniqueByKey};
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
 pub use segmented_sort::SegmentedSort;
 pub use sort::{Sort, SortOrder};
