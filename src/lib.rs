@@ -39,7 +39,7 @@
 #![warn(missing_debug_implementations)]
 
 pub use wavekit_core::{
-    Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
+    ArgOp, ArgReduce, Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
     LaneMask, Match, Predicate, ReduceOp, Result, ScanKind, SegmentedSort, Segments, Shfl, Sort,
     SortOrder, TopK, VectorSize, View, ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth,
     WavekitError,
@@ -95,7 +95,7 @@ pub mod prelude {
     #[cfg(feature = "simt")]
     pub use crate::simt::SimtBackend;
     pub use crate::{
-        Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
+        ArgOp, ArgReduce, Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element, HistogramResult,
         LaneMask, Predicate, ReduceOp, Result, ScanKind, SegmentedSort, Segments, Shfl, Sort,
         SortOrder, TopK, VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
     };

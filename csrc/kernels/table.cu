@@ -40,6 +40,7 @@ uint64_t scratch_bytes(uint32_t algo, uint32_t dtype, uint64_t n) {
     case WK_ALGO_DEVICE_SCAN: return device_scan_scratch((uint32_t)size, n);
     case WK_ALGO_COMPACT: return compact_scratch(n);
     case WK_ALGO_SPMV: return spmv_scratch(n);
+    case WK_ALGO_ARG_REDUCE: return arg_reduce_scratch(n);
     default: return 0;
   }
 }

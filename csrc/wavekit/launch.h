@@ -19,7 +19,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 7
+#define WK_ABI_VERSION 8
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -44,6 +44,8 @@
 #define WK_ALGO_ARGSORT 6u         // the keys' indices only
 #define WK_ALGO_SEGMENTED_SORT 7u  // segments longer than a warp
 #define WK_ALGO_TOP_K 8u
+// ABI 8: argmin/argmax's per-block (key, index) partials, for scratch_bytes().
+#define WK_ALGO_ARG_REDUCE 9u
 
 #ifdef __cplusplus
 extern "C" {

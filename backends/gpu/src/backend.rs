@@ -231,7 +231,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         // SpMV's scratch is sized by the nonzeros: a matrix of up to `n` of them.
-        let pool = [ffi::ALGO_DEVICE_SCAN, ffi::ALGO_COMPACT, ffi::ALGO_SPMV]
+        let pool = [
+            ffi::ALGO_DEVICE_SCAN,
+            ffi::ALGO_COMPACT,
+            ffi::ALGO_SPMV,
+            ffi::ALGO_ARG_REDUCE,
+        ]
             .map(|algo| self.scratch_bytes(algo, T::KIND, n))
             .into_iter()
             .max()

@@ -18,7 +18,7 @@ use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote, WarpLaunch,
+    ArgOp, Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -936,5 +936,38 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         indices_out: Option<&mut GpuBuffer<u32, R>>,
     ) -> Result<()> {
         self.top_k_enqueue(input, k, spec, values_out, indices_out)
+    }
+
+    fn raw_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        op: ArgOp,
+        value: &mut GpuBuffer<T, R>,
+        index: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.arg_reduce_enqueue(input, op, value, index)
+    }
+
+    fn raw_segmented_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        segments: SegmentSpec<'_, GpuBuffer<u32, R>>,
+        op: ArgOp,
+        values: &mut GpuBuffer<T, R>,
+        indices: &mut GpuBuffer<u32, R>,
+    ) -> Result<()> {
+        self.segmented_arg_reduce_enqueue(input, segments, op, values, indices)
+    }
+
+    fn raw_warp_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        vals: &[T],
+        width: u32,
+        op: ArgOp,
+    ) -> Result<Vec<(T, u32)>> {
+        self.warp_arg_reduce_run(vals, width, op)
     }
 }

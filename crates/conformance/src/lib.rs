@@ -123,6 +123,10 @@ macro_rules! conformance_cases {
             segmented_sort_fixed
             segmented_sort_offsets
             top_k
+            arg_reduce
+            segmented_arg_reduce_fixed
+            segmented_arg_reduce_offsets
+            warp_arg_reduce
             err_mask_width
             err_sub_width
             err_tile_size
@@ -141,6 +145,7 @@ macro_rules! conformance_cases {
             err_sort
             err_segmented_sort
             err_top_k
+            err_arg_reduce
         }
     };
 }

@@ -37,7 +37,7 @@ pub mod view;
 pub mod width;
 
 pub use api::{
-    Collectives, Compacted, Csr, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize,
+    ArgOp, ArgReduce, Collectives, Compacted, Csr, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize,
     VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};

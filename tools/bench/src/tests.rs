@@ -11,7 +11,7 @@ use wavekit::error::Result;
 use wavekit::raw::{RawBackend, SegmentSpec, SortSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
 use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
-use wavekit::{Predicate, ReduceOp};
+use wavekit::{ArgOp, Predicate, ReduceOp};
 
 struct Faulty(CpuBackend);
 
@@ -288,6 +288,36 @@ impl RawBackend for Faulty {
         idx: Option<&mut CpuBuffer<u32>>,
     ) -> Result<()> {
         self.0.raw_top_k(ok, i, k, spec, v, idx)
+    }
+    fn raw_arg_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        op: ArgOp,
+        v: &mut CpuBuffer<T>,
+        idx: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_arg_reduce(ok, i, op, v, idx)
+    }
+    fn raw_segmented_arg_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        segs: SegmentSpec<'_, CpuBuffer<u32>>,
+        op: ArgOp,
+        v: &mut CpuBuffer<T>,
+        idx: &mut CpuBuffer<u32>,
+    ) -> Result<()> {
+        self.0.raw_segmented_arg_reduce(ok, i, segs, op, v, idx)
+    }
+    fn raw_warp_arg_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        vals: &[T],
+        width: u32,
+        op: ArgOp,
+    ) -> Result<Vec<(T, u32)>> {
+        self.0.raw_warp_arg_reduce(ok, vals, width, op)
     }
 }
 

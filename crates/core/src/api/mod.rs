@@ -5,8 +5,10 @@
 //! the traits' contracts and examples in `warp.rs` ([`WarpPrimitives`]) and `collectives.rs`
 //! ([`Collectives`]), each collective's checks in its own file. The sorting collectives have a
 //! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
-//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]).
+//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); so has argmin/argmax, `arg_reduce.rs`
+//! ([`ArgReduce`]).
 
+mod arg_reduce;
 mod atomic_agg_inc;
 mod block_reduce;
 mod collectives;
@@ -22,6 +24,7 @@ mod spmv;
 mod top_k;
 mod warp;
 
+pub use arg_reduce::{ArgOp, ArgReduce};
 pub use collectives::Collectives;
 pub use compact::Compacted;
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
