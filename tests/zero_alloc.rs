@@ -6,8 +6,8 @@
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, Predicate, ReduceOp, ScanKind, SegmentedSort, Segments,
-    Sort, SortOrder, TopK, VectorSize, WarpWidth,
+    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, Predicate, ReduceOp, ScanKind,
+    SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 
@@ -267,8 +267,15 @@ fn arg_reduces<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) 
     if check {
         let bounds = refr::offset_segments(&s.offsets);
         let (v, i) = refr::segmented_arg_reduce(&s.floats, &bounds, ArgOp::Max);
-        assert!(same(&b.download(&s.seg_arg_v).unwrap(), &v), "segmented argmax");
-        assert_eq!(b.download(&s.seg_arg_i).unwrap(), i, "segmented argmax indices");
+        assert!(
+            same(&b.download(&s.seg_arg_v).unwrap(), &v),
+            "segmented argmax"
+        );
+        assert_eq!(
+            b.download(&s.seg_arg_i).unwrap(),
+            i,
+            "segmented argmax indices"
+        );
     }
 }
 
@@ -525,9 +532,10 @@ mod cuda {
             b.spmv(&s.csr, &s.f_in, &mut s.y, VectorSize::Auto).unwrap()
         });
         step("sorts".into(), &mut |s| sorts(&b, s, false));
-        step("arg_reduce_into, segmented_arg_reduce_into".into(), &mut |s| {
-            arg_reduces(&b, s, false)
-        });
+        step(
+            "arg_reduce_into, segmented_arg_reduce_into".into(),
+            &mut |s| arg_reduces(&b, s, false),
+        );
         step("atomic_agg_inc_into".into(), &mut |s| {
             b.atomic_agg_inc_into(&s.slots_in, &mut s.counters, &mut s.olds)
                 .unwrap()

@@ -62,8 +62,8 @@ use wavekit_core::host;
 use wavekit_core::view::check_range;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    ArgOp, Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
-    Vote, WarpLaunch,
+    ArgOp, Backend, DeviceBuffer, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec,
+    Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 

@@ -237,11 +237,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
             ffi::ALGO_SPMV,
             ffi::ALGO_ARG_REDUCE,
         ]
-            .map(|algo| self.scratch_bytes(algo, T::KIND, n))
-            .into_iter()
-            .max()
-            .unwrap_or(0)
-            .max(self.sort_reserve_bytes::<T>(n));
+        .map(|algo| self.scratch_bytes(algo, T::KIND, n))
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        .max(self.sort_reserve_bytes::<T>(n));
         self.ensure_pool(&mut work, pool)?;
         let reduce = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
         self.ensure_reduce_pool(&mut work, reduce)?;

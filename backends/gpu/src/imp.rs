@@ -18,7 +18,8 @@ use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    ArgOp, Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote, WarpLaunch,
+    ArgOp, Backend, Match, RawBackend, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote,
+    WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 

@@ -10,8 +10,8 @@ use wavekit::element::Element;
 use wavekit::error::Result;
 use wavekit::raw::{RawBackend, SegmentSpec, SortSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
-use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
 use wavekit::{ArgOp, Predicate, ReduceOp};
+use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
 
 struct Faulty(CpuBackend);
 

@@ -15,7 +15,15 @@ use wavekit_core::{ArgOp, ArgReduce, DeviceBuffer, RawBackend, Segments, VectorS
 fn pool<T: Element>(nans: bool) -> Vec<T> {
     let bits: Vec<u64> = match T::KIND {
         ElemKind::F32 => {
-            let mut f = vec![-0.0f32, 0.0, 1.5, -2.0, f32::INFINITY, f32::NEG_INFINITY, 7.0];
+            let mut f = vec![
+                -0.0f32,
+                0.0,
+                1.5,
+                -2.0,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                7.0,
+            ];
             if nans {
                 f.push(f32::NAN);
                 f.push(f32::from_bits(0xffc0_0001)); // a negative NaN with a payload
@@ -23,7 +31,15 @@ fn pool<T: Element>(nans: bool) -> Vec<T> {
             f.iter().map(|x| x.to_bits() as u64).collect()
         }
         ElemKind::F64 => {
-            let mut f = vec![-0.0f64, 0.0, 1.5, -2.0, f64::INFINITY, f64::NEG_INFINITY, 7.0];
+            let mut f = vec![
+                -0.0f64,
+                0.0,
+                1.5,
+                -2.0,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                7.0,
+            ];
             if nans {
                 f.push(f64::NAN);
                 f.push(f64::from_bits(0xfff8_0000_0000_0001));
@@ -44,7 +60,7 @@ fn inputs<T: Element>(n: usize, seed: u64) -> Vec<(&'static str, Vec<T>)> {
         (0..n as u64)
             .map(|i| {
                 let r = splitmix(seed ^ i.wrapping_mul(0x9E37));
-                if numbers < p.len() && r % nan_one_in == 0 {
+                if numbers < p.len() && r.is_multiple_of(nan_one_in) {
                     p[numbers + (r >> 20) as usize % (p.len() - numbers)]
                 } else {
                     p[(r >> 8) as usize % numbers]
@@ -120,11 +136,20 @@ pub fn arg_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let z = ok("upload", b.upload(&[0.0f32, -0.0, 0.0, -0.0]))?;
     eq("argmin of zeros", 1, ok("argmin", b.argmin(&z))?.1)?;
     eq("argmax of zeros", 0, ok("argmax", b.argmax(&z))?.1)?;
-    let nans = [1.0f64, f64::NEG_INFINITY, f64::NAN, f64::INFINITY, -f64::NAN];
+    let nans = [
+        1.0f64,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::INFINITY,
+        -f64::NAN,
+    ];
     let x = ok("upload", b.upload(&nans))?;
     eq("argmin with NaNs", 2, ok("argmin", b.argmin(&x))?.1)?;
     eq("argmax with NaNs", 2, ok("argmax", b.argmax(&x))?.1)?;
-    let m = ok("upload", b.upload(&[i64::MIN, i64::MAX, i64::MIN, i64::MAX]))?;
+    let m = ok(
+        "upload",
+        b.upload(&[i64::MIN, i64::MAX, i64::MIN, i64::MAX]),
+    )?;
     eq("argmin i64", (i64::MIN, 0), ok("argmin", b.argmin(&m))?)?;
     eq("argmax i64", (i64::MAX, 1), ok("argmax", b.argmax(&m))?)
 }
@@ -283,8 +308,16 @@ pub fn err_arg_reduce<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String>
         b.arg_reduce_into(&x, ArgOp::Min, &mut v, &mut i0),
         E::LengthMismatch { .. }
     )?;
-    eq("value untouched", vec![5.0f32], ok("download", b.download(&v))?)?;
-    eq("index untouched", vec![5u64], ok("download", b.download(&i))?)?;
+    eq(
+        "value untouched",
+        vec![5.0f32],
+        ok("download", b.download(&v))?,
+    )?;
+    eq(
+        "index untouched",
+        vec![5u64],
+        ok("download", b.download(&i))?,
+    )?;
 
     // Segmented: outputs of the wrong length, offsets made for another input length.
     let segs = ok("segments", Segments::<B>::fixed(2, VectorSize::Auto))?;
@@ -333,7 +366,8 @@ pub fn err_arg_reduce<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String>
     for width in [0, 3, lanes * 2] {
         expect_err!(
             format!("warp width {width}"),
-            b.warp_arg_reduce(&[1u32, 2, 3], width, ArgOp::Min).map(drop),
+            b.warp_arg_reduce(&[1u32, 2, 3], width, ArgOp::Min)
+                .map(drop),
             E::InvalidSubWidth { .. }
         )?;
     }

@@ -24,12 +24,8 @@ pub fn arg_beats<T: Element>(a: T, b: T, op: ArgOp) -> bool {
         (true, false) => true,
         (false, false) => match (a.partial_cmp(&b).expect("numbers"), op) {
             (Ordering::Less, ArgOp::Min) | (Ordering::Greater, ArgOp::Max) => true,
-            (Ordering::Equal, ArgOp::Min) => {
-                sign_bit(a) && !sign_bit(b)
-            }
-            (Ordering::Equal, ArgOp::Max) => {
-                !sign_bit(a) && sign_bit(b)
-            }
+            (Ordering::Equal, ArgOp::Min) => sign_bit(a) && !sign_bit(b),
+            (Ordering::Equal, ArgOp::Max) => !sign_bit(a) && sign_bit(b),
             _ => false,
         },
     }

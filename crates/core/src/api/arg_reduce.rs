@@ -2,8 +2,8 @@
 //! element, over a whole buffer, over each segment, and over each segment of a warp's lanes
 //! (docs/SEMANTICS.md "arg_reduce").
 
-use super::segmented_reduce::{Segments, check_u32_len};
 use super::check_len;
+use super::segmented_reduce::{Segments, check_u32_len};
 use crate::backend::DeviceBuffer;
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
