@@ -47,6 +47,7 @@
 // own. `op` is one of OP_SUM, OP_PRODUCT, OP_MIN, OP_MAX, OP_AND, OP_OR, OP_XOR (ops.h).
 //   int s = warp_reduce<OP_SUM>(v);            // every lane gets its warp's sum
 //   float p = warp_scan<OP_SUM>(x, 16);        // inclusive prefix within each 16 lanes
+//   auto m = warp_arg_reduce<OP_MIN>(x);       // m.value, m.lane: the warp's first minimum
 namespace WK_NS {
 template <int OP, typename T>
 __device__ __forceinline__ T warp_reduce(T v, unsigned width = WK_WARP_SIZE) {
@@ -55,6 +56,23 @@ __device__ __forceinline__ T warp_reduce(T v, unsigned width = WK_WARP_SIZE) {
 template <int OP, typename T>
 __device__ __forceinline__ T warp_scan(T v, unsigned width = WK_WARP_SIZE) {
   return prims::kogge_stone<OP, T>(WK_FULL_MASK, v, width);
+}
+
+// argmin / argmax over each segment of `width` lanes, bit for bit wavekit's warp_arg_reduce
+// (docs/SEMANTICS.md "arg_reduce"): every lane gets the value of its segment's first smallest
+// (OP_MIN) or largest (OP_MAX) lane and that lane's number within the segment. A NaN wins over
+// every number (the first NaN); -0.0 orders below +0.0.
+//   ArgResult<float> m = warp_arg_reduce<OP_MAX>(x);   // m.value, m.lane
+template <typename T> struct ArgResult {
+  T value;
+  unsigned lane;
+};
+template <int OP, typename T>
+__device__ __forceinline__ ArgResult<T> warp_arg_reduce(T v, unsigned width = WK_WARP_SIZE) {
+  static_assert(OP == OP_MIN || OP == OP_MAX, "warp_arg_reduce takes OP_MIN or OP_MAX");
+  const unsigned at = prims::arg_lane<OP, T>(WK_FULL_MASK, v, true, width);
+  ArgResult<T> r = {prims::shfl_idx(WK_FULL_MASK, v, at, width), at};
+  return r;
 }
 }  // namespace WK_NS
 

@@ -20,8 +20,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::host::HOST_ALLOC_LIMIT;
 use wavekit::{
-    Backend, Collectives, Csr, Element, LaneMask, ScanKind, Segments, Shfl, VectorSize, Vote,
-    VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, LaneMask, ScanKind, Segments, Shfl,
+    VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 use wavekit_conformance::cases::check_agg_inc;
 use wavekit_conformance::{inputs, reference};
@@ -457,6 +457,109 @@ fn fuzz_segmented_reduce() {
                             &got,
                         )
                     })
+                }
+            })
+        },
+    );
+}
+
+#[test]
+fn fuzz_arg_reduce() {
+    // Which form (device, segmented fixed, segmented offsets, warp), argmin or argmax, the
+    // input's length, output length deltas, a segment size or count, a vector size, a sub-width.
+    let dout = prop_oneof![4 => Just(0i64), 1 => -1i64..2];
+    let s = (
+        0u8..4,
+        any::<bool>(),
+        len(),
+        dout,
+        0usize..80,
+        vector(),
+        lane_count(),
+        any::<u64>(),
+    );
+    fuzz(
+        "arg_reduce",
+        s,
+        |t, (form, max, n, dout, count, vector, width, seed)| {
+            let op = if max { ArgOp::Max } else { ArgOp::Min };
+            let vals: Vec<f32> = inputs::values_with_specials(n, seed);
+            on!(t, |b| {
+                let fail = |e: WavekitError| TestCaseError::fail(e.to_string());
+                let input = b.upload(&vals).map_err(fail)?;
+                match form {
+                    0 => {
+                        let out_len = (1 + dout).max(0) as usize;
+                        let mut v = b.upload(&vec![-5.0f32; out_len]).map_err(fail)?;
+                        let mut i = b.upload(&vec![9u64; out_len]).map_err(fail)?;
+                        let valid = n > 0 && out_len == 1;
+                        let r = b.arg_reduce_into(&input, op, &mut v, &mut i);
+                        let got_v = b.download(&v).map_err(fail)?;
+                        let got_i = b.download(&i).map_err(fail)?;
+                        if r.is_err() {
+                            prop_assert!(got_i.iter().all(|&x| x == 9), "index written");
+                        }
+                        judged("arg_reduce_into", valid, r, |()| {
+                            let (wv, wi) = reference::arg_reduce(&vals, op).unwrap();
+                            same(&[wv], &got_v)?;
+                            prop_assert_eq!(got_i, vec![wi as u64]);
+                            Ok(())
+                        })
+                    }
+                    1 | 2 => {
+                        let (segs, bounds, valid) = if form == 1 {
+                            let size = count % 70;
+                            let segs = Segments::fixed(size, vector);
+                            let ok = size > 0 && vector_ok(vector);
+                            let bounds = if ok {
+                                reference::fixed_segments(n, size)
+                            } else {
+                                vec![]
+                            };
+                            (segs, bounds, ok)
+                        } else {
+                            let offsets = inputs::random_offsets(count, seed, seed % 2 == 0);
+                            let total = *offsets.last().unwrap() as usize;
+                            let segs = Segments::from_offsets(b, &offsets, total, vector);
+                            let ok = vector_ok(vector) && total == n;
+                            (segs, reference::offset_segments(&offsets), ok)
+                        };
+                        let segs_n = bounds.len();
+                        let out_len = (segs_n as i64 + dout).max(0) as usize;
+                        let mut v = b.upload(&vec![-5.0f32; out_len]).map_err(fail)?;
+                        let mut i = b.upload(&vec![9u32; out_len]).map_err(fail)?;
+                        let valid = valid && out_len == segs_n;
+                        let r = segs.and_then(|s| {
+                            b.segmented_arg_reduce_into(&input, &s, op, &mut v, &mut i)
+                        });
+                        let got_v = b.download(&v).map_err(fail)?;
+                        let got_i = b.download(&i).map_err(fail)?;
+                        if r.is_err() {
+                            prop_assert!(got_i.iter().all(|&x| x == 9), "indices written");
+                        }
+                        judged("segmented_arg_reduce_into", valid, r, |()| {
+                            let (wv, wi) = reference::segmented_arg_reduce(&vals, &bounds, op);
+                            same(&wv, &got_v)?;
+                            prop_assert_eq!(got_i, wi);
+                            Ok(())
+                        })
+                    }
+                    _ => {
+                        let valid = pow2_upto(width, t.width().lanes());
+                        judged(
+                            "warp_arg_reduce",
+                            valid,
+                            b.warp_arg_reduce(&vals, width, op),
+                            |got| {
+                                let want = reference::warp_arg_reduce(&vals, width, op);
+                                prop_assert_eq!(want.len(), got.len());
+                                for (w, g) in want.iter().zip(&got) {
+                                    prop_assert!(w.0.same(g.0) && w.1 == g.1, "{:?} != {:?}", w, g);
+                                }
+                                Ok(())
+                            },
+                        )
+                    }
                 }
             })
         },

@@ -200,3 +200,60 @@ fn a_plain_cuda_source_is_checked_unmodified_and_its_wave64_bug_reported() {
         Err(WavekitError::UnknownKernel { .. })
     ));
 }
+
+/// The device API's argmax over segments of 16 lanes (`warp_arg_reduce<OP_MAX>`), on inputs
+/// with ties, both zeros and a NaN: clean at both widths and, lane by lane, the collective's.
+#[test]
+fn the_device_warp_arg_reduce_is_the_collectives_at_both_widths() {
+    const ARG_SOURCE: &str = r#"
+#include <wavekit.h>
+WK_KERNELS_BEGIN
+__global__ void seg_argmax(const float* in, float* vals, unsigned* lanes, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const ArgResult<float> m = warp_arg_reduce<OP_MAX>(in[i], 16);
+  if (i < n) {
+    vals[i] = m.value;
+    lanes[i] = m.lane;
+  }
+}
+WK_KERNELS_END
+WK_EXPORT_KERNEL(seg_argmax);
+"#;
+    let n = 256;
+    let input: Vec<f32> = (0..n)
+        .map(|i| match i {
+            100 => f32::NAN,
+            _ if i % 13 == 0 => -0.0,
+            _ if i % 7 == 0 => 0.0,
+            _ => ((i * 37) % 11) as f32 - 5.0,
+        })
+        .collect();
+    let args = vec![
+        Arg::Buffer(Values::F32(input.clone())),
+        Arg::Buffer(Values::F32(vec![1.0; n])),
+        Arg::Buffer(Values::U32(vec![u32::MAX; n])),
+        Arg::Scalar(Value::U32(n as u32)),
+    ];
+    let shape = LaunchShape::linear(2, 128);
+    let runs = check_source("seg_argmax.cu", ARG_SOURCE, "seg_argmax", shape, &args).unwrap();
+    assert_eq!(runs.len(), 2);
+    for run in runs {
+        assert!(run.is_clean(), "{:?}: {:?}", run.width, run.reports);
+        let cpu = CpuBackend::new(run.width);
+        let want = cpu.warp_arg_reduce(&input, 16, ArgOp::Max).unwrap();
+        let (Arg::Buffer(Values::F32(vals)), Arg::Buffer(Values::U32(lanes))) =
+            (&run.args[1], &run.args[2])
+        else {
+            panic!("arguments 1 and 2 are the f32 and u32 outputs")
+        };
+        for (i, &(v, l)) in want.iter().enumerate() {
+            assert!(
+                v.same(vals[i]) && l == lanes[i],
+                "{:?} lane {i}: want ({v}, {l}), got ({}, {})",
+                run.width,
+                vals[i],
+                lanes[i]
+            );
+        }
+    }
+}

@@ -6,8 +6,8 @@
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    Backend, Collectives, Csr, Element, Predicate, ReduceOp, Runs, ScanKind, SegmentedSort,
-    Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
+    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, Predicate, ReduceOp, Runs, ScanKind,
+    SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 
@@ -62,6 +62,10 @@ struct Setup<R: GpuRuntime> {
     sorted_v: Buf<R, u32>,
     top_v: Buf<R, f32>,
     top_i: Buf<R, u32>,
+    arg_v: Buf<R, f32>,
+    arg_i: Buf<R, u64>,
+    seg_arg_v: Buf<R, f32>,
+    seg_arg_i: Buf<R, u32>,
     fixed: Segments<GpuBackend<R>>,
     by_offsets: Segments<GpuBackend<R>>,
     csr: Csr<GpuBackend<R>, f32>,
@@ -133,6 +137,10 @@ fn setup<R: GpuRuntime>(b: &GpuBackend<R>, n: usize) -> Setup<R> {
         sorted_v: b.alloc(n).unwrap(),
         top_v: b.alloc(TOP_K).unwrap(),
         top_i: b.alloc(TOP_K).unwrap(),
+        arg_v: b.alloc(1).unwrap(),
+        arg_i: b.alloc(1).unwrap(),
+        seg_arg_v: b.alloc(segs).unwrap(),
+        seg_arg_i: b.alloc(segs).unwrap(),
         fixed: Segments::fixed(SEGMENT, VectorSize::Lanes(4)).unwrap(),
         by_offsets: Segments::from_offsets(b, &offsets, n, VectorSize::Auto).unwrap(),
         csr,
@@ -232,8 +240,43 @@ fn every_collective<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: b
         let got = b.download(&s.y).unwrap();
         assert!(same(&got, &want));
     }
+    arg_reduces(b, s, check);
     b.atomic_agg_inc_into(&s.slots_in, &mut s.counters, &mut s.olds)
         .unwrap();
+}
+
+/// argmin and argmax of the floats, and the segmented argmax over the offset segments.
+fn arg_reduces<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
+    for op in ArgOp::ALL {
+        b.arg_reduce_into(&s.f_in, op, &mut s.arg_v, &mut s.arg_i)
+            .unwrap();
+        if check {
+            let (v, i) = refr::arg_reduce(&s.floats, op).unwrap();
+            assert_eq!(b.download(&s.arg_v).unwrap(), [v], "{op:?} value");
+            assert_eq!(b.download(&s.arg_i).unwrap(), [i as u64], "{op:?} index");
+        }
+    }
+    b.segmented_arg_reduce_into(
+        &s.f_in,
+        &s.by_offsets,
+        ArgOp::Max,
+        &mut s.seg_arg_v,
+        &mut s.seg_arg_i,
+    )
+    .unwrap();
+    if check {
+        let bounds = refr::offset_segments(&s.offsets);
+        let (v, i) = refr::segmented_arg_reduce(&s.floats, &bounds, ArgOp::Max);
+        assert!(
+            same(&b.download(&s.seg_arg_v).unwrap(), &v),
+            "segmented argmax"
+        );
+        assert_eq!(
+            b.download(&s.seg_arg_i).unwrap(),
+            i,
+            "segmented argmax indices"
+        );
+    }
 }
 
 /// Every sorting collective into the setup's outputs: keys, pairs (f32 keys, u32 values),
@@ -376,10 +419,13 @@ fn steady_state<R: GpuRuntime>(b: &GpuBackend<R>, n: usize, warm: Warm) {
     // The one-value conveniences reuse a slot the backend keeps (`reserve` makes it; without,
     // the first convenience call does).
     b.reduce(&s.f_in, ReduceOp::Sum).unwrap();
+    // argmin reads its value and its index through two lent slots.
+    b.argmin(&s.f_in).unwrap();
     let before = b.device_allocations();
     for _ in 0..CALLS {
         b.reduce(&s.f_in, ReduceOp::Sum).unwrap();
         b.count_if(&s.u_in, Predicate::Lt(THRESHOLD)).unwrap();
+        b.argmin(&s.f_in).unwrap();
     }
     assert_eq!(
         b.device_allocations(),
@@ -518,6 +564,10 @@ mod cuda {
             b.spmv(&s.csr, &s.f_in, &mut s.y, VectorSize::Auto).unwrap()
         });
         step("sorts".into(), &mut |s| sorts(&b, s, false));
+        step(
+            "arg_reduce_into, segmented_arg_reduce_into".into(),
+            &mut |s| arg_reduces(&b, s, false),
+        );
         step("atomic_agg_inc_into".into(), &mut |s| {
             b.atomic_agg_inc_into(&s.slots_in, &mut s.counters, &mut s.olds)
                 .unwrap()

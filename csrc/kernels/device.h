@@ -12,6 +12,7 @@ uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n);
 uint64_t compact_scratch(uint64_t n);
 uint64_t runs_scratch(uint64_t n);
 uint64_t spmv_scratch(uint64_t nnz);
+uint64_t arg_reduce_scratch(uint64_t n);
 // The sorting launchers' scratch (table query; sort.cu).
 uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_size, uint64_t n);
 int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,

@@ -44,6 +44,8 @@
 #define WK_ALGO_ARGSORT 6u         // the keys' indices only
 #define WK_ALGO_SEGMENTED_SORT 7u  // segments longer than a warp
 #define WK_ALGO_TOP_K 8u
+// ABI 8: argmin/argmax's per-block (key, index) partials, for scratch_bytes().
+#define WK_ALGO_ARG_REDUCE 9u
 #define WK_ALGO_RUNS 10u  // unique, unique_by_key, run_length_encode (ABI 8)
 
 #ifdef __cplusplus

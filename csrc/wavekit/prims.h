@@ -250,6 +250,58 @@ __device__ __forceinline__ T group_reduce(T v, G groups) {
   return r;
 }
 
+// ---- arg reduce (docs/SEMANTICS.md "arg_reduce") ----
+// argmin / argmax select the (key, index) pair of the smallest key, ties to the lower index: a
+// total order, so every tree of the selection below picks the same element and no canonical
+// order is needed. The key of v (OP is OP_MIN or OP_MAX): 0 for any NaN (the first NaN wins,
+// numpy's and torch's rule); otherwise the rank of the sort's total order (wavekit-core's
+// Element::order_bits: -0.0 below +0.0), bit-complemented for OP_MAX. No number has key 0.
+template <int OP, typename T>
+__device__ __forceinline__ typename Elem<T>::U arg_key(T v) {
+  typedef typename Elem<T>::U U;
+  const unsigned top = sizeof(U) * 8 - 1;
+  const U b = to_bits(v);
+  U rank;
+  if constexpr (Elem<T>::is_float) {
+    if (v != v) return 0;
+    rank = (b >> top) ? (U)~b : (U)(b | ((U)1 << top));
+  } else {
+    rank = T(-1) < T(0) ? (U)(b ^ ((U)1 << top)) : b;
+  }
+  return OP == OP_MAX ? (U)~rank : rank;
+}
+
+// True when (k, i) is selected over (key, index).
+template <typename U, typename I>
+__device__ __forceinline__ bool arg_better(U k, I i, U key, I index) {
+  return k < key || (k == key && i < index);
+}
+
+// The selected (key, index) pair of each segment of `width` lanes, in every lane of it.
+template <typename U, typename I>
+__device__ __forceinline__ void arg_bfly(wk_lanemask_t mask, U& key, I& index, unsigned width) {
+  for (unsigned d = width >> 1; d >= 1; d >>= 1) {
+    const U k = shfl_xor(mask, key, d, width);
+    const I i = shfl_xor(mask, index, d, width);
+    if (arg_better(k, i, key, index)) {
+      key = k;
+      index = i;
+    }
+  }
+}
+
+// The lane (within its segment of `width` lanes) of the segment's first smallest (OP_MIN) or
+// largest (OP_MAX) value; a lane that is not `live` (past the input) takes no part.
+template <int OP, typename T>
+__device__ __forceinline__ unsigned arg_lane(wk_lanemask_t mask, T v, bool live, unsigned width) {
+  typedef typename Elem<T>::U U;
+  // A dead lane's key is the largest; its lane is above every live lane of its segment.
+  U key = live ? arg_key<OP, T>(v) : (U)~(U)0;
+  unsigned at = lane() & (width - 1);
+  arg_bfly(mask, key, at, width);
+  return at;
+}
+
 // Records the first kernel-found error; for WK_ERR_INDEX the lowest (thread, value) wins.
 __device__ __forceinline__ void report(wk_status* st, int code, uint64_t detail) {
   atomicCAS((int*)&st->code, 0, code);

@@ -12,6 +12,7 @@
 #![warn(missing_debug_implementations)]
 
 mod activemask;
+mod arg_reduce;
 mod atomic_agg_inc;
 mod block_reduce;
 mod buffer;
@@ -62,8 +63,8 @@ use wavekit_core::host;
 use wavekit_core::view::check_range;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    Backend, DeviceBuffer, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec,
-    Validated, Vote, WarpLaunch,
+    ArgOp, Backend, DeviceBuffer, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl,
+    SortSpec, Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -614,5 +615,87 @@ impl RawBackend for CpuBackend {
     ) -> Result<()> {
         count.data_mut()?[0] = runs::raw(keys, values, out)? as u64;
         Ok(())
+    }
+
+    fn raw_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &CpuBuffer<T>,
+        op: ArgOp,
+        value: &mut CpuBuffer<T>,
+        index: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len("arg_reduce value (one element)", 1, value.len())?;
+        check_len("arg_reduce index (one element)", 1, index.len())?;
+        let data = input.data()?;
+        if data.is_empty() {
+            return Err(WavekitError::EmptyInput {
+                what: "arg_reduce input",
+            });
+        }
+        let (v, i) = arg_reduce::device(data, op);
+        value.data_mut()?[0] = v;
+        index.data_mut()?[0] = i;
+        Ok(())
+    }
+
+    fn raw_segmented_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &CpuBuffer<T>,
+        segments: SegmentSpec<'_, CpuBuffer<u32>>,
+        op: ArgOp,
+        values: &mut CpuBuffer<T>,
+        indices: &mut CpuBuffer<u32>,
+    ) -> Result<()> {
+        let bounds = match segments {
+            SegmentSpec::Fixed {
+                size,
+                count,
+                vector,
+            } => segmented_reduce::Bounds::Fixed {
+                size,
+                count,
+                len: input.len(),
+                vector,
+            },
+            SegmentSpec::Offsets {
+                offsets,
+                count,
+                vector,
+                ..
+            } => segmented_reduce::Bounds::Offsets {
+                offsets: &offsets.data()?[..=count],
+                vector,
+            },
+        };
+        check_len(
+            "segmented arg_reduce values (one per segment)",
+            bounds.count(),
+            values.len(),
+        )?;
+        check_len(
+            "segmented arg_reduce indices (one per segment)",
+            bounds.count(),
+            indices.len(),
+        )?;
+        arg_reduce::segmented(
+            input.data()?,
+            bounds,
+            op,
+            values.data_mut()?,
+            indices.data_mut()?,
+        );
+        Ok(())
+    }
+
+    fn raw_warp_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        vals: &[T],
+        width: u32,
+        op: ArgOp,
+    ) -> Result<Vec<(T, u32)>> {
+        Ok(arg_reduce::warp(vals, width, op))
     }
 }

@@ -26,7 +26,7 @@ pub(crate) enum Bounds<'a> {
 }
 
 impl Bounds<'_> {
-    fn segment(&self, i: usize) -> std::ops::Range<usize> {
+    pub(crate) fn segment(&self, i: usize) -> std::ops::Range<usize> {
         match *self {
             Bounds::Fixed { size, len, .. } => i * size..((i + 1) * size).min(len),
             Bounds::Offsets { offsets, .. } => offsets[i] as usize..offsets[i + 1] as usize,
@@ -39,7 +39,7 @@ impl Bounds<'_> {
         }
     }
 
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         match *self {
             Bounds::Fixed { count, .. } => count,
             Bounds::Offsets { offsets, .. } => offsets.len() - 1,

@@ -18,8 +18,8 @@ use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    Backend, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated, Vote,
-    WarpLaunch,
+    ArgOp, Backend, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
+    Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -948,5 +948,38 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         count: &mut GpuBuffer<u64, R>,
     ) -> Result<()> {
         self.runs_enqueue(keys, values, out, count)
+    }
+
+    fn raw_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        op: ArgOp,
+        value: &mut GpuBuffer<T, R>,
+        index: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.arg_reduce_enqueue(input, op, value, index)
+    }
+
+    fn raw_segmented_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        segments: SegmentSpec<'_, GpuBuffer<u32, R>>,
+        op: ArgOp,
+        values: &mut GpuBuffer<T, R>,
+        indices: &mut GpuBuffer<u32, R>,
+    ) -> Result<()> {
+        self.segmented_arg_reduce_enqueue(input, segments, op, values, indices)
+    }
+
+    fn raw_warp_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        vals: &[T],
+        width: u32,
+        op: ArgOp,
+    ) -> Result<Vec<(T, u32)>> {
+        self.warp_arg_reduce_run(vals, width, op)
     }
 }

@@ -11,6 +11,7 @@
 #![warn(missing_debug_implementations)]
 
 mod adopt;
+mod arg_reduce;
 mod backend;
 mod buffer;
 pub mod ffi;

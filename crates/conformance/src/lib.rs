@@ -126,6 +126,10 @@ macro_rules! conformance_cases {
             unique
             unique_by_key
             run_length_encode
+            arg_reduce
+            segmented_arg_reduce_fixed
+            segmented_arg_reduce_offsets
+            warp_arg_reduce
             err_mask_width
             err_sub_width
             err_tile_size
@@ -145,6 +149,7 @@ macro_rules! conformance_cases {
             err_segmented_sort
             err_top_k
             err_runs
+            err_arg_reduce
         }
     };
 }

@@ -37,8 +37,8 @@ pub mod view;
 pub mod width;
 
 pub use api::{
-    Collectives, Compacted, Csr, RunLengths, Runs, SegmentedSort, Segments, Sort, SortOrder, TopK,
-    UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
+    ArgOp, ArgReduce, Collectives, Compacted, Csr, RunLengths, Runs, SegmentedSort, Segments, Sort,
+    SortOrder, TopK, UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
 pub use element::{ElemKind, Element};

@@ -9,6 +9,7 @@
 //! call rather than an `unsafe fn` because a wrong argument must be impossible, not merely
 //! documented: no `unsafe` block in a user's program can reach an unchecked launch.
 
+use crate::api::ArgOp;
 use crate::backend::{Backend, Match, ScanKind, Shfl, Vote};
 use crate::element::Element;
 use crate::error::Result;
@@ -493,6 +494,53 @@ pub trait RawBackend: Backend {
         out: RunsOut<'_, Self, K, V>,
         count: &mut Self::Buffer<u64>,
     ) -> Result<()>;
+
+    // ---- arg reduce (docs/SEMANTICS.md "arg_reduce") ----
+
+    /// The first smallest (`ArgOp::Min`) or largest (`ArgOp::Max`) element of a non-empty
+    /// `input` into `value` (one element) and its index into `index` (one element).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        op: ArgOp,
+        value: &mut Self::Buffer<T>,
+        index: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+    /// Per segment (at least one; `SegmentSpec`'s `vector` lanes per segment, `n <=
+    /// u32::MAX`), the first smallest or largest element into `values` and its input index
+    /// into `indices` (one per segment each); an empty segment gives `op.identity()` and
+    /// `u32::MAX`.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_segmented_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        segments: SegmentSpec<'_, Self::Buffer<u32>>,
+        op: ArgOp,
+        values: &mut Self::Buffer<T>,
+        indices: &mut Self::Buffer<u32>,
+    ) -> Result<()>;
+    /// For each of the (non-empty) `vals`, the first smallest or largest value of its segment
+    /// of `width` lanes and that element's lane within the segment.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_warp_arg_reduce<T: Element>(
+        &self,
+        _: Validated,
+        vals: &[T],
+        width: u32,
+        op: ArgOp,
+    ) -> Result<Vec<(T, u32)>>;
 
     /// The one value `fill` writes into a one-element buffer, read back once the work is
     /// done: how the returning conveniences (`reduce`, `count_if`, `compact`) wrap their

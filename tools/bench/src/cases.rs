@@ -12,7 +12,7 @@ use wavekit::api::{Csr, Segments, VectorSize};
 use wavekit::backend::ScanKind;
 use wavekit::element::{Element, splitmix};
 use wavekit::error::WavekitError;
-use wavekit::{Predicate, ReduceOp};
+use wavekit::{ArgOp, ArgReduce, Predicate, ReduceOp};
 use wavekit_conformance::reference;
 
 /// A timed, checked case.
@@ -98,6 +98,18 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
         case!("reduce max", f32, |b, h, n| reduce::<B, f32>(b, h, n, Max)),
         case!("reduce max", i32, |b, h, n| reduce::<B, i32>(b, h, n, Max)),
         case!("reduce max", f64, |b, h, n| reduce::<B, f64>(b, h, n, Max)),
+        case!("argmin", f32, |b, h, n| arg_reduce::<B, f32>(
+            b,
+            h,
+            n,
+            ArgOp::Min
+        )),
+        case!("argmax", f64, |b, h, n| arg_reduce::<B, f64>(
+            b,
+            h,
+            n,
+            ArgOp::Max
+        )),
         case!("scan inclusive sum", f32, |b, h, n| scan::<B, f32>(
             b, h, n, Inclusive
         )),
@@ -237,6 +249,30 @@ fn reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: ReduceO
     check_one(expected, b.reduce(&buf, op)?)?;
     let timed = b.time_job(h, &mut Job::Reduce { input: &buf, op })?;
     check_one(expected, b.reduce(&buf, op)?)?;
+    Ok(measured(timed, size_of::<T>(n), size_of::<T>(n), true))
+}
+
+fn arg_reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: ArgOp) -> CaseResult {
+    let x: Vec<T> = random(n, 27);
+    let (want_v, want_i) = reference::arg_reduce(&x, op).expect("a non-empty input");
+    let buf = b.upload(&x)?;
+    let (mut value, mut index) = (b.alloc::<T>(1)?, b.alloc::<u64>(1)?);
+    let check = |b: &B, v: &B::Buffer<T>, i: &B::Buffer<u64>| -> Result<(), Refused> {
+        check_one(want_v, b.download(v)?[0])?;
+        check_one(want_i as u64, b.download(i)?[0])
+    };
+    b.arg_reduce_into(&buf, op, &mut value, &mut index)?;
+    check(b, &value, &index)?;
+    let timed = b.time_job(
+        h,
+        &mut Job::ArgReduce {
+            input: &buf,
+            op,
+            value: &mut value,
+            index: &mut index,
+        },
+    )?;
+    check(b, &value, &index)?;
     Ok(measured(timed, size_of::<T>(n), size_of::<T>(n), true))
 }
 

@@ -7,9 +7,9 @@ use std::hint::black_box;
 use wavekit::api::{Collectives, Csr, Segments, VectorSize};
 use wavekit::element::Element;
 use wavekit::error::Result;
+use wavekit::{ArgOp, ArgReduce, SegmentedSort, Sort, SortOrder, TopK};
 use wavekit::{Backend, ScanKind};
 use wavekit::{Predicate, ReduceOp};
-use wavekit::{SegmentedSort, Sort, SortOrder, TopK};
 
 /// The segments of a segmented reduce as arrays: `offsets` (None for fixed segments of
 /// `seg_size`), the resolved vector size, and offsets materialised for a library baseline.
@@ -99,6 +99,13 @@ pub enum Job<'a, B: Backend, T: Element> {
         values: &'a mut B::Buffer<T>,
         indices: &'a mut B::Buffer<u32>,
     },
+    /// argmin or argmax of the input: its value and index.
+    ArgReduce {
+        input: &'a B::Buffer<T>,
+        op: ArgOp,
+        value: &'a mut B::Buffer<T>,
+        index: &'a mut B::Buffer<u64>,
+    },
 }
 
 impl<B: Collectives, T: Element> Job<'_, B, T> {
@@ -155,6 +162,12 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 values,
                 indices,
             } => b.top_k_with_indices_into(*input, *k, SortOrder::DESCENDING, values, indices),
+            Job::ArgReduce {
+                input,
+                op,
+                value,
+                index,
+            } => b.arg_reduce_into(*input, *op, value, index),
         }
     }
 }

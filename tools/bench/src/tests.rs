@@ -10,8 +10,8 @@ use wavekit::element::Element;
 use wavekit::error::Result;
 use wavekit::raw::{RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
+use wavekit::{ArgOp, Predicate, ReduceOp};
 use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
-use wavekit::{Predicate, ReduceOp};
 
 struct Faulty(CpuBackend);
 
@@ -303,6 +303,36 @@ impl RawBackend for Faulty {
             lengths: out.lengths,
         };
         self.0.raw_runs(ok, keys, values, out, count)
+    }
+    fn raw_arg_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        op: ArgOp,
+        v: &mut CpuBuffer<T>,
+        idx: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_arg_reduce(ok, i, op, v, idx)
+    }
+    fn raw_segmented_arg_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        segs: SegmentSpec<'_, CpuBuffer<u32>>,
+        op: ArgOp,
+        v: &mut CpuBuffer<T>,
+        idx: &mut CpuBuffer<u32>,
+    ) -> Result<()> {
+        self.0.raw_segmented_arg_reduce(ok, i, segs, op, v, idx)
+    }
+    fn raw_warp_arg_reduce<T: Element>(
+        &self,
+        ok: Validated,
+        vals: &[T],
+        width: u32,
+        op: ArgOp,
+    ) -> Result<Vec<(T, u32)>> {
+        self.0.raw_warp_arg_reduce(ok, vals, width, op)
     }
 }
 

@@ -17,6 +17,7 @@ macro_rules! each_type {
 }
 
 mod activemask;
+mod arg_reduce;
 mod atomic_agg_inc;
 mod block_reduce;
 mod buffers;
@@ -42,6 +43,7 @@ mod warp_reduce_sync;
 mod warp_scan;
 
 pub use activemask::*;
+pub use arg_reduce::*;
 pub use atomic_agg_inc::*;
 pub use block_reduce::*;
 pub use buffers::*;

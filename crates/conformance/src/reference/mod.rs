@@ -2,12 +2,14 @@
 //! independently of the CPU oracle (no `wavekit::cpu`, no `Element::combine`), so a bug in
 //! either shows up as a conformance mismatch.
 
+mod arg_reduce;
 mod device;
 mod ops;
 mod runs;
 mod sort;
 mod warp;
 
+pub use arg_reduce::*;
 pub use device::*;
 pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, mul};
 pub use runs::runs;

@@ -5,9 +5,10 @@
 //! the traits' contracts and examples in `warp.rs` ([`WarpPrimitives`]) and `collectives.rs`
 //! ([`Collectives`]), each collective's checks in its own file. The sorting collectives have a
 //! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
-//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); the grouped collectives over runs of equal
-//! keys `runs.rs` ([`Runs`]).
+//! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); so have argmin/argmax, `arg_reduce.rs`
+//! ([`ArgReduce`]), and the grouped collectives over runs of equal keys, `runs.rs` ([`Runs`]).
 
+mod arg_reduce;
 mod atomic_agg_inc;
 mod block_reduce;
 mod collectives;
@@ -24,6 +25,7 @@ mod spmv;
 mod top_k;
 mod warp;
 
+pub use arg_reduce::{ArgOp, ArgReduce};
 pub use collectives::Collectives;
 pub use compact::Compacted;
 pub use runs::{RunLengths, Runs, UniqueByKey};

@@ -503,7 +503,10 @@ impl BenchBackend for CudaBackend {
                 }
             }
             // Timed above, through the API (sort.rs).
-            Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. } => {
+            Job::Sort { .. }
+            | Job::SegmentedSort { .. }
+            | Job::TopK { .. }
+            | Job::ArgReduce { .. } => {
                 return Err(mismatch(
                     "sort",
                     "sorting jobs are timed by cuda::sort".into(),

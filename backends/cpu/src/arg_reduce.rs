@@ -1,0 +1,82 @@
+//! arg_reduce (docs/SEMANTICS.md "arg_reduce"): argmin / argmax as the smallest
+//! (`ArgOp::key`, index) pair, a total order, so chunks can be reduced in any order.
+
+use super::segmented_reduce::{Bounds, SEGMENTS_PER_TASK};
+use rayon::prelude::*;
+use wavekit_core::ArgOp;
+use wavekit_core::element::Element;
+
+/// Elements handed to one rayon task of the device form.
+const CHUNK: usize = 1 << 16;
+
+/// Lanes' segments handed to one rayon task of the warp form.
+const WARP_SEGMENTS_PER_TASK: usize = 1024;
+
+/// The (key, offset) of the selected element of a non-empty slice: the first of the smallest
+/// key (a sequential scan that replaces only on a strictly smaller key).
+#[inline]
+fn select<T: Element>(data: &[T], op: ArgOp) -> (u64, usize) {
+    let mut best = (op.key(data[0]), 0);
+    for (i, &x) in data.iter().enumerate().skip(1) {
+        let k = op.key(x);
+        if k < best.0 {
+            best = (k, i);
+        }
+    }
+    best
+}
+
+/// The first selected element of a non-empty `input` and its index.
+pub(crate) fn device<T: Element>(input: &[T], op: ArgOp) -> (T, u64) {
+    let (_, i) = input
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let (k, i) = select(chunk, op);
+            (k, c * CHUNK + i)
+        })
+        .min()
+        .expect("a non-empty input");
+    (input[i], i as u64)
+}
+
+/// Per segment, the selected element and its input index; an empty segment gives the op's
+/// identity and `u32::MAX`.
+pub(crate) fn segmented<T: Element>(
+    input: &[T],
+    bounds: Bounds<'_>,
+    op: ArgOp,
+    values: &mut [T],
+    indices: &mut [u32],
+) {
+    debug_assert_eq!(values.len(), bounds.count());
+    debug_assert_eq!(indices.len(), bounds.count());
+    values
+        .par_iter_mut()
+        .zip(indices.par_iter_mut())
+        .enumerate()
+        .with_min_len(SEGMENTS_PER_TASK)
+        .for_each(|(s, (v, i))| {
+            let range = bounds.segment(s);
+            if range.is_empty() {
+                *v = op.identity();
+                *i = u32::MAX;
+            } else {
+                let (_, at) = select(&input[range.clone()], op);
+                *v = input[range.start + at];
+                *i = (range.start + at) as u32;
+            }
+        });
+}
+
+/// Every lane gets its segment's (of `width` lanes) selected value and lane within it.
+pub(crate) fn warp<T: Element>(vals: &[T], width: u32, op: ArgOp) -> Vec<(T, u32)> {
+    let w = width as usize;
+    vals.par_chunks(w)
+        .with_min_len(WARP_SEGMENTS_PER_TASK)
+        .flat_map_iter(|seg| {
+            let (_, at) = select(seg, op);
+            std::iter::repeat_n((seg[at], at as u32), seg.len())
+        })
+        .collect()
+}

@@ -1,0 +1,266 @@
+// arg_reduce: argmin / argmax (docs/SEMANTICS.md "arg_reduce"). Every form selects the
+// (key, index) pair of the smallest key, ties to the lower index (prims::arg_key: a NaN is the
+// smallest key, so the first NaN wins; -0.0 orders below +0.0). That is a total order, so any
+// tree of selections gives the same element, bit for bit: no canonical combining order.
+//   device:    arg_partials_kernel strides over the input (kItems loads in flight a thread),
+//              each block selecting one (key, index) partial into the scratch; arg_final_kernel,
+//              one block, selects among the partials and writes the value (read back from the
+//              input at the winning index) and the index. Two launches: no ticket to reset.
+//   segmented: `vector` lanes per segment, as segmented_reduce (lane j takes items j, j + V, ...,
+//              then a butterfly over the V lanes).
+//   warp:      one lane per value, a butterfly over each segment of `width` lanes.
+#include "device.h"
+
+namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+// Loads in flight per thread in the device form's strided loop.
+const unsigned kItems = 8;
+// Warps of a kBlock-thread block (at most WK_WARP_SIZE, so one warp reduces their results).
+const unsigned kWarps = kBlock / WK_WARP_SIZE;
+// No element: the index of an empty segment and of a lane that took nothing.
+const uint32_t kNone32 = ~(uint32_t)0;
+const uint64_t kNone64 = ~(uint64_t)0;
+
+// Calls f(OpTag<OP>()) for OP_MIN or OP_MAX; any other op is refused.
+template <typename F> int with_arg_op(uint32_t op, F&& f) {
+  switch (op) {
+    case OP_MIN: return f(OpTag<OP_MIN>());
+    case OP_MAX: return f(OpTag<OP_MAX>());
+    default: return WK_ERR_ARG;
+  }
+}
+
+// Blocks of the device form's first launch: kItems elements a thread, at most kMaxGrid.
+unsigned partial_blocks(uint64_t n) {
+  const uint64_t per = (uint64_t)kBlock * kItems;
+  const uint64_t g = (n + per - 1) / per;
+  return (unsigned)(g < kMaxGrid ? (g ? g : 1) : kMaxGrid);
+}
+
+// The block's selected pair, in thread 0 (every thread of the block calls it; it ends with the
+// block synchronised). Keys are kept widened to 64 bits in shared memory.
+template <typename U, typename G>
+__device__ __forceinline__ void block_select(U& key, uint64_t& index, G skey, G sidx) {
+  arg_bfly(WK_FULL_MASK, key, index, WK_WARP_SIZE);
+  const unsigned w = threadIdx.x / WK_WARP_SIZE;
+  if (lane() == 0) {
+    skey[w] = (uint64_t)key;
+    sidx[w] = index;
+  }
+  __syncthreads();
+  if (threadIdx.x < WK_WARP_SIZE) {
+    const bool live = threadIdx.x < blockDim.x / WK_WARP_SIZE;
+    key = live ? (U)(uint64_t)skey[threadIdx.x] : (U)~(U)0;
+    index = live ? (uint64_t)sidx[threadIdx.x] : kNone64;
+    arg_bfly(WK_FULL_MASK, key, index, WK_WARP_SIZE);
+  }
+  __syncthreads();
+}
+
+template <int OP, typename T>
+__global__ void __launch_bounds__(kBlock)
+    arg_partials_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
+                        uint64_t* part_key, uint64_t* part_idx) {
+  typedef typename Elem<T>::U U;
+  WK_SHARED(uint64_t, skey, kWarps);
+  WK_SHARED(uint64_t, sidx, kWarps);
+  if (!width_ok(st, warp_size)) return;
+  U key = (U)~(U)0;
+  uint64_t index = kNone64;
+  const uint64_t stride = (uint64_t)gridDim.x * kBlock;
+  uint64_t i = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
+  // kItems loads issued before any is compared; a thread's indices only grow.
+  for (; i + (kItems - 1) * stride < n; i += kItems * stride) {
+    U k[kItems];
+#pragma unroll
+    for (unsigned u = 0; u < kItems; ++u) k[u] = arg_key<OP, T>(in[i + u * stride]);
+#pragma unroll
+    for (unsigned u = 0; u < kItems; ++u) {
+      if (arg_better(k[u], i + u * stride, key, index)) {
+        key = k[u];
+        index = i + u * stride;
+      }
+    }
+  }
+  for (; i < n; i += stride) {
+    const U k = arg_key<OP, T>(in[i]);
+    if (arg_better(k, i, key, index)) {
+      key = k;
+      index = i;
+    }
+  }
+  block_select(key, index, skey, sidx);
+  if (threadIdx.x == 0) {
+    part_key[blockIdx.x] = (uint64_t)key;
+    part_idx[blockIdx.x] = index;
+  }
+}
+
+template <int OP, typename T>
+__global__ void __launch_bounds__(kBlock)
+    arg_final_kernel(wk_status* st, uint32_t warp_size, const T* in, const uint64_t* part_key,
+                     const uint64_t* part_idx, unsigned parts, T* value_out,
+                     uint64_t* index_out) {
+  typedef typename Elem<T>::U U;
+  WK_SHARED(uint64_t, skey, kWarps);
+  WK_SHARED(uint64_t, sidx, kWarps);
+  if (!width_ok(st, warp_size)) return;
+  U key = (U)~(U)0;
+  uint64_t index = kNone64;
+  for (unsigned p = threadIdx.x; p < parts; p += kBlock) {
+    const U k = (U)part_key[p];
+    const uint64_t i = part_idx[p];
+    if (arg_better(k, i, key, index)) {
+      key = k;
+      index = i;
+    }
+  }
+  block_select(key, index, skey, sidx);
+  if (threadIdx.x == 0) {
+    *value_out = in[index];
+    *index_out = index;
+  }
+}
+
+template <int OP, typename T>
+__global__ void segmented_arg_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
+                                     const uint32_t* offsets, uint64_t seg_size, uint64_t count,
+                                     uint32_t vector, T* values_out, uint32_t* indices_out) {
+  typedef typename Elem<T>::U U;
+  if (!width_ok(st, warp_size)) return;
+  const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t seg = t / vector;
+  const unsigned j = (unsigned)(t % vector);
+  U key = (U)~(U)0;
+  uint32_t index = kNone32;
+  if (seg < count) {
+    uint64_t begin, end;
+    if (offsets) {
+      // Defence in depth, as segmented_reduce: an offset past the input is reported and
+      // clamped to it.
+      const uint64_t b = offsets[seg], e = offsets[seg + 1];
+      if (j == 0 && (b > n || e > n)) report(st, WK_ERR_INDEX, (seg << 32) | (b > n ? b : e));
+      begin = b < n ? b : n;
+      end = e < n ? e : n;
+    } else {
+      begin = seg * seg_size;
+      end = begin + seg_size < n ? begin + seg_size : n;
+    }
+    // Four loads in flight, then the four selections; the lane's indices only grow.
+    const unsigned kBatch = 4;
+    uint64_t k = begin + j;
+    for (; k + (kBatch - 1) * (uint64_t)vector < end; k += kBatch * (uint64_t)vector) {
+      U x[kBatch];
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u) x[u] = arg_key<OP, T>(in[k + u * (uint64_t)vector]);
+#pragma unroll
+      for (unsigned u = 0; u < kBatch; ++u) {
+        const uint32_t at = (uint32_t)(k + u * (uint64_t)vector);
+        if (arg_better(x[u], at, key, index)) {
+          key = x[u];
+          index = at;
+        }
+      }
+    }
+    for (; k < end; k += vector) {
+      const U x = arg_key<OP, T>(in[k]);
+      if (arg_better(x, (uint32_t)k, key, index)) {
+        key = x;
+        index = (uint32_t)k;
+      }
+    }
+  }
+  arg_bfly(WK_FULL_MASK, key, index, vector);
+  if (seg < count && j == 0) {
+    values_out[seg] = index == kNone32 ? Op<OP, T>::identity() : in[index];
+    indices_out[seg] = index;
+  }
+}
+
+// Launched in full blocks; lanes past n take no part (a short last segment selects among the
+// lanes it has) and write nothing.
+template <int OP, typename T>
+__global__ void warp_arg_kernel(wk_status* st, uint32_t warp_size, const T* vals, uint64_t n,
+                                uint32_t width, T* values_out, uint32_t* lanes_out) {
+  if (!width_ok(st, warp_size)) return;
+  const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const bool live = t < n;
+  const T v = live ? vals[t] : T(0);
+  const unsigned at = arg_lane<OP, T>(WK_FULL_MASK, v, live, width);
+  const T r = shfl_idx(WK_FULL_MASK, v, at, width);
+  if (live) {
+    values_out[t] = r;
+    lanes_out[t] = at;
+  }
+}
+
+}  // namespace
+
+uint64_t arg_reduce_scratch(uint64_t n) {
+  if (n == 0) return 0;
+  return 2 * round_up((uint64_t)partial_blocks(n) * sizeof(uint64_t));
+}
+
+int arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                      uint32_t op, const void* in, uint64_t n, void* scratch,
+                      uint64_t scratch_bytes, void* value_out, uint64_t* index_out) {
+  if (n == 0 || !value_out || !index_out) return WK_ERR_ARG;
+  if (scratch_bytes < arg_reduce_scratch(n)) return WK_ERR_SCRATCH;
+  const unsigned grid = partial_blocks(n);
+  uint64_t* part_key = (uint64_t*)scratch;
+  uint64_t* part_idx = (uint64_t*)((char*)scratch + round_up((uint64_t)grid * sizeof(uint64_t)));
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    return with_arg_op(op, [&](auto ot) {
+      constexpr int OP = decltype(ot)::value;
+      host::stream_t s = as_stream(stream);
+      WK_LAUNCH(grid, kBlock, 0, s, arg_partials_kernel<OP, T>)(st, warp_size, (const T*)in, n,
+                                                                part_key, part_idx);
+      int rc = host::launch_error();
+      if (rc) return rc;
+      WK_LAUNCH(1, kBlock, 0, s, arg_final_kernel<OP, T>)(st, warp_size, (const T*)in, part_key,
+                                                          part_idx, grid, (T*)value_out,
+                                                          index_out);
+      return host::launch_error();
+    });
+  });
+}
+
+int segmented_arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                                uint32_t op, const void* in, uint64_t n, const uint32_t* offsets,
+                                uint64_t seg_size, uint64_t count, uint32_t vector,
+                                void* values_out, uint32_t* indices_out) {
+  unsigned grid;
+  if (!pow2_upto(vector, WK_MAX_VECTOR) || (!offsets && seg_size == 0) || n > kNone32 ||
+      count > (~0ull) / vector || !grid_for(count * vector, kBlock, &grid))
+    return WK_ERR_ARG;
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    return with_arg_op(op, [&](auto ot) {
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), segmented_arg_kernel<decltype(ot)::value, T>)(
+          st, warp_size, (const T*)in, n, offsets, seg_size, count, vector, (T*)values_out,
+          indices_out);
+      return host::launch_error();
+    });
+  });
+}
+
+int warp_arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                           uint32_t op, const void* vals, uint64_t n, uint32_t width,
+                           void* values_out, uint32_t* lanes_out) {
+  unsigned grid;
+  if (!pow2_upto(width, warp_size) || !grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    return with_arg_op(op, [&](auto ot) {
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), warp_arg_kernel<decltype(ot)::value, T>)(
+          st, warp_size, (const T*)vals, n, width, (T*)values_out, lanes_out);
+      return host::launch_error();
+    });
+  });
+}
+
+}  // namespace WK_NS
