@@ -185,6 +185,7 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
     ]
     .into_iter()
     .chain(super::sort::cases())
+    .chain(super::runs::cases())
     .collect()
 }
 

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use wavekit::api::{Collectives, Csr, Segments, VectorSize};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::{ArgOp, ArgReduce, SegmentedSort, Sort, SortOrder, TopK};
+use wavekit::{ArgOp, ArgReduce, Runs, SegmentedSort, Sort, SortOrder, TopK};
 use wavekit::{Backend, ScanKind};
 use wavekit::{Predicate, ReduceOp};
 
@@ -92,6 +92,13 @@ pub enum Job<'a, B: Backend, T: Element> {
         count: usize,
         out: &'a mut B::Buffer<T>,
     },
+    /// The runs of equal keys: with `lengths` a run-length encode, else unique keys.
+    Runs {
+        keys: &'a B::Buffer<T>,
+        keys_out: &'a mut B::Buffer<T>,
+        lengths: Option<&'a mut B::Buffer<u32>>,
+        count: &'a mut B::Buffer<u64>,
+    },
     /// The k largest, with their indices.
     TopK {
         input: &'a B::Buffer<T>,
@@ -162,6 +169,18 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 values,
                 indices,
             } => b.top_k_with_indices_into(*input, *k, SortOrder::DESCENDING, values, indices),
+            Job::Runs {
+                keys,
+                keys_out,
+                lengths: Some(lengths),
+                count,
+            } => b.run_length_encode_into(*keys, keys_out, lengths, count),
+            Job::Runs {
+                keys,
+                keys_out,
+                lengths: None,
+                count,
+            } => b.unique_into(*keys, keys_out, count),
             Job::ArgReduce {
                 input,
                 op,

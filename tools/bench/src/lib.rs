@@ -24,6 +24,7 @@ pub mod job;
 pub mod plot;
 pub mod report;
 pub mod runner;
+pub mod runs;
 pub mod sort;
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,25 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_run_length_encode(
+        s: S,
+        keys: *const u32,
+        keys_out: *mut u32,
+        lengths: *mut u32,
+        count: *mut i64,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_unique(
+        s: S,
+        keys: *const u32,
+        keys_out: *mut u32,
+        count: *mut i64,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
     pub fn wk_bench_cub_sort_keys(
         s: S,
         dtype: u32,

@@ -6,6 +6,7 @@
 pub mod ffi;
 pub mod ladder;
 mod more_variants;
+mod runs;
 mod sort;
 pub mod timer;
 mod variants;
@@ -140,6 +141,9 @@ impl BenchBackend for CudaBackend {
         let timer = DeviceTimer::new(self)?;
         if let Some(sorted) = sort::time(self, &timer, h, job) {
             return sorted;
+        }
+        if let Some(runs) = runs::time(self, &timer, h, job) {
+            return runs;
         }
         // wk_status cleared: code 0, detail "none".
         let status = self.upload(&[0u64, u64::MAX])?;
@@ -506,6 +510,7 @@ impl BenchBackend for CudaBackend {
             Job::Sort { .. }
             | Job::SegmentedSort { .. }
             | Job::TopK { .. }
+            | Job::Runs { .. }
             | Job::ArgReduce { .. } => {
                 return Err(mismatch(
                     "sort",

@@ -1,0 +1,123 @@
+//! The runs jobs on CUDA: timed with device events around the public `_into` call (which only
+//! enqueues on the backend's stream), against CUB in the same process on the same stream:
+//! DeviceRunLengthEncode::Encode and DeviceSelect::Unique of the same `u32` keys. CUB's result
+//! is compared with ours before its time is used.
+
+use super::timer::DeviceTimer;
+use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use crate::job::Job;
+use crate::timing::{Baseline, Harness, Timed};
+use std::ffi::c_void;
+use wavekit::cuda::CudaBackend;
+use wavekit::element::{ElemKind, Element};
+use wavekit::error::{Result, WavekitError};
+use wavekit::{Backend, DeviceBuffer};
+
+/// Times a runs job through the public API; `None` for the other jobs.
+pub(super) fn time<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Option<Result<Timed>> {
+    if !matches!(job, Job::Runs { .. }) {
+        return None;
+    }
+    Some(time_runs(b, timer, h, job))
+}
+
+fn time_runs<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Result<Timed> {
+    let mut failed: Option<WavekitError> = None;
+    let timed = timer.time(h, "runs", |_| match job.call(b) {
+        Ok(()) => 0,
+        Err(e) => {
+            failed.get_or_insert(e);
+            -3
+        }
+    });
+    let timing = match (timed, failed) {
+        (_, Some(e)) | (Err(e), None) => return Err(e),
+        (Ok(t), None) => t,
+    };
+    b.synchronize()?;
+    let baseline = match job {
+        Job::Runs {
+            keys,
+            keys_out,
+            lengths,
+            count,
+        } if T::KIND == ElemKind::U32 => {
+            let lengths = lengths.as_deref();
+            cub_runs(b, timer, h, keys, keys_out, lengths, count)?
+        }
+        _ => None,
+    };
+    Ok(Timed { timing, baseline })
+}
+
+/// CUB's run-length encode (with `lengths`) or unique of the keys, checked against ours.
+fn cub_runs<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    keys: &Buf<T>,
+    ours: &Buf<T>,
+    our_lengths: Option<&Buf<u32>>,
+    our_count: &Buf<u64>,
+) -> Result<Option<Baseline>> {
+    let n = keys.len();
+    let (ko, lo, count) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?, b.alloc::<i64>(1)?);
+    let rle = our_lengths.is_some();
+    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+        // SAFETY: live buffers of n keys (u32: the caller checked the kind), n lengths and one
+        // count; a null `temp` is CUB's size query.
+        if rle {
+            ffi::wk_bench_cub_run_length_encode(
+                s,
+                inp(keys),
+                out(&ko),
+                out(&lo),
+                out(&count),
+                n as u64,
+                temp,
+                bytes,
+            )
+        } else {
+            ffi::wk_bench_cub_unique(s, inp(keys), out(&ko), out(&count), n as u64, temp, bytes)
+        }
+    };
+    let what = if rle {
+        "cub run-length encode"
+    } else {
+        "cub unique"
+    };
+    let (temp, bytes) = cub_temp(b, what, |bytes| {
+        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
+    })?;
+    let timing = timer.time(h, what, |s| {
+        let mut bytes = bytes;
+        call(s, out(&temp), &mut bytes)
+    })?;
+    let runs = b.download(our_count)?[0];
+    if b.download(&count)?[0] as u64 != runs {
+        return Err(mismatch(what, "CUB found another number of runs".into()));
+    }
+    let m = runs as usize;
+    let same_keys = b.download(ours)?[..m]
+        .iter()
+        .zip(&b.download(&ko)?[..m])
+        .all(|(x, y)| x.to_bits() == y.to_bits());
+    let same_lengths = match our_lengths {
+        Some(l) => b.download(l)?[..m] == b.download(&lo)?[..m],
+        None => true,
+    };
+    if !same_keys || !same_lengths {
+        return Err(mismatch(what, "CUB's result differs from wavekit's".into()));
+    }
+    Ok(cub(timing))
+}
