@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peer libraries on the same GPU, for BENCHMARKS.md: torch and cupy doing what wavekit's bench
-rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, top-k), timed the way wavekit's CUDA bench
+rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, top-k, unique_consecutive, argmin/argmax), timed the way wavekit's CUDA bench
 times its launches.
 
     python3 scripts/bench_peers.py [--sizes 2^20,2^24,2^28] [--reps 25] [--csv OUT.csv]
@@ -242,6 +242,35 @@ def main():
                 label = "n/2" if k == n // 2 else str(k)
                 add("torch", f"top_k {label}", "f32", n, t.time(f), 4 * n)
             del x, order
+        if want("run_length_encode") or want("unique"):
+            # u32 keys in runs of 8 (tools/bench/src/runs.rs's shape; not the same bits), as
+            # int64: torch.unique_consecutive takes no uint32 on CUDA.
+            r = cp.arange(n, dtype=cp.int64) // 8
+            base = (splitmix(stream_seeds(30, n // 8 + 1)) >> cp.uint64(33)).astype(cp.int64)
+            kt = torch.as_tensor(base[r] * 2 + (r & 1), device="cuda")
+            runs = (n + 7) // 8
+            for name, counts in [("run_length_encode runs of 8", True), ("unique runs of 8", False)]:
+                if not want(name):
+                    continue
+                f = lambda: torch.unique_consecutive(kt, return_counts=counts)
+                got = f()
+                vals = got[0] if counts else got
+                if vals.numel() != runs or (counts and not bool((got[1][:-1] == 8).all())):
+                    raise SystemExit(f"torch unique_consecutive ({name}): wrong")
+                add("torch", name, "u32", n, t.time(f), 8 * n + 8 * runs * (2 if counts else 1))
+            del r, base, kt
+        for name, elem, fn in [("argmin", "f32", torch.argmin), ("argmax", "f64", torch.argmax)]:
+            if not want(name):
+                continue
+            x = torch.as_tensor(uniform(n, 27), device="cuda")
+            x = x.double() if elem == "f64" else x
+            f = lambda: fn(x)
+            i = int(f())
+            ext = float(x.min() if name == "argmin" else x.max())
+            if float(x[i]) != ext or int((x == ext).nonzero()[0]) != i:
+                raise SystemExit(f"torch {name}: wrong")
+            add("torch", name, elem, n, t.time(f), n * x.element_size())
+            del x
         torch.cuda.empty_cache()
         cp.get_default_memory_pool().free_all_blocks()
 
