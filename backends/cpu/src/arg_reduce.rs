@@ -1,10 +1,13 @@
 //! arg_reduce (docs/SEMANTICS.md "arg_reduce"): argmin / argmax as the smallest
 //! (`ArgOp::key`, index) pair, a total order, so chunks can be reduced in any order.
 
+use super::CpuBuffer;
 use super::segmented_reduce::{Bounds, SEGMENTS_PER_TASK};
 use rayon::prelude::*;
-use wavekit_core::ArgOp;
+use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::{ArgOp, DeviceBuffer, SegmentSpec};
 
 /// Elements handed to one rayon task of the device form.
 const CHUNK: usize = 1 << 16;
@@ -79,4 +82,75 @@ pub(crate) fn warp<T: Element>(vals: &[T], width: u32, op: ArgOp) -> Vec<(T, u32
             std::iter::repeat_n((seg[at], at as u32), seg.len())
         })
         .collect()
+}
+
+/// `RawBackend::raw_arg_reduce` on the CPU: the lengths checked again, then [`device`].
+pub(crate) fn raw_device<T: Element>(
+    input: &CpuBuffer<T>,
+    op: ArgOp,
+    value: &mut CpuBuffer<T>,
+    index: &mut CpuBuffer<u64>,
+) -> Result<()> {
+    check_len("arg_reduce value (one element)", 1, value.len())?;
+    check_len("arg_reduce index (one element)", 1, index.len())?;
+    let data = input.data()?;
+    if data.is_empty() {
+        return Err(WavekitError::EmptyInput {
+            what: "arg_reduce input",
+        });
+    }
+    let (v, i) = device(data, op);
+    value.data_mut()?[0] = v;
+    index.data_mut()?[0] = i;
+    Ok(())
+}
+
+/// `RawBackend::raw_segmented_arg_reduce` on the CPU: the segments resolved and the output
+/// lengths checked again, then [`segmented`].
+pub(crate) fn raw_segmented<T: Element>(
+    input: &CpuBuffer<T>,
+    segments: SegmentSpec<'_, CpuBuffer<u32>>,
+    op: ArgOp,
+    values: &mut CpuBuffer<T>,
+    indices: &mut CpuBuffer<u32>,
+) -> Result<()> {
+    let bounds = match segments {
+        SegmentSpec::Fixed {
+            size,
+            count,
+            vector,
+        } => Bounds::Fixed {
+            size,
+            count,
+            len: input.len(),
+            vector,
+        },
+        SegmentSpec::Offsets {
+            offsets,
+            count,
+            vector,
+            ..
+        } => Bounds::Offsets {
+            offsets: &offsets.data()?[..=count],
+            vector,
+        },
+    };
+    check_len(
+        "segmented arg_reduce values (one per segment)",
+        bounds.count(),
+        values.len(),
+    )?;
+    check_len(
+        "segmented arg_reduce indices (one per segment)",
+        bounds.count(),
+        indices.len(),
+    )?;
+    segmented(
+        input.data()?,
+        bounds,
+        op,
+        values.data_mut()?,
+        indices.data_mut()?,
+    );
+    Ok(())
 }

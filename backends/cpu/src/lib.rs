@@ -625,18 +625,7 @@ impl RawBackend for CpuBackend {
         value: &mut CpuBuffer<T>,
         index: &mut CpuBuffer<u64>,
     ) -> Result<()> {
-        check_len("arg_reduce value (one element)", 1, value.len())?;
-        check_len("arg_reduce index (one element)", 1, index.len())?;
-        let data = input.data()?;
-        if data.is_empty() {
-            return Err(WavekitError::EmptyInput {
-                what: "arg_reduce input",
-            });
-        }
-        let (v, i) = arg_reduce::device(data, op);
-        value.data_mut()?[0] = v;
-        index.data_mut()?[0] = i;
-        Ok(())
+        arg_reduce::raw_device(input, op, value, index)
     }
 
     fn raw_segmented_arg_reduce<T: Element>(
@@ -648,45 +637,7 @@ impl RawBackend for CpuBackend {
         values: &mut CpuBuffer<T>,
         indices: &mut CpuBuffer<u32>,
     ) -> Result<()> {
-        let bounds = match segments {
-            SegmentSpec::Fixed {
-                size,
-                count,
-                vector,
-            } => segmented_reduce::Bounds::Fixed {
-                size,
-                count,
-                len: input.len(),
-                vector,
-            },
-            SegmentSpec::Offsets {
-                offsets,
-                count,
-                vector,
-                ..
-            } => segmented_reduce::Bounds::Offsets {
-                offsets: &offsets.data()?[..=count],
-                vector,
-            },
-        };
-        check_len(
-            "segmented arg_reduce values (one per segment)",
-            bounds.count(),
-            values.len(),
-        )?;
-        check_len(
-            "segmented arg_reduce indices (one per segment)",
-            bounds.count(),
-            indices.len(),
-        )?;
-        arg_reduce::segmented(
-            input.data()?,
-            bounds,
-            op,
-            values.data_mut()?,
-            indices.data_mut()?,
-        );
-        Ok(())
+        arg_reduce::raw_segmented(input, segments, op, values, indices)
     }
 
     fn raw_warp_arg_reduce<T: Element>(
