@@ -84,27 +84,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 limit: u32::MAX as u64,
             });
         }
-        let (offsets, size, count, vector) = match segments {
-            SegmentSpec::Fixed {
-                size,
-                count,
-                vector,
-            } => (0, size as u64, count, vector),
-            SegmentSpec::Offsets {
-                offsets,
-                count,
-                vector,
-                ..
-            } => {
-                self.own(offsets)?;
-                check_len(
-                    "segment offsets (count + 1)",
-                    count.saturating_add(1),
-                    offsets.len,
-                )?;
-                (offsets.device_ptr(), 0, count, vector)
-            }
-        };
+        let (offsets, size, count, vector) = self.segment_args(segments)?;
         check_len(
             "segmented arg_reduce values (one per segment)",
             count,

@@ -210,6 +210,38 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 }
 
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// A segment spec as the segmented launchers take it: the offsets' device address (0 for
+    /// fixed segments, whose size comes second), the segment count and the vector size. The
+    /// offsets are checked to be this backend's and `count + 1` long.
+    pub(crate) fn segment_args(
+        &self,
+        segments: SegmentSpec<'_, GpuBuffer<u32, R>>,
+    ) -> Result<(DevPtr, u64, usize, u32)> {
+        Ok(match segments {
+            SegmentSpec::Fixed {
+                size,
+                count,
+                vector,
+            } => (0, size as u64, count, vector),
+            SegmentSpec::Offsets {
+                offsets,
+                count,
+                vector,
+                ..
+            } => {
+                self.own(offsets)?;
+                check_len(
+                    "segment offsets (count + 1)",
+                    count.saturating_add(1),
+                    offsets.len,
+                )?;
+                (offsets.device_ptr(), 0, count, vector)
+            }
+        })
+    }
+}
+
 impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     fn raw_vote(
         &self,
@@ -630,27 +662,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<()> {
         self.own(input)?;
         self.own(output)?;
-        let (offsets, size, count, vector) = match segments {
-            SegmentSpec::Fixed {
-                size,
-                count,
-                vector,
-            } => (0, size as u64, count, vector),
-            SegmentSpec::Offsets {
-                offsets,
-                count,
-                vector,
-                ..
-            } => {
-                self.own(offsets)?;
-                check_len(
-                    "segment offsets (count + 1)",
-                    count.saturating_add(1),
-                    offsets.len,
-                )?;
-                (offsets.device_ptr(), 0, count, vector)
-            }
-        };
+        let (offsets, size, count, vector) = self.segment_args(segments)?;
         check_len(
             "segmented reduce output (one per segment)",
             count,
