@@ -39,10 +39,10 @@
 #![warn(missing_debug_implementations)]
 
 pub use wavekit_core::{
-    ArgOp, ArgReduce, Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element,
-    HistogramResult, LaneMask, Match, Predicate, ReduceOp, Result, RunLengths, Runs, ScanKind,
-    SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut,
-    Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element,
+    HistogramResult, LaneMask, Match, Predicate, ReduceOp, ReducedByKey, Result, RunLengths, Runs,
+    ScanKind, SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey, VectorSize, View,
+    ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
     api, backend, canonical, device, element, error, host, lanes, mask, op, predicate, raw, view,
@@ -95,10 +95,10 @@ pub mod prelude {
     #[cfg(feature = "simt")]
     pub use crate::simt::SimtBackend;
     pub use crate::{
-        ArgOp, ArgReduce, Backend, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element,
-        HistogramResult, LaneMask, Predicate, ReduceOp, Result, RunLengths, Runs, ScanKind,
-        SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey, VectorSize, Vote,
-        VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+        ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind,
+        Element, HistogramResult, LaneMask, Predicate, ReduceOp, ReducedByKey, Result, RunLengths,
+        Runs, ScanKind, SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey,
+        VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
     };
 }
 

@@ -16,6 +16,7 @@ mod arg_reduce;
 mod atomic_agg_inc;
 mod block_reduce;
 mod buffer;
+mod by_key;
 mod combine;
 mod compact;
 mod compact_simd;
@@ -63,8 +64,8 @@ use wavekit_core::host;
 use wavekit_core::view::check_range;
 use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    ArgOp, Backend, DeviceBuffer, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl,
-    SortSpec, Validated, Vote, WarpLaunch,
+    ArgOp, Backend, ByKeyOut, DeviceBuffer, Match, RawBackend, RunsOut, ScanKind, SegmentSpec,
+    Shfl, SortSpec, Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -615,6 +616,17 @@ impl RawBackend for CpuBackend {
     ) -> Result<()> {
         count.data_mut()?[0] = runs::raw(keys, values, out)? as u64;
         Ok(())
+    }
+
+    fn raw_by_key<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &CpuBuffer<K>,
+        values: &CpuBuffer<V>,
+        op: ReduceOp,
+        out: ByKeyOut<'_, Self, K, V>,
+    ) -> Result<()> {
+        by_key::raw(keys, values, op, out)
     }
 
     fn raw_arg_reduce<T: Element>(

@@ -18,8 +18,8 @@ use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
 use wavekit_core::{
-    ArgOp, Backend, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
-    Vote, WarpLaunch,
+    ArgOp, Backend, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec,
+    Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
@@ -960,6 +960,17 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         count: &mut GpuBuffer<u64, R>,
     ) -> Result<()> {
         self.runs_enqueue(keys, values, out, count)
+    }
+
+    fn raw_by_key<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        values: &GpuBuffer<V, R>,
+        op: ReduceOp,
+        out: ByKeyOut<'_, Self, K, V>,
+    ) -> Result<()> {
+        self.by_key_enqueue(keys, values, op, out)
     }
 
     fn raw_arg_reduce<T: Element>(

@@ -14,6 +14,7 @@ mod adopt;
 mod arg_reduce;
 mod backend;
 mod buffer;
+mod by_key;
 pub mod ffi;
 mod imp;
 mod probe;

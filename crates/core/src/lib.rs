@@ -37,8 +37,9 @@ pub mod view;
 pub mod width;
 
 pub use api::{
-    ArgOp, ArgReduce, Collectives, Compacted, Csr, RunLengths, Runs, SegmentedSort, Segments, Sort,
-    SortOrder, TopK, UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
+    ArgOp, ArgReduce, ByKey, Collectives, Compacted, Csr, ReducedByKey, RunLengths, Runs,
+    SegmentedSort, Segments, Sort, SortOrder, TopK, UniqueByKey, VectorSize, VoteResult,
+    WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
 pub use element::{ElemKind, Element};
@@ -46,6 +47,6 @@ pub use error::{Result, WavekitError};
 pub use mask::LaneMask;
 pub use op::ReduceOp;
 pub use predicate::Predicate;
-pub use raw::{RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
+pub use raw::{ByKeyOut, RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
 pub use view::{Anchored, View, ViewMut};
 pub use width::WarpWidth;

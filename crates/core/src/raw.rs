@@ -112,6 +112,28 @@ pub struct RunsOut<'a, B: Backend, K: Element, V: Element> {
     pub lengths: Option<&'a mut B::Buffer<u32>>,
 }
 
+/// The output of a by-key collective ([`RawBackend::raw_by_key`]).
+#[derive(Debug)]
+pub enum ByKeyOut<'a, B: Backend, K: Element, V: Element> {
+    /// scan_by_key: each run's values scanned, into `out` (the keys' length).
+    Scan {
+        /// The scanned values.
+        out: &'a mut B::Buffer<V>,
+        /// Inclusive, or exclusive with the identity at each run's first position.
+        kind: ScanKind,
+    },
+    /// reduce_by_key: each run's first key and its values reduced into the fronts of `keys`
+    /// and `values` (each the keys' length), the number of runs into `count` (one element).
+    Reduce {
+        /// The first key of each run.
+        keys: &'a mut B::Buffer<K>,
+        /// Each run's reduction.
+        values: &'a mut B::Buffer<V>,
+        /// The number of runs.
+        count: &'a mut B::Buffer<u64>,
+    },
+}
+
 /// A sort's order, validated: stable, by bits `begin_bit..end_bit` of each key's
 /// [`order_bits`](crate::Element::order_bits), ascending or descending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -493,6 +515,22 @@ pub trait RawBackend: Backend {
         values: Option<&Self::Buffer<V>>,
         out: RunsOut<'_, Self, K, V>,
         count: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+
+    /// Reduce or scan by key (docs/SEMANTICS.md "by_key"): `values` (the keys' length) over
+    /// the runs of equal (`==`) consecutive keys with `op` (supported for `V`) into `out`. A
+    /// scan has a non-empty input; a reduce of an empty input writes 0 runs.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// arguments again (`GpuBackend`) also returns the validated API's errors for them.
+    fn raw_by_key<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        values: &Self::Buffer<V>,
+        op: ReduceOp,
+        out: ByKeyOut<'_, Self, K, V>,
     ) -> Result<()>;
 
     // ---- arg reduce (docs/SEMANTICS.md "arg_reduce") ----

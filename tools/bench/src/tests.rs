@@ -8,7 +8,7 @@ use crate::{Outcome, Row, Selection, bench_one};
 use wavekit::cpu::{CpuBackend, CpuBuffer};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::raw::{RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
+use wavekit::raw::{ByKeyOut, RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
 use wavekit::width::WarpWidth;
 use wavekit::{ArgOp, Predicate, ReduceOp};
 use wavekit::{Backend, Match, ScanKind, Shfl, Vote};
@@ -303,6 +303,28 @@ impl RawBackend for Faulty {
             lengths: out.lengths,
         };
         self.0.raw_runs(ok, keys, values, out, count)
+    }
+    fn raw_by_key<K: Element, V: Element>(
+        &self,
+        ok: Validated,
+        keys: &CpuBuffer<K>,
+        values: &CpuBuffer<V>,
+        op: ReduceOp,
+        out: ByKeyOut<'_, Self, K, V>,
+    ) -> Result<()> {
+        let out = match out {
+            ByKeyOut::Scan { out, kind } => ByKeyOut::Scan { out, kind },
+            ByKeyOut::Reduce {
+                keys,
+                values,
+                count,
+            } => ByKeyOut::Reduce {
+                keys,
+                values,
+                count,
+            },
+        };
+        self.0.raw_by_key(ok, keys, values, op, out)
     }
     fn raw_arg_reduce<T: Element>(
         &self,

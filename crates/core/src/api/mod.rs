@@ -6,11 +6,13 @@
 //! ([`Collectives`]), each collective's checks in its own file. The sorting collectives have a
 //! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
 //! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); so have argmin/argmax, `arg_reduce.rs`
-//! ([`ArgReduce`]), and the grouped collectives over runs of equal keys, `runs.rs` ([`Runs`]).
+//! ([`ArgReduce`]), the grouped collectives over runs of equal keys, `runs.rs` ([`Runs`]), and reduce and scan
+//! by key, `by_key.rs` ([`ByKey`]).
 
 mod arg_reduce;
 mod atomic_agg_inc;
 mod block_reduce;
+mod by_key;
 mod collectives;
 mod compact;
 mod count_if;
@@ -26,6 +28,7 @@ mod top_k;
 mod warp;
 
 pub use arg_reduce::{ArgOp, ArgReduce};
+pub use by_key::{ByKey, ReducedByKey};
 pub use collectives::Collectives;
 pub use compact::Compacted;
 pub use runs::{RunLengths, Runs, UniqueByKey};
