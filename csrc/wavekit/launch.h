@@ -19,7 +19,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 8
+#define WK_ABI_VERSION 9
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -47,6 +47,7 @@
 // ABI 8: argmin/argmax's per-block (key, index) partials, for scratch_bytes().
 #define WK_ALGO_ARG_REDUCE 9u
 #define WK_ALGO_RUNS 10u  // unique, unique_by_key, run_length_encode (ABI 8)
+#define WK_ALGO_BY_KEY 11u  // reduce_by_key, scan_by_key: the values' dtype (ABI 9)
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,22 +1,88 @@
-//! reduce_by_key and scan_by_key on a GPU (`RawBackend::raw_by_key`).
+//! reduce_by_key and scan_by_key on a GPU (`RawBackend::raw_by_key`, which imp.rs hands here):
+//! the op and every length checked again against the buffers, the scratch taken from the
+//! backend's pool, csrc/kernels/by_key.cu's two launches on the stream.
 
-use super::backend::GpuBackend;
+use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
+use super::ffi::{self, dptr};
 use super::runtime::GpuRuntime;
-use wavekit_core::ByKeyOut;
-use wavekit_core::ReduceOp;
+use std::ffi::c_void;
+use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
+use wavekit_core::{ByKeyOut, ReduceOp, ScanKind};
+
+/// by_key.cu's modes.
+const MODE_INCLUSIVE: u32 = 0;
+const MODE_EXCLUSIVE: u32 = 1;
+const MODE_REDUCE: u32 = 2;
 
 impl<R: GpuRuntime> GpuBackend<R> {
-    /// Placeholder.
+    /// A scan or a reduce of `values` by the runs of `keys`.
     pub(crate) fn by_key_enqueue<K: Element, V: Element>(
         &self,
-        _keys: &GpuBuffer<K, R>,
-        _values: &GpuBuffer<V, R>,
-        _op: ReduceOp,
-        _out: ByKeyOut<'_, Self, K, V>,
+        keys: &GpuBuffer<K, R>,
+        values: &GpuBuffer<V, R>,
+        op: ReduceOp,
+        out: ByKeyOut<'_, Self, K, V>,
     ) -> Result<()> {
-        unimplemented!()
+        op.check::<V>()?;
+        let n = keys.len;
+        self.own(keys)?;
+        self.own(values)?;
+        check_len("values (one per key)", n, values.len)?;
+        let null = std::ptr::null_mut::<c_void>();
+        let (mode, out, keys_out, count) = match out {
+            ByKeyOut::Scan { out, kind } => {
+                self.own(out)?;
+                check_len("scan-by-key output (the keys' length)", n, out.len)?;
+                let mode = match kind {
+                    ScanKind::Inclusive => MODE_INCLUSIVE,
+                    ScanKind::Exclusive => MODE_EXCLUSIVE,
+                };
+                (mode, dptr::<c_void>(out.device_ptr()), null, null)
+            }
+            ByKeyOut::Reduce {
+                keys: keys_out,
+                values: values_out,
+                count,
+            } => {
+                self.own(keys_out)?;
+                self.own(values_out)?;
+                self.own(count)?;
+                check_len("reduced keys (the keys' length)", n, keys_out.len)?;
+                check_len("reduced values (the keys' length)", n, values_out.len)?;
+                check_len("number of runs (one element)", 1, count.len)?;
+                (
+                    MODE_REDUCE,
+                    dptr::<c_void>(values_out.device_ptr()),
+                    dptr::<c_void>(keys_out.device_ptr()),
+                    dptr::<c_void>(count.device_ptr()),
+                )
+            }
+        };
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let bytes = self.scratch_bytes(ffi::ALGO_BY_KEY, V::KIND, n);
+        let scratch = self.ensure_pool(&mut work, bytes)?;
+        self.launch(&mut work, "by_key", Reports::Errors, |s, st| unsafe {
+            (self.table.by_key)(
+                s,
+                st,
+                self.launch_width,
+                K::KIND as u32,
+                V::KIND as u32,
+                op as u32,
+                mode,
+                dptr::<c_void>(keys.device_ptr()).cast_const(),
+                dptr::<c_void>(values.device_ptr()).cast_const(),
+                n as u64,
+                dptr(scratch),
+                bytes,
+                out,
+                keys_out,
+                count.cast::<u64>(),
+            )
+        })
     }
 }
