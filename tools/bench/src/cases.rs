@@ -186,6 +186,7 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
     .into_iter()
     .chain(super::sort::cases())
     .chain(super::runs::cases())
+    .chain(super::by_key::cases())
     .collect()
 }
 

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use wavekit::api::{Collectives, Csr, Segments, VectorSize};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::{ArgOp, ArgReduce, Runs, SegmentedSort, Sort, SortOrder, TopK};
+use wavekit::{ArgOp, ArgReduce, ByKey, Runs, SegmentedSort, Sort, SortOrder, TopK};
 use wavekit::{Backend, ScanKind};
 use wavekit::{Predicate, ReduceOp};
 
@@ -34,6 +34,12 @@ pub struct RawCsr<'a, B: Backend> {
 pub type SortValues<'a, B> = (
     &'a <B as Backend>::Buffer<u32>,
     &'a mut <B as Backend>::Buffer<u32>,
+);
+
+/// Where a reduce_by_key job writes its run keys and its number of runs.
+pub type RunOutputs<'a, B> = (
+    &'a mut <B as Backend>::Buffer<u32>,
+    &'a mut <B as Backend>::Buffer<u64>,
 );
 
 #[derive(Debug)]
@@ -98,6 +104,14 @@ pub enum Job<'a, B: Backend, T: Element> {
         keys_out: &'a mut B::Buffer<T>,
         lengths: Option<&'a mut B::Buffer<u32>>,
         count: &'a mut B::Buffer<u64>,
+    },
+    /// The values of each run of equal `u32` keys summed: with `reduce` (the run keys and the
+    /// number of runs) a reduce_by_key, else an inclusive scan_by_key into `out`.
+    ByKey {
+        keys: &'a B::Buffer<u32>,
+        values: &'a B::Buffer<T>,
+        out: &'a mut B::Buffer<T>,
+        reduce: Option<RunOutputs<'a, B>>,
     },
     /// The k largest, with their indices.
     TopK {
@@ -187,6 +201,18 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 value,
                 index,
             } => b.arg_reduce_into(*input, *op, value, index),
+            Job::ByKey {
+                keys,
+                values,
+                out,
+                reduce: Some((keys_out, count)),
+            } => b.reduce_by_key_into(*keys, *values, keys_out, out, count, ReduceOp::Sum),
+            Job::ByKey {
+                keys,
+                values,
+                out,
+                reduce: None,
+            } => b.scan_by_key_into(*keys, *values, out, ReduceOp::Sum, ScanKind::Inclusive),
         }
     }
 }

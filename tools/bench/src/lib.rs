@@ -16,6 +16,7 @@
 
 #![warn(missing_debug_implementations)]
 
+pub mod by_key;
 pub mod cases;
 #[cfg(feature = "cuda")]
 pub mod cuda;

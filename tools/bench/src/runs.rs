@@ -8,7 +8,7 @@ use super::timing::{BenchBackend, Harness};
 use wavekit_conformance::reference;
 
 /// Keys in runs of `len`: run r holds a random key (neighbouring runs differ).
-fn run_keys(n: usize, len: usize) -> Vec<u32> {
+pub(crate) fn run_keys(n: usize, len: usize) -> Vec<u32> {
     let pool: Vec<u32> = random(n.div_ceil(len), 30);
     (0..n)
         .map(|i| {

@@ -56,6 +56,26 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_reduce_by_key(
+        s: S,
+        keys: *const u32,
+        vals: *const f32,
+        keys_out: *mut u32,
+        vals_out: *mut f32,
+        count: *mut i64,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
+    pub fn wk_bench_cub_scan_by_key(
+        s: S,
+        keys: *const u32,
+        vals: *const f32,
+        out: *mut f32,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
     pub fn wk_bench_cub_unique(
         s: S,
         keys: *const u32,

@@ -3,6 +3,7 @@
 //! public API's (itself checked against the reference first), and the same work done by CUB
 //! (or plain atomics) timed the same way in the same process as the baseline.
 
+mod by_key;
 pub mod ffi;
 pub mod ladder;
 mod more_variants;
@@ -144,6 +145,9 @@ impl BenchBackend for CudaBackend {
         }
         if let Some(runs) = runs::time(self, &timer, h, job) {
             return runs;
+        }
+        if let Some(by_key) = by_key::time(self, &timer, h, job) {
+            return by_key;
         }
         // wk_status cleared: code 0, detail "none".
         let status = self.upload(&[0u64, u64::MAX])?;
@@ -511,6 +515,7 @@ impl BenchBackend for CudaBackend {
             | Job::SegmentedSort { .. }
             | Job::TopK { .. }
             | Job::Runs { .. }
+            | Job::ByKey { .. }
             | Job::ArgReduce { .. } => {
                 return Err(mismatch(
                     "sort",

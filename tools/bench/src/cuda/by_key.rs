@@ -1,0 +1,141 @@
+//! The by-key jobs on CUDA: timed with device events around the public `_into` call (which only
+//! enqueues on the backend's stream), against CUB in the same process on the same stream:
+//! DeviceReduce::ReduceByKey and DeviceScan::InclusiveScanByKey of the same `u32` keys and
+//! `f32` values (Sum). CUB's result is compared with ours bit for bit before its time is used
+//! (the bench's values are whole numbers, so every order gives the same sums).
+
+use super::timer::DeviceTimer;
+use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use crate::job::Job;
+use crate::timing::{Baseline, Harness, Timed};
+use std::ffi::c_void;
+use wavekit::cuda::CudaBackend;
+use wavekit::element::{ElemKind, Element};
+use wavekit::error::{Result, WavekitError};
+use wavekit::{Backend, DeviceBuffer};
+
+/// Times a by-key job through the public API; `None` for the other jobs.
+pub(super) fn time<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Option<Result<Timed>> {
+    if !matches!(job, Job::ByKey { .. }) {
+        return None;
+    }
+    Some(time_by_key(b, timer, h, job))
+}
+
+fn time_by_key<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Result<Timed> {
+    let mut failed: Option<WavekitError> = None;
+    let timed = timer.time(h, "by_key", |_| match job.call(b) {
+        Ok(()) => 0,
+        Err(e) => {
+            failed.get_or_insert(e);
+            -3
+        }
+    });
+    let timing = match (timed, failed) {
+        (_, Some(e)) | (Err(e), None) => return Err(e),
+        (Ok(t), None) => t,
+    };
+    b.synchronize()?;
+    let baseline = match job {
+        Job::ByKey {
+            keys,
+            values,
+            out: ours,
+            reduce,
+        } if T::KIND == ElemKind::F32 => {
+            let reduce = reduce.as_ref().map(|(k, c)| (&**k, &**c));
+            cub_by_key(b, timer, h, keys, values, ours, reduce)?
+        }
+        _ => None,
+    };
+    Ok(Timed { timing, baseline })
+}
+
+/// CUB's reduce by key (with `reduce`: our run keys and count) or inclusive scan by key,
+/// checked against ours.
+fn cub_by_key<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    keys: &Buf<u32>,
+    values: &Buf<T>,
+    ours: &Buf<T>,
+    reduce: Option<(&Buf<u32>, &Buf<u64>)>,
+) -> Result<Option<Baseline>> {
+    let n = keys.len();
+    let (ko, vo, count) = (b.alloc::<u32>(n)?, b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
+    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+        // SAFETY: live buffers of n keys, n f32 values (the caller checked the kind), n run
+        // keys and values and one count; a null `temp` is CUB's size query.
+        if reduce.is_some() {
+            ffi::wk_bench_cub_reduce_by_key(
+                s,
+                inp(keys),
+                inp(values),
+                out(&ko),
+                out(&vo),
+                out(&count),
+                n as u64,
+                temp,
+                bytes,
+            )
+        } else {
+            ffi::wk_bench_cub_scan_by_key(
+                s,
+                inp(keys),
+                inp(values),
+                out(&vo),
+                n as u64,
+                temp,
+                bytes,
+            )
+        }
+    };
+    let what = if reduce.is_some() {
+        "cub reduce by key"
+    } else {
+        "cub scan by key"
+    };
+    let (temp, bytes) = cub_temp(b, what, |bytes| {
+        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
+    })?;
+    let timing = timer.time(h, what, |s| {
+        let mut bytes = bytes;
+        call(s, out(&temp), &mut bytes)
+    })?;
+    let m = match reduce {
+        Some((our_keys, our_count)) => {
+            let runs = b.download(our_count)?[0];
+            if b.download(&count)?[0] as u64 != runs {
+                return Err(mismatch(what, "CUB found another number of runs".into()));
+            }
+            let m = runs as usize;
+            if b.download(our_keys)?[..m] != b.download(&ko)?[..m] {
+                return Err(mismatch(
+                    what,
+                    "CUB's run keys differ from wavekit's".into(),
+                ));
+            }
+            m
+        }
+        None => n,
+    };
+    let same = b.download(ours)?[..m]
+        .iter()
+        .zip(&b.download(&vo)?[..m])
+        .all(|(x, y)| x.to_bits() == y.to_bits());
+    if !same {
+        return Err(mismatch(what, "CUB's values differ from wavekit's".into()));
+    }
+    Ok(cub(timing))
+}
