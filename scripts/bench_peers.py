@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peer libraries on the same GPU, for BENCHMARKS.md: torch and cupy doing what wavekit's bench
-rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, top-k, unique_consecutive, argmin/argmax), timed the way wavekit's CUDA bench
+rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, top-k, unique_consecutive, segment_reduce, argmin/argmax), timed the way wavekit's CUDA bench
 times its launches.
 
     python3 scripts/bench_peers.py [--sizes 2^20,2^24,2^28] [--reps 25] [--csv OUT.csv]
@@ -259,6 +259,20 @@ def main():
                     raise SystemExit(f"torch unique_consecutive ({name}): wrong")
                 add("torch", name, "u32", n, t.time(f), 8 * n + 8 * runs * (2 if counts else 1))
             del r, base, kt
+        if want("reduce_by_key runs of 8"):
+            # f32 whole numbers below 2^10 in runs of 8 (tools/bench/src/by_key.rs's shape; not
+            # the same bits): torch.segment_reduce(sum) with lengths of 8, exact in any order.
+            v = torch.as_tensor((splitmix(stream_seeds(32, n)) % cp.uint64(1024)).astype(cp.float32), device="cuda")
+            lengths = torch.full(((n + 7) // 8,), 8, dtype=torch.int64, device="cuda")
+            lengths[-1] = n - 8 * (lengths.numel() - 1)
+            f = lambda: torch.segment_reduce(v, "sum", lengths=lengths)
+            got = f()
+            want_sum = torch.zeros(lengths.numel(), dtype=torch.float64, device="cuda")
+            want_sum.index_add_(0, torch.arange(n, device="cuda") // 8, v.double())
+            if not torch.equal(got.double(), want_sum):
+                raise SystemExit("torch segment_reduce: wrong")
+            add("torch", "reduce_by_key runs of 8", "f32", n, t.time(f), 8 * n + 8 * lengths.numel())
+            del v, lengths, want_sum
         for name, elem, fn in [("argmin", "f32", torch.argmin), ("argmax", "f64", torch.argmax)]:
             if not want(name):
                 continue
