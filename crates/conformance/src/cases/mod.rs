@@ -19,6 +19,7 @@ macro_rules! each_type {
 mod activemask;
 mod arg_reduce;
 mod atomic_agg_inc;
+mod by_key;
 mod block_reduce;
 mod buffers;
 mod compact;
@@ -45,6 +46,7 @@ mod warp_scan;
 pub use activemask::*;
 pub use arg_reduce::*;
 pub use atomic_agg_inc::*;
+pub use by_key::*;
 pub use block_reduce::*;
 pub use buffers::*;
 pub use compact::*;
