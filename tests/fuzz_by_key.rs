@@ -82,7 +82,10 @@ fn fuzz_by_key() {
                     && (which < 2 || (right(o1_off) && c_off == 0));
                 if !valid {
                     prop_assert!(o1.iter().all(|&k| k == 7.5), "keys output changed on error");
-                    prop_assert!(o2.iter().all(|&v| v == 9.25), "values output changed on error");
+                    prop_assert!(
+                        o2.iter().all(|&v| v == 9.25),
+                        "values output changed on error"
+                    );
                     prop_assert!(count.iter().all(|&c| c == 42), "count changed on error");
                 }
                 judged("by_key", valid, r, |()| {

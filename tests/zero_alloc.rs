@@ -6,8 +6,8 @@
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    ArgOp, ArgReduce, Backend, ByKey, Collectives, Csr, Element, Predicate, ReduceOp, Runs, ScanKind,
-    SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
+    ArgOp, ArgReduce, Backend, ByKey, Collectives, Csr, Element, Predicate, ReduceOp, Runs,
+    ScanKind, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 

@@ -94,7 +94,10 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
     /// `P_t`. Items past the input are the padding `(0, identity)`, which leaves a fold as it
     /// is, so a short thread's total is the fold of its items and a thread past the end is
     /// the padding.
-    fn prefixes(&self, tile: usize) -> ([Pair<V>; SCAN_TILE_THREADS], [Pair<V>; SCAN_TILE_THREADS]) {
+    fn prefixes(
+        &self,
+        tile: usize,
+    ) -> ([Pair<V>; SCAN_TILE_THREADS], [Pair<V>; SCAN_TILE_THREADS]) {
         let r = self.tile(tile);
         let mut totals = [self.pad(); SCAN_TILE_THREADS];
         for (t, total) in totals.iter_mut().enumerate() {
@@ -315,7 +318,10 @@ fn reduce<K: Element, V: Element>(
             (0..tasks).into_par_iter().for_each(|task| {
                 let first = task * TILES_PER_TASK;
                 let last = tiles.min(first + TILES_PER_TASK);
-                let (b0, b1) = (before::<V>(words, first), (last < tiles).then(|| before::<V>(words, last)));
+                let (b0, b1) = (
+                    before::<V>(words, first),
+                    (last < tiles).then(|| before::<V>(words, last)),
+                );
                 let (heads_end, ends_end) = b1.map_or((runs, runs), |b| (b.heads, b.ends));
                 // SAFETY: a task writes the runs whose heads (keys) and ends (values) lie in
                 // its tiles: the counts before its first tile up to those before the next

@@ -262,12 +262,26 @@ pub fn err_by_key<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
         )?;
         expect_err!(
             format!("reduce_by_key_into: keys output of {len}"),
-            b.reduce_by_key_into(&keys, &vals, &mut keys_wrong, &mut vout, &mut count, ReduceOp::Sum),
+            b.reduce_by_key_into(
+                &keys,
+                &vals,
+                &mut keys_wrong,
+                &mut vout,
+                &mut count,
+                ReduceOp::Sum
+            ),
             E::LengthMismatch { .. }
         )?;
         expect_err!(
             format!("reduce_by_key_into: values output of {len}"),
-            b.reduce_by_key_into(&keys, &vals, &mut kout, &mut short_or_long, &mut count, ReduceOp::Sum),
+            b.reduce_by_key_into(
+                &keys,
+                &vals,
+                &mut kout,
+                &mut short_or_long,
+                &mut count,
+                ReduceOp::Sum
+            ),
             E::LengthMismatch { .. }
         )?;
         eq(
@@ -343,7 +357,14 @@ pub fn err_by_key<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     )?;
     ok(
         "good reduce_by_key_into",
-        b.reduce_by_key_into(&keys, &vals, &mut kout, &mut vout, &mut count, ReduceOp::Sum),
+        b.reduce_by_key_into(
+            &keys,
+            &vals,
+            &mut kout,
+            &mut vout,
+            &mut count,
+            ReduceOp::Sum,
+        ),
     )?;
     eq("runs", vec![2u64], ok("download", b.download(&count))?)?;
     eq(
@@ -354,11 +375,24 @@ pub fn err_by_key<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     let mut iout = ok("upload", b.upload(&[0i64; 3]))?;
     ok(
         "bitwise op on integers",
-        b.scan_by_key_into(&keys, &ints, &mut iout, ReduceOp::BitXor, ScanKind::Exclusive),
+        b.scan_by_key_into(
+            &keys,
+            &ints,
+            &mut iout,
+            ReduceOp::BitXor,
+            ScanKind::Exclusive,
+        ),
     )?;
-    eq("xor scan", vec![0i64, 7, 0], ok("download", b.download(&iout))?)?;
+    eq(
+        "xor scan",
+        vec![0i64, 7, 0],
+        ok("download", b.download(&iout))?,
+    )?;
     // Empty inputs: nothing to scan, 0 runs.
-    let (ek, ev) = (ok("alloc", b.alloc::<u32>(0))?, ok("alloc", b.alloc::<f32>(0))?);
+    let (ek, ev) = (
+        ok("alloc", b.alloc::<u32>(0))?,
+        ok("alloc", b.alloc::<f32>(0))?,
+    );
     let mut eo = ok("alloc", b.alloc::<f32>(0))?;
     let mut eko = ok("alloc", b.alloc::<u32>(0))?;
     ok(
@@ -369,7 +403,14 @@ pub fn err_by_key<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
         "reduce_by_key_into of nothing",
         b.reduce_by_key_into(&ek, &ev, &mut eko, &mut eo, &mut count, ReduceOp::Sum),
     )?;
-    eq("runs of nothing", vec![0u64], ok("download", b.download(&count))?)?;
-    let none = ok("reduce_by_key of nothing", b.reduce_by_key(&ek, &ev, ReduceOp::Min))?;
+    eq(
+        "runs of nothing",
+        vec![0u64],
+        ok("download", b.download(&count))?,
+    )?;
+    let none = ok(
+        "reduce_by_key of nothing",
+        b.reduce_by_key(&ek, &ev, ReduceOp::Min),
+    )?;
     eq("runs of an empty input", 0, none.len)
 }

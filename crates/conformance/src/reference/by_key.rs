@@ -93,7 +93,11 @@ mod tests {
         let got = scan_by_key(&keys, &vals, ReduceOp::Sum, ScanKind::Inclusive);
         let mut acc = 0u64;
         for e in 0..n {
-            acc = if e % 5000 == 0 { vals[e] } else { acc + vals[e] };
+            acc = if e % 5000 == 0 {
+                vals[e]
+            } else {
+                acc + vals[e]
+            };
             assert_eq!(got[e], acc, "at {e}");
         }
     }
@@ -108,12 +112,18 @@ mod tests {
         let keys = vec![7u32; n];
         let want = super::super::device_scan(&vals, ReduceOp::Sum, ScanKind::Inclusive);
         let got = scan_by_key(&keys, &vals, ReduceOp::Sum, ScanKind::Inclusive);
-        assert!(want.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(
+            want.iter()
+                .zip(&got)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        );
         // A run starting at element 5 of thread 1: its 16 items fold sequentially from the
         // head, then thread 2's total joins through the Kogge-Stone step.
         let mut keys = vec![0u32; 64];
         keys[21..].fill(1);
-        let vals: Vec<f32> = (0..64).map(|i| if i == 21 { 1.0e8 } else { 0.75 }).collect();
+        let vals: Vec<f32> = (0..64)
+            .map(|i| if i == 21 { 1.0e8 } else { 0.75 })
+            .collect();
         let got = scan_by_key(&keys, &vals, ReduceOp::Sum, ScanKind::Inclusive);
         let mut s = 1.0e8f32;
         for _ in 22..32 {
@@ -124,6 +134,10 @@ mod tests {
         for _ in 33..48 {
             t2 += 0.75;
         }
-        assert_eq!(got[47], s + t2, "thread 2's total added to thread 1's run part");
+        assert_eq!(
+            got[47],
+            s + t2,
+            "thread 2's total added to thread 1's run part"
+        );
     }
 }
