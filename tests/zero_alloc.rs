@@ -1,13 +1,13 @@
 //! No device allocation in steady state: once a backend's workspace is sized (by `reserve`, or
 //! by a first call of each collective), 100 calls of every `_into` collective, `scan` and
-//! `spmv` (3 of the sorts and runs) into preallocated outputs make no device allocation, and their results are the
+//! `spmv` (3 of the sorts, runs and by_key) into preallocated outputs make no device allocation, and their results are the
 //! reference's. Runs on the SIMT executor at 32 and 64 lanes (a `GpuRuntime`, the same host
 //! code as CUDA and HIP) and on CUDA.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, Predicate, ReduceOp, Runs, ScanKind,
-    SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
+    ArgOp, ArgReduce, Backend, ByKey, Collectives, Csr, Element, Predicate, ReduceOp, Runs,
+    ScanKind, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 
@@ -352,6 +352,37 @@ fn runs<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
         let firsts: Vec<f32> = want.iter().map(|r| s.floats[r.0]).collect();
         let got = b.download(&s.sorted_f).unwrap();
         assert_eq!(got[..want.len()], firsts[..], "unique by key values");
+    }
+    by_key(b, s, check);
+}
+
+/// scan_by_key (inclusive and exclusive) and reduce_by_key of the floats by the histogram
+/// keys, into the scan and sort outputs.
+fn by_key<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        b.scan_by_key_into(&s.keys_in, &s.f_in, &mut s.f_scan, ReduceOp::Sum, kind)
+            .unwrap();
+        if check {
+            let want = refr::scan_by_key(&s.keys, &s.floats, ReduceOp::Sum, kind);
+            let got = b.download(&s.f_scan).unwrap();
+            assert!(same(&got, &want), "scan_by_key f32 {kind:?}");
+        }
+    }
+    b.reduce_by_key_into(
+        &s.keys_in,
+        &s.f_in,
+        &mut s.sorted_u,
+        &mut s.sorted_f,
+        &mut s.count,
+        ReduceOp::Max,
+    )
+    .unwrap();
+    if check {
+        let (keys, vals) = refr::reduce_by_key(&s.keys, &s.floats, ReduceOp::Max);
+        assert_eq!(b.download(&s.count).unwrap()[0] as usize, keys.len());
+        assert_eq!(b.download(&s.sorted_u).unwrap()[..keys.len()], keys[..]);
+        let got = b.download(&s.sorted_f).unwrap();
+        assert!(same(&got[..vals.len()], &vals), "reduce_by_key values");
     }
 }
 

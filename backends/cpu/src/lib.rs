@@ -626,7 +626,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         out: ByKeyOut<'_, Self, K, V>,
     ) -> Result<()> {
-        by_key::raw(keys, values, op, out)
+        by_key::raw(keys, values, op, out, &self.scratch)
     }
 
     fn raw_arg_reduce<T: Element>(

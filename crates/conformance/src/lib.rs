@@ -130,6 +130,9 @@ macro_rules! conformance_cases {
             segmented_arg_reduce_fixed
             segmented_arg_reduce_offsets
             warp_arg_reduce
+            scan_by_key_inclusive
+            scan_by_key_exclusive
+            reduce_by_key
             err_mask_width
             err_sub_width
             err_tile_size
@@ -150,6 +153,7 @@ macro_rules! conformance_cases {
             err_top_k
             err_runs
             err_arg_reduce
+            err_by_key
         }
     };
 }

@@ -2,7 +2,7 @@
 //! (its "Canonical combining order" and the sections block_reduce, device_reduce, device_scan,
 //! segmented_reduce, spmv, count_if, compact, histogram).
 
-use super::ops::{apply, bfly, group_reduce, identity, kogge_stone, mul};
+use super::ops::{apply, bfly, group_reduce, identity, kogge_stone_with, mul};
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::{
     MAX_VECTOR, REDUCE_ITEMS_PER_LANE, REDUCE_TILE, REDUCE_TILE_LANES, SCAN_ITEMS_PER_THREAD,
@@ -67,63 +67,66 @@ pub fn device_reduce_levels(n: usize) -> usize {
     levels
 }
 
-/// Local inclusive results of one scan tile (padded to SCAN_TILE with the identity).
-fn scan_tile<T: Element>(tile: &[T], op: ReduceOp) -> Vec<T> {
+/// Local inclusive results of one scan tile over any combinable values `P` (the elements,
+/// or by_key's pairs), padded to SCAN_TILE with `id` (the op's identity, which is also
+/// `E_0`), steps 1-4 of SEMANTICS "device_scan" with `f` as `op`.
+fn scan_tile<P: Copy>(tile: &[P], id: P, f: &impl Fn(P, P) -> P) -> Vec<P> {
     let mut x = tile.to_vec();
-    x.resize(SCAN_TILE, identity(op));
+    x.resize(SCAN_TILE, id);
     let items = SCAN_ITEMS_PER_THREAD;
     // 1. Sequential scan of each thread's 16 items.
     let mut s = x.clone();
     for t in 0..SCAN_TILE_THREADS {
         for k in 1..items {
-            s[t * items + k] = apply(op, s[t * items + k - 1], x[t * items + k]);
+            s[t * items + k] = f(s[t * items + k - 1], x[t * items + k]);
         }
     }
     // 2. Thread totals scanned within each logical group, then the group totals.
     let group = LOGICAL_GROUP as usize;
-    let mut w: Vec<T> = (0..SCAN_TILE_THREADS)
+    let mut w: Vec<P> = (0..SCAN_TILE_THREADS)
         .map(|t| s[t * items + items - 1])
         .collect();
     for g in w.chunks_mut(group) {
-        kogge_stone(op, g, group);
+        kogge_stone_with(g, group, f);
     }
     let groups = SCAN_TILE_THREADS / group;
-    let mut u: Vec<T> = (0..groups).map(|g| w[g * group + group - 1]).collect();
-    kogge_stone(op, &mut u, groups);
+    let mut u: Vec<P> = (0..groups).map(|g| w[g * group + group - 1]).collect();
+    kogge_stone_with(&mut u, groups, f);
     // 3. Thread prefixes.
-    let prefix: Vec<T> = (0..SCAN_TILE_THREADS)
+    let prefix: Vec<P> = (0..SCAN_TILE_THREADS)
         .map(|t| {
             let g = t / group;
-            let e = if g == 0 { identity(op) } else { u[g - 1] };
-            if t % group == 0 {
-                e
-            } else {
-                apply(op, e, w[t - 1])
-            }
+            let e = if g == 0 { id } else { u[g - 1] };
+            if t % group == 0 { e } else { f(e, w[t - 1]) }
         })
         .collect();
     // 4. Local inclusive values.
-    (0..SCAN_TILE)
-        .map(|e| apply(op, prefix[e / items], s[e]))
-        .collect()
+    (0..SCAN_TILE).map(|e| f(prefix[e / items], s[e])).collect()
+}
+
+/// The inclusive device scan (steps 1-6 of SEMANTICS "device_scan") of `vals` over any
+/// combinable values, with `id` as the identity and padding and `f` as `op`.
+pub(crate) fn device_scan_with<P: Copy>(vals: &[P], id: P, f: impl Fn(P, P) -> P) -> Vec<P> {
+    let mut incl = Vec::with_capacity(vals.len());
+    let mut carry: Option<P> = None; // X_i, the op of all earlier tile aggregates
+    for tile in vals.chunks(SCAN_TILE) {
+        let local = scan_tile(tile, id, &f);
+        let aggregate = local[SCAN_TILE - 1];
+        match carry {
+            None => incl.extend_from_slice(&local[..tile.len()]),
+            Some(x) => incl.extend(local[..tile.len()].iter().map(|&l| f(x, l))),
+        }
+        carry = Some(match carry {
+            None => aggregate,
+            Some(x) => f(x, aggregate),
+        });
+    }
+    incl
 }
 
 /// device_scan in the canonical order.
 pub fn device_scan<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind) -> Vec<T> {
-    let mut incl = Vec::with_capacity(vals.len());
-    let mut carry: Option<T> = None; // X_i, the op of all earlier tile aggregates
-    for tile in vals.chunks(SCAN_TILE) {
-        let local = scan_tile(tile, op);
-        let aggregate = local[SCAN_TILE - 1];
-        match carry {
-            None => incl.extend_from_slice(&local[..tile.len()]),
-            Some(x) => incl.extend(local[..tile.len()].iter().map(|&l| apply(op, x, l))),
-        }
-        carry = Some(match carry {
-            None => aggregate,
-            Some(x) => apply(op, x, aggregate),
-        });
-    }
+    let incl = device_scan_with(vals, identity(op), |a, b| apply(op, a, b));
     match kind {
         ScanKind::Inclusive => incl,
         ScanKind::Exclusive => {

@@ -3,6 +3,7 @@
 //! either shows up as a conformance mismatch.
 
 mod arg_reduce;
+mod by_key;
 mod device;
 mod ops;
 mod runs;
@@ -10,8 +11,9 @@ mod sort;
 mod warp;
 
 pub use arg_reduce::*;
+pub use by_key::{heads, reduce_by_key, scan_by_key};
 pub use device::*;
-pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, mul};
+pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, kogge_stone_with, mul};
 pub use runs::runs;
 pub use sort::*;
 pub use warp::*;

@@ -167,11 +167,17 @@ pub fn bfly_pow2<T: Element>(op: ReduceOp, vals: &[T]) -> T {
 /// Inclusive Kogge-Stone scan of one segment of a `width`-lane group (the segment may be
 /// shorter than `width`): for d = 1, 2, … < width, lanes `i >= d` take `op(v[i-d], v[i])`.
 pub fn kogge_stone<T: Element>(op: ReduceOp, seg: &mut [T], width: usize) {
+    kogge_stone_with(seg, width, &|a, b| apply(op, a, b));
+}
+
+/// [`kogge_stone`] over any combinable values, `f` standing for the op (left operand the lane
+/// `d` below).
+pub fn kogge_stone_with<P: Copy>(seg: &mut [P], width: usize, f: &impl Fn(P, P) -> P) {
     let mut d = 1;
     while d < width {
         let old = seg.to_vec();
         for i in d..seg.len() {
-            seg[i] = apply(op, old[i - d], old[i]);
+            seg[i] = f(old[i - d], old[i]);
         }
         d *= 2;
     }
