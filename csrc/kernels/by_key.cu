@@ -286,13 +286,14 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
                   uint32_t dtype, uint32_t op, uint32_t mode, const void* keys, const void* vals,
                   uint64_t n, void* scratch, uint64_t scratch_bytes, void* out, void* keys_out,
                   uint64_t* count) {
-  if (mode > kModeReduce) return WK_ERR_ARG;
-  if ((mode == kModeReduce) != (keys_out != nullptr && count != nullptr)) return WK_ERR_ARG;
+  if (mode > kModeReduce || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
   host::stream_t hs = as_stream(stream);
+  // Empty buffers may have no address: only the count is written.
   if (n == 0) {
     if (mode == kModeReduce) return host::memset_async(count, 0, sizeof(uint64_t), hs);
     return WK_OK;
   }
+  if (mode == kModeReduce && keys_out == nullptr) return WK_ERR_ARG;
   const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (tiles > 0x7fffffffull) return WK_ERR_ARG;
   return with_dtype(key_dtype, [&](auto ktag) {
