@@ -1,15 +1,16 @@
 // reduce_by_key and scan_by_key (docs/SEMANTICS.md "by_key"): the device scan's tiles over pairs
 // (head, value) with the segmented operator (fa, a) + (fb, b) = (fa | fb, fb ? b : op(a, b)).
 //
-// Two launches. by_key_heads turns the keys into one bit a key (1: the key starts a run), with
-// a sentinel bit at n so that "e ends a run" is simply "e + 1 starts one"; only this kernel
-// knows the key type, so the scan below is compiled per value type and op, as device_scan is.
-// by_key_scan then scans tiles of 256 threads x 16 items as device_scan.cu does, each thread's
-// head bits in a register. The tile prefix uses the scan's look-back unchanged: a tile with a
-// head publishes its inclusive value (from its last head on) at once, since the operator drops
-// everything before a head; a tile without one publishes its aggregate, then its inclusive
-// prefix, and the look-back's left fold from the nearest inclusive prefix is the pair fold. A
-// reduce also looks back over head counts (runs.cu's way) for each run's output slot.
+// One pass over tiles of 256 threads x 16 items, as device_scan.cu. Each thread reads its 16
+// keys itself (16-byte vector loads where aligned; only the keys' size and whether they are
+// floats reach the kernel, so it is instantiated per value type, op and key size) and keeps their head bits (the key differs from the one before) and end bits (the next
+// one differs, or it is the last) in registers. The tile prefix uses the scan's look-back
+// unchanged: a tile with a head publishes its inclusive value (from its last head on) at once,
+// since the operator drops everything before a head; a tile without one publishes its
+// aggregate, then its inclusive prefix, and the look-back's left fold from the nearest
+// inclusive prefix is the pair fold. A reduce also looks back over head counts (runs.cu's way)
+// for the tile's first output slot, and stages its runs' values in shared memory so they are
+// written by consecutive threads (the run keys go out from the registers).
 #include "device.h"
 #include "look_back.h"
 
@@ -23,32 +24,37 @@ const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
 const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 const unsigned kWarpItems = WK_WARP_SIZE * kItems;
-const unsigned kHeadBits = 32;  // bits of one head word (a uint32_t, not a lane count)
 
 const uint32_t kModeInclusive = 0;
 const uint32_t kModeExclusive = 1;
 const uint32_t kModeReduce = 2;
 
-// Head words for n keys: bits 0 .. n (the sentinel), and one more word so a tile's last thread
-// may read the word after its own.
-uint64_t head_words(uint64_t n) {
-  const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  return tiles * WK_SCAN_TILE / kHeadBits + 1;
+// Key equality on the keys' bits: IEEE `==` for floats (-0.0 == +0.0, a NaN equals nothing).
+template <typename KB> __device__ __forceinline__ bool key_eq(KB a, KB b, bool fl) {
+  if (!fl) return a == b;
+  const KB abs = ~(KB)0 >> 1;
+  const KB inf = sizeof(KB) == 4 ? (KB)0x7f800000u : (KB)0x7ff0000000000000ull;
+  if ((a & abs) > inf || (b & abs) > inf) return false;
+  return a == b || ((a | b) & abs) == 0;
 }
 
-// One thread a position 0 .. n: bit e of `heads` is set when key e starts a run (e == 0 or
-// keys[e] != keys[e - 1], IEEE for floats) or e == n. Each logical group's ballot is one word.
-template <typename K>
-__global__ void __launch_bounds__(kBlock)
-    by_key_heads(const K* keys, uint64_t n, uint64_t words, uint32_t* heads) {
-  const uint64_t e = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  bool h = e == n;
-  if (e < n) h = e == 0 || !(keys[e] == keys[e - 1]);
-  const unsigned ln = lane();
-  const wk_lanemask_t all = block_warp_lanes();
-  const wk_lanemask_t b = arch::ballot_sync(all, h);
-  const unsigned g = ln - ln % kHeadBits;
-  if (ln == g && e / kHeadBits < words) heads[e / kHeadBits] = (uint32_t)(b >> g);
+// Keys first .. first + live - 1 into k (live <= 16): whole 16-byte vectors when the thread
+// has all 16 and the keys are aligned.
+template <typename KB>
+__device__ __forceinline__ void load_keys(const KB* keys, uint64_t first, unsigned live,
+                                          bool vec, KB* k) {
+  if (vec && live == kItems) {
+    const unsigned per = sizeof(uint4) / sizeof(KB);
+    const uint4* p = reinterpret_cast<const uint4*>(keys + first);
+#pragma unroll
+    for (unsigned c = 0; c < kItems / per; ++c) {
+      const uint4 v = p[c];
+      __builtin_memcpy(k + c * per, &v, sizeof(uint4));
+    }
+    return;
+  }
+#pragma unroll
+  for (unsigned i = 0; i < kItems; ++i) k[i] = i < live ? keys[first + i] : (KB)0;
 }
 
 // Kogge-Stone of pairs within segments of `width` lanes (docs/SEMANTICS.md "warp_scan" with
@@ -68,12 +74,11 @@ __device__ __forceinline__ T seg_kogge_stone(wk_lanemask_t mask, T v, unsigned* 
   return v;
 }
 
-template <int OP, typename T, typename Status>
+template <int OP, typename T, typename KB, typename Status>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
-    by_key_scan(wk_status* st, uint32_t warp_size, const uint32_t* heads, const T* in,
-                uint64_t n, uint32_t mode, unsigned* counter, Status status, CountStatus counts,
-                T* out, const void* keys, uint32_t key_size, void* keys_out,
-                unsigned long long* total) {
+    by_key_scan(wk_status* st, uint32_t warp_size, const KB* keys, uint32_t key_float,
+                const T* in, uint64_t n, uint32_t mode, unsigned* counter, Status status,
+                CountStatus counts, T* out, KB* keys_out, unsigned long long* total) {
   typedef Op<OP, T> O;
   typedef Pad<T> P;
   const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
@@ -85,20 +90,23 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   WK_SHARED(T, stash, StashFor<T>::size);
   WK_SHARED(unsigned, stash_flags, StashFor<T>::flags);
   WK_SHARED(unsigned, warp_heads, kWarps);
+  WK_SHARED(unsigned, warp_ends, kWarps);
   WK_SHARED_VAR(T, s_agg);
   WK_SHARED_VAR(T, s_prefix);
   WK_SHARED_VAR(uint64_t, s_offset);
   WK_SHARED_VAR(unsigned, s_tile);
+  WK_SHARED_VAR(unsigned, s_starts);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
   if (t == 0) s_tile = atomicAdd(counter, 1u);
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  const uint64_t base = tile * WK_SCAN_TILE;
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
   const auto wsm = items + w * kWarpSlots;
-  const uint64_t wbase = tile * WK_SCAN_TILE + (uint64_t)w * kWarpItems;
+  const uint64_t wbase = base + (uint64_t)w * kWarpItems;
   const wk_lanemask_t mask = block_warp_lanes();
 
   // Values: each warp its 16 x W consecutive ones, coalesced, through shared memory.
@@ -115,25 +123,37 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
       wsm[P::at(idx)] = wbase + idx < n ? in[wbase + idx] : O::identity();
     }
   }
-  // This thread's head bits (items 16t .. 16t+15 of the tile) and end bits (the next key's
-  // head bit: the sentinel ends the last run). Positions past n have neither.
+  // This thread's keys (items 16t .. 16t+15 of the tile), their head bits (the first key, or
+  // one that differs from the key before it) and end bits (the last key, or one the next key
+  // differs from). Positions past n have neither.
   const uint64_t first = wbase + (uint64_t)ln * kItems;
-  const uint64_t hw = first / kHeadBits;
-  const unsigned off = (unsigned)(first % kHeadBits);
-  const uint64_t two = (uint64_t)heads[hw] | ((uint64_t)heads[hw + 1] << kHeadBits);
   const unsigned live = first >= n ? 0 : (n - first >= kItems ? kItems : (unsigned)(n - first));
-  const unsigned live_mask = (unsigned)((1ull << live) - 1);
-  const unsigned hb = (unsigned)(two >> off) & live_mask;
-  const unsigned eb = (unsigned)(two >> (off + 1)) & live_mask;
+  const bool fl = key_float != 0;
+  KB k[kItems];
+  load_keys<KB>(keys, first, live, ((uintptr_t)keys % sizeof(uint4)) == 0, k);
+  unsigned hb = 0, eb = 0;
+  if (live) {
+    const KB prev = first > 0 ? keys[first - 1] : (KB)0;
+    const KB next = first + kItems < n ? keys[first + kItems] : (KB)0;
+#pragma unroll
+    for (unsigned i = 0; i < kItems; ++i) {
+      if (i < live) {
+        if (first + i == 0 || !key_eq(k[i], i == 0 ? prev : k[i - 1], fl)) hb |= 1u << i;
+        if (first + i + 1 == n || !key_eq(i + 1 < kItems ? k[i + 1] : next, k[i], fl))
+          eb |= 1u << i;
+      }
+    }
+  }
+  if (t == 0) s_starts = hb & 1;
   syncwarp(NATIVE, mask);
 
   // 1. Thread-local scan of the pairs: s_k restarts at each head.
   T s[kItems];
   s[0] = wsm[P::at(ln * kItems)];
 #pragma unroll
-  for (unsigned k = 1; k < kItems; ++k) {
-    const T x = wsm[P::at(ln * kItems + k)];
-    s[k] = (hb >> k) & 1 ? x : O::combine(s[k - 1], x);
+  for (unsigned i = 1; i < kItems; ++i) {
+    const T x = wsm[P::at(ln * kItems + i)];
+    s[i] = (hb >> i) & 1 ? x : O::combine(s[i - 1], x);
   }
 
   // 2. Kogge-Stone of the thread totals in each logical group, then over the group totals.
@@ -147,10 +167,18 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     group_tot[g] = wv;
     group_totf[g] = wf;
   }
-  // Head counts for a reduce's output slots (runs.cu's way).
-  const unsigned mine = __popc(hb);
-  const unsigned hincl = mode == kModeReduce ? kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE) : 0;
-  if (ln == WK_WARP_SIZE - 1) warp_heads[w] = hincl;
+  // A reduce's heads and ends ranked over the block (runs.cu's way).
+  const bool reduce = mode == kModeReduce;
+  const unsigned my_heads = __popc(hb), my_ends = __popc(eb);
+  unsigned h_incl = 0, e_incl = 0;
+  if (reduce) {
+    h_incl = kogge_stone<OP_SUM, unsigned>(mask, my_heads, WK_WARP_SIZE);
+    e_incl = kogge_stone<OP_SUM, unsigned>(mask, my_ends, WK_WARP_SIZE);
+    if (ln == WK_WARP_SIZE - 1) {
+      warp_heads[w] = h_incl;
+      warp_ends[w] = e_incl;
+    }
+  }
   __syncthreads();
   if (t < WK_LOGICAL_GROUP) {
     unsigned f = t < kGroups ? group_totf[t] : 0;
@@ -171,20 +199,26 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   const unsigned pf = e_f | (gl == 0 ? 0 : wf_prev);
   unsigned seen = 0;  // a head among items 0 .. k of this thread
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    seen |= (hb >> k) & 1;
-    if (!seen) s[k] = O::combine(p, s[k]);
+  for (unsigned i = 0; i < kItems; ++i) {
+    seen |= (hb >> i) & 1;
+    if (!seen) s[i] = O::combine(p, s[i]);
   }
   if (t == kThreads - 1) s_agg = s[kItems - 1];
-  unsigned rank = 0, count = 0;
-  if (mode == kModeReduce) {
-    rank = hincl - mine;
+  unsigned h_rank = 0, e_rank = 0, count = 0, ends = 0;
+  if (reduce) {
+    h_rank = h_incl - my_heads;
+    e_rank = e_incl - my_ends;
     for (unsigned i = 0; i < kWarps; ++i) {
-      if (i < w) rank += warp_heads[i];
+      if (i < w) {
+        h_rank += warp_heads[i];
+        e_rank += warp_ends[i];
+      }
       count += warp_heads[i];
+      ends += warp_ends[i];
     }
   }
   const bool tile_head = group_inclf[kGroups - 1] != 0;
+  const bool starts = s_starts != 0;
   __syncthreads();
 
   // 5. The tile prefix X (tile > 0) by look-back, unless the tile starts with a head; a tile
@@ -198,10 +232,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     } else if (t == 0) {
       status.publish(tile, kStatusAggregate, agg);
     }
-    const bool starts = (heads[tile * WK_SCAN_TILE / kHeadBits] & 1) != 0;
     if (tile != 0 && !starts) x = look_back<OP, T>(status, tile, stash, stash_flags);
-    if (t == 0 && tile != 0 && !tile_head) status.publish(tile, kStatusInclusive, O::combine(x, agg));
-    if (mode == kModeReduce) {
+    if (t == 0 && tile != 0 && !tile_head)
+      status.publish(tile, kStatusInclusive, O::combine(x, agg));
+    if (reduce) {
       if (tile == 0) {
         if (t == 0) counts.publish(0, kStatusInclusive, count);
       } else {
@@ -216,54 +250,49 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     }
   }
   __syncthreads();
+  const T x = s_prefix;
 
-  if (mode == kModeReduce) {
-    // A run's key at its head, its value at its end: slot offset + (heads up to here) - 1.
+  if (reduce) {
+    // The tile's heads are runs offset .. offset + count - 1: their keys go out from the
+    // registers. The runs' values wait in `items` (which every thread has read) by end rank,
+    // then go out in order; the tile's first end closes run offset - 1 when the tile continues
+    // a run.
     const uint64_t offset = s_offset;
-    const T x = s_prefix;
-    unsigned upto = rank;
     seen = 0;
-    for (unsigned k = 0; k < kItems; ++k) {
-      const uint64_t e = first + k;
-      if ((hb >> k) & 1) {
-        if (key_size == 4)
-          ((uint32_t*)keys_out)[offset + upto] = ((const uint32_t*)keys)[e];
-        else
-          ((uint64_t*)keys_out)[offset + upto] = ((const uint64_t*)keys)[e];
-        ++upto;
-      }
-      seen |= (hb >> k) & 1;
-      if ((eb >> k) & 1) {
-        const T v = pf || seen || tile == 0 ? s[k] : O::combine(x, s[k]);
-        out[offset + upto - 1] = v;
-      }
+#pragma unroll
+    for (unsigned i = 0; i < kItems; ++i) {
+      seen |= (hb >> i) & 1;
+      if ((hb >> i) & 1) keys_out[offset + h_rank++] = k[i];
+      if ((eb >> i) & 1) items[e_rank++] = pf || seen || tile == 0 ? s[i] : O::combine(x, s[i]);
     }
+    __syncthreads();
+    const uint64_t first_slot = starts ? offset : offset - 1;
+    for (unsigned r = t; r < ends; r += kThreads) out[first_slot + r] = items[r];
     if (tile == tiles - 1 && t == 0) *total = offset + count;
     return;
   }
 
   // Scans: the final values go back through this warp's shared memory (it read only its own
   // threads' slots since the last barrier), then out coalesced; exclusive writes e + 1.
-  const T x = s_prefix;
   seen = 0;
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    seen |= (hb >> k) & 1;
-    T v = pf || seen || tile == 0 ? s[k] : O::combine(x, s[k]);
-    if (mode == kModeExclusive && ((eb >> k) & 1)) v = O::identity();
-    wsm[P::at(ln * kItems + k)] = v;
+  for (unsigned i = 0; i < kItems; ++i) {
+    seen |= (hb >> i) & 1;
+    T v = pf || seen || tile == 0 ? s[i] : O::combine(x, s[i]);
+    if (mode == kModeExclusive && ((eb >> i) & 1)) v = O::identity();
+    wsm[P::at(ln * kItems + i)] = v;
   }
   syncwarp(NATIVE, mask);
   const bool excl = mode == kModeExclusive;
   if (!excl && wbase + kWarpItems <= n) {
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k)
-      out[wbase + k * WK_WARP_SIZE + ln] = wsm[P::at(k * WK_WARP_SIZE + ln)];
+    for (unsigned i = 0; i < kItems; ++i)
+      out[wbase + i * WK_WARP_SIZE + ln] = wsm[P::at(i * WK_WARP_SIZE + ln)];
     return;
   }
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    const unsigned idx = k * WK_WARP_SIZE + ln;
+  for (unsigned i = 0; i < kItems; ++i) {
+    const unsigned idx = i * WK_WARP_SIZE + ln;
     const uint64_t e = wbase + idx;
     if (excl) {
       if (e + 1 < n) out[e + 1] = wsm[P::at(idx)];
@@ -278,8 +307,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
 
 uint64_t by_key_scratch(uint32_t elem_size, uint64_t n) {
   const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  return status_bytes(elem_size, tiles) + round_up(CountStatus::bytes(tiles)) +
-         round_up(head_words(n) * sizeof(uint32_t));
+  return status_bytes(elem_size, tiles) + round_up(CountStatus::bytes(tiles));
 }
 
 int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
@@ -296,41 +324,40 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
   if (mode == kModeReduce && keys_out == nullptr) return WK_ERR_ARG;
   const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (tiles > 0x7fffffffull) return WK_ERR_ARG;
-  return with_dtype(key_dtype, [&](auto ktag) {
-    typedef typename decltype(ktag)::type K;
-    return with_dtype(dtype, [&](auto tt) {
-      typedef typename decltype(tt)::type T;
-      if (scratch_bytes < by_key_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
-      char* s = (char*)scratch;
-      unsigned* counter = (unsigned*)s;
-      typename StatusFor<T>::type status;
-      const uint64_t zeroed = status_layout<T>(s, tiles, &status);
-      const uint64_t sb = status_bytes(sizeof(T), tiles);
-      CountStatus counts;
-      counts.words = (unsigned long long*)(s + sb);
-      uint32_t* heads = (uint32_t*)(s + sb + round_up(CountStatus::bytes(tiles)));
-      // The counter, the value statuses' flags, the head counts and the head words (the last
-      // ones past the sentinel are read as zeros).
-      int rc = host::memset_async(s, 0, zeroed, hs);
-      if (!rc)
-        rc = host::memset_async(s + sb, 0,
-                                round_up(CountStatus::bytes(tiles)) +
-                                    round_up(head_words(n) * sizeof(uint32_t)),
-                                hs);
-      if (rc) return rc;
-      unsigned grid;
-      if (!grid_for(n + 1, kBlock, &grid)) return WK_ERR_ARG;
-      WK_LAUNCH(grid, kBlock, 0, hs, by_key_heads<K>)((const K*)keys, n, head_words(n), heads);
-      rc = host::launch_error();
-      if (rc) return rc;
-      return with_op<T>(op, [&](auto ot) {
-        const int O = decltype(ot)::value;
-        typedef typename StatusFor<T>::type S;
-        WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, by_key_scan<O, T, S>)(
-            st, warp_size, heads, (const T*)vals, n, mode, counter, status, counts, (T*)out,
-            keys, (uint32_t)sizeof(K), keys_out, (unsigned long long*)count);
-        return host::launch_error();
-      });
+  // The kernel sees only the keys' bits and whether they are floats.
+  uint32_t key_size = 0, key_float = key_dtype == DT_F32 || key_dtype == DT_F64;
+  with_dtype(key_dtype, [&](auto kt) {
+    key_size = (uint32_t)sizeof(typename decltype(kt)::type);
+    return WK_OK;
+  });
+  if (key_size == 0) return WK_ERR_DTYPE;
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    if (scratch_bytes < by_key_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
+    char* s = (char*)scratch;
+    unsigned* counter = (unsigned*)s;
+    typename StatusFor<T>::type status;
+    const uint64_t zeroed = status_layout<T>(s, tiles, &status);
+    const uint64_t sb = status_bytes(sizeof(T), tiles);
+    CountStatus counts;
+    counts.words = (unsigned long long*)(s + sb);
+    // The counter, the value statuses' flags and the head counts.
+    int rc = host::memset_async(s, 0, zeroed, hs);
+    if (!rc) rc = host::memset_async(s + sb, 0, round_up(CountStatus::bytes(tiles)), hs);
+    if (rc) return rc;
+    return with_op<T>(op, [&](auto ot) {
+      const int O = decltype(ot)::value;
+      typedef typename StatusFor<T>::type S;
+#define WK_BY_KEY_LAUNCH(KB)                                                                 \
+  WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, by_key_scan<O, T, KB, S>)(                     \
+      st, warp_size, (const KB*)keys, key_float, (const T*)vals, n, mode, counter, status,    \
+      counts, (T*)out, (KB*)keys_out, (unsigned long long*)count)
+      if (key_size == 4)
+        WK_BY_KEY_LAUNCH(uint32_t);
+      else
+        WK_BY_KEY_LAUNCH(uint64_t);
+#undef WK_BY_KEY_LAUNCH
+      return host::launch_error();
     });
   });
 }
