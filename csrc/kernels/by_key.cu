@@ -10,7 +10,7 @@
 // aggregate, then its inclusive prefix, and the look-back's left fold from the nearest
 // inclusive prefix is the pair fold. A reduce also looks back over head counts (runs.cu's way)
 // for the tile's first output slot, and stages its runs' values in shared memory so they are
-// written by consecutive threads (the run keys go out from the registers).
+// written by consecutive threads.
 #include "device.h"
 #include "look_back.h"
 
@@ -74,8 +74,16 @@ __device__ __forceinline__ T seg_kogge_stone(wk_lanemask_t mask, T v, unsigned* 
   return v;
 }
 
+// Blocks per SM the registers must allow. Without a bound the kernel took 111 registers a
+// thread (ncu, H100, 2^24 f32 runs of 8): two blocks an SM, 25% occupancy, 30-53% of DRAM
+// bandwidth. The bound follows device_scan's one-tile measurements (seven blocks for 4-byte
+// values there; this kernel also carries head and end bits), five for 8-byte values.
+template <typename T> struct ByKeyOccupancy {
+  static const int blocks = sizeof(T) == 4 ? 6 : 5;
+};
+
 template <int OP, typename T, typename KB, typename Status>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::blocks)
     by_key_scan(wk_status* st, uint32_t warp_size, const KB* keys, uint32_t key_float,
                 const T* in, uint64_t n, uint32_t mode, unsigned* counter, Status status,
                 CountStatus counts, T* out, KB* keys_out, unsigned long long* total) {
@@ -204,6 +212,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     if (!seen) s[i] = O::combine(p, s[i]);
   }
   if (t == kThreads - 1) s_agg = s[kItems - 1];
+  // The local values wait in this warp's shared memory (its own slots, which only this thread
+  // read since the last barrier) while the first warp looks back, as in device_scan.cu.
+#pragma unroll
+  for (unsigned i = 0; i < kItems; ++i) wsm[P::at(ln * kItems + i)] = s[i];
   unsigned h_rank = 0, e_rank = 0, count = 0, ends = 0;
   if (reduce) {
     h_rank = h_incl - my_heads;
@@ -251,19 +263,26 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
   }
   __syncthreads();
   const T x = s_prefix;
+  seen = 0;
+#pragma unroll
+  for (unsigned i = 0; i < kItems; ++i) {
+    seen |= (hb >> i) & 1;
+    const T l = wsm[P::at(ln * kItems + i)];
+    s[i] = pf || seen || tile == 0 ? l : O::combine(x, l);
+  }
 
   if (reduce) {
-    // The tile's heads are runs offset .. offset + count - 1: their keys go out from the
-    // registers. The runs' values wait in `items` (which every thread has read) by end rank,
+    // The tile's heads are runs offset .. offset + count - 1: their keys are read again (this
+    // thread read them at the start: cached), not kept in registers across the look-back. The
+    // runs' values wait in `items` (which every thread has read) by end rank,
     // then go out in order; the tile's first end closes run offset - 1 when the tile continues
     // a run.
     const uint64_t offset = s_offset;
-    seen = 0;
+    __syncthreads();
 #pragma unroll
     for (unsigned i = 0; i < kItems; ++i) {
-      seen |= (hb >> i) & 1;
-      if ((hb >> i) & 1) keys_out[offset + h_rank++] = k[i];
-      if ((eb >> i) & 1) items[e_rank++] = pf || seen || tile == 0 ? s[i] : O::combine(x, s[i]);
+      if ((hb >> i) & 1) keys_out[offset + h_rank++] = keys[first + i];
+      if ((eb >> i) & 1) items[e_rank++] = s[i];
     }
     __syncthreads();
     const uint64_t first_slot = starts ? offset : offset - 1;
@@ -274,12 +293,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
 
   // Scans: the final values go back through this warp's shared memory (it read only its own
   // threads' slots since the last barrier), then out coalesced; exclusive writes e + 1.
-  seen = 0;
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
-    seen |= (hb >> i) & 1;
-    T v = pf || seen || tile == 0 ? s[i] : O::combine(x, s[i]);
-    if (mode == kModeExclusive && ((eb >> i) & 1)) v = O::identity();
+    const T v = mode == kModeExclusive && ((eb >> i) & 1) ? O::identity() : s[i];
     wsm[P::at(ln * kItems + i)] = v;
   }
   syncwarp(NATIVE, mask);
