@@ -326,6 +326,17 @@ impl RawBackend for Faulty {
         };
         self.0.raw_by_key(ok, keys, values, op, out)
     }
+    fn raw_partition<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        first: Predicate<T>,
+        second: Option<Predicate<T>>,
+        o: &mut CpuBuffer<T>,
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_partition(ok, i, first, second, o, c)
+    }
     fn raw_arg_reduce<T: Element>(
         &self,
         ok: Validated,
