@@ -40,9 +40,10 @@
 
 pub use wavekit_core::{
     ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element,
-    HistogramResult, LaneMask, Match, Predicate, ReduceOp, ReducedByKey, Result, RunLengths, Runs,
-    ScanKind, SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey, VectorSize, View,
-    ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+    HistogramResult, LaneMask, Match, Partition, Partitioned, Partitioned3, Predicate, ReduceOp,
+    ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl, Sort,
+    SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut, Vote, VoteResult, WarpPrimitives,
+    WarpWidth, WavekitError,
 };
 pub use wavekit_core::{
     api, backend, canonical, device, element, error, host, lanes, mask, op, predicate, raw, view,
@@ -96,9 +97,10 @@ pub mod prelude {
     pub use crate::simt::SimtBackend;
     pub use crate::{
         ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind,
-        Element, HistogramResult, LaneMask, Predicate, ReduceOp, ReducedByKey, Result, RunLengths,
-        Runs, ScanKind, SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey,
-        VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError,
+        Element, HistogramResult, LaneMask, Partition, Partitioned, Partitioned3, Predicate,
+        ReduceOp, ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl,
+        Sort, SortOrder, TopK, UniqueByKey, VectorSize, Vote, VoteResult, WarpPrimitives,
+        WarpWidth, WavekitError,
     };
 }
 

@@ -1,13 +1,13 @@
 //! No device allocation in steady state: once a backend's workspace is sized (by `reserve`, or
 //! by a first call of each collective), 100 calls of every `_into` collective, `scan` and
-//! `spmv` (3 of the sorts, runs and by_key) into preallocated outputs make no device allocation, and their results are the
+//! `spmv` (3 of the sorts, runs, by_key and partition) into preallocated outputs make no device allocation, and their results are the
 //! reference's. Runs on the SIMT executor at 32 and 64 lanes (a `GpuRuntime`, the same host
 //! code as CUDA and HIP) and on CUDA.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    ArgOp, ArgReduce, Backend, ByKey, Collectives, Csr, Element, Predicate, ReduceOp, Runs,
-    ScanKind, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
+    ArgOp, ArgReduce, Backend, ByKey, Collectives, Csr, Element, Partition, Predicate, ReduceOp,
+    Runs, ScanKind, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize, WarpWidth,
 };
 use wavekit_conformance::reference as refr;
 
@@ -49,6 +49,7 @@ struct Setup<R: GpuRuntime> {
     f_one: Buf<R, f32>,
     u_one: Buf<R, u32>,
     count: Buf<R, u64>,
+    counts2: Buf<R, u64>,
     f_scan: Buf<R, f32>,
     u_scan: Buf<R, u32>,
     compacted: Buf<R, u32>,
@@ -124,6 +125,7 @@ fn setup<R: GpuRuntime>(b: &GpuBackend<R>, n: usize) -> Setup<R> {
         f_one: b.alloc(1).unwrap(),
         u_one: b.alloc(1).unwrap(),
         count: b.alloc(1).unwrap(),
+        counts2: b.alloc(2).unwrap(),
         f_scan: b.alloc(n).unwrap(),
         u_scan: b.alloc(n).unwrap(),
         compacted: b.alloc(n).unwrap(),
@@ -383,6 +385,35 @@ fn by_key<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
         assert_eq!(b.download(&s.sorted_u).unwrap()[..keys.len()], keys[..]);
         let got = b.download(&s.sorted_f).unwrap();
         assert!(same(&got[..vals.len()], &vals), "reduce_by_key values");
+    }
+    partition(b, s, check);
+}
+
+/// partition (floats above 0.5) and partition3 (ints below 2^31, then below 2^31 + 2^30) into
+/// the scan and sort outputs.
+fn partition<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
+    let pred = Predicate::Gt(0.5f32);
+    b.partition_into(&s.f_in, pred, &mut s.f_scan, &mut s.count)
+        .unwrap();
+    if check {
+        let (want, selected) = refr::partition(&s.floats, &pred);
+        assert_eq!(b.download(&s.count).unwrap(), [selected as u64]);
+        assert!(same(&b.download(&s.f_scan).unwrap(), &want), "partition");
+    }
+    let (first, second) = (
+        Predicate::Lt(THRESHOLD),
+        Predicate::Lt(THRESHOLD + (1 << 30)),
+    );
+    b.partition3_into(&s.u_in, first, second, &mut s.sorted_u, &mut s.counts2)
+        .unwrap();
+    if check {
+        let (want, counts) = refr::partition3(&s.ints, &first, &second);
+        assert_eq!(
+            b.download(&s.counts2).unwrap(),
+            counts.map(|c| c as u64),
+            "partition3 counts"
+        );
+        assert_eq!(b.download(&s.sorted_u).unwrap(), want, "partition3");
     }
 }
 

@@ -48,6 +48,7 @@
 #define WK_ALGO_ARG_REDUCE 9u
 #define WK_ALGO_RUNS 10u  // unique, unique_by_key, run_length_encode (ABI 8)
 #define WK_ALGO_BY_KEY 11u  // reduce_by_key, scan_by_key: the values' dtype (ABI 9)
+#define WK_ALGO_PARTITION 12u  // partition, partition3 (ABI 9)
 
 #ifdef __cplusplus
 extern "C" {

@@ -34,6 +34,7 @@ mod r#match;
 mod memory;
 mod order_free;
 mod order_free_simd;
+mod partition;
 mod runs;
 mod scratch;
 mod segmented_reduce;
@@ -478,6 +479,34 @@ impl RawBackend for CpuBackend {
             compact::unordered(input.data()?, pred, output.data_mut()?)
         };
         count.data_mut()?[0] = selected as u64;
+        Ok(())
+    }
+
+    fn raw_partition<T: Element>(
+        &self,
+        _: Validated,
+        input: &CpuBuffer<T>,
+        first: Predicate<T>,
+        second: Option<Predicate<T>>,
+        out: &mut CpuBuffer<T>,
+        counts: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        check_len(
+            "partition output (the input's length)",
+            input.len(),
+            out.len(),
+        )?;
+        let parts = if second.is_some() { 2 } else { 1 };
+        check_len(
+            "partition counts (one per leading part)",
+            parts,
+            counts.len(),
+        )?;
+        let k = partition::partition(input.data()?, first, second, out.data_mut()?);
+        let c = counts.data_mut()?;
+        for (c, k) in c.iter_mut().zip(k) {
+            *c = k as u64;
+        }
         Ok(())
     }
 

@@ -237,6 +237,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             ffi::ALGO_SPMV,
             ffi::ALGO_RUNS,
             ffi::ALGO_BY_KEY,
+            ffi::ALGO_PARTITION,
             ffi::ALGO_ARG_REDUCE,
         ]
         .map(|algo| self.scratch_bytes(algo, T::KIND, n))

@@ -973,6 +973,18 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.by_key_enqueue(keys, values, op, out)
     }
 
+    fn raw_partition<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        first: Predicate<T>,
+        second: Option<Predicate<T>>,
+        out: &mut GpuBuffer<T, R>,
+        counts: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.partition_enqueue(input, first, second, out, counts)
+    }
+
     fn raw_arg_reduce<T: Element>(
         &self,
         _: Validated,

@@ -17,6 +17,7 @@ mod buffer;
 mod by_key;
 pub mod ffi;
 mod imp;
+mod partition;
 mod probe;
 pub mod rtc;
 mod runs;

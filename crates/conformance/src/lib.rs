@@ -133,6 +133,8 @@ macro_rules! conformance_cases {
             scan_by_key_inclusive
             scan_by_key_exclusive
             reduce_by_key
+            partition
+            partition3
             err_mask_width
             err_sub_width
             err_tile_size
@@ -154,6 +156,7 @@ macro_rules! conformance_cases {
             err_runs
             err_arg_reduce
             err_by_key
+            err_partition
         }
     };
 }

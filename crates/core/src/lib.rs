@@ -37,9 +37,9 @@ pub mod view;
 pub mod width;
 
 pub use api::{
-    ArgOp, ArgReduce, ByKey, Collectives, Compacted, Csr, ReducedByKey, RunLengths, Runs,
-    SegmentedSort, Segments, Sort, SortOrder, TopK, UniqueByKey, VectorSize, VoteResult,
-    WarpPrimitives,
+    ArgOp, ArgReduce, ByKey, Collectives, Compacted, Csr, Partition, Partitioned, Partitioned3,
+    ReducedByKey, RunLengths, Runs, SegmentedSort, Segments, Sort, SortOrder, TopK, UniqueByKey,
+    VectorSize, VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
 pub use element::{ElemKind, Element};

@@ -533,6 +533,26 @@ pub trait RawBackend: Backend {
         out: ByKeyOut<'_, Self, K, V>,
     ) -> Result<()>;
 
+    // ---- partition (docs/SEMANTICS.md "partition") ----
+
+    /// Stable partition of `input` into `out` (the input's length): the elements for which
+    /// `first` holds, then (three-way, `second` given) those for which `first` does not hold
+    /// and `second` does, then the rest, each part in input order; the sizes of the leading
+    /// parts into `counts` (one element two-way, two three-way). An empty input writes zeros.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`; a backend that checks its
+    /// lengths again, `LengthMismatch`.
+    fn raw_partition<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        first: Predicate<T>,
+        second: Option<Predicate<T>>,
+        out: &mut Self::Buffer<T>,
+        counts: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+
     // ---- arg reduce (docs/SEMANTICS.md "arg_reduce") ----
 
     /// The first smallest (`ArgOp::Min`) or largest (`ArgOp::Max`) element of a non-empty

@@ -187,6 +187,7 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
     .chain(super::sort::cases())
     .chain(super::runs::cases())
     .chain(super::by_key::cases())
+    .chain(super::partition::cases())
     .collect()
 }
 

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use wavekit::api::{Collectives, Csr, Segments, VectorSize};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::{ArgOp, ArgReduce, ByKey, Runs, SegmentedSort, Sort, SortOrder, TopK};
+use wavekit::{ArgOp, ArgReduce, ByKey, Partition, Runs, SegmentedSort, Sort, SortOrder, TopK};
 use wavekit::{Backend, ScanKind};
 use wavekit::{Predicate, ReduceOp};
 
@@ -113,6 +113,13 @@ pub enum Job<'a, B: Backend, T: Element> {
         out: &'a mut B::Buffer<T>,
         reduce: Option<RunOutputs<'a, B>>,
     },
+    /// A stable two-way partition by `pred` into `out`, the number selected into `count`.
+    Partition {
+        input: &'a B::Buffer<T>,
+        pred: Predicate<T>,
+        out: &'a mut B::Buffer<T>,
+        count: &'a mut B::Buffer<u64>,
+    },
     /// The k largest, with their indices.
     TopK {
         input: &'a B::Buffer<T>,
@@ -213,6 +220,12 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 out,
                 reduce: None,
             } => b.scan_by_key_into(*keys, *values, out, ReduceOp::Sum, ScanKind::Inclusive),
+            Job::Partition {
+                input,
+                pred,
+                out,
+                count,
+            } => b.partition_into(*input, *pred, out, count),
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod cases;
 pub mod cuda;
 mod gpu;
 pub mod job;
+pub mod partition;
 pub mod plot;
 pub mod report;
 pub mod runner;

@@ -7,7 +7,7 @@
 //! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
 //! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); so have argmin/argmax, `arg_reduce.rs`
 //! ([`ArgReduce`]), the grouped collectives over runs of equal keys, `runs.rs` ([`Runs`]), and reduce and scan
-//! by key, `by_key.rs` ([`ByKey`]).
+//! by key, `by_key.rs` ([`ByKey`]), and stable partition, `partition.rs` ([`Partition`]).
 
 mod arg_reduce;
 mod atomic_agg_inc;
@@ -19,6 +19,7 @@ mod count_if;
 mod device_reduce;
 mod device_scan;
 mod histogram;
+mod partition;
 mod runs;
 mod segmented_reduce;
 mod segmented_sort;
@@ -31,6 +32,7 @@ pub use arg_reduce::{ArgOp, ArgReduce};
 pub use by_key::{ByKey, ReducedByKey};
 pub use collectives::Collectives;
 pub use compact::Compacted;
+pub use partition::{Partition, Partitioned, Partitioned3};
 pub use runs::{RunLengths, Runs, UniqueByKey};
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
 pub use segmented_sort::SegmentedSort;

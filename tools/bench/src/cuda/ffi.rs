@@ -67,6 +67,15 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_partition_positive(
+        s: S,
+        input: *const f32,
+        out: *mut f32,
+        count: *mut i64,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
     pub fn wk_bench_cub_scan_by_key(
         s: S,
         keys: *const u32,

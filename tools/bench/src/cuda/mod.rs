@@ -7,6 +7,7 @@ mod by_key;
 pub mod ffi;
 pub mod ladder;
 mod more_variants;
+mod partition;
 mod runs;
 mod sort;
 pub mod timer;
@@ -148,6 +149,9 @@ impl BenchBackend for CudaBackend {
         }
         if let Some(by_key) = by_key::time(self, &timer, h, job) {
             return by_key;
+        }
+        if let Some(partition) = partition::time(self, &timer, h, job) {
+            return partition;
         }
         // wk_status cleared: code 0, detail "none".
         let status = self.upload(&[0u64, u64::MAX])?;
@@ -516,6 +520,7 @@ impl BenchBackend for CudaBackend {
             | Job::TopK { .. }
             | Job::Runs { .. }
             | Job::ByKey { .. }
+            | Job::Partition { .. }
             | Job::ArgReduce { .. } => {
                 return Err(mismatch(
                     "sort",

@@ -1,0 +1,114 @@
+//! The partition job on CUDA: timed with device events around the public `partition_into`
+//! (which only enqueues on the backend's stream), against CUB's `DevicePartition::If` (x > 0 on
+//! `f32`) in the same process on the same stream. CUB writes its rejected part in reverse
+//! order: its selected part and count must equal ours, and its rejected part reversed ours,
+//! bit for bit, before its time is used.
+
+use super::timer::DeviceTimer;
+use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use crate::job::Job;
+use crate::timing::{Baseline, Harness, Timed};
+use std::ffi::c_void;
+use wavekit::cuda::CudaBackend;
+use wavekit::element::{ElemKind, Element};
+use wavekit::error::{Result, WavekitError};
+use wavekit::{Backend, DeviceBuffer, Predicate};
+
+/// Times a partition job through the public API; `None` for the other jobs.
+pub(super) fn time<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Option<Result<Timed>> {
+    if !matches!(job, Job::Partition { .. }) {
+        return None;
+    }
+    Some(time_partition(b, timer, h, job))
+}
+
+fn time_partition<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Result<Timed> {
+    let mut failed: Option<WavekitError> = None;
+    let timed = timer.time(h, "partition", |_| match job.call(b) {
+        Ok(()) => 0,
+        Err(e) => {
+            failed.get_or_insert(e);
+            -3
+        }
+    });
+    let timing = match (timed, failed) {
+        (_, Some(e)) | (Err(e), None) => return Err(e),
+        (Ok(t), None) => t,
+    };
+    b.synchronize()?;
+    let baseline = match job {
+        Job::Partition {
+            input,
+            pred,
+            out: ours,
+            count,
+        } if T::KIND == ElemKind::F32 && *pred == Predicate::Gt(T::default()) => {
+            cub_partition(b, timer, h, input, ours, count)?
+        }
+        _ => None,
+    };
+    Ok(Timed { timing, baseline })
+}
+
+/// CUB's partition of the positive elements, checked against ours.
+fn cub_partition<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    ours: &Buf<T>,
+    our_count: &Buf<u64>,
+) -> Result<Option<Baseline>> {
+    let what = "cub partition";
+    let n = input.len();
+    let (po, count) = (b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
+    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+        // SAFETY: live buffers of n f32 (the caller checked the kind) in and out and one
+        // count; a null `temp` is CUB's size query.
+        ffi::wk_bench_cub_partition_positive(
+            s,
+            inp(input),
+            out(&po),
+            out(&count),
+            n as u64,
+            temp,
+            bytes,
+        )
+    };
+    let (temp, bytes) = cub_temp(b, what, |bytes| {
+        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
+    })?;
+    let timing = timer.time(h, what, |s| {
+        let mut bytes = bytes;
+        call(s, out(&temp), &mut bytes)
+    })?;
+    let selected = b.download(our_count)?[0];
+    if b.download(&count)?[0] as u64 != selected {
+        return Err(mismatch(what, "CUB selected another number".into()));
+    }
+    let m = selected as usize;
+    let (mine, theirs) = (b.download(ours)?, b.download(&po)?);
+    let bits = |v: &[T]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    if bits(&mine[..m]) != bits(&theirs[..m]) {
+        return Err(mismatch(what, "CUB's selected part differs".into()));
+    }
+    let mut rest = bits(&theirs[m..]);
+    rest.reverse();
+    if bits(&mine[m..]) != rest {
+        return Err(mismatch(
+            what,
+            "CUB's rejected part, reversed, differs".into(),
+        ));
+    }
+    Ok(cub(timing))
+}
