@@ -330,7 +330,8 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
                   uint32_t dtype, uint32_t op, uint32_t mode, const void* keys, const void* vals,
                   uint64_t n, void* scratch, uint64_t scratch_bytes, void* out, void* keys_out,
                   uint64_t* count) {
-  if (mode > kModeReduce || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
+  const bool known = mode == kModeInclusive || mode == kModeExclusive || mode == kModeReduce;
+  if (!known || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
   host::stream_t hs = as_stream(stream);
   // Empty buffers may have no address: only the count is written.
   if (n == 0) {

@@ -42,23 +42,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   // Each warp loads its own 16 x 32 consecutive items through its part of `items` (coalesced,
   // no block barrier); thread t then holds items 16t .. 16t+15 of the tile.
   const unsigned ln = lane();
-  const unsigned kWarpItems = WK_WARP_SIZE * kItems;
-  const unsigned kWarpSlots = kWarpItems + kWarpItems / Pad<T>::every;
+  const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
   const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
-  const uint64_t wbase = base + (uint64_t)(t / WK_WARP_SIZE) * kWarpItems;
-  if (wbase + kWarpItems <= n) {
-    T x[kItems];
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) x[k] = in[wbase + k * WK_WARP_SIZE + ln];
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) wsm[Pad<T>::at(k * WK_WARP_SIZE + ln)] = x[k];
-  } else {
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      const unsigned idx = k * WK_WARP_SIZE + ln;
-      if (wbase + idx < n) wsm[Pad<T>::at(idx)] = in[wbase + idx];
-    }
-  }
+  load_warp_tile(wsm, in, base + (uint64_t)(t / WK_WARP_SIZE) * kWarpTileItems, n);
   syncwarp(NATIVE, block_warp_lanes());
 
   T x[kItems];

@@ -25,6 +25,32 @@ template <typename T> struct Pad {
   static __device__ __forceinline__ unsigned at(unsigned i) { return i + i / every; }
 };
 
+// Items of one warp's part of a tile: WK_WARP_SIZE lanes x WK_SCAN_ITEMS_PER_THREAD.
+const unsigned kWarpTileItems = WK_WARP_SIZE * WK_SCAN_ITEMS_PER_THREAD;
+
+// One warp's kWarpTileItems consecutive items from src[wbase..] into its part `wsm` of a padded
+// shared tile (kWarpTileItems + kWarpTileItems / Pad<T>::every slots), read coalesced, so that
+// lane l can then take items 16l .. 16l+15 from shared memory. Slots past n stay unwritten (the
+// caller must not read them); the caller syncs the warp before reading another lane's slots.
+template <typename T, typename S>
+__device__ __forceinline__ void load_warp_tile(S wsm, const T* src, uint64_t wbase, uint64_t n) {
+  const unsigned ln = prims::lane();
+  const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
+  if (wbase + kWarpTileItems <= n) {
+    T x[kItems];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) x[k] = src[wbase + k * WK_WARP_SIZE + ln];
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) wsm[Pad<T>::at(k * WK_WARP_SIZE + ln)] = x[k];
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const unsigned idx = k * WK_WARP_SIZE + ln;
+      if (wbase + idx < n) wsm[Pad<T>::at(idx)] = src[wbase + idx];
+    }
+  }
+}
+
 const unsigned kStatusEmpty = 0;
 const unsigned kStatusAggregate = 1;
 const unsigned kStatusInclusive = 2;

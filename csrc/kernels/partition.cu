@@ -1,15 +1,18 @@
 // partition: stable two- and three-way partition by predicates (docs/SEMANTICS.md "partition").
+#include "count.h"
 #include "device.h"
+#include "look_back.h"
 
 namespace WK_NS {
 using namespace prims;
 
 namespace {
 
-const unsigned kThreads = 256;
-const unsigned kItems = 8;
-const unsigned kTile = kThreads * kItems;
+const unsigned kThreads = WK_SCAN_TILE_THREADS;
+const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kWarps = kThreads / WK_WARP_SIZE;
+// Each thread's parts as two bits an item in one word.
+static_assert(2 * kItems <= 32, "two bits per item must fit one unsigned");
 
 // The predicates: `first`, and `second` when three-way (ways == 3).
 template <typename T>
@@ -22,131 +25,131 @@ struct Preds {
     if (ways == 3 && eval_pred(p1, x, a1, b1)) return 1;
     return 2;
   }
+  // count_kernel's classifier: parts 0 and 1 counted in the low and high halves.
+  __device__ __forceinline__ uint64_t operator()(T x) const {
+    const unsigned p = part(x);
+    return p == 0 ? 1ull : p == 1 ? (1ull << 32) : 0ull;
+  }
 };
 
-// Three launches, deterministic and without look-back. Tiles of 256 threads x 8 consecutive
-// items. COUNT (SCATTER false): each tile's number of items in parts 0 and 1 into
-// tile_counts[2 tile], [2 tile + 1]. Then partition_scan_kernel turns them into each tile's
-// exclusive offsets in the two parts and writes the totals. SCATTER: each thread ranks its
-// items in the tile (a block scan of per-thread counts) and writes each to its place: part 0
-// at its rank, part 1 after all of part 0, part 2 (whose rank is its index less the items
-// before it in parts 0 and 1) after parts 0 and 1.
-template <typename T, bool SCATTER>
-__global__ void __launch_bounds__(kThreads)
+// Two launches. count_kernel first sums the sizes of parts 0 and 1 (the rest's place depends on
+// both, and a tile cannot know them before every tile is done). Then one pass over tiles of 256
+// threads x 16 consecutive items (loaded coalesced through padded shared memory): each thread
+// finds its items' parts, the block scans the per-thread counts of parts 0 and 1 (packed in one
+// word: a tile holds at most 4096 of each), a decoupled look-back over tile counts gives the
+// tile's offsets in parts 0 and 1 (the rest's offset is what remains of the tile's start), the
+// tile's items are staged in shared memory in output order (its part 0, part 1, rest) and
+// written out coalesced, each part to its own place. Tiles are numbered in the order blocks
+// start. Six blocks an SM, as the runs kernel of the same shape.
+template <typename T>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
     partition_kernel(wk_status* st, uint32_t warp_size, Preds<T> preds, const T* in, uint64_t n,
-                     uint64_t* tile_counts, const uint64_t* totals, T* out) {
-  WK_SHARED(unsigned, warp_tot, 2 * kWarps);
+                     unsigned* counter, CountStatus first, CountStatus second,
+                     const uint64_t* totals, T* out, uint64_t* counts) {
+  WK_SHARED(T, items, Pad<T>::size);
+  WK_SHARED(unsigned, warp_tot, kWarps);
+  WK_SHARED_VAR(uint64_t, s_before0);
+  WK_SHARED_VAR(uint64_t, s_before1);
+  WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
-  const uint64_t tile = blockIdx.x;
-  const uint64_t base = tile * kTile + (uint64_t)t * kItems;
+  if (t == 0) s_tile = atomicAdd(counter, 1u);
+  __syncthreads();
+  const uint64_t tile = s_tile;
+  const uint64_t base = tile * WK_SCAN_TILE;
+  const bool three = preds.ways == 3;
+
+  const unsigned ln = lane();
+  const unsigned w = t / WK_WARP_SIZE;
+  const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
+  const auto wsm = items + w * kWarpSlots;
+  load_warp_tile(wsm, in, base + (uint64_t)w * kWarpTileItems, n);
+  syncwarp(NATIVE, block_warp_lanes());
+
   T x[kItems];
   unsigned parts = 0;  // two bits per item: its part, 3 past n
-  unsigned c0 = 0, c1 = 0;
+  unsigned mine = 0;   // this thread's items in part 0 (low 16 bits) and part 1 (high 16)
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    unsigned p = 3;
-    x[k] = T();
-    if (base + k < n) {
-      x[k] = in[base + k];
-      p = preds.part(x[k]);
-    }
-    c0 += p == 0;
-    c1 += p == 1;
+    // Slots past n were never stored: not read (the SIMT executor reports such reads).
+    const bool live = base + t * kItems + k < n;
+    x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
+    const unsigned p = live ? preds.part(x[k]) : 3u;
+    mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
     parts |= p << (2 * k);
   }
   const wk_lanemask_t mask = block_warp_lanes();
-  const unsigned i0 = kogge_stone<OP_SUM, unsigned>(mask, c0, WK_WARP_SIZE);
-  const unsigned i1 = kogge_stone<OP_SUM, unsigned>(mask, c1, WK_WARP_SIZE);
-  const unsigned w = t / WK_WARP_SIZE;
-  if (lane() == WK_WARP_SIZE - 1) {
-    warp_tot[w] = i0;
-    warp_tot[kWarps + w] = i1;
-  }
+  const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
+  if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
   __syncthreads();
-  unsigned r0 = i0 - c0, r1 = i1 - c1, tot0 = 0, tot1 = 0;
+  unsigned rank = incl - mine, count = 0;
   for (unsigned i = 0; i < kWarps; ++i) {
-    if (i < w) {
-      r0 += warp_tot[i];
-      r1 += warp_tot[kWarps + i];
-    }
-    tot0 += warp_tot[i];
-    tot1 += warp_tot[kWarps + i];
+    if (i < w) rank += warp_tot[i];
+    count += warp_tot[i];
   }
-  if (!SCATTER) {
+  const unsigned cnt0 = count & 0xffffu, cnt1 = count >> 16;
+  const uint64_t left = n - base;
+  const unsigned live = left < WK_SCAN_TILE ? (unsigned)left : WK_SCAN_TILE;
+
+  // The first warp looks back while the others stage their items (every read of `items` was
+  // before the barrier above); one barrier then covers both.
+  if (tile == 0) {
     if (t == 0) {
-      tile_counts[2 * tile] = tot0;
-      tile_counts[2 * tile + 1] = tot1;
+      first.publish(0, kStatusInclusive, cnt0);
+      if (three) second.publish(0, kStatusInclusive, cnt1);
+      s_before0 = 0;
+      s_before1 = 0;
+      counts[0] = totals[0];
+      if (three) counts[1] = totals[1];
     }
-    return;
+  } else if (t < WK_WARP_SIZE) {
+    if (t == 0) {
+      first.publish(tile, kStatusAggregate, cnt0);
+      if (three) second.publish(tile, kStatusAggregate, cnt1);
+    }
+    const uint64_t b0 = look_back<OP_SUM, uint64_t>(first, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
+    uint64_t b1 = 0;
+    if (three) b1 = look_back<OP_SUM, uint64_t>(second, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
+    if (t == 0) {
+      first.publish(tile, kStatusInclusive, b0 + cnt0);
+      if (three) second.publish(tile, kStatusInclusive, b1 + cnt1);
+      s_before0 = b0;
+      s_before1 = b1;
+    }
   }
-  const uint64_t before0 = tile_counts[2 * tile], before1 = tile_counts[2 * tile + 1];
-  uint64_t o0 = before0 + r0;
-  uint64_t o1 = totals[0] + before1 + r1;
-  uint64_t o2 = totals[0] + totals[1] + (tile * kTile - before0 - before1) +
-                ((uint64_t)t * kItems - r0 - r1);
+  // Tile-local places: part 0 from 0, part 1 from cnt0, the rest from cnt0 + cnt1.
+  unsigned r0 = rank & 0xffffu, r1 = cnt0 + (rank >> 16);
+  unsigned r2 = cnt0 + cnt1 + (t * kItems - (rank & 0xffffu) - (rank >> 16));
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
     const unsigned p = (parts >> (2 * k)) & 3u;
-    if (p == 0) out[o0++] = x[k];
-    else if (p == 1) out[o1++] = x[k];
-    else if (p == 2) out[o2++] = x[k];
+    if (p == 0) items[Pad<T>::at(r0++)] = x[k];
+    else if (p == 1) items[Pad<T>::at(r1++)] = x[k];
+    else if (p == 2) items[Pad<T>::at(r2++)] = x[k];
+  }
+  __syncthreads();
+  const uint64_t before0 = s_before0, before1 = s_before1;
+  const uint64_t start1 = totals[0] + before1;
+  const uint64_t start2 = totals[0] + totals[1] + (base - before0 - before1);
+  for (unsigned r = t; r < live; r += kThreads) {
+    uint64_t at;
+    if (r < cnt0) at = before0 + r;
+    else if (r < cnt0 + cnt1) at = start1 + (r - cnt0);
+    else at = start2 + (r - cnt0 - cnt1);
+    out[at] = items[Pad<T>::at(r)];
   }
 }
 
-// One block: each thread sums a contiguous range of tiles' counts, thread 0 scans the threads'
-// sums in order (writing the totals and the caller's counts), then each thread replaces its
-// tiles' counts by their exclusive offsets.
-__global__ void __launch_bounds__(kThreads)
-    partition_scan_kernel(wk_status* st, uint32_t warp_size, uint64_t tiles,
-                          uint64_t* tile_counts, uint64_t* totals, uint64_t* counts,
-                          uint32_t ways) {
-  WK_SHARED(uint64_t, sums, 2 * kThreads);
-  if (!width_ok(st, warp_size)) return;
-  const unsigned t = threadIdx.x;
-  const uint64_t per = (tiles + kThreads - 1) / kThreads;
-  const uint64_t lo = t * per < tiles ? t * per : tiles;
-  const uint64_t hi = lo + per < tiles ? lo + per : tiles;
-  uint64_t s0 = 0, s1 = 0;
-  for (uint64_t j = lo; j < hi; ++j) {
-    s0 += tile_counts[2 * j];
-    s1 += tile_counts[2 * j + 1];
-  }
-  sums[t] = s0;
-  sums[kThreads + t] = s1;
-  __syncthreads();
-  if (t == 0) {
-    uint64_t e0 = 0, e1 = 0;
-    for (unsigned i = 0; i < kThreads; ++i) {
-      const uint64_t a = sums[i], b = sums[kThreads + i];
-      sums[i] = e0;
-      sums[kThreads + i] = e1;
-      e0 += a;
-      e1 += b;
-    }
-    totals[0] = e0;
-    totals[1] = e1;
-    counts[0] = e0;
-    if (ways == 3) counts[1] = e1;
-  }
-  __syncthreads();
-  uint64_t e0 = sums[t], e1 = sums[kThreads + t];
-  for (uint64_t j = lo; j < hi; ++j) {
-    const uint64_t a = tile_counts[2 * j], b = tile_counts[2 * j + 1];
-    tile_counts[2 * j] = e0;
-    tile_counts[2 * j + 1] = e1;
-    e0 += a;
-    e1 += b;
-  }
-}
+uint64_t tiles_of(uint64_t n) { return (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE; }
 
-uint64_t tiles_of(uint64_t n) { return (n + kTile - 1) / kTile; }
+// Scratch: the tile counter and the two totals in the first 256 bytes, then a status word per
+// tile for each of parts 0 and 1.
+const unsigned kTotalsAt = 64;
 
 }  // namespace
 
 uint64_t partition_scratch(uint64_t n) {
-  // The two totals, then two counts per tile.
-  return 256 + round_up(2 * sizeof(uint64_t) * tiles_of(n));
+  return 256 + 2 * round_up(CountStatus::bytes(tiles_of(n)));
 }
 
 int partition_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
@@ -160,9 +163,16 @@ int partition_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   const uint64_t tiles = tiles_of(n);
   if (tiles > 0x7fffffffull) return WK_ERR_ARG;
   if (!in || !out || !scratch) return WK_ERR_ARG;
-  if (scratch_bytes < partition_scratch(n)) return WK_ERR_SCRATCH;
-  uint64_t* totals = (uint64_t*)scratch;
-  uint64_t* tile_counts = (uint64_t*)((char*)scratch + 256);
+  const uint64_t bytes = partition_scratch(n);
+  if (scratch_bytes < bytes) return WK_ERR_SCRATCH;
+  // The counter, the totals and every status start at zero.
+  int rc = host::memset_async(scratch, 0, bytes, hs);
+  if (rc) return rc;
+  unsigned* counter = (unsigned*)scratch;
+  uint64_t* totals = (uint64_t*)((char*)scratch + kTotalsAt);
+  CountStatus first, second;
+  first.words = (unsigned long long*)((char*)scratch + 256);
+  second.words = (unsigned long long*)((char*)scratch + 256 + round_up(CountStatus::bytes(tiles)));
   return with_dtype(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     Preds<T> p;
@@ -173,16 +183,13 @@ int partition_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
     p.b0 = from_bits<T>((typename Elem<T>::U)b);
     p.a1 = from_bits<T>((typename Elem<T>::U)a2);
     p.b1 = from_bits<T>((typename Elem<T>::U)b2);
-    WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, partition_kernel<T, false>)(
-        st, warp_size, p, (const T*)in, n, tile_counts, (const uint64_t*)totals, (T*)out);
+    WK_LAUNCH(strided_grid(n / (16 / sizeof(T))), kBlock, 0, hs, count_kernel<T, Preds<T>>)(
+        p, (const T*)in, n, (unsigned long long*)totals, ways - 1);
     int rc = host::launch_error();
     if (rc) return rc;
-    WK_LAUNCH(1u, kThreads, 0, hs, partition_scan_kernel)(st, warp_size, tiles, tile_counts,
-                                                           totals, counts, ways);
-    rc = host::launch_error();
-    if (rc) return rc;
-    WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, partition_kernel<T, true>)(
-        st, warp_size, p, (const T*)in, n, tile_counts, (const uint64_t*)totals, (T*)out);
+    WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, partition_kernel<T>)(
+        st, warp_size, p, (const T*)in, n, counter, first, second, (const uint64_t*)totals,
+        (T*)out, counts);
     return host::launch_error();
   });
 }

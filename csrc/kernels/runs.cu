@@ -52,19 +52,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   const unsigned kWarpSlots = kWarpItems + kWarpItems / Pad<K>::every;
   const auto wsm = items + w * kWarpSlots;
   const uint64_t wbase = base + (uint64_t)w * kWarpItems;
-  if (wbase + kWarpItems <= n) {
-    K x[kItems];
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) x[k] = keys[wbase + k * WK_WARP_SIZE + ln];
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) wsm[Pad<K>::at(k * WK_WARP_SIZE + ln)] = x[k];
-  } else {
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      const unsigned idx = k * WK_WARP_SIZE + ln;
-      if (wbase + idx < n) wsm[Pad<K>::at(idx)] = keys[wbase + idx];
-    }
-  }
+  load_warp_tile(wsm, keys, wbase, n);
   syncwarp(NATIVE, block_warp_lanes());
 
   // The key before this thread's first: the lane below's last (shared), or for a warp's first

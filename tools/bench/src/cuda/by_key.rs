@@ -11,7 +11,7 @@ use crate::timing::{Baseline, Harness, Timed};
 use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
-use wavekit::error::{Result, WavekitError};
+use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
 /// Times a by-key job through the public API; `None` for the other jobs.
@@ -33,19 +33,7 @@ fn time_by_key<T: Element>(
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
 ) -> Result<Timed> {
-    let mut failed: Option<WavekitError> = None;
-    let timed = timer.time(h, "by_key", |_| match job.call(b) {
-        Ok(()) => 0,
-        Err(e) => {
-            failed.get_or_insert(e);
-            -3
-        }
-    });
-    let timing = match (timed, failed) {
-        (_, Some(e)) | (Err(e), None) => return Err(e),
-        (Ok(t), None) => t,
-    };
-    b.synchronize()?;
+    let timing = timer.time_call(h, "by_key", || job.call(b))?;
     let baseline = match job {
         Job::ByKey {
             keys,

@@ -10,7 +10,7 @@ use crate::timing::{Baseline, Harness, Timed};
 use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
-use wavekit::error::{Result, WavekitError};
+use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
 /// Times a runs job through the public API; `None` for the other jobs.
@@ -32,19 +32,7 @@ fn time_runs<T: Element>(
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
 ) -> Result<Timed> {
-    let mut failed: Option<WavekitError> = None;
-    let timed = timer.time(h, "runs", |_| match job.call(b) {
-        Ok(()) => 0,
-        Err(e) => {
-            failed.get_or_insert(e);
-            -3
-        }
-    });
-    let timing = match (timed, failed) {
-        (_, Some(e)) | (Err(e), None) => return Err(e),
-        (Ok(t), None) => t,
-    };
-    b.synchronize()?;
+    let timing = timer.time_call(h, "runs", || job.call(b))?;
     let baseline = match job {
         Job::Runs {
             keys,

@@ -11,7 +11,7 @@ use crate::job::Job;
 use crate::timing::{Harness, Timed, Timing};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
-use wavekit::error::{Result, WavekitError};
+use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
 /// Times a sorting job through the public API; `None` for the other jobs.
@@ -36,19 +36,7 @@ fn time_sort<T: Element>(
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
 ) -> Result<Timed> {
-    let mut failed: Option<WavekitError> = None;
-    let timed = timer.time(h, "sort", |_| match job.call(b) {
-        Ok(()) => 0,
-        Err(e) => {
-            failed.get_or_insert(e);
-            -3
-        }
-    });
-    let timing = match (timed, failed) {
-        (_, Some(e)) | (Err(e), None) => return Err(e),
-        (Ok(t), None) => t,
-    };
-    b.synchronize()?;
+    let timing = timer.time_call(h, "sort", || job.call(b))?;
     let baseline = match job {
         Job::Sort {
             keys,

@@ -121,6 +121,31 @@ impl<'a> DeviceTimer<'a> {
         Ok(Timing::new(samples))
     }
 
+    /// Times a public wavekit call that only enqueues on the backend's stream (an `_into`
+    /// form), as [`time`](Self::time) does a launch; the call's first error ends the timing
+    /// and is returned, and the stream is drained before the caller reads the results.
+    pub fn time_call(
+        &self,
+        h: &Harness,
+        what: &str,
+        mut call: impl FnMut() -> Result<()>,
+    ) -> Result<Timing> {
+        let mut failed: Option<WavekitError> = None;
+        let timed = self.time(h, what, |_| match call() {
+            Ok(()) => 0,
+            Err(e) => {
+                failed.get_or_insert(e);
+                -3
+            }
+        });
+        let timing = match (timed, failed) {
+            (_, Some(e)) | (Err(e), None) => return Err(e),
+            (Ok(t), None) => t,
+        };
+        wavekit::Backend::synchronize(self.b)?;
+        Ok(timing)
+    }
+
     /// Times `launch` end to end: the L2 flushed and the stream drained first, then start
     /// event, the launch(es), stop event, so each sample also holds the host's submission of
     /// every launch in the call.
