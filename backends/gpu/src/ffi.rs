@@ -53,3 +53,13 @@ include!(concat!(env!("OUT_DIR"), "/launchers.rs"));
 pub fn dptr<T>(p: DevPtr) -> *mut T {
     p as usize as *mut T
 }
+
+/// A device address as a read-only launcher parameter.
+pub(crate) fn cptr<T>(p: DevPtr) -> *const T {
+    dptr::<T>(p).cast_const()
+}
+
+/// The element type's code as the launchers take it.
+pub(crate) fn kind<T: wavekit_core::element::Element>() -> u32 {
+    T::KIND as u32
+}

@@ -6,33 +6,24 @@
 //! again (lengths, mask width, sub-width, tile and block size) before any launch, although the
 //! validated API already did, so no kernel reads or writes past an allocation.
 
-use super::backend::{GpuBackend, Reports, Work};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::{self, Status, dptr};
-use super::runtime::{DevPtr, GpuRuntime};
+use super::ffi::{Status, cptr, dptr, kind};
+use super::runtime::GpuRuntime;
 use std::ffi::c_void;
 use std::ops::Range;
 use wavekit_core::api::check_len;
-use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::{Element, as_bytes};
 use wavekit_core::error::{Result, WavekitError};
-use wavekit_core::width::{LOGICAL_GROUP, WarpWidth};
+use wavekit_core::width::WarpWidth;
 use wavekit_core::{
     ArgOp, Backend, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec,
     Validated, Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 
-fn cptr<T>(p: u64) -> *const T {
-    dptr::<T>(p).cast_const()
-}
-
 fn bools(preds: &[bool]) -> Vec<u8> {
     preds.iter().map(|&p| p as u8).collect()
-}
-
-fn kind<T: Element>() -> u32 {
-    T::KIND as u32
 }
 
 impl<R: GpuRuntime> Backend for GpuBackend<R> {
@@ -148,97 +139,6 @@ impl<R: GpuRuntime> GpuBackend<R> {
             });
         }
         check_len(what, launch.threads, len)
-    }
-
-    /// Enqueues the count_if kernel over `input`, its count into the `u64` at `out`; an empty
-    /// input writes 0 without a launch (the kernels need one element).
-    fn enqueue_count_if<T: Element>(
-        &self,
-        work: &mut Work<R>,
-        call: &'static str,
-        input: &GpuBuffer<T, R>,
-        pred: Predicate<T>,
-        out: DevPtr,
-    ) -> Result<()> {
-        if input.len == 0 {
-            return self.rt.memset_zero(out, size_of::<u64>());
-        }
-        let (code, a, b) = pred.encode();
-        // The count_if launcher does not pass the status word to its kernel.
-        self.launch(work, call, Reports::Nothing, |s, st| unsafe {
-            (self.table.count_if)(
-                s,
-                st,
-                kind::<T>(),
-                code,
-                a,
-                b,
-                cptr(input.device_ptr()),
-                input.len as u64,
-                std::ptr::null_mut(),
-                0,
-                dptr(out),
-            )
-        })
-    }
-
-    /// The first slot (in thread order) at or past `limit`, if any: counted on the device with
-    /// the count_if kernel and read back (this waits for the stream); only when one exists are
-    /// the slots read back to name it.
-    fn first_slot_at_or_past(
-        &self,
-        work: &mut Work<R>,
-        slots: &GpuBuffer<u32, R>,
-        limit: usize,
-    ) -> Result<Option<u32>> {
-        let Ok(limit) = u32::try_from(limit) else {
-            return Ok(None); // every u32 slot is below it
-        };
-        let result = work.result.ptr;
-        self.enqueue_count_if(
-            work,
-            "atomic_agg_inc slot check",
-            slots,
-            Predicate::Ge(limit),
-            result,
-        )?;
-        if self.read::<u64>(result, 1)?[0] == 0 {
-            return Ok(None);
-        }
-        let host = self.read::<u32>(slots.device_ptr(), slots.len)?;
-        Ok(host.into_iter().find(|&s| s >= limit))
-    }
-}
-
-impl<R: GpuRuntime> GpuBackend<R> {
-    /// A segment spec as the segmented launchers take it: the offsets' device address (0 for
-    /// fixed segments, whose size comes second), the segment count and the vector size. The
-    /// offsets are checked to be this backend's and `count + 1` long.
-    pub(crate) fn segment_args(
-        &self,
-        segments: SegmentSpec<'_, GpuBuffer<u32, R>>,
-    ) -> Result<(DevPtr, u64, usize, u32)> {
-        Ok(match segments {
-            SegmentSpec::Fixed {
-                size,
-                count,
-                vector,
-            } => (0, size as u64, count, vector),
-            SegmentSpec::Offsets {
-                offsets,
-                count,
-                vector,
-                ..
-            } => {
-                self.own(offsets)?;
-                check_len(
-                    "segment offsets (count + 1)",
-                    count.saturating_add(1),
-                    offsets.len,
-                )?;
-                (offsets.device_ptr(), 0, count, vector)
-            }
-        })
     }
 }
 
@@ -551,36 +451,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         output: &mut GpuBuffer<T, R>,
     ) -> Result<()> {
-        self.own(input)?;
-        self.own(output)?;
-        if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
-            return Err(WavekitError::InvalidBlockSize(block));
-        }
-        let n = input.len;
-        check_len(
-            "block reduce output (one per block)",
-            n.div_ceil(block as usize),
-            output.len,
-        )?;
-        let mut work = self.lock();
-        // The block_reduce launcher does not pass the status word to its kernel.
-        self.launch(
-            &mut work,
-            "block_reduce",
-            Reports::Nothing,
-            |s, st| unsafe {
-                (self.table.block_reduce)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    cptr(input.device_ptr()),
-                    n as u64,
-                    block,
-                    dptr(output.device_ptr()),
-                )
-            },
-        )
+        self.block_reduce_enqueue(input, block, op, output)
     }
 
     fn raw_device_reduce<T: Element>(
@@ -590,33 +461,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         output: &mut GpuBuffer<T, R>,
     ) -> Result<()> {
-        self.own(input)?;
-        self.own(output)?;
-        check_len("reduce output (one element)", 1, output.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let n = input.len;
-        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
-        let scratch = self.ensure_reduce_pool(&mut work, bytes)?;
-        // The device_reduce launcher does not pass the status word to its kernels.
-        self.launch(
-            &mut work,
-            "device_reduce",
-            Reports::Nothing,
-            |s, st| unsafe {
-                (self.table.device_reduce)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    cptr(input.device_ptr()),
-                    n as u64,
-                    dptr(scratch),
-                    bytes,
-                    dptr(output.device_ptr()),
-                )
-            },
-        )
+        self.device_reduce_enqueue(input, op, output)
     }
 
     fn raw_device_scan<T: Element>(
@@ -627,29 +472,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         scan: ScanKind,
     ) -> Result<()> {
-        self.own(input)?;
-        self.own(output)?;
-        check_len("scan output", input.len, output.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let n = input.len;
-        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        let exclusive = (scan == ScanKind::Exclusive) as u32;
-        self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
-            (self.table.device_scan)(
-                s,
-                st,
-                kind::<T>(),
-                op as u32,
-                exclusive,
-                cptr(input.device_ptr()),
-                n as u64,
-                dptr(scratch),
-                bytes,
-                dptr(output.device_ptr()),
-            )
-        })
+        self.device_scan_enqueue(input, output, op, scan)
     }
 
     fn raw_segmented_reduce<T: Element>(
@@ -660,39 +483,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         output: &mut GpuBuffer<T, R>,
     ) -> Result<()> {
-        self.own(input)?;
-        self.own(output)?;
-        let (offsets, size, count, vector) = self.segment_args(segments)?;
-        check_len(
-            "segmented reduce output (one per segment)",
-            count,
-            output.len,
-        )?;
-        let mut work = self.lock();
-        // The kernels check the offsets against the input's length again (an offset past it
-        // comes back at the next synchronisation); fixed segments cannot leave it.
-        let reports = match offsets {
-            0 => Reports::Nothing,
-            _ => Reports::Index {
-                what: "segment offset",
-                limit: input.len as u64 + 1,
-            },
-        };
-        self.launch(&mut work, "segmented_reduce", reports, |s, st| unsafe {
-            (self.table.segmented_reduce)(
-                s,
-                st,
-                kind::<T>(),
-                op as u32,
-                cptr(input.device_ptr()),
-                input.len as u64,
-                cptr(offsets),
-                size,
-                count as u64,
-                vector,
-                dptr(output.device_ptr()),
-            )
-        })
+        self.segmented_reduce_enqueue(input, segments, op, output)
     }
 
     fn raw_spmv<T: Element>(
@@ -705,47 +496,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         y: &mut GpuBuffer<T, R>,
         vector: u32,
     ) -> Result<()> {
-        self.own(row_offsets)?;
-        self.own(cols)?;
-        self.own(vals)?;
-        self.own(x)?;
-        self.own(y)?;
-        // One offset per row and one past; one value per column index. The column indices
-        // themselves are checked against x's length by the kernels, which report the first
-        // bad one through the status word (an error at the next synchronisation).
-        check_len(
-            "SpMV row offsets (rows + 1)",
-            y.len.saturating_add(1),
-            row_offsets.len,
-        )?;
-        check_len("SpMV values (one per column index)", cols.len, vals.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let nnz = cols.len;
-        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        let reports = Reports::Index {
-            what: "SpMV column",
-            limit: x.len as u64,
-        };
-        self.launch(&mut work, "spmv", reports, |s, st| unsafe {
-            (self.table.spmv_balanced)(
-                s,
-                st,
-                kind::<T>(),
-                cptr(row_offsets.device_ptr()),
-                cptr(cols.device_ptr()),
-                cptr(vals.device_ptr()),
-                cptr(x.device_ptr()),
-                x.len as u64,
-                y.len as u64,
-                nnz as u64,
-                vector,
-                dptr(scratch),
-                bytes,
-                dptr(y.device_ptr()),
-            )
-        })
+        self.spmv_enqueue(row_offsets, cols, vals, x, y, vector)
     }
 
     fn raw_atomic_agg_inc(
@@ -755,39 +506,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         counters: &mut GpuBuffer<u32, R>,
         olds: &mut GpuBuffer<u32, R>,
     ) -> Result<()> {
-        self.own(slots)?;
-        self.own(counters)?;
-        self.own(olds)?;
-        check_len("atomic_agg_inc olds (one per slot)", slots.len, olds.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        // All or nothing: a validation pass over the slots before the increment kernel, so
-        // that a bad slot moves no counter (the kernel's own check would skip only that
-        // thread, after other warps had already added). It waits for its count.
-        if let Some(bad) = self.first_slot_at_or_past(&mut work, slots, counters.len)? {
-            return Err(WavekitError::IndexOutOfRange {
-                what: "atomic_agg_inc slot",
-                value: u64::from(bad),
-                limit: counters.len as u64,
-            });
-        }
-        let reports = Reports::Index {
-            what: "atomic_agg_inc slot",
-            limit: counters.len as u64,
-        };
-        self.launch(&mut work, "atomic_agg_inc", reports, |s, st| unsafe {
-            (self.table.atomic_agg_inc)(
-                s,
-                st,
-                self.launch_width,
-                self.impl_code(),
-                cptr(slots.device_ptr()),
-                slots.len as u64,
-                dptr(counters.device_ptr()),
-                counters.len as u64,
-                dptr(olds.device_ptr()),
-            )
-        })
+        self.atomic_agg_inc_enqueue(slots, counters, olds)
     }
 
     fn raw_count_if<T: Element>(
@@ -797,12 +516,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         pred: Predicate<T>,
         count: &mut GpuBuffer<u64, R>,
     ) -> Result<()> {
-        self.own(input)?;
-        self.own(count)?;
-        check_len("count_if output (one element)", 1, count.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        self.enqueue_count_if(&mut work, "count_if", input, pred, count.device_ptr())
+        self.count_if_enqueue(input, pred, count)
     }
 
     fn raw_compact<T: Element>(
@@ -814,48 +528,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         output: &mut GpuBuffer<T, R>,
         count: &mut GpuBuffer<u64, R>,
     ) -> Result<()> {
-        self.own(input)?;
-        self.own(output)?;
-        self.own(count)?;
-        if output.len < input.len {
-            return Err(WavekitError::LengthMismatch {
-                what: "compaction output (at least the input's length)",
-                expected: input.len,
-                got: output.len,
-            });
-        }
-        check_len("compaction count (one element)", 1, count.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let n = input.len;
-        if n == 0 {
-            return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
-        }
-        let bytes = if stable {
-            self.scratch_bytes(ffi::ALGO_COMPACT, T::KIND, n)
-        } else {
-            0
-        };
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        let (code, a, b) = pred.encode();
-        self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
-            (self.table.compact)(
-                s,
-                st,
-                self.launch_width,
-                kind::<T>(),
-                code,
-                a,
-                b,
-                stable as u32,
-                cptr(input.device_ptr()),
-                n as u64,
-                dptr(scratch),
-                bytes,
-                dptr(output.device_ptr()),
-                dptr(count.device_ptr()),
-            )
-        })
+        self.compact_enqueue(input, pred, stable, output, count)
     }
 
     fn raw_histogram(
@@ -865,31 +538,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         bins: u32,
         counts: &mut GpuBuffer<u64, R>,
     ) -> Result<()> {
-        self.own(keys)?;
-        self.own(counts)?;
-        if bins == 0 {
-            return Err(WavekitError::ZeroBins);
-        }
-        let slots = (bins as usize).saturating_add(1);
-        check_len("histogram counts (bins + 1)", slots, counts.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        if keys.len == 0 {
-            return self
-                .rt
-                .memset_zero(counts.device_ptr(), slots * size_of::<u64>());
-        }
-        // The histogram launcher zeroes the counts itself and does not pass the status word.
-        self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
-            (self.table.histogram)(
-                s,
-                st,
-                cptr(keys.device_ptr()),
-                keys.len as u64,
-                bins,
-                dptr(counts.device_ptr()),
-            )
-        })
+        self.histogram_enqueue(keys, bins, counts)
     }
 
     fn raw_scalar<T: Element>(

@@ -12,17 +12,23 @@
 
 mod adopt;
 mod arg_reduce;
+mod atomic_agg_inc;
 mod backend;
 mod buffer;
 mod by_key;
+mod compact;
 pub mod ffi;
+mod histogram;
 mod imp;
 mod partition;
 mod probe;
+mod reduce;
 pub mod rtc;
 mod runs;
 pub mod runtime;
+mod scan;
 mod sort;
+mod spmv;
 
 pub use backend::GpuBackend;
 pub use buffer::{GpuBuffer, OnDrop};

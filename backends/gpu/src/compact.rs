@@ -1,0 +1,113 @@
+//! count_if and stream compaction on a GPU (`RawBackend::raw_count_if`, `raw_compact`, which
+//! imp.rs hands here): lengths checked again, launches enqueued on the stream.
+
+use super::backend::{GpuBackend, Reports, Work};
+use super::buffer::GpuBuffer;
+use super::ffi::{self, cptr, dptr, kind};
+use super::runtime::{DevPtr, GpuRuntime};
+use wavekit_core::Predicate;
+use wavekit_core::api::check_len;
+use wavekit_core::element::Element;
+use wavekit_core::error::{Result, WavekitError};
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// Enqueues the count_if kernel over `input`, its count into the `u64` at `out`; an empty
+    /// input writes 0 without a launch (the kernels need one element).
+    pub(crate) fn enqueue_count_if<T: Element>(
+        &self,
+        work: &mut Work<R>,
+        call: &'static str,
+        input: &GpuBuffer<T, R>,
+        pred: Predicate<T>,
+        out: DevPtr,
+    ) -> Result<()> {
+        if input.len == 0 {
+            return self.rt.memset_zero(out, size_of::<u64>());
+        }
+        let (code, a, b) = pred.encode();
+        // The count_if launcher does not pass the status word to its kernel.
+        self.launch(work, call, Reports::Nothing, |s, st| unsafe {
+            (self.table.count_if)(
+                s,
+                st,
+                kind::<T>(),
+                code,
+                a,
+                b,
+                cptr(input.device_ptr()),
+                input.len as u64,
+                std::ptr::null_mut(),
+                0,
+                dptr(out),
+            )
+        })
+    }
+
+    /// What `RawBackend::raw_count_if` does on this backend.
+    pub(crate) fn count_if_enqueue<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        pred: Predicate<T>,
+        count: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.own(input)?;
+        self.own(count)?;
+        check_len("count_if output (one element)", 1, count.len)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        self.enqueue_count_if(&mut work, "count_if", input, pred, count.device_ptr())
+    }
+
+    /// What `RawBackend::raw_compact` does on this backend.
+    pub(crate) fn compact_enqueue<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        pred: Predicate<T>,
+        stable: bool,
+        output: &mut GpuBuffer<T, R>,
+        count: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.own(input)?;
+        self.own(output)?;
+        self.own(count)?;
+        if output.len < input.len {
+            return Err(WavekitError::LengthMismatch {
+                what: "compaction output (at least the input's length)",
+                expected: input.len,
+                got: output.len,
+            });
+        }
+        check_len("compaction count (one element)", 1, count.len)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let n = input.len;
+        if n == 0 {
+            return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
+        }
+        let bytes = if stable {
+            self.scratch_bytes(ffi::ALGO_COMPACT, T::KIND, n)
+        } else {
+            0
+        };
+        let scratch = self.ensure_pool(&mut work, bytes)?;
+        let (code, a, b) = pred.encode();
+        self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
+            (self.table.compact)(
+                s,
+                st,
+                self.launch_width,
+                kind::<T>(),
+                code,
+                a,
+                b,
+                stable as u32,
+                cptr(input.device_ptr()),
+                n as u64,
+                dptr(scratch),
+                bytes,
+                dptr(output.device_ptr()),
+                dptr(count.device_ptr()),
+            )
+        })
+    }
+}

@@ -1,0 +1,44 @@
+//! The histogram on a GPU (`RawBackend::raw_histogram`, which imp.rs hands here).
+
+use super::backend::{GpuBackend, Reports};
+use super::buffer::GpuBuffer;
+use super::ffi::{cptr, dptr};
+use super::runtime::GpuRuntime;
+use wavekit_core::api::check_len;
+use wavekit_core::error::{Result, WavekitError};
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// What `RawBackend::raw_histogram` does on this backend.
+    pub(crate) fn histogram_enqueue(
+        &self,
+        keys: &GpuBuffer<u32, R>,
+        bins: u32,
+        counts: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.own(keys)?;
+        self.own(counts)?;
+        if bins == 0 {
+            return Err(WavekitError::ZeroBins);
+        }
+        let slots = (bins as usize).saturating_add(1);
+        check_len("histogram counts (bins + 1)", slots, counts.len)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        if keys.len == 0 {
+            return self
+                .rt
+                .memset_zero(counts.device_ptr(), slots * size_of::<u64>());
+        }
+        // The histogram launcher zeroes the counts itself and does not pass the status word.
+        self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
+            (self.table.histogram)(
+                s,
+                st,
+                cptr(keys.device_ptr()),
+                keys.len as u64,
+                bins,
+                dptr(counts.device_ptr()),
+            )
+        })
+    }
+}
