@@ -7,6 +7,10 @@
 //! - scaling (`--scale-log2 K`): the reproducible sum of 2^K f32 sharded evenly over the ranks,
 //!   `--scale-reps` times (default 10, after 2 warm-ups): the median time and the bits, to set
 //!   beside the same command on fewer GPUs.
+//! - sort (`--sort-log2 K`): the distributed stable sort of 2^K random u32 keys, then of 2^K
+//!   pairs (u32 keys, their global index as the value), sharded evenly: the median host time of
+//!   `--scale-reps` calls (after one warm-up), keys/s, and whether every rank's part equals its
+//!   stretch of rank 0's single-device sort of the whole array (a hash of each part).
 //!
 //! ```sh
 //! # one process, all GPUs (or --gpus N):
@@ -15,6 +19,9 @@
 //! bash scripts/launch-local.sh 2 target/release/examples/nccl_bench --log2 30 --reps 100
 //! ```
 //! Rank 0 prints `key=value` lines.
+
+#[path = "nccl_bench/sort.rs"]
+mod sort;
 
 use std::time::{Duration, Instant};
 use wavekit::dist::nccl::{Launch, NcclTransport, Vendor};
@@ -33,6 +40,7 @@ struct Args {
     gpus: Option<usize>,
     scale_log2: Option<u32>,
     scale_reps: usize,
+    sort_log2: Option<u32>,
 }
 
 fn args() -> Args {
@@ -45,6 +53,7 @@ fn args() -> Args {
         gpus: val("--gpus").map(|v| v.parse().expect("--gpus N")),
         scale_log2: val("--scale-log2").map(|v| v.parse().expect("--scale-log2 K")),
         scale_reps: val("--scale-reps").map_or(10, |v| v.parse().expect("--scale-reps N")),
+        sort_log2: val("--sort-log2").map(|v| v.parse().expect("--sort-log2 K")),
     }
 }
 
@@ -113,7 +122,10 @@ fn rank_body(comm: Rank, a: &Args) -> wavekit::Result<()> {
         scaling(&comm, k, a.scale_reps, &say)?;
     }
     if a.bw {
-        bandwidth(&comm, world, say)?;
+        bandwidth(&comm, world, &say)?;
+    }
+    if let Some(k) = a.sort_log2 {
+        sort::run(&comm, k, a.scale_reps, &say)?;
     }
     Ok(())
 }
@@ -168,7 +180,7 @@ fn median(mut v: Vec<Duration>) -> f64 {
     v[v.len() / 2].as_secs_f64()
 }
 
-fn bandwidth(comm: &Rank, world: usize, say: impl Fn(String)) -> wavekit::Result<()> {
+fn bandwidth(comm: &Rank, world: usize, say: &impl Fn(String)) -> wavekit::Result<()> {
     let b = comm.backend();
     let factor = 2.0 * (world as f64 - 1.0) / world as f64;
     say("bytes nccl_busbw_GBs repro_busbw_GBs ratio".into());

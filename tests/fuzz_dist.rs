@@ -1,10 +1,10 @@
 //! Fuzz of wavekit-dist over the thread transport (issue 28): worlds of 1 to 9 ranks, random
 //! shard splits (tile-aligned or not, empty shards included), one to three collectives in a
 //! row (reduce to every rank or to a root, scan, elementwise allreduce, reduce-scatter,
-//! allgather, count_if, compaction, histogram; floats or integers; reproducible or fast), one
+//! allgather, count_if, compaction, histogram, sort; floats or integers; reproducible or fast), one
 //! rank's arguments sometimes wrong in one call (its own check fails, or it disagrees with the
-//! others on the collective, element type, op, mode, scan kind, predicate, bins, root or
-//! length), and sometimes one rank stalling past the timeout before a call.
+//! others on the collective, element type, op, mode, scan kind, sort order, predicate, bins,
+//! root or length), and sometimes one rank stalling past the timeout before a call.
 //!
 //! The property: with no fault, every rank gets the single-device reference of the whole array
 //! (`wavekit_conformance::reference`; the fast mode's own order for floats); a wrong argument
@@ -40,9 +40,10 @@ enum Coll {
     CountIf,
     Compact,
     Histogram,
+    Sort,
 }
 
-const COLLS: [Coll; 9] = [
+const COLLS: [Coll; 10] = [
     Coll::AllReduceValue,
     Coll::ReduceValue,
     Coll::Scan,
@@ -52,6 +53,7 @@ const COLLS: [Coll; 9] = [
     Coll::CountIf,
     Coll::Compact,
     Coll::Histogram,
+    Coll::Sort,
 ];
 
 /// One collective call and its arguments (the ones it takes).
@@ -62,6 +64,7 @@ struct Call {
     int: bool,
     op: ReduceOp,
     fast: bool,
+    /// A scan's kind (exclusive), a sort's direction (descending).
     exclusive: bool,
     pred: Predicate<f32>,
     bins: u32,

@@ -3,7 +3,7 @@
 
 use super::model::{Effective, data, effective, equal_len, keys};
 use super::{Case, Coll};
-use wavekit::{Backend, DeviceBuffer, Element, Predicate, ScanKind, WavekitError};
+use wavekit::{Backend, DeviceBuffer, Element, Predicate, ScanKind, SortOrder, WavekitError};
 use wavekit_conformance::inputs;
 use wavekit_dist::{Comm, Layout, Mode, ThreadRank};
 
@@ -40,6 +40,15 @@ pub fn pred<T: Num>(p: Predicate<f32>) -> Predicate<T> {
         Predicate::Eq(v) => Predicate::Eq(T::of(v)),
         Predicate::Ne(v) => Predicate::Ne(T::of(v)),
         Predicate::InRange(a, b) => Predicate::InRange(T::of(a), T::of(b)),
+    }
+}
+
+/// A sort's order: its direction, and (a rank's own wrong argument) a bit range past the key.
+pub fn sort_order<T: Element>(descending: bool, bad_bits: bool) -> SortOrder {
+    let dir = [SortOrder::ASCENDING, SortOrder::DESCENDING][descending as usize];
+    match bad_bits {
+        true => dir.bits(0, T::KIND.size() as u32 * 8 + 1),
+        false => dir,
     }
 }
 
@@ -149,6 +158,17 @@ fn typed<T: Num>(comm: &Comm<ThreadRank>, c: &Case, e: &Effective, layout: &Layo
                 offset: got.offset,
                 total: got.total,
                 bits: bits(&data[..got.len]),
+            })
+        }
+        Coll::Sort => {
+            let s = b.upload(&shard()).map_err(lost)?;
+            let order = sort_order::<T>(call.exclusive, e.out_extra > 0);
+            let got = comm.sort_keys(&s, order).map_err(lost)?;
+            let data = b.download(&got.keys).map_err(lost)?;
+            Ok(Value::Compact {
+                offset: got.offset,
+                total: got.total,
+                bits: bits(&data),
             })
         }
         Coll::Histogram => {

@@ -2,7 +2,7 @@
 //! collective, or to one rank, falls back to a wrong argument of the rank's own), the data each
 //! rank holds, the single-device reference of each call, and the check of every rank's result.
 
-use super::calls::{Num, Value, bits, one_bits, pred};
+use super::calls::{Num, Value, bits, one_bits, pred, sort_order};
 use super::{Call, Case, Coll, Fault};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -37,7 +37,7 @@ fn applies(f: Fault, call: &Call, world: usize) -> bool {
             AllReduceValue | ReduceValue | Scan | AllReduce | ReduceScatter
         ),
         Fault::Mode => matches!(c, AllReduceValue | ReduceValue | AllReduce | ReduceScatter),
-        Fault::ScanKind => c == Scan,
+        Fault::ScanKind => matches!(c, Scan | Sort),
         Fault::Collective => true,
         Fault::Type => c != Histogram,
         Fault::Length => matches!(c, AllReduce | ReduceScatter | AllGather),
@@ -225,6 +225,17 @@ fn want<T: Num>(c: &Case, call: &Call, layout: &Layout) -> Vec<Result<Value, Wav
                         bits: bits(&reference::compact(shard(r), &pred)),
                     }
                 }
+                Coll::Sort => {
+                    // The whole sorted array: each rank's part is checked against its stretch.
+                    let perm =
+                        reference::sort_permutation(&all, sort_order::<T>(call.exclusive, false));
+                    let sorted: Vec<T> = perm.into_iter().map(|i| all[i]).collect();
+                    Value::Compact {
+                        offset: 0,
+                        total: all.len() as u64,
+                        bits: bits(&sorted),
+                    }
+                }
                 Coll::Histogram => {
                     let (counts, outside) = reference::histogram(&keys(c, call.bins), call.bins);
                     Value::Hist(counts, outside)
@@ -241,6 +252,7 @@ fn own_error(e: &WavekitError) -> bool {
         WavekitError::UnsupportedOp { .. }
             | WavekitError::LengthMismatch { .. }
             | WavekitError::ZeroBins
+            | WavekitError::InvalidBitRange { .. }
             | WavekitError::IndexOutOfRange {
                 what: "root rank",
                 ..
@@ -249,8 +261,9 @@ fn own_error(e: &WavekitError) -> bool {
 }
 
 /// What a rank-to-rank disagreement is called in a `RankMismatch`.
-fn mismatch(f: Fault) -> &'static str {
+fn mismatch(f: Fault, coll: Coll) -> &'static str {
     match f {
+        Fault::ScanKind if coll == Coll::Sort => "sort order",
         Fault::Op => "op",
         Fault::Mode => "mode",
         Fault::ScanKind => "scan kind",
@@ -298,6 +311,8 @@ pub fn check(c: &Case, layout: &Layout, got: &[Vec<Got>]) -> Result<Tally, TestC
             false => want::<f32>(c, call, layout),
         };
         let fault = fault(c, k);
+        // A sort's parts differ in length: each must be the next stretch of the whole.
+        let mut next = 0usize;
         for (r, g) in results.iter().enumerate() {
             tally.calls += 1;
             if c.stall.is_some() && is_lost(g) {
@@ -312,7 +327,7 @@ pub fn check(c: &Case, layout: &Layout, got: &[Vec<Got>]) -> Result<Tally, TestC
                     let ok = match (f, q == r) {
                         (Fault::Local, true) => own_error(e),
                         (f, _) => {
-                            matches!(e, WavekitError::RankMismatch { what, .. } if *what == mismatch(f))
+                            matches!(e, WavekitError::RankMismatch { what, .. } if *what == mismatch(f, call.coll))
                         }
                     };
                     prop_assert!(ok, "{}: fault {:?} of rank {} gave {:?}", ctx, f, q, e);
@@ -321,6 +336,33 @@ pub fn check(c: &Case, layout: &Layout, got: &[Vec<Got>]) -> Result<Tally, TestC
                     return Err(TestCaseError::fail(format!(
                         "{ctx}: fault {f:?} of rank {q} accepted: {v:?}"
                     )));
+                }
+                (
+                    None,
+                    Ok(Value::Compact {
+                        offset,
+                        total,
+                        bits,
+                    }),
+                ) if call.coll == Coll::Sort => {
+                    let Ok(Value::Compact {
+                        total: n,
+                        bits: whole,
+                        ..
+                    }) = &want[r]
+                    else {
+                        return Err(TestCaseError::fail(format!(
+                            "{ctx}: sorted, expected {:?}",
+                            want[r]
+                        )));
+                    };
+                    prop_assert_eq!((*offset as usize, total), (next, n), "{}", ctx);
+                    prop_assert!(next + bits.len() <= whole.len(), "{}: past the end", ctx);
+                    prop_assert_eq!(bits, &whole[next..next + bits.len()].to_vec(), "{}", ctx);
+                    next += bits.len();
+                    if r + 1 == c.world {
+                        prop_assert_eq!(next, whole.len(), "{}: the parts cover the whole", ctx);
+                    }
                 }
                 (None, g) => {
                     let g = g.as_ref().map_err(|(e, _)| e);

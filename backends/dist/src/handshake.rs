@@ -20,10 +20,11 @@ pub(crate) enum Call {
     CountIf,
     Compact,
     Histogram,
+    Sort,
 }
 
 impl Call {
-    const ALL: [Call; 8] = [
+    const ALL: [Call; 9] = [
         Call::Reduce,
         Call::Scan,
         Call::AllReduce,
@@ -32,6 +33,7 @@ impl Call {
         Call::CountIf,
         Call::Compact,
         Call::Histogram,
+        Call::Sort,
     ];
 
     /// The `Comm` method's name.
@@ -45,6 +47,7 @@ impl Call {
             Call::CountIf => "count_if",
             Call::Compact => "compact",
             Call::Histogram => "histogram",
+            Call::Sort => "sort_keys/sort_pairs",
         }
     }
 
@@ -57,6 +60,7 @@ impl Call {
             Call::AllGather => &[],
             Call::CountIf | Call::Compact => &[Arg::Predicate(2)],
             Call::Histogram => &[Arg::Bins(2)],
+            Call::Sort => &[Arg::Order(2), Arg::Values(5)],
         }
     }
 }
@@ -70,6 +74,10 @@ enum Arg {
     Root(usize),
     Predicate(usize),
     Bins(usize),
+    /// A sort order: direction, begin bit, end bit.
+    Order(usize),
+    /// The value type of a pairs sort (`sort::NO_VALUES`: keys only).
+    Values(usize),
 }
 
 /// The root word of a reduce that returns the value on every rank.
@@ -85,6 +93,8 @@ impl Arg {
             Arg::Root(w) => ("root", w..w + 1),
             Arg::Predicate(w) => ("predicate", w..w + 3),
             Arg::Bins(w) => ("bin count", w..w + 1),
+            Arg::Order(w) => ("sort order", w..w + 3),
+            Arg::Values(w) => ("values", w..w + 1),
         }
     }
 
@@ -103,6 +113,18 @@ impl Arg {
             Arg::Root(w) => format!("rank {}", at(w)),
             Arg::Predicate(w) => predicate(kind, at(w), at(w + 1), at(w + 2)),
             Arg::Bins(w) => at(w).to_string(),
+            Arg::Order(w) => format!(
+                "{} by bits {}..{}",
+                if at(w) == 1 {
+                    "descending"
+                } else {
+                    "ascending"
+                },
+                at(w + 1),
+                at(w + 2)
+            ),
+            Arg::Values(w) if at(w) == crate::sort::NO_VALUES => "keys only".into(),
+            Arg::Values(w) => format!("{} values", kind_name(at(w))),
         }
     }
 }

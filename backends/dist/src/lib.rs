@@ -46,12 +46,14 @@ pub mod nccl;
 mod reduce;
 mod scan;
 mod select;
+mod sort;
 mod threads;
 mod transport;
 
 pub use device::SliceDevice;
 pub use layout::Layout;
 pub use select::DistCompacted;
+pub use sort::DistSorted;
 pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};
 pub use transport::{Buf, Transport};
 pub use wavekit_core::{Result, WavekitError};

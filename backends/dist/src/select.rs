@@ -160,7 +160,7 @@ impl<X: Transport> Comm<X> {
     }
 
     /// Every rank's count, in rank order.
-    fn all_counts(&self, mine: u64) -> Result<Vec<u64>> {
+    pub(crate) fn all_counts(&self, mine: u64) -> Result<Vec<u64>> {
         let ones = vec![1; self.world()];
         Ok(self
             .gather_counted(&[mine], &ones)?

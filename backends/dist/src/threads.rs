@@ -10,7 +10,7 @@
 //! that went on would hand them to the wrong call.
 
 use crate::check_len;
-use crate::transport::Transport;
+use crate::transport::{Transport, check_counts};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -291,6 +291,49 @@ impl Transport for ThreadRank {
     ) -> Result<()> {
         check_recv(recv, send.len())?;
         let out = self.pair_combine(peer, send.as_slice(), send.as_slice(), op)?;
+        self.backend.write(recv, &out)
+    }
+
+    fn all_to_all_v<T: Element>(
+        &self,
+        send: &CpuBuffer<T>,
+        send_counts: &[usize],
+        recv: &mut CpuBuffer<T>,
+        recv_counts: &[usize],
+    ) -> Result<()> {
+        let world = self.world();
+        check_counts(
+            "all-to-all send counts (one per rank)",
+            world,
+            send_counts,
+            send.len(),
+        )?;
+        check_counts(
+            "all-to-all receive counts (one per rank)",
+            world,
+            recv_counts,
+            recv.len(),
+        )?;
+        let mut at = 0;
+        let mut own = &send.as_slice()[..0];
+        for (dst, &c) in send_counts.iter().enumerate() {
+            let part = &send.as_slice()[at..at + c];
+            if dst == self.rank {
+                own = part;
+            } else {
+                self.send_bytes(dst, as_bytes(part).to_vec());
+            }
+            at += c;
+        }
+        let mut out = Vec::with_capacity(recv.len());
+        for (src, &c) in recv_counts.iter().enumerate() {
+            if src == self.rank {
+                crate::check_len("all-to-all part this rank keeps", c, own.len())?;
+                out.extend_from_slice(own);
+            } else {
+                out.extend(self.recv_elems::<T>(src, c)?);
+            }
+        }
         self.backend.write(recv, &out)
     }
 

@@ -83,6 +83,18 @@ pub trait Transport: Send {
         self.all_gather(&mine, recv)
     }
 
+    /// Personalised all-to-all: this rank sends the `send_counts[d]` elements of `send` that
+    /// follow the parts for ranks below d to rank d, and receives `recv_counts[s]` elements from
+    /// each rank s into `recv`, concatenated in source-rank order. Every rank's `send_counts[d]`
+    /// must equal rank d's `recv_counts[rank]` (callers exchange the counts first).
+    fn all_to_all_v<T: Element>(
+        &self,
+        send: &Buf<Self, T>,
+        send_counts: &[usize],
+        recv: &mut Buf<Self, T>,
+        recv_counts: &[usize],
+    ) -> Result<()>;
+
     /// The library's own allreduce over all ranks: fast, but for floats its bits may depend on
     /// the rank count, the message size and the algorithm.
     fn all_reduce_native<T: Element>(
@@ -91,6 +103,17 @@ pub trait Transport: Send {
         recv: &mut Buf<Self, T>,
         op: ReduceOp,
     ) -> Result<()>;
+}
+
+/// One count per rank, summing to the buffer's length: the checks of an all-to-all's counts.
+pub(crate) fn check_counts(
+    what: &'static str,
+    world: usize,
+    counts: &[usize],
+    len: usize,
+) -> Result<()> {
+    crate::check_len(what, world, counts.len())?;
+    crate::check_len(what, len, counts.iter().sum())
 }
 
 /// `src` and `dst` lie in a buffer of `len` elements, do not overlap, and `src` is twice `dst`.

@@ -75,6 +75,12 @@ pub(crate) struct Library {
     pub all_gather:
         unsafe extern "C" fn(*const c_void, *mut c_void, usize, DataType, Comm, Stream) -> Code,
     pub reduce_scatter: ReduceFn,
+    /// `ncclSend`: (send, count, type, peer, comm, stream).
+    pub send: unsafe extern "C" fn(*const c_void, usize, DataType, c_int, Comm, Stream) -> Code,
+    /// `ncclRecv`: (recv, count, type, peer, comm, stream).
+    pub recv: unsafe extern "C" fn(*mut c_void, usize, DataType, c_int, Comm, Stream) -> Code,
+    pub group_start: unsafe extern "C" fn() -> Code,
+    pub group_end: unsafe extern "C" fn() -> Code,
 }
 
 /// Candidate paths, in search order.
@@ -155,6 +161,10 @@ impl Library {
             all_reduce: sym!(lib, path, b"ncclAllReduce\0"),
             all_gather: sym!(lib, path, b"ncclAllGather\0"),
             reduce_scatter: sym!(lib, path, b"ncclReduceScatter\0"),
+            send: sym!(lib, path, b"ncclSend\0"),
+            recv: sym!(lib, path, b"ncclRecv\0"),
+            group_start: sym!(lib, path, b"ncclGroupStart\0"),
+            group_end: sym!(lib, path, b"ncclGroupEnd\0"),
             path,
             _lib: lib,
         })

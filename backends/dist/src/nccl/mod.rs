@@ -28,7 +28,7 @@ pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
 
 use crate::check_len;
-use crate::transport::{Transport, check_within};
+use crate::transport::{Transport, check_counts, check_within};
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
 use std::ffi::{c_int, c_void};
@@ -420,6 +420,64 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         check_len("pair allreduce output", send.len(), recv.len())?;
         let comm = self.pair_comm(peer)?;
         self.nccl_all_reduce("ncclAllReduce (pair)", comm, send, recv, op)
+    }
+
+    fn all_to_all_v<T: Element>(
+        &self,
+        send: &GpuBuffer<T, R>,
+        send_counts: &[usize],
+        recv: &mut GpuBuffer<T, R>,
+        recv_counts: &[usize],
+    ) -> Result<()> {
+        let world = self.world;
+        check_counts(
+            "all-to-all send counts (one per rank)",
+            world,
+            send_counts,
+            send.len(),
+        )?;
+        check_counts(
+            "all-to-all receive counts (one per rank)",
+            world,
+            recv_counts,
+            recv.len(),
+        )?;
+        let stream = self.backend.runtime().stream();
+        let dt = data_type(T::KIND);
+        let recv = &*recv;
+        self.run("ncclSend/ncclRecv (all-to-all)", self.comm.0, || unsafe {
+            // SAFETY: every part lies inside its buffer (the counts sum to the lengths, checked
+            // above), on this rank's GPU; one group, so no pair of ranks waits on another.
+            let mut rc = (self.lib.group_start)();
+            let (mut s_at, mut r_at) = (0, 0);
+            for peer in 0..world {
+                let p = peer as c_int;
+                if rc == 0 && send_counts[peer] > 0 {
+                    rc = (self.lib.send)(
+                        at(send, s_at),
+                        send_counts[peer],
+                        dt,
+                        p,
+                        self.comm.0,
+                        stream,
+                    );
+                }
+                if rc == 0 && recv_counts[peer] > 0 {
+                    rc = (self.lib.recv)(
+                        at(recv, r_at),
+                        recv_counts[peer],
+                        dt,
+                        p,
+                        self.comm.0,
+                        stream,
+                    );
+                }
+                s_at += send_counts[peer];
+                r_at += recv_counts[peer];
+            }
+            let end = (self.lib.group_end)();
+            if rc != 0 { rc } else { end }
+        })
     }
 
     fn all_reduce_native<T: Element>(
