@@ -10,7 +10,7 @@ use wavekit::dist::nccl::{NcclTransport, Vendor};
 use wavekit::dist::{Comm, Layout, Mode, ThreadWorld, Transport};
 use wavekit::element::splitmix;
 use wavekit::gpu::{GpuBackend, GpuRuntime};
-use wavekit::{Backend, Collectives, DeviceBuffer, Predicate, ReduceOp, ScanKind};
+use wavekit::{Backend, Collectives, DeviceBuffer, Predicate, ReduceOp, ScanKind, SortOrder};
 
 fn sum_is_single_device<R: GpuRuntime>(
     vendor: Vendor,
@@ -90,6 +90,17 @@ fn every_collective<X: Transport>(
         .collect();
     let h = c.histogram(&b.upload(&keys)?, 256)?;
     out.push(("histogram", [h.counts, vec![h.outside]].concat()));
+    // The sample sort: each rank's part (its length set by the splitters) and its place.
+    let sorted = c.sort_keys(&shard, SortOrder::DESCENDING)?;
+    let mut got = f(b.download(&sorted.keys)?);
+    got.extend([sorted.offset, sorted.total]);
+    out.push(("sort_keys", got));
+    let index: Vec<u32> = layout.range(c.rank()).map(|i| i as u32).collect();
+    let (sorted, values) = c.sort_pairs(&shard, &b.upload(&index)?, SortOrder::ASCENDING)?;
+    let mut got = f(b.download(&sorted.keys)?);
+    got.extend(b.download(&values)?.into_iter().map(u64::from));
+    got.extend([sorted.offset, sorted.total]);
+    out.push(("sort_pairs", got));
     let per_rank = 1 << 10;
     for n in [per_rank * 8, per_rank * 8 + 3] {
         let mine: Vec<f32> = data[c.rank() * n..(c.rank() + 1) * n].to_vec();
