@@ -5,7 +5,7 @@ use super::{Rank, median};
 use std::time::Instant;
 use wavekit::dist::Layout;
 use wavekit::element::splitmix;
-use wavekit::{Backend, DeviceBuffer, Sort, SortOrder};
+use wavekit::{Backend, Sort, SortOrder};
 
 /// Key i of the logical array: random over the whole u32 range.
 fn key(i: usize) -> u32 {
