@@ -4,7 +4,9 @@
 // flipped as SEMANTICS says), cut to bits [begin, end), complemented when descending. The
 // rank is sorted in 8-bit digits from the lowest:
 //   1. sort_histogram_kernel: one read of the keys counts every pass's digits (per portion of
-//      at most kPortion keys);
+//      at most kPortion keys); with several portions only the first pass's counts hold for
+//      later passes' portions (each pass moves keys between portions), so each later pass
+//      counts its digits again over the keys as the pass before left them;
 //   2. sort_offsets_kernel: the digit-major scan of those counts: where each digit of each
 //      portion starts in every pass;
 //   3. per pass and portion, sort_onesweep_kernel: tiles in start order (a ticket); each warp
@@ -30,8 +32,8 @@ const unsigned kCountMask = kFlagAggregate - 1;
 
 template <typename U>
 __global__ void __launch_bounds__(kSortThreads)
-    sort_histogram_kernel(const U* keys, uint64_t n, RankSpec r, unsigned passes,
-                          unsigned* counts) {
+    sort_histogram_kernel(const U* keys, uint64_t n, RankSpec r, unsigned pass0,
+                          unsigned passes, unsigned* counts) {
   WK_SHARED(unsigned, h, kMaxPasses * kRadix);
   const unsigned t = threadIdx.x;
   for (unsigned i = t; i < passes * kRadix; i += kSortThreads) h[i] = 0;
@@ -43,7 +45,7 @@ __global__ void __launch_bounds__(kSortThreads)
   for (uint64_t i = lo + (uint64_t)blockIdx.x * kSortThreads + t; i < hi; i += stride) {
     const U ordered = flip.apply(keys[i]);
     for (unsigned p = 0; p < passes; ++p)
-      atomicAdd(h + p * kRadix + DigitField(p, r).of(ordered), 1u);
+      atomicAdd(h + p * kRadix + DigitField(pass0 + p, r).of(ordered), 1u);
   }
   __syncthreads();
   unsigned* mine = counts + (uint64_t)blockIdx.y * passes * kRadix;
@@ -243,7 +245,7 @@ int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSp
   if (rc) return rc;
   const unsigned grid_x = strided_grid(n / portions + 1);
   WK_LAUNCH(dim3(grid_x, portions), kSortThreads, 0, s, sort_histogram_kernel<U>)(
-      keys, n, r, passes, sc.counts);
+      keys, n, r, 0u, passes, sc.counts);
   if ((rc = host::launch_error())) return rc;
   WK_LAUNCH(1, kRadix, 0, s, sort_offsets_kernel)(sc.counts, passes, portions, sc.offsets);
   if ((rc = host::launch_error())) return rc;
@@ -252,6 +254,18 @@ int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSp
   const U* src_k = keys;
   const V* src_v = vals;
   for (unsigned p = 0; p < passes; ++p) {
+    if (p > 0 && portions > 1) {
+      // Pass p's digits per portion of the keys as pass p - 1 left them (its counts and
+      // offsets in the first pass's slots, which are spent).
+      if ((rc = host::memset_async(sc.counts, 0, (uint64_t)portions * kRadix * sizeof(unsigned), s)))
+        return rc;
+      WK_LAUNCH(dim3(grid_x, portions), kSortThreads, 0, s, sort_histogram_kernel<U>)(
+          src_k, n, r, p, 1u, sc.counts);
+      if ((rc = host::launch_error())) return rc;
+      WK_LAUNCH(1, kRadix, 0, s, sort_offsets_kernel)(sc.counts, 1u, portions,
+                                                      sc.offsets + (uint64_t)p * portions * kRadix);
+      if ((rc = host::launch_error())) return rc;
+    }
     const bool last_here = (passes - 1 - p) % 2 == 0;
     U* dst_k = last_here ? keys_out : alt_k;
     V* dst_v = last_here ? vals_out : alt_v;
