@@ -32,6 +32,24 @@ struct Preds {
   }
 };
 
+// This thread's items 16t .. 16t+15 of the tile from shared memory, each one's part in two
+// bits of `parts` (3 past n) and the counts of parts 0 and 1 in the halves of `mine`. FULL:
+// the whole tile lies before n, so no item needs its bound checked.
+template <bool FULL, typename T, typename S>
+__device__ __forceinline__ void classify(const Preds<T>& preds, S wsm, unsigned ln,
+                                         uint64_t first, uint64_t n, T (&x)[kItems],
+                                         unsigned& parts, unsigned& mine) {
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    // Slots past n were never stored: not read (the SIMT executor reports such reads).
+    const bool live = FULL || first + k < n;
+    x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
+    const unsigned p = live ? preds.part(x[k]) : 3u;
+    mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
+    parts |= p << (2 * k);
+  }
+}
+
 // Two launches. count_kernel first sums the sizes of parts 0 and 1 (the rest's place depends on
 // both, and a tile cannot know them before every tile is done). Then one pass over tiles of 256
 // threads x 16 consecutive items (loaded coalesced through padded shared memory): each thread
@@ -69,15 +87,11 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   T x[kItems];
   unsigned parts = 0;  // two bits per item: its part, 3 past n
   unsigned mine = 0;   // this thread's items in part 0 (low 16 bits) and part 1 (high 16)
-#pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    // Slots past n were never stored: not read (the SIMT executor reports such reads).
-    const bool live = base + t * kItems + k < n;
-    x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
-    const unsigned p = live ? preds.part(x[k]) : 3u;
-    mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
-    parts |= p << (2 * k);
-  }
+  const uint64_t first_item = base + (uint64_t)t * kItems;
+  if (base + WK_SCAN_TILE <= n)
+    classify<true>(preds, wsm, ln, first_item, n, x, parts, mine);
+  else
+    classify<false>(preds, wsm, ln, first_item, n, x, parts, mine);
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
@@ -117,27 +131,29 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
       s_before1 = b1;
     }
   }
-  // Tile-local places: part 0 from 0, part 1 from cnt0, the rest from cnt0 + cnt1.
+  // Tile-local places: part 0 from 0, part 1 from cnt0, the rest from cnt0 + cnt1. Without
+  // branches on the part: a random predicate would split every warp across them.
   unsigned r0 = rank & 0xffffu, r1 = cnt0 + (rank >> 16);
   unsigned r2 = cnt0 + cnt1 + (t * kItems - (rank & 0xffffu) - (rank >> 16));
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
     const unsigned p = (parts >> (2 * k)) & 3u;
-    if (p == 0) items[Pad<T>::at(r0++)] = x[k];
-    else if (p == 1) items[Pad<T>::at(r1++)] = x[k];
-    else if (p == 2) items[Pad<T>::at(r2++)] = x[k];
+    const unsigned at = p == 0 ? r0 : p == 1 ? r1 : r2;
+    if (p != 3u) items[Pad<T>::at(at)] = x[k];
+    r0 += p == 0;
+    r1 += p == 1;
+    r2 += p == 2;
   }
   __syncthreads();
+  // Each part's items of the tile are consecutive in `items` and in `out`: one loop a part.
   const uint64_t before0 = s_before0, before1 = s_before1;
-  const uint64_t start1 = totals[0] + before1;
-  const uint64_t start2 = totals[0] + totals[1] + (base - before0 - before1);
-  for (unsigned r = t; r < live; r += kThreads) {
-    uint64_t at;
-    if (r < cnt0) at = before0 + r;
-    else if (r < cnt0 + cnt1) at = start1 + (r - cnt0);
-    else at = start2 + (r - cnt0 - cnt1);
-    out[at] = items[Pad<T>::at(r)];
-  }
+  T* const out0 = out + before0;
+  T* const out1 = out + totals[0] + before1;
+  T* const out2 = out + totals[0] + totals[1] + (base - before0 - before1);
+  const unsigned cnt2 = live - cnt0 - cnt1;
+  for (unsigned r = t; r < cnt0; r += kThreads) out0[r] = items[Pad<T>::at(r)];
+  for (unsigned r = t; r < cnt1; r += kThreads) out1[r] = items[Pad<T>::at(cnt0 + r)];
+  for (unsigned r = t; r < cnt2; r += kThreads) out2[r] = items[Pad<T>::at(cnt0 + cnt1 + r)];
 }
 
 uint64_t tiles_of(uint64_t n) { return (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE; }
