@@ -88,7 +88,7 @@ pub fn run(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
     let (kms, pms) = (median(t_keys) * 1e3, median(t_pairs) * 1e3);
     let lens: Vec<u64> = all.chunks(4).map(|w| w[1]).collect();
     say(format!(
-        "sort_log2={k} world={world} keys_median_ms={kms:.3} keys_per_s={:.3e} \\
+        "sort_log2={k} world={world} keys_median_ms={kms:.3} keys_per_s={:.3e} \
          pairs_median_ms={pms:.3} pairs_per_s={:.3e} part_lens={lens:?}",
         n as f64 / kms * 1e3,
         n as f64 / pms * 1e3
@@ -102,14 +102,28 @@ pub fn run(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
         let single = b.download(&b.sort_keys(&whole, order)?)?;
         let (sk, sv) = b.sort_pairs(&whole, &whole_v, order)?;
         let (sk, sv) = (b.download(&sk)?, b.download(&sv)?);
-        let equal = all.chunks(4).all(|w| {
-            let r = w[0] as usize..(w[0] + w[1]) as usize;
+        let ranges: Vec<_> = all
+            .chunks(4)
+            .map(|w| w[0] as usize..(w[0] + w[1]) as usize)
+            .collect();
+        let keys_equal = all
+            .chunks(4)
+            .zip(&ranges)
+            .all(|(w, r)| w[2] == hash(&single[r.clone()]));
+        let pairs_equal = all.chunks(4).zip(&ranges).all(|(w, r)| {
             let mut pairs = sk[r.clone()].to_vec();
             pairs.extend(&sv[r.clone()]);
-            w[2] == hash(&single[r]) && w[3] == hash(&pairs)
-        }) && lens.iter().sum::<u64>() == n as u64;
+            w[3] == hash(&pairs)
+        });
+        let covered = lens.iter().sum::<u64>() == n as u64;
+        // The single-device results themselves: sorted, and the pairs' keys the keys' sort.
+        let single_sorted = single.windows(2).all(|p| p[0] <= p[1]);
+        let pairs_keys_agree = sk == single;
         say(format!(
-            "sort_log2={k} world={world} sort_equal_single_device={equal}"
+            "sort_log2={k} world={world} sort_equal_single_device={} keys_equal={keys_equal} \
+             pairs_equal={pairs_equal} covered={covered} single_sorted={single_sorted} \
+             single_pairs_keys_agree={pairs_keys_agree}",
+            keys_equal && pairs_equal && covered
         ));
     }
     Ok(())
