@@ -66,15 +66,24 @@ fn element(i: usize) -> f32 {
 }
 
 fn fill(range: std::ops::Range<usize>) -> Vec<f32> {
-    let mut v = vec![0f32; range.len()];
+    fill_with(range, element)
+}
+
+/// `f(i)` for every i of `range`, on all cores (2^30 elements take a while on one).
+fn fill_with<T: Copy + Default + Send>(
+    range: std::ops::Range<usize>,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let mut v = vec![T::default(); range.len()];
     let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
     let chunk = v.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
         for (k, part) in v.chunks_mut(chunk).enumerate() {
             let base = range.start + k * chunk;
+            let f = &f;
             s.spawn(move || {
                 for (j, x) in part.iter_mut().enumerate() {
-                    *x = element(base + j);
+                    *x = f(base + j);
                 }
             });
         }

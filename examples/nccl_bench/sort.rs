@@ -13,20 +13,7 @@ fn key(i: usize) -> u32 {
 }
 
 fn keys(range: std::ops::Range<usize>) -> Vec<u32> {
-    let mut v = vec![0u32; range.len()];
-    let threads = std::thread::available_parallelism().map_or(4, |n| n.get());
-    let chunk = v.len().div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        for (k, part) in v.chunks_mut(chunk).enumerate() {
-            let base = range.start + k * chunk;
-            s.spawn(move || {
-                for (j, x) in part.iter_mut().enumerate() {
-                    *x = key(base + j);
-                }
-            });
-        }
-    });
-    v
+    super::fill_with(range, key)
 }
 
 /// An order-sensitive hash of a run of u32 (FNV-1a over the words).

@@ -53,7 +53,7 @@ mod transport;
 pub use device::SliceDevice;
 pub use layout::Layout;
 pub use select::DistCompacted;
-pub use sort::DistSorted;
+pub use sort::{DistSorted, SortedPairs};
 pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};
 pub use transport::{Buf, Transport};
 pub use wavekit_core::{Result, WavekitError};

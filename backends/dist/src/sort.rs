@@ -42,6 +42,10 @@ impl<B: Backend, K: Element> std::fmt::Debug for DistSorted<B, K> {
     }
 }
 
+/// A rank's part of a distributed pairs sort: its keys' part and the values that moved with
+/// them (as many as its keys).
+pub type SortedPairs<X, K, V> = (DistSorted<<X as Transport>::Backend, K>, Buf<X, V>);
+
 /// The key's sort rank under `order` (SEMANTICS "sort"): bits `begin..end` of its order bits,
 /// complemented within the field when descending, so that ascending ranks are the sort order.
 fn rank_of<K: Element>(k: K, order: SortOrder) -> u64 {
@@ -153,7 +157,7 @@ impl<X: Transport> Comm<X> {
         keys: &Buf<X, K>,
         values: &Buf<X, V>,
         order: SortOrder,
-    ) -> Result<(DistSorted<X::Backend, K>, Buf<X, V>)> {
+    ) -> Result<SortedPairs<X, K, V>> {
         let local = check_order::<K>(order)
             .and_then(|()| crate::check_len("values (one per key)", keys.len(), values.len()));
         self.sort_handshake::<K>(keys.len(), order, V::KIND as u64, local)?;

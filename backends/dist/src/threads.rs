@@ -10,7 +10,7 @@
 //! that went on would hand them to the wrong call.
 
 use crate::check_len;
-use crate::transport::{Transport, check_counts};
+use crate::transport::{Transport, check_all_to_all};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -302,18 +302,7 @@ impl Transport for ThreadRank {
         recv_counts: &[usize],
     ) -> Result<()> {
         let world = self.world();
-        check_counts(
-            "all-to-all send counts (one per rank)",
-            world,
-            send_counts,
-            send.len(),
-        )?;
-        check_counts(
-            "all-to-all receive counts (one per rank)",
-            world,
-            recv_counts,
-            recv.len(),
-        )?;
+        check_all_to_all(world, send_counts, send.len(), recv_counts, recv.len())?;
         let mut at = 0;
         let mut own = &send.as_slice()[..0];
         for (dst, &c) in send_counts.iter().enumerate() {

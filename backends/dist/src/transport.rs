@@ -105,15 +105,31 @@ pub trait Transport: Send {
     ) -> Result<()>;
 }
 
-/// One count per rank, summing to the buffer's length: the checks of an all-to-all's counts.
-pub(crate) fn check_counts(
-    what: &'static str,
+/// An all-to-all's counts: one per rank, the send counts summing to the send buffer's length
+/// and the receive counts to the receive buffer's.
+pub(crate) fn check_all_to_all(
     world: usize,
-    counts: &[usize],
-    len: usize,
+    send_counts: &[usize],
+    send_len: usize,
+    recv_counts: &[usize],
+    recv_len: usize,
 ) -> Result<()> {
-    crate::check_len(what, world, counts.len())?;
-    crate::check_len(what, len, counts.iter().sum())
+    for (what, counts, len) in [
+        (
+            "all-to-all send counts (one per rank)",
+            send_counts,
+            send_len,
+        ),
+        (
+            "all-to-all receive counts (one per rank)",
+            recv_counts,
+            recv_len,
+        ),
+    ] {
+        crate::check_len(what, world, counts.len())?;
+        crate::check_len(what, len, counts.iter().sum())?;
+    }
+    Ok(())
 }
 
 /// `src` and `dst` lie in a buffer of `len` elements, do not overlap, and `src` is twice `dst`.

@@ -28,7 +28,7 @@ pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
 
 use crate::check_len;
-use crate::transport::{Transport, check_counts, check_within};
+use crate::transport::{Transport, check_all_to_all, check_within};
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
 use std::ffi::{c_int, c_void};
@@ -430,18 +430,7 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         recv_counts: &[usize],
     ) -> Result<()> {
         let world = self.world;
-        check_counts(
-            "all-to-all send counts (one per rank)",
-            world,
-            send_counts,
-            send.len(),
-        )?;
-        check_counts(
-            "all-to-all receive counts (one per rank)",
-            world,
-            recv_counts,
-            recv.len(),
-        )?;
+        check_all_to_all(world, send_counts, send.len(), recv_counts, recv.len())?;
         let stream = self.backend.runtime().stream();
         let dt = data_type(T::KIND);
         let recv = &*recv;
