@@ -23,7 +23,6 @@ const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
 const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
-const unsigned kWarpItems = WK_WARP_SIZE * kItems;
 
 const uint32_t kModeInclusive = 0;
 const uint32_t kModeExclusive = 1;
@@ -89,7 +88,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
                 CountStatus counts, T* out, KB* keys_out, unsigned long long* total) {
   typedef Op<OP, T> O;
   typedef Pad<T> P;
-  const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
+  const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / P::every;
   WK_SHARED(T, items, kWarps * kWarpSlots);
   WK_SHARED(T, group_tot, kGroups);
   WK_SHARED(unsigned, group_totf, kGroups);
@@ -114,11 +113,11 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
   const auto wsm = items + w * kWarpSlots;
-  const uint64_t wbase = base + (uint64_t)w * kWarpItems;
+  const uint64_t wbase = base + (uint64_t)w * kWarpTileItems;
   const wk_lanemask_t mask = block_warp_lanes();
 
   // Values: each warp its 16 x W consecutive ones, coalesced, through shared memory.
-  if (wbase + kWarpItems <= n) {
+  if (wbase + kWarpTileItems <= n) {
     T x[kItems];
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) x[k] = in[wbase + k * WK_WARP_SIZE + ln];
@@ -300,7 +299,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   }
   syncwarp(NATIVE, mask);
   const bool excl = mode == kModeExclusive;
-  if (!excl && wbase + kWarpItems <= n) {
+  if (!excl && wbase + kWarpTileItems <= n) {
 #pragma unroll
     for (unsigned i = 0; i < kItems; ++i)
       out[wbase + i * WK_WARP_SIZE + ln] = wsm[P::at(i * WK_WARP_SIZE + ln)];

@@ -11,7 +11,6 @@ namespace {
 const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
-const unsigned kWarpItems = WK_WARP_SIZE * WK_SCAN_ITEMS_PER_THREAD;
 
 // One pass over tiles of 256 threads x 16 consecutive keys, as compact.cu: a key is a run's
 // head when it is the first or differs (!=) from the key before it. The block scans the heads,
@@ -49,9 +48,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   // Each warp loads its 16 x 32 consecutive keys coalesced into its part of `items`.
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
-  const unsigned kWarpSlots = kWarpItems + kWarpItems / Pad<K>::every;
+  const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<K>::every;
   const auto wsm = items + w * kWarpSlots;
-  const uint64_t wbase = base + (uint64_t)w * kWarpItems;
+  const uint64_t wbase = base + (uint64_t)w * kWarpTileItems;
   load_warp_tile(wsm, keys, wbase, n);
   syncwarp(NATIVE, block_warp_lanes());
 
@@ -75,7 +74,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   // This thread's last head as a tile position + 1 (0: none), max-scanned over the warp.
-  const unsigned my_last = sel ? w * kWarpItems + ln * kItems + (31 - __clz(sel)) + 1 : 0;
+  const unsigned my_last = sel ? w * kWarpTileItems + ln * kItems + (31 - __clz(sel)) + 1 : 0;
   const unsigned wl = lengths ? kogge_stone<OP_MAX, unsigned>(mask, my_last, WK_WARP_SIZE) : 0;
   if (ln == WK_WARP_SIZE - 1) {
     warp_tot[w] = incl;
@@ -122,14 +121,14 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   }
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    if (sel & (1u << k)) pos[rank++] = (uint16_t)(w * kWarpItems + ln * kItems + k);
+    if (sel & (1u << k)) pos[rank++] = (uint16_t)(w * kWarpTileItems + ln * kItems + k);
   }
   __syncthreads();
   const uint64_t offset = s_offset;
   for (unsigned r = t; r < count; r += kThreads) {
     const unsigned p = pos[r];
     if (keys_out)
-      keys_out[offset + r] = items[(p / kWarpItems) * kWarpSlots + Pad<K>::at(p % kWarpItems)];
+      keys_out[offset + r] = items[(p / kWarpTileItems) * kWarpSlots + Pad<K>::at(p % kWarpTileItems)];
     if (vals_out) vals_out[offset + r] = vals[base + p];
     if (lengths) {
       if (r + 1 < count)

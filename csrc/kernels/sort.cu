@@ -4,9 +4,8 @@
 // flipped as SEMANTICS says), cut to bits [begin, end), complemented when descending. The
 // rank is sorted in 8-bit digits from the lowest:
 //   1. sort_histogram_kernel: one read of the keys counts every pass's digits (per portion of
-//      at most kPortion keys); with several portions only the first pass's counts hold for
-//      later passes' portions (each pass moves keys between portions), so each later pass
-//      counts its digits again over the keys as the pass before left them;
+//      at most kPortion keys); with several portions each pass counts its own digits instead,
+//      over the keys as the pass before left them (each pass moves keys between portions);
 //   2. sort_offsets_kernel: the digit-major scan of those counts: where each digit of each
 //      portion starts in every pass;
 //   3. per pass and portion, sort_onesweep_kernel: tiles in start order (a ticket); each warp
@@ -241,28 +240,23 @@ int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSp
                const SortScratch& sc) {
   const unsigned passes = pass_count(r);
   const unsigned portions = (unsigned)((n + kPortion - 1) / kPortion);
-  int rc = host::memset_async(sc.counts, 0, sc.counts_bytes, s);
-  if (rc) return rc;
+  // Passes one histogram counts: all of them with one portion; with several, each pass its
+  // own, over the keys as the pass before left them (a pass moves keys between portions).
+  const unsigned per = portions > 1 ? 1u : passes;
   const unsigned grid_x = strided_grid(n / portions + 1);
-  WK_LAUNCH(dim3(grid_x, portions), kSortThreads, 0, s, sort_histogram_kernel<U>)(
-      keys, n, r, 0u, passes, sc.counts);
-  if ((rc = host::launch_error())) return rc;
-  WK_LAUNCH(1, kRadix, 0, s, sort_offsets_kernel)(sc.counts, passes, portions, sc.offsets);
-  if ((rc = host::launch_error())) return rc;
   U* alt_k = (U*)sc.keys;
   V* alt_v = (V*)sc.vals;
   const U* src_k = keys;
   const V* src_v = vals;
+  int rc = 0;
   for (unsigned p = 0; p < passes; ++p) {
-    if (p > 0 && portions > 1) {
-      // Pass p's digits per portion of the keys as pass p - 1 left them (its counts and
-      // offsets in the first pass's slots, which are spent).
-      if ((rc = host::memset_async(sc.counts, 0, (uint64_t)portions * kRadix * sizeof(unsigned), s)))
+    if (p % per == 0) {
+      if ((rc = host::memset_async(sc.counts, 0, (uint64_t)portions * per * kRadix * sizeof(unsigned), s)))
         return rc;
       WK_LAUNCH(dim3(grid_x, portions), kSortThreads, 0, s, sort_histogram_kernel<U>)(
-          src_k, n, r, p, 1u, sc.counts);
+          src_k, n, r, p, per, sc.counts);
       if ((rc = host::launch_error())) return rc;
-      WK_LAUNCH(1, kRadix, 0, s, sort_offsets_kernel)(sc.counts, 1u, portions,
+      WK_LAUNCH(1, kRadix, 0, s, sort_offsets_kernel)(sc.counts, per, portions,
                                                       sc.offsets + (uint64_t)p * portions * kRadix);
       if ((rc = host::launch_error())) return rc;
     }
