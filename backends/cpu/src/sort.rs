@@ -21,18 +21,7 @@ const MIN_CHUNK: usize = 1 << 15;
 /// The key's rank under `spec`: ascending order of ranks is the sort's order.
 #[inline]
 pub(crate) fn rank<K: Element>(k: K, spec: &SortSpec) -> u64 {
-    let d = spec.digits(k.order_bits());
-    if spec.descending {
-        let width = spec.end_bit - spec.begin_bit;
-        let top = if width == 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
-        top - d
-    } else {
-        d
-    }
+    spec.rank(k.order_bits())
 }
 
 /// Where the values of a sort come from.

@@ -11,7 +11,7 @@
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::{Buf, Comm, Transport};
-use wavekit_core::{Backend, DeviceBuffer, Element, Result, Sort, SortOrder, WavekitError};
+use wavekit_core::{Backend, DeviceBuffer, Element, Result, Sort, SortOrder, SortSpec};
 
 /// Samples a rank contributes to the choice of splitters: enough that the parts stay within
 /// a few percent of even for random keys at 8 ranks, few enough to exchange in one small call.
@@ -45,35 +45,6 @@ impl<B: Backend, K: Element> std::fmt::Debug for DistSorted<B, K> {
 /// A rank's part of a distributed pairs sort: its keys' part and the values that moved with
 /// them (as many as its keys).
 pub type SortedPairs<X, K, V> = (DistSorted<<X as Transport>::Backend, K>, Buf<X, V>);
-
-/// The key's sort rank under `order` (SEMANTICS "sort"): bits `begin..end` of its order bits,
-/// complemented within the field when descending, so that ascending ranks are the sort order.
-fn rank_of<K: Element>(k: K, order: SortOrder) -> u64 {
-    let bits = K::KIND.size() as u32 * 8;
-    let (begin, end) = order.bit_range().unwrap_or((0, bits));
-    let field = match end - begin {
-        64 => u64::MAX,
-        w => (1u64 << w) - 1,
-    };
-    let picked = (k.order_bits() >> begin) & field;
-    if order.is_descending() {
-        field - picked
-    } else {
-        picked
-    }
-}
-
-/// `InvalidBitRange` unless the order's bit range fits keys of type `K` (the single-device
-/// sort's own check, made before the handshake so every rank learns of it).
-fn check_order<K: Element>(order: SortOrder) -> Result<()> {
-    let bits = K::KIND.size() as u32 * 8;
-    match order.bit_range() {
-        Some((begin, end)) if begin >= end || end > bits => {
-            Err(WavekitError::InvalidBitRange { begin, end, bits })
-        }
-        _ => Ok(()),
-    }
-}
 
 /// The order's words in a header: direction, begin and end bit.
 fn order_args<K: Element>(order: SortOrder, value_kind: u64) -> [u64; 4] {
@@ -118,9 +89,12 @@ impl<X: Transport> Comm<X> {
         keys: &Buf<X, K>,
         order: SortOrder,
     ) -> Result<DistSorted<X::Backend, K>> {
-        self.sort_handshake::<K>(keys.len(), order, NO_VALUES, check_order::<K>(order))?;
+        let local = order.spec::<K>().map(|_| ());
+        self.sort_handshake::<K>(keys.len(), order, NO_VALUES, local)?;
+        // Valid: the handshake passed this rank's own check of it.
+        let spec = order.spec::<K>()?;
         let sorted = self.backend().sort_keys(keys, order)?;
-        let (parts, recv) = self.plan(&sorted, order)?;
+        let (parts, recv) = self.plan(&sorted, &spec)?;
         let got = self.exchange(&sorted, &parts, &recv)?;
         let keys = self.backend().sort_keys(&got, order)?;
         self.placed(keys, &recv)
@@ -158,12 +132,15 @@ impl<X: Transport> Comm<X> {
         values: &Buf<X, V>,
         order: SortOrder,
     ) -> Result<SortedPairs<X, K, V>> {
-        let local = check_order::<K>(order)
+        let local = order
+            .spec::<K>()
+            .map(|_| ())
             .and_then(|()| crate::check_len("values (one per key)", keys.len(), values.len()));
         self.sort_handshake::<K>(keys.len(), order, V::KIND as u64, local)?;
+        let spec = order.spec::<K>()?;
         let b = self.backend();
         let (sk, sv) = b.sort_pairs(keys, values, order)?;
-        let (parts, recv) = self.plan(&sk, order)?;
+        let (parts, recv) = self.plan(&sk, &spec)?;
         let gk = self.exchange(&sk, &parts, &recv)?;
         let gv = self.exchange(&sv, &parts, &recv)?;
         let (keys, values) = b.sort_pairs(&gk, &gv, order)?;
@@ -191,7 +168,7 @@ impl<X: Transport> Comm<X> {
     fn plan<K: Element>(
         &self,
         sorted: &Buf<X, K>,
-        order: SortOrder,
+        spec: &SortSpec,
     ) -> Result<(Vec<usize>, Vec<usize>)> {
         let (world, me, n) = (self.world(), self.rank(), sorted.len());
         let picks = SAMPLES.min(n);
@@ -200,7 +177,7 @@ impl<X: Transport> Comm<X> {
         for i in 0..picks {
             // Evenly spaced, the middle of each of `picks` equal stretches.
             let at = (2 * i + 1) * n / (2 * picks);
-            mine[1 + i] = rank_of(self.element(sorted, at)?, order);
+            mine[1 + i] = spec.rank(self.element(sorted, at)?.order_bits());
         }
         let all = self.exchange_words(&mine)?;
         let mut samples: Vec<u64> = all
@@ -220,7 +197,7 @@ impl<X: Transport> Comm<X> {
         let mut parts = Vec::with_capacity(world);
         let mut start = 0;
         for &s in &splitters {
-            let end = self.upper_bound(sorted, start, s, order)?;
+            let end = self.upper_bound(sorted, start, s, spec)?;
             parts.push(end - start);
             start = end;
         }
@@ -239,12 +216,12 @@ impl<X: Transport> Comm<X> {
         sorted: &Buf<X, K>,
         from: usize,
         splitter: u64,
-        order: SortOrder,
+        spec: &SortSpec,
     ) -> Result<usize> {
         let (mut lo, mut hi) = (from, sorted.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if rank_of(self.element(sorted, mid)?, order) <= splitter {
+            if spec.rank(self.element(sorted, mid)?.order_bits()) <= splitter {
                 lo = mid + 1;
             } else {
                 hi = mid;

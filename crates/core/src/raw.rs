@@ -148,6 +148,7 @@ pub struct SortSpec {
 
 impl SortSpec {
     /// The part of `order_bits` this spec compares, shifted down to bit 0.
+    #[inline]
     pub fn digits(&self, order_bits: u64) -> u64 {
         let width = self.end_bit - self.begin_bit;
         let mask = if width == 64 {
@@ -156,6 +157,23 @@ impl SortSpec {
             (1u64 << width) - 1
         };
         (order_bits >> self.begin_bit) & mask
+    }
+
+    /// The key's rank (docs/SEMANTICS.md "sort"): its [`digits`](Self::digits), complemented
+    /// within the compared bits when descending, so that ascending ranks are the sort's order.
+    #[inline]
+    pub fn rank(&self, order_bits: u64) -> u64 {
+        let d = self.digits(order_bits);
+        if !self.descending {
+            return d;
+        }
+        let width = self.end_bit - self.begin_bit;
+        let top = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        top - d
     }
 }
 

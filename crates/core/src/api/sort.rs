@@ -56,8 +56,21 @@ impl SortOrder {
         self.bits
     }
 
-    /// The validated spec for keys of type `K`.
-    pub(crate) fn spec<K: Element>(self) -> Result<SortSpec> {
+    /// The validated spec for keys of type `K`. Its [`SortSpec::rank`] of a key's order bits
+    /// is the key's place in the order.
+    ///
+    /// # Errors
+    /// `InvalidBitRange` unless `begin < end <=` the key's bits.
+    ///
+    /// ```
+    /// use wavekit_core::{Element, SortOrder};
+    ///
+    /// let spec = SortOrder::DESCENDING.bits(0, 8).spec::<u32>()?;
+    /// assert!(spec.rank(0x1ffu32.order_bits()) < spec.rank(0x100u32.order_bits()));
+    /// assert!(SortOrder::ASCENDING.bits(0, 40).spec::<u32>().is_err());
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    pub fn spec<K: Element>(self) -> Result<SortSpec> {
         let bits = K::KIND.size() as u32 * 8;
         let (begin_bit, end_bit) = self.bits.unwrap_or((0, bits));
         if begin_bit >= end_bit || end_bit > bits {
