@@ -23,6 +23,7 @@ const unsigned kMaxLevels = 5;
 
 template <typename T> struct ReducePlan {
   uint64_t m[kMaxLevels];     // m[0] = n elements, m[l] = items at level l (partials)
+  unsigned top;               // the level written to `out`: m[top] values (1 for a reduce)
   T* part[kMaxLevels];        // part[l]: the m[l] partials of level l (l >= 1)
   unsigned* tick[kMaxLevels]; // tick[l]: one ticket per group of 4096 level-l partials
 };
@@ -216,13 +217,13 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::
     }
     T r = tile_partial<OP, T>(acc, groups);
     if (threadIdx.x == 0) {
-      if (tiles == 1)
-        *out = r;
+      if (plan.top == 1)
+        out[tile] = r;
       else
         plan.part[1][tile] = r;
     }
   }
-  if (tiles == 1) return;
+  if (plan.top == 1) return;
 
   // Climb: this block contributed items [idx, idx + per_arrival) of level `lvl`. The loop is
   // unrolled so the plan (a kernel parameter) is only ever indexed by constants.
@@ -245,8 +246,8 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::
     if (!last) return;
     arch::fence_device();
     T r = tile_partial<OP, T>(fold_scalar<OP, T, true>(plan.part[lvl], m, g), groups);
-    if (plan.m[lvl + 1] == 1) {
-      if (threadIdx.x == 0) *out = r;
+    if (lvl + 1 == plan.top) {
+      if (threadIdx.x == 0) out[g] = r;
       return;
     }
     if (threadIdx.x == 0) plan.part[lvl + 1][g] = r;
@@ -303,9 +304,12 @@ uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n) {
   return bytes;
 }
 
-int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
-                           uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
-                           unsigned k) {
+namespace {
+
+// The reduce up to level `levels` (0 or past the last: to one value) with k tiles a block.
+int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
+                  void* scratch, uint64_t scratch_bytes, void* out, unsigned k,
+                  unsigned levels) {
   uint64_t tiles = (n + kTile - 1) / kTile;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
   if (k == 0) k = tiles_per_block(tiles);
@@ -314,22 +318,47 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
     if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
     ReducePlan<T> plan = {};
     unsigned top = level_sizes(n, plan.m);
-    char* s = (char*)scratch;
-    unsigned* tick = (unsigned*)s;
+    if (levels != 0 && levels < top) top = levels;
+    plan.top = top;
+    // Tickets from the start of the scratch, partials packed at its end. A caller that keeps
+    // one grow-only scratch for every reduce (the GPU backend) passes all of it: the region
+    // any call's tickets use then never holds another call's partials (both grow with n, and
+    // the scratch is at least the largest call's tickets plus partials), so tickets left at
+    // zero stay zero whatever reduces, of any size or level, ran before.
+    unsigned* tick = (unsigned*)scratch;
     for (unsigned l = 1; l < top; ++l) {
       // Level l's groups are the items of level l + 1.
       plan.tick[l] = tick;
       tick += plan.m[l + 1];
     }
-    s += ticket_bytes(plan.m, top);
+    char* end = (char*)scratch + scratch_bytes;
     for (unsigned l = 1; l < top; ++l) {
-      plan.part[l] = (T*)s;
-      s += round_up(plan.m[l] * sizeof(T));
+      end -= round_up(plan.m[l] * sizeof(T));
+      plan.part[l] = (T*)end;
     }
     return with_op<T>(op, [&](auto ot) {
       return launch_k<decltype(ot)::value, T>(as_stream(stream), (const T*)in, plan, (T*)out, k);
     });
   });
+}
+
+}  // namespace
+
+int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
+                           uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
+                           unsigned k) {
+  return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, k, 0);
+}
+
+// Level `levels` of the reduce's tree (docs/SEMANTICS.md "device_reduce", step 4): the
+// reductions of the ceil(n / 4096^levels) consecutive chunks of 4096^levels elements, bit for
+// bit what device_reduce gives for each chunk alone, from one launch. A sharded reduce
+// (wavekit-dist) gets all of a rank's partials this way instead of a launch per chunk.
+int device_reduce_partials_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
+                                  const void* in, uint64_t n, uint32_t levels, void* scratch,
+                                  uint64_t scratch_bytes, void* out) {
+  if (levels == 0 || levels >= kMaxLevels) return WK_ERR_ARG;
+  return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, 0, levels);
 }
 
 int device_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,

@@ -19,7 +19,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 9
+#define WK_ABI_VERSION 10
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)

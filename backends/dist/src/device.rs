@@ -2,7 +2,8 @@
 //! device buffers, copied on the device (a GPU never round-trips a shard through the host).
 
 use std::ops::Range;
-use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, Result, WavekitError};
+use wavekit_core::canonical::REDUCE_TILE;
+use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 use wavekit_cpu::{CpuBackend, CpuBuffer};
 
 /// Device-side copies between buffers of one backend.
@@ -22,6 +23,29 @@ pub trait SliceDevice: Collectives {
         src: &Self::Buffer<T>,
         start: usize,
     ) -> Result<()>;
+    /// `out[c]` = `reduce` of chunk c of `input`, chunks of `REDUCE_TILE^levels` elements
+    /// (the last may be short): level `levels` of the device reduce's tree. The default
+    /// reduces chunk by chunk; a GPU takes them all in one launch.
+    fn reduce_partials_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        levels: u32,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        let chunk = REDUCE_TILE.pow(levels);
+        crate::check_len(
+            "partials output (one per chunk)",
+            input.len().div_ceil(chunk),
+            out.len(),
+        )?;
+        for c in 0..out.len() {
+            let part = self.slice(input, c * chunk..((c + 1) * chunk).min(input.len()))?;
+            let mut slot = self.slice_mut(out, c..c + 1)?;
+            self.reduce_into(&part, op, &mut slot)?;
+        }
+        Ok(())
+    }
 }
 
 fn check_range(what: &'static str, end: usize, len: usize) -> Result<()> {
@@ -119,6 +143,16 @@ mod gpu {
             let from = src.device_ptr() + bytes::<T>(start) as u64;
             self.runtime()
                 .copy_dtod(dst.device_ptr(), from, bytes::<T>(dst.len()))
+        }
+
+        fn reduce_partials_into<T: Element>(
+            &self,
+            input: &GpuBuffer<T, R>,
+            op: ReduceOp,
+            levels: u32,
+            out: &mut GpuBuffer<T, R>,
+        ) -> Result<()> {
+            GpuBackend::reduce_partials_into(self, input, op, levels, out)
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::handshake::{Call, EVERY_RANK, Header, Lengths};
 use crate::layout::{Edges, Layout};
-use crate::{Buf, Comm, Mode, Transport};
+use crate::{Buf, Comm, Mode, SliceDevice, Transport};
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 use wavekit_cpu::CpuBackend;
@@ -126,26 +126,33 @@ impl<X: Transport> Comm<X> {
                 Some(self.gather_edges(layout, REDUCE_TILE, shard)?),
             )
         };
-        // Each owned chunk is reduced where it lies (a view of the shard, no copy) into its
-        // slot of one device buffer of partials: the reduces queue back to back and one
-        // download collects them, instead of a copy and a readback per chunk.
+        // The owned chunks inside the shard (all but possibly a last one that straddles the
+        // next shard) are level `levels` of the tree over that stretch of the shard: one
+        // launch gives all their partials, without a copy. A straddling tile is rebuilt and
+        // reduced alone. One download collects them.
         let owned = layout.owned(rank, chunk);
         let shard_end = layout.range(rank).end;
+        let inside = owned
+            .clone()
+            .take_while(|&t| layout.tile_range(t, chunk).end <= shard_end)
+            .count();
         let mut slots = b.alloc::<T>(owned.len())?;
+        if inside > 0 {
+            let from = layout.tile_range(owned.start, chunk).start - start;
+            let to = layout.tile_range(owned.start + inside - 1, chunk).end - start;
+            let levels = chunk.ilog(REDUCE_TILE);
+            let part = b.slice(shard, from..to)?;
+            let mut out = b.slice_mut(&mut slots, 0..inside)?;
+            b.reduce_partials_into(&part, op, levels, &mut out)?;
+        }
         // Rebuilt boundary tiles stay alive until the download, after their reduces ran.
         let mut rebuilt = Vec::new();
-        for (k, t) in owned.enumerate() {
-            let tr = layout.tile_range(t, chunk);
+        for (k, t) in owned.enumerate().skip(inside) {
+            let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
+            rebuilt.push(b.upload(&edges.rebuild(t))?);
+            let part = rebuilt.last().expect("just pushed");
             let mut slot = b.slice_mut(&mut slots, k..k + 1)?;
-            if tr.end <= shard_end {
-                let part = b.slice(shard, tr.start - start..tr.end - start)?;
-                b.reduce_into(&part, op, &mut slot)?;
-            } else {
-                let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
-                rebuilt.push(b.upload(&edges.rebuild(t))?);
-                let part = rebuilt.last().expect("just pushed");
-                b.reduce_into(part, op, &mut slot)?;
-            }
+            b.reduce_into(part, op, &mut slot)?;
         }
         let partials = b.download(&slots)?;
         drop(rebuilt);

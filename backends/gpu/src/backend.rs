@@ -450,6 +450,19 @@ impl<R: GpuRuntime> GpuBackend<R> {
         Ok(work.reduce_pool.ptr)
     }
 
+    /// The device reduce's scratch for `n` elements: the whole pool, address and size. The
+    /// launcher keeps its tickets at the pool's start and its partials at the end, so that no
+    /// call's partials land where another's tickets must stay zero.
+    pub(crate) fn reduce_scratch<T: Element>(
+        &self,
+        work: &mut Work<R>,
+        n: usize,
+    ) -> Result<(DevPtr, u64)> {
+        let need = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
+        let ptr = self.ensure_reduce_pool(work, need)?;
+        Ok((ptr, work.reduce_pool.bytes as u64))
+    }
+
     pub(crate) fn scratch_bytes(&self, algo: u32, kind: wavekit_core::ElemKind, n: usize) -> u64 {
         // SAFETY: a pure size computation.
         unsafe { (self.table.scratch_bytes)(algo, kind as u32, n as u64) }

@@ -4,10 +4,10 @@
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, cptr, dptr, kind};
+use super::ffi::{cptr, dptr, kind};
 use super::runtime::{DevPtr, GpuRuntime};
 use wavekit_core::api::check_len;
-use wavekit_core::canonical::MAX_BLOCK;
+use wavekit_core::canonical::{MAX_BLOCK, REDUCE_TILE};
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::LOGICAL_GROUP;
@@ -97,8 +97,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
-        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
-        let scratch = self.ensure_reduce_pool(&mut work, bytes)?;
+        let (scratch, bytes) = self.reduce_scratch::<T>(&mut work, n)?;
         // The device_reduce launcher does not pass the status word to its kernels.
         self.launch(
             &mut work,
@@ -115,6 +114,71 @@ impl<R: GpuRuntime> GpuBackend<R> {
                     dptr(scratch),
                     bytes,
                     dptr(output.device_ptr()),
+                )
+            },
+        )
+    }
+
+    /// Level `levels` (1 ..= 4) of `reduce`'s tree over `input` (docs/SEMANTICS.md
+    /// "device_reduce", step 4): `out[c]` is `reduce` of the chunk
+    /// `input[c * REDUCE_TILE^levels ..]` of `REDUCE_TILE^levels` elements (the last may be
+    /// short), bit for bit, for `out.len() = ceil(input.len() / REDUCE_TILE^levels)` chunks,
+    /// all from one launch on the stream. wavekit-dist's sharded reduce takes a rank's
+    /// partials this way instead of a launch per chunk.
+    ///
+    /// # Errors
+    /// `UnsupportedOp` (a bitwise op on floats), `EmptyInput`, `IndexOutOfRange` for `levels`
+    /// outside 1..=4, `LengthMismatch` when `out` does not have one slot a chunk,
+    /// `ForeignBuffer`, `OutOfMemory`, `Device`. Nothing is written on error.
+    pub fn reduce_partials_into<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        levels: u32,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        op.check::<T>()?;
+        if !(1..=4).contains(&levels) {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "reduce tree level (1..=4)",
+                value: u64::from(levels),
+                limit: 5,
+            });
+        }
+        if input.len == 0 {
+            return Err(WavekitError::EmptyInput {
+                what: "device reduce input",
+            });
+        }
+        let chunk = (REDUCE_TILE as u64).saturating_pow(levels);
+        check_len(
+            "partials output (one per chunk)",
+            (input.len as u64).div_ceil(chunk) as usize,
+            out.len,
+        )?;
+        self.own(input)?;
+        self.own(out)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let n = input.len;
+        let (scratch, bytes) = self.reduce_scratch::<T>(&mut work, n)?;
+        // As device_reduce, the launcher does not pass the status word to its kernels.
+        self.launch(
+            &mut work,
+            "device_reduce_partials",
+            Reports::Nothing,
+            |s, st| unsafe {
+                (self.table.device_reduce_partials)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    cptr(input.device_ptr()),
+                    n as u64,
+                    levels,
+                    dptr(scratch),
+                    bytes,
+                    dptr(out.device_ptr()),
                 )
             },
         )

@@ -53,7 +53,7 @@ pub fn compile(lib: &str, sources: &[PathBuf]) {
     let top = archs.last().expect("at least one arch");
     b.flag(format!("-gencode=arch=compute_{top},code=compute_{top}"));
     b.files(sources);
-    b.compile(lib);
+    crate::cache::compile(&mut b, lib);
 }
 
 /// The nvcc this build uses; stops the build with how to install one if there is none.

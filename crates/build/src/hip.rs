@@ -25,7 +25,10 @@ mod bundle;
 mod clang;
 mod kernels;
 
+use crate::cache;
+use std::collections::hash_map::DefaultHasher;
 use std::env;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 /// Three wave64 targets (CDNA2 MI200; CDNA3 MI300: gfx940, the one ROCm 5.2 knows, and gfx942,
@@ -88,6 +91,25 @@ fn toolchain(hipcc: PathBuf, rocm: PathBuf, archs: &[String], out: &Path) -> Too
     }
 }
 
+impl Toolchain {
+    /// What the kernel archive depends on besides the sources (crate::cache): the compilers
+    /// (by path, size and date), the ROCm root, the targets each builds, and the environment.
+    fn key(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        cache::hash_file_identity(&self.hipcc, &mut h);
+        self.rocm.hash(&mut h);
+        self.hipcc_archs.hash(&mut h);
+        if let Some(c) = &self.clang {
+            cache::hash_file_identity(&c.clang, &mut h);
+            c.archs.hash(&mut h);
+        }
+        for var in ENV_VARS {
+            env::var_os(var).hash(&mut h);
+        }
+        h.finish()
+    }
+}
+
 const SETUP_HINT: &str = "install it with `bash scripts/setup-hip.sh` (Debian: hipcc, \
                           libamdhip64-dev), or point HIPCC at hipcc or ROCM_PATH at a ROCm root";
 
@@ -117,14 +139,15 @@ pub fn build(abi: &Path) {
     }
 
     let tc = toolchain(hipcc, rocm, &archs, &out);
-    let objects =
-        kernels::compile_all(&tc, &csrc, &sources, &out.join("hip")).unwrap_or_else(|e| fail(&e));
-    let kernel_lib = cc::Build::new()
-        .cargo_metadata(false)
-        .try_create_archive("wavekit_hip_kernels", &objects)
-        .unwrap_or_else(|e| fail(&format!("archiving the HIP kernels failed: {e}")));
-    println!("cargo:rustc-link-search=native={}", out.display());
-    println!("cargo:rustc-link-lib=static=wavekit_hip_kernels");
+    let kernel_lib = out.join("libwavekit_hip_kernels.a");
+    cache::archive("wavekit_hip_kernels", tc.key(), &[], || {
+        let objects = kernels::compile_all(&tc, &csrc, &sources, &out.join("hip"))
+            .unwrap_or_else(|e| fail(&e));
+        cc::Build::new()
+            .cargo_metadata(false)
+            .try_create_archive("wavekit_hip_kernels", &objects)
+            .unwrap_or_else(|e| fail(&format!("archiving the HIP kernels failed: {e}")));
+    });
 
     // Host-only: the values of the HIP enums and the device-properties layout come from the
     // installed headers instead of being copied into Rust (backends/hip/src/sys.rs reads them).

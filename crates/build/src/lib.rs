@@ -11,6 +11,9 @@
 //!   at 32 and 64 lanes (from a user's build script, or `wavekit check`), with nvcc or hipcc.
 //! - [`plain`]: take a user's plain CUDA or HIP file as it is (no wavekit dialect) and build
 //!   the kernels asked for at 32 or 64 lanes into a shared library (`wavekit check`).
+//! - [`cache`]: keep the compiled kernel archives by what they are compiled from, so that
+//!   cargo's other variants of a build script (clippy's, a test build's) do not compile the
+//!   kernels again.
 //! - [`launchers`]: generate the Rust mirror of the launcher table from
 //!   csrc/wavekit/launchers.def.
 //!
@@ -21,6 +24,7 @@
 
 #![warn(missing_debug_implementations)]
 
+pub mod cache;
 pub mod cuda;
 pub mod hip;
 pub mod launchers;

@@ -124,12 +124,13 @@ pub fn build() {
             for flag in DEVICE_FLAGS.iter().chain(f.flags) {
                 b.flag(flag);
             }
-            b.files(&f.sources).compile(&format!("{ns}_device"));
+            crate::cache::compile(b.files(&f.sources), &format!("{ns}_device"));
         }
     }
     // Last, so the linker meets the core after the device code that calls it.
     let mut core = cc::Build::new();
-    base(&mut core)
-        .files(CORE.iter().map(|f| simt.join(f)))
-        .compile("wk_simt_core");
+    crate::cache::compile(
+        base(&mut core).files(CORE.iter().map(|f| simt.join(f))),
+        "wk_simt_core",
+    );
 }

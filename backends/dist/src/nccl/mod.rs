@@ -33,6 +33,7 @@ use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
 use std::ffi::{c_int, c_void};
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 use watchdog::Watchdog;
@@ -54,6 +55,8 @@ pub struct NcclTransport<R: GpuRuntime> {
     pairs: Mutex<Option<Vec<(usize, SendComm)>>>,
     /// Aborts a communicator whose call outlives the timeout.
     watchdog: Watchdog,
+    /// Inside [`Transport::batch`]: calls are queued on the stream without waiting for it.
+    queued: AtomicBool,
 }
 
 /// The library version string, for `wavekit info`-style reports ("2.27.7 from /path").
@@ -124,6 +127,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 timeout: DEFAULT_TIMEOUT,
                 pairs: Mutex::new(None),
                 watchdog: Watchdog::start(lib),
+                queued: AtomicBool::new(false),
             })
             .collect())
     }
@@ -171,6 +175,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
             timeout,
             pairs: Mutex::new(None),
             watchdog: Watchdog::start(lib),
+            queued: AtomicBool::new(false),
         })
     }
 
@@ -185,10 +190,28 @@ impl<R: GpuRuntime> NcclTransport<R> {
         Ok(format!("{} from {}", self.lib.version()?, self.lib.path))
     }
 
-    /// Runs `enqueue` (NCCL calls on the backend's stream), then waits for the stream; a
-    /// watchdog aborts the communicator if that takes longer than the timeout.
+    /// Runs `enqueue` (NCCL calls on the backend's stream), then waits for the stream (inside
+    /// a batch, the batch's end waits instead); a watchdog aborts the communicator if that
+    /// takes longer than the timeout.
     fn run(&self, call: &str, comm: Comm, enqueue: impl FnOnce() -> c_int) -> Result<()> {
-        if self.watchdog.fired().is_some() {
+        let queued = self.queued.load(Ordering::Relaxed);
+        self.wait_under_watchdog(call, vec![SendComm(comm)], || {
+            self.lib.check(enqueue(), call, Some(comm))?;
+            if queued {
+                return Ok(());
+            }
+            self.backend.synchronize()
+        })
+    }
+
+    /// Runs `wait` (which may block on the other ranks) under the watchdog for `comms`.
+    fn wait_under_watchdog(
+        &self,
+        call: &str,
+        comms: Vec<SendComm>,
+        wait: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
+        if !self.watchdog.fired().is_empty() {
             return Err(WavekitError::RankLost {
                 peer: None,
                 reason: "the communicator was aborted by an earlier timeout".into(),
@@ -197,11 +220,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
         self.backend.runtime().make_current()?;
         // Armed from before the enqueue: with several ranks in one process, NCCL may wait on
         // the host for the others inside the call itself.
-        let synced = self.watchdog.guard(SendComm(comm), self.timeout, || {
-            self.lib.check(enqueue(), call, Some(comm))?;
-            self.backend.synchronize()
-        });
-        if self.watchdog.fired().is_some() {
+        let synced = self.watchdog.guard(comms, self.timeout, wait);
+        if !self.watchdog.fired().is_empty() {
             return Err(WavekitError::RankLost {
                 peer: None,
                 reason: format!(
@@ -281,8 +301,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
 
 impl<R: GpuRuntime> Drop for NcclTransport<R> {
     fn drop(&mut self) {
-        let fired = self.watchdog.fired().map(|c| c.0);
-        let destroy = if fired.is_some() {
+        let fired: Vec<Comm> = self.watchdog.fired().iter().map(|c| c.0).collect();
+        let destroy = if !fired.is_empty() {
             self.lib.comm_abort
         } else {
             self.lib.comm_destroy
@@ -291,8 +311,8 @@ impl<R: GpuRuntime> Drop for NcclTransport<R> {
         let pairs = self.pairs.get_mut().unwrap_or_else(PoisonError::into_inner);
         let comms = pairs.take().unwrap_or_default().into_iter().map(|(_, c)| c);
         for c in comms.chain([self.comm]) {
-            // The one the watchdog aborted is gone already.
-            if Some(c.0) != fired {
+            // Those the watchdog aborted are gone already.
+            if !fired.contains(&c.0) {
                 // SAFETY: owned here, used by no one after this.
                 unsafe { destroy(c.0) };
             }
@@ -477,6 +497,25 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
     ) -> Result<()> {
         check_len("allreduce output", send.len(), recv.len())?;
         self.nccl_all_reduce("ncclAllReduce", self.comm.0, send, recv, op)
+    }
+
+    fn batch<T>(&self, steps: impl FnOnce() -> Result<T>) -> Result<T> {
+        if self.queued.swap(true, Ordering::Relaxed) {
+            // Nested: the outer batch waits.
+            return steps();
+        }
+        let out = steps();
+        self.queued.store(false, Ordering::Relaxed);
+        // The steps may have queued calls on any communicator: a peer that is gone leaves one
+        // of them spinning, so the watchdog holds them all.
+        let mut comms = vec![self.comm];
+        let pairs = self.pairs.lock().unwrap_or_else(PoisonError::into_inner);
+        comms.extend(pairs.iter().flatten().map(|(_, c)| *c));
+        drop(pairs);
+        let synced =
+            self.wait_under_watchdog("the queued calls", comms, || self.backend.synchronize());
+        let value = out?;
+        synced.map(|()| value)
     }
 }
 

@@ -1,7 +1,8 @@
 //! One long-lived watchdog thread per NCCL transport: armed around each call and its wait, it
-//! aborts the communicator of the call if the deadline passes (a rank that never joined leaves
-//! NCCL's kernels spinning, so the wait would never end). A thread per call cost tens of
-//! microseconds on every collective; arming this one is a lock and a notify.
+//! aborts the communicators the wait depends on if the deadline passes (a rank that never
+//! joined leaves NCCL's kernels spinning, so the wait would never end): the call's own, or
+//! every communicator of the transport when one wait covers several queued calls. A thread per
+//! call cost tens of microseconds on every collective; arming this one is a lock and a notify.
 
 use super::ffi::SendComm;
 use super::library::Library;
@@ -11,10 +12,10 @@ use std::time::{Duration, Instant};
 
 #[derive(Default)]
 struct State {
-    /// The communicator of the call being waited for and when to give up on it.
-    armed: Option<(Instant, SendComm)>,
-    /// The communicator it aborted (NCCL freed it: it must not be aborted or destroyed again).
-    fired: Option<SendComm>,
+    /// The communicators of the wait in progress and when to give up on them.
+    armed: Option<(Instant, Vec<SendComm>)>,
+    /// The communicators it aborted (NCCL freed them: never aborted or destroyed again).
+    fired: Vec<SendComm>,
     stop: bool,
 }
 
@@ -32,21 +33,23 @@ impl Watchdog {
             let (lock, wake) = &*theirs;
             let mut s = lock.lock().unwrap_or_else(PoisonError::into_inner);
             while !s.stop {
-                s = match s.armed {
+                s = match s.armed.as_ref().map(|a| a.0) {
                     None => wake.wait(s).unwrap_or_else(PoisonError::into_inner),
-                    Some((deadline, comm)) => {
+                    Some(deadline) => {
                         let now = Instant::now();
                         if now < deadline {
                             wake.wait_timeout(s, deadline - now)
                                 .unwrap_or_else(PoisonError::into_inner)
                                 .0
                         } else {
-                            // SAFETY: aborting from another thread is what ncclCommAbort is
-                            // for; the owner sees `fired` and never uses the communicator
-                            // again (its Drop aborts the rest).
-                            unsafe { (lib.comm_abort)(comm.0) };
-                            s.armed = None;
-                            s.fired = Some(comm);
+                            let comms = s.armed.take().map(|a| a.1).unwrap_or_default();
+                            for c in &comms {
+                                // SAFETY: aborting from another thread is what ncclCommAbort
+                                // is for; the owner sees `fired` and never uses these
+                                // communicators again (its Drop destroys the others).
+                                unsafe { (lib.comm_abort)(c.0) };
+                            }
+                            s.fired.extend(comms);
                             s
                         }
                     }
@@ -59,26 +62,29 @@ impl Watchdog {
         }
     }
 
-    /// Runs `wait` with the watchdog armed for `comm` and `timeout`.
+    /// Runs `wait` with the watchdog armed for `comms` and `timeout`.
     pub(super) fn guard<T>(
         &self,
-        comm: SendComm,
+        comms: Vec<SendComm>,
         timeout: Duration,
         wait: impl FnOnce() -> T,
     ) -> T {
-        self.set(Some((Instant::now() + timeout, comm)));
+        self.set(Some((Instant::now() + timeout, comms)));
         let out = wait();
         self.set(None);
         out
     }
 
-    /// The communicator this watchdog aborted, if any.
-    pub(super) fn fired(&self) -> Option<SendComm> {
+    /// The communicators this watchdog aborted (none: empty).
+    pub(super) fn fired(&self) -> Vec<SendComm> {
         let (lock, _) = &*self.shared;
-        lock.lock().unwrap_or_else(PoisonError::into_inner).fired
+        lock.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .fired
+            .clone()
     }
 
-    fn set(&self, armed: Option<(Instant, SendComm)>) {
+    fn set(&self, armed: Option<(Instant, Vec<SendComm>)>) {
         let (lock, wake) = &*self.shared;
         lock.lock().unwrap_or_else(PoisonError::into_inner).armed = armed;
         wake.notify_one();
