@@ -104,6 +104,15 @@ pub trait Transport: Send {
         op: ReduceOp,
     ) -> Result<()>;
 
+    /// Every rank's `mine` (the same length on every rank) in rank order, through host memory
+    /// the ranks share, or `None` where they share none: the collectives then exchange through
+    /// device buffers and `all_gather`. NCCL ranks of one process (`init_all`) share a board;
+    /// the default has none.
+    fn exchange_host(&self, mine: &[u64]) -> Option<Result<Vec<u64>>> {
+        let _ = mine;
+        None
+    }
+
     /// Runs `steps`, calls of this transport that depend only on each other (no host reads
     /// their results in between), and returns once all of them are done. A transport whose
     /// calls are asynchronous waits once at the end instead of after each call: the

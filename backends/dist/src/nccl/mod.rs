@@ -18,6 +18,7 @@
 //! communicator is then unusable and each later call fails at once. Float Min/Max over NCCL
 //! follow NCCL's NaN rules, not docs/SEMANTICS.md's (NaN propagation is not guaranteed).
 
+mod board;
 mod bootstrap;
 mod ffi;
 mod library;
@@ -29,12 +30,13 @@ pub use library::Vendor;
 
 use crate::check_len;
 use crate::transport::{Transport, check_all_to_all, check_within};
+use board::Board;
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use library::Library;
 use std::ffi::{c_int, c_void};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use watchdog::Watchdog;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
@@ -57,6 +59,8 @@ pub struct NcclTransport<R: GpuRuntime> {
     watchdog: Watchdog,
     /// Inside [`Transport::batch`]: calls are queued on the stream without waiting for it.
     queued: AtomicBool,
+    /// The host board the ranks of one process (`init_all`) exchange small data through.
+    board: Option<Arc<Board>>,
 }
 
 /// The library version string, for `wavekit info`-style reports ("2.27.7 from /path").
@@ -114,6 +118,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
         // SAFETY: `comms` has room for n communicators, `devs` holds n device ordinals.
         let code = unsafe { (lib.comm_init_all)(comms.as_mut_ptr(), n as c_int, devs.as_ptr()) };
         lib.check(code, "ncclCommInitAll", None)?;
+        let board = Board::new(n);
         Ok(backends
             .into_iter()
             .zip(comms)
@@ -128,6 +133,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 pairs: Mutex::new(None),
                 watchdog: Watchdog::start(lib),
                 queued: AtomicBool::new(false),
+                board: Some(Arc::clone(&board)),
             })
             .collect())
     }
@@ -176,6 +182,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
             pairs: Mutex::new(None),
             watchdog: Watchdog::start(lib),
             queued: AtomicBool::new(false),
+            board: None,
         })
     }
 
@@ -234,6 +241,14 @@ impl<R: GpuRuntime> NcclTransport<R> {
             });
         }
         synced
+    }
+
+    /// Every communicator of this rank: the world's and the pairs split off it.
+    fn comms(&self) -> Vec<SendComm> {
+        let mut comms = vec![self.comm];
+        let pairs = self.pairs.lock().unwrap_or_else(PoisonError::into_inner);
+        comms.extend(pairs.iter().flatten().map(|(_, c)| *c));
+        comms
     }
 
     /// The two-rank communicator shared with `peer`, splitting them all off on first use.
@@ -499,6 +514,17 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         self.nccl_all_reduce("ncclAllReduce", self.comm.0, send, recv, op)
     }
 
+    fn exchange_host(&self, mine: &[u64]) -> Option<Result<Vec<u64>>> {
+        let board = self.board.as_ref()?;
+        let all = board.exchange(self.rank, mine, self.timeout);
+        if all.is_err() {
+            // A rank is lost: the communicators go as a timed-out call's would, so later calls
+            // fail at once and dropping the transport does not wait for the lost rank.
+            self.watchdog.abort_now(self.lib, self.comms());
+        }
+        Some(all)
+    }
+
     fn batch<T>(&self, steps: impl FnOnce() -> Result<T>) -> Result<T> {
         if self.queued.swap(true, Ordering::Relaxed) {
             // Nested: the outer batch waits.
@@ -508,12 +534,9 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         self.queued.store(false, Ordering::Relaxed);
         // The steps may have queued calls on any communicator: a peer that is gone leaves one
         // of them spinning, so the watchdog holds them all.
-        let mut comms = vec![self.comm];
-        let pairs = self.pairs.lock().unwrap_or_else(PoisonError::into_inner);
-        comms.extend(pairs.iter().flatten().map(|(_, c)| *c));
-        drop(pairs);
-        let synced =
-            self.wait_under_watchdog("the queued calls", comms, || self.backend.synchronize());
+        let synced = self.wait_under_watchdog("the queued calls", self.comms(), || {
+            self.backend.synchronize()
+        });
         let value = out?;
         synced.map(|()| value)
     }

@@ -75,6 +75,20 @@ impl Watchdog {
         out
     }
 
+    /// Aborts `comms` now (those not aborted already), as if a wait on them had timed out:
+    /// for a rank lost outside any NCCL call (the ranks of one process meet on a host board).
+    pub(super) fn abort_now(&self, lib: &Library, comms: Vec<SendComm>) {
+        let (lock, _) = &*self.shared;
+        let mut s = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        for c in comms {
+            if !s.fired.iter().any(|f| f.0 == c.0) {
+                // SAFETY: as the watchdog thread's abort; no call of this rank is in flight.
+                unsafe { (lib.comm_abort)(c.0) };
+                s.fired.push(c);
+            }
+        }
+    }
+
     /// The communicators this watchdog aborted (none: empty).
     pub(super) fn fired(&self) -> Vec<SendComm> {
         let (lock, _) = &*self.shared;
