@@ -23,6 +23,20 @@ pub trait SliceDevice: Collectives {
         src: &Self::Buffer<T>,
         start: usize,
     ) -> Result<()>;
+    /// The most rows [`SliceDevice::bfly_rows_in_place`] takes.
+    const MAX_BFLY_ROWS: usize;
+
+    /// `rows` holds `r` equal rows; row `dst` becomes, column by column, the canonical
+    /// butterfly over the rows (docs/SEMANTICS.md "dist_all_reduce"). `r` is at most
+    /// [`SliceDevice::MAX_BFLY_ROWS`].
+    fn bfly_rows_in_place<T: Element>(
+        &self,
+        rows: &mut Self::Buffer<T>,
+        r: usize,
+        dst: usize,
+        op: ReduceOp,
+    ) -> Result<()>;
+
     /// `out[c]` = `reduce` of chunk c of `input`, chunks of `REDUCE_TILE^levels` elements
     /// (the last may be short): level `levels` of the device reduce's tree. The default
     /// reduces chunk by chunk; a GPU takes them all in one launch.
@@ -60,6 +74,40 @@ fn check_range(what: &'static str, end: usize, len: usize) -> Result<()> {
 }
 
 impl SliceDevice for CpuBackend {
+    const MAX_BFLY_ROWS: usize = usize::MAX;
+
+    fn bfly_rows_in_place<T: Element>(
+        &self,
+        rows: &mut CpuBuffer<T>,
+        r: usize,
+        dst: usize,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_range("destination row", dst + 1, r)?;
+        let m = rows.len() / r;
+        crate::check_len("rows buffer (rows × equal row length)", m * r, rows.len())?;
+        let q = r.next_power_of_two();
+        let all = rows.as_slice();
+        let folded: Vec<T> = (0..m)
+            .map(|j| {
+                let mut v: Vec<T> = (0..r).map(|k| all[k * m + j]).collect();
+                // Past the rows is the identity, which combines exactly: skipped.
+                let mut valid = r;
+                let mut h = q / 2;
+                while h >= 1 {
+                    for k in 0..h.min(valid.saturating_sub(h)) {
+                        v[k] = T::combine(op, v[k], v[k + h]);
+                    }
+                    valid = valid.min(h);
+                    h /= 2;
+                }
+                v[0]
+            })
+            .collect();
+        let mut row = self.slice_mut(rows, dst * m..(dst + 1) * m)?;
+        self.write(&mut row, &folded)
+    }
+
     fn copy_range<T: Element>(
         &self,
         buf: &CpuBuffer<T>,
@@ -100,6 +148,18 @@ mod gpu {
     }
 
     impl<R: GpuRuntime> SliceDevice for GpuBackend<R> {
+        const MAX_BFLY_ROWS: usize = wavekit_gpu::MAX_BFLY_ROWS;
+
+        fn bfly_rows_in_place<T: Element>(
+            &self,
+            rows: &mut GpuBuffer<T, R>,
+            r: usize,
+            dst: usize,
+            op: ReduceOp,
+        ) -> Result<()> {
+            GpuBackend::bfly_rows_in_place(self, rows, r, dst, op)
+        }
+
         fn copy_range<T: Element>(
             &self,
             buf: &GpuBuffer<T, R>,

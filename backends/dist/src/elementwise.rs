@@ -7,7 +7,9 @@
 //! 0.. (the butterfly's first step over the padded ranks), then ranks below P exchange halves
 //! with rank `r ^ d` for d = P/2, …, 1, so that rank r ends with chunk r of the result, which
 //! one allgather spreads. Every step combines exactly two values per element, which any
-//! transport computes the same way, so the bits depend only on R.
+//! transport computes the same way, so the bits depend only on R. When the length splits
+//! evenly over 3..=32 ranks, the same butterfly runs as one all-to-all of the chunks and a
+//! fold of them on each rank's own device (`SliceDevice::bfly_rows_in_place`).
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
@@ -59,8 +61,15 @@ impl<X: Transport> Comm<X> {
         }
         match mode {
             Mode::Fast => self.x.all_reduce_native(send, recv, op),
-            // Its steps touch only `send` and `recv` (no allocation, no host read), so they
-            // are queued back to back and waited for once.
+            // Both in-place forms touch only `send` and `recv` (no allocation, no host read),
+            // so their steps are queued back to back and waited for once. Two ranks take one
+            // pair allreduce; three or more one all-to-all, a fold and an allgather.
+            Mode::Reproducible
+                if n % self.world() == 0
+                    && (3..=X::Backend::MAX_BFLY_ROWS).contains(&self.world()) =>
+            {
+                self.x.batch(|| self.fold_rows_in_place(send, recv, op))
+            }
             Mode::Reproducible if self.world().is_power_of_two() && n % self.world() == 0 => {
                 self.x.batch(|| self.halve_in_place(send, recv, op))
             }
@@ -262,6 +271,25 @@ impl<X: Transport> Comm<X> {
             }
             src = Some(dst);
         }
+        self.x.all_gather_in_place(recv, m)
+    }
+
+    /// The butterfly over ranks with `recv` as the only scratch: one all-to-all brings chunk
+    /// r of every rank to rank r, as the rows of `recv` in rank order; the fold writes their
+    /// butterfly over row r (the bits of `halve`: the same pairs, combined in the same levels);
+    /// one in-place allgather spreads the chunks. The data moved is a reduce-scatter's and an
+    /// allgather's, in two NCCL calls for any world instead of log2(R) + 1.
+    fn fold_rows_in_place<T: Element>(
+        &self,
+        send: &Buf<X, T>,
+        recv: &mut Buf<X, T>,
+        op: ReduceOp,
+    ) -> Result<()> {
+        let (r, world) = (self.rank(), self.world());
+        let m = send.len() / world;
+        let counts = vec![m; world];
+        self.x.all_to_all_v(send, &counts, recv, &counts)?;
+        self.backend().bfly_rows_in_place(recv, world, r, op)?;
         self.x.all_gather_in_place(recv, m)
     }
 

@@ -14,6 +14,7 @@ mod adopt;
 mod arg_reduce;
 mod atomic_agg_inc;
 mod backend;
+mod bfly_rows;
 mod buffer;
 mod by_key;
 mod compact;
@@ -31,6 +32,7 @@ mod sort;
 mod spmv;
 
 pub use backend::GpuBackend;
+pub use bfly_rows::MAX_BFLY_ROWS;
 pub use buffer::{GpuBuffer, OnDrop};
 pub use probe::TileStatus;
 pub use runtime::{DevPtr, GpuRuntime};

@@ -1,0 +1,66 @@
+//! The butterfly over the rows of a matrix, column by column, in place (the `bfly_rows`
+//! launcher, csrc/kernels/bfly_rows.cu): wavekit-dist's reproducible allreduce folds the chunks
+//! an all-to-all gathered from every rank with it.
+
+use super::backend::{GpuBackend, Reports};
+use super::buffer::GpuBuffer;
+use super::ffi::{dptr, kind};
+use super::runtime::GpuRuntime;
+use wavekit_core::ReduceOp;
+use wavekit_core::api::check_len;
+use wavekit_core::element::Element;
+use wavekit_core::error::{Result, WavekitError};
+
+/// The most rows one [`GpuBackend::bfly_rows_in_place`] folds.
+pub const MAX_BFLY_ROWS: usize = 32;
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// `rows` holds `r` rows of `rows.len() / r` elements; row `dst` becomes, at every column
+    /// j, the canonical butterfly over the rows' values there (docs/SEMANTICS.md "bfly" and
+    /// "dist_all_reduce": padded with the identity to the next power of two, j combined with
+    /// j + Q/2 first), queued on the stream. The other rows are left as they were.
+    ///
+    /// # Errors
+    /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `r` outside
+    /// 1..=[`MAX_BFLY_ROWS`] or `dst >= r`, `LengthMismatch` when the length is not a multiple
+    /// of `r`, `ForeignBuffer`, `Device`. Nothing is written on error.
+    pub fn bfly_rows_in_place<T: Element>(
+        &self,
+        rows: &mut GpuBuffer<T, R>,
+        r: usize,
+        dst: usize,
+        op: ReduceOp,
+    ) -> Result<()> {
+        op.check::<T>()?;
+        if r == 0 || r > MAX_BFLY_ROWS {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "rows of a butterfly (1..=32)",
+                value: r as u64,
+                limit: MAX_BFLY_ROWS as u64 + 1,
+            });
+        }
+        if dst >= r {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "destination row",
+                value: dst as u64,
+                limit: r as u64,
+            });
+        }
+        let m = rows.len / r;
+        check_len("rows buffer (rows × equal row length)", m * r, rows.len)?;
+        self.own(rows)?;
+        let mut work = self.lock();
+        self.launch(&mut work, "bfly_rows", Reports::Nothing, |s, st| unsafe {
+            (self.table.bfly_rows)(
+                s,
+                st,
+                kind::<T>(),
+                op as u32,
+                dptr(rows.device_ptr()),
+                m as u64,
+                r as u32,
+                dst as u32,
+            )
+        })
+    }
+}

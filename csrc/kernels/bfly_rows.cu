@@ -1,0 +1,66 @@
+// bfly_rows: the canonical butterfly over the rows of a matrix, column by column, written over
+// one of its rows (docs/SEMANTICS.md "dist_all_reduce"): out[j] = bfly(x_0[j], ..., x_{R-1}[j])
+// with the R rows padded to Q = the next power of two with the identity, combined level by
+// level (j with j + Q/2, then with j + Q/4, ...). wavekit-dist's reproducible allreduce
+// gathers chunk r of every rank into rank r's rows with one all-to-all and folds them here, so
+// a world of any size pays one exchange and one pass instead of log2(R) pair exchanges.
+#include "device.h"
+
+namespace WK_NS {
+using namespace prims;
+
+namespace {
+
+// Rows (ranks) one launch folds: a world larger than this keeps the pairwise halving. Not a
+// lane count: each thread holds one value a row in registers.
+const unsigned kMaxRows = 32;
+
+template <int OP, typename T, unsigned Q>
+__global__ void bfly_rows_kernel(T* rows, uint64_t m, unsigned r, unsigned dst) {
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += stride) {
+    T v[Q];
+#pragma unroll
+    for (unsigned k = 0; k < Q; ++k) v[k] = k < r ? rows[k * m + j] : Op<OP, T>::identity();
+    // Entries past the rows are the identity, which combines exactly: skipping them (k + h
+    // past the valid count) gives the same bits with fewer operations.
+    unsigned valid = r;
+#pragma unroll
+    for (unsigned h = Q / 2; h >= 1; h /= 2) {
+#pragma unroll
+      for (unsigned k = 0; k < h; ++k)
+        if (k + h < valid) v[k] = Op<OP, T>::combine(v[k], v[k + h]);
+      valid = valid < h ? valid : h;
+    }
+    // Every row of this column was read above, by this thread alone: writing over row `dst`
+    // in place is safe.
+    rows[dst * m + j] = v[0];
+  }
+}
+
+template <int OP, typename T>
+int launch_q(host::stream_t s, T* rows, uint64_t m, unsigned r, unsigned dst) {
+  const unsigned grid = strided_grid(m);
+  if (r <= 2) WK_LAUNCH(grid, kBlock, 0, s, bfly_rows_kernel<OP, T, 2>)(rows, m, r, dst);
+  else if (r <= 4) WK_LAUNCH(grid, kBlock, 0, s, bfly_rows_kernel<OP, T, 4>)(rows, m, r, dst);
+  else if (r <= 8) WK_LAUNCH(grid, kBlock, 0, s, bfly_rows_kernel<OP, T, 8>)(rows, m, r, dst);
+  else if (r <= 16) WK_LAUNCH(grid, kBlock, 0, s, bfly_rows_kernel<OP, T, 16>)(rows, m, r, dst);
+  else WK_LAUNCH(grid, kBlock, 0, s, bfly_rows_kernel<OP, T, kMaxRows>)(rows, m, r, dst);
+  return host::launch_error();
+}
+
+}  // namespace
+
+int bfly_rows_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, void* rows,
+                     uint64_t m, uint32_t r, uint32_t dst) {
+  if (r == 0 || r > kMaxRows || dst >= r) return WK_ERR_ARG;
+  if (m == 0) return WK_OK;
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    return with_op<T>(op, [&](auto ot) {
+      return launch_q<decltype(ot)::value, T>(as_stream(stream), (T*)rows, m, r, dst);
+    });
+  });
+}
+
+}  // namespace WK_NS
