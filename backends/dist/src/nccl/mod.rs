@@ -21,6 +21,7 @@
 mod board;
 mod bootstrap;
 mod ffi;
+mod file_board;
 mod library;
 mod watchdog;
 
@@ -32,8 +33,10 @@ use crate::check_len;
 use crate::transport::{Transport, check_all_to_all, check_within};
 use board::Board;
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
+use file_board::FileBoard;
 use library::Library;
 use std::ffi::{c_int, c_void};
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -59,8 +62,15 @@ pub struct NcclTransport<R: GpuRuntime> {
     watchdog: Watchdog,
     /// Inside [`Transport::batch`]: calls are queued on the stream without waiting for it.
     queued: AtomicBool,
-    /// The host board the ranks of one process (`init_all`) exchange small data through.
-    board: Option<Arc<Board>>,
+    /// Where ranks exchange small data without the GPU, when they share memory.
+    board: Option<HostBoard>,
+}
+
+/// The ranks' shared memory for small exchanges: the threads of one process (`init_all`), or
+/// the processes of one host (`from_launch` with every rank on this machine).
+enum HostBoard {
+    Threads(Arc<Board>),
+    Files(FileBoard),
 }
 
 /// The library version string, for `wavekit info`-style reports ("2.27.7 from /path").
@@ -133,7 +143,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 pairs: Mutex::new(None),
                 watchdog: Watchdog::start(lib),
                 queued: AtomicBool::new(false),
-                board: Some(Arc::clone(&board)),
+                board: Some(HostBoard::Threads(Arc::clone(&board))),
             })
             .collect())
     }
@@ -172,7 +182,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                     ),
                 })?;
         lib.check(code?, "ncclCommInitRank", None)?;
-        Ok(NcclTransport {
+        let mut t = NcclTransport {
             lib,
             backend,
             comm,
@@ -183,7 +193,57 @@ impl<R: GpuRuntime> NcclTransport<R> {
             watchdog: Watchdog::start(lib),
             queued: AtomicBool::new(false),
             board: None,
+        };
+        t.board = t.file_board(&id)?.map(HostBoard::Files);
+        Ok(t)
+    }
+
+    /// A board in a shared file when every rank runs on this host and every rank could open
+    /// it; `None` otherwise (the device path). Two tiny allgathers decide, so all ranks agree.
+    fn file_board(&self, id: &UniqueId) -> Result<Option<FileBoard>> {
+        if self.world < 2 {
+            return Ok(None);
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for f in [
+            "/proc/sys/kernel/hostname",
+            "/proc/sys/kernel/random/boot_id",
+        ] {
+            std::fs::read(f).ok().hash(&mut h);
+        }
+        let host = h.finish();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        id.internal.hash(&mut h);
+        let path = FileBoard::path_for(h.finish());
+        // Rank 0 makes the file before the first allgather, which the others open after.
+        let made = if self.rank == 0 {
+            FileBoard::create(path.clone(), self.world).ok()
+        } else {
+            None
+        };
+        let words = self.gather_words(&[host, u64::from(made.is_some())])?;
+        let same_host = words.chunks(2).all(|w| w[0] == host);
+        if !same_host || words[1] == 0 {
+            return Ok(None);
+        }
+        let board = match made {
+            Some(b) => Some(b),
+            None => FileBoard::open(path, self.rank, self.world).ok(),
+        };
+        let opened = self.gather_words(&[u64::from(board.is_some())])?;
+        Ok(if opened.iter().all(|&o| o == 1) {
+            board
+        } else {
+            None
         })
+    }
+
+    /// Every rank's `mine` through the GPU (an allgather): for the transport's own setup.
+    fn gather_words(&self, mine: &[u64]) -> Result<Vec<u64>> {
+        let send = self.backend.upload(mine)?;
+        let mut all = self.backend.alloc::<u64>(mine.len() * self.world)?;
+        self.all_gather(&send, &mut all)?;
+        self.backend.download(&all)
     }
 
     /// How long a call waits before it aborts the communicator.
@@ -516,7 +576,18 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
 
     fn exchange_host(&self, mine: &[u64]) -> Option<Result<Vec<u64>>> {
         let board = self.board.as_ref()?;
-        let all = board.exchange(self.rank, mine, self.timeout);
+        if !self.watchdog.fired().is_empty() {
+            return Some(Err(WavekitError::RankLost {
+                peer: None,
+                reason: "the communicator was aborted after a rank was lost".into(),
+            }));
+        }
+        let all = match board {
+            HostBoard::Threads(b) => b.exchange(self.rank, mine, self.timeout),
+            // Every rank passes the same length, so every rank takes the same path.
+            HostBoard::Files(_) if mine.len() > file_board::MAX_WORDS => return None,
+            HostBoard::Files(b) => b.exchange(mine, self.timeout),
+        };
         if all.is_err() {
             // A rank is lost: the communicators go as a timed-out call's would, so later calls
             // fail at once and dropping the transport does not wait for the lost rank.
