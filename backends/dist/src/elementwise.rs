@@ -138,6 +138,16 @@ impl<X: Transport> Comm<X> {
                 self.x.all_reduce_native(send, &mut all, op)?;
                 b.copy_from(recv, &all, mine)
             }
+            // Three or more ranks: the allreduce's all-to-all and fold, without its allgather.
+            Mode::Reproducible if (3..=X::Backend::MAX_BFLY_ROWS).contains(&world) => {
+                let mut rows = b.alloc::<T>(send.len())?;
+                let counts = vec![m; world];
+                self.x.batch(|| {
+                    self.x.all_to_all_v(send, &counts, &mut rows, &counts)?;
+                    b.bfly_rows_in_place(&mut rows, world, self.rank(), op)?;
+                    b.copy_from(recv, &rows, mine)
+                })
+            }
             // With a power-of-two world the halving already leaves chunk r on rank r.
             Mode::Reproducible if world.is_power_of_two() => {
                 b.copy_from(recv, &self.halve(send, op)?, 0)
