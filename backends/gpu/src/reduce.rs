@@ -94,29 +94,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.own(input)?;
         self.own(output)?;
         check_len("reduce output (one element)", 1, output.len)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let n = input.len;
-        let (scratch, bytes) = self.reduce_scratch::<T>(&mut work, n)?;
-        // The device_reduce launcher does not pass the status word to its kernels.
-        self.launch(
-            &mut work,
-            "device_reduce",
-            Reports::Nothing,
-            |s, st| unsafe {
-                (self.table.device_reduce)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    cptr(input.device_ptr()),
-                    n as u64,
-                    dptr(scratch),
-                    bytes,
-                    dptr(output.device_ptr()),
-                )
-            },
-        )
+        self.reduce_levels_enqueue(input, op, 0, output)
     }
 
     /// Level `levels` (1 ..= 4) of `reduce`'s tree over `input` (docs/SEMANTICS.md
@@ -158,30 +136,43 @@ impl<R: GpuRuntime> GpuBackend<R> {
         )?;
         self.own(input)?;
         self.own(out)?;
+        self.reduce_levels_enqueue(input, op, levels, out)
+    }
+
+    /// The device reduce's launch, checked by the caller: to one value (`levels` 0, the
+    /// device_reduce launcher) or up to level `levels` (device_reduce_partials).
+    fn reduce_levels_enqueue<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        levels: u32,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
         let (scratch, bytes) = self.reduce_scratch::<T>(&mut work, n)?;
-        // As device_reduce, the launcher does not pass the status word to its kernels.
-        self.launch(
-            &mut work,
-            "device_reduce_partials",
-            Reports::Nothing,
-            |s, st| unsafe {
-                (self.table.device_reduce_partials)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    cptr(input.device_ptr()),
-                    n as u64,
-                    levels,
-                    dptr(scratch),
-                    bytes,
-                    dptr(out.device_ptr()),
-                )
-            },
-        )
+        let call = if levels == 0 {
+            "device_reduce"
+        } else {
+            "device_reduce_partials"
+        };
+        // Neither launcher passes the status word to its kernels.
+        self.launch(&mut work, call, Reports::Nothing, |s, st| {
+            let (dt, code, src) = (kind::<T>(), op as u32, cptr(input.device_ptr()));
+            let (scratch, dst) = (dptr(scratch), dptr(out.device_ptr()));
+            // SAFETY: input, scratch and output are device memory of the lengths checked by
+            // the callers and reduce_scratch.
+            unsafe {
+                if levels == 0 {
+                    (self.table.device_reduce)(s, st, dt, code, src, n as u64, scratch, bytes, dst)
+                } else {
+                    (self.table.device_reduce_partials)(
+                        s, st, dt, code, src, n as u64, levels, scratch, bytes, dst,
+                    )
+                }
+            }
+        })
     }
 
     /// What `RawBackend::raw_segmented_reduce` does on this backend.
