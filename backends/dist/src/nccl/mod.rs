@@ -601,8 +601,17 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
             // Nested: the outer batch waits.
             return steps();
         }
-        let out = steps();
-        self.queued.store(false, Ordering::Relaxed);
+        // Cleared however the steps end (an unwinding panic included): a later call must wait.
+        struct Clear<'a>(&'a AtomicBool);
+        impl Drop for Clear<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Relaxed);
+            }
+        }
+        let out = {
+            let _clear = Clear(&self.queued);
+            steps()
+        };
         // The steps may have queued calls on any communicator: a peer that is gone leaves one
         // of them spinning, so the watchdog holds them all.
         let synced = self.wait_under_watchdog("the queued calls", self.comms(), || {
