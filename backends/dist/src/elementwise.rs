@@ -64,11 +64,11 @@ impl<X: Transport> Comm<X> {
             // Both in-place forms touch only `send` and `recv` (no allocation, no host read),
             // so their steps are queued back to back and waited for once. Two ranks take one
             // pair allreduce; three or more one all-to-all, a fold and an allgather.
-            Mode::Reproducible
-                if n % self.world() == 0
-                    && (3..=X::Backend::MAX_BFLY_ROWS).contains(&self.world()) =>
-            {
-                self.x.batch(|| self.fold_rows_in_place(send, recv, op))
+            Mode::Reproducible if n % self.world() == 0 && self.folds_rows() => {
+                self.x.batch(|| {
+                    self.fold_rows(send, recv, op)?;
+                    self.x.all_gather_in_place(recv, n / self.world())
+                })
             }
             Mode::Reproducible if self.world().is_power_of_two() && n % self.world() == 0 => {
                 self.x.batch(|| self.halve_in_place(send, recv, op))
@@ -139,12 +139,10 @@ impl<X: Transport> Comm<X> {
                 b.copy_from(recv, &all, mine)
             }
             // Three or more ranks: the allreduce's all-to-all and fold, without its allgather.
-            Mode::Reproducible if (3..=X::Backend::MAX_BFLY_ROWS).contains(&world) => {
+            Mode::Reproducible if self.folds_rows() => {
                 let mut rows = b.alloc::<T>(send.len())?;
-                let counts = vec![m; world];
                 self.x.batch(|| {
-                    self.x.all_to_all_v(send, &counts, &mut rows, &counts)?;
-                    b.bfly_rows_in_place(&mut rows, world, self.rank(), op)?;
+                    self.fold_rows(send, &mut rows, op)?;
                     b.copy_from(recv, &rows, mine)
                 })
             }
@@ -284,23 +282,29 @@ impl<X: Transport> Comm<X> {
         self.x.all_gather_in_place(recv, m)
     }
 
-    /// The butterfly over ranks with `recv` as the only scratch: one all-to-all brings chunk
-    /// r of every rank to rank r, as the rows of `recv` in rank order; the fold writes their
-    /// butterfly over row r (the bits of `halve`: the same pairs, combined in the same levels);
-    /// one in-place allgather spreads the chunks. The data moved is a reduce-scatter's and an
-    /// allgather's, in two NCCL calls for any world instead of log2(R) + 1.
-    fn fold_rows_in_place<T: Element>(
+    /// Whether this world takes the all-to-all and the fold (3 ..= the backend's most rows);
+    /// two ranks take one pair call instead.
+    fn folds_rows(&self) -> bool {
+        (3..=X::Backend::MAX_BFLY_ROWS).contains(&self.world())
+    }
+
+    /// The reduce-scatter half of the butterfly over ranks, for a length that splits evenly:
+    /// one all-to-all brings chunk r of every rank to rank r, as the rows of `rows` (the send
+    /// buffer's length) in rank order, and the fold writes their butterfly over row r (the
+    /// bits of `halve`: the same pairs, combined in the same levels). The allreduce then
+    /// spreads the chunks with one in-place allgather: two NCCL calls for any world instead
+    /// of log2(R) + 1.
+    fn fold_rows<T: Element>(
         &self,
         send: &Buf<X, T>,
-        recv: &mut Buf<X, T>,
+        rows: &mut Buf<X, T>,
         op: ReduceOp,
     ) -> Result<()> {
-        let (r, world) = (self.rank(), self.world());
-        let m = send.len() / world;
-        let counts = vec![m; world];
-        self.x.all_to_all_v(send, &counts, recv, &counts)?;
-        self.backend().bfly_rows_in_place(recv, world, r, op)?;
-        self.x.all_gather_in_place(recv, m)
+        let world = self.world();
+        let counts = vec![send.len() / world; world];
+        self.x.all_to_all_v(send, &counts, rows, &counts)?;
+        self.backend()
+            .bfly_rows_in_place(rows, world, self.rank(), op)
     }
 
     /// Every rank's chunk of the halving, in rank order.
