@@ -1,5 +1,5 @@
 //! `GpuBackend::bfly_rows_in_place` (the fold of wavekit-dist's reproducible allreduce over 3
-//! to 32 ranks) against the conformance reference's butterfly, column by column, bit for bit:
+//! to 32 ranks) and `CpuBackend::bfly_rows_in_place` against the conformance reference's butterfly, column by column, bit for bit:
 //! on the SIMT executor at 32 and 64 lanes (CI) and on a CUDA device.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime, MAX_BFLY_ROWS};
@@ -13,8 +13,8 @@ fn values<T: Element>(n: usize, seed: u64) -> Vec<T> {
         .collect()
 }
 
-/// Row `dst` of `r` rows of `m` values folded on the device, the other rows untouched.
-fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, r: usize, m: usize, op: ReduceOp) {
+/// The input of a shape, the row folded, and the rows as they must be after the fold.
+fn case<T: Element>(r: usize, m: usize, op: ReduceOp) -> (Vec<T>, usize, Vec<T>) {
     let vals = values::<T>(r * m, (r * 1000 + m) as u64);
     let dst = (r * 7 + 3) % r;
     let mut want = vals.clone();
@@ -22,11 +22,13 @@ fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, r: usize, m: usize, op: R
         let column: Vec<T> = (0..r).map(|k| vals[k * m + j]).collect();
         want[dst * m + j] = reference::bfly_pow2(op, &column);
     }
-    let mut rows = b.upload(&vals).unwrap();
-    b.bfly_rows_in_place(&mut rows, r, dst, op).unwrap();
-    let got = b.download(&rows).unwrap();
+    (vals, dst, want)
+}
+
+fn compare<T: Element>(got: &[T], want: &[T], r: usize, m: usize, dst: usize, op: ReduceOp) {
     let what = format!("{} {op:?} r={r} m={m} dst={dst}", T::KIND.name());
-    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
         assert!(
             g.same(*w),
             "{what}: row {} column {}: got {g:?}, want {w:?}",
@@ -34,6 +36,14 @@ fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, r: usize, m: usize, op: R
             i % m
         );
     }
+}
+
+/// Row `dst` of `r` rows of `m` values folded on the device, the other rows untouched.
+fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, r: usize, m: usize, op: ReduceOp) {
+    let (vals, dst, want) = case::<T>(r, m, op);
+    let mut rows = b.upload(&vals).unwrap();
+    b.bfly_rows_in_place(&mut rows, r, dst, op).unwrap();
+    compare(&b.download(&rows).unwrap(), &want, r, m, dst, op);
 }
 
 fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
@@ -65,6 +75,46 @@ fn every_shape<R: GpuRuntime>(b: &GpuBackend<R>, m: usize) {
     check::<u32, R>(b, 12, m, ReduceOp::BitXor);
     check::<f32, R>(b, 4, 0, ReduceOp::Sum);
     bad_input(b);
+}
+
+/// The CPU backend's fold (wavekit-dist's thread transport), past the GPU's row limit too.
+#[test]
+fn cpu_fold_is_the_reference_butterfly() {
+    let cpu = CpuBackend::new(WarpWidth::W32);
+    let shapes = [
+        (1, ReduceOp::Sum),
+        (3, ReduceOp::Sum),
+        (5, ReduceOp::Max),
+        (33, ReduceOp::Sum),
+    ];
+    for (r, op) in shapes {
+        let (vals, dst, want) = case::<f32>(r, 257, op);
+        let mut rows = cpu.upload(&vals).unwrap();
+        cpu.bfly_rows_in_place(&mut rows, r, dst, op).unwrap();
+        compare(rows.as_slice(), &want, r, 257, dst, op);
+    }
+    let (vals, dst, want) = case::<u64>(12, 100, ReduceOp::BitXor);
+    let mut rows = cpu.upload(&vals).unwrap();
+    cpu.bfly_rows_in_place(&mut rows, 12, dst, ReduceOp::BitXor)
+        .unwrap();
+    compare(rows.as_slice(), &want, 12, 100, dst, ReduceOp::BitXor);
+    let mut rows = cpu.upload(&values::<f32>(12, 1)).unwrap();
+    let before = rows.as_slice().to_vec();
+    for (r, dst) in [(0, 0), (3, 3)] {
+        let e = cpu
+            .bfly_rows_in_place(&mut rows, r, dst, ReduceOp::Sum)
+            .unwrap_err();
+        assert!(matches!(e, WavekitError::IndexOutOfRange { .. }), "{e}");
+    }
+    let e = cpu
+        .bfly_rows_in_place(&mut rows, 5, 0, ReduceOp::Sum)
+        .unwrap_err();
+    assert!(matches!(e, WavekitError::LengthMismatch { .. }), "{e}");
+    let e = cpu
+        .bfly_rows_in_place(&mut rows, 3, 0, ReduceOp::BitOr)
+        .unwrap_err();
+    assert!(matches!(e, WavekitError::UnsupportedOp { .. }), "{e}");
+    assert_eq!(rows.as_slice(), before, "nothing written on error");
 }
 
 #[cfg(feature = "simt")]

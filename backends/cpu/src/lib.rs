@@ -14,6 +14,7 @@
 mod activemask;
 mod arg_reduce;
 mod atomic_agg_inc;
+mod bfly_rows;
 mod block_reduce;
 mod buffer;
 mod by_key;

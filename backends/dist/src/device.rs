@@ -2,6 +2,7 @@
 //! device buffers, copied on the device (a GPU never round-trips a shard through the host).
 
 use std::ops::Range;
+use wavekit_core::api::check_reduce_partials;
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 use wavekit_cpu::{CpuBackend, CpuBuffer};
@@ -47,12 +48,8 @@ pub trait SliceDevice: Collectives {
         levels: u32,
         out: &mut Self::Buffer<T>,
     ) -> Result<()> {
+        check_reduce_partials::<T>(op, input.len(), levels, out.len())?;
         let chunk = REDUCE_TILE.pow(levels);
-        crate::check_len(
-            "partials output (one per chunk)",
-            input.len().div_ceil(chunk),
-            out.len(),
-        )?;
         for c in 0..out.len() {
             let part = self.slice(input, c * chunk..((c + 1) * chunk).min(input.len()))?;
             let mut slot = self.slice_mut(out, c..c + 1)?;
@@ -83,29 +80,7 @@ impl SliceDevice for CpuBackend {
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        check_range("destination row", dst + 1, r)?;
-        let m = rows.len() / r;
-        crate::check_len("rows buffer (rows × equal row length)", m * r, rows.len())?;
-        let q = r.next_power_of_two();
-        let all = rows.as_slice();
-        let folded: Vec<T> = (0..m)
-            .map(|j| {
-                let mut v: Vec<T> = (0..r).map(|k| all[k * m + j]).collect();
-                // Past the rows is the identity, which combines exactly: skipped.
-                let mut valid = r;
-                let mut h = q / 2;
-                while h >= 1 {
-                    for k in 0..h.min(valid.saturating_sub(h)) {
-                        v[k] = T::combine(op, v[k], v[k + h]);
-                    }
-                    valid = valid.min(h);
-                    h /= 2;
-                }
-                v[0]
-            })
-            .collect();
-        let mut row = self.slice_mut(rows, dst * m..(dst + 1) * m)?;
-        self.write(&mut row, &folded)
+        CpuBackend::bfly_rows_in_place(self, rows, r, dst, op)
     }
 
     fn copy_range<T: Element>(

@@ -7,9 +7,9 @@ use super::buffer::GpuBuffer;
 use super::ffi::{dptr, kind};
 use super::runtime::GpuRuntime;
 use wavekit_core::ReduceOp;
-use wavekit_core::api::check_len;
+use wavekit_core::api::check_bfly_rows;
 use wavekit_core::element::Element;
-use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::error::Result;
 
 /// The most rows one [`GpuBackend::bfly_rows_in_place`] folds.
 pub const MAX_BFLY_ROWS: usize = 32;
@@ -31,23 +31,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        op.check::<T>()?;
-        if r == 0 || r > MAX_BFLY_ROWS {
-            return Err(WavekitError::IndexOutOfRange {
-                what: "rows of a butterfly (1..=32)",
-                value: r as u64,
-                limit: MAX_BFLY_ROWS as u64 + 1,
-            });
-        }
-        if dst >= r {
-            return Err(WavekitError::IndexOutOfRange {
-                what: "destination row",
-                value: dst as u64,
-                limit: r as u64,
-            });
-        }
-        let m = rows.len / r;
-        check_len("rows buffer (rows × equal row length)", m * r, rows.len)?;
+        let m = check_bfly_rows::<T>(op, rows.len, r, dst, MAX_BFLY_ROWS)?;
         self.own(rows)?;
         let mut work = self.lock();
         self.launch(&mut work, "bfly_rows", Reports::Nothing, |s, st| unsafe {

@@ -6,8 +6,8 @@ use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
 use super::ffi::{cptr, dptr, kind};
 use super::runtime::{DevPtr, GpuRuntime};
-use wavekit_core::api::check_len;
-use wavekit_core::canonical::{MAX_BLOCK, REDUCE_TILE};
+use wavekit_core::api::{check_len, check_reduce_partials};
+use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::LOGICAL_GROUP;
@@ -115,25 +115,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         levels: u32,
         out: &mut GpuBuffer<T, R>,
     ) -> Result<()> {
-        op.check::<T>()?;
-        if !(1..=4).contains(&levels) {
-            return Err(WavekitError::IndexOutOfRange {
-                what: "reduce tree level (1..=4)",
-                value: u64::from(levels),
-                limit: 5,
-            });
-        }
-        if input.len == 0 {
-            return Err(WavekitError::EmptyInput {
-                what: "device reduce input",
-            });
-        }
-        let chunk = (REDUCE_TILE as u64).saturating_pow(levels);
-        check_len(
-            "partials output (one per chunk)",
-            (input.len as u64).div_ceil(chunk) as usize,
-            out.len,
-        )?;
+        check_reduce_partials::<T>(op, input.len, levels, out.len)?;
         self.own(input)?;
         self.own(out)?;
         self.reduce_levels_enqueue(input, op, levels, out)

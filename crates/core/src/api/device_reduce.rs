@@ -1,4 +1,4 @@
-//! Device reduce: the checks of `reduce` / `reduce_into`.
+//! Device reduce: the checks of `reduce` / `reduce_into`, and of a level of its tree.
 
 use super::{Collectives, check_len};
 use crate::backend::DeviceBuffer;
@@ -29,4 +29,38 @@ pub(crate) fn reduce_into<B: RawBackend, T: Element>(
         });
     }
     b.raw_device_reduce(Validated::new(), input, op, out)
+}
+
+/// The checks of a level of the reduce's tree (`reduce_partials_into` on the backends that
+/// have it, wavekit-dist's sharded reduce): `levels` in 1..=4, a non-empty input of `n`
+/// elements, and `out_len` one slot for each chunk of `REDUCE_TILE^levels` elements.
+///
+/// # Errors
+/// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `levels`, `EmptyInput`,
+/// `LengthMismatch`.
+pub fn check_reduce_partials<T: Element>(
+    op: ReduceOp,
+    n: usize,
+    levels: u32,
+    out_len: usize,
+) -> Result<()> {
+    op.check::<T>()?;
+    if !(1..=4).contains(&levels) {
+        return Err(WavekitError::IndexOutOfRange {
+            what: "reduce tree level (1..=4)",
+            value: u64::from(levels),
+            limit: 5,
+        });
+    }
+    if n == 0 {
+        return Err(WavekitError::EmptyInput {
+            what: "device reduce input",
+        });
+    }
+    let chunk = (crate::canonical::REDUCE_TILE as u64).saturating_pow(levels);
+    check_len(
+        "partials output (one per chunk)",
+        (n as u64).div_ceil(chunk) as usize,
+        out_len,
+    )
 }

@@ -11,6 +11,7 @@
 
 mod arg_reduce;
 mod atomic_agg_inc;
+mod bfly_rows;
 mod block_reduce;
 mod by_key;
 mod collectives;
@@ -29,9 +30,11 @@ mod top_k;
 mod warp;
 
 pub use arg_reduce::{ArgOp, ArgReduce};
+pub use bfly_rows::check_bfly_rows;
 pub use by_key::{ByKey, ReducedByKey};
 pub use collectives::Collectives;
 pub use compact::Compacted;
+pub use device_reduce::check_reduce_partials;
 pub use partition::{Partition, Partitioned, Partitioned3};
 pub use runs::{RunLengths, Runs, UniqueByKey};
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
