@@ -43,7 +43,7 @@ pub use wavekit_core::{
     HistogramResult, LaneMask, Match, Partition, Partitioned, Partitioned3, Predicate, ReduceOp,
     ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl, Sort,
     SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut, Vote, VoteResult, WarpPrimitives,
-    WarpWidth, WavekitError,
+    WarpWidth, WavekitError, bf16, f16,
 };
 pub use wavekit_core::{
     api, backend, canonical, device, element, error, host, lanes, mask, op, predicate, raw, view,
@@ -100,7 +100,7 @@ pub mod prelude {
         Element, HistogramResult, LaneMask, Partition, Partitioned, Partitioned3, Predicate,
         ReduceOp, ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl,
         Sort, SortOrder, TopK, UniqueByKey, VectorSize, Vote, VoteResult, WarpPrimitives,
-        WarpWidth, WavekitError,
+        WarpWidth, WavekitError, bf16, f16,
     };
 }
 

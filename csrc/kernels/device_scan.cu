@@ -3,6 +3,9 @@
 // scan, Kogge-Stone over each logical group of 32 and then over the 8 group totals, and the tile
 // prefix folded left to right from the nearest predecessor's inclusive prefix (look_back.h).
 //
+// The 16-bit floats load as IO and scan in float (Elem<IO>::Acc): shared memory, the look-back
+// and every combine are float, and each output is rounded once as it is stored (half.h).
+//
 // Items go through shared memory in both directions so global accesses are coalesced; the
 // shared array is padded (one element every 32 words) so that thread t reading its 16
 // consecutive items hits distinct banks.
@@ -38,16 +41,16 @@ template <typename T> struct ScanOccupancy {
   static const int blocks = sizeof(T) == 4 ? 4 : 5;
 };
 
-template <typename O, typename T, typename W>
+template <typename O, typename T, typename W, typename IO>
 __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, uint32_t exclusive,
-                                           uint64_t base, uint64_t n, T* out) {
+                                           uint64_t base, uint64_t n, IO* out) {
   typedef Pad<T> P;
   const unsigned ln = lane();
   if (!exclusive && base + kWarpItems <= n) {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
       const T v = wsm[P::at(k * WK_WARP_SIZE + ln)];
-      out[base + k * WK_WARP_SIZE + ln] = has_x ? O::combine(x, v) : v;
+      out[base + k * WK_WARP_SIZE + ln] = from_acc<IO>(has_x ? O::combine(x, v) : v);
     }
     return;
   }
@@ -57,19 +60,19 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, uint32_t excl
     const uint64_t e = base + idx;
     const T v = has_x ? O::combine(x, wsm[P::at(idx)]) : wsm[P::at(idx)];
     if (exclusive) {
-      if (e + 1 < n) out[e + 1] = v;
-      if (e == 0) out[0] = O::identity();
+      if (e + 1 < n) out[e + 1] = from_acc<IO>(v);
+      if (e == 0) out[0] = from_acc<IO>(O::identity());
     } else if (e < n) {
-      out[e] = v;
+      out[e] = from_acc<IO>(v);
     }
   }
 }
 
 template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::blocks,
-          int K = ScanOccupancy<T>::tiles>
+          int K = ScanOccupancy<T>::tiles, typename IO = T>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
-    scan_kernel(const T* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
-                T* out) {
+    scan_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
+                IO* out) {
   typedef Op<OP, T> O;
   typedef Pad<T> P;
   const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
@@ -99,14 +102,14 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   if (base + kWarpItems <= n) {
     T x[kItems];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) x[k] = in[base + k * WK_WARP_SIZE + ln];
+    for (unsigned k = 0; k < kItems; ++k) x[k] = to_acc(in[base + k * WK_WARP_SIZE + ln]);
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) wsm[P::at(k * WK_WARP_SIZE + ln)] = x[k];
   } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
       const unsigned idx = k * WK_WARP_SIZE + ln;
-      wsm[P::at(idx)] = base + idx < n ? in[base + idx] : O::identity();
+      wsm[P::at(idx)] = base + idx < n ? to_acc(in[base + idx]) : O::identity();
     }
   }
   const wk_lanemask_t mask = block_warp_lanes();
@@ -205,8 +208,9 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                          uint64_t scratch_bytes, void* out, unsigned variant) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
-    typedef typename decltype(tt)::type T;
+  return with_dtype_io(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type IO;
+    typedef typename Elem<IO>::Acc T;
     if (scratch_bytes < device_scan_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
     char* s = (char*)scratch;
     unsigned* counter = (unsigned*)s;
@@ -223,10 +227,11 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // the kernel as a template argument.
 #define WK_SCAN_LAUNCH(K, ...)                                                           \
   WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(        \
-      (const T*)in, n, exclusive, counter, status, (T*)out)
+      (const IO*)in, n, exclusive, counter, status, (IO*)out)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
-      if constexpr (O == OP_SUM) {
+      // The 16-bit floats get the default shape only.
+      if constexpr (O == OP_SUM && sizeof(IO) == sizeof(T)) {
         switch (variant) {
           case 1 * 16 + 4: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 4, 1>); break;
           case 1 * 16 + 5: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 5, 1>); break;
@@ -246,7 +251,8 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
           default: WK_SCAN_LAUNCH(ScanOccupancy<T>::tiles, scan_kernel<O, T, S>);
         }
       } else {
-        WK_SCAN_LAUNCH(ScanOccupancy<T>::tiles, scan_kernel<O, T, S>);
+        WK_SCAN_LAUNCH(ScanOccupancy<T>::tiles,
+                       scan_kernel<O, T, S, ScanOccupancy<T>::blocks, ScanOccupancy<T>::tiles, IO>);
       }
 #undef WK_SCAN_LAUNCH
       return host::launch_error();

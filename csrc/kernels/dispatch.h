@@ -23,6 +23,16 @@ template <typename F> int with_dtype(uint32_t dtype, F&& f) {
   }
 }
 
+// with_dtype and the 16-bit floats (half.h): for the launchers whose kernels load and store
+// through to_acc / from_acc (device_reduce, device_scan).
+template <typename F> int with_dtype_io(uint32_t dtype, F&& f) {
+  switch (dtype) {
+    case DT_F16: return f(TypeTag<wk_f16>());
+    case DT_BF16: return f(TypeTag<wk_bf16>());
+    default: return with_dtype(dtype, f);
+  }
+}
+
 // Calls f(OpTag<OP>()) for `op`; bitwise ops on floats are refused, never instantiated.
 template <typename T, typename F> int with_op(uint32_t op, F&& f) {
   switch (op) {

@@ -33,6 +33,14 @@ uint64_t elem_size(uint32_t dtype) {
 }
 
 uint64_t scratch_bytes(uint32_t algo, uint32_t dtype, uint64_t n) {
+  // The reduce's partials and the scan's tile prefixes are in the accumulator type (float for
+  // the 16-bit floats, which only these two launchers take).
+  if (dtype == DT_F16 || dtype == DT_BF16) {
+    if (n == 0) return 0;
+    if (algo == WK_ALGO_DEVICE_REDUCE) return device_reduce_scratch(sizeof(float), n);
+    if (algo == WK_ALGO_DEVICE_SCAN) return device_scan_scratch(sizeof(float), n);
+    return 0;
+  }
   uint64_t size = elem_size(dtype);
   if (size == 0 || n == 0) return 0;
   switch (algo) {

@@ -66,6 +66,8 @@
 #define WK_NATIVE_MATCH 1
 #define WK_NATIVE_SYNCWARP 1
 #define WK_NATIVE_ACTIVEMASK 1
+// The f16 conversions of half.h in one instruction each (same bits as its integer code).
+#define WK_NATIVE_F16_CVT 1
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define WK_NATIVE_WARP_REDUX 1
 #else
@@ -140,6 +142,18 @@ __device__ __forceinline__ wk_lanemask_t ballot_active(bool p) {
 WK_CUDA_SHFL(uint32_t)
 WK_CUDA_SHFL(uint64_t)
 #undef WK_CUDA_SHFL
+
+// half.h's f16 <-> float, as cuda_fp16.hpp does them: exact widening, rounding to nearest even.
+__device__ __forceinline__ float f16_to_f32(uint16_t h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+}
+__device__ __forceinline__ uint16_t f32_to_f16(float f) {
+  uint16_t h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+}
 
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }

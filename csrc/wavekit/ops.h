@@ -8,16 +8,20 @@
 
 namespace WK_NS {
 
-enum ElemCode : uint32_t { DT_I32 = 0, DT_U32 = 1, DT_I64 = 2, DT_U64 = 3, DT_F32 = 4, DT_F64 = 5 };
+enum ElemCode : uint32_t {
+  DT_I32 = 0, DT_U32 = 1, DT_I64 = 2, DT_U64 = 3, DT_F32 = 4, DT_F64 = 5, DT_F16 = 6, DT_BF16 = 7
+};
 enum OpCode : int { OP_SUM = 0, OP_PRODUCT = 1, OP_MIN = 2, OP_MAX = 3, OP_AND = 4, OP_OR = 5, OP_XOR = 6 };
 
 template <typename T> struct Elem;
-template <> struct Elem<int32_t> { typedef uint32_t U; static const bool is_float = false; };
-template <> struct Elem<uint32_t> { typedef uint32_t U; static const bool is_float = false; };
-template <> struct Elem<int64_t> { typedef uint64_t U; static const bool is_float = false; };
-template <> struct Elem<uint64_t> { typedef uint64_t U; static const bool is_float = false; };
-template <> struct Elem<float> { typedef uint32_t U; static const bool is_float = true; };
-template <> struct Elem<double> { typedef uint64_t U; static const bool is_float = true; };
+// U: the bits; Acc: the type arithmetic runs in (itself, but float for the 16-bit floats of
+// half.h).
+template <> struct Elem<int32_t> { typedef uint32_t U; typedef int32_t Acc; static const bool is_float = false; };
+template <> struct Elem<uint32_t> { typedef uint32_t U; typedef uint32_t Acc; static const bool is_float = false; };
+template <> struct Elem<int64_t> { typedef uint64_t U; typedef int64_t Acc; static const bool is_float = false; };
+template <> struct Elem<uint64_t> { typedef uint64_t U; typedef uint64_t Acc; static const bool is_float = false; };
+template <> struct Elem<float> { typedef uint32_t U; typedef float Acc; static const bool is_float = true; };
+template <> struct Elem<double> { typedef uint64_t U; typedef double Acc; static const bool is_float = true; };
 
 template <typename T>
 __host__ __device__ __forceinline__ typename Elem<T>::U to_bits(T v) {
@@ -146,3 +150,5 @@ template <typename T> __device__ __forceinline__ bool eval_pred(uint32_t code, T
 }
 
 }  // namespace WK_NS
+
+#include "half.h"

@@ -29,6 +29,7 @@ mod device_scan_int_simd;
 mod device_scan_simd;
 mod device_scan_tile;
 mod features;
+mod half;
 mod histogram;
 mod lookback;
 mod r#match;
@@ -75,6 +76,8 @@ use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 pub struct CpuBackend {
     width: WarpWidth,
     scratch: Scratch,
+    /// The 16-bit floats' inputs and results widened to f32 (half.rs).
+    wide: Scratch,
 }
 
 impl std::fmt::Debug for CpuBackend {
@@ -107,6 +110,7 @@ impl CpuBackend {
         CpuBackend {
             width,
             scratch: Scratch::default(),
+            wide: Scratch::default(),
         }
     }
 
@@ -350,7 +354,12 @@ impl RawBackend for CpuBackend {
         output: &mut CpuBuffer<T>,
     ) -> Result<()> {
         check_len("reduce output (one element)", 1, output.len())?;
-        output.data_mut()?[0] = device_reduce::device(input.data()?, op, &self.scratch);
+        let vals = input.data()?;
+        output.data_mut()?[0] = if T::KIND.is_half() {
+            half::reduce(vals, op, &self.wide, &self.scratch)
+        } else {
+            device_reduce::device(vals, op, &self.scratch)
+        };
         Ok(())
     }
 
@@ -362,7 +371,12 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()> {
-        device_scan::device(input.data()?, output.data_mut()?, op, kind, &self.scratch);
+        let (input, out) = (input.data()?, output.data_mut()?);
+        if T::KIND.is_half() {
+            half::scan(input, out, op, kind, &self.wide, &self.scratch);
+        } else {
+            device_scan::device(input, out, op, kind, &self.scratch);
+        }
         Ok(())
     }
 

@@ -141,6 +141,8 @@ fn predicate(kind: ElemKind, code: u64, a: u64, b: u64) -> String {
         ElemKind::U64 => value::<u64>(bits),
         ElemKind::F32 => value::<f32>(bits),
         ElemKind::F64 => value::<f64>(bits),
+        ElemKind::F16 => value::<wavekit_core::f16>(bits),
+        ElemKind::BF16 => value::<wavekit_core::bf16>(bits),
     };
     const NAMES: [&str; 6] = ["Lt", "Le", "Gt", "Ge", "Eq", "Ne"];
     match NAMES.get(code as usize) {

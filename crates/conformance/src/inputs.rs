@@ -105,6 +105,14 @@ pub fn specials<T: Element>() -> Vec<T> {
         .iter()
         .map(|x| x.to_bits())
         .collect(),
+        // NaN, ±inf, ±0, the largest finite magnitudes, the smallest normal, the smallest
+        // subnormal, 1.0.
+        ElemKind::F16 => vec![
+            0x7E00, 0x7C00, 0xFC00, 0x8000, 0, 0x7BFF, 0xFBFF, 0x0400, 1, 0x3C00,
+        ],
+        ElemKind::BF16 => vec![
+            0x7FC0, 0x7F80, 0xFF80, 0x8000, 0, 0x7F7F, 0xFF7F, 0x0080, 1, 0x3F80,
+        ],
         ElemKind::I32 | ElemKind::U32 => {
             vec![
                 0,
@@ -155,6 +163,8 @@ pub fn near_max<T: Element>(n: usize, seed: u64) -> Vec<T> {
         ElemKind::U64 => u64::MAX,
         ElemKind::F32 => f32::MAX.to_bits() as u64,
         ElemKind::F64 => f64::MAX.to_bits(),
+        ElemKind::F16 => 0x7BFF,
+        ElemKind::BF16 => 0x7F7F,
     };
     (0..n as u64)
         .map(|i| T::from_bits(max_bits - splitmix(seed ^ i) % 1000))

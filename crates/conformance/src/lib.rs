@@ -107,6 +107,8 @@ macro_rules! conformance_cases {
             device_reduce_three_levels
             device_scan_inclusive
             device_scan_exclusive
+            half_rounding
+            half_order
             segmented_reduce_fixed
             segmented_reduce_offsets
             spmv
@@ -157,6 +159,7 @@ macro_rules! conformance_cases {
             err_arg_reduce
             err_by_key
             err_partition
+            err_half_unsupported
         }
     };
 }

@@ -5,7 +5,10 @@ use crate::op::ReduceOp;
 use std::fmt::Debug;
 
 /// The element types wavekit moves through kernels. Sealed: the device code is compiled for
-/// exactly these six.
+/// exactly these eight. The two 16-bit floats ([`f16`], [`bf16`]) are storage types: their Sum
+/// and Product accumulate in `f32` ([`Element::Acc`]) and round once, and only the collectives
+/// listed in docs/COLLECTIVES.md ("Half precision") take them yet; the others refuse them with
+/// `UnsupportedType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum ElemKind {
@@ -21,17 +24,23 @@ pub enum ElemKind {
     F32 = 4,
     /// `f64`.
     F64 = 5,
+    /// IEEE binary16 ([`f16`]).
+    F16 = 6,
+    /// bfloat16 ([`bf16`]): the top half of an `f32`.
+    BF16 = 7,
 }
 
 impl ElemKind {
     /// Every element type, in code order.
-    pub const ALL: [ElemKind; 6] = [
+    pub const ALL: [ElemKind; 8] = [
         ElemKind::I32,
         ElemKind::U32,
         ElemKind::I64,
         ElemKind::U64,
         ElemKind::F32,
         ElemKind::F64,
+        ElemKind::F16,
+        ElemKind::BF16,
     ];
 
     /// The Rust type's name: `"i32"`, ..., `"f64"`.
@@ -43,20 +52,45 @@ impl ElemKind {
             ElemKind::U64 => "u64",
             ElemKind::F32 => "f32",
             ElemKind::F64 => "f64",
+            ElemKind::F16 => "f16",
+            ElemKind::BF16 => "bf16",
         }
     }
 
-    /// Bytes per element: 4 or 8.
+    /// Bytes per element: 2, 4 or 8.
     pub fn size(self) -> usize {
         match self {
+            ElemKind::F16 | ElemKind::BF16 => 2,
             ElemKind::I32 | ElemKind::U32 | ElemKind::F32 => 4,
-            _ => 8,
+            ElemKind::I64 | ElemKind::U64 | ElemKind::F64 => 8,
         }
     }
 
-    /// `true` for `f32` and `f64`.
+    /// `true` for the four float types.
     pub fn is_float(self) -> bool {
-        matches!(self, ElemKind::F32 | ElemKind::F64)
+        matches!(
+            self,
+            ElemKind::F32 | ElemKind::F64 | ElemKind::F16 | ElemKind::BF16
+        )
+    }
+
+    /// `true` for the 16-bit floats, whose arithmetic runs in `f32` ([`Element::Acc`]).
+    pub fn is_half(self) -> bool {
+        matches!(self, ElemKind::F16 | ElemKind::BF16)
+    }
+
+    /// `Ok` unless this is a 16-bit float and `collective` does not take those yet.
+    ///
+    /// # Errors
+    /// `UnsupportedType` naming the collective and the type.
+    pub fn check_full(self, collective: &'static str) -> Result<()> {
+        if self.is_half() {
+            return Err(WavekitError::UnsupportedType {
+                collective,
+                elem: self.name(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -70,6 +104,39 @@ pub trait Element:
 {
     /// The runtime tag of this type.
     const KIND: ElemKind;
+
+    /// The type arithmetic runs in: `Self` for the six 32- and 64-bit types, `f32` for
+    /// [`f16`] and [`bf16`]. A collective that combines values converts each input with
+    /// [`to_acc`](Self::to_acc) (exact), combines in `Acc` in the canonical order, and rounds
+    /// each result once with [`from_acc`](Self::from_acc) (to nearest, ties to even).
+    ///
+    /// ```
+    /// use wavekit::prelude::*;
+    ///
+    /// let cpu = CpuBackend::new(WarpWidth::W32);
+    /// // 1 and three halves of f16's unit in the last place at 1.0 (2^-11 each).
+    /// let x = [1.0, 2f32.powi(-11), 2f32.powi(-11), 2f32.powi(-11)].map(f16::from_f32);
+    /// let input = cpu.upload(&x)?;
+    /// // Summed in f32 (1 + 3·2^-11, halfway between two f16 values), rounded once to the even
+    /// // one; summing in f16 would have stayed at 1.0.
+    /// assert_eq!(cpu.reduce(&input, ReduceOp::Sum)?, f16::from_f32(1.0 + 2f32.powi(-9)));
+    /// let mut out = cpu.alloc::<f16>(4)?;
+    /// cpu.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)?;
+    /// let ulp = 2f32.powi(-10);
+    /// let want = [1.0, 1.0, 1.0 + ulp, 1.0 + 2.0 * ulp].map(f16::from_f32);
+    /// assert_eq!(cpu.download(&out)?, want);
+    /// // Collectives that do not take 16-bit floats yet say so.
+    /// assert!(matches!(
+    ///     cpu.count_if(&input, Predicate::Gt(f16::ONE)),
+    ///     Err(WavekitError::UnsupportedType { collective: "count_if", elem: "f16" })
+    /// ));
+    /// # Ok::<(), wavekit::WavekitError>(())
+    /// ```
+    type Acc: Element;
+    /// The value in the accumulator type, exactly.
+    fn to_acc(self) -> Self::Acc;
+    /// The accumulator value rounded to this type (to nearest, ties to even; a NaN stays NaN).
+    fn from_acc(acc: Self::Acc) -> Self;
 
     /// The op's identity e with `combine(op, e, x)` bit-identical to x for every x
     /// (−0.0 for float Sum, +inf for float Min; see docs/SEMANTICS.md).
@@ -103,6 +170,15 @@ macro_rules! int_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const KIND: ElemKind = ElemKind::$kind;
+            type Acc = $t;
+            #[inline]
+            fn to_acc(self) -> Self {
+                self
+            }
+            #[inline]
+            fn from_acc(acc: Self) -> Self {
+                acc
+            }
             #[inline]
             fn identity(op: ReduceOp) -> Self {
                 match op {
@@ -170,6 +246,15 @@ macro_rules! float_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const KIND: ElemKind = ElemKind::$kind;
+            type Acc = $t;
+            #[inline]
+            fn to_acc(self) -> Self {
+                self
+            }
+            #[inline]
+            fn from_acc(acc: Self) -> Self {
+                acc
+            }
             #[inline]
             fn identity(op: ReduceOp) -> Self {
                 match op {
@@ -256,6 +341,73 @@ macro_rules! float_element {
 
 float_element!(f32, F32, u32);
 float_element!(f64, F64, u64);
+
+pub use half::{bf16, f16};
+
+/// The 16-bit floats: values live in 16 bits, arithmetic in `f32`. `combine` rounds after the
+/// one operation (what a single combine of two stored values gives); the collectives that take
+/// these types instead combine in `f32` throughout and round once ([`Element::Acc`]).
+macro_rules! half_element {
+    ($t:ident, $kind:ident) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const KIND: ElemKind = ElemKind::$kind;
+            type Acc = f32;
+            #[inline]
+            fn to_acc(self) -> f32 {
+                self.to_f32()
+            }
+            #[inline]
+            fn from_acc(acc: f32) -> Self {
+                $t::from_f32(acc)
+            }
+            #[inline]
+            fn identity(op: ReduceOp) -> Self {
+                $t::from_f32(f32::identity(op))
+            }
+            #[inline]
+            fn combine(op: ReduceOp, a: Self, b: Self) -> Self {
+                $t::from_f32(f32::combine(op, a.to_f32(), b.to_f32()))
+            }
+            #[inline]
+            fn mul(a: Self, b: Self) -> Self {
+                $t::from_f32(a.to_f32() * b.to_f32())
+            }
+            #[inline]
+            fn to_bits(self) -> u64 {
+                $t::to_bits(self) as u64
+            }
+            #[inline]
+            fn from_bits(bits: u64) -> Self {
+                $t::from_bits(bits as u16)
+            }
+            fn same(self, other: Self) -> bool {
+                (self.is_nan() && other.is_nan()) || $t::to_bits(self) == $t::to_bits(other)
+            }
+            fn from_seed(seed: u64) -> Self {
+                // Values in [-8, 8): 11 (f16) or 8 (bf16) significant bits, so f32 sums of a
+                // few thousand of them stay exact only in the canonical order's roundings.
+                let unit = (splitmix(seed) >> 11) as f64 / (1u64 << 53) as f64;
+                $t::from_f64(unit * 16.0 - 8.0)
+            }
+            fn to_f64(self) -> f64 {
+                $t::to_f64(self)
+            }
+            #[inline]
+            fn order_bits(self) -> u64 {
+                let bits = $t::to_bits(self);
+                (if bits & 0x8000 != 0 {
+                    !bits
+                } else {
+                    bits | 0x8000
+                }) as u64
+            }
+        }
+    };
+}
+
+half_element!(f16, F16);
+half_element!(bf16, BF16);
 
 /// SplitMix64: a tiny, well-mixed generator so test inputs need no RNG crate.
 pub fn splitmix(seed: u64) -> u64 {

@@ -129,6 +129,17 @@ pub enum WavekitError {
         /// The element type's name.
         elem: &'static str,
     },
+    /// An element type a collective does not take (yet): the 16-bit floats outside the
+    /// collectives docs/COLLECTIVES.md lists for them.
+    #[error(
+        "{collective} does not take element type {elem} (docs/COLLECTIVES.md lists the collectives that do)"
+    )]
+    UnsupportedType {
+        /// The collective's name.
+        collective: &'static str,
+        /// The element type's name.
+        elem: &'static str,
+    },
     /// A count past what the kernels' index types can address (`what` names it).
     #[error("{what} of {value} exceeds the limit {limit} of this backend")]
     TooLarge {

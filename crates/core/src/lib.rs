@@ -42,7 +42,7 @@ pub use api::{
     VectorSize, VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
-pub use element::{ElemKind, Element};
+pub use element::{ElemKind, Element, bf16, f16};
 pub use error::{Result, WavekitError};
 pub use mask::LaneMask;
 pub use op::ReduceOp;

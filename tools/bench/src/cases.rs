@@ -10,7 +10,7 @@ use super::timing::{Baseline, BenchBackend, Harness, Timing};
 use rayon::prelude::*;
 use wavekit::api::{Csr, Segments, VectorSize};
 use wavekit::backend::ScanKind;
-use wavekit::element::{Element, splitmix};
+use wavekit::element::{Element, bf16, f16, splitmix};
 use wavekit::error::WavekitError;
 use wavekit::{ArgOp, ArgReduce, Predicate, ReduceOp};
 use wavekit_conformance::reference;
@@ -98,6 +98,12 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
         case!("reduce max", f32, |b, h, n| reduce::<B, f32>(b, h, n, Max)),
         case!("reduce max", i32, |b, h, n| reduce::<B, i32>(b, h, n, Max)),
         case!("reduce max", f64, |b, h, n| reduce::<B, f64>(b, h, n, Max)),
+        // The 16-bit floats: loaded in 16 bits, summed in f32 (against a read of their bytes).
+        case!("reduce sum", f16, |b, h, n| reduce::<B, f16>(b, h, n, Sum)),
+        case!("reduce sum", bf16, |b, h, n| reduce::<B, bf16>(
+            b, h, n, Sum
+        )),
+        case!("reduce max", f16, |b, h, n| reduce::<B, f16>(b, h, n, Max)),
         case!("argmin", f32, |b, h, n| arg_reduce::<B, f32>(
             b,
             h,
@@ -127,6 +133,12 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
         )),
         case!("scan exclusive sum", i64, |b, h, n| scan::<B, i64>(
             b, h, n, Exclusive
+        )),
+        case!("scan inclusive sum", f16, |b, h, n| scan::<B, f16>(
+            b, h, n, Inclusive
+        )),
+        case!("scan inclusive sum", bf16, |b, h, n| scan::<B, bf16>(
+            b, h, n, Inclusive
         )),
         case!("segreduce fixed 8", f32, |b, h, n| segreduce_fixed::<B>(
             b,

@@ -54,6 +54,7 @@ fn device_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result
 
 pub fn device_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(device_reduce_typed(b, scale));
+    each_half!(device_reduce_typed(b, scale));
     Ok(())
 }
 

@@ -44,11 +44,13 @@ fn device_scan_typed<T: Element, B: RawBackend>(
 
 pub fn device_scan_inclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(device_scan_typed(b, scale, ScanKind::Inclusive));
+    each_half!(device_scan_typed(b, scale, ScanKind::Inclusive));
     Ok(())
 }
 
 pub fn device_scan_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(device_scan_typed(b, scale, ScanKind::Exclusive));
+    each_half!(device_scan_typed(b, scale, ScanKind::Exclusive));
     Ok(())
 }
 

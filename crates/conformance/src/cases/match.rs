@@ -124,6 +124,8 @@ fn tricky_palette<T: Element>() -> Vec<T> {
             ]
         }
         ElemKind::I32 | ElemKind::U32 => vec![0, 0x8000_0000, 1, 0xFFFF_FFFF, 0x7FFF_FFFF],
+        ElemKind::F16 => vec![0x8000, 0, 0x7E00, 0x7E01, 0xFE00, 0x3C00],
+        ElemKind::BF16 => vec![0x8000, 0, 0x7FC0, 0x7FC1, 0xFFC0, 0x3F80],
     };
     bits.into_iter().map(T::from_bits).collect()
 }

@@ -16,6 +16,15 @@ macro_rules! each_type {
     }};
 }
 
+/// Calls `$f::<T, _>(args)` for the two 16-bit floats, for the collectives that take them
+/// (docs/COLLECTIVES.md "Half precision").
+macro_rules! each_half {
+    ($f:ident($($arg:expr),*)) => {{
+        $f::<wavekit_core::f16, _>($($arg),*)?;
+        $f::<wavekit_core::bf16, _>($($arg),*)?;
+    }};
+}
+
 mod activemask;
 mod arg_reduce;
 mod atomic_agg_inc;
@@ -27,6 +36,7 @@ mod count_if;
 mod device_reduce;
 mod device_scan;
 mod errors;
+mod half;
 mod histogram;
 mod r#match;
 mod partition;
@@ -55,6 +65,7 @@ pub use count_if::*;
 pub use device_reduce::*;
 pub use device_scan::*;
 pub use errors::*;
+pub use half::*;
 pub use histogram::*;
 pub use r#match::*;
 pub use partition::*;

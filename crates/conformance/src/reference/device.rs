@@ -42,8 +42,13 @@ fn reduce_tile<T: Element>(tile: &[T], op: ReduceOp) -> T {
 }
 
 /// device_reduce in the canonical order, of `vals` (non-empty): tile partials, re-reduced until one is left.
+/// The 16-bit floats (SEMANTICS "Half precision"): the same tree over the values widened to
+/// f32, the one result rounded.
 pub fn device_reduce<T: Element>(vals: &[T], op: ReduceOp) -> T {
     assert!(!vals.is_empty(), "device reduce of nothing");
+    if T::KIND.is_half() {
+        return T::from_acc(device_reduce(&widen(vals), op));
+    }
     let mut level: Vec<T> = vals
         .chunks(REDUCE_TILE)
         .map(|t| reduce_tile(t, op))
@@ -124,8 +129,20 @@ pub(crate) fn device_scan_with<P: Copy>(vals: &[P], id: P, f: impl Fn(P, P) -> P
     incl
 }
 
-/// device_scan in the canonical order.
+/// The values widened to their accumulator type (f32 for the 16-bit floats), exactly.
+fn widen<T: Element>(vals: &[T]) -> Vec<T::Acc> {
+    vals.iter().map(|&x| x.to_acc()).collect()
+}
+
+/// device_scan in the canonical order; the 16-bit floats scan their values widened to f32 and
+/// round every result once (SEMANTICS "Half precision").
 pub fn device_scan<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind) -> Vec<T> {
+    if T::KIND.is_half() {
+        return device_scan(&widen(vals), op, kind)
+            .into_iter()
+            .map(T::from_acc)
+            .collect();
+    }
     let incl = device_scan_with(vals, identity(op), |a, b| apply(op, a, b));
     match kind {
         ScanKind::Inclusive => incl,

@@ -11,7 +11,7 @@ fn int_shape(kind: ElemKind) -> Option<(u32, bool)> {
         ElemKind::U32 => Some((32, false)),
         ElemKind::I64 => Some((64, true)),
         ElemKind::U64 => Some((64, false)),
-        ElemKind::F32 | ElemKind::F64 => None,
+        ElemKind::F32 | ElemKind::F64 | ElemKind::F16 | ElemKind::BF16 => None,
     }
 }
 
@@ -34,6 +34,8 @@ pub fn identity<T: Element>(op: ReduceOp) -> T {
         (ElemKind::F64, ReduceOp::Product) => 1.0f64.to_bits(),
         (ElemKind::F64, ReduceOp::Min) => f64::INFINITY.to_bits(),
         (ElemKind::F64, ReduceOp::Max) => f64::NEG_INFINITY.to_bits(),
+        // The 16-bit floats' identities are f32's, which they hold exactly.
+        (ElemKind::F16 | ElemKind::BF16, _) => return T::from_acc(identity::<T::Acc>(op)),
         (ElemKind::F32 | ElemKind::F64, _) => panic!("bitwise op {op:?} has no float identity"),
         (kind, op) => {
             let (bits, signed) = int_shape(kind).expect("integer kind");
@@ -125,6 +127,8 @@ pub fn apply<T: Element>(op: ReduceOp, a: T, b: T) -> T {
             f32_apply(op, f32::from_bits(x as u32), f32::from_bits(y as u32)).to_bits() as u64
         }
         ElemKind::F64 => f64_apply(op, f64::from_bits(x), f64::from_bits(y)).to_bits(),
+        // One operation of the 16-bit floats: in f32, rounded once.
+        ElemKind::F16 | ElemKind::BF16 => T::from_acc(apply(op, a.to_acc(), b.to_acc())).to_bits(),
         kind => {
             let (width, signed) = int_shape(kind).expect("integer kind");
             int_apply(op, x, y, width, signed)

@@ -20,8 +20,9 @@ pub fn sort_rank<K: Element>(k: K, order: SortOrder) -> u64 {
     let total = match K::KIND {
         ElemKind::U32 | ElemKind::U64 => raw,
         ElemKind::I32 | ElemKind::I64 => raw ^ sign,
-        ElemKind::F32 | ElemKind::F64 if raw & sign != 0 => !raw & all,
-        ElemKind::F32 | ElemKind::F64 => raw | sign,
+        _ if raw & sign != 0 => !raw & all,
+        // The floats, 16-bit ones included.
+        _ => raw | sign,
     };
     let (begin, end) = order.bit_range().unwrap_or((0, width));
     let field = if end - begin == 64 {

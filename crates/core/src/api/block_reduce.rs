@@ -10,6 +10,7 @@ use crate::raw::{RawBackend, Validated};
 use crate::width::LOGICAL_GROUP;
 
 fn check_block_reduce<T: Element>(block: u32, op: ReduceOp) -> Result<()> {
+    super::full::<T>("block_reduce")?;
     op.check::<T>()?;
     if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
         return Err(WavekitError::InvalidBlockSize(block));
@@ -36,6 +37,7 @@ pub(crate) fn block_reduce_into<B: RawBackend, T: Element>(
     op: ReduceOp,
     out: &mut B::Buffer<T>,
 ) -> Result<()> {
+    super::full::<T>("block_reduce")?;
     check_block_reduce::<T>(block, op)?;
     check_len(
         "block reduce output (one per block)",

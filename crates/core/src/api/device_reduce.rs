@@ -44,6 +44,7 @@ pub fn check_reduce_partials<T: Element>(
     levels: u32,
     out_len: usize,
 ) -> Result<()> {
+    super::full::<T>("reduce_partials")?;
     op.check::<T>()?;
     if !(1..=4).contains(&levels) {
         return Err(WavekitError::IndexOutOfRange {

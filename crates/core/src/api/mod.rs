@@ -73,3 +73,12 @@ pub fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> 
         })
     }
 }
+
+/// `Ok` unless `T` is a 16-bit float and `collective` does not take those yet (the API refuses
+/// them before any work, on every backend alike).
+///
+/// # Errors
+/// `UnsupportedType` naming the collective and the type.
+pub(crate) fn full<T: crate::element::Element>(collective: &'static str) -> Result<()> {
+    T::KIND.check_full(collective)
+}

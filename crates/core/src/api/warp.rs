@@ -79,6 +79,7 @@ fn match_members<B: RawBackend, T: Element>(
     vals: &[T],
     mask: LaneMask,
 ) -> Result<Vec<Option<(LaneMask, bool)>>> {
+    super::full::<T>("match")?;
     check_mask(b, mask)?;
     let Some(launch) = launch_for::<(LaneMask, bool)>(vals.len(), mask)? else {
         return Ok(vec![]);
@@ -171,6 +172,7 @@ pub trait WarpPrimitives: RawBackend {
         width: u32,
         mask: LaneMask,
     ) -> Result<Vec<Option<T>>> {
+        super::full::<T>("shfl")?;
         check_mask(self, mask)?;
         let warp = self.warp_width();
         warp.check_sub_width(width)?;
@@ -294,6 +296,7 @@ pub trait WarpPrimitives: RawBackend {
     /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
     /// a backend's `Device` error.
     fn syncwarp_transpose<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<T>>> {
+        super::full::<T>("syncwarp_transpose")?;
         check_mask(self, mask)?;
         let Some(launch) = launch_for::<T>(vals.len(), mask)? else {
             return Ok(vec![]);
@@ -353,6 +356,7 @@ pub trait WarpPrimitives: RawBackend {
         vals: &[T],
         arg: i32,
     ) -> Result<Vec<Option<T>>> {
+        super::full::<T>("tile_shfl")?;
         let warp = self.warp_width();
         warp.check_tile(tile)?;
         check_threads::<T>(vals.len())?;
@@ -430,6 +434,7 @@ pub trait WarpPrimitives: RawBackend {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<Option<T>>> {
+        super::full::<T>("tile_reduce")?;
         self.warp_width().check_tile(tile)?;
         op.check::<T>()?;
         check_threads::<T>(vals.len())?;
@@ -458,6 +463,7 @@ pub trait WarpPrimitives: RawBackend {
     /// `InvalidSubWidth`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory`; a backend's
     /// `Device` error.
     fn warp_reduce<T: Element>(&self, vals: &[T], width: u32, op: ReduceOp) -> Result<Vec<T>> {
+        super::full::<T>("warp_reduce")?;
         self.warp_width().check_sub_width(width)?;
         op.check::<T>()?;
         if vals.is_empty() {
@@ -503,6 +509,7 @@ pub trait WarpPrimitives: RawBackend {
         op: ReduceOp,
         mask: LaneMask,
     ) -> Result<Vec<Option<T>>> {
+        super::full::<T>("warp_reduce_sync")?;
         check_mask(self, mask)?;
         op.check::<T>()?;
         let Some(launch) = launch_for::<T>(vals.len(), mask)? else {
@@ -536,6 +543,7 @@ pub trait WarpPrimitives: RawBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<Vec<T>> {
+        super::full::<T>("warp_scan")?;
         self.warp_width().check_sub_width(width)?;
         op.check::<T>()?;
         if vals.is_empty() {

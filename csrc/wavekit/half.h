@@ -1,0 +1,110 @@
+// The 16-bit floats (docs/SEMANTICS.md "Half precision"): storage types only. A collective that
+// takes them loads each value widened to its accumulator type (Elem<T>::Acc, float), combines in
+// float in the canonical order, and rounds each result once (to nearest, ties to even), which
+// is what Element::to_acc / from_acc do on the host. The conversions are exact integer code
+// here, the same on every compiler; an arch layer with the instructions (arch_cuda.h:
+// WK_NATIVE_F16_CVT) supplies f16 ones that give the same bits.
+#pragma once
+
+namespace WK_NS {
+
+struct wk_f16 {
+  uint16_t bits;
+};
+struct wk_bf16 {
+  uint16_t bits;
+};
+
+namespace half_detail {
+
+__device__ __forceinline__ float f16_to_f32(uint32_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16;
+  const uint32_t em = h & 0x7fffu;
+  uint32_t bits;
+  if (em >= 0x7c00u) {
+    bits = sign | 0x7f800000u | ((em & 0x3ffu) << 13);  // inf, or NaN with its payload
+  } else if (em >= 0x0400u) {
+    bits = sign | ((em << 13) + 0x38000000u);  // exponent rebiased by 127 - 15
+  } else {
+    // Zero or subnormal: em * 2^-24, exact in float (a normal number there).
+    bits = sign | to_bits((float)em * 5.9604644775390625e-8f);
+  }
+  return from_bits<float>(bits);
+}
+
+__device__ __forceinline__ uint16_t f32_to_f16(float f) {
+  const uint32_t x = to_bits(f);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));  // NaN stays NaN
+  // From 65520 up (halfway from 65504, the largest finite, to 2^16, ties to the even 2^16): inf.
+  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);
+  uint32_t r, rem, half;
+  if (a >= 0x38800000u) {  // a normal result, >= 2^-14
+    r = (a - 0x38000000u) >> 13;
+    rem = a & 0x1fffu;
+    half = 0x1000u;
+  } else if (a >= 0x33000000u) {  // a subnormal result: the value in units of 2^-24, rounded
+    const uint32_t m = (a & 0x7fffffu) | 0x800000u;
+    const uint32_t shift = 126u - (a >> 23);  // 14 .. 24
+    r = m >> shift;
+    rem = m & ((1u << shift) - 1u);
+    half = 1u << (shift - 1u);
+  } else {
+    return (uint16_t)sign;  // below 2^-25: rounds to zero
+  }
+  // A carry out of the mantissa moves to the next binade, or from the subnormals to 2^-14.
+  return (uint16_t)(sign | (r + (rem > half || (rem == half && (r & 1u)))));
+}
+
+__device__ __forceinline__ uint16_t f32_to_bf16(float f) {
+  const uint32_t x = to_bits(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);  // quiet NaN
+  return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+}  // namespace half_detail
+
+template <> struct Elem<wk_f16> {
+  typedef uint16_t U;
+  typedef float Acc;
+  static const bool is_float = true;
+};
+template <> struct Elem<wk_bf16> {
+  typedef uint16_t U;
+  typedef float Acc;
+  static const bool is_float = true;
+};
+
+// A value widened to its accumulator type, exactly; every other type is its own.
+template <typename T> __device__ __forceinline__ T to_acc(T v) { return v; }
+__device__ __forceinline__ float to_acc(wk_f16 v) {
+#if defined(WK_NATIVE_F16_CVT) && WK_NATIVE_F16_CVT
+  return arch::f16_to_f32(v.bits);
+#else
+  return half_detail::f16_to_f32(v.bits);
+#endif
+}
+__device__ __forceinline__ float to_acc(wk_bf16 v) { return from_bits<float>((uint32_t)v.bits << 16); }
+
+// An accumulator value rounded to the storage type T (to nearest, ties to even).
+template <typename T> struct FromAcc {
+  static __device__ __forceinline__ T of(T a) { return a; }
+};
+template <> struct FromAcc<wk_f16> {
+  static __device__ __forceinline__ wk_f16 of(float a) {
+#if defined(WK_NATIVE_F16_CVT) && WK_NATIVE_F16_CVT
+    return wk_f16{arch::f32_to_f16(a)};
+#else
+    return wk_f16{half_detail::f32_to_f16(a)};
+#endif
+  }
+};
+template <> struct FromAcc<wk_bf16> {
+  static __device__ __forceinline__ wk_bf16 of(float a) { return wk_bf16{half_detail::f32_to_bf16(a)}; }
+};
+template <typename T> __device__ __forceinline__ T from_acc(typename Elem<T>::Acc a) {
+  return FromAcc<T>::of(a);
+}
+
+}  // namespace WK_NS
