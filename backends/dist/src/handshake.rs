@@ -196,6 +196,9 @@ impl<X: Transport> Comm<X> {
         lengths: Lengths,
         local: Result<()>,
     ) -> Result<Layout> {
+        // No distributed collective takes the 16-bit floats yet (their partials would have to
+        // cross ranks in f32): every rank refuses them here, before any work.
+        let local = local.and_then(|()| h.kind.check_full(h.call.name()));
         let all = self.exchange_words(&h.words(local.is_ok()))?;
         local?;
         let ranks: Vec<&[u64]> = all.chunks(WORDS).collect();

@@ -365,3 +365,36 @@ fn a_rank_that_stalls_past_the_timeout_aborts_the_world() {
         }
     }
 }
+
+#[test]
+fn the_16_bit_floats_are_refused_on_every_rank_before_any_work() {
+    use wavekit_core::{SortOrder, bf16, f16};
+    let x = [f16::ONE; 6];
+    let errs = errors(3, |c| {
+        let b = c.backend();
+        c.all_reduce_value(&b.upload(&x)?, ReduceOp::Sum, Mode::Reproducible)?;
+        Ok(())
+    });
+    let errs2 = errors(2, |c| {
+        let b = c.backend();
+        let mut out = b.alloc::<bf16>(4)?;
+        c.all_reduce(
+            &b.upload(&[bf16::ONE; 4])?,
+            &mut out,
+            ReduceOp::Max,
+            Mode::Fast,
+        )
+    });
+    let errs3 = errors(2, |c| {
+        let b = c.backend();
+        c.sort_pairs(
+            &b.upload(&[3u32, 1])?,
+            &b.upload(&x[..2])?,
+            SortOrder::ASCENDING,
+        )?;
+        Ok(())
+    });
+    for e in errs.iter().chain(&errs2).chain(&errs3) {
+        assert!(matches!(e, WavekitError::UnsupportedType { .. }), "{e}");
+    }
+}
