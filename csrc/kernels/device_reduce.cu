@@ -212,12 +212,15 @@ __device__ __forceinline__ void put_out(const ReducePlan<T>& plan, void* out, ui
 // Occupancy floor (blocks per SM) the compiler must fit in registers without spilling: every
 // thread slot for K = 1; with the prefetch buffer of larger K fewer blocks, each with twice the
 // bytes in flight (an 8-byte tile is 8 vectors a lane, so 8-byte types get fewer still).
-template <typename T, unsigned K> struct ReduceOccupancy {
-  static const int blocks = sizeof(T) == 4 ? (K == 1 ? 8 : 5) : (K == 1 ? 6 : 3);
+// The 16-bit floats' prefetch buffers are half as large (8-byte vectors), so K > 1 keeps six.
+template <typename T, unsigned K, typename IO = T> struct ReduceOccupancy {
+  static const int blocks = sizeof(IO) == 2 ? (K == 1 ? 8 : 6)
+                            : sizeof(T) == 4 ? (K == 1 ? 8 : 5)
+                                             : (K == 1 ? 6 : 3);
 };
 
 template <int OP, typename T, unsigned K, typename IO = T>
-__global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K>::blocks))
+__global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, IO>::blocks))
     reduce_kernel(const IO* in, ReducePlan<T> plan, void* out) {
   WK_SHARED(T, groups, WK_MAX_GROUPS);
   WK_SHARED_VAR(bool, last);
@@ -309,28 +312,23 @@ uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
 // Tiles per block. Measured on an H100 (BENCHMARKS.md, "reduce sum k=..." rows, 2^16..2^28,
 // f32 and f64): one tile per block with full occupancy was never slower than 2, 4 or 8 tiles
 // per block with a prefetched next tile, and 1-4% faster at 2^28, so the launcher always
-// takes one; the others stay for that comparison.
-unsigned tiles_per_block(uint64_t) { return 1; }
+// takes one; the others stay for that comparison. The 16-bit floats move half the bytes a tile,
+// and one tile a block left them at 85% of a read at 2^28 (H100, 2026-11-26, the "reduce sum
+// k=" f16 rows): four tiles a block reach 98.6% there (two: 96.7%), while at 2^20 and 2^24 one
+// tile is as fast or faster (67% / 87% of a read; four: 54% / 82%), so they take four from
+// 2^14 tiles (2^26 elements) up.
+unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
+  return io_size == 2 && tiles >= (1u << 14) ? 4 : 1;
+}
 
 template <int OP, typename T, typename IO>
 int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* out, unsigned k) {
   const uint64_t blocks = (plan.m[1] + k - 1) / k;
   switch (k) {
     case 1: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 1, IO>)(in, plan, out); break;
-    // Tiles per block past one are the bench's comparison (f32 and f64), not built for the
-    // 16-bit floats.
-    case 2:
-      if constexpr (sizeof(IO) == sizeof(T)) {
-        WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 2, IO>)(in, plan, out);
-        break;
-      }
-      return WK_ERR_ARG;
-    case 4:
-      if constexpr (sizeof(IO) == sizeof(T)) {
-        WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4, IO>)(in, plan, out);
-        break;
-      }
-      return WK_ERR_ARG;
+    case 2: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 2, IO>)(in, plan, out); break;
+    case 4: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4, IO>)(in, plan, out); break;
+    // Eight tiles a block are the bench's comparison for f32 and f64 only.
     case 8:
       if constexpr (sizeof(IO) == sizeof(T)) {
         WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 8, IO>)(in, plan, out);
@@ -361,10 +359,10 @@ int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uin
                   unsigned levels) {
   uint64_t tiles = (n + kTile - 1) / kTile;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
-  if (k == 0) k = tiles_per_block(tiles);
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
     typedef typename Elem<IO>::Acc T;
+    if (k == 0) k = tiles_per_block(tiles, sizeof(IO));
     if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
     ReducePlan<T> plan = {};
     unsigned top = level_sizes(n, plan.m);

@@ -51,6 +51,21 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: |b, h, n| reduce_k::<f64>(b, h, n, 4),
         },
         Case {
+            collective: "reduce sum k=1",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 1),
+        },
+        Case {
+            collective: "reduce sum k=2",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 2),
+        },
+        Case {
+            collective: "reduce sum k=4",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 4),
+        },
+        Case {
             collective: "reduce sum e2e",
             elem: "f32",
             run: reduce_e2e::<f32>,
