@@ -165,20 +165,27 @@ pub trait Element:
     fn order_bits(self) -> u64;
 }
 
+/// The six 32- and 64-bit types are their own accumulator type.
+macro_rules! self_acc {
+    ($t:ty) => {
+        type Acc = $t;
+        #[inline]
+        fn to_acc(self) -> Self {
+            self
+        }
+        #[inline]
+        fn from_acc(acc: Self) -> Self {
+            acc
+        }
+    };
+}
+
 macro_rules! int_element {
     ($t:ty, $kind:ident, $ut:ty) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const KIND: ElemKind = ElemKind::$kind;
-            type Acc = $t;
-            #[inline]
-            fn to_acc(self) -> Self {
-                self
-            }
-            #[inline]
-            fn from_acc(acc: Self) -> Self {
-                acc
-            }
+            self_acc!($t);
             #[inline]
             fn identity(op: ReduceOp) -> Self {
                 match op {
@@ -246,15 +253,7 @@ macro_rules! float_element {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const KIND: ElemKind = ElemKind::$kind;
-            type Acc = $t;
-            #[inline]
-            fn to_acc(self) -> Self {
-                self
-            }
-            #[inline]
-            fn from_acc(acc: Self) -> Self {
-                acc
-            }
+            self_acc!($t);
             #[inline]
             fn identity(op: ReduceOp) -> Self {
                 match op {
