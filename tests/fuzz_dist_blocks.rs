@@ -1,0 +1,130 @@
+//! Fuzz of the building blocks wavekit-dist's collectives are made of, called directly as a
+//! user may: `bfly_rows_in_place` (the CPU backend and the SIMT executor at 32 and 64 lanes)
+//! and `GpuBackend::reduce_partials_into` (the executor), with random row counts, destination
+//! rows, row lengths and lengths that are not a multiple of the rows, tree levels in and out of
+//! 1..=4, empty inputs, outputs of the right length or off by one, and every op.
+//!
+//! The property, as tests/fuzz_api.rs states it: a typed error exactly when this file's reading
+//! of the documented rules says the arguments are invalid, the buffer then as it was; otherwise
+//! `wavekit_conformance::reference` bit for bit (the butterfly over each column's rows, padded
+//! to a power of two, in the destination row and every other row unchanged; each chunk's
+//! device reduce in each partial).
+
+#![cfg(feature = "simt")]
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use wavekit::canonical::REDUCE_TILE;
+use wavekit::gpu::MAX_BFLY_ROWS;
+use wavekit::{Backend, Collectives, ReduceOp, WavekitError};
+use wavekit_conformance::{inputs, reference};
+use wavekit_tests::fuzz::*;
+
+fn fail(e: WavekitError) -> TestCaseError {
+    TestCaseError::fail(e.to_string())
+}
+
+/// `rows` as the butterfly leaves them: row `dst` folded column by column, the rest as they were.
+fn folded(vals: &[f32], r: usize, dst: usize, op: ReduceOp) -> Vec<f32> {
+    let m = vals.len() / r;
+    let mut want = vals.to_vec();
+    for j in 0..m {
+        let column: Vec<f32> = (0..r).map(|i| vals[i * m + j]).collect();
+        want[dst * m + j] = reference::bfly_pow2(op, &column);
+    }
+    want
+}
+
+#[test]
+fn fuzz_bfly_rows() {
+    let rows = prop_oneof![1 => Just(0usize), 6 => 1usize..20, 1 => 30usize..36];
+    // A destination among the rows mostly, sometimes anywhere.
+    let dst = prop_oneof![4 => Just(None), 1 => (0usize..36).prop_map(Some)];
+    let s = (op(), rows, dst, 0usize..40, 0usize..5, any::<u64>());
+    fuzz(
+        "bfly_rows_in_place",
+        s,
+        |t, (op, r, dst, m, extra, seed)| {
+            let dst = dst.unwrap_or(seed as usize % r.max(1));
+            // Mostly r rows of m; sometimes a length that is not a multiple of r.
+            let len = r.max(1) * m + if extra == 4 { 1 } else { 0 };
+            let vals: Vec<f32> = inputs::values_with_specials(len, seed);
+            let shape_ok = r >= 1 && dst < r && len.is_multiple_of(r) && op_ok::<f32>(op);
+            t.with(&mut |any| {
+                let on_cpu = matches!(any, Any::Cpu(_));
+                let (result, after) = match any {
+                    Any::Cpu(b) => {
+                        let mut buf = b.upload(&vals).map_err(fail)?;
+                        let r = b.bfly_rows_in_place(&mut buf, r, dst, op);
+                        (r, b.download(&buf).map_err(fail)?)
+                    }
+                    Any::Simt(b) => {
+                        let mut buf = b.upload(&vals).map_err(fail)?;
+                        let r = b.bfly_rows_in_place(&mut buf, r, dst, op);
+                        (r, b.download(&buf).map_err(fail)?)
+                    }
+                };
+                let valid = shape_ok && (on_cpu || r <= MAX_BFLY_ROWS);
+                if result.is_err() {
+                    same(&vals, &after)?;
+                }
+                judged("bfly_rows_in_place", valid, result, |()| {
+                    same(&folded(&vals, r, dst, op), &after)
+                })
+            })
+        },
+    );
+}
+
+#[test]
+fn fuzz_reduce_partials() {
+    let n = prop_oneof![2 => len(), 1 => 4000usize..13000];
+    let levels = prop_oneof![4 => 1u32..3, 1 => 0u32..6];
+    let delta = prop_oneof![4 => Just(0i64), 1 => -1i64..2];
+    let s = (op(), n, levels, delta, any::<u64>());
+    fuzz(
+        "reduce_partials_into",
+        s,
+        |t, (op, n, levels, delta, seed)| {
+            let vals: Vec<i64> = inputs::values_with_specials(n, seed);
+            let chunk = (REDUCE_TILE as u64).saturating_pow(levels.max(1)) as usize;
+            let chunks = n.div_ceil(chunk);
+            let out_len = (chunks as i64 + delta).max(0) as usize;
+            let sentinel: Vec<i64> = (0..out_len as i64).map(|i| -i - 7).collect();
+            let valid = op_ok::<i64>(op) && (1..=4).contains(&levels) && n > 0 && out_len == chunks;
+            t.with(&mut |any| {
+                let want = || -> Vec<i64> {
+                    vals.chunks(chunk)
+                        .map(|c| reference::device_reduce(c, op))
+                        .collect()
+                };
+                let b = match any {
+                    Any::Simt(b) => b,
+                    // The CPU backend has no partials entry point: wavekit-dist reduces a rank's
+                    // chunks one by one there, which must give the same partials.
+                    Any::Cpu(b) => {
+                        if !valid {
+                            return Ok(Tally::default());
+                        }
+                        let mut got = Vec::with_capacity(chunks);
+                        for c in vals.chunks(chunk) {
+                            got.push(b.reduce(&b.upload(c).map_err(fail)?, op).map_err(fail)?);
+                        }
+                        same(&want(), &got)?;
+                        return Ok(Tally::MATCHED);
+                    }
+                };
+                let input = b.upload(&vals).map_err(fail)?;
+                let mut out = b.upload(&sentinel).map_err(fail)?;
+                let result = b.reduce_partials_into(&input, op, levels, &mut out);
+                let after = b.download(&out).map_err(fail)?;
+                if result.is_err() {
+                    same(&sentinel, &after)?;
+                }
+                judged("reduce_partials_into", valid, result, |()| {
+                    same(&want(), &after)
+                })
+            })
+        },
+    );
+}
