@@ -37,6 +37,7 @@ static HEADERS: &[Header] = headers!(
     "wavekit/arch_hip.h",
     "wavekit/canonical.h",
     "wavekit/emulated.h",
+    "wavekit/half.h",
     "wavekit/launch.h",
     "wavekit/launchers.def",
     "wavekit/ops.h",
