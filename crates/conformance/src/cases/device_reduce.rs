@@ -12,7 +12,8 @@ use wavekit_core::element::Element;
 use wavekit_core::error::WavekitError as E;
 use wavekit_core::op::ReduceOp;
 
-fn check_reduce<T: Element, B: RawBackend>(
+/// `reduce` of `vals` on `b` against the reference, bit for bit.
+pub(crate) fn check_reduce<T: Element, B: RawBackend>(
     b: &B,
     ctx: &str,
     vals: &[T],

@@ -26,20 +26,31 @@ fn device_scan_typed<T: Element, B: RawBackend>(
         for &n in small.iter().chain(large.iter().filter(|_| big_too)) {
             for (vname, vals) in value_sets::<T>(n, n as u64 * 5 + op as u64, n < t) {
                 let ctx = format!("{kind:?} {op:?} {} n={n} {vname}", T::KIND.name());
-                let input = ok(&ctx, b.upload(&vals))?;
-                let mut out = ok(&ctx, b.alloc::<T>(n))?;
-                ok(&ctx, b.scan(&input, &mut out, op, kind))?;
-                let got = ok(&ctx, b.download(&out))?;
-                same_elems(
-                    &ctx,
-                    "element",
-                    &reference::device_scan(&vals, op, kind),
-                    &got,
-                )?;
+                check_scan(b, &ctx, &vals, op, kind)?;
             }
         }
     }
     Ok(())
+}
+
+/// `scan` of `vals` on `b` against the reference, bit for bit.
+pub(crate) fn check_scan<T: Element, B: RawBackend>(
+    b: &B,
+    ctx: &str,
+    vals: &[T],
+    op: ReduceOp,
+    kind: ScanKind,
+) -> Result<(), String> {
+    let input = ok(ctx, b.upload(vals))?;
+    let mut out = ok(ctx, b.alloc::<T>(vals.len()))?;
+    ok(ctx, b.scan(&input, &mut out, op, kind))?;
+    let got = ok(ctx, b.download(&out))?;
+    same_elems(
+        ctx,
+        "element",
+        &reference::device_scan(vals, op, kind),
+        &got,
+    )
 }
 
 pub fn device_scan_inclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {

@@ -6,10 +6,11 @@
 //! under test: an implementation that accumulates in 16 bits, rounds towards zero, flushes
 //! subnormals or saturates instead of overflowing fails them.
 
+use super::device_reduce::check_reduce;
+use super::device_scan::check_scan;
 use crate::Scale;
 use crate::check::{expect_err, ok, same_elems, show};
 use crate::inputs::pick;
-use crate::reference;
 use wavekit_core::api::{ArgReduce, ByKey, Collectives, Partition, Runs, Sort, SortOrder, TopK};
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::element::splitmix;
@@ -255,24 +256,8 @@ fn order_typed<T: Element, B: RawBackend>(
     for &n in &sizes {
         let vals: Vec<T> = cancelling(n, n as u64, big, small_base, small_span);
         let ctx = format!("{} Sum n={n} cancelling", T::KIND.name());
-        let input = ok(&ctx, b.upload(&vals))?;
-        let got = ok(&ctx, b.reduce(&input, ReduceOp::Sum))?;
-        let want = reference::device_reduce(&vals, ReduceOp::Sum);
-        if !want.same(got) {
-            return Err(format!(
-                "{ctx}: reduce expected {}, got {}",
-                show(want),
-                show(got)
-            ));
-        }
-        let mut out = ok(&ctx, b.alloc::<T>(n))?;
-        ok(
-            &ctx,
-            b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive),
-        )?;
-        let got = ok(&ctx, b.download(&out))?;
-        let want = reference::device_scan(&vals, ReduceOp::Sum, ScanKind::Inclusive);
-        same_elems(&format!("{ctx} scan"), "element", &want, &got)?;
+        check_reduce(b, &ctx, &vals, ReduceOp::Sum)?;
+        check_scan(b, &ctx, &vals, ReduceOp::Sum, ScanKind::Inclusive)?;
     }
     Ok(())
 }

@@ -37,7 +37,6 @@ pub(crate) fn block_reduce_into<B: RawBackend, T: Element>(
     op: ReduceOp,
     out: &mut B::Buffer<T>,
 ) -> Result<()> {
-    super::full::<T>("block_reduce")?;
     check_block_reduce::<T>(block, op)?;
     check_len(
         "block reduce output (one per block)",
