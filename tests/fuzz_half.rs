@@ -1,7 +1,9 @@
 //! Fuzz of the 16-bit floats (issue 23) on the CPU backend and the SIMT executor at 32 and 64
 //! lanes: `reduce` and `scan` of `f16` and `bf16` (random lengths, every op, specials among the
-//! values, outputs of the right length or off by a few), and collectives that do not take them
-//! yet, which must refuse them with `UnsupportedType`.
+//! values, outputs of the right length or off by a few); `segmented_reduce`, `warp_reduce`,
+//! `arg_reduce` and `warp_arg_reduce` (random segment sizes, vector sizes and widths, valid or
+//! not); and collectives that do not take them yet, which must refuse them with
+//! `UnsupportedType`.
 //!
 //! The property, as tests/fuzz_api.rs states it: a typed error exactly when this file's reading
 //! of the documented rules says the arguments are invalid (a bitwise op, an empty reduce, an
@@ -10,7 +12,10 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use wavekit::{Backend, Collectives, Element, Predicate, ScanKind, WavekitError, bf16, f16};
+use wavekit::{
+    ArgOp, ArgReduce, Backend, Collectives, Element, Predicate, ScanKind, Segments, WarpPrimitives,
+    WavekitError, bf16, f16,
+};
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
 use wavekit_tests::on;
@@ -83,6 +88,82 @@ fn reduce_and_scan<T: Element>(name: &str) {
             Ok(tally)
         })
     });
+}
+
+fn segments_warps_and_args<T: Element>(name: &str) {
+    let s = (
+        op(),
+        len(),
+        0usize..70,
+        vector(),
+        small_u32(),
+        any::<bool>(),
+        any::<u64>(),
+    );
+    fuzz(name, s, |t, (op, n, size, v, width, max, seed)| {
+        let vals: Vec<T> = inputs::values_with_specials(n, seed);
+        let arg = if max { ArgOp::Max } else { ArgOp::Min };
+        let fail = |e: WavekitError| TestCaseError::fail(e.to_string());
+        on!(t, |b| {
+            let input = b.upload(&vals).map_err(fail)?;
+            let lanes = b.warp_width().lanes();
+            let r = Segments::fixed(size, v).and_then(|segs| b.segmented_reduce(&input, &segs, op));
+            let r = r.and_then(|out| b.download(&out));
+            let valid = size > 0 && vector_ok(v) && op_ok::<T>(op);
+            let mut tally = judged("segmented_reduce", valid, r, |got| {
+                let vector = reference::resolve_vector(v, size.min(n), 1);
+                same(
+                    &reference::segmented_reduce_fixed(&vals, size, vector, op),
+                    &got,
+                )
+            })?;
+            let valid = pow2_upto(width, lanes) && op_ok::<T>(op);
+            tally += judged(
+                "warp_reduce",
+                valid,
+                b.warp_reduce(&vals, width, op),
+                |got| same(&reference::warp_reduce(&vals, width, op), &got),
+            )?;
+            tally += judged("arg_reduce", n > 0, b.arg_reduce(&input, arg), |(v, i)| {
+                let (wv, wi) = reference::arg_reduce(&vals, arg).expect("non-empty");
+                prop_assert!(
+                    wv.same(v) && wi as u64 == i,
+                    "want ({:?}, {}), got ({:?}, {})",
+                    wv,
+                    wi,
+                    v,
+                    i
+                );
+                Ok(())
+            })?;
+            let r = b.warp_arg_reduce(&vals, width, arg);
+            tally += judged("warp_arg_reduce", pow2_upto(width, lanes), r, |got| {
+                let want = reference::warp_arg_reduce(&vals, width, arg);
+                prop_assert_eq!(want.len(), got.len());
+                for (l, (w, g)) in want.iter().zip(&got).enumerate() {
+                    prop_assert!(
+                        w.0.same(g.0) && w.1 == g.1,
+                        "lane {}: want {:?}, got {:?}",
+                        l,
+                        w,
+                        g
+                    );
+                }
+                Ok(())
+            })?;
+            Ok(tally)
+        })
+    });
+}
+
+#[test]
+fn fuzz_half_segments_f16() {
+    segments_warps_and_args::<f16>("f16 segmented/warp/arg reduce");
+}
+
+#[test]
+fn fuzz_half_segments_bf16() {
+    segments_warps_and_args::<bf16>("bf16 segmented/warp/arg reduce");
 }
 
 #[test]

@@ -64,7 +64,7 @@ template <int OP, typename T>
 __global__ void __launch_bounds__(kBlock)
     arg_partials_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
                         uint64_t* part_key, uint64_t* part_idx) {
-  typedef typename Elem<T>::U U;
+  typedef ArgU<T> U;
   WK_SHARED(uint64_t, skey, kWarps);
   WK_SHARED(uint64_t, sidx, kWarps);
   if (!width_ok(st, warp_size)) return;
@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(kBlock)
     arg_final_kernel(wk_status* st, uint32_t warp_size, const T* in, const uint64_t* part_key,
                      const uint64_t* part_idx, unsigned parts, T* value_out,
                      uint64_t* index_out) {
-  typedef typename Elem<T>::U U;
+  typedef ArgU<T> U;
   WK_SHARED(uint64_t, skey, kWarps);
   WK_SHARED(uint64_t, sidx, kWarps);
   if (!width_ok(st, warp_size)) return;
@@ -129,7 +129,7 @@ template <int OP, typename T>
 __global__ void segmented_arg_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
                                      const uint32_t* offsets, uint64_t seg_size, uint64_t count,
                                      uint32_t vector, T* values_out, uint32_t* indices_out) {
-  typedef typename Elem<T>::U U;
+  typedef ArgU<T> U;
   if (!width_ok(st, warp_size)) return;
   const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t seg = t / vector;
@@ -175,7 +175,8 @@ __global__ void segmented_arg_kernel(wk_status* st, uint32_t warp_size, const T*
   }
   arg_bfly(WK_FULL_MASK, key, index, vector);
   if (seg < count && j == 0) {
-    values_out[seg] = index == kNone32 ? Op<OP, T>::identity() : in[index];
+    values_out[seg] =
+        index == kNone32 ? from_acc<T>(Op<OP, typename Elem<T>::Acc>::identity()) : in[index];
     indices_out[seg] = index;
   }
 }
@@ -188,7 +189,7 @@ __global__ void warp_arg_kernel(wk_status* st, uint32_t warp_size, const T* vals
   if (!width_ok(st, warp_size)) return;
   const uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const bool live = t < n;
-  const T v = live ? vals[t] : T(0);
+  const T v = live ? vals[t] : T();
   const unsigned at = arg_lane<OP, T>(WK_FULL_MASK, v, live, width);
   const T r = shfl_idx(WK_FULL_MASK, v, at, width);
   if (live) {
@@ -212,7 +213,7 @@ int arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t 
   const unsigned grid = partial_blocks(n);
   uint64_t* part_key = (uint64_t*)scratch;
   uint64_t* part_idx = (uint64_t*)((char*)scratch + round_up((uint64_t)grid * sizeof(uint64_t)));
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_arg_op(op, [&](auto ot) {
       constexpr int OP = decltype(ot)::value;
@@ -237,7 +238,7 @@ int segmented_arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size,
   if (!pow2_upto(vector, WK_MAX_VECTOR) || (!offsets && seg_size == 0) || n > kNone32 ||
       count > (~0ull) / vector || !grid_for(count * vector, kBlock, &grid))
     return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_arg_op(op, [&](auto ot) {
       WK_LAUNCH(grid, kBlock, 0, as_stream(stream), segmented_arg_kernel<decltype(ot)::value, T>)(
@@ -253,7 +254,7 @@ int warp_arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint
                            void* values_out, uint32_t* lanes_out) {
   unsigned grid;
   if (!pow2_upto(width, warp_size) || !grid_for(n, kBlock, &grid)) return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_arg_op(op, [&](auto ot) {
       WK_LAUNCH(grid, kBlock, 0, as_stream(stream), warp_arg_kernel<decltype(ot)::value, T>)(

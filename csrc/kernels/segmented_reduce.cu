@@ -8,14 +8,16 @@ using namespace prims;
 namespace {
 
 // `vector` lanes per segment (row): lane j folds items j, j+V, ... from the identity, then
-// bfly over the V lanes. Segments past `count` fold nothing and write nothing.
+// bfly over the V lanes. Segments past `count` fold nothing and write nothing. Items are
+// combined in their accumulator type A (float for the 16-bit floats), the result rounded once.
 template <int OP, typename T>
 __global__ void segmented_kernel(wk_status* st, const T* in, uint64_t n, const uint32_t* offsets,
                                  uint64_t seg_size, uint64_t count, uint32_t vector, T* out) {
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint64_t seg = t / vector;
   unsigned j = (unsigned)(t % vector);
-  T acc = Op<OP, T>::identity();
+  typedef typename Elem<T>::Acc A;
+  A acc = Op<OP, A>::identity();
   if (seg < count) {
     uint64_t begin, end;
     if (offsets) {
@@ -33,16 +35,16 @@ __global__ void segmented_kernel(wk_status* st, const T* in, uint64_t n, const u
     const unsigned kBatch = 8;
     uint64_t k = begin + j;
     for (; k + (kBatch - 1) * (uint64_t)vector < end; k += kBatch * (uint64_t)vector) {
-      T x[kBatch];
+      A x[kBatch];
 #pragma unroll
-      for (unsigned u = 0; u < kBatch; ++u) x[u] = in[k + u * (uint64_t)vector];
+      for (unsigned u = 0; u < kBatch; ++u) x[u] = to_acc(in[k + u * (uint64_t)vector]);
 #pragma unroll
-      for (unsigned u = 0; u < kBatch; ++u) acc = Op<OP, T>::combine(acc, x[u]);
+      for (unsigned u = 0; u < kBatch; ++u) acc = Op<OP, A>::combine(acc, x[u]);
     }
-    for (; k < end; k += vector) acc = Op<OP, T>::combine(acc, in[k]);
+    for (; k < end; k += vector) acc = Op<OP, A>::combine(acc, to_acc(in[k]));
   }
-  T r = bfly<OP, T>(WK_FULL_MASK, acc, vector);
-  if (seg < count && j == 0) out[seg] = r;
+  const A r = bfly<OP, A>(WK_FULL_MASK, acc, vector);
+  if (seg < count && j == 0) out[seg] = from_acc<T>(r);
 }
 
 }  // namespace
@@ -54,7 +56,7 @@ int segmented_reduce_launch(void* stream, wk_status* st, uint32_t dtype, uint32_
   if (!pow2_upto(vector, WK_MAX_VECTOR) || (!offsets && seg_size == 0) ||
       count > (~0ull) / vector || !grid_for(count * vector, kBlock, &grid))
     return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
       WK_LAUNCH(grid, kBlock, 0, as_stream(stream), segmented_kernel<decltype(ot)::value, T>)(

@@ -24,24 +24,18 @@ const char* error_string(int32_t code) {
   }
 }
 
-uint64_t elem_size(uint32_t dtype) {
+// The bytes of the type a launcher's partials, prefixes and shared values are in: the element's
+// accumulator (Elem<T>::Acc), so float for the 16-bit floats.
+uint64_t acc_size(uint32_t dtype) {
   switch (dtype) {
-    case DT_I32: case DT_U32: case DT_F32: return 4;
+    case DT_I32: case DT_U32: case DT_F32: case DT_F16: case DT_BF16: return 4;
     case DT_I64: case DT_U64: case DT_F64: return 8;
     default: return 0;
   }
 }
 
 uint64_t scratch_bytes(uint32_t algo, uint32_t dtype, uint64_t n) {
-  // The reduce's partials and the scan's tile prefixes are in the accumulator type (float for
-  // the 16-bit floats, which only these two launchers take).
-  if (dtype == DT_F16 || dtype == DT_BF16) {
-    if (n == 0) return 0;
-    if (algo == WK_ALGO_DEVICE_REDUCE) return device_reduce_scratch(sizeof(float), n);
-    if (algo == WK_ALGO_DEVICE_SCAN) return device_scan_scratch(sizeof(float), n);
-    return 0;
-  }
-  uint64_t size = elem_size(dtype);
+  uint64_t size = acc_size(dtype);
   if (size == 0 || n == 0) return 0;
   switch (algo) {
     case WK_ALGO_DEVICE_REDUCE: return device_reduce_scratch((uint32_t)size, n);

@@ -45,21 +45,29 @@ __device__ __forceinline__ wk_lanemask_t segment_lanes(unsigned width) {
 __device__ __forceinline__ bool contains(wk_lanemask_t m, unsigned l) { return (m >> l) & 1; }
 
 // ---- shuffles of any element type ----
+// The arch layers shuffle 32 and 64 bits; a 16-bit float's bits travel widened to 32.
+template <typename U> struct ShflWord { typedef U type; };
+template <> struct ShflWord<uint16_t> { typedef uint32_t type; };
+template <typename T> struct ShflBits { typedef typename ShflWord<typename Elem<T>::U>::type type; };
 template <typename T>
 __device__ __forceinline__ T shfl_idx(wk_lanemask_t mask, T v, unsigned src, unsigned width) {
-  return from_bits<T>(arch::shfl_idx_sync(mask, to_bits(v), src, width));
+  typedef typename ShflBits<T>::type W;
+  return from_bits<T>((typename Elem<T>::U)arch::shfl_idx_sync(mask, (W)to_bits(v), src, width));
 }
 template <typename T>
 __device__ __forceinline__ T shfl_up(wk_lanemask_t mask, T v, unsigned d, unsigned width) {
-  return from_bits<T>(arch::shfl_up_sync(mask, to_bits(v), d, width));
+  typedef typename ShflBits<T>::type W;
+  return from_bits<T>((typename Elem<T>::U)arch::shfl_up_sync(mask, (W)to_bits(v), d, width));
 }
 template <typename T>
 __device__ __forceinline__ T shfl_down(wk_lanemask_t mask, T v, unsigned d, unsigned width) {
-  return from_bits<T>(arch::shfl_down_sync(mask, to_bits(v), d, width));
+  typedef typename ShflBits<T>::type W;
+  return from_bits<T>((typename Elem<T>::U)arch::shfl_down_sync(mask, (W)to_bits(v), d, width));
 }
 template <typename T>
 __device__ __forceinline__ T shfl_xor(wk_lanemask_t mask, T v, unsigned m, unsigned width) {
-  return from_bits<T>(arch::shfl_xor_sync(mask, to_bits(v), m, width));
+  typedef typename ShflBits<T>::type W;
+  return from_bits<T>((typename Elem<T>::U)arch::shfl_xor_sync(mask, (W)to_bits(v), m, width));
 }
 // A user's shuffle argument (CUDA's int srcLane / unsigned delta / int laneMask) as shfl.sync
 // reads it: its low log2(WK_WARP_SIZE) bits, two's complement for a negative int. Applied here,
@@ -256,17 +264,23 @@ __device__ __forceinline__ T group_reduce(T v, G groups) {
 // order is needed. The key of v (OP is OP_MIN or OP_MAX): 0 for any NaN (the first NaN wins,
 // numpy's and torch's rule); otherwise the rank of the sort's total order (wavekit-core's
 // Element::order_bits: -0.0 below +0.0), bit-complemented for OP_MAX. No number has key 0.
+// A 16-bit float is ranked as its exact widening to float, which orders every value (and
+// both zeros) as its own bits do.
+template <typename T> using ArgU = typename Elem<typename Elem<T>::Acc>::U;
+
 template <int OP, typename T>
-__device__ __forceinline__ typename Elem<T>::U arg_key(T v) {
-  typedef typename Elem<T>::U U;
+__device__ __forceinline__ ArgU<T> arg_key(T value) {
+  typedef typename Elem<T>::Acc A;
+  typedef ArgU<T> U;
+  const A v = to_acc(value);
   const unsigned top = sizeof(U) * 8 - 1;
   const U b = to_bits(v);
   U rank;
-  if constexpr (Elem<T>::is_float) {
+  if constexpr (Elem<A>::is_float) {
     if (v != v) return 0;
     rank = (b >> top) ? (U)~b : (U)(b | ((U)1 << top));
   } else {
-    rank = T(-1) < T(0) ? (U)(b ^ ((U)1 << top)) : b;
+    rank = A(-1) < A(0) ? (U)(b ^ ((U)1 << top)) : b;
   }
   return OP == OP_MAX ? (U)~rank : rank;
 }
@@ -294,7 +308,7 @@ __device__ __forceinline__ void arg_bfly(wk_lanemask_t mask, U& key, I& index, u
 // largest (OP_MAX) value; a lane that is not `live` (past the input) takes no part.
 template <int OP, typename T>
 __device__ __forceinline__ unsigned arg_lane(wk_lanemask_t mask, T v, bool live, unsigned width) {
-  typedef typename Elem<T>::U U;
+  typedef ArgU<T> U;
   // A dead lane's key is the largest; its lane is above every live lane of its segment.
   U key = live ? arg_key<OP, T>(v) : (U)~(U)0;
   unsigned at = lane() & (width - 1);

@@ -70,17 +70,18 @@ pub(crate) fn vector_reduce<T: Element>(
 }
 
 /// One result per segment into `out` (`bounds.count()` long); an empty segment gives the
-/// identity.
+/// identity. Items combine in `T::Acc` (f32 for the 16-bit floats; `T` itself otherwise, where
+/// the conversions are no-ops) and each result is rounded once.
 pub(crate) fn reduce<T: Element>(input: &[T], bounds: Bounds<'_>, op: ReduceOp, out: &mut [T]) {
     debug_assert_eq!(out.len(), bounds.count());
-    let id = T::identity(op);
+    let id = T::Acc::identity(op);
     let v = bounds.vector();
-    with_op!(T, op, |f| out
+    with_op!(T::Acc, op, |f| out
         .par_iter_mut()
         .enumerate()
         .with_min_len(SEGMENTS_PER_TASK)
         .for_each(|(i, o)| {
             let seg = &input[bounds.segment(i)];
-            *o = vector_reduce(seg.len(), v, id, f, |k| seg[k]);
+            *o = T::from_acc(vector_reduce(seg.len(), v, id, f, |k| seg[k].to_acc()));
         }));
 }

@@ -1,7 +1,7 @@
 //! arg_reduce: argmin / argmax over a buffer, per segment (fixed and offsets, empty segments,
-//! every vector size) and per warp segment (every sub-width), for every element type, on
-//! inputs with many ties, NaNs, -0.0 and +0.0; empty inputs and wrong outputs refused with
-//! nothing written.
+//! every vector size) and per warp segment (every sub-width), for every element type and the
+//! 16-bit floats, on inputs with many ties, NaNs, -0.0 and +0.0; empty inputs and wrong
+//! outputs refused with nothing written.
 
 use crate::Scale;
 use crate::check::{eq, expect_err, ok, show};
@@ -45,6 +45,33 @@ fn pool<T: Element>(nans: bool) -> Vec<T> {
                 f.push(f64::from_bits(0xfff8_0000_0000_0001));
             }
             f.iter().map(|x| x.to_bits()).collect()
+        }
+        ElemKind::F16 | ElemKind::BF16 => {
+            let mut f = [
+                -0.0f32,
+                0.0,
+                1.5,
+                -2.0,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                7.0,
+            ]
+            .map(|x| match T::KIND {
+                ElemKind::F16 => wavekit_core::f16::from_f32(x).to_bits(),
+                _ => wavekit_core::bf16::from_f32(x).to_bits(),
+            } as u64)
+            .to_vec();
+            if nans {
+                // A positive quiet NaN and a negative NaN with a payload (exponent all ones).
+                let exp: u64 = if T::KIND == ElemKind::F16 {
+                    0x7C00
+                } else {
+                    0x7F80
+                };
+                f.push(exp | (exp >> 1 & !exp));
+                f.push(0x8000 | exp | 1);
+            }
+            f
         }
         // 0, 1, 2, all ones (-1 or MAX), i32::MIN, i64::MIN (0 for 32-bit types), i32::MAX.
         _ => vec![0, 1, 2, u64::MAX, 0x8000_0000, 1 << 63, 0x7fff_ffff],
@@ -132,6 +159,7 @@ fn device_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), St
 /// argmin / argmax of whole buffers, and the rules on hand-made inputs.
 pub fn arg_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(device_typed(b, scale));
+    each_half!(device_typed(b, scale));
     // -0.0 below +0.0; the first of equal values; the first NaN over everything.
     let z = ok("upload", b.upload(&[0.0f32, -0.0, 0.0, -0.0]))?;
     eq("argmin of zeros", 1, ok("argmin", b.argmin(&z))?.1)?;
@@ -207,6 +235,7 @@ fn fixed_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Str
 /// Segmented argmin / argmax over fixed-size segments.
 pub fn segmented_arg_reduce_fixed<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(fixed_typed(b, scale));
+    each_half!(fixed_typed(b, scale));
     Ok(())
 }
 
@@ -242,6 +271,7 @@ fn offsets_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), S
 /// Segmented argmin / argmax over offsets, empty segments included.
 pub fn segmented_arg_reduce_offsets<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(offsets_typed(b, scale));
+    each_half!(offsets_typed(b, scale));
     Ok(())
 }
 
@@ -276,6 +306,7 @@ fn warp_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Stri
 /// Warp argmin / argmax over every sub-width.
 pub fn warp_arg_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(warp_typed(b, scale));
+    each_half!(warp_typed(b, scale));
     Ok(())
 }
 

@@ -1,6 +1,7 @@
-//! The 16-bit floats (SEMANTICS "Half precision"): reduce and scan accumulate in f32 and round
-//! each result once, to nearest with ties to even, subnormals and overflow included; every
-//! other collective refuses them with `UnsupportedType` and leaves its outputs alone.
+//! The 16-bit floats (SEMANTICS "Half precision"): reduce, scan, segmented and warp reduce
+//! accumulate in f32 and round each result once, to nearest with ties to even, subnormals and
+//! overflow included; the collectives that do not take them refuse them with
+//! `UnsupportedType` and leave their outputs alone.
 //!
 //! The expected bits below are worked out by hand (in the comments), not computed by any code
 //! under test: an implementation that accumulates in 16 bits, rounds towards zero, flushes
@@ -11,13 +12,16 @@ use super::device_scan::check_scan;
 use crate::Scale;
 use crate::check::{expect_err, ok, same_elems, show};
 use crate::inputs::pick;
-use wavekit_core::api::{ArgReduce, ByKey, Collectives, Partition, Runs, Sort, SortOrder, TopK};
+use crate::reference;
+use wavekit_core::api::{ByKey, Collectives, Partition, Runs, Sort, SortOrder, TopK};
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::element::splitmix;
 use wavekit_core::element::{Element, bf16, f16};
 use wavekit_core::error::WavekitError as E;
 use wavekit_core::op::ReduceOp;
-use wavekit_core::{Predicate, RawBackend, ScanKind, WarpPrimitives};
+use wavekit_core::{
+    LaneMask, Predicate, RawBackend, ScanKind, Segments, VectorSize, WarpPrimitives,
+};
 
 /// One input, its op, the reduce's bits and (for Sum) the inclusive scan's bits.
 struct Row {
@@ -258,6 +262,25 @@ fn order_typed<T: Element, B: RawBackend>(
         let ctx = format!("{} Sum n={n} cancelling", T::KIND.name());
         check_reduce(b, &ctx, &vals, ReduceOp::Sum)?;
         check_scan(b, &ctx, &vals, ReduceOp::Sum, ScanKind::Inclusive)?;
+        // The segmented reduce's lanes (each folds every V-th item) and the warp reduce's
+        // butterfly, in f32 and rounded once.
+        let input = ok("upload", b.upload(&vals))?;
+        for lanes in [1u32, 8] {
+            let c = format!("{ctx} segmented size=100 vector={lanes}");
+            let segs = ok(&c, Segments::<B>::fixed(100, VectorSize::Lanes(lanes)))?;
+            let out = ok(&c, b.segmented_reduce(&input, &segs, ReduceOp::Sum))?;
+            let want = reference::segmented_reduce_fixed(&vals, 100, lanes, ReduceOp::Sum);
+            same_elems(&c, "segment", &want, &ok(&c, b.download(&out))?)?;
+        }
+        let width = b.warp_width().lanes();
+        let c = format!("{ctx} warp_reduce width={width}");
+        let want = reference::warp_reduce(&vals, width, ReduceOp::Sum);
+        same_elems(
+            &c,
+            "segment",
+            &want,
+            &ok(&c, b.warp_reduce(&vals, width, ReduceOp::Sum))?,
+        )?;
     }
     Ok(())
 }
@@ -301,12 +324,18 @@ fn refused_typed<T: Element, B: RawBackend>(b: &B) -> Result<(), String> {
     );
     refused!("top_k", b.top_k(&input, 3, SortOrder::DESCENDING));
     refused!("unique", b.unique_into(&input, &mut out, &mut count));
-    refused!("arg_reduce", b.argmax(&input));
+    refused!(
+        "warp_scan",
+        b.warp_scan(&vals, 32, ReduceOp::Sum, ScanKind::Inclusive)
+    );
     refused!(
         "reduce_by_key",
         b.reduce_by_key(&input, &input, ReduceOp::Sum)
     );
-    refused!("warp_reduce", b.warp_reduce(&vals, 32, ReduceOp::Sum));
+    refused!(
+        "warp_reduce_sync",
+        b.warp_reduce_sync(&vals, ReduceOp::Sum, LaneMask::full(b.warp_width()))
+    );
     let after = ok("download", b.download(&out))?;
     same_elems("refused calls' output", "element", &before, &after)?;
     let counts = ok("download", b.download(&count))?;

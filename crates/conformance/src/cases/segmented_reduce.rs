@@ -59,6 +59,7 @@ fn fixed_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Str
 
 pub fn segmented_reduce_fixed<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(fixed_typed(b, scale));
+    each_half!(fixed_typed(b, scale));
     Ok(())
 }
 
@@ -98,6 +99,7 @@ fn offsets_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), S
 
 pub fn segmented_reduce_offsets<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(offsets_typed(b, scale));
+    each_half!(offsets_typed(b, scale));
     Ok(())
 }
 

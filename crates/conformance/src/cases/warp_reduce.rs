@@ -1,4 +1,5 @@
-//! warp_reduce: one butterfly per segment, over every sub-width, op and type.
+//! warp_reduce: one butterfly per segment, over every sub-width, op and type, the 16-bit
+//! floats included.
 
 use crate::Scale;
 use crate::check::{ok, same_elems};
@@ -32,5 +33,6 @@ fn warp_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(
 
 pub fn warp_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(warp_reduce_typed(b, scale));
+    each_half!(warp_reduce_typed(b, scale));
     Ok(())
 }

@@ -130,7 +130,7 @@ pub(crate) fn device_scan_with<P: Copy>(vals: &[P], id: P, f: impl Fn(P, P) -> P
 }
 
 /// The values widened to their accumulator type (f32 for the 16-bit floats), exactly.
-fn widen<T: Element>(vals: &[T]) -> Vec<T::Acc> {
+pub(crate) fn widen<T: Element>(vals: &[T]) -> Vec<T::Acc> {
     vals.iter().map(|&x| x.to_acc()).collect()
 }
 
@@ -171,6 +171,15 @@ pub fn vector_reduce<T: Element>(items: &[T], vector: u32, op: ReduceOp) -> T {
     bfly(op, &lanes, v)
 }
 
+/// vector_reduce of a segment; the 16-bit floats (SEMANTICS "Half precision") widened to f32
+/// first and the result rounded once.
+fn widened_vector_reduce<T: Element>(items: &[T], vector: u32, op: ReduceOp) -> T {
+    if T::KIND.is_half() {
+        return T::from_acc(vector_reduce(&widen(items), vector, op));
+    }
+    vector_reduce(items, vector, op)
+}
+
 /// SEMANTICS `VectorSize::Auto`: the smallest power of two p with p >= mean / 2, where
 /// mean = items / segments, clamped to 1..=32.
 pub fn auto_vector(items: usize, segments: usize) -> u32 {
@@ -200,7 +209,7 @@ pub fn segmented_reduce_fixed<T: Element>(
     op: ReduceOp,
 ) -> Vec<T> {
     vals.chunks(size)
-        .map(|seg| vector_reduce(seg, vector, op))
+        .map(|seg| widened_vector_reduce(seg, vector, op))
         .collect()
 }
 
@@ -213,7 +222,7 @@ pub fn segmented_reduce_offsets<T: Element>(
 ) -> Vec<T> {
     offsets
         .windows(2)
-        .map(|w| vector_reduce(&vals[w[0] as usize..w[1] as usize], vector, op))
+        .map(|w| widened_vector_reduce(&vals[w[0] as usize..w[1] as usize], vector, op))
         .collect()
 }
 

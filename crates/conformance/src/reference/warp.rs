@@ -208,7 +208,12 @@ pub fn tile_reduce<T: Element>(tile: u32, op: ReduceOp, vals: &[T]) -> Vec<Optio
 }
 
 /// warp_reduce: one bfly result per `width`-lane segment (a short last segment padded with the identity).
+/// The 16-bit floats: the same over the values widened to f32, each result rounded once.
 pub fn warp_reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T> {
+    if T::KIND.is_half() {
+        let wide = warp_reduce(&super::device::widen(vals), width, op);
+        return wide.into_iter().map(T::from_acc).collect();
+    }
     vals.chunks(width as usize)
         .map(|seg| bfly(op, seg, width as usize))
         .collect()

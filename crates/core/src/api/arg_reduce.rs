@@ -123,6 +123,8 @@ pub trait ArgReduce: RawBackend {
     /// let n = cpu.upload(&[1.0f32, f32::NAN, 5.0, f32::NAN])?;
     /// let (v, i) = cpu.argmax(&n)?;
     /// assert!(v.is_nan() && i == 1); // the first NaN wins
+    /// let logits: Vec<f16> = [0.5f32, 2.25, -3.0, 2.25].map(f16::from_f32).to_vec();
+    /// assert_eq!(cpu.argmax(&cpu.upload(&logits)?)?, (f16::from_f32(2.25), 1)); // 16-bit too
     /// # Ok::<(), wavekit::WavekitError>(())
     /// ```
     ///
@@ -149,7 +151,6 @@ pub trait ArgReduce: RawBackend {
     /// # Errors
     /// As [`arg_reduce_into`](Self::arg_reduce_into), and `OutOfMemory`.
     fn arg_reduce<T: Element>(&self, input: &Self::Buffer<T>, op: ArgOp) -> Result<(T, u64)> {
-        super::full::<T>("arg_reduce")?;
         let mut index = 0;
         let value = self.raw_scalar(Validated::new(), |value| {
             index = self.raw_scalar(Validated::new(), |idx| {
@@ -184,7 +185,6 @@ pub trait ArgReduce: RawBackend {
         value: &mut Self::Buffer<T>,
         index: &mut Self::Buffer<u64>,
     ) -> Result<()> {
-        super::full::<T>("arg_reduce")?;
         check_len("arg_reduce value (one element)", 1, value.len())?;
         check_len("arg_reduce index (one element)", 1, index.len())?;
         if input.is_empty() {
@@ -257,7 +257,6 @@ pub trait ArgReduce: RawBackend {
         values: &mut Self::Buffer<T>,
         indices: &mut Self::Buffer<u32>,
     ) -> Result<()> {
-        super::full::<T>("segmented_arg_reduce")?;
         let (spec, count) = segmented_checks::<Self, T>(input, segments)?;
         check_len(
             "segmented arg_reduce values (one per segment)",
@@ -302,7 +301,6 @@ pub trait ArgReduce: RawBackend {
         width: u32,
         op: ArgOp,
     ) -> Result<Vec<(T, u32)>> {
-        super::full::<T>("warp_arg_reduce")?;
         self.warp_width().check_sub_width(width)?;
         host::check::<(T, u64)>(vals.len())?;
         if vals.is_empty() {

@@ -229,7 +229,6 @@ pub(crate) fn segmented_reduce_into<B: RawBackend, T: Element>(
     op: ReduceOp,
     out: &mut B::Buffer<T>,
 ) -> Result<()> {
-    super::full::<T>("segmented_reduce")?;
     let spec = segment_spec::<B, T>(input.len(), segments, op)?;
     let count = segments.count(input.len());
     check_len(

@@ -456,6 +456,10 @@ pub trait WarpPrimitives: RawBackend {
     /// // Segments 0..16, 16..32 and the short 32..40.
     /// assert_eq!(cpu.warp_reduce(&v, 16, ReduceOp::Sum)?, [120, 376, 284]);
     /// assert_eq!(cpu.warp_reduce(&v, 32, ReduceOp::Max)?, [31, 39]);
+    /// // 16-bit floats add in f32 and round once: 2048 + 1 + 1 is 2050, where adding in f16
+    /// // would round 2049 back to 2048 twice.
+    /// let h = [2048.0f32, 1.0, 1.0].map(f16::from_f32);
+    /// assert_eq!(cpu.warp_reduce(&h, 4, ReduceOp::Sum)?, [f16::from_f32(2050.0)]);
     /// # Ok::<(), wavekit::WavekitError>(())
     /// ```
     ///
@@ -463,7 +467,6 @@ pub trait WarpPrimitives: RawBackend {
     /// `InvalidSubWidth`; `UnsupportedOp` for a bitwise op on floats; `OutOfMemory`; a backend's
     /// `Device` error.
     fn warp_reduce<T: Element>(&self, vals: &[T], width: u32, op: ReduceOp) -> Result<Vec<T>> {
-        super::full::<T>("warp_reduce")?;
         self.warp_width().check_sub_width(width)?;
         op.check::<T>()?;
         if vals.is_empty() {
