@@ -297,11 +297,14 @@ def main():
                 raise SystemExit("torch segment_reduce: wrong")
             add("torch", "reduce_by_key runs of 8", "f32", n, t.time(f), 8 * n + 8 * lengths.numel())
             del v, lengths, want_sum
-        for name, elem, fn in [("argmin", "f32", torch.argmin), ("argmax", "f64", torch.argmax)]:
+        conv = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
+        for name, elem, fn in [("argmin", "f32", torch.argmin), ("argmax", "f64", torch.argmax),
+                               ("argmax", "f16", torch.argmax), ("argmax", "bf16", torch.argmax)]:
             if not want(name):
                 continue
-            x = torch.as_tensor(uniform(n, 27), device="cuda")
-            x = x.double() if elem == "f64" else x
+            # The 16-bit rows: uniform values rounded, so the max ties often (the first wins,
+            # checked below as for the others).
+            x = torch.as_tensor(uniform(n, 27), device="cuda").to(conv[elem])
             f = lambda: fn(x)
             i = int(f())
             ext = float(x.min() if name == "argmin" else x.max())

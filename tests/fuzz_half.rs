@@ -1,7 +1,7 @@
 //! Fuzz of the 16-bit floats (issue 23) on the CPU backend and the SIMT executor at 32 and 64
 //! lanes: `reduce` and `scan` of `f16` and `bf16` (random lengths, every op, specials among the
 //! values, outputs of the right length or off by a few); `segmented_reduce`, `warp_reduce`,
-//! `arg_reduce` and `warp_arg_reduce` (random segment sizes, vector sizes and widths, valid or
+//! `warp_scan`, `arg_reduce` and `warp_arg_reduce` (random segment sizes, vector sizes and widths, valid or
 //! not); and collectives that do not take them yet, which must refuse them with
 //! `UnsupportedType`.
 //!
@@ -124,6 +124,15 @@ fn segments_warps_and_args<T: Element>(name: &str) {
                 b.warp_reduce(&vals, width, op),
                 |got| same(&reference::warp_reduce(&vals, width, op), &got),
             )?;
+            let kind = if max {
+                ScanKind::Exclusive
+            } else {
+                ScanKind::Inclusive
+            };
+            let r = b.warp_scan(&vals, width, op, kind);
+            tally += judged("warp_scan", valid, r, |got| {
+                same(&reference::warp_scan(&vals, width, op, kind), &got)
+            })?;
             tally += judged("arg_reduce", n > 0, b.arg_reduce(&input, arg), |(v, i)| {
                 let (wv, wi) = reference::arg_reduce(&vals, arg).expect("non-empty");
                 prop_assert!(

@@ -5,23 +5,33 @@ use rayon::prelude::*;
 use wavekit_core::ScanKind;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
+use wavekit_core::width::WarpWidth;
 
 /// Segments handed to one rayon task.
 const SEGMENTS_PER_TASK: usize = 1024;
 
 /// Kogge-Stone within each segment; exclusive gives the segment's first lane the identity and
-/// every other lane the inclusive value of the lane before it.
+/// every other lane the inclusive value of the lane before it. Lanes scan in `T::Acc` (f32 for
+/// the 16-bit floats), each result rounded once.
 pub(crate) fn scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
-    let id = T::identity(op);
+    let id = T::Acc::identity(op);
     let mut out = vals.to_vec();
-    with_op!(T, op, |f| out
+    with_op!(T::Acc, op, |f| out
         .par_chunks_mut(width as usize)
         .with_min_len(SEGMENTS_PER_TASK)
         .for_each(|seg| {
-            kogge_stone(seg, f);
+            let mut lanes = [id; WarpWidth::W64.lanes() as usize];
+            let lanes = &mut lanes[..seg.len()];
+            for (l, &x) in lanes.iter_mut().zip(seg.iter()) {
+                *l = x.to_acc();
+            }
+            kogge_stone(lanes, f);
             if kind == ScanKind::Exclusive {
-                seg.rotate_right(1);
-                seg[0] = id;
+                lanes.rotate_right(1);
+                lanes[0] = id;
+            }
+            for (o, &l) in seg.iter_mut().zip(lanes.iter()) {
+                *o = T::from_acc(l);
             }
         }));
     out

@@ -116,6 +116,19 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
             n,
             ArgOp::Max
         )),
+        // argmax of 16-bit logits: a selection, 2 bytes read an element.
+        case!("argmax", f16, |b, h, n| arg_reduce::<B, f16>(
+            b,
+            h,
+            n,
+            ArgOp::Max
+        )),
+        case!("argmax", bf16, |b, h, n| arg_reduce::<B, bf16>(
+            b,
+            h,
+            n,
+            ArgOp::Max
+        )),
         case!("scan inclusive sum", f32, |b, h, n| scan::<B, f32>(
             b, h, n, Inclusive
         )),

@@ -1,5 +1,5 @@
-//! The 16-bit floats (SEMANTICS "Half precision"): reduce, scan, segmented and warp reduce
-//! accumulate in f32 and round each result once, to nearest with ties to even, subnormals and
+//! The 16-bit floats (SEMANTICS "Half precision"): reduce, scan, segmented reduce, warp reduce
+//! and warp scan accumulate in f32 and round each result once, to nearest with ties to even, subnormals and
 //! overflow included; the collectives that do not take them refuse them with
 //! `UnsupportedType` and leave their outputs alone.
 //!
@@ -281,6 +281,10 @@ fn order_typed<T: Element, B: RawBackend>(
             &want,
             &ok(&c, b.warp_reduce(&vals, width, ReduceOp::Sum))?,
         )?;
+        let c = format!("{ctx} warp_scan width={width}");
+        let want = reference::warp_scan(&vals, width, ReduceOp::Sum, ScanKind::Inclusive);
+        let got = b.warp_scan(&vals, width, ReduceOp::Sum, ScanKind::Inclusive);
+        same_elems(&c, "lane", &want, &ok(&c, got)?)?;
     }
     Ok(())
 }
@@ -324,10 +328,6 @@ fn refused_typed<T: Element, B: RawBackend>(b: &B) -> Result<(), String> {
     );
     refused!("top_k", b.top_k(&input, 3, SortOrder::DESCENDING));
     refused!("unique", b.unique_into(&input, &mut out, &mut count));
-    refused!(
-        "warp_scan",
-        b.warp_scan(&vals, 32, ReduceOp::Sum, ScanKind::Inclusive)
-    );
     refused!(
         "reduce_by_key",
         b.reduce_by_key(&input, &input, ReduceOp::Sum)

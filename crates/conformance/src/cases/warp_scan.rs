@@ -1,5 +1,5 @@
 //! warp_scan: Kogge-Stone within segments, inclusive and exclusive, over every sub-width, op
-//! and type.
+//! and type, the 16-bit floats included.
 
 use crate::Scale;
 use crate::check::{ok, same_elems};
@@ -43,10 +43,12 @@ fn warp_scan_typed<T: Element, B: RawBackend>(
 
 pub fn warp_scan_inclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(warp_scan_typed(b, scale, ScanKind::Inclusive));
+    each_half!(warp_scan_typed(b, scale, ScanKind::Inclusive));
     Ok(())
 }
 
 pub fn warp_scan_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(warp_scan_typed(b, scale, ScanKind::Exclusive));
+    each_half!(warp_scan_typed(b, scale, ScanKind::Exclusive));
     Ok(())
 }

@@ -231,7 +231,12 @@ pub fn warp_reduce_sync<T: Element>(vals: &[T], op: ReduceOp, mask: LaneMask) ->
 }
 
 /// warp_scan: Kogge-Stone within each `width`-lane segment, inclusive or exclusive.
+/// The 16-bit floats: the same over the values widened to f32, each result rounded once.
 pub fn warp_scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
+    if T::KIND.is_half() {
+        let wide = warp_scan(&super::device::widen(vals), width, op, kind);
+        return wide.into_iter().map(T::from_acc).collect();
+    }
     let mut out = Vec::with_capacity(vals.len());
     for seg in vals.chunks(width as usize) {
         let mut incl = seg.to_vec();

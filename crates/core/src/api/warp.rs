@@ -546,7 +546,6 @@ pub trait WarpPrimitives: RawBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<Vec<T>> {
-        super::full::<T>("warp_scan")?;
         self.warp_width().check_sub_width(width)?;
         op.check::<T>()?;
         if vals.is_empty() {

@@ -17,6 +17,17 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_arg_reduce(
+        s: S,
+        dtype: u32,
+        op: u32,
+        input: *const c_void,
+        n: u64,
+        value: *mut c_void,
+        index: *mut i64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
     pub fn wk_bench_cub_scan(
         s: S,
         dtype: u32,

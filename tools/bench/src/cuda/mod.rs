@@ -3,6 +3,7 @@
 //! public API's (itself checked against the reference first), and the same work done by CUB
 //! (or plain atomics) timed the same way in the same process as the baseline.
 
+mod arg_reduce;
 mod by_key;
 pub mod ffi;
 pub mod ladder;
@@ -141,6 +142,9 @@ impl BenchBackend for CudaBackend {
 
     fn time_job<T: Element>(&self, h: &Harness, job: &mut Job<'_, Self, T>) -> Result<Timed> {
         let timer = DeviceTimer::new(self)?;
+        if let Some(arg) = arg_reduce::time(self, &timer, h, job) {
+            return arg;
+        }
         if let Some(sorted) = sort::time(self, &timer, h, job) {
             return sorted;
         }
@@ -519,7 +523,8 @@ impl BenchBackend for CudaBackend {
                     }),
                 }
             }
-            // Timed above, through the API (sort.rs).
+            // Timed above, through the API (sort.rs, runs.rs, by_key.rs, partition.rs,
+            // arg_reduce.rs).
             Job::Sort { .. }
             | Job::SegmentedSort { .. }
             | Job::TopK { .. }

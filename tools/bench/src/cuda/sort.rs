@@ -1,8 +1,7 @@
 //! The sorting jobs on CUDA: each timed with device events around the public `_into` call
 //! (which only enqueues on the backend's stream), against CUB in the same process on the same
 //! stream: DeviceRadixSort for keys and pairs, DeviceSegmentedSort::StableSortKeys, and for
-//! top-k CUB's stable descending sort of (value, index) pairs, whose first k are the answer;
-//! argmin/argmax (no baseline) the same way.
+//! top-k CUB's stable descending sort of (value, index) pairs, whose first k are the answer.
 //! Every CUB result is compared with ours before its time is used.
 
 use super::timer::DeviceTimer;
@@ -23,7 +22,7 @@ pub(super) fn time<T: Element>(
 ) -> Option<Result<Timed>> {
     if !matches!(
         job,
-        Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. } | Job::ArgReduce { .. }
+        Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. }
     ) {
         return None;
     }

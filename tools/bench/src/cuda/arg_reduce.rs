@@ -1,0 +1,110 @@
+//! The argmin / argmax jobs on CUDA: timed with device events around the public `_into` call
+//! (which only enqueues on the backend's stream), against CUB's DeviceReduce::ArgMin / ArgMax
+//! of the same buffer (f32, f64, and f16 / bf16 as `__half` / `__nv_bfloat16`) in the same
+//! process on the same stream. CUB's value and index are compared with ours before its time is
+//! used.
+
+use super::timer::DeviceTimer;
+use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use crate::job::Job;
+use crate::timing::{Baseline, Harness, Timed};
+use wavekit::ArgOp;
+use wavekit::Backend;
+use wavekit::cuda::CudaBackend;
+use wavekit::element::Element;
+use wavekit::error::Result;
+
+/// Times an argmin / argmax job through the public API; `None` for the other jobs.
+pub(super) fn time<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Option<Result<Timed>> {
+    if !matches!(job, Job::ArgReduce { .. }) {
+        return None;
+    }
+    Some(time_arg(b, timer, h, job))
+}
+
+fn time_arg<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    job: &mut Job<'_, CudaBackend, T>,
+) -> Result<Timed> {
+    let timing = timer.time_call(h, "arg_reduce", || job.call(b))?;
+    let baseline = match job {
+        Job::ArgReduce {
+            input,
+            op,
+            value,
+            index,
+        } if T::KIND.is_float() => cub_arg(b, timer, h, input, *op, value, index)?,
+        _ => None,
+    };
+    Ok(Timed { timing, baseline })
+}
+
+/// CUB's ArgMin / ArgMax of the input, checked against ours (`value`, `index`).
+fn cub_arg<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    op: ArgOp,
+    value: &Buf<T>,
+    index: &Buf<u64>,
+) -> Result<Option<Baseline>> {
+    let n = input.len() as u64;
+    let kind = T::KIND as u32;
+    let code = op.reduce_op() as u32;
+    let (their_value, their_index) = (b.alloc::<T>(1)?, b.alloc::<u64>(1)?);
+    let (temp, bytes) = cub_temp(b, "cub arg_reduce", |bytes| unsafe {
+        // SAFETY: a size query (null scratch).
+        ffi::wk_bench_cub_arg_reduce(
+            std::ptr::null_mut(),
+            kind,
+            code,
+            inp(input),
+            n,
+            out(&their_value),
+            out(&their_index),
+            std::ptr::null_mut(),
+            bytes,
+        )
+    })?;
+    let timing = timer.time(h, "cub arg_reduce", |s| unsafe {
+        let mut bytes = bytes;
+        // SAFETY: live buffers of n elements, one value, one index and `bytes` of scratch, on
+        // the backend's stream.
+        ffi::wk_bench_cub_arg_reduce(
+            s,
+            kind,
+            code,
+            inp(input),
+            n,
+            out(&their_value),
+            out(&their_index),
+            out(&temp),
+            &mut bytes,
+        )
+    })?;
+    let ours = (b.download(value)?[0], b.download(index)?[0]);
+    let theirs = (b.download(&their_value)?[0], b.download(&their_index)?[0]);
+    if !ours.0.same(theirs.0) || ours.1 != theirs.1 {
+        return Err(mismatch(
+            "cub arg_reduce",
+            format!(
+                "{} of {}: CUB gives ({:?}, {}), wavekit ({:?}, {})",
+                op.name(),
+                T::KIND.name(),
+                theirs.0,
+                theirs.1,
+                ours.0,
+                ours.1
+            ),
+        ));
+    }
+    Ok(cub(timing))
+}
