@@ -9,7 +9,7 @@ use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness, Timed};
 use wavekit::ArgOp;
-use wavekit::Backend;
+use wavekit::{Backend, DeviceBuffer};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::Element;
 use wavekit::error::Result;
