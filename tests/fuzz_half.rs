@@ -1,7 +1,7 @@
 //! Fuzz of the 16-bit floats (issue 23) on the CPU backend and the SIMT executor at 32 and 64
 //! lanes: `reduce` and `scan` of `f16` and `bf16` (random lengths, every op, specials among the
 //! values, outputs of the right length or off by a few); `segmented_reduce`, `warp_reduce`,
-//! `warp_scan`, `arg_reduce` and `warp_arg_reduce` (random segment sizes, vector sizes and widths, valid or
+//! `warp_scan`, `block_reduce`, `arg_reduce` and `warp_arg_reduce` (random segment sizes, vector sizes and widths, valid or
 //! not); and collectives that do not take them yet, which must refuse them with
 //! `UnsupportedType`.
 //!
@@ -12,9 +12,10 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use wavekit::canonical::MAX_BLOCK;
 use wavekit::{
-    ArgOp, ArgReduce, Backend, Collectives, Element, Predicate, ScanKind, Segments, WarpPrimitives,
-    WavekitError, bf16, f16,
+    ArgOp, ArgReduce, Backend, ByKey, Collectives, Element, Predicate, ReduceOp, ScanKind,
+    Segments, WarpPrimitives, WavekitError, bf16, f16,
 };
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
@@ -70,16 +71,16 @@ fn reduce_and_scan<T: Element>(name: &str) {
                 T::KIND.name(),
                 refused
             );
-            let refused = b.block_reduce(&input, 64, op);
+            let refused = b.scan_by_key(&input, &input, ReduceOp::Sum, kind);
             prop_assert!(
                 matches!(
                     refused,
                     Err(WavekitError::UnsupportedType {
-                        collective: "block_reduce",
+                        collective: "scan_by_key",
                         ..
                     })
                 ),
-                "block_reduce of {}: {:?}",
+                "scan_by_key of {}: {:?}",
                 T::KIND.name(),
                 refused
             );
@@ -132,6 +133,13 @@ fn segments_warps_and_args<T: Element>(name: &str) {
             let r = b.warp_scan(&vals, width, op, kind);
             tally += judged("warp_scan", valid, r, |got| {
                 same(&reference::warp_scan(&vals, width, op, kind), &got)
+            })?;
+            // Blocks of 0 to 39 logical groups: 0 and past MAX_BLOCK refused.
+            let block = (width % 40) * 32;
+            let valid = block > 0 && block <= MAX_BLOCK && op_ok::<T>(op);
+            let r = b.block_reduce(&input, block, op);
+            tally += judged("block_reduce", valid, r, |got| {
+                same(&reference::block_reduce(&vals, block, op), &got)
             })?;
             tally += judged("arg_reduce", n > 0, b.arg_reduce(&input, arg), |(v, i)| {
                 let (wv, wi) = reference::arg_reduce(&vals, arg).expect("non-empty");

@@ -2,7 +2,8 @@
 // (key, index) pair of the smallest key, ties to the lower index (prims::arg_key: a NaN is the
 // smallest key, so the first NaN wins; -0.0 orders below +0.0). That is a total order, so any
 // tree of selections gives the same element, bit for bit: no canonical combining order.
-//   device:    arg_partials_kernel strides over the input (kItems loads in flight a thread),
+//   device:    arg_partials_kernel strides over the input in 16-byte vectors (kVecItems in
+//              flight a thread; element by element when misaligned and for the last few),
 //              each block selecting one (key, index) partial into the scratch; arg_final_kernel,
 //              one block, selects among the partials and writes the value (read back from the
 //              input at the winning index) and the index. Two launches: no ticket to reset.
@@ -16,8 +17,10 @@ using namespace prims;
 
 namespace {
 
-// Loads in flight per thread in the device form's strided loop.
+// Loads in flight per thread in the device form's strided loops: elements, and 16-byte vectors
+// of an aligned input.
 const unsigned kItems = 8;
+const unsigned kVecItems = 4;
 // Warps of a kBlock-thread block (at most WK_WARP_SIZE, so one warp reduces their results).
 const unsigned kWarps = kBlock / WK_WARP_SIZE;
 // No element: the index of an empty segment and of a lane that took nothing.
@@ -60,6 +63,15 @@ __device__ __forceinline__ void block_select(U& key, uint64_t& index, G skey, G 
   __syncthreads();
 }
 
+// Selects (k, i) into (key, index) when it is better.
+template <typename U>
+__device__ __forceinline__ void take(U k, uint64_t i, U& key, uint64_t& index) {
+  if (arg_better(k, i, key, index)) {
+    key = k;
+    index = i;
+  }
+}
+
 template <int OP, typename T>
 __global__ void __launch_bounds__(kBlock)
     arg_partials_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
@@ -71,27 +83,47 @@ __global__ void __launch_bounds__(kBlock)
   U key = (U)~(U)0;
   uint64_t index = kNone64;
   const uint64_t stride = (uint64_t)gridDim.x * kBlock;
-  uint64_t i = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
-  // kItems loads issued before any is compared; a thread's indices only grow.
+  const uint64_t tid = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
+  // An aligned input is read as 16-byte vectors of V elements (kVecItems in flight a thread),
+  // the few past the last whole vector element by element below. The selection is a total
+  // order on (key, index), so the order a thread visits its elements in changes nothing.
+  uint64_t first = 0;
+  if (((uintptr_t)in % sizeof(uint4)) == 0) {
+    const unsigned V = sizeof(uint4) / sizeof(T);
+    const uint64_t nv = n / V;
+    const uint4* p = reinterpret_cast<const uint4*>(in);
+    uint64_t c = tid;
+    for (; c + (kVecItems - 1) * stride < nv; c += kVecItems * stride) {
+      uint4 w[kVecItems];
+#pragma unroll
+      for (unsigned u = 0; u < kVecItems; ++u) w[u] = p[c + u * stride];
+#pragma unroll
+      for (unsigned u = 0; u < kVecItems; ++u) {
+        T e[V];
+        __builtin_memcpy(e, &w[u], sizeof(uint4));
+#pragma unroll
+        for (unsigned j = 0; j < V; ++j) take(arg_key<OP, T>(e[j]), (c + u * stride) * V + j, key, index);
+      }
+    }
+    for (; c < nv; c += stride) {
+      const uint4 w = p[c];
+      T e[V];
+      __builtin_memcpy(e, &w, sizeof(uint4));
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) take(arg_key<OP, T>(e[j]), c * V + j, key, index);
+    }
+    first = nv * V;
+  }
+  uint64_t i = first + tid;
+  // kItems loads issued before any is compared.
   for (; i + (kItems - 1) * stride < n; i += kItems * stride) {
     U k[kItems];
 #pragma unroll
     for (unsigned u = 0; u < kItems; ++u) k[u] = arg_key<OP, T>(in[i + u * stride]);
 #pragma unroll
-    for (unsigned u = 0; u < kItems; ++u) {
-      if (arg_better(k[u], i + u * stride, key, index)) {
-        key = k[u];
-        index = i + u * stride;
-      }
-    }
+    for (unsigned u = 0; u < kItems; ++u) take(k[u], i + u * stride, key, index);
   }
-  for (; i < n; i += stride) {
-    const U k = arg_key<OP, T>(in[i]);
-    if (arg_better(k, i, key, index)) {
-      key = k;
-      index = i;
-    }
-  }
+  for (; i < n; i += stride) take(arg_key<OP, T>(in[i]), i, key, index);
   block_select(key, index, skey, sidx);
   if (threadIdx.x == 0) {
     part_key[blockIdx.x] = (uint64_t)key;

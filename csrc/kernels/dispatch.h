@@ -24,8 +24,8 @@ template <typename F> int with_dtype(uint32_t dtype, F&& f) {
 }
 
 // with_dtype and the 16-bit floats (half.h): for the launchers whose kernels take them
-// (device_reduce, device_scan, segmented_reduce and warp_reduce combine through to_acc /
-// from_acc; arg_reduce ranks them).
+// (device_reduce, device_scan, segmented_reduce, block_reduce and the warp reduces and scan
+// combine through to_acc / from_acc; arg_reduce ranks them).
 template <typename F> int with_dtype_io(uint32_t dtype, F&& f) {
   switch (dtype) {
     case DT_F16: return f(TypeTag<wk_f16>());

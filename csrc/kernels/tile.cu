@@ -36,9 +36,11 @@ __global__ void tile_reduce_kernel(wk_status* st, uint32_t warp_size, const T* v
                                    uint64_t threads, uint32_t tile, T* out) {
   if (!width_ok(st, warp_size)) return;
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  T v = t < threads ? vals[t] : Op<OP, T>::identity();
-  T r = bfly<OP, T>(segment_lanes(tile), v, tile);
-  if (t < threads) out[t] = r;
+  // In the accumulator type A (float for the 16-bit floats), rounded once.
+  typedef typename Elem<T>::Acc A;
+  const A v = t < threads ? to_acc(vals[t]) : Op<OP, A>::identity();
+  const A r = bfly<OP, A>(segment_lanes(tile), v, tile);
+  if (t < threads) out[t] = from_acc<T>(r);
 }
 
 }  // namespace
@@ -76,7 +78,7 @@ int tile_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t
   unsigned grid;
   if (tile == 0 || (tile & (tile - 1)) != 0 || tile > warp_size || !grid_for(threads, kBlock, &grid))
     return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
       WK_LAUNCH(grid, kBlock, 0, as_stream(stream), tile_reduce_kernel<decltype(ot)::value, T>)(

@@ -15,7 +15,9 @@ __global__ void warp_reduce_sync_kernel(wk_status* st, uint32_t warp_size, int i
   if (!width_ok(st, warp_size)) return;
   WarpPos p = warp_pos(threads, mask);
   if (!contains(p.members, p.lane)) return;
-  out[p.t] = reduce_sync<OP, T>(impl, p.members, vals[p.t]);
+  // In the accumulator type (float for the 16-bit floats), rounded once.
+  typedef typename Elem<T>::Acc A;
+  out[p.t] = from_acc<T>(reduce_sync<OP, A>(impl, p.members, to_acc(vals[p.t])));
 }
 
 }  // namespace
@@ -25,7 +27,7 @@ int warp_reduce_sync_launch(void* stream, wk_status* st, uint32_t warp_size, uin
                             uint64_t mask, void* out) {
   unsigned grid;
   if (!grid_for(threads, kBlock, &grid)) return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
       WK_LAUNCH(grid, kBlock, 0, as_stream(stream), warp_reduce_sync_kernel<decltype(ot)::value, T>)(

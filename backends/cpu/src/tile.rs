@@ -2,7 +2,7 @@
 //! threads, all participating. A trailing partial tile is computed over the lanes it has; the
 //! public layer discards it.
 
-use super::combine::{bfly_padded, with_op};
+use super::combine::{bfly, with_op};
 use super::warp_lanes::per_warp;
 use wavekit_core::element::Element;
 use wavekit_core::lanes::shfl_source;
@@ -61,8 +61,13 @@ pub(crate) fn vote(preds: &[bool], tile: u32, vote: Vote) -> Vec<u64> {
 /// and a 64-lane tile is one 64-lane butterfly).
 pub(crate) fn reduce<T: Element>(vals: &[T], tile: u32, op: ReduceOp) -> Vec<T> {
     let n = tile as usize;
-    let id = T::identity(op);
-    with_op!(T, op, |f| per_warp(vals.len(), n, |k, out| {
-        out.fill(bfly_padded(&vals[k * n..][..out.len()], n, id, f));
+    let id = T::Acc::identity(op);
+    // In `T::Acc` (f32 for the 16-bit floats), each result rounded once.
+    with_op!(T::Acc, op, |f| per_warp(vals.len(), n, |k, out| {
+        let mut lanes = [id; WarpWidth::W64.lanes() as usize];
+        for (l, &x) in lanes.iter_mut().zip(&vals[k * n..][..out.len()]) {
+            *l = x.to_acc();
+        }
+        out.fill(T::from_acc(bfly(&mut lanes[..n], f)));
     }))
 }

@@ -7,19 +7,21 @@ use super::warp_lanes::{lanes, per_warp};
 use wavekit_core::WarpLaunch;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
+use wavekit_core::width::WarpWidth;
 
 /// Every lane of a warp gets its warp's member reduction; the public layer keeps the members'.
 pub(crate) fn reduce<T: Element>(launch: &WarpLaunch, op: ReduceOp, vals: &[T]) -> Vec<T> {
     let n = lanes(launch);
-    let id = T::identity(op);
-    with_op!(T, op, |f| per_warp(launch.threads, n, |w, out| {
+    let id = T::Acc::identity(op);
+    // In `T::Acc` (f32 for the 16-bit floats), each result rounded once.
+    with_op!(T::Acc, op, |f| per_warp(launch.threads, n, |w, out| {
         let members = launch.members(w);
-        let mut v = [id; 64];
+        let mut v = [id; WarpWidth::W64.lanes() as usize];
         for (l, x) in vals[w * n..][..out.len()].iter().enumerate() {
             if members.contains(l as u32) {
-                v[l] = *x;
+                v[l] = x.to_acc();
             }
         }
-        out.fill(bfly(&mut v[..n], f));
+        out.fill(T::from_acc(bfly(&mut v[..n], f)));
     }))
 }

@@ -40,6 +40,7 @@ fn block_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<
 
 pub fn block_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(block_reduce_typed(b, scale));
+    each_half!(block_reduce_typed(b, scale));
     Ok(())
 }
 

@@ -1,7 +1,7 @@
-//! The 16-bit floats (SEMANTICS "Half precision"): reduce, scan, segmented reduce, warp reduce
-//! and warp scan accumulate in f32 and round each result once, to nearest with ties to even, subnormals and
-//! overflow included; the collectives that do not take them refuse them with
-//! `UnsupportedType` and leave their outputs alone.
+//! The 16-bit floats (SEMANTICS "Half precision"): reduce, scan, segmented, block, tile and
+//! warp reduces and warp scan accumulate in f32 and round each result once, to nearest with
+//! ties to even, subnormals and overflow included; the collectives that do not take them
+//! refuse them with `UnsupportedType` and leave their outputs alone.
 //!
 //! The expected bits below are worked out by hand (in the comments), not computed by any code
 //! under test: an implementation that accumulates in 16 bits, rounds towards zero, flushes
@@ -10,7 +10,7 @@
 use super::device_reduce::check_reduce;
 use super::device_scan::check_scan;
 use crate::Scale;
-use crate::check::{expect_err, ok, same_elems, show};
+use crate::check::{expect_err, ok, same_elems, same_lanes, show};
 use crate::inputs::pick;
 use crate::reference;
 use wavekit_core::api::{ByKey, Collectives, Partition, Runs, Sort, SortOrder, TopK};
@@ -285,6 +285,26 @@ fn order_typed<T: Element, B: RawBackend>(
         let want = reference::warp_scan(&vals, width, ReduceOp::Sum, ScanKind::Inclusive);
         let got = b.warp_scan(&vals, width, ReduceOp::Sum, ScanKind::Inclusive);
         same_elems(&c, "lane", &want, &ok(&c, got)?)?;
+        // The group reduce of a block, a tile's and a masked warp's butterflies.
+        let c = format!("{ctx} block_reduce block=256");
+        let want = reference::block_reduce(&vals, 256, ReduceOp::Sum);
+        let got = b.block_reduce(&input, 256, ReduceOp::Sum);
+        same_elems(&c, "block", &want, &ok(&c, got)?)?;
+        let c = format!("{ctx} tile_reduce tile={width}");
+        let want = reference::tile_reduce(width, ReduceOp::Sum, &vals);
+        same_lanes(
+            &c,
+            &want,
+            &ok(&c, b.tile_reduce(width, ReduceOp::Sum, &vals))?,
+        )?;
+        let c = format!("{ctx} warp_reduce_sync");
+        let mask = LaneMask::full(b.warp_width());
+        let want = reference::warp_reduce_sync(&vals, ReduceOp::Sum, mask);
+        same_lanes(
+            &c,
+            &want,
+            &ok(&c, b.warp_reduce_sync(&vals, ReduceOp::Sum, mask))?,
+        )?;
     }
     Ok(())
 }
@@ -315,7 +335,10 @@ fn refused_typed<T: Element, B: RawBackend>(b: &B) -> Result<(), String> {
             )?
         };
     }
-    refused!("block_reduce", b.block_reduce(&input, 64, ReduceOp::Sum));
+    refused!(
+        "scan_by_key",
+        b.scan_by_key(&input, &input, ReduceOp::Sum, ScanKind::Inclusive)
+    );
     refused!("count_if", b.count_if(&input, pred));
     refused!("compact", b.compact(&input, pred, true));
     refused!(
@@ -331,10 +354,6 @@ fn refused_typed<T: Element, B: RawBackend>(b: &B) -> Result<(), String> {
     refused!(
         "reduce_by_key",
         b.reduce_by_key(&input, &input, ReduceOp::Sum)
-    );
-    refused!(
-        "warp_reduce_sync",
-        b.warp_reduce_sync(&vals, ReduceOp::Sum, LaneMask::full(b.warp_width()))
     );
     let after = ok("download", b.download(&out))?;
     same_elems("refused calls' output", "element", &before, &after)?;

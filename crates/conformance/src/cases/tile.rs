@@ -113,6 +113,7 @@ fn tile_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(
 
 pub fn tile_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(tile_reduce_typed(b, scale));
+    each_half!(tile_reduce_typed(b, scale));
     Ok(())
 }
 

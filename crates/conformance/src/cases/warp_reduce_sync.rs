@@ -36,6 +36,7 @@ fn warp_reduce_sync_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Res
 
 pub fn warp_reduce_sync<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(warp_reduce_sync_typed(b, scale));
+    each_half!(warp_reduce_sync_typed(b, scale));
     Ok(())
 }
 

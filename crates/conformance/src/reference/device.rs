@@ -14,7 +14,12 @@ use wavekit_core::{Predicate, ReduceOp, VectorSize};
 
 /// block_reduce: one group-reduce result per block of `block` consecutive elements (the last
 /// padded).
+/// The 16-bit floats: the same over the values widened to f32, each result rounded once.
 pub fn block_reduce<T: Element>(vals: &[T], block: u32, op: ReduceOp) -> Vec<T> {
+    if T::KIND.is_half() {
+        let wide = block_reduce(&widen(vals), block, op);
+        return wide.into_iter().map(T::from_acc).collect();
+    }
     vals.chunks(block as usize)
         .map(|b| {
             let mut padded = b.to_vec();

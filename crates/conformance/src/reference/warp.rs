@@ -201,7 +201,13 @@ pub fn tile_vote(
     })
 }
 
+/// tile_reduce: every lane of a full tile gets bfly over it; the 16-bit floats over the
+/// values widened to f32, each result rounded once.
 pub fn tile_reduce<T: Element>(tile: u32, op: ReduceOp, vals: &[T]) -> Vec<Option<T>> {
+    if T::KIND.is_half() {
+        let wide = tile_reduce(tile, op, &super::device::widen(vals));
+        return wide.into_iter().map(|x| x.map(T::from_acc)).collect();
+    }
     let tile = tile as usize;
     let results: Vec<T> = vals.chunks_exact(tile).map(|t| bfly(op, t, tile)).collect();
     per_full_tile(vals.len(), tile, |start, _| results[start / tile])
@@ -221,7 +227,12 @@ pub fn warp_reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T> {
 
 /// warp_reduce_sync: every member gets bfly over the warp's W lanes, the lanes that are not
 /// members holding the identity.
+/// The 16-bit floats: the same over the values widened to f32, each result rounded once.
 pub fn warp_reduce_sync<T: Element>(vals: &[T], op: ReduceOp, mask: LaneMask) -> Vec<Option<T>> {
+    if T::KIND.is_half() {
+        let wide = warp_reduce_sync(&super::device::widen(vals), op, mask);
+        return wide.into_iter().map(|x| x.map(T::from_acc)).collect();
+    }
     per_member(vals.len(), mask, |m, start, _| {
         let lanes: Vec<T> = (0..m.len())
             .map(|l| if m[l] { vals[start + l] } else { identity(op) })

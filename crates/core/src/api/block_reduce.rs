@@ -10,7 +10,6 @@ use crate::raw::{RawBackend, Validated};
 use crate::width::LOGICAL_GROUP;
 
 fn check_block_reduce<T: Element>(block: u32, op: ReduceOp) -> Result<()> {
-    super::full::<T>("block_reduce")?;
     op.check::<T>()?;
     if !block.is_multiple_of(LOGICAL_GROUP) || block == 0 || block > MAX_BLOCK {
         return Err(WavekitError::InvalidBlockSize(block));

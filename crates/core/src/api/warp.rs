@@ -434,7 +434,6 @@ pub trait WarpPrimitives: RawBackend {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<Option<T>>> {
-        super::full::<T>("tile_reduce")?;
         self.warp_width().check_tile(tile)?;
         op.check::<T>()?;
         check_threads::<T>(vals.len())?;
@@ -512,7 +511,6 @@ pub trait WarpPrimitives: RawBackend {
         op: ReduceOp,
         mask: LaneMask,
     ) -> Result<Vec<Option<T>>> {
-        super::full::<T>("warp_reduce_sync")?;
         check_mask(self, mask)?;
         op.check::<T>()?;
         let Some(launch) = launch_for::<T>(vals.len(), mask)? else {

@@ -9,10 +9,10 @@ use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness, Timed};
 use wavekit::ArgOp;
-use wavekit::{Backend, DeviceBuffer};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::Element;
 use wavekit::error::Result;
+use wavekit::{Backend, DeviceBuffer};
 
 /// Times an argmin / argmax job through the public API; `None` for the other jobs.
 pub(super) fn time<T: Element>(
