@@ -63,10 +63,11 @@ __device__ __forceinline__ void block_select(U& key, uint64_t& index, G skey, G 
   __syncthreads();
 }
 
-// Selects (k, i) into (key, index) when it is better.
+// Takes (k, i) when its key is smaller: a thread visits its elements in increasing index
+// order, so among equal keys the one it holds is already the first.
 template <typename U>
 __device__ __forceinline__ void take(U k, uint64_t i, U& key, uint64_t& index) {
-  if (arg_better(k, i, key, index)) {
+  if (k < key) {
     key = k;
     index = i;
   }
@@ -85,8 +86,8 @@ __global__ void __launch_bounds__(kBlock)
   const uint64_t stride = (uint64_t)gridDim.x * kBlock;
   const uint64_t tid = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
   // An aligned input is read as 16-byte vectors of V elements (kVecItems in flight a thread),
-  // the few past the last whole vector element by element below. The selection is a total
-  // order on (key, index), so the order a thread visits its elements in changes nothing.
+  // the few past the last whole vector element by element below. Either way a thread's
+  // indices only grow (vector c + u * stride, element j within it, then the tail).
   uint64_t first = 0;
   if (((uintptr_t)in % sizeof(uint4)) == 0) {
     const unsigned V = sizeof(uint4) / sizeof(T);

@@ -76,6 +76,11 @@ template <> struct Elem<wk_bf16> {
   static const bool is_float = true;
 };
 
+// The bits of +infinity: above them (sign bit cleared), a NaN.
+template <typename T> struct HalfBits;
+template <> struct HalfBits<wk_f16> { static const uint32_t kInf = 0x7c00u; };
+template <> struct HalfBits<wk_bf16> { static const uint32_t kInf = 0x7f80u; };
+
 // A value widened to its accumulator type, exactly; every other type is its own.
 template <typename T> __device__ __forceinline__ T to_acc(T v) { return v; }
 __device__ __forceinline__ float to_acc(wk_f16 v) {

@@ -264,14 +264,22 @@ __device__ __forceinline__ T group_reduce(T v, G groups) {
 // order is needed. The key of v (OP is OP_MIN or OP_MAX): 0 for any NaN (the first NaN wins,
 // numpy's and torch's rule); otherwise the rank of the sort's total order (wavekit-core's
 // Element::order_bits: -0.0 below +0.0), bit-complemented for OP_MAX. No number has key 0.
-// A 16-bit float is ranked as its exact widening to float, which orders every value (and
-// both zeros) as its own bits do.
+// A 16-bit float is ranked from its bits, in the order of its exact widening to float (both
+// zeros included); the key type is its accumulator's.
 template <typename T> using ArgU = typename Elem<typename Elem<T>::Acc>::U;
 
 template <int OP, typename T>
 __device__ __forceinline__ ArgU<T> arg_key(T value) {
   typedef typename Elem<T>::Acc A;
   typedef ArgU<T> U;
+  if constexpr (sizeof(T) == 2) {
+    // The 16-bit floats straight from their bits (no conversion): the same order as their
+    // widening, in the low 16 bits of the key.
+    const uint32_t b = to_bits(value);
+    if ((b & 0x7fffu) > HalfBits<T>::kInf) return 0;
+    const uint32_t rank = (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u);
+    return OP == OP_MAX ? (0xffffu ^ rank) : rank;
+  }
   const A v = to_acc(value);
   const unsigned top = sizeof(U) * 8 - 1;
   const U b = to_bits(v);
