@@ -72,6 +72,22 @@ pub(crate) fn bfly_padded<T: Element>(vals: &[T], width: usize, id: T, f: impl F
     bfly(&mut v[..width], f)
 }
 
+/// bfly_padded in `T::Acc`: each value widened exactly, the result rounded once (no-ops for
+/// the types that are their own accumulator; f32 for the 16-bit floats).
+#[inline]
+pub(crate) fn bfly_padded_acc<T: Element>(
+    vals: &[T],
+    width: usize,
+    id: T::Acc,
+    f: impl Fn(T::Acc, T::Acc) -> T::Acc,
+) -> T {
+    let mut v = [id; 64];
+    for (l, &x) in v.iter_mut().zip(vals) {
+        *l = x.to_acc();
+    }
+    T::from_acc(bfly(&mut v[..width], f))
+}
+
 /// Group reduce: bfly over each logical group of 32 (identity-padded), then bfly over the
 /// `groups` group results padded to a power of two. `vals` holds at most `groups * 32` values;
 /// the missing ones are the identity.

@@ -2,7 +2,7 @@
 //! threads, all participating. A trailing partial tile is computed over the lanes it has; the
 //! public layer discards it.
 
-use super::combine::{bfly, with_op};
+use super::combine::{bfly_padded_acc, with_op};
 use super::warp_lanes::per_warp;
 use wavekit_core::element::Element;
 use wavekit_core::lanes::shfl_source;
@@ -64,10 +64,6 @@ pub(crate) fn reduce<T: Element>(vals: &[T], tile: u32, op: ReduceOp) -> Vec<T> 
     let id = T::Acc::identity(op);
     // In `T::Acc` (f32 for the 16-bit floats), each result rounded once.
     with_op!(T::Acc, op, |f| per_warp(vals.len(), n, |k, out| {
-        let mut lanes = [id; WarpWidth::W64.lanes() as usize];
-        for (l, &x) in lanes.iter_mut().zip(&vals[k * n..][..out.len()]) {
-            *l = x.to_acc();
-        }
-        out.fill(T::from_acc(bfly(&mut lanes[..n], f)));
+        out.fill(bfly_padded_acc(&vals[k * n..][..out.len()], n, id, f));
     }))
 }

@@ -1,10 +1,9 @@
 //! warp_reduce (docs/SEMANTICS.md, "warp_reduce"): a butterfly over segments of `width` lanes.
 
-use super::combine::{bfly, with_op};
+use super::combine::{bfly_padded_acc, with_op};
 use rayon::prelude::*;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
-use wavekit_core::width::WarpWidth;
 
 /// Segments handed to one rayon task.
 const SEGMENTS_PER_TASK: usize = 1024;
@@ -17,12 +16,6 @@ pub(crate) fn reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T>
     with_op!(T::Acc, op, |f| vals
         .par_chunks(w)
         .with_min_len(SEGMENTS_PER_TASK)
-        .map(|seg| {
-            let mut lanes = [id; WarpWidth::W64.lanes() as usize];
-            for (l, &x) in lanes.iter_mut().zip(seg) {
-                *l = x.to_acc();
-            }
-            T::from_acc(bfly(&mut lanes[..w], f))
-        })
+        .map(|seg| bfly_padded_acc(seg, w, id, f))
         .collect())
 }
