@@ -26,7 +26,7 @@ int shfl_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
   if (kind > 3 || width == 0 || (width & (width - 1)) != 0 || width > warp_size ||
       !grid_for(threads, kBlock, &grid))
     return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tag) {
+  return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     WK_LAUNCH(grid, kBlock, 0, as_stream(stream), shfl_kernel<T>)(st, warp_size, kind, (const T*)vals,
                                                            threads, mask, arg, width, (T*)out);

@@ -33,7 +33,7 @@ int syncwarp_transpose_launch(void* stream, wk_status* st, uint32_t warp_size, u
                      void* out) {
   unsigned grid;
   if (!grid_for(threads, kBlock, &grid)) return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tag) {
+  return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     WK_LAUNCH(grid, kBlock, 0, as_stream(stream), syncwarp_transpose_kernel<T>)(
         st, warp_size, (int)impl, (const T*)vals, threads, mask, (T*)out);

@@ -15,7 +15,7 @@ __global__ void tile_shfl_kernel(wk_status* st, uint32_t warp_size, uint32_t kin
                                  uint64_t threads, uint32_t tile, int32_t arg, T* out) {
   if (!width_ok(st, warp_size)) return;
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  T v = t < threads ? vals[t] : T(0);
+  T v = t < threads ? vals[t] : from_bits<T>(0);
   T r = shfl(kind, segment_lanes(tile), v, arg, tile);
   if (t < threads) out[t] = r;
 }
@@ -52,7 +52,7 @@ int tile_shfl_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   if (kind > 3 || tile == 0 || (tile & (tile - 1)) != 0 || tile > warp_size ||
       !grid_for(threads, kBlock, &grid))
     return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tag) {
+  return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     WK_LAUNCH(grid, kBlock, 0, as_stream(stream), tile_shfl_kernel<T>)(
         st, warp_size, kind, (const T*)vals, threads, tile, arg, (T*)out);

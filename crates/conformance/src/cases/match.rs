@@ -82,11 +82,13 @@ fn match_typed<T: Element, B: RawBackend>(b: &B, scale: Scale, any: bool) -> Res
 
 pub fn match_any<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(match_typed(b, scale, true));
+    each_half!(match_typed(b, scale, true));
     Ok(())
 }
 
 pub fn match_all<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(match_typed(b, scale, false));
+    each_half!(match_typed(b, scale, false));
     Ok(())
 }
 
@@ -165,5 +167,6 @@ fn bit_patterns_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<
 
 pub fn match_bit_patterns<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(bit_patterns_typed(b, scale));
+    each_half!(bit_patterns_typed(b, scale));
     Ok(())
 }

@@ -91,7 +91,10 @@ fn shfl_all_types<B: RawBackend>(b: &B, kind: Shfl, scale: Scale) -> Result<(), 
     shfl_typed::<i32, _>(b, kind, scale, false)?;
     shfl_typed::<i64, _>(b, kind, scale, false)?;
     shfl_typed::<f32, _>(b, kind, scale, false)?;
-    shfl_typed::<f64, _>(b, kind, scale, false)
+    shfl_typed::<f64, _>(b, kind, scale, false)?;
+    // 16-bit floats travel widened to a 32-bit word: the high half must not leak back.
+    shfl_typed::<wavekit_core::f16, _>(b, kind, scale, false)?;
+    shfl_typed::<wavekit_core::bf16, _>(b, kind, scale, false)
 }
 
 pub fn shfl_idx<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {

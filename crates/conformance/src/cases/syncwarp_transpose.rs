@@ -24,5 +24,6 @@ fn transpose_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(),
 
 pub fn syncwarp_transpose<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(transpose_typed(b, scale));
+    each_half!(transpose_typed(b, scale));
     Ok(())
 }

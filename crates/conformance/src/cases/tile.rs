@@ -72,7 +72,9 @@ fn tile_shfl_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(),
 pub fn tile_shfl<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     tile_shfl_typed::<u32, _>(b, scale)?;
     tile_shfl_typed::<f64, _>(b, scale)?;
-    tile_shfl_typed::<i64, _>(b, scale)
+    tile_shfl_typed::<i64, _>(b, scale)?;
+    tile_shfl_typed::<wavekit_core::f16, _>(b, scale)?;
+    tile_shfl_typed::<wavekit_core::bf16, _>(b, scale)
 }
 
 pub fn tile_vote<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {

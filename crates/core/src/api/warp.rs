@@ -79,7 +79,6 @@ fn match_members<B: RawBackend, T: Element>(
     vals: &[T],
     mask: LaneMask,
 ) -> Result<Vec<Option<(LaneMask, bool)>>> {
-    super::full::<T>("match")?;
     check_mask(b, mask)?;
     let Some(launch) = launch_for::<(LaneMask, bool)>(vals.len(), mask)? else {
         return Ok(vec![]);
@@ -172,7 +171,6 @@ pub trait WarpPrimitives: RawBackend {
         width: u32,
         mask: LaneMask,
     ) -> Result<Vec<Option<T>>> {
-        super::full::<T>("shfl")?;
         check_mask(self, mask)?;
         let warp = self.warp_width();
         warp.check_sub_width(width)?;
@@ -296,7 +294,6 @@ pub trait WarpPrimitives: RawBackend {
     /// `MaskWidthMismatch`; `OutOfMemory` when one result per thread does not fit in host memory;
     /// a backend's `Device` error.
     fn syncwarp_transpose<T: Element>(&self, vals: &[T], mask: LaneMask) -> Result<Vec<Option<T>>> {
-        super::full::<T>("syncwarp_transpose")?;
         check_mask(self, mask)?;
         let Some(launch) = launch_for::<T>(vals.len(), mask)? else {
             return Ok(vec![]);
@@ -356,7 +353,6 @@ pub trait WarpPrimitives: RawBackend {
         vals: &[T],
         arg: i32,
     ) -> Result<Vec<Option<T>>> {
-        super::full::<T>("tile_shfl")?;
         let warp = self.warp_width();
         warp.check_tile(tile)?;
         check_threads::<T>(vals.len())?;
