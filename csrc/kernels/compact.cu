@@ -129,7 +129,7 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   int rc = stable ? host::memset_async(scratch, 0, compact_scratch(n), as_stream(stream))
                   : host::memset_async(out_count, 0, sizeof(uint64_t), as_stream(stream));
   if (rc) return rc;
-  return with_dtype(dtype, [&](auto tag) {
+  return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)out_count;

@@ -20,7 +20,7 @@ int count_if_launch(void* stream, wk_status*, uint32_t dtype, uint32_t pred, uin
   if (pred > 6) return WK_ERR_ARG;
   int rc = host::memset_async(out, 0, sizeof(uint64_t), as_stream(stream));
   if (rc) return rc;
-  return with_dtype(dtype, [&](auto tag) {
+  return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     PredCount<T> c{pred, from_bits<T>((typename Elem<T>::U)a), from_bits<T>((typename Elem<T>::U)b)};
     WK_LAUNCH(strided_grid(n / (16 / sizeof(T))), kBlock, 0, as_stream(stream),

@@ -189,7 +189,7 @@ int partition_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   CountStatus first, second;
   first.words = (unsigned long long*)((char*)scratch + 256);
   second.words = (unsigned long long*)((char*)scratch + 256 + round_up(CountStatus::bytes(tiles)));
-  return with_dtype(dtype, [&](auto tag) {
+  return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     Preds<T> p;
     p.p0 = pred;

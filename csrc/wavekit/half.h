@@ -92,6 +92,16 @@ __device__ __forceinline__ float to_acc(wk_f16 v) {
 }
 __device__ __forceinline__ float to_acc(wk_bf16 v) { return from_bits<float>((uint32_t)v.bits << 16); }
 
+// count_if's, compaction's and partition's predicates on the widened values: the order and
+// equality of float (IEEE: -0.0 == +0.0, a NaN satisfies only !=), as the host's half types
+// compare. Found by argument-dependent lookup where eval_pred<T> is called.
+__device__ __forceinline__ bool eval_pred(uint32_t code, wk_f16 x, wk_f16 a, wk_f16 b) {
+  return eval_pred<float>(code, to_acc(x), to_acc(a), to_acc(b));
+}
+__device__ __forceinline__ bool eval_pred(uint32_t code, wk_bf16 x, wk_bf16 a, wk_bf16 b) {
+  return eval_pred<float>(code, to_acc(x), to_acc(a), to_acc(b));
+}
+
 // An accumulator value rounded to the storage type T (to nearest, ties to even).
 template <typename T> struct FromAcc {
   static __device__ __forceinline__ T of(T a) { return a; }

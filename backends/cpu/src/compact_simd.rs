@@ -7,7 +7,8 @@
 use wavekit_core::element::Element;
 
 /// Writes the elements of `chunk` that satisfy `p` to the front of `buf` in order and returns
-/// how many, or returns None where no vector path applies.
+/// how many, or returns None where no vector path applies (no AVX2, or 16-bit elements, which
+/// no 32-bit permutation moves).
 ///
 /// # Safety
 /// `buf` is writable for `chunk.len()` elements (it may be uninitialised: it is only written).
@@ -18,7 +19,7 @@ pub(crate) unsafe fn gather<T: Element>(
     p: impl Fn(T) -> bool,
 ) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if crate::features::avx2() {
+    if matches!(size_of::<T>(), 4 | 8) && crate::features::avx2() {
         // SAFETY: the CPU has AVX2 (checked above); `buf` holds the chunk (the caller's
         // promise).
         return Some(unsafe { x86::gather(chunk, buf, p) });
@@ -60,7 +61,7 @@ mod x86 {
     }
 
     /// # Safety
-    /// AVX2; `buf` writable for `chunk.len()` elements.
+    /// AVX2; `buf` writable for `chunk.len()` elements; T of 4 or 8 bytes.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn gather<T: Element>(
         chunk: &[T],

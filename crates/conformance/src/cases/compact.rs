@@ -52,10 +52,12 @@ fn compact_typed<T: Element, B: RawBackend>(
 
 pub fn compact_stable<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(compact_typed(b, scale, true));
+    each_half!(compact_typed(b, scale, true));
     Ok(())
 }
 
 pub fn compact_unordered<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(compact_typed(b, scale, false));
+    each_half!(compact_typed(b, scale, false));
     Ok(())
 }

@@ -24,5 +24,6 @@ fn count_if_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), 
 
 pub fn count_if<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(count_if_typed(b, scale));
+    each_half!(count_if_typed(b, scale));
     Ok(())
 }

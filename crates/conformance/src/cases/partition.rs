@@ -132,11 +132,13 @@ fn partition3_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<()
 
 pub fn partition<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(partition_typed(b, scale));
+    each_half!(partition_typed(b, scale));
     Ok(())
 }
 
 pub fn partition3<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(partition3_typed(b, scale));
+    each_half!(partition3_typed(b, scale));
     Ok(())
 }
 

@@ -30,7 +30,6 @@ pub(crate) fn compact<B: RawBackend, T: Element>(
     pred: Predicate<T>,
     stable: bool,
 ) -> Result<Compacted<B, T>> {
-    super::full::<T>("compact")?;
     let mut data = b.alloc::<T>(input.len())?;
     let len = b.raw_scalar(Validated::new(), |count| {
         b.compact_into(input, pred, stable, &mut data, count)
@@ -49,7 +48,6 @@ pub(crate) fn compact_into<B: RawBackend, T: Element>(
     out: &mut B::Buffer<T>,
     count: &mut B::Buffer<u64>,
 ) -> Result<()> {
-    super::full::<T>("compact")?;
     check_len(
         "compaction output (the input's length)",
         input.len(),

@@ -12,7 +12,6 @@ pub(crate) fn count_if<B: RawBackend, T: Element>(
     input: &B::Buffer<T>,
     pred: Predicate<T>,
 ) -> Result<u64> {
-    super::full::<T>("count_if")?;
     b.raw_scalar(Validated::new(), |out| b.count_if_into(input, pred, out))
 }
 
@@ -22,7 +21,6 @@ pub(crate) fn count_if_into<B: RawBackend, T: Element>(
     pred: Predicate<T>,
     out: &mut B::Buffer<u64>,
 ) -> Result<()> {
-    super::full::<T>("count_if")?;
     check_len("count_if output (one element)", 1, out.len())?;
     b.raw_count_if(Validated::new(), input, pred, out)
 }

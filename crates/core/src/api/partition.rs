@@ -75,7 +75,6 @@ pub trait Partition: RawBackend {
         input: &Self::Buffer<T>,
         pred: Predicate<T>,
     ) -> Result<Partitioned<Self, T>> {
-        super::full::<T>("partition")?;
         let mut data = self.alloc::<T>(input.len())?;
         let selected = self.raw_scalar(Validated::new(), |count| {
             self.partition_into(input, pred, &mut data, count)
@@ -111,7 +110,6 @@ pub trait Partition: RawBackend {
         out: &mut Self::Buffer<T>,
         count: &mut Self::Buffer<u64>,
     ) -> Result<()> {
-        super::full::<T>("partition")?;
         check_len(
             "partition output (the input's length)",
             input.len(),
@@ -180,7 +178,6 @@ pub trait Partition: RawBackend {
         out: &mut Self::Buffer<T>,
         counts: &mut Self::Buffer<u64>,
     ) -> Result<()> {
-        super::full::<T>("partition3")?;
         check_len(
             "partition3 output (the input's length)",
             input.len(),
