@@ -35,8 +35,10 @@ __global__ void __launch_bounds__(kSortThreads)
   if (first >= count) return;  // the whole warp: no segment of its own
   const uint64_t seg = first + ln / group;
   // Lanes of a segment past the last one, or past their segment's end, hold the largest pair,
-  // so they sort to the end.
-  U rank = (U)~(U)0;
+  // so they sort to the end. A 16-bit key's rank travels in a 32-bit word (the shuffles move 32
+  // and 64 bits); the sentinel is then above every rank.
+  typedef typename ShflWord<U>::type R;
+  R rank = (R)~(R)0;
   unsigned pos = ~0u;
   uint64_t start = 0;
   unsigned len = 0;
@@ -47,14 +49,14 @@ __global__ void __launch_bounds__(kSortThreads)
     len = (unsigned)(end - start);
   }
   if (q < len) {
-    rank = rank_of<U>(keys[start + q], r);
+    rank = (R)rank_of<U>(keys[start + q], r);
     pos = q;
   }
   for (unsigned size = 2; size <= group; size <<= 1) {
     for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
       // The partner lane by index, not by xor: a network's strides restart at every size,
       // which the executor would read as a shuffle-xor tree that starts too low.
-      const U other_rank = shfl_idx<U>(WK_FULL_MASK, rank, ln ^ stride, WK_WARP_SIZE);
+      const R other_rank = shfl_idx<R>(WK_FULL_MASK, rank, ln ^ stride, WK_WARP_SIZE);
       const unsigned other_pos = shfl_idx<unsigned>(WK_FULL_MASK, pos, ln ^ stride, WK_WARP_SIZE);
       // The last merge of every group is ascending.
       const bool ascending = (q & size) == 0;
@@ -117,6 +119,22 @@ int warp_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpe
   return host::launch_error();
 }
 
+// warp_path with the values' type from their size (none: any; its kernel reads no value).
+template <typename U>
+int warp_path_sized(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
+                    uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+                    const uint32_t* offsets, uint64_t seg_size, uint64_t count, uint64_t longest,
+                    void* keys_out, void* vals_out) {
+  if (value_size == 2)
+    return warp_path<U, uint16_t>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
+                                  longest, keys_out, vals_out);
+  if (value_size == 8)
+    return warp_path<U, uint64_t>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
+                                  longest, keys_out, vals_out);
+  return warp_path<U, uint32_t>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
+                                longest, keys_out, vals_out);
+}
+
 }  // namespace
 
 int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
@@ -129,24 +147,20 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
   const uint32_t key_size = key_size_of(key_dtype);
   if (!key_size || !rank_spec(key_dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
   if (n == 0 || count == 0 || n > kIndexLimit || (!offsets && seg_size == 0)) return WK_ERR_ARG;
-  if ((value_size != 0 && value_size != 4 && value_size != 8) || (value_size == 0) != !vals ||
+  if ((value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8) ||
+      (value_size == 0) != !vals ||
       (value_size == 0) != !vals_out)
     return WK_ERR_ARG;
   host::stream_t s = as_stream(stream);
   if (longest <= WK_WARP_SIZE) {
+    if (key_size == 2)
+      return warp_path_sized<uint16_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
+                                       seg_size, count, longest, keys_out, vals_out);
     if (key_size == 4)
-      return value_size == 8 ? warp_path<uint32_t, uint64_t>(s, st, warp_size, r, keys, vals, n,
-                                                             offsets, seg_size, count, longest, keys_out,
-                                                             vals_out)
-                             : warp_path<uint32_t, uint32_t>(s, st, warp_size, r, keys, vals, n,
-                                                             offsets, seg_size, count, longest, keys_out,
-                                                             vals_out);
-    return value_size == 8 ? warp_path<uint64_t, uint64_t>(s, st, warp_size, r, keys, vals, n,
-                                                           offsets, seg_size, count, longest, keys_out,
-                                                           vals_out)
-                           : warp_path<uint64_t, uint32_t>(s, st, warp_size, r, keys, vals, n,
-                                                           offsets, seg_size, count, longest, keys_out,
-                                                           vals_out);
+      return warp_path_sized<uint32_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
+                                       seg_size, count, longest, keys_out, vals_out);
+    return warp_path_sized<uint64_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
+                                     seg_size, count, longest, keys_out, vals_out);
   }
   if (scratch_bytes < sort_scratch_bytes(WK_ALGO_SEGMENTED_SORT, key_size, value_size, n))
     return WK_ERR_SCRATCH;

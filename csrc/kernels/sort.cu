@@ -295,6 +295,9 @@ int sort_keys_sized(host::stream_t s, wk_status* st, uint32_t warp_size, const R
     return sort_typed<U, uint32_t, 0>(s, st, warp_size, r, (const U*)keys, nullptr, n, kout,
                                       nullptr, sc);
   const int mode = values == WK_SORT_VALUES_INDICES ? 2 : 1;
+  if (value_size == 2 && mode == 1)
+    return sort_typed<U, uint16_t, 1>(s, st, warp_size, r, (const U*)keys, (const uint16_t*)vals,
+                                      n, kout, (uint16_t*)vals_out, sc);
   if (value_size == 4)
     return mode == 2 ? sort_typed<U, uint32_t, 2>(s, st, warp_size, r, (const U*)keys, nullptr, n,
                                                   kout, (uint32_t*)vals_out, sc)
@@ -326,13 +329,14 @@ int gather(host::stream_t s, const void* src, const uint32_t* idx, uint64_t n, v
 
 int gather_by_index(host::stream_t s, uint32_t size, const void* src, const uint32_t* idx,
                     uint64_t n, void* dst) {
+  if (size == 2) return gather<uint16_t>(s, src, idx, n, dst);
   if (size == 4) return gather<uint32_t>(s, src, idx, n, dst);
   if (size == 8) return gather<uint64_t>(s, src, idx, n, dst);
   return WK_ERR_ARG;
 }
 
 uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_size, uint64_t n) {
-  if (n == 0 || (key_size != 4 && key_size != 8)) return 0;
+  if (n == 0 || (key_size != 2 && key_size != 4 && key_size != 8)) return 0;
   const uint64_t index_sort = SortScratch::layout(nullptr, key_size, 4, n, kMaxPasses).total;
   switch (algo) {
     case WK_ALGO_SORT:
@@ -359,7 +363,8 @@ int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype
   RankSpec r;
   const uint32_t key_size = key_size_of(key_dtype);
   if (!key_size || !rank_spec(key_dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
-  if (n == 0 || (value_size != 0 && value_size != 4 && value_size != 8)) return WK_ERR_ARG;
+  if (n == 0 || (value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8))
+    return WK_ERR_ARG;
   if (value_size != 0 && (values == WK_SORT_VALUES_INDICES) != (vals == nullptr)) return WK_ERR_ARG;
   if (values == WK_SORT_VALUES_INDICES && (value_size != 4 || n > kIndexLimit)) return WK_ERR_ARG;
   if (value_size != 0 && vals_out == nullptr) return WK_ERR_ARG;
@@ -367,6 +372,9 @@ int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype
       SortScratch::layout(scratch, key_size, value_size, n, kMaxPasses, keys_out == nullptr);
   if (scratch_bytes < sc.total) return WK_ERR_SCRATCH;
   host::stream_t s = as_stream(stream);
+  if (key_size == 2)
+    return sort_keys_sized<uint16_t>(s, st, warp_size, r, value_size, values, keys, vals, n,
+                                     keys_out, vals_out, sc);
   if (key_size == 4)
     return sort_keys_sized<uint32_t>(s, st, warp_size, r, value_size, values, keys, vals, n,
                                      keys_out, vals_out, sc);

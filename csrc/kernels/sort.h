@@ -39,6 +39,7 @@ struct RankSpec {
 
 inline uint32_t key_size_of(uint32_t dtype) {
   switch (dtype) {
+    case DT_F16: case DT_BF16: return 2;
     case DT_I32: case DT_U32: case DT_F32: return 4;
     case DT_I64: case DT_U64: case DT_F64: return 8;
     default: return 0;
@@ -160,7 +161,7 @@ const uint32_t WK_SORT_VALUES_GIVEN = 0;
 const uint32_t WK_SORT_VALUES_INDICES = 1;
 
 // The sort behind the sort launcher, for the other sorting launchers: keys (key_dtype) and
-// their values (value_size 0, 4 or 8 bytes) into keys_out (nullptr: not wanted) and vals_out.
+// their values (value_size 0, 2, 4 or 8 bytes) into keys_out (nullptr: not wanted) and vals_out.
 int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
              uint32_t value_size, uint32_t values, const void* keys, const void* vals, uint64_t n,
              uint32_t begin_bit, uint32_t end_bit, uint32_t descending, void* scratch,
@@ -174,7 +175,7 @@ unsigned index_digits(uint64_t n);
 // The radix select's scratch for n keys of key_size bytes (any k up to top_k_select_limit).
 uint64_t top_k_select_scratch(uint32_t key_size, uint64_t n);
 
-// dst[i] = src[idx[i]] (idx NULL: src[i]) for i < n, elements of `size` bytes (4 or 8).
+// dst[i] = src[idx[i]] (idx NULL: src[i]) for i < n, elements of `size` bytes (2, 4 or 8).
 int gather_by_index(host::stream_t s, uint32_t size, const void* src, const uint32_t* idx,
                     uint64_t n, void* dst);
 

@@ -263,6 +263,9 @@ int top_k_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
   if (!rank_spec(dtype, begin_bit, end_bit, descending, &r)) return WK_ERR_ARG;
   if (scratch_bytes < sort_scratch_bytes(WK_ALGO_TOP_K, size, 4, n)) return WK_ERR_SCRATCH;
   if (k <= top_k_select_limit(n)) {
+    if (size == 2)
+      return select_typed<uint16_t>(stream, st, warp_size, dtype, r, (const uint16_t*)in, n, k,
+                                    (char*)scratch, scratch_bytes, values_out, indices_out);
     if (size == 4)
       return select_typed<uint32_t>(stream, st, warp_size, dtype, r, (const uint32_t*)in, n, k,
                                     (char*)scratch, scratch_bytes, values_out, indices_out);

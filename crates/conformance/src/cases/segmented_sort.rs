@@ -100,6 +100,7 @@ fn fixed_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Str
 
 pub fn segmented_sort_fixed<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(fixed_typed(b, scale));
+    each_half!(fixed_typed(b, scale));
     Ok(())
 }
 
@@ -132,7 +133,9 @@ pub fn segmented_sort_offsets<B: RawBackend>(b: &B, scale: Scale) -> Result<(), 
     offsets_typed::<u32, f64, B>(b, scale)?;
     offsets_typed::<f32, u32, B>(b, scale)?;
     offsets_typed::<i64, i32, B>(b, scale)?;
-    offsets_typed::<f64, u64, B>(b, scale)
+    offsets_typed::<f64, u64, B>(b, scale)?;
+    offsets_typed::<wavekit_core::f16, wavekit_core::bf16, B>(b, scale)?;
+    offsets_typed::<u32, wavekit_core::f16, B>(b, scale)
 }
 
 pub fn err_segmented_sort<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {

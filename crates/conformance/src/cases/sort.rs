@@ -53,15 +53,11 @@ pub(crate) fn sort_keys_of<K: Element>(n: usize, seed: u64, kind: u32) -> Vec<K>
             let mut k = values_with_specials::<K>(n, seed);
             if K::KIND.is_float() {
                 // -NaN with a payload, and a +NaN with another: both ends of the order.
-                let neg_nan = if K::KIND == ElemKind::F32 {
-                    0xFFC0_0001
-                } else {
-                    0xFFF8_0000_0000_0001
-                };
-                let pos_nan = if K::KIND == ElemKind::F32 {
-                    0x7FC0_0002
-                } else {
-                    0x7FF8_0000_0000_0002
+                let (neg_nan, pos_nan) = match K::KIND {
+                    ElemKind::F32 => (0xFFC0_0001, 0x7FC0_0002),
+                    ElemKind::F16 => (0xFE01, 0x7E02),
+                    ElemKind::BF16 => (0xFFC1, 0x7FC2),
+                    _ => (0xFFF8_0000_0000_0001, 0x7FF8_0000_0000_0002),
                 };
                 for (i, x) in k.iter_mut().enumerate() {
                     match splitmix(seed ^ i as u64) % 23 {
@@ -121,6 +117,7 @@ fn sort_keys_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(),
 
 pub fn sort_keys<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(sort_keys_typed(b, scale));
+    each_half!(sort_keys_typed(b, scale));
     Ok(())
 }
 
@@ -171,7 +168,11 @@ pub fn sort_pairs<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     pairs_with::<f64, B>(b, scale)?;
     sort_pairs_typed::<f32, i32, B>(b, scale)?;
     sort_pairs_typed::<i32, u64, B>(b, scale)?;
-    sort_pairs_typed::<u64, f32, B>(b, scale)
+    sort_pairs_typed::<u64, f32, B>(b, scale)?;
+    // 16-bit keys, 16-bit values, both.
+    sort_pairs_typed::<wavekit_core::f16, u32, B>(b, scale)?;
+    sort_pairs_typed::<u32, wavekit_core::bf16, B>(b, scale)?;
+    sort_pairs_typed::<wavekit_core::bf16, wavekit_core::f16, B>(b, scale)
 }
 
 fn argsort_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
@@ -199,6 +200,7 @@ fn argsort_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), S
 
 pub fn argsort<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(argsort_typed(b, scale));
+    each_half!(argsort_typed(b, scale));
     Ok(())
 }
 

@@ -58,6 +58,7 @@ fn top_k_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Str
 
 pub fn top_k<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(top_k_typed(b, scale));
+    each_half!(top_k_typed(b, scale));
     Ok(())
 }
 

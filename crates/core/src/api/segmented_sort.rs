@@ -72,7 +72,6 @@ pub trait SegmentedSort: RawBackend {
         out: &mut Self::Buffer<K>,
         order: SortOrder,
     ) -> Result<()> {
-        super::full::<K>("segmented_sort_keys")?;
         let spec = order.spec::<K>()?;
         let segs = segments.spec(keys.len(), KEYS)?;
         check_len("sorted keys (the keys' length)", keys.len(), out.len())?;
@@ -153,8 +152,6 @@ pub trait SegmentedSort: RawBackend {
         values_out: &mut Self::Buffer<V>,
         order: SortOrder,
     ) -> Result<()> {
-        super::full::<K>("segmented_sort_pairs")?;
-        super::full::<V>("segmented_sort_pairs")?;
         let spec = order.spec::<K>()?;
         let segs = segments.spec(keys.len(), KEYS)?;
         check_len("values (one per key)", keys.len(), values.len())?;

@@ -161,7 +161,6 @@ pub trait Sort: RawBackend {
         out: &mut Self::Buffer<K>,
         order: SortOrder,
     ) -> Result<()> {
-        super::full::<K>("sort_keys")?;
         let spec = order.spec::<K>()?;
         check_len("sorted keys (the keys' length)", keys.len(), out.len())?;
         if keys.is_empty() {
@@ -227,8 +226,6 @@ pub trait Sort: RawBackend {
         values_out: &mut Self::Buffer<V>,
         order: SortOrder,
     ) -> Result<()> {
-        super::full::<K>("sort_pairs")?;
-        super::full::<V>("sort_pairs")?;
         let spec = order.spec::<K>()?;
         check_len("values (one per key)", keys.len(), values.len())?;
         check_len("sorted keys (the keys' length)", keys.len(), keys_out.len())?;
@@ -299,7 +296,6 @@ pub trait Sort: RawBackend {
         indices: &mut Self::Buffer<u32>,
         order: SortOrder,
     ) -> Result<()> {
-        super::full::<K>("argsort")?;
         let spec = order.spec::<K>()?;
         check_indexable("argsort keys (indices are u32)", keys.len())?;
         check_len(

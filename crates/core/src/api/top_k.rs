@@ -78,7 +78,6 @@ pub trait TopK: RawBackend {
         order: SortOrder,
         values: &mut Self::Buffer<T>,
     ) -> Result<()> {
-        super::full::<T>("top_k")?;
         let spec = check_k::<T>(input.len(), k, order)?;
         check_len("top-k values (k elements)", k, values.len())?;
         self.raw_top_k(Validated::new(), input, k, spec, values, None)
@@ -138,7 +137,6 @@ pub trait TopK: RawBackend {
         values: &mut Self::Buffer<T>,
         indices: &mut Self::Buffer<u32>,
     ) -> Result<()> {
-        super::full::<T>("top_k_with_indices")?;
         let spec = check_k::<T>(input.len(), k, order)?;
         check_len("top-k values (k elements)", k, values.len())?;
         check_len("top-k indices (k elements)", k, indices.len())?;
