@@ -1,21 +1,20 @@
 //! Fuzz of the 16-bit floats (issue 23) on the CPU backend and the SIMT executor at 32 and 64
 //! lanes: `reduce` and `scan` of `f16` and `bf16` (random lengths, every op, specials among the
 //! values, outputs of the right length or off by a few); `segmented_reduce`, `warp_reduce`,
-//! `warp_scan`, `block_reduce`, `arg_reduce` and `warp_arg_reduce` (random segment sizes, vector sizes and widths, valid or
-//! not); and collectives that do not take them yet, which must refuse them with
-//! `UnsupportedType`.
+//! `warp_scan`, `block_reduce`, `arg_reduce` and `warp_arg_reduce` (random segment sizes,
+//! vector sizes and widths, valid or not); `count_if`, `scan_by_key` and `sort_keys` beside
+//! the reduce and scan.
 //!
 //! The property, as tests/fuzz_api.rs states it: a typed error exactly when this file's reading
 //! of the documented rules says the arguments are invalid (a bitwise op, an empty reduce, an
-//! output of another length, a collective that does not take the type), every output then as
-//! it was; otherwise `wavekit_conformance::reference` bit for bit.
+//! output of another length), every output then as it was; otherwise `wavekit_conformance::reference` bit for bit.
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::canonical::MAX_BLOCK;
 use wavekit::{
     ArgOp, ArgReduce, Backend, ByKey, Collectives, Element, Predicate, ReduceOp, ScanKind,
-    Segments, WarpPrimitives, WavekitError, bf16, f16,
+    Segments, Sort, SortOrder, WarpPrimitives, WavekitError, bf16, f16,
 };
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
@@ -57,35 +56,24 @@ fn reduce_and_scan<T: Element>(name: &str) {
             tally += judged("scan", out_len == n && op_ok::<T>(op), r, |()| {
                 same(&reference::device_scan(&vals, op, kind), &after)
             })?;
-            // Not taken yet: refused whatever the other arguments are.
-            let refused = b.count_if(&input, Predicate::Gt(T::from_bits(0x3C00)));
-            prop_assert!(
-                matches!(
-                    refused,
-                    Err(WavekitError::UnsupportedType {
-                        collective: "count_if",
-                        ..
-                    })
-                ),
-                "count_if of {}: {:?}",
-                T::KIND.name(),
-                refused
-            );
-            let refused = b.scan_by_key(&input, &input, ReduceOp::Sum, kind);
-            prop_assert!(
-                matches!(
-                    refused,
-                    Err(WavekitError::UnsupportedType {
-                        collective: "scan_by_key",
-                        ..
-                    })
-                ),
-                "scan_by_key of {}: {:?}",
-                T::KIND.name(),
-                refused
-            );
-            tally += Tally::REFUSED;
-            tally += Tally::REFUSED;
+            // Collectives that took them later: against the reference too (keys with NaNs and
+            // signed zeros among them).
+            let pred = Predicate::Gt(T::from_bits(0x3C00));
+            tally += judged("count_if", true, b.count_if(&input, pred), |got| {
+                prop_assert_eq!(got, reference::count_if(&vals, &pred));
+                Ok(())
+            })?;
+            let r = b.scan_by_key(&input, &input, op, kind);
+            tally += judged("scan_by_key", op_ok::<T>(op), r, |got| {
+                let got = b.download(&got).map_err(fail)?;
+                same(&reference::scan_by_key(&vals, &vals, op, kind), &got)
+            })?;
+            let order = SortOrder::DESCENDING;
+            tally += judged("sort_keys", true, b.sort_keys(&input, order), |got| {
+                let perm = reference::sort_permutation(&vals, order);
+                let want: Vec<T> = perm.iter().map(|&i| vals[i]).collect();
+                same(&want, &b.download(&got).map_err(fail)?)
+            })?;
             Ok(tally)
         })
     });

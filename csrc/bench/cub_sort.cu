@@ -1,7 +1,9 @@
 // CUB's sorts as the baselines of the sort rows, compiled from the CUB headers of the CUDA wheel
 // and timed in the same process and on the same stream as wavekit's launchers: DeviceRadixSort
-// keys and pairs, DeviceSegmentedSort's stable keys sort, and for top-k CUB's descending sort of
+// keys (f16 and bf16 too) and pairs, DeviceSegmentedSort's stable keys sort, and for top-k CUB's descending sort of
 // (key, index) pairs, what getting the k largest costs with a full sort.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
@@ -48,6 +50,9 @@ extern "C" int32_t wk_bench_cub_sort_keys(void* stream, uint32_t dtype, const vo
     case WK_NS::DT_U64: return keys_t<uint64_t>(s, in, out, n, descending, temp, temp_bytes);
     case WK_NS::DT_I64: return keys_t<int64_t>(s, in, out, n, descending, temp, temp_bytes);
     case WK_NS::DT_F64: return keys_t<double>(s, in, out, n, descending, temp, temp_bytes);
+    // CUB orders the 16-bit floats by their bits as it does float (-0.0 before +0.0).
+    case WK_NS::DT_F16: return keys_t<__half>(s, in, out, n, descending, temp, temp_bytes);
+    case WK_NS::DT_BF16: return keys_t<__nv_bfloat16>(s, in, out, n, descending, temp, temp_bytes);
     default: return WK_ERR_DTYPE;
   }
 }

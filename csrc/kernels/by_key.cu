@@ -29,12 +29,13 @@ const uint32_t kModeExclusive = 1;
 const uint32_t kModeReduce = 2;
 
 // Key equality on the keys' bits: IEEE `==` for floats (-0.0 == +0.0, a NaN equals nothing).
-template <typename KB> __device__ __forceinline__ bool key_eq(KB a, KB b, bool fl) {
-  if (!fl) return a == b;
-  const KB abs = ~(KB)0 >> 1;
-  const KB inf = sizeof(KB) == 4 ? (KB)0x7f800000u : (KB)0x7ff0000000000000ull;
-  if ((a & abs) > inf || (b & abs) > inf) return false;
-  return a == b || ((a | b) & abs) == 0;
+// `inf`: the bits of +infinity for float keys (those past it, sign cleared, are NaNs), 0 for
+// integer keys.
+template <typename KB> __device__ __forceinline__ bool key_eq(KB a, KB b, KB inf) {
+  if (!inf) return a == b;
+  const KB abs = (KB)((KB)~(KB)0 >> 1);
+  if ((KB)(a & abs) > inf || (KB)(b & abs) > inf) return false;
+  return a == b || (KB)((a | b) & abs) == 0;
 }
 
 // Keys first .. first + live - 1 into k (live <= 16): whole 16-byte vectors when the thread
@@ -82,24 +83,27 @@ template <typename T> struct ByKeyOccupancy {
 };
 
 template <int OP, typename T, typename KB, typename Status>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::blocks)
-    by_key_scan(wk_status* st, uint32_t warp_size, const KB* keys, uint32_t key_float,
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename Elem<T>::Acc>::blocks)
+    by_key_scan(wk_status* st, uint32_t warp_size, const KB* keys, uint64_t key_inf,
                 const T* in, uint64_t n, uint32_t mode, unsigned* counter, Status status,
                 CountStatus counts, T* out, KB* keys_out, unsigned long long* total) {
-  typedef Op<OP, T> O;
-  typedef Pad<T> P;
+  // Values are loaded widened to A (Elem<T>::Acc: float for the 16-bit floats), combined in A
+  // and rounded once on the way out, as device_scan does.
+  typedef typename Elem<T>::Acc A;
+  typedef Op<OP, A> O;
+  typedef Pad<A> P;
   const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / P::every;
-  WK_SHARED(T, items, kWarps * kWarpSlots);
-  WK_SHARED(T, group_tot, kGroups);
+  WK_SHARED(A, items, kWarps * kWarpSlots);
+  WK_SHARED(A, group_tot, kGroups);
   WK_SHARED(unsigned, group_totf, kGroups);
-  WK_SHARED(T, group_incl, kGroups);
+  WK_SHARED(A, group_incl, kGroups);
   WK_SHARED(unsigned, group_inclf, kGroups);
-  WK_SHARED(T, stash, StashFor<T>::size);
-  WK_SHARED(unsigned, stash_flags, StashFor<T>::flags);
+  WK_SHARED(A, stash, StashFor<A>::size);
+  WK_SHARED(unsigned, stash_flags, StashFor<A>::flags);
   WK_SHARED(unsigned, warp_heads, kWarps);
   WK_SHARED(unsigned, warp_ends, kWarps);
-  WK_SHARED_VAR(T, s_agg);
-  WK_SHARED_VAR(T, s_prefix);
+  WK_SHARED_VAR(A, s_agg);
+  WK_SHARED_VAR(A, s_prefix);
   WK_SHARED_VAR(uint64_t, s_offset);
   WK_SHARED_VAR(unsigned, s_tile);
   WK_SHARED_VAR(unsigned, s_starts);
@@ -118,16 +122,16 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
 
   // Values: each warp its 16 x W consecutive ones, coalesced, through shared memory.
   if (wbase + kWarpTileItems <= n) {
-    T x[kItems];
+    A x[kItems];
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) x[k] = in[wbase + k * WK_WARP_SIZE + ln];
+    for (unsigned k = 0; k < kItems; ++k) x[k] = to_acc(in[wbase + k * WK_WARP_SIZE + ln]);
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) wsm[P::at(k * WK_WARP_SIZE + ln)] = x[k];
   } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
       const unsigned idx = k * WK_WARP_SIZE + ln;
-      wsm[P::at(idx)] = wbase + idx < n ? in[wbase + idx] : O::identity();
+      wsm[P::at(idx)] = wbase + idx < n ? to_acc(in[wbase + idx]) : O::identity();
     }
   }
   // This thread's keys (items 16t .. 16t+15 of the tile), their head bits (the first key, or
@@ -135,7 +139,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   // differs from). Positions past n have neither.
   const uint64_t first = wbase + (uint64_t)ln * kItems;
   const unsigned live = first >= n ? 0 : (n - first >= kItems ? kItems : (unsigned)(n - first));
-  const bool fl = key_float != 0;
+  const KB fl = (KB)key_inf;
   KB k[kItems];
   load_keys<KB>(keys, first, live, ((uintptr_t)keys % sizeof(uint4)) == 0, k);
   unsigned hb = 0, eb = 0;
@@ -155,18 +159,18 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   syncwarp(NATIVE, mask);
 
   // 1. Thread-local scan of the pairs: s_k restarts at each head.
-  T s[kItems];
+  A s[kItems];
   s[0] = wsm[P::at(ln * kItems)];
 #pragma unroll
   for (unsigned i = 1; i < kItems; ++i) {
-    const T x = wsm[P::at(ln * kItems + i)];
+    const A x = wsm[P::at(ln * kItems + i)];
     s[i] = (hb >> i) & 1 ? x : O::combine(s[i - 1], x);
   }
 
   // 2. Kogge-Stone of the thread totals in each logical group, then over the group totals.
   unsigned wf = hb != 0;
-  const T wv = seg_kogge_stone<OP, T>(mask, s[kItems - 1], &wf, WK_LOGICAL_GROUP);
-  const T w_prev = shfl_up(mask, wv, 1, WK_LOGICAL_GROUP);
+  const A wv = seg_kogge_stone<OP, A>(mask, s[kItems - 1], &wf, WK_LOGICAL_GROUP);
+  const A w_prev = shfl_up(mask, wv, 1, WK_LOGICAL_GROUP);
   const unsigned wf_prev = shfl_up(mask, wf, 1, WK_LOGICAL_GROUP);
   const unsigned g = t / WK_LOGICAL_GROUP;
   const unsigned gl = t % WK_LOGICAL_GROUP;
@@ -189,8 +193,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   __syncthreads();
   if (t < WK_LOGICAL_GROUP) {
     unsigned f = t < kGroups ? group_totf[t] : 0;
-    const T x = t < kGroups ? group_tot[t] : O::identity();
-    const T u = seg_kogge_stone<OP, T>(mask & low_lanes(WK_LOGICAL_GROUP), x, &f, kGroups);
+    const A x = t < kGroups ? group_tot[t] : O::identity();
+    const A u = seg_kogge_stone<OP, A>(mask & low_lanes(WK_LOGICAL_GROUP), x, &f, kGroups);
     if (t < kGroups) {
       group_incl[t] = u;
       group_inclf[t] = f;
@@ -199,9 +203,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   __syncthreads();
 
   // 3-4. Thread prefix P_t = E_g + (w_prev) and the local inclusive values L_k = P_t + s_k.
-  const T e_g = g == 0 ? O::identity() : group_incl[g - 1];
+  const A e_g = g == 0 ? O::identity() : group_incl[g - 1];
   const unsigned e_f = g == 0 ? 0 : group_inclf[g - 1];
-  const T p = gl == 0 || wf_prev ? (gl == 0 ? e_g : w_prev) : O::combine(e_g, w_prev);
+  const A p = gl == 0 || wf_prev ? (gl == 0 ? e_g : w_prev) : O::combine(e_g, w_prev);
   // A head in the tile before this thread: then no item of it takes the tile prefix X.
   const unsigned pf = e_f | (gl == 0 ? 0 : wf_prev);
   unsigned seen = 0;  // a head among items 0 .. k of this thread
@@ -235,15 +239,15 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   // 5. The tile prefix X (tile > 0) by look-back, unless the tile starts with a head; a tile
   // with a head publishes its inclusive value first, which nothing before it can change.
   if (t < WK_WARP_SIZE) {
-    const T agg = s_agg;
-    T x = O::identity();
+    const A agg = s_agg;
+    A x = O::identity();
     uint64_t x0 = 0;
     if (tile == 0 || tile_head) {
       if (t == 0) status.publish(tile, kStatusInclusive, agg);
     } else if (t == 0) {
       status.publish(tile, kStatusAggregate, agg);
     }
-    if (tile != 0 && !starts) x = look_back<OP, T>(status, tile, stash, stash_flags);
+    if (tile != 0 && !starts) x = look_back<OP, A>(status, tile, stash, stash_flags);
     if (t == 0 && tile != 0 && !tile_head)
       status.publish(tile, kStatusInclusive, O::combine(x, agg));
     if (reduce) {
@@ -261,12 +265,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
     }
   }
   __syncthreads();
-  const T x = s_prefix;
+  const A x = s_prefix;
   seen = 0;
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
     seen |= (hb >> i) & 1;
-    const T l = wsm[P::at(ln * kItems + i)];
+    const A l = wsm[P::at(ln * kItems + i)];
     s[i] = pf || seen || tile == 0 ? l : O::combine(x, l);
   }
 
@@ -285,7 +289,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
     }
     __syncthreads();
     const uint64_t first_slot = starts ? offset : offset - 1;
-    for (unsigned r = t; r < ends; r += kThreads) out[first_slot + r] = items[r];
+    for (unsigned r = t; r < ends; r += kThreads) out[first_slot + r] = from_acc<T>(items[r]);
     if (tile == tiles - 1 && t == 0) *total = offset + count;
     return;
   }
@@ -294,7 +298,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   // threads' slots since the last barrier), then out coalesced; exclusive writes e + 1.
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
-    const T v = mode == kModeExclusive && ((eb >> i) & 1) ? O::identity() : s[i];
+    const A v = mode == kModeExclusive && ((eb >> i) & 1) ? O::identity() : s[i];
     wsm[P::at(ln * kItems + i)] = v;
   }
   syncwarp(NATIVE, mask);
@@ -302,7 +306,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
   if (!excl && wbase + kWarpTileItems <= n) {
 #pragma unroll
     for (unsigned i = 0; i < kItems; ++i)
-      out[wbase + i * WK_WARP_SIZE + ln] = wsm[P::at(i * WK_WARP_SIZE + ln)];
+      out[wbase + i * WK_WARP_SIZE + ln] = from_acc<T>(wsm[P::at(i * WK_WARP_SIZE + ln)]);
     return;
   }
 #pragma unroll
@@ -310,10 +314,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<T>::block
     const unsigned idx = i * WK_WARP_SIZE + ln;
     const uint64_t e = wbase + idx;
     if (excl) {
-      if (e + 1 < n) out[e + 1] = wsm[P::at(idx)];
-      if (e == 0) out[0] = O::identity();
+      if (e + 1 < n) out[e + 1] = from_acc<T>(wsm[P::at(idx)]);
+      if (e == 0) out[0] = from_acc<T>(O::identity());
     } else if (e < n) {
-      out[e] = wsm[P::at(idx)];
+      out[e] = from_acc<T>(wsm[P::at(idx)]);
     }
   }
 }
@@ -340,21 +344,27 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
   if (mode == kModeReduce && keys_out == nullptr) return WK_ERR_ARG;
   const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (tiles > 0x7fffffffull) return WK_ERR_ARG;
-  // The kernel sees only the keys' bits and whether they are floats.
-  uint32_t key_size = 0, key_float = key_dtype == DT_F32 || key_dtype == DT_F64;
-  with_dtype(key_dtype, [&](auto kt) {
+  // The kernel sees only the keys' bits and, for float keys, the bits of +infinity.
+  uint32_t key_size = 0;
+  with_dtype_io(key_dtype, [&](auto kt) {
     key_size = (uint32_t)sizeof(typename decltype(kt)::type);
     return WK_OK;
   });
+  const uint64_t key_inf = key_dtype == DT_F32    ? 0x7f800000ull
+                           : key_dtype == DT_F64  ? 0x7ff0000000000000ull
+                           : key_dtype == DT_F16  ? (uint64_t)HalfBits<wk_f16>::kInf
+                           : key_dtype == DT_BF16 ? (uint64_t)HalfBits<wk_bf16>::kInf
+                                                  : 0;
   if (key_size == 0) return WK_ERR_DTYPE;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
-    if (scratch_bytes < by_key_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
+    typedef typename Elem<T>::Acc A;
+    if (scratch_bytes < by_key_scratch(sizeof(A), n)) return WK_ERR_SCRATCH;
     char* s = (char*)scratch;
     unsigned* counter = (unsigned*)s;
-    typename StatusFor<T>::type status;
-    const uint64_t zeroed = status_layout<T>(s, tiles, &status);
-    const uint64_t sb = status_bytes(sizeof(T), tiles);
+    typename StatusFor<A>::type status;
+    const uint64_t zeroed = status_layout<A>(s, tiles, &status);
+    const uint64_t sb = status_bytes(sizeof(A), tiles);
     CountStatus counts;
     counts.words = (unsigned long long*)(s + sb);
     // The counter, the value statuses' flags and the head counts.
@@ -363,12 +373,14 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     if (rc) return rc;
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;
-      typedef typename StatusFor<T>::type S;
+      typedef typename StatusFor<A>::type S;
 #define WK_BY_KEY_LAUNCH(KB)                                                                 \
   WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, by_key_scan<O, T, KB, S>)(                     \
-      st, warp_size, (const KB*)keys, key_float, (const T*)vals, n, mode, counter, status,    \
+      st, warp_size, (const KB*)keys, key_inf, (const T*)vals, n, mode, counter, status,      \
       counts, (T*)out, (KB*)keys_out, (unsigned long long*)count)
-      if (key_size == 4)
+      if (key_size == 2)
+        WK_BY_KEY_LAUNCH(uint16_t);
+      else if (key_size == 4)
         WK_BY_KEY_LAUNCH(uint32_t);
       else
         WK_BY_KEY_LAUNCH(uint64_t);

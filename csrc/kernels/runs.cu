@@ -158,7 +158,7 @@ int runs_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dt
                 uint32_t value_size, const void* keys, const void* vals, uint64_t n,
                 void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
                 uint32_t* lengths, uint64_t* count) {
-  if (value_size != 0 && value_size != 4 && value_size != 8) return WK_ERR_ARG;
+  if (value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8) return WK_ERR_ARG;
   if ((value_size != 0) != (vals != nullptr && vals_out != nullptr)) return WK_ERR_ARG;
   if (n == 0) return host::memset_async(count, 0, sizeof(uint64_t), as_stream(stream));
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
@@ -172,11 +172,15 @@ int runs_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dt
   lasts.words = (unsigned long long*)((char*)scratch + 256 + round_up(CountStatus::bytes(tiles)));
   int rc = host::memset_async(scratch, 0, runs_scratch(n), as_stream(stream));
   if (rc) return rc;
-  return with_dtype(key_dtype, [&](auto tag) {
+  return with_dtype_io(key_dtype, [&](auto tag) {
     typedef typename decltype(tag)::type K;
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)count;
-    if (value_size == 8)
+    if (value_size == 2)
+      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, runs_kernel<K, uint16_t>)(
+          st, warp_size, (const K*)keys, (const uint16_t*)vals, n, counter, heads, lasts,
+          (K*)keys_out, (uint16_t*)vals_out, lengths, total);
+    else if (value_size == 8)
       WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, runs_kernel<K, uint64_t>)(
           st, warp_size, (const K*)keys, (const uint64_t*)vals, n, counter, heads, lasts,
           (K*)keys_out, (uint64_t*)vals_out, lengths, total);

@@ -27,6 +27,22 @@ __device__ __forceinline__ uint64_t within(uint64_t off, uint64_t lo, uint64_t h
   return off < lo ? lo : off > hi ? hi : off;
 }
 
+// A product vals[k] * x[c] in the accumulator type: the 16-bit floats widened first (their
+// product is exact in float), every other type as it is.
+template <typename T>
+__device__ __forceinline__ typename Elem<T>::Acc product(T v, T x) {
+  return mul(to_acc(v), to_acc(x));
+}
+
+// A matrix value, loaded evict-first where the arch layer has such a load (32 and 64 bits).
+template <typename T> __device__ __forceinline__ T load_matrix_value(const T* p) {
+  typedef typename Elem<T>::U U;
+  if constexpr (sizeof(U) >= 4)
+    return from_bits<T>(arch::load_streaming((const U*)p));
+  else
+    return *p;
+}
+
 template <typename T>
 __global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
                             const T* vals, const T* x, uint64_t x_len, uint64_t nnz,
@@ -34,9 +50,10 @@ __global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const ui
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   uint64_t row = t / vector;
   unsigned j = (unsigned)(t % vector);
-  T acc = Op<OP_SUM, T>::identity();
+  typedef typename Elem<T>::Acc A;
+  typedef Op<OP_SUM, A> O;
+  A acc = O::identity();
   if (row < rows) {
-    typedef Op<OP_SUM, T> O;
     // Defence in depth (the host validated the matrix): offsets past nnz are clamped and a
     // column past x is reported, so no load leaves the buffers whatever the launch gets.
     const uint64_t stop = row_offsets[row + 1];
@@ -52,8 +69,8 @@ __global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const ui
         ok = false;
         break;
       }
-      T p0 = mul(vals[k], x[c0]), p1 = mul(vals[k + vector], x[c1]);
-      T p2 = mul(vals[k + 2 * vector], x[c2]), p3 = mul(vals[k + 3 * vector], x[c3]);
+      A p0 = product(vals[k], x[c0]), p1 = product(vals[k + vector], x[c1]);
+      A p2 = product(vals[k + 2 * vector], x[c2]), p3 = product(vals[k + 3 * vector], x[c3]);
       acc = O::combine(O::combine(O::combine(O::combine(acc, p0), p1), p2), p3);
     }
     for (; ok && k < end; k += vector) {
@@ -62,13 +79,13 @@ __global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const ui
         bad = c;
         ok = false;
       } else {
-        acc = O::combine(acc, mul(vals[k], x[c]));
+        acc = O::combine(acc, product(vals[k], x[c]));
       }
     }
     if (!ok) report(st, WK_ERR_INDEX, (row << 32) | bad);
   }
-  T r = bfly<OP_SUM, T>(WK_FULL_MASK, acc, vector);
-  if (row < rows && j == 0) y[row] = r;
+  A r = bfly<OP_SUM, A>(WK_FULL_MASK, acc, vector);
+  if (row < rows && j == 0) y[row] = from_acc<T>(r);
 }
 
 // Nonzeros per ownership chunk (a power of two <= kSpmvWindow): enough chunks to fill the GPU
@@ -107,16 +124,16 @@ template <typename T, typename P>
 __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* cols, const T* vals,
                                                 const T* x, uint64_t x_len, uint64_t w0,
                                                 uint64_t w1, P prod) {
-  typedef typename Elem<T>::U U;
+  typedef typename Elem<T>::Acc A;
   const uint64_t cnt = w1 - w0;
   for (uint64_t i0 = threadIdx.x; i0 < cnt; i0 += (uint64_t)kGather * blockDim.x) {
     uint32_t c[kGather];
-    T v[kGather], xv[kGather];
+    A v[kGather], xv[kGather];
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
       const uint64_t i = i0 + (uint64_t)u * blockDim.x;
       c[u] = i < cnt ? arch::load_streaming(cols + w0 + i) : 0;
-      v[u] = i < cnt ? from_bits<T>(arch::load_streaming((const U*)(vals + w0 + i))) : T(0);
+      v[u] = i < cnt ? to_acc(load_matrix_value(vals + w0 + i)) : A(0);
     }
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
@@ -124,7 +141,7 @@ __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* c
       // Defence in depth, as spmv_kernel: a column past x is reported, never loaded.
       const bool in_x = c[u] < x_len;
       if (i < cnt && !in_x) report(st, WK_ERR_INDEX, c[u]);
-      xv[u] = i < cnt && in_x ? x[c[u]] : T(0);
+      xv[u] = i < cnt && in_x ? to_acc(x[c[u]]) : A(0);
     }
 #pragma unroll
     for (unsigned u = 0; u < kGather; ++u) {
@@ -139,8 +156,11 @@ __global__ void __launch_bounds__(kBlock)
     spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
                       const T* vals, const T* x, uint64_t x_len, uint64_t nnz, uint32_t vector,
                       const uint64_t* row_begin, T* y) {
-  typedef Op<OP_SUM, T> O;
-  WK_SHARED(T, prod, kSpmvWindow);
+  // Products and sums in the accumulator type (float for the 16-bit floats), each row rounded
+  // once.
+  typedef typename Elem<T>::Acc A;
+  typedef Op<OP_SUM, A> O;
+  WK_SHARED(A, prod, kSpmvWindow);
   const uint64_t rb = row_begin[blockIdx.x], re = row_begin[blockIdx.x + 1];
   // No row starts in this chunk: a long row of an earlier block covers it.
   if (rb == re) return;
@@ -162,14 +182,14 @@ __global__ void __launch_bounds__(kBlock)
   for (uint64_t base = 0; base < nrows; base += groups) {
     const uint64_t row = rb + base + g;
     const bool live = base + g < nrows;
-    T acc = O::identity();
+    A acc = O::identity();
     if (live) {
       const uint64_t b = within(row_offsets[row], k0, k1);
       const uint64_t e = within(row_offsets[row + 1], b, k1);
       for (uint64_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k - k0]);
     }
-    const T r = bfly<OP_SUM, T>(WK_FULL_MASK, acc, V);
-    if (live && j == 0) y[row] = r;
+    const A r = bfly<OP_SUM, A>(WK_FULL_MASK, acc, V);
+    if (live && j == 0) y[row] = from_acc<T>(r);
   }
   if (fits) return;
 
@@ -177,14 +197,14 @@ __global__ void __launch_bounds__(kBlock)
   // item is k), the block refilling the window between.
   const uint64_t last = re - 1;
   const bool mine = threadIdx.x < V;
-  T acc = O::identity();
+  A acc = O::identity();
   uint64_t k = within(row_offsets[last], k0, k1) + j;
   uint64_t w0 = k0;
   for (;;) {
     if (mine) {
       // Eight shared loads in flight before their eight in-order combines.
       for (; k + 7 * (uint64_t)V < w1; k += 8 * (uint64_t)V) {
-        T b[8];
+        A b[8];
 #pragma unroll
         for (unsigned u = 0; u < 8; ++u) b[u] = prod[k + u * V - w0];
 #pragma unroll
@@ -200,8 +220,8 @@ __global__ void __launch_bounds__(kBlock)
     __syncthreads();
   }
   if (threadIdx.x < WK_WARP_SIZE) {
-    const T r = bfly<OP_SUM, T>(WK_FULL_MASK, mine ? acc : O::identity(), V);
-    if (threadIdx.x == 0) y[last] = r;
+    const A r = bfly<OP_SUM, A>(WK_FULL_MASK, mine ? acc : O::identity(), V);
+    if (threadIdx.x == 0) y[last] = from_acc<T>(r);
   }
 }
 
@@ -230,7 +250,7 @@ int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint
                                                            chunks, row_begin);
   int rc = host::launch_error();
   if (rc) return rc;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     WK_LAUNCH((unsigned)chunks, kBlock, 0, s, spmv_chunk_kernel<T>)(
         st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, nnz, vector, row_begin, (T*)y);
@@ -245,7 +265,7 @@ int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row
   if (!pow2_upto(vector, WK_MAX_VECTOR) || rows > (~0ull) / vector ||
       !grid_for(rows * vector, kBlock, &grid))
     return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
+  return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     WK_LAUNCH(grid, kBlock, 0, as_stream(stream), spmv_kernel<T>)(st, row_offsets, cols, (const T*)vals,
                                                            (const T*)x, x_len, nnz, rows,

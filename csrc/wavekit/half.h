@@ -102,6 +102,11 @@ __device__ __forceinline__ bool eval_pred(uint32_t code, wk_bf16 x, wk_bf16 a, w
   return eval_pred<float>(code, to_acc(x), to_acc(a), to_acc(b));
 }
 
+// Keys of the runs compare with IEEE == on the widened values, as the host's half types do
+// (-0.0 == +0.0; a NaN equals nothing).
+__device__ __forceinline__ bool operator==(wk_f16 a, wk_f16 b) { return to_acc(a) == to_acc(b); }
+__device__ __forceinline__ bool operator==(wk_bf16 a, wk_bf16 b) { return to_acc(a) == to_acc(b); }
+
 // An accumulator value rounded to the storage type T (to nearest, ties to even).
 template <typename T> struct FromAcc {
   static __device__ __forceinline__ T of(T a) { return a; }

@@ -62,16 +62,17 @@ fn end<K: Element>(keys: &[K], i: usize) -> bool {
     i + 1 == keys.len() || keys[i + 1] != keys[i]
 }
 
-/// The input and the op, shared by every tile.
-struct Input<'a, K, V, F> {
+/// The input and the op, shared by every tile. Values combine in `V::Acc` (f32 for the 16-bit
+/// floats, widened on reading) and are rounded once where they are written.
+struct Input<'a, K, V: Element, F> {
     keys: &'a [K],
     values: &'a [V],
-    id: V,
+    id: V::Acc,
     f: F,
 }
 
-impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
-    fn pad(&self) -> Pair<V> {
+impl<K: Element, V: Element, F: Fn(V::Acc, V::Acc) -> V::Acc + Copy> Input<'_, K, V, F> {
+    fn pad(&self) -> Pair<V::Acc> {
         Pair {
             f: false,
             v: self.id,
@@ -79,10 +80,10 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
     }
 
     #[inline(always)]
-    fn pair(&self, i: usize) -> Pair<V> {
+    fn pair(&self, i: usize) -> Pair<V::Acc> {
         Pair {
             f: head(self.keys, i),
-            v: self.values[i],
+            v: self.values[i].to_acc(),
         }
     }
 
@@ -97,7 +98,10 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
     fn prefixes(
         &self,
         tile: usize,
-    ) -> ([Pair<V>; SCAN_TILE_THREADS], [Pair<V>; SCAN_TILE_THREADS]) {
+    ) -> (
+        [Pair<V::Acc>; SCAN_TILE_THREADS],
+        [Pair<V::Acc>; SCAN_TILE_THREADS],
+    ) {
         let r = self.tile(tile);
         let mut totals = [self.pad(); SCAN_TILE_THREADS];
         for (t, total) in totals.iter_mut().enumerate() {
@@ -116,7 +120,7 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
         for g in w.chunks_mut(GROUP) {
             kogge_stone(g, op);
         }
-        let mut u: [Pair<V>; GROUPS] = std::array::from_fn(|g| w[g * GROUP + GROUP - 1]);
+        let mut u: [Pair<V::Acc>; GROUPS] = std::array::from_fn(|g| w[g * GROUP + GROUP - 1]);
         kogge_stone(&mut u, op);
         let prefixes = std::array::from_fn(|t| {
             let g = t / GROUP;
@@ -127,8 +131,8 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
     }
 
     /// Tile `tile`'s aggregate (only asked of full tiles).
-    fn aggregate(&self, tile: usize) -> Pair<V> {
-        if V::KIND.is_float() {
+    fn aggregate(&self, tile: usize) -> Pair<V::Acc> {
+        if V::Acc::KIND.is_float() {
             let (p, s) = self.prefixes(tile);
             seg(p[SCAN_TILE_THREADS - 1], s[SCAN_TILE_THREADS - 1], self.f)
         } else {
@@ -142,20 +146,20 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
         }
     }
 
-    /// The inclusive values `X ⊕ L_e` of tile `tile` into `dst` (the tile's length); `x` is
-    /// the tile prefix, `None` for tile 0.
-    fn scan(&self, tile: usize, x: Option<Pair<V>>, dst: &mut [V]) {
+    /// The inclusive values `X ⊕ L_e` of tile `tile`, each rounded once, into `dst` (the
+    /// tile's length); `x` is the tile prefix, `None` for tile 0.
+    fn scan(&self, tile: usize, x: Option<Pair<V::Acc>>, dst: &mut [V]) {
         let r = self.tile(tile);
         let f = self.f;
-        if !V::KIND.is_float() {
+        if !V::Acc::KIND.is_float() {
             let mut carry = x.map_or(self.id, |x| x.v);
             for (d, i) in dst.iter_mut().zip(r) {
                 carry = if head(self.keys, i) {
-                    self.values[i]
+                    self.values[i].to_acc()
                 } else {
-                    f(carry, self.values[i])
+                    f(carry, self.values[i].to_acc())
                 };
-                *d = carry;
+                *d = V::from_acc(carry);
             }
             return;
         }
@@ -172,13 +176,14 @@ impl<K: Element, V: Element, F: Fn(V, V) -> V + Copy> Input<'_, K, V, F> {
                     s = seg(s, self.pair(i), f);
                 }
                 let l = seg(p, s, f);
-                dst[at + k] = x.map_or(l.v, |x| seg(x, l, f).v);
+                dst[at + k] = V::from_acc(x.map_or(l.v, |x| seg(x, l, f).v));
             }
         }
     }
 }
 
-/// Where a tile stands: its prefix (`None` in tile 0) and the heads and run ends before it.
+/// Where a tile stands: its prefix (`None` in tile 0, in the accumulator type) and the heads
+/// and run ends before it.
 struct Before<V> {
     x: Option<Pair<V>>,
     heads: usize,
@@ -187,7 +192,7 @@ struct Before<V> {
 
 /// Passes 1 and 2 of the module's doc: the prefix of every tile, into `words`; returns the
 /// number of runs.
-fn tile_prefixes<K: Element, V: Element, F: Fn(V, V) -> V + Copy + Sync>(
+fn tile_prefixes<K: Element, V: Element, F: Fn(V::Acc, V::Acc) -> V::Acc + Copy + Sync>(
     input: &Input<'_, K, V, F>,
     words: &mut [u64],
 ) -> usize {
@@ -212,11 +217,11 @@ fn tile_prefixes<K: Element, V: Element, F: Fn(V, V) -> V + Copy + Sync>(
             }
         });
     // X_i and the counts before each tile, in place.
-    let (mut x, mut heads, mut ends) = (None::<Pair<V>>, 0u64, 0u64);
+    let (mut x, mut heads, mut ends) = (None::<Pair<V::Acc>>, 0u64, 0u64);
     for w in words.chunks_exact_mut(WORDS) {
         let a = Pair {
             f: w[0] != 0,
-            v: V::from_bits(w[1]),
+            v: V::Acc::from_bits(w[1]),
         };
         if let Some(p) = x {
             (w[0], w[1]) = (p.f as u64, p.v.to_bits());
@@ -229,12 +234,12 @@ fn tile_prefixes<K: Element, V: Element, F: Fn(V, V) -> V + Copy + Sync>(
     heads as usize
 }
 
-fn before<V: Element>(words: &[u64], tile: usize) -> Before<V> {
+fn before<A: Element>(words: &[u64], tile: usize) -> Before<A> {
     let w = &words[tile * WORDS..][..WORDS];
     Before {
         x: (tile > 0).then(|| Pair {
             f: w[0] != 0,
-            v: V::from_bits(w[1]),
+            v: A::from_bits(w[1]),
         }),
         heads: w[2] as usize,
         ends: w[3] as usize,
@@ -251,8 +256,10 @@ fn scan<K: Element, V: Element>(
     scratch: &Scratch,
 ) {
     let tiles = keys.len().div_ceil(SCAN_TILE);
-    let id = V::identity(op);
-    with_op!(V, op, |f| {
+    let id = V::Acc::identity(op);
+    // The exclusive scan's value at a head, rounded as every output is.
+    let out_id = V::from_acc(id);
+    with_op!(V::Acc, op, |f| {
         let input = Input {
             keys,
             values,
@@ -265,10 +272,10 @@ fn scan<K: Element, V: Element>(
             out.par_chunks_mut(SCAN_TILE * TILES_PER_TASK)
                 .enumerate()
                 .for_each(|(task, o)| {
-                    let mut incl = [id; SCAN_TILE];
+                    let mut incl = [out_id; SCAN_TILE];
                     for (j, o) in o.chunks_mut(SCAN_TILE).enumerate() {
                         let i = task * TILES_PER_TASK + j;
-                        let b = before::<V>(words, i);
+                        let b = before::<V::Acc>(words, i);
                         if kind == ScanKind::Inclusive {
                             input.scan(i, b.x, o);
                             continue;
@@ -279,9 +286,9 @@ fn scan<K: Element, V: Element>(
                         // before the tile's first element: the last inclusive value of the tile
                         // before it).
                         let start = i * SCAN_TILE;
-                        let mut prev = b.x.map_or(id, |x| x.v);
+                        let mut prev = V::from_acc(b.x.map_or(id, |x| x.v));
                         for (k, (o, &l)) in o.iter_mut().zip(incl.iter()).enumerate() {
-                            *o = if head(keys, start + k) { id } else { prev };
+                            *o = if head(keys, start + k) { out_id } else { prev };
                             prev = l;
                         }
                     }
@@ -303,8 +310,8 @@ fn reduce<K: Element, V: Element>(
     let n = keys.len();
     let tiles = n.div_ceil(SCAN_TILE);
     let tasks = tiles.div_ceil(TILES_PER_TASK);
-    let id = V::identity(op);
-    with_op!(V, op, |f| {
+    let id = V::Acc::identity(op);
+    with_op!(V::Acc, op, |f| {
         let input = Input {
             keys,
             values,
@@ -319,8 +326,8 @@ fn reduce<K: Element, V: Element>(
                 let first = task * TILES_PER_TASK;
                 let last = tiles.min(first + TILES_PER_TASK);
                 let (b0, b1) = (
-                    before::<V>(words, first),
-                    (last < tiles).then(|| before::<V>(words, last)),
+                    before::<V::Acc>(words, first),
+                    (last < tiles).then(|| before::<V::Acc>(words, last)),
                 );
                 let (heads_end, ends_end) = b1.map_or((runs, runs), |b| (b.heads, b.ends));
                 // SAFETY: a task writes the runs whose heads (keys) and ends (values) lie in
@@ -329,11 +336,11 @@ fn reduce<K: Element, V: Element>(
                 let ko = unsafe { ko.part(b0.heads, heads_end - b0.heads) };
                 let vo = unsafe { vo.part(b0.ends, ends_end - b0.ends) };
                 let (mut h, mut e) = (0, 0);
-                let mut incl = [id; SCAN_TILE];
+                let mut incl = [V::from_acc(id); SCAN_TILE];
                 for i in first..last {
                     let r = input.tile(i);
                     let incl = &mut incl[..r.len()];
-                    input.scan(i, before::<V>(words, i).x, incl);
+                    input.scan(i, before::<V::Acc>(words, i).x, incl);
                     for (p, &l) in r.zip(incl.iter()) {
                         if head(keys, p) {
                             ko[h] = keys[p];

@@ -15,19 +15,20 @@ pub(crate) struct CsrView<'a, T> {
 }
 
 /// y = A x: each item is `vals[k] * x[cols[k]]` (a separate multiply), summed by the vector
-/// reduce; an empty row gives the Sum identity.
+/// reduce; an empty row gives the Sum identity. Products and sums run in `T::Acc` (f32 for the
+/// 16-bit floats, whose products are exact there), each row rounded once.
 pub(crate) fn spmv<T: Element>(a: CsrView<'_, T>, x: &[T], y: &mut [T], vector: u32) {
     let v = vector as usize;
-    let id = T::identity(ReduceOp::Sum);
-    let f = |p: T, q: T| T::combine(ReduceOp::Sum, p, q);
+    let id = T::Acc::identity(ReduceOp::Sum);
+    let f = |p: T::Acc, q: T::Acc| T::Acc::combine(ReduceOp::Sum, p, q);
     y.par_iter_mut()
         .enumerate()
         .with_min_len(SEGMENTS_PER_TASK)
         .for_each(|(r, yr)| {
             let (start, end) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);
             let (cols, vals) = (&a.cols[start..end], &a.vals[start..end]);
-            *yr = vector_reduce(end - start, v, id, f, |k| {
-                T::mul(vals[k], x[cols[k] as usize])
-            });
+            *yr = T::from_acc(vector_reduce(end - start, v, id, f, |k| {
+                T::Acc::mul(vals[k].to_acc(), x[cols[k] as usize].to_acc())
+            }));
         });
 }

@@ -159,7 +159,6 @@ macro_rules! conformance_cases {
             err_arg_reduce
             err_by_key
             err_partition
-            err_half_unsupported
         }
     };
 }

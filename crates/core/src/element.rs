@@ -6,9 +6,9 @@ use std::fmt::Debug;
 
 /// The element types wavekit moves through kernels. Sealed: the device code is compiled for
 /// exactly these eight. The two 16-bit floats ([`f16`], [`bf16`]) are storage types: their Sum
-/// and Product accumulate in `f32` ([`Element::Acc`]) and round once, and only the collectives
-/// listed in docs/COLLECTIVES.md ("Half precision") take them yet; the others refuse them with
-/// `UnsupportedType`.
+/// and Product accumulate in `f32` ([`Element::Acc`]) and round once (docs/COLLECTIVES.md,
+/// "Half precision"). Every collective of one device takes them; wavekit-dist's refuse them
+/// with `UnsupportedType`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum ElemKind {
@@ -125,11 +125,8 @@ pub trait Element:
     /// let ulp = 2f32.powi(-10);
     /// let want = [1.0, 1.0, 1.0 + ulp, 1.0 + 2.0 * ulp].map(f16::from_f32);
     /// assert_eq!(cpu.download(&out)?, want);
-    /// // Collectives that do not take 16-bit floats yet say so.
-    /// assert!(matches!(
-    ///     cpu.count_if(&input, Predicate::Gt(f16::ONE)),
-    ///     Err(WavekitError::UnsupportedType { collective: "count_if", elem: "f16" })
-    /// ));
+    /// // Selections compare exactly: of 1.0 and the three small values, one is at least 1.0.
+    /// assert_eq!(cpu.count_if(&input, Predicate::Ge(f16::ONE))?, 1);
     /// # Ok::<(), wavekit::WavekitError>(())
     /// ```
     type Acc: Element;

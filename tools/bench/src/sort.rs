@@ -1,4 +1,4 @@
-//! The sorting rows: keys (u32, f32, u64) and pairs (u32 keys with their positions), segmented
+//! The sorting rows: keys (u32, f32, u64, f16, bf16) and pairs (u32 keys with their positions), segmented
 //! sorts of short, warp-sized, long and power-law segments, and top-k. Every expected result is
 //! a stable sort by the conformance suite's rank (`reference::sort_rank`, docs/SEMANTICS.md),
 //! computed with rayon's stable parallel sort (independent of every wavekit backend, and fast
@@ -9,7 +9,7 @@ use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use rayon::prelude::*;
 use wavekit::api::{Segments, VectorSize};
-use wavekit::element::{Element, splitmix};
+use wavekit::element::{Element, bf16, f16, splitmix};
 use wavekit::{SegmentedSort, Sort, SortOrder, TopK};
 use wavekit_conformance::reference;
 
@@ -28,6 +28,8 @@ pub fn cases<B: BenchBackend>() -> Vec<Case<B>> {
         case!("sort keys", u32, sort_keys::<B, u32>),
         case!("sort keys", f32, sort_keys::<B, f32>),
         case!("sort keys", u64, sort_keys::<B, u64>),
+        case!("sort keys", f16, sort_keys::<B, f16>),
+        case!("sort keys", bf16, sort_keys::<B, bf16>),
         case!("sort pairs", u32, sort_pairs::<B>),
         case!("segmented sort 8", u32, |b, h, n| segmented::<B>(
             b,

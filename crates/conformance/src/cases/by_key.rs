@@ -1,5 +1,5 @@
 //! by_key: scan_by_key (inclusive, exclusive) and reduce_by_key bit for bit against the
-//! reference, every value type and op, u32 / i64 / f32 keys (NaN keys, -0.0 beside 0.0), runs
+//! reference, every value type and op, u32 / i64 / f32 keys (and 16-bit keys with 16-bit values) (NaN keys, -0.0 beside 0.0), runs
 //! of one, of ~8, across the 4096-element scan tiles, heads on tile edges, one run over
 //! everything; float values of mixed magnitudes so another combining order shows. err_by_key:
 //! refused arguments leave every output as it was.
@@ -11,6 +11,7 @@ use crate::reference;
 use wavekit_core::canonical::SCAN_TILE;
 use wavekit_core::element::{ElemKind, Element};
 use wavekit_core::{ByKey, RawBackend, ReduceOp, ScanKind, WavekitError as E};
+use wavekit_core::{bf16, f16};
 
 /// How the keys of a shape are laid out.
 #[derive(Clone, Copy, Debug)]
@@ -67,7 +68,9 @@ fn keys_for<K: Element>(n: usize, shape: Keys, seed: u64) -> Vec<K> {
         }
         Keys::One => (0..n)
             .map(|i| match K::KIND {
-                ElemKind::F32 | ElemKind::F64 if i % 2 == 1 => K::from_bits(neg_zero::<K>()),
+                ElemKind::F32 | ElemKind::F64 | ElemKind::F16 | ElemKind::BF16 if i % 2 == 1 => {
+                    K::from_bits(neg_zero::<K>())
+                }
                 _ => key_from::<K>(0),
             })
             .collect(),
@@ -77,6 +80,7 @@ fn keys_for<K: Element>(n: usize, shape: Keys, seed: u64) -> Vec<K> {
 fn neg_zero<K: Element>() -> u64 {
     match K::KIND {
         ElemKind::F32 => (-0.0f32).to_bits() as u64,
+        ElemKind::F16 | ElemKind::BF16 => 0x8000,
         _ => (-0.0f64).to_bits(),
     }
 }
@@ -86,6 +90,8 @@ fn key_from<K: Element>(k: u64) -> K {
     match K::KIND {
         ElemKind::F32 => K::from_bits((k as f32).to_bits() as u64),
         ElemKind::F64 => K::from_bits((k as f64).to_bits()),
+        ElemKind::F16 => K::from_bits(f16::from_f32(k as f32).to_bits() as u64),
+        ElemKind::BF16 => K::from_bits(bf16::from_f32(k as f32).to_bits() as u64),
         _ => K::from_bits(k),
     }
 }
@@ -109,6 +115,19 @@ fn mixed<V: Element>(n: usize, seed: u64) -> Vec<V> {
             .iter()
             .enumerate()
             .map(|(i, &x)| V::from_bits((x * scale(i)).to_bits()))
+            .collect(),
+        // The 16-bit floats: by 2^10 and 2^-10 (f32 sums of them round in some orders).
+        ElemKind::F16 | ElemKind::BF16 => values::<V>(n, seed)
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let y = x.to_f64() as f32 * (scale(i) as f32).powf(10.0 / 24.0);
+                V::from_bits(if V::KIND == ElemKind::F16 {
+                    f16::from_f32(y).to_bits() as u64
+                } else {
+                    bf16::from_f32(y).to_bits() as u64
+                })
+            })
             .collect(),
         _ => values_with_specials::<V>(n, seed),
     }
@@ -144,6 +163,15 @@ fn typed<V: Element, B: RawBackend>(b: &B, scale: Scale, which: Which) -> Result
                     )
                 };
                 check::<f32, V, B>(b, &ctx(ElemKind::F32), shape, seed, vals, op, which)?;
+                if V::KIND.is_half() {
+                    // 16-bit keys with the 16-bit values (f16 keys for bf16 values and the
+                    // other way round).
+                    if V::KIND == ElemKind::F16 {
+                        check::<bf16, V, B>(b, &ctx(ElemKind::BF16), shape, seed, vals, op, which)?;
+                    } else {
+                        check::<f16, V, B>(b, &ctx(ElemKind::F16), shape, seed, vals, op, which)?;
+                    }
+                }
                 if n <= 1000 || s % 2 == 0 {
                     check::<u32, V, B>(b, &ctx(ElemKind::U32), shape, seed, vals, op, which)?;
                 } else {
@@ -205,16 +233,19 @@ fn check<K: Element, V: Element, B: RawBackend>(
 
 pub fn scan_by_key_inclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(typed(b, scale, Which::Scan(ScanKind::Inclusive)));
+    each_half!(typed(b, scale, Which::Scan(ScanKind::Inclusive)));
     Ok(())
 }
 
 pub fn scan_by_key_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(typed(b, scale, Which::Scan(ScanKind::Exclusive)));
+    each_half!(typed(b, scale, Which::Scan(ScanKind::Exclusive)));
     Ok(())
 }
 
 pub fn reduce_by_key<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(typed(b, scale, Which::Reduce));
+    each_half!(typed(b, scale, Which::Reduce));
     Ok(())
 }
 

@@ -1,7 +1,6 @@
 //! The 16-bit floats (SEMANTICS "Half precision"): reduce, scan, segmented, block, tile and
 //! warp reduces and warp scan accumulate in f32 and round each result once, to nearest with
-//! ties to even, subnormals and overflow included; the collectives that do not take them
-//! refuse them with `UnsupportedType` and leave their outputs alone.
+//! ties to even, subnormals and overflow included.
 //!
 //! The expected bits below are worked out by hand (in the comments), not computed by any code
 //! under test: an implementation that accumulates in 16 bits, rounds towards zero, flushes
@@ -10,18 +9,15 @@
 use super::device_reduce::check_reduce;
 use super::device_scan::check_scan;
 use crate::Scale;
-use crate::check::{expect_err, ok, same_elems, same_lanes, show};
+use crate::check::{ok, same_elems, same_lanes, show};
 use crate::inputs::pick;
 use crate::reference;
-use wavekit_core::api::{ByKey, Collectives, Partition, Runs, Sort, SortOrder, TopK};
+use wavekit_core::api::Collectives;
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::element::splitmix;
 use wavekit_core::element::{Element, bf16, f16};
-use wavekit_core::error::WavekitError as E;
 use wavekit_core::op::ReduceOp;
-use wavekit_core::{
-    LaneMask, Predicate, RawBackend, ScanKind, Segments, VectorSize, WarpPrimitives,
-};
+use wavekit_core::{LaneMask, RawBackend, ScanKind, Segments, VectorSize, WarpPrimitives};
 
 /// One input, its op, the reduce's bits and (for Sum) the inclusive scan's bits.
 struct Row {
@@ -314,54 +310,4 @@ pub fn half_order<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     order_typed::<f16, B>(b, scale, 0x7800, 0x1800, 0x400)?;
     // bf16: ±2^26 (f32's unit there is 8) among values in [0.5, 1).
     order_typed::<bf16, B>(b, scale, 0x4C80, 0x3F00, 0x80)
-}
-
-/// Every collective that does not take the 16-bit floats refuses them before any work, with
-/// the collective named, and leaves the caller's outputs as they were.
-fn refused_typed<T: Element, B: RawBackend>(b: &B) -> Result<(), String> {
-    let vals: Vec<T> = (0..100u64).map(|i| T::from_bits(0x3C00 + i % 7)).collect();
-    let input = ok("upload", b.upload(&vals))?;
-    let before: Vec<T> = (0..100u64).map(|i| T::from_bits(0x4000 + i)).collect();
-    let mut out = ok("upload", b.upload(&before))?;
-    let mut count = ok("upload", b.upload(&[7u64, 7, 7]))?;
-    let pred = Predicate::Gt(T::from_bits(0x3C02));
-    let name = T::KIND.name();
-    macro_rules! refused {
-        ($what:literal, $call:expr) => {
-            expect_err!(
-                format!("{} of {name}", $what),
-                $call,
-                E::UnsupportedType { collective, .. } if *collective == $what
-            )?
-        };
-    }
-    refused!(
-        "scan_by_key",
-        b.scan_by_key(&input, &input, ReduceOp::Sum, ScanKind::Inclusive)
-    );
-    refused!("count_if", b.count_if(&input, pred));
-    refused!("compact", b.compact(&input, pred, true));
-    refused!(
-        "partition",
-        b.partition_into(&input, pred, &mut out, &mut count)
-    );
-    refused!(
-        "sort_keys",
-        b.sort_keys_into(&input, &mut out, SortOrder::ASCENDING)
-    );
-    refused!("top_k", b.top_k(&input, 3, SortOrder::DESCENDING));
-    refused!("unique", b.unique_into(&input, &mut out, &mut count));
-    refused!(
-        "reduce_by_key",
-        b.reduce_by_key(&input, &input, ReduceOp::Sum)
-    );
-    let after = ok("download", b.download(&out))?;
-    same_elems("refused calls' output", "element", &before, &after)?;
-    let counts = ok("download", b.download(&count))?;
-    same_elems("refused calls' counts", "element", &[7u64, 7, 7], &counts)
-}
-
-pub fn err_half_unsupported<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
-    each_half!(refused_typed(b));
-    Ok(())
 }

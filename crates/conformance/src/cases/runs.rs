@@ -104,16 +104,31 @@ fn rle_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Strin
 
 pub fn unique<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(unique_typed(b, scale));
+    each_half!(unique_typed(b, scale));
     Ok(())
 }
 
 pub fn unique_by_key<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(unique_by_key_typed(b, scale));
+    each_half!(unique_by_key_typed(b, scale));
+    // 16-bit values, beside 32-bit and 16-bit keys.
+    for (ctx, keys) in inputs::<u32>(scale) {
+        check_by_key::<u32, wavekit_core::f16, B>(b, &ctx, &keys, &reference::runs(&keys))?;
+    }
+    for (ctx, keys) in inputs::<wavekit_core::bf16>(scale) {
+        check_by_key::<wavekit_core::bf16, wavekit_core::f16, B>(
+            b,
+            &ctx,
+            &keys,
+            &reference::runs(&keys),
+        )?;
+    }
     Ok(())
 }
 
 pub fn run_length_encode<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(rle_typed(b, scale));
+    each_half!(rle_typed(b, scale));
     Ok(())
 }
 

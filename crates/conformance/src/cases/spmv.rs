@@ -71,6 +71,7 @@ fn spmv_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Stri
 
 pub fn spmv<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(spmv_typed(b, scale));
+    each_half!(spmv_typed(b, scale));
     Ok(())
 }
 

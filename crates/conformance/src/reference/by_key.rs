@@ -21,7 +21,8 @@ fn segmented<V: Element>(op: ReduceOp) -> impl Fn((bool, V), (bool, V)) -> (bool
     move |(fa, a), (fb, b)| (fa | fb, if fb { b } else { apply(op, a, b) })
 }
 
-/// scan_by_key of `values` (the keys' length) over the runs of `keys`.
+/// scan_by_key of `values` (the keys' length) over the runs of `keys`; the 16-bit floats
+/// combine in f32 and round each output once.
 pub fn scan_by_key<K: Element, V: Element>(
     keys: &[K],
     values: &[V],
@@ -29,6 +30,12 @@ pub fn scan_by_key<K: Element, V: Element>(
     kind: ScanKind,
 ) -> Vec<V> {
     assert_eq!(keys.len(), values.len(), "one value per key");
+    if V::KIND.is_half() {
+        // SEMANTICS "Half precision": the same over the values widened to f32, each output
+        // rounded once.
+        let wide = scan_by_key(keys, &super::device::widen(values), op, kind);
+        return wide.into_iter().map(V::from_acc).collect();
+    }
     let head = heads(keys);
     let pairs: Vec<(bool, V)> = head.iter().copied().zip(values.iter().copied()).collect();
     // The padding (and E_0) is (0, identity).

@@ -239,6 +239,11 @@ pub fn spmv<T: Element>(
     x: &[T],
     vector: u32,
 ) -> Vec<T> {
+    if T::KIND.is_half() {
+        // SEMANTICS "Half precision": products and sums in f32, each row rounded once.
+        let y = spmv(row_offsets, cols, &widen(vals), &widen(x), vector);
+        return y.into_iter().map(T::from_acc).collect();
+    }
     row_offsets
         .windows(2)
         .map(|w| {

@@ -95,8 +95,6 @@ pub trait ByKey: RawBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()> {
-        super::full::<K>("scan_by_key")?;
-        super::full::<V>("scan_by_key")?;
         op.check::<V>()?;
         check_len("values (one per key)", keys.len(), values.len())?;
         check_len(
@@ -133,8 +131,6 @@ pub trait ByKey: RawBackend {
         values: &Self::Buffer<V>,
         op: ReduceOp,
     ) -> Result<ReducedByKey<Self, K, V>> {
-        super::full::<K>("reduce_by_key")?;
-        super::full::<V>("reduce_by_key")?;
         op.check::<V>()?;
         check_len("values (one per key)", keys.len(), values.len())?;
         let mut keys_out = self.alloc::<K>(keys.len())?;
@@ -179,8 +175,6 @@ pub trait ByKey: RawBackend {
         count: &mut Self::Buffer<u64>,
         op: ReduceOp,
     ) -> Result<()> {
-        super::full::<K>("reduce_by_key")?;
-        super::full::<V>("reduce_by_key")?;
         op.check::<V>()?;
         let n = keys.len();
         check_len("values (one per key)", n, values.len())?;

@@ -80,7 +80,6 @@ pub trait Runs: RawBackend {
     /// # Errors
     /// As [`unique_into`](Self::unique_into), and `OutOfMemory`.
     fn unique<K: Element>(&self, keys: &Self::Buffer<K>) -> Result<super::Compacted<Self, K>> {
-        super::full::<K>("unique")?;
         let mut data = self.alloc::<K>(keys.len())?;
         let len = self.raw_scalar(Validated::new(), |count| {
             self.unique_into(keys, &mut data, count)
@@ -114,7 +113,6 @@ pub trait Runs: RawBackend {
         keys_out: &mut Self::Buffer<K>,
         count: &mut Self::Buffer<u64>,
     ) -> Result<()> {
-        super::full::<K>("unique")?;
         check_outputs(
             keys.len(),
             &[("unique keys (the keys' length)", keys_out.len())],
@@ -149,8 +147,6 @@ pub trait Runs: RawBackend {
         keys: &Self::Buffer<K>,
         values: &Self::Buffer<V>,
     ) -> Result<UniqueByKey<Self, K, V>> {
-        super::full::<K>("unique_by_key")?;
-        super::full::<V>("unique_by_key")?;
         check_len("values (one per key)", keys.len(), values.len())?;
         let mut keys_out = self.alloc::<K>(keys.len())?;
         let mut values_out = self.alloc::<V>(keys.len())?;
@@ -190,8 +186,6 @@ pub trait Runs: RawBackend {
         values_out: &mut Self::Buffer<V>,
         count: &mut Self::Buffer<u64>,
     ) -> Result<()> {
-        super::full::<K>("unique_by_key")?;
-        super::full::<V>("unique_by_key")?;
         check_outputs(
             keys.len(),
             &[
@@ -226,7 +220,6 @@ pub trait Runs: RawBackend {
     /// # Errors
     /// As [`run_length_encode_into`](Self::run_length_encode_into), and `OutOfMemory`.
     fn run_length_encode<K: Element>(&self, keys: &Self::Buffer<K>) -> Result<RunLengths<Self, K>> {
-        super::full::<K>("run_length_encode")?;
         check_indexable("run-length keys (lengths are u32)", keys.len())?;
         let mut keys_out = self.alloc::<K>(keys.len())?;
         let mut lengths = self.alloc::<u32>(keys.len())?;
@@ -265,7 +258,6 @@ pub trait Runs: RawBackend {
         lengths: &mut Self::Buffer<u32>,
         count: &mut Self::Buffer<u64>,
     ) -> Result<()> {
-        super::full::<K>("run_length_encode")?;
         check_indexable("run-length keys (lengths are u32)", keys.len())?;
         check_outputs(
             keys.len(),

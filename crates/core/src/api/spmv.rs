@@ -119,7 +119,6 @@ pub(crate) fn spmv<B: RawBackend, T: Element>(
     y: &mut B::Buffer<T>,
     vector: VectorSize,
 ) -> Result<()> {
-    super::full::<T>("spmv")?;
     check_len("SpMV x (matrix columns)", a.cols, x.len())?;
     check_len("SpMV y (matrix rows)", a.rows, y.len())?;
     let v = resolve_vector(vector, a.nnz, a.rows)?;
