@@ -254,6 +254,19 @@ def main():
                     raise SystemExit(f"{peer} sort {elem}: wrong")
                 add(peer, name, elem, n, t.time(f), 2 * n * k.dtype.itemsize)
             del k, kt, ref, ref_view
+        for elem, dt in [("f16", torch.float16), ("bf16", torch.bfloat16)]:
+            name = "sort keys"
+            if not want(name):
+                continue
+            # Values in [-8, 8) as wavekit's 16-bit rows; torch only (cupy has no bf16). Checked
+            # as numbers against torch's sort of the f32 widening.
+            kt = (torch.as_tensor(uniform(n, 20), device="cuda") / 125).to(dt)
+            ref = torch.sort(kt.float(), stable=True)[0]
+            f = lambda: torch.sort(kt, stable=True)[0]
+            if not bool((f().float() == ref).all()):
+                raise SystemExit(f"torch sort {elem}: wrong")
+            add("torch", name, elem, n, t.time(f), 4 * n)
+            del kt, ref
         if want("top_k"):
             x = torch.as_tensor(uniform(n, 26), device="cuda")
             order = torch.sort(x, descending=True, stable=True)

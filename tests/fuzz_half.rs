@@ -3,7 +3,8 @@
 //! values, outputs of the right length or off by a few); `segmented_reduce`, `warp_reduce`,
 //! `warp_scan`, `block_reduce`, `arg_reduce` and `warp_arg_reduce` (random segment sizes,
 //! vector sizes and widths, valid or not); `count_if`, `scan_by_key` and `sort_keys` beside
-//! the reduce and scan.
+//! the reduce and scan; `compact`, `partition`, `unique`, `reduce_by_key` and `top_k` over keys
+//! in runs with specials (random op, threshold and k, valid or not).
 //!
 //! The property, as tests/fuzz_api.rs states it: a typed error exactly when this file's reading
 //! of the documented rules says the arguments are invalid (a bitwise op, an empty reduce, an
@@ -13,8 +14,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::canonical::MAX_BLOCK;
 use wavekit::{
-    ArgOp, ArgReduce, Backend, ByKey, Collectives, Element, Predicate, ReduceOp, ScanKind,
-    Segments, Sort, SortOrder, WarpPrimitives, WavekitError, bf16, f16,
+    ArgOp, ArgReduce, Backend, ByKey, Collectives, Element, Partition, Predicate, Runs, ScanKind,
+    Segments, Sort, SortOrder, TopK, WarpPrimitives, WavekitError, bf16, f16,
 };
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
@@ -159,6 +160,73 @@ fn segments_warps_and_args<T: Element>(name: &str) {
             Ok(tally)
         })
     });
+}
+
+/// The selections and orders of 16-bit floats: keys in runs with NaNs, infinities and signed
+/// zeros among them; a random threshold, k and op.
+fn selections_and_orders<T: Element>(name: &str) {
+    let s = (op(), len(), 0usize..40, any::<bool>(), any::<u64>());
+    fuzz(name, s, |t, (op, n, k, stable, seed)| {
+        let keys: Vec<T> = inputs::run_keys(n, seed, 1 + (seed % 5) as usize);
+        let vals: Vec<T> = inputs::values_with_specials(n, seed ^ 1);
+        let pred = Predicate::Lt(inputs::values::<T>(1, seed ^ 2)[0]);
+        let fail = |e: WavekitError| TestCaseError::fail(e.to_string());
+        on!(t, |b| {
+            let (kb, vb) = (
+                b.upload(&keys).map_err(fail)?,
+                b.upload(&vals).map_err(fail)?,
+            );
+            let r = b.compact(&vb, pred, stable);
+            let mut tally = judged("compact", true, r, |got| {
+                let mut want = reference::compact(&vals, &pred);
+                let mut got = b.download(&got.data).map_err(fail)?[..got.len].to_vec();
+                if !stable {
+                    // Unordered: the same multiset.
+                    want.sort_by_key(|x| x.order_bits());
+                    got.sort_by_key(|x| x.order_bits());
+                }
+                same(&want, &got)
+            })?;
+            let r = b.partition(&vb, pred);
+            tally += judged("partition", true, r, |got| {
+                let (want, selected) = reference::partition(&vals, &pred);
+                prop_assert_eq!(selected, got.selected);
+                same(&want, &b.download(&got.data).map_err(fail)?)
+            })?;
+            tally += judged("unique", true, b.unique(&kb), |got| {
+                let want: Vec<T> = reference::runs(&keys).iter().map(|r| keys[r.0]).collect();
+                same(&want, &b.download(&got.data).map_err(fail)?[..got.len])
+            })?;
+            let r = b.reduce_by_key(&kb, &vb, op);
+            tally += judged("reduce_by_key", op_ok::<T>(op), r, |got| {
+                let (wk, wv) = reference::reduce_by_key(&keys, &vals, op);
+                same(&wk, &b.download(&got.keys).map_err(fail)?[..got.len])?;
+                same(&wv, &b.download(&got.values).map_err(fail)?[..got.len])
+            })?;
+            let order = if stable {
+                SortOrder::DESCENDING
+            } else {
+                SortOrder::ASCENDING
+            };
+            let r = b.top_k(&vb, k, order);
+            tally += judged("top_k", k >= 1 && k <= n, r, |got| {
+                let perm = reference::sort_permutation(&vals, order);
+                let want: Vec<T> = perm[..k].iter().map(|&i| vals[i]).collect();
+                same(&want, &b.download(&got).map_err(fail)?)
+            })?;
+            Ok(tally)
+        })
+    });
+}
+
+#[test]
+fn fuzz_half_selections_f16() {
+    selections_and_orders::<f16>("f16 compact/partition/unique/reduce_by_key/top_k");
+}
+
+#[test]
+fn fuzz_half_selections_bf16() {
+    selections_and_orders::<bf16>("bf16 compact/partition/unique/reduce_by_key/top_k");
 }
 
 #[test]

@@ -41,6 +41,9 @@ struct Pair<T> {
     v: T,
 }
 
+/// One pair per thread of a tile.
+type Threads<T> = [Pair<T>; SCAN_TILE_THREADS];
+
 /// `a ⊕ b`: b's value alone when b holds a head, else `op(a, b)`.
 #[inline(always)]
 fn seg<T: Copy>(a: Pair<T>, b: Pair<T>, f: impl Fn(T, T) -> T) -> Pair<T> {
@@ -95,13 +98,7 @@ impl<K: Element, V: Element, F: Fn(V::Acc, V::Acc) -> V::Acc + Copy> Input<'_, K
     /// `P_t`. Items past the input are the padding `(0, identity)`, which leaves a fold as it
     /// is, so a short thread's total is the fold of its items and a thread past the end is
     /// the padding.
-    fn prefixes(
-        &self,
-        tile: usize,
-    ) -> (
-        [Pair<V::Acc>; SCAN_TILE_THREADS],
-        [Pair<V::Acc>; SCAN_TILE_THREADS],
-    ) {
+    fn prefixes(&self, tile: usize) -> (Threads<V::Acc>, Threads<V::Acc>) {
         let r = self.tile(tile);
         let mut totals = [self.pad(); SCAN_TILE_THREADS];
         for (t, total) in totals.iter_mut().enumerate() {

@@ -7,34 +7,22 @@
 use super::timer::DeviceTimer;
 use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
-use crate::timing::{Baseline, Harness, Timed};
+use crate::timing::{Baseline, Harness};
 use wavekit::ArgOp;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::Element;
 use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
-/// Times an argmin / argmax job through the public API; `None` for the other jobs.
-pub(super) fn time<T: Element>(
+/// The vendor baseline of an argmin / argmax job (the caller timed ours through the public API),
+/// checked against our result; `None` where no baseline applies.
+pub(super) fn baseline<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
-) -> Option<Result<Timed>> {
-    if !matches!(job, Job::ArgReduce { .. }) {
-        return None;
-    }
-    Some(time_arg(b, timer, h, job))
-}
-
-fn time_arg<T: Element>(
-    b: &CudaBackend,
-    timer: &DeviceTimer<'_>,
-    h: &Harness,
-    job: &mut Job<'_, CudaBackend, T>,
-) -> Result<Timed> {
-    let timing = timer.time_call(h, "arg_reduce", || job.call(b))?;
-    let baseline = match job {
+) -> Result<Option<Baseline>> {
+    Ok(match job {
         Job::ArgReduce {
             input,
             op,
@@ -42,8 +30,7 @@ fn time_arg<T: Element>(
             index,
         } if T::KIND.is_float() => cub_arg(b, timer, h, input, *op, value, index)?,
         _ => None,
-    };
-    Ok(Timed { timing, baseline })
+    })
 }
 
 /// CUB's ArgMin / ArgMax of the input, checked against ours (`value`, `index`).

@@ -7,34 +7,22 @@
 use super::timer::DeviceTimer;
 use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
-use crate::timing::{Baseline, Harness, Timed};
+use crate::timing::{Baseline, Harness};
 use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
-/// Times a by-key job through the public API; `None` for the other jobs.
-pub(super) fn time<T: Element>(
+/// The vendor baseline of a by-key job (the caller timed ours through the public API),
+/// checked against our result; `None` where no baseline applies.
+pub(super) fn baseline<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
-) -> Option<Result<Timed>> {
-    if !matches!(job, Job::ByKey { .. }) {
-        return None;
-    }
-    Some(time_by_key(b, timer, h, job))
-}
-
-fn time_by_key<T: Element>(
-    b: &CudaBackend,
-    timer: &DeviceTimer<'_>,
-    h: &Harness,
-    job: &mut Job<'_, CudaBackend, T>,
-) -> Result<Timed> {
-    let timing = timer.time_call(h, "by_key", || job.call(b))?;
-    let baseline = match job {
+) -> Result<Option<Baseline>> {
+    Ok(match job {
         Job::ByKey {
             keys,
             values,
@@ -45,8 +33,7 @@ fn time_by_key<T: Element>(
             cub_by_key(b, timer, h, keys, values, ours, reduce)?
         }
         _ => None,
-    };
-    Ok(Timed { timing, baseline })
+    })
 }
 
 /// CUB's reduce by key (with `reduce`: our run keys and count) or inclusive scan by key,

@@ -7,34 +7,22 @@
 use super::timer::DeviceTimer;
 use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
-use crate::timing::{Baseline, Harness, Timed};
+use crate::timing::{Baseline, Harness};
 use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer, Predicate};
 
-/// Times a partition job through the public API; `None` for the other jobs.
-pub(super) fn time<T: Element>(
+/// The vendor baseline of a partition job (the caller timed ours through the public API),
+/// checked against our result; `None` where no baseline applies.
+pub(super) fn baseline<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
-) -> Option<Result<Timed>> {
-    if !matches!(job, Job::Partition { .. }) {
-        return None;
-    }
-    Some(time_partition(b, timer, h, job))
-}
-
-fn time_partition<T: Element>(
-    b: &CudaBackend,
-    timer: &DeviceTimer<'_>,
-    h: &Harness,
-    job: &mut Job<'_, CudaBackend, T>,
-) -> Result<Timed> {
-    let timing = timer.time_call(h, "partition", || job.call(b))?;
-    let baseline = match job {
+) -> Result<Option<Baseline>> {
+    Ok(match job {
         Job::Partition {
             input,
             pred,
@@ -44,8 +32,7 @@ fn time_partition<T: Element>(
             cub_partition(b, timer, h, input, ours, count)?
         }
         _ => None,
-    };
-    Ok(Timed { timing, baseline })
+    })
 }
 
 /// CUB's partition of the positive elements, checked against ours.

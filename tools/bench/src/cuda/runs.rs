@@ -6,34 +6,22 @@
 use super::timer::DeviceTimer;
 use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
-use crate::timing::{Baseline, Harness, Timed};
+use crate::timing::{Baseline, Harness};
 use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
-/// Times a runs job through the public API; `None` for the other jobs.
-pub(super) fn time<T: Element>(
+/// The vendor baseline of a runs job (the caller timed ours through the public API),
+/// checked against our result; `None` where no baseline applies.
+pub(super) fn baseline<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
-) -> Option<Result<Timed>> {
-    if !matches!(job, Job::Runs { .. }) {
-        return None;
-    }
-    Some(time_runs(b, timer, h, job))
-}
-
-fn time_runs<T: Element>(
-    b: &CudaBackend,
-    timer: &DeviceTimer<'_>,
-    h: &Harness,
-    job: &mut Job<'_, CudaBackend, T>,
-) -> Result<Timed> {
-    let timing = timer.time_call(h, "runs", || job.call(b))?;
-    let baseline = match job {
+) -> Result<Option<Baseline>> {
+    Ok(match job {
         Job::Runs {
             keys,
             keys_out,
@@ -44,8 +32,7 @@ fn time_runs<T: Element>(
             cub_runs(b, timer, h, keys, keys_out, lengths, count)?
         }
         _ => None,
-    };
-    Ok(Timed { timing, baseline })
+    })
 }
 
 /// CUB's run-length encode (with `lengths`) or unique of the keys, checked against ours.

@@ -7,36 +7,21 @@
 use super::timer::DeviceTimer;
 use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
 use crate::job::Job;
-use crate::timing::{Harness, Timed, Timing};
+use crate::timing::{Baseline, Harness, Timing};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
-/// Times a sorting job through the public API; `None` for the other jobs.
-pub(super) fn time<T: Element>(
+/// The vendor baseline of a sorting job (sort, segmented sort, top-k) (the caller timed ours through the public API),
+/// checked against our result; `None` where no baseline applies.
+pub(super) fn baseline<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
     h: &Harness,
     job: &mut Job<'_, CudaBackend, T>,
-) -> Option<Result<Timed>> {
-    if !matches!(
-        job,
-        Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. }
-    ) {
-        return None;
-    }
-    Some(time_sort(b, timer, h, job))
-}
-
-fn time_sort<T: Element>(
-    b: &CudaBackend,
-    timer: &DeviceTimer<'_>,
-    h: &Harness,
-    job: &mut Job<'_, CudaBackend, T>,
-) -> Result<Timed> {
-    let timing = timer.time_call(h, "sort", || job.call(b))?;
-    let baseline = match job {
+) -> Result<Option<Baseline>> {
+    Ok(match job {
         Job::Sort {
             keys,
             keys_out,
@@ -63,8 +48,7 @@ fn time_sort<T: Element>(
             indices,
         } => cub_top_k(b, timer, h, input, *k, values, indices)?,
         _ => None,
-    };
-    Ok(Timed { timing, baseline })
+    })
 }
 
 fn same<T: Element>(
