@@ -88,11 +88,12 @@ int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n, 
 uint32_t wk_bench_warp_rounds_count(void);
 int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_t* out,
                              uint32_t hw);
-// Stable compaction of f32 x > threshold compiled for `blocks` blocks per SM (6, 7, 8; 0 the
-// default); scratch as the compact launcher's, the count to *count (device).
+// Compaction (stable or unordered) of f32 x > threshold in the shape `blocks` names
+// (compact_launch_b; 0 the default); scratch as the compact launcher's, the count to *count
+// (device).
 int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
                            void* scratch, uint64_t scratch_bytes, float* out, uint64_t* count,
-                           uint32_t blocks);
+                           uint32_t stable, uint32_t blocks);
 
 // The seed ladder: sum of n floats by step 1..6 (see ladder.cu), result to *result (host),
 // synchronising the stream. `d_y` is one device float the atomic steps accumulate into.

@@ -41,10 +41,10 @@ extern "C" int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_
 
 extern "C" int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
                                       void* scratch, uint64_t scratch_bytes, float* out,
-                                      uint64_t* count, uint32_t blocks) {
+                                      uint64_t* count, uint32_t stable, uint32_t blocks) {
   uint32_t bits;
   __builtin_memcpy(&bits, &threshold, sizeof bits);
   // Predicate code 2: x > a (src/op.rs Predicate::encode).
-  return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, bits, 0, 1, in, n, scratch,
-                          scratch_bytes, out, count, blocks);
+  return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, bits, 0,
+                                 stable, in, n, scratch, scratch_bytes, out, count, blocks);
 }

@@ -17,16 +17,18 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 // order is kept) or from one atomic per tile (unordered: tiles land in arrival order, each
 // tile's items in order), and the selected items are staged in shared memory at their rank
 // and written out coalesced. Tiles are numbered in the order blocks start.
-// BLOCKS: blocks per SM the registers must allow (1: no more than the compiler's choice). The stable
-// kernel's look-back is an integer one, which at seven blocks made the i32 scan 1.12x faster
-// (BENCHMARKS.md); the bench's "blocks=" rows measure it here.
-template <typename T, bool STABLE, int BLOCKS = 1>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
+// K: tiles a block (K x 256 threads, one count and one look-back for all K, which is the same
+// output: counts are integers, the order is the input's). The look-back holds its block at a
+// barrier, and K = 2 halves the look-backs and barriers per byte, as it did for the scan.
+// BLOCKS: blocks per SM the registers must allow (1: no more than the compiler's choice). The
+// bench's "tiles= blocks=" rows measure the neighbours of the default.
+template <typename T, bool STABLE, int BLOCKS = 1, int K = 1>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     compact_kernel(wk_status* st, uint32_t warp_size, uint32_t pred, uint64_t a, uint64_t b,
                    const T* in, uint64_t n, unsigned* counter, CountStatus status, T* out,
                    unsigned long long* total) {
-  WK_SHARED(T, items, Pad<T>::size);
-  WK_SHARED(unsigned, warp_tot, kWarps);
+  WK_SHARED(T, items, K * Pad<T>::size);
+  WK_SHARED(unsigned, warp_tot, K * kWarps);
   WK_SHARED_VAR(uint64_t, s_offset);
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
@@ -34,8 +36,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   if (t == 0) s_tile = STABLE ? atomicAdd(counter, 1u) : blockIdx.x;
   __syncthreads();
   const uint64_t tile = s_tile;
-  const uint64_t base = tile * WK_SCAN_TILE;
-  const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  const uint64_t base = tile * K * WK_SCAN_TILE;
+  const uint64_t tiles = (n + K * WK_SCAN_TILE - 1) / (K * WK_SCAN_TILE);
   T va = from_bits<T>((typename Elem<T>::U)a);
   T vb = from_bits<T>((typename Elem<T>::U)b);
 
@@ -64,7 +66,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   __syncthreads();
   unsigned rank = incl - mine;
   unsigned count = 0;
-  for (unsigned i = 0; i < kWarps; ++i) {
+  for (unsigned i = 0; i < K * kWarps; ++i) {
     if (i < w) rank += warp_tot[i];
     count += warp_tot[i];
   }
@@ -95,7 +97,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   }
   __syncthreads();
   const uint64_t offset = s_offset;
-  for (unsigned r = t; r < count; r += kThreads) out[offset + r] = items[Pad<T>::at(r)];
+  for (unsigned r = t; r < count; r += K * kThreads) out[offset + r] = items[Pad<T>::at(r)];
   if (STABLE && tile == tiles - 1 && t == 0) *total = offset + count;
 }
 
@@ -133,25 +135,43 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
     typedef typename decltype(tag)::type T;
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)out_count;
-    // Measured on an H100 at 2^28 (the bench's "blocks=" rows): seven blocks per SM 1.18x
-    // faster than the compiler's choice (five, by registers), eight the same as seven.
-    if (blocks == 0) blocks = 7;
-    if (stable && blocks == 6)
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, compact_kernel<T, true, 6>)(
-          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total);
-    else if (stable && blocks == 7)
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, compact_kernel<T, true, 7>)(
-          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total);
-    else if (stable && blocks == 8)
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, compact_kernel<T, true, 8>)(
-          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total);
-    else if (stable)
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, compact_kernel<T, true>)(
-          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total);
-    else
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, as_stream(stream), compact_kernel<T, false>)(
-          st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out,
-          (unsigned long long*)out_count);
+    // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.
+#define WK_COMPACT_LAUNCH(K, ...)                                                            \
+  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(            \
+      st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total)
+    // blocks (the bench's neighbours of the default): 0 the default, 1..8 one tile a block
+    // compiled for that many blocks per SM (1: the compiler's choice), else tiles per block
+    // times 16 plus blocks per SM. Measured on an H100 (f32, x > 0, the bench's "tiles=
+    // blocks=" rows, 2026-11-26): stable, two tiles at four blocks 1.02x / 1.00x / 1.03x of one
+    // tile at seven at 2^28 / 2^24 / 2^20 (two tiles of 8-byte values pass the 48 KB of static
+    // shared memory: those keep one tile at seven, 1.18x the compiler's choice at 2^28);
+    // unordered, one tile at seven blocks 1.39x / 1.28x faster than the compiler's choice (its
+    // old default) at 2^28 / 2^24 (the same at 2^20) and 1.06x of two tiles at four.
+    if (blocks == 0) blocks = stable && sizeof(T) <= 4 ? 2 * 16 + 4 : 7;
+#define WK_COMPACT_SHAPES(S)                                                                 \
+  switch (blocks) {                                                                          \
+    case 1: WK_COMPACT_LAUNCH(1, compact_kernel<T, S>); break;                               \
+    case 6: WK_COMPACT_LAUNCH(1, compact_kernel<T, S, 6>); break;                            \
+    case 8: WK_COMPACT_LAUNCH(1, compact_kernel<T, S, 8>); break;                            \
+    case 2 * 16 + 3:                                                                         \
+    case 2 * 16 + 4:                                                                         \
+      if constexpr (sizeof(T) <= 4) {                                                        \
+        if (blocks == 2 * 16 + 3)                                                            \
+          WK_COMPACT_LAUNCH(2, compact_kernel<T, S, 3, 2>);                                  \
+        else                                                                                 \
+          WK_COMPACT_LAUNCH(2, compact_kernel<T, S, 4, 2>);                                  \
+        break;                                                                               \
+      }                                                                                      \
+      [[fallthrough]];                                                                       \
+    default: WK_COMPACT_LAUNCH(1, compact_kernel<T, S, 7>);                                  \
+  }
+    if (stable) {
+      WK_COMPACT_SHAPES(true)
+    } else {
+      WK_COMPACT_SHAPES(false)
+    }
+#undef WK_COMPACT_SHAPES
+#undef WK_COMPACT_LAUNCH
     return host::launch_error();
   });
 }

@@ -216,6 +216,7 @@ unsafe extern "C" {
         scratch_bytes: u64,
         out: *mut f32,
         count: *mut u64,
+        stable: u32,
         blocks: u32,
     ) -> i32;
     pub fn wk_bench_ladder(

@@ -1,14 +1,15 @@
 //! CUDA-only rows of issue 13's kernel choices, each against the alternative in the same run:
 //! the integer warp reduce on the hardware reduce against the shuffle butterfly (a warp-level
-//! microbenchmark), the stable compaction compiled for more blocks per SM against the default,
-//! and the sliced shared-memory histogram of 65536 bins against the global-atomics method the
-//! launcher used before. Every result is checked against the reference before it is timed.
+//! microbenchmark), the stable compaction in other shapes (tiles a block, blocks per SM) against
+//! the default, and the sliced shared-memory histogram of 65536 bins against the global-atomics
+//! method the launcher used before. Every result is checked against the reference before it is timed.
 
 use super::ffi;
 use super::timer::{DeviceTimer, check};
 use super::{inp, out, scratch, stream};
 use crate::cases::{Case, CaseResult, Measured, Refused, check_all, keys_for, random, size_of};
 use crate::timing::{Baseline, Harness};
+use rayon::prelude::*;
 use wavekit::Backend;
 use wavekit::Predicate;
 use wavekit::cuda::CudaBackend;
@@ -24,19 +25,34 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: warp_rounds,
         },
         Case {
-            collective: "compact x>0 stable blocks=compiler (before)",
+            collective: "compact x>0 stable tiles=1 blocks=7 (before)",
             elem: "f32",
-            run: |b, h, n| compact_blocks(b, h, n, 1),
+            run: |b, h, n| compact_shape(b, h, n, true, 7),
         },
         Case {
-            collective: "compact x>0 stable blocks=7",
+            collective: "compact x>0 stable tiles=1 blocks=8",
             elem: "f32",
-            run: |b, h, n| compact_blocks(b, h, n, 7),
+            run: |b, h, n| compact_shape(b, h, n, true, 8),
         },
         Case {
-            collective: "compact x>0 stable blocks=8",
+            collective: "compact x>0 stable tiles=2 blocks=3",
             elem: "f32",
-            run: |b, h, n| compact_blocks(b, h, n, 8),
+            run: |b, h, n| compact_shape(b, h, n, true, 2 * 16 + 3),
+        },
+        Case {
+            collective: "compact x>0 unordered tiles=1 blocks=compiler (before)",
+            elem: "f32",
+            run: |b, h, n| compact_shape(b, h, n, false, 1),
+        },
+        Case {
+            collective: "compact x>0 unordered tiles=1 blocks=8",
+            elem: "f32",
+            run: |b, h, n| compact_shape(b, h, n, false, 8),
+        },
+        Case {
+            collective: "compact x>0 unordered tiles=2 blocks=4",
+            elem: "f32",
+            run: |b, h, n| compact_shape(b, h, n, false, 2 * 16 + 4),
         },
         Case {
             collective: "histogram 65536 uniform vs before",
@@ -102,11 +118,16 @@ fn warp_rounds(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
     })
 }
 
-/// The stable compaction compiled for `blocks` blocks per SM (1: no floor, the compiler's
-/// choice, which the launcher took before), against the default.
-fn compact_blocks(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
+/// The compaction in another shape, against the default: `blocks` is what the launcher's
+/// `blocks` argument takes (1..8: one tile a block compiled for that many blocks per SM, else
+/// tiles per block times 16 plus blocks per SM).
+fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u32) -> CaseResult {
     let x: Vec<f32> = random(n, 11);
-    let want = reference::compact(&x, &Predicate::Gt(0.0f32));
+    let mut want = reference::compact(&x, &Predicate::Gt(0.0f32));
+    if !stable {
+        // Unordered keeps the multiset: compare in bit order.
+        want.par_sort_unstable_by_key(|v| v.to_bits());
+    }
     let input = b.upload(&x)?;
     // SAFETY: a pure size computation.
     let bytes = unsafe { (b.runtime().launchers().scratch_bytes)(wk::ALGO_COMPACT, 4, n as u64) };
@@ -123,16 +144,32 @@ fn compact_blocks(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseRe
     let run = |blocks: u32| {
         move |s| unsafe {
             // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_compact_b(s, i, n as u64, 0.0, s_ptr, bytes, o, c, blocks)
+            ffi::wk_bench_compact_b(
+                s,
+                i,
+                n as u64,
+                0.0,
+                s_ptr,
+                bytes,
+                o,
+                c,
+                stable as u32,
+                blocks,
+            )
         }
     };
     let verify = |b: &CudaBackend| -> Result<(), Refused> {
         let got = b.download(&count)?[0] as usize;
-        check_all(&want, &b.download(&res)?[..got.min(n)])
+        let mut have = b.download(&res)?;
+        have.truncate(got.min(n));
+        if !stable {
+            have.par_sort_unstable_by_key(|v| v.to_bits());
+        }
+        check_all(&want, &have)
     };
-    check(b, run(blocks)(stream(b)?), "compact blocks")?;
+    check(b, run(blocks)(stream(b)?), "compact shape")?;
     verify(b)?;
-    let timing = timer.time(h, "compact blocks", run(blocks))?;
+    let timing = timer.time(h, "compact shape", run(blocks))?;
     verify(b)?;
     let default = timer.time(h, "compact default", run(0))?;
     verify(b)?;
