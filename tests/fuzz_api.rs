@@ -19,9 +19,11 @@
 //! The same harness and property cover the other entry points in companion files, one per
 //! family, so that each stays readable: tests/fuzz_sort.rs (sorts, segmented sorts, top-k),
 //! fuzz_runs.rs (unique, unique_by_key, run_length_encode), fuzz_by_key.rs (scan_by_key,
-//! reduce_by_key), fuzz_partition.rs (partition, partition3), fuzz_views.rs (every collective
-//! through views), fuzz_streams.rs and fuzz_queued.rs (streams and queued calls) and
-//! fuzz_dist.rs (the distributed collectives on the thread transport).
+//! reduce_by_key), fuzz_partition.rs (partition, partition3), fuzz_half.rs (the f16 and bf16
+//! element types through the reduces, scans, arg-reduces, predicates, selections, sorts and
+//! runs), fuzz_views.rs (every collective through views), fuzz_streams.rs and fuzz_queued.rs
+//! (streams and queued calls) and fuzz_dist.rs (the distributed collectives on the thread
+//! transport).
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -368,7 +368,7 @@ int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uin
     unsigned top = level_sizes(n, plan.m);
     // Stopping below the top leaves partials, which stay in the accumulator type.
     plan.out_acc = levels != 0 && levels < top;
-    if (levels != 0 && levels < top) top = levels;
+    if (plan.out_acc) top = levels;
     plan.top = top;
     // Tickets from the start of the scratch, partials packed at its end. A caller that keeps
     // one grow-only scratch for every reduce (the GPU backend) passes all of it: the region

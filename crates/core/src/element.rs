@@ -318,8 +318,7 @@ macro_rules! float_element {
             }
             fn from_seed(seed: u64) -> Self {
                 // Values in [-1000, 1000) with a varied mantissa: sums round, so order shows.
-                let unit = (splitmix(seed) >> 11) as f64 / (1u64 << 53) as f64;
-                (unit * 2000.0 - 1000.0) as $t
+                (unit_draw(seed) * 2000.0 - 1000.0) as $t
             }
             fn to_f64(self) -> f64 {
                 self as f64
@@ -381,10 +380,8 @@ macro_rules! half_element {
                 (self.is_nan() && other.is_nan()) || $t::to_bits(self) == $t::to_bits(other)
             }
             fn from_seed(seed: u64) -> Self {
-                // Values in [-8, 8): 11 (f16) or 8 (bf16) significant bits, so f32 sums of a
-                // few thousand of them stay exact only in the canonical order's roundings.
-                let unit = (splitmix(seed) >> 11) as f64 / (1u64 << 53) as f64;
-                $t::from_f64(unit * 16.0 - 8.0)
+                // Values in [-8, 8), rounded to the type's 11 (f16) or 8 (bf16) significant bits.
+                $t::from_f64(unit_draw(seed) * 16.0 - 8.0)
             }
             fn to_f64(self) -> f64 {
                 $t::to_f64(self)
@@ -411,6 +408,11 @@ pub fn splitmix(seed: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// A uniform draw in [0, 1) from `seed`: the top 53 bits of its splitmix, as an f64.
+fn unit_draw(seed: u64) -> f64 {
+    (splitmix(seed) >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// Views a slice of elements as bytes, for copies to and from devices.
