@@ -22,7 +22,10 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 // barrier, and K = 2 halves the look-backs and barriers per byte, as it did for the scan.
 // BLOCKS: blocks per SM the registers must allow (1: no more than the compiler's choice). The
 // bench's "tiles= blocks=" rows measure the neighbours of the default.
-template <typename T, bool STABLE, int BLOCKS = 1, int K = 1>
+// DIRECT: full tiles of an aligned input of 4-byte or smaller elements load straight into
+// registers (false: the bench's "before" rows, every tile through shared memory; 8-byte
+// elements, unmeasured, keep the shared path).
+template <typename T, bool STABLE, int BLOCKS = 1, int K = 1, bool DIRECT = true>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     compact_kernel(wk_status* st, uint32_t warp_size, uint32_t pred, uint64_t a, uint64_t b,
                    const T* in, uint64_t n, unsigned* counter, CountStatus status, T* out,
@@ -41,22 +44,35 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   T va = from_bits<T>((typename Elem<T>::U)a);
   T vb = from_bits<T>((typename Elem<T>::U)b);
 
-  // Each warp loads its own 16 x 32 consecutive items through its part of `items` (coalesced,
-  // no block barrier); thread t then holds items 16t .. 16t+15 of the tile.
+  // Thread t holds items 16t .. 16t+15 of the tile. A full tile of a 16-byte aligned input
+  // loads them straight into registers, 16 bytes at a time (ncu, H100, 2^28 f32: the kernel
+  // issues about 60 instructions an item and is bound by issue, 90% SM throughput unordered,
+  // and the trip through shared memory was a third of them). Otherwise each warp loads its
+  // 16 x 32 consecutive items through its part of `items` (coalesced, no block barrier).
   const unsigned ln = lane();
-  const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
-  const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
-  load_warp_tile(wsm, in, base + (uint64_t)(t / WK_WARP_SIZE) * kWarpTileItems, n);
-  syncwarp(NATIVE, block_warp_lanes());
-
   T x[kItems];
   unsigned sel = 0;
+  if (DIRECT && sizeof(T) <= 4 && ((uintptr_t)in % 16) == 0 && base + K * WK_SCAN_TILE <= n) {
+    const uint4* p = reinterpret_cast<const uint4*>(in + base + (uint64_t)t * kItems);
+    uint4 r[kItems * sizeof(T) / 16];
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    // Slots past n were never stored: not read (the SIMT executor reports such reads).
-    const bool live = base + t * kItems + k < n;
-    x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
-    if (live && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
+    for (unsigned v = 0; v < kItems * sizeof(T) / 16; ++v) r[v] = p[v];
+    __builtin_memcpy(x, r, sizeof(x));
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k)
+      if (eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
+  } else {
+    const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
+    const auto wsm = items + (t / WK_WARP_SIZE) * kWarpSlots;
+    load_warp_tile(wsm, in, base + (uint64_t)(t / WK_WARP_SIZE) * kWarpTileItems, n);
+    syncwarp(NATIVE, block_warp_lanes());
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      // Slots past n were never stored: not read (the SIMT executor reports such reads).
+      const bool live = base + t * kItems + k < n;
+      x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
+      if (live && eval_pred(pred, x[k], va, vb)) sel |= 1u << k;
+    }
   }
   const unsigned mine = __popc(sel);
   const wk_lanemask_t mask = block_warp_lanes();
@@ -141,7 +157,8 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
       st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total)
     // blocks (the bench's neighbours of the default): 0 the default, 1..8 one tile a block
     // compiled for that many blocks per SM (1: the compiler's choice), else tiles per block
-    // times 16 plus blocks per SM. Measured on an H100 (f32, x > 0, the bench's "tiles=
+    // times 16 plus blocks per SM; 128 + either default shape: every tile through shared
+    // memory (no direct loads). Measured on an H100 (f32, x > 0, the bench's "tiles=
     // blocks=" rows, 2026-11-26): stable, two tiles at four blocks 1.02x / 1.00x / 1.03x of one
     // tile at seven at 2^28 / 2^24 / 2^20 (two tiles of 8-byte values pass the 48 KB of static
     // shared memory: those keep one tile at seven, 1.18x the compiler's choice at 2^28);
@@ -160,6 +177,13 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
           WK_COMPACT_LAUNCH(2, compact_kernel<T, S, 3, 2>);                                  \
         else                                                                                 \
           WK_COMPACT_LAUNCH(2, compact_kernel<T, S, 4, 2>);                                  \
+        break;                                                                               \
+      }                                                                                      \
+      [[fallthrough]];                                                                       \
+    case 128 + 7: WK_COMPACT_LAUNCH(1, compact_kernel<T, S, 7, 1, false>); break;            \
+    case 128 + 2 * 16 + 4:                                                                   \
+      if constexpr (sizeof(T) <= 4) {                                                        \
+        WK_COMPACT_LAUNCH(2, compact_kernel<T, S, 4, 2, false>);                             \
         break;                                                                               \
       }                                                                                      \
       [[fallthrough]];                                                                       \

@@ -36,7 +36,8 @@ int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t o
                          uint64_t scratch_bytes, void* out, unsigned variant);
 // blocks = 1, 6, 7 or 8: the compaction kernel, one tile a block, compiled for that many blocks
 // per SM (1: the compiler's choice); 2x16 + 3..4: two tiles a block at 3 or 4 blocks per SM
-// (4-byte and smaller elements); 0: the default (compact.cu).
+// (4-byte and smaller elements); 128 + 7 or 128 + 2x16 + 4: those shapes with every tile
+// loaded through shared memory; 0: the default (compact.cu).
 int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                      uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,

@@ -25,7 +25,12 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: warp_rounds,
         },
         Case {
-            collective: "compact x>0 stable tiles=1 blocks=7 (before)",
+            collective: "compact x>0 stable via shared memory (before)",
+            elem: "f32",
+            run: |b, h, n| compact_shape(b, h, n, true, 128 + 2 * 16 + 4),
+        },
+        Case {
+            collective: "compact x>0 stable tiles=1 blocks=7",
             elem: "f32",
             run: |b, h, n| compact_shape(b, h, n, true, 7),
         },
@@ -40,7 +45,12 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: |b, h, n| compact_shape(b, h, n, true, 2 * 16 + 3),
         },
         Case {
-            collective: "compact x>0 unordered tiles=1 blocks=compiler (before)",
+            collective: "compact x>0 unordered via shared memory (before)",
+            elem: "f32",
+            run: |b, h, n| compact_shape(b, h, n, false, 128 + 7),
+        },
+        Case {
+            collective: "compact x>0 unordered tiles=1 blocks=compiler",
             elem: "f32",
             run: |b, h, n| compact_shape(b, h, n, false, 1),
         },
@@ -119,8 +129,9 @@ fn warp_rounds(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
 }
 
 /// The compaction in another shape, against the default: `blocks` is what the launcher's
-/// `blocks` argument takes (1..8: one tile a block compiled for that many blocks per SM, else
-/// tiles per block times 16 plus blocks per SM).
+/// `blocks` argument takes (1..8: one tile a block compiled for that many blocks per SM,
+/// tiles per block times 16 plus blocks per SM, 128 + a default shape: loaded through shared
+/// memory).
 fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u32) -> CaseResult {
     let x: Vec<f32> = random(n, 11);
     let mut want = reference::compact(&x, &Predicate::Gt(0.0f32));
