@@ -26,18 +26,10 @@ const unsigned kGroups = WK_SCAN_TILE_THREADS / WK_LOGICAL_GROUP;
 // __syncwarp, with no block barrier.
 const unsigned kWarpItems = WK_WARP_SIZE * kItems;
 
-// 16-bit values move as 32-bit pairs where the pointer allows: item 2i in the low half
-// (little-endian, as every target is).
+// 16-bit values move as 32-bit pairs where the pointer is 4-byte aligned: item 2i in the low
+// half (little-endian, as every target is).
 template <typename IO> __device__ __forceinline__ bool pairs_ok(const IO* p) {
-  return ((uintptr_t)p & 3) == 0;
-}
-template <typename IO> __device__ __forceinline__ IO half_of(uint32_t w, unsigned hi) {
-  IO v;
-  v.bits = (uint16_t)(hi ? w >> 16 : w);
-  return v;
-}
-template <typename IO> __device__ __forceinline__ uint32_t pair_of(IO lo, IO hi) {
-  return (uint32_t)lo.bits | ((uint32_t)hi.bits << 16);
+  return sizeof(IO) == 2 && ((uintptr_t)p & 3) == 0;
 }
 
 // Tiles per block and blocks per SM. A block scans K consecutive tiles (K x 256 threads) and
@@ -67,8 +59,9 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, uint32_t excl
       for (unsigned k = 0; k < kItems / 2; ++k) {
         const unsigned idx = 2 * (k * WK_WARP_SIZE + ln);
         const T v0 = wsm[P::at(idx)], v1 = wsm[P::at(idx + 1)];
-        p[k * WK_WARP_SIZE + ln] = pair_of(from_acc<IO>(has_x ? O::combine(x, v0) : v0),
-                                           from_acc<IO>(has_x ? O::combine(x, v1) : v1));
+        const IO lo = from_acc<IO>(has_x ? O::combine(x, v0) : v0);
+        const IO hi = from_acc<IO>(has_x ? O::combine(x, v1) : v1);
+        p[k * WK_WARP_SIZE + ln] = (uint32_t)to_bits(lo) | ((uint32_t)to_bits(hi) << 16);
       }
       return;
     }
@@ -128,10 +121,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   // A tile past the input (the last block's second, say) loads identities and stores nothing.
   // 16-bit values whose pointer is 4-byte aligned load in pairs: half the load instructions,
   // which is what the 16-bit scan spends its time on (the same staging, so the same bits).
-  bool paired = false;
-  if constexpr (sizeof(IO) == 2) {
-    if (pairs_ok(in) && base + kWarpItems <= n) {
-      paired = true;
+  const bool full = base + kWarpItems <= n;
+  if (full && pairs_ok(in)) {
+    if constexpr (sizeof(IO) == 2) {
       uint32_t w[kItems / 2];
       const uint32_t* p = reinterpret_cast<const uint32_t*>(in + base);
 #pragma unroll
@@ -139,18 +131,17 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 #pragma unroll
       for (unsigned k = 0; k < kItems / 2; ++k) {
         const unsigned idx = 2 * (k * WK_WARP_SIZE + ln);
-        wsm[P::at(idx)] = to_acc(half_of<IO>(w[k], 0));
-        wsm[P::at(idx + 1)] = to_acc(half_of<IO>(w[k], 1));
+        wsm[P::at(idx)] = to_acc(from_bits<IO>((uint16_t)w[k]));
+        wsm[P::at(idx + 1)] = to_acc(from_bits<IO>((uint16_t)(w[k] >> 16)));
       }
     }
-  }
-  if (!paired && base + kWarpItems <= n) {
+  } else if (full) {
     T x[kItems];
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) x[k] = to_acc(in[base + k * WK_WARP_SIZE + ln]);
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) wsm[P::at(k * WK_WARP_SIZE + ln)] = x[k];
-  } else if (!paired) {
+  } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
       const unsigned idx = k * WK_WARP_SIZE + ln;

@@ -1,8 +1,9 @@
 //! CUDA-only rows of issue 13's kernel choices, each against the alternative in the same run:
 //! the integer warp reduce on the hardware reduce against the shuffle butterfly (a warp-level
-//! microbenchmark), the stable compaction in other shapes (tiles a block, blocks per SM) against
-//! the default, and the sliced shared-memory histogram of 65536 bins against the global-atomics
-//! method the launcher used before. Every result is checked against the reference before it is timed.
+//! microbenchmark), the stable and unordered compaction in other shapes (tiles a block, blocks
+//! per SM, loads through shared memory) against the default, and the sliced shared-memory
+//! histogram of 65536 bins against the global-atomics method the launcher used before. Every
+//! result is checked against the reference before it is timed.
 
 use super::ffi;
 use super::timer::{DeviceTimer, check};
