@@ -7,6 +7,8 @@
 //! - scaling (`--scale-log2 K`): the reproducible sum of 2^K f32 sharded evenly over the ranks,
 //!   `--scale-reps` times (default 10, after 2 warm-ups): the median time and the bits, to set
 //!   beside the same command on fewer GPUs.
+//! - parts (`--parts`): the reproducible allreduce's steps timed alone (examples/nccl_bench/
+//!   parts.rs), and with `--sort-log2` the sort's local sort and all-to-all;
 //! - sort (`--sort-log2 K`): the distributed stable sort of 2^K random u32 keys, then of 2^K
 //!   pairs (u32 keys, their global index as the value), sharded evenly: the median host time of
 //!   `--scale-reps` calls (after one warm-up), keys/s, and whether every rank's part equals its
@@ -20,6 +22,8 @@
 //! ```
 //! Rank 0 prints `key=value` lines.
 
+#[path = "nccl_bench/parts.rs"]
+mod parts;
 #[path = "nccl_bench/sort.rs"]
 mod sort;
 
@@ -41,6 +45,7 @@ struct Args {
     scale_log2: Option<u32>,
     scale_reps: usize,
     sort_log2: Option<u32>,
+    parts: bool,
 }
 
 fn args() -> Args {
@@ -54,6 +59,7 @@ fn args() -> Args {
         scale_log2: val("--scale-log2").map(|v| v.parse().expect("--scale-log2 K")),
         scale_reps: val("--scale-reps").map_or(10, |v| v.parse().expect("--scale-reps N")),
         sort_log2: val("--sort-log2").map(|v| v.parse().expect("--sort-log2 K")),
+        parts: a.iter().any(|x| x == "--parts"),
     }
 }
 
@@ -133,7 +139,17 @@ fn rank_body(comm: Rank, a: &Args) -> wavekit::Result<()> {
     if a.bw {
         bandwidth(&comm, world, &say)?;
     }
+    let sort_only = std::env::var_os("PARTS_SORT_ONLY").is_some();
+    if a.parts && world > 1 && !sort_only {
+        parts::allreduce(&comm, &say)?;
+    }
     if let Some(k) = a.sort_log2 {
+        if a.parts {
+            parts::sort(&comm, k, &say)?;
+            if sort_only {
+                return Ok(());
+            }
+        }
         sort::run(&comm, k, a.scale_reps, &say)?;
     }
     Ok(())

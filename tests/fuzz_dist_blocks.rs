@@ -1,22 +1,24 @@
 //! Fuzz of the building blocks wavekit-dist's collectives are made of, called directly as a
-//! user may: `bfly_rows_in_place` (the CPU backend and the SIMT executor at 32 and 64 lanes)
-//! and `GpuBackend::reduce_partials_into` (the executor), with random row counts, destination
-//! rows, row lengths and lengths that are not a multiple of the rows, tree levels in and out of
-//! 1..=4, empty inputs, outputs of the right length or off by one, and every op.
+//! user may: `bfly_rows_in_place` (the CPU backend and the SIMT executor at 32 and 64 lanes),
+//! `GpuBackend::reduce_partials_into` and `GpuBackend::merge_runs_pairs` (the executor), with
+//! random row counts, destination rows, row lengths and lengths that are not a multiple of the
+//! rows, tree levels in and out of 1..=4, empty inputs, outputs of the right length or off by
+//! one, every op; run lengths that do or do not cover the keys, none or too many runs, and
+//! every order (bit ranges in and out of the key).
 //!
 //! The property, as tests/fuzz_api.rs states it: a typed error exactly when this file's reading
 //! of the documented rules says the arguments are invalid, the buffer then as it was; otherwise
 //! `wavekit_conformance::reference` bit for bit (the butterfly over each column's rows, padded
 //! to a power of two, in the destination row and every other row unchanged; each chunk's
-//! device reduce in each partial).
+//! device reduce in each partial; the stable sort of the runs, which the merge must equal).
 
 #![cfg(feature = "simt")]
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::canonical::REDUCE_TILE;
-use wavekit::gpu::MAX_BFLY_ROWS;
-use wavekit::{Backend, Collectives, ReduceOp, WavekitError};
+use wavekit::gpu::{MAX_BFLY_ROWS, MAX_MERGE_RUNS};
+use wavekit::{Backend, Collectives, ReduceOp, Sort, SortOrder, WavekitError};
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
 
@@ -127,4 +129,96 @@ fn fuzz_reduce_partials() {
             })
         },
     );
+}
+
+/// Keys with many ties (and the floats' specials), sorted run by run as the dist sort's runs
+/// are; the values are the keys' positions in the unsorted input.
+fn sorted_runs(lens: &[usize], extra: usize, order: SortOrder, seed: u64) -> (Vec<f32>, Vec<u32>) {
+    let n = lens.iter().sum::<usize>() + extra;
+    let raw: Vec<f32> = inputs::values_with_specials(n, seed)
+        .into_iter()
+        .enumerate()
+        .map(|(i, v): (usize, f32)| if i % 3 == 0 { (i % 5) as f32 } else { v })
+        .collect();
+    let (mut keys, mut vals) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut at = 0;
+    for &len in lens.iter().chain([extra].iter()) {
+        let run = &raw[at..at + len];
+        // An order the sort refuses leaves the run as it is.
+        let perm = if order.spec::<f32>().is_ok() {
+            reference::sort_permutation(run, order)
+        } else {
+            (0..len).collect()
+        };
+        keys.extend(perm.iter().map(|&p| run[p]));
+        vals.extend(perm.iter().map(|&p| (at + p) as u32));
+        at += len;
+    }
+    (keys, vals)
+}
+
+#[test]
+fn fuzz_merge_runs() {
+    let runs = prop_oneof![
+        1 => Just(vec![]),
+        8 => proptest::collection::vec(prop_oneof![3 => 0usize..300, 1 => 2000usize..5000], 1..9),
+        1 => Just(vec![0; MAX_MERGE_RUNS + 1]),
+    ];
+    let order = (
+        any::<bool>(),
+        prop_oneof![3 => Just(None), 1 => (0u32..34, 0u32..34).prop_map(Some)],
+    )
+        .prop_map(|(desc, bits)| {
+            let o = if desc {
+                SortOrder::DESCENDING
+            } else {
+                SortOrder::ASCENDING
+            };
+            bits.map_or(o, |(a, b)| o.bits(a, b))
+        });
+    // Keys past the runs' total, sometimes: the lengths then do not cover them.
+    let extra = prop_oneof![6 => Just(0usize), 1 => 1usize..3];
+    let s = (runs, order, extra, any::<u64>());
+    fuzz("merge_runs_pairs", s, |t, (runs, order, extra, seed)| {
+        let (keys, vals) = sorted_runs(&runs, extra, order, seed);
+        let valid = !runs.is_empty()
+            && runs.len() <= MAX_MERGE_RUNS
+            && extra == 0
+            && order.spec::<f32>().is_ok();
+        let perm = reference::sort_permutation(&keys, order);
+        let want_k: Vec<f32> = perm.iter().map(|&p| keys[p]).collect();
+        let want_v: Vec<u32> = perm.iter().map(|&p| vals[p]).collect();
+        t.with(&mut |any| {
+            let b = match any {
+                Any::Simt(b) => b,
+                // The CPU backend has no merge: wavekit-dist sorts the runs again there, which
+                // the reference's stable sort stands for.
+                Any::Cpu(b) => {
+                    if !valid {
+                        return Ok(Tally::default());
+                    }
+                    let (k, v) = b
+                        .sort_pairs(
+                            &b.upload(&keys).map_err(fail)?,
+                            &b.upload(&vals).map_err(fail)?,
+                            order,
+                        )
+                        .map_err(fail)?;
+                    same(&want_k, &b.download(&k).map_err(fail)?)?;
+                    same(&want_v, &b.download(&v).map_err(fail)?)?;
+                    return Ok(Tally::MATCHED);
+                }
+            };
+            let (dk, dv) = (
+                b.upload(&keys).map_err(fail)?,
+                b.upload(&vals).map_err(fail)?,
+            );
+            let result = b.merge_runs_pairs(&dk, &dv, &runs, order);
+            same(&keys, &b.download(&dk).map_err(fail)?)?;
+            judged("merge_runs_pairs", valid, result, |(k, v)| {
+                same(&want_k, &b.download(&k).map_err(fail)?)?;
+                same(&want_v, &b.download(&v).map_err(fail)?)
+            })
+        })
+    });
 }

@@ -347,6 +347,7 @@ uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_siz
       const uint64_t by_segment = SortScratch::layout(nullptr, 4, 4, n, kMaxPasses).total;
       return 3 * round_up(n * 4) + (index_sort > by_segment ? index_sort : by_segment);
     }
+    case WK_ALGO_MERGE_RUNS: return merge_runs_scratch(key_size, value_size, n);
     case WK_ALGO_TOP_K: {
       const uint64_t whole = round_up(n * 4) + index_sort;
       const uint64_t select = top_k_select_scratch(key_size, n);

@@ -26,6 +26,16 @@ const unsigned kItemsWide = 8;
 const uint64_t kTicketBytes = 256;
 // The most keys a sort that carries their positions (u32) takes.
 const uint64_t kIndexLimit = (uint64_t)(uint32_t)~0u;
+// merge_runs (merge_runs.cu): outputs a thread and a block merge, the runs one launch takes
+// (their lengths travel in a host array), and its scratch: a copy of the keys and values to
+// ping-pong through and the tiles' start positions of one merge.
+const unsigned kMergeItems = 8;
+const unsigned kMergeTile = kSortThreads * kMergeItems;
+const uint32_t kMaxMergeRuns = 1024;
+inline uint64_t merge_runs_scratch(uint32_t key_size, uint32_t value_size, uint64_t n) {
+  return round_up(n * key_size) + round_up(n * value_size) +
+         round_up((n / kMergeTile + 2) * sizeof(uint64_t));
+}
 
 enum KeyKind : uint32_t { KEY_UNSIGNED = 0, KEY_SIGNED = 1, KEY_FLOAT = 2 };
 

@@ -20,7 +20,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 11
+#define WK_ABI_VERSION 12
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -50,6 +50,8 @@
 #define WK_ALGO_RUNS 10u  // unique, unique_by_key, run_length_encode (ABI 8)
 #define WK_ALGO_BY_KEY 11u  // reduce_by_key, scan_by_key: the values' dtype (ABI 9)
 #define WK_ALGO_PARTITION 12u  // partition, partition3 (ABI 9)
+// ABI 12: merge_runs' ping-pong copy of keys and values, for sort_scratch_bytes().
+#define WK_ALGO_MERGE_RUNS 13u
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,9 @@
 use std::ops::Range;
 use wavekit_core::api::check_reduce_partials;
 use wavekit_core::canonical::REDUCE_TILE;
-use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
+use wavekit_core::{
+    Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, Sort, SortOrder, WavekitError,
+};
 use wavekit_cpu::{CpuBackend, CpuBuffer};
 
 /// Device-side copies between buffers of one backend.
@@ -37,6 +39,31 @@ pub trait SliceDevice: Collectives {
         dst: usize,
         op: ReduceOp,
     ) -> Result<()>;
+
+    /// The stable sort of `keys` by `order`, where `keys` is `runs.len()` runs one after
+    /// another (run k of `runs[k]` keys) each already sorted stably by `order`: what the sample
+    /// sort receives. The default sorts again; a GPU merges the runs.
+    fn merge_runs_keys<K: Element>(
+        &self,
+        keys: &Self::Buffer<K>,
+        runs: &[usize],
+        order: SortOrder,
+    ) -> Result<Self::Buffer<K>> {
+        let _ = runs;
+        self.sort_keys(keys, order)
+    }
+
+    /// [`SliceDevice::merge_runs_keys`] with a value beside each key, moved with it.
+    fn merge_runs_pairs<K: Element, V: Element>(
+        &self,
+        keys: &Self::Buffer<K>,
+        values: &Self::Buffer<V>,
+        runs: &[usize],
+        order: SortOrder,
+    ) -> Result<(Self::Buffer<K>, Self::Buffer<V>)> {
+        let _ = runs;
+        self.sort_pairs(keys, values, order)
+    }
 
     /// `out[c]` = `reduce` of chunk c of `input`, chunks of `REDUCE_TILE^levels` elements
     /// (the last may be short): level `levels` of the device reduce's tree. The default
@@ -188,6 +215,31 @@ mod gpu {
             out: &mut GpuBuffer<T, R>,
         ) -> Result<()> {
             GpuBackend::reduce_partials_into(self, input, op, levels, out)
+        }
+
+        fn merge_runs_keys<K: Element>(
+            &self,
+            keys: &GpuBuffer<K, R>,
+            runs: &[usize],
+            order: SortOrder,
+        ) -> Result<GpuBuffer<K, R>> {
+            if runs.len() > wavekit_gpu::MAX_MERGE_RUNS {
+                return self.sort_keys(keys, order);
+            }
+            GpuBackend::merge_runs_keys(self, keys, runs, order)
+        }
+
+        fn merge_runs_pairs<K: Element, V: Element>(
+            &self,
+            keys: &GpuBuffer<K, R>,
+            values: &GpuBuffer<V, R>,
+            runs: &[usize],
+            order: SortOrder,
+        ) -> Result<(GpuBuffer<K, R>, GpuBuffer<V, R>)> {
+            if runs.len() > wavekit_gpu::MAX_MERGE_RUNS {
+                return self.sort_pairs(keys, values, order);
+            }
+            GpuBackend::merge_runs_pairs(self, keys, values, runs, order)
         }
     }
 }

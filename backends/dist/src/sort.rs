@@ -1,16 +1,18 @@
 //! Stable sort of a sharded array (docs/SEMANTICS.md "dist_sort"): a sample sort. Each rank
 //! sorts its shard, the ranks agree on splitters from samples of the sorted shards, every rank
 //! sends each part of its shard to the rank that owns that key range (one all-to-all), and each
-//! rank sorts what it received again.
+//! rank merges the sorted runs it received (`SliceDevice::merge_runs_keys`: a GPU merges them
+//! pairwise; the CPU backend sorts again, which gives the same result).
 //!
 //! Why the result is the single-device stable sort, bit for bit: rank d receives exactly the
 //! keys whose sort rank lies in its splitter range, a contiguous stretch of the global order,
 //! and receives them concatenated in source-rank order, each source's part in its own stable
 //! order. Equal keys therefore arrive in their global input order, and a stable sort of the
-//! concatenation keeps it. The splitters only decide how much lands where, never the order.
+//! concatenation keeps it; so does a merge of the runs that takes equal keys from the earlier
+//! run first, which is that stable sort. The splitters only decide how much lands where, never the order.
 
 use crate::handshake::{Call, Header, Lengths};
-use crate::{Buf, Comm, Transport};
+use crate::{Buf, Comm, SliceDevice, Transport};
 use wavekit_core::{Backend, DeviceBuffer, Element, Result, Sort, SortOrder, SortSpec};
 
 /// Samples a rank contributes to the choice of splitters: enough that the parts stay within
@@ -100,7 +102,7 @@ impl<X: Transport> Comm<X> {
         }
         let (parts, recv) = self.plan(&sorted, &spec)?;
         let got = self.exchange(&sorted, &parts, &recv)?;
-        let keys = self.backend().sort_keys(&got, order)?;
+        let keys = self.backend().merge_runs_keys(&got, &recv, order)?;
         self.placed(keys, &recv)
     }
 
@@ -151,7 +153,7 @@ impl<X: Transport> Comm<X> {
         let (parts, recv) = self.plan(&sk, &spec)?;
         let gk = self.exchange(&sk, &parts, &recv)?;
         let gv = self.exchange(&sv, &parts, &recv)?;
-        let (keys, values) = b.sort_pairs(&gk, &gv, order)?;
+        let (keys, values) = b.merge_runs_pairs(&gk, &gv, &recv, order)?;
         Ok((self.placed(keys, &recv)?, values))
     }
 

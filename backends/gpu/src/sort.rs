@@ -34,7 +34,13 @@ fn check_indexable(what: &'static str, n: usize) -> Result<()> {
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
-    fn sort_scratch(&self, algo: u32, key_size: usize, value_size: usize, n: usize) -> u64 {
+    pub(crate) fn sort_scratch(
+        &self,
+        algo: u32,
+        key_size: usize,
+        value_size: usize,
+        n: usize,
+    ) -> u64 {
         // SAFETY: a pure size query of the launcher table.
         unsafe {
             (self.table.sort_scratch_bytes)(algo, key_size as u32, value_size as u32, n as u64)
