@@ -83,7 +83,7 @@ impl Board {
         let mut spins = 0u32;
         while self.rounds.load(Ordering::Acquire) == round {
             spins = spins.wrapping_add(1);
-            if spins % 64 == 0 && start.elapsed() >= SPIN.min(timeout) {
+            if spins.is_multiple_of(64) && start.elapsed() >= SPIN.min(timeout) {
                 break;
             }
             std::hint::spin_loop();
