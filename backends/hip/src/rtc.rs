@@ -23,6 +23,7 @@ use crate::HipRuntime;
 use crate::result::check;
 use crate::sys::{self, HipFunction, HipModule, HiprtcProgram};
 use std::ffi::{CStr, CString, c_char, c_void};
+use std::sync::{Mutex, PoisonError};
 use wavekit_core::error::Result;
 use wavekit_gpu::GpuRuntime;
 use wavekit_gpu::rtc::{self as gpu_rtc, Compiled, Limits, RtcApi};
@@ -30,6 +31,12 @@ use wavekit_gpu::rtc::{self as gpu_rtc, Compiled, Limits, RtcApi};
 /// hipRTC's calls.
 #[derive(Debug)]
 pub struct Hiprtc;
+
+/// Held through each compilation: ROCm 5.2's hipRTC (libamd_comgr over LLVM 15) is not safe to
+/// run twice at once in one process. Two compilations on two threads (tests/hip_rtc.rs's two
+/// tests, CI, 2026-11-27) both spun for over 20 minutes in `llvm::TargetRegistry::lookupTarget`
+/// under `amd_comgr_do_action`; one at a time they take seconds.
+static COMPILING: Mutex<()> = Mutex::new(());
 
 // SAFETY: each method is the hipRTC call of its name with the arguments passed through.
 unsafe impl RtcApi for Hiprtc {
@@ -52,6 +59,7 @@ unsafe impl RtcApi for Hiprtc {
         unsafe { sys::hiprtcAddNameExpression(p, e) }
     }
     unsafe fn compile(p: Self::Program, n: i32, o: *const *const c_char) -> i32 {
+        let _alone = COMPILING.lock().unwrap_or_else(PoisonError::into_inner);
         // SAFETY: as above.
         unsafe { sys::hiprtcCompileProgram(p, n, o) }
     }
