@@ -145,7 +145,7 @@ fn sorted_runs(lens: &[usize], extra: usize, order: SortOrder, seed: u64) -> (Ve
     for &len in lens.iter().chain([extra].iter()) {
         let run = &raw[at..at + len];
         // An order the sort refuses leaves the run as it is.
-        let perm = if order.spec::<f32>().is_ok() {
+        let perm = if order_ok(order, 32) {
             reference::sort_permutation(run, order)
         } else {
             (0..len).collect()
@@ -164,27 +164,13 @@ fn fuzz_merge_runs() {
         8 => proptest::collection::vec(prop_oneof![3 => 0usize..300, 1 => 2000usize..5000], 1..9),
         1 => Just(vec![0; MAX_MERGE_RUNS + 1]),
     ];
-    let order = (
-        any::<bool>(),
-        prop_oneof![3 => Just(None), 1 => (0u32..34, 0u32..34).prop_map(Some)],
-    )
-        .prop_map(|(desc, bits)| {
-            let o = if desc {
-                SortOrder::DESCENDING
-            } else {
-                SortOrder::ASCENDING
-            };
-            bits.map_or(o, |(a, b)| o.bits(a, b))
-        });
     // Keys past the runs' total, sometimes: the lengths then do not cover them.
     let extra = prop_oneof![6 => Just(0usize), 1 => 1usize..3];
-    let s = (runs, order, extra, any::<u64>());
+    let s = (runs, order_arg(), extra, any::<u64>());
     fuzz("merge_runs_pairs", s, |t, (runs, order, extra, seed)| {
         let (keys, vals) = sorted_runs(&runs, extra, order, seed);
-        let valid = !runs.is_empty()
-            && runs.len() <= MAX_MERGE_RUNS
-            && extra == 0
-            && order.spec::<f32>().is_ok();
+        let valid =
+            !runs.is_empty() && runs.len() <= MAX_MERGE_RUNS && extra == 0 && order_ok(order, 32);
         // The reference ranks keys by a valid order only.
         let perm = if valid {
             reference::sort_permutation(&keys, order)

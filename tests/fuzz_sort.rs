@@ -12,8 +12,7 @@
 use proptest::prelude::*;
 use std::ops::Range;
 use wavekit::{
-    Backend, DeviceBuffer, Element, SegmentedSort, Segments, Sort, SortOrder, TopK, VectorSize,
-    WavekitError,
+    Backend, DeviceBuffer, Element, SegmentedSort, Segments, Sort, TopK, VectorSize, WavekitError,
 };
 use wavekit_conformance::reference;
 use wavekit_tests::fuzz::*;
@@ -25,29 +24,6 @@ const CASES: u32 = 48;
 
 fn sort_len() -> impl Strategy<Value = usize> {
     prop_oneof![4 => 0usize..100, 2 => 100usize..1200, 1 => 4090usize..4200]
-}
-
-/// An order, with a bit range drawn inside and around a 32-bit key.
-fn order_arg() -> impl Strategy<Value = SortOrder> {
-    (
-        any::<bool>(),
-        prop_oneof![2 => Just(None), 1 => (0u32..34, 0u32..34).prop_map(Some)],
-    )
-        .prop_map(|(desc, bits)| {
-            let o = if desc {
-                SortOrder::DESCENDING
-            } else {
-                SortOrder::ASCENDING
-            };
-            match bits {
-                Some((a, b)) => o.bits(a, b),
-                None => o,
-            }
-        })
-}
-
-fn order_ok(order: SortOrder, bits: u32) -> bool {
-    order.bit_range().is_none_or(|(a, b)| a < b && b <= bits)
 }
 
 /// Keys with ties and, for floats, every special value and both NaN signs.

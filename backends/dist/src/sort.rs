@@ -9,7 +9,8 @@
 //! and receives them concatenated in source-rank order, each source's part in its own stable
 //! order. Equal keys therefore arrive in their global input order, and a stable sort of the
 //! concatenation keeps it; so does a merge of the runs that takes equal keys from the earlier
-//! run first, which is that stable sort. The splitters only decide how much lands where, never the order.
+//! run first, which is that stable sort. The splitters only decide how much lands where, never
+//! the order.
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::{Buf, Comm, SliceDevice, Transport};

@@ -6,17 +6,13 @@
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::{self, cptr, dptr};
 use super::runtime::GpuRuntime;
 use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::{ArgOp, SegmentSpec};
-
-fn cptr<T>(p: u64) -> *const T {
-    dptr::<T>(p).cast_const()
-}
 
 /// The op as the launchers take it: ReduceOp's code of the same direction (OP_MIN, OP_MAX).
 fn op_code(op: ArgOp) -> u32 {

@@ -4,7 +4,7 @@
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::{self, cptr, dptr};
 use super::runtime::GpuRuntime;
 use std::ffi::c_void;
 use wavekit_core::api::check_len;
@@ -116,7 +116,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 self.own(v)?;
                 self.own(o)?;
                 check_len("values (one per key)", n, v.len)?;
-                let vin = dptr::<c_void>(v.device_ptr()).cast_const();
+                let vin = cptr::<c_void>(v.device_ptr());
                 (vin, dptr::<c_void>(o.device_ptr()), size_of::<V>())
             }
             _ => (std::ptr::null(), std::ptr::null_mut(), 0),
@@ -137,7 +137,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 st,
                 K::KIND as u32,
                 value_size as u32,
-                dptr::<c_void>(keys.device_ptr()).cast_const(),
+                cptr::<c_void>(keys.device_ptr()),
                 vin,
                 lens.as_ptr(),
                 lens.len() as u32,

@@ -5,17 +5,13 @@
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::{self, cptr, dptr};
 use super::runtime::GpuRuntime;
 use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::{SegmentSpec, SortSpec};
-
-fn cptr(p: u64) -> *const c_void {
-    dptr::<c_void>(p).cast_const()
-}
 
 fn null() -> *mut c_void {
     std::ptr::null_mut()

@@ -4,7 +4,7 @@
 use super::Tally;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use wavekit::{Element, Predicate, ReduceOp, VectorSize, WavekitError};
+use wavekit::{Element, Predicate, ReduceOp, SortOrder, VectorSize, WavekitError};
 
 /// Lengths that matter: empty, around a warp and a few warps, and up to several scan tiles.
 pub fn len() -> impl Strategy<Value = usize> {
@@ -143,4 +143,28 @@ pub fn same_lanes<T: Element>(want: &[Option<T>], got: &[Option<T>]) -> Result<(
 /// A backend call's error as a test failure (for calls whose arguments are all valid).
 pub fn a_unwrap<T>(r: Result<T, WavekitError>) -> Result<T, TestCaseError> {
     r.map_err(|e| TestCaseError::fail(e.to_string()))
+}
+
+/// An order, with a bit range drawn inside and around a 32-bit key.
+pub fn order_arg() -> impl Strategy<Value = SortOrder> {
+    (
+        any::<bool>(),
+        prop_oneof![2 => Just(None), 1 => (0u32..34, 0u32..34).prop_map(Some)],
+    )
+        .prop_map(|(desc, bits)| {
+            let o = if desc {
+                SortOrder::DESCENDING
+            } else {
+                SortOrder::ASCENDING
+            };
+            match bits {
+                Some((a, b)) => o.bits(a, b),
+                None => o,
+            }
+        })
+}
+
+/// The documented rule for an order's bit range over keys of `bits` bits.
+pub fn order_ok(order: SortOrder, bits: u32) -> bool {
+    order.bit_range().is_none_or(|(a, b)| a < b && b <= bits)
 }
