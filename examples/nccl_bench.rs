@@ -46,6 +46,10 @@ struct Args {
     scale_reps: usize,
     sort_log2: Option<u32>,
     parts: bool,
+    /// `--no-peer`: ranks of one process compose the allreduce from NCCL calls.
+    peer: bool,
+    /// `--one-shot-max BYTES`: the peer kernel's one-shot limit.
+    one_shot_max: Option<usize>,
 }
 
 fn args() -> Args {
@@ -55,6 +59,8 @@ fn args() -> Args {
         log2: val("--log2").map_or(30, |v| v.parse().expect("--log2 K")),
         reps: val("--reps").map_or(100, |v| v.parse().expect("--reps N")),
         bw: a.iter().any(|x| x == "--bw"),
+        peer: !a.iter().any(|x| x == "--no-peer"),
+        one_shot_max: val("--one-shot-max").map(|v| v.parse().expect("--one-shot-max BYTES")),
         gpus: val("--gpus").map(|v| v.parse().expect("--gpus N")),
         scale_log2: val("--scale-log2").map(|v| v.parse().expect("--scale-log2 K")),
         scale_reps: val("--scale-reps").map_or(10, |v| v.parse().expect("--scale-reps N")),
@@ -212,15 +218,21 @@ fn bandwidth(comm: &Rank, world: usize, say: &impl Fn(String)) -> wavekit::Resul
     for log in [20u32, 22, 24, 26, 28, 30] {
         let bytes = 1usize << log;
         let n = bytes / 4;
-        let send = b.upload(&fill(0..n))?;
+        // Whole numbers below 2^10, different on every rank: every order of the sum is exact,
+        // so NCCL's result and ours must agree bit for bit (checked after timing).
+        let rank = comm.rank();
+        let send = b.upload(&fill_with(0..n, |i| {
+            ((i.wrapping_mul(7) + rank * 13) % 1024) as f32
+        }))?;
         let mut recv = b.alloc::<f32>(n)?;
+        let mut nccl_out = b.alloc::<f32>(n)?;
         let reps = if log >= 28 { 5 } else { 20 };
         let mut nccl = Vec::new();
         let mut ours = Vec::new();
         for i in 0..reps + 2 {
             let t = Instant::now();
             comm.transport()
-                .all_reduce_native(&send, &mut recv, ReduceOp::Sum)?;
+                .all_reduce_native(&send, &mut nccl_out, ReduceOp::Sum)?;
             let e = t.elapsed();
             if i >= 2 {
                 nccl.push(e);
@@ -233,6 +245,13 @@ fn bandwidth(comm: &Rank, world: usize, say: &impl Fn(String)) -> wavekit::Resul
             if i >= 2 {
                 ours.push(e);
             }
+        }
+        let (want, got) = (b.download(&nccl_out)?, b.download(&recv)?);
+        if let Some(i) = (0..n).find(|&i| want[i].to_bits() != got[i].to_bits()) {
+            return Err(wavekit::WavekitError::RankMismatch {
+                what: "allreduce result against NCCL's",
+                detail: format!("{bytes} bytes, element {i}: {} vs {}", got[i], want[i]),
+            });
         }
         let (tn, to) = (median(nccl), median(ours));
         let bus = |t: f64| bytes as f64 * factor / t / 1e9;
@@ -262,10 +281,16 @@ fn main() -> wavekit::Result<()> {
         .map(wavekit::cuda::open)
         .collect::<wavekit::Result<Vec<Cuda>>>()?;
     let ranks = NcclTransport::init_all(Vendor::Nccl, backends)?;
+    println!("peer_kernels={} one_shot_max={:?}", a.peer, a.one_shot_max);
     std::thread::scope(|s| {
         let hs: Vec<_> = ranks
             .into_iter()
             .map(|t| {
+                let t = t.with_peer_kernels(a.peer);
+                let t = match a.one_shot_max {
+                    Some(b) => t.with_one_shot_max(b),
+                    None => t,
+                };
                 let a = &a;
                 s.spawn(move || rank_body(Comm::new(t), a))
             })

@@ -4,7 +4,7 @@
 // level (j with j + Q/2, then with j + Q/4, ...). wavekit-dist's reproducible allreduce
 // gathers chunk r of every rank into rank r's rows with one all-to-all and folds them here, so
 // a world of any size pays one exchange and one pass instead of log2(R) pair exchanges.
-#include "device.h"
+#include "bfly_fold.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -22,19 +22,10 @@ __global__ void bfly_rows_kernel(T* rows, uint64_t m, unsigned r, unsigned dst) 
     T v[Q];
 #pragma unroll
     for (unsigned k = 0; k < Q; ++k) v[k] = k < r ? rows[k * m + j] : Op<OP, T>::identity();
-    // Entries past the rows are the identity, which combines exactly: skipping them (k + h
-    // past the valid count) gives the same bits with fewer operations.
-    unsigned valid = r;
-#pragma unroll
-    for (unsigned h = Q / 2; h >= 1; h /= 2) {
-#pragma unroll
-      for (unsigned k = 0; k < h; ++k)
-        if (k + h < valid) v[k] = Op<OP, T>::combine(v[k], v[k + h]);
-      valid = valid < h ? valid : h;
-    }
+    const T out = bfly_fold<OP, T, Q>(v, r);
     // Every row of this column was read above, by this thread alone: writing over row `dst`
     // in place is safe.
-    rows[dst * m + j] = v[0];
+    rows[dst * m + j] = out;
   }
 }
 

@@ -20,6 +20,7 @@ const char* error_string(int32_t code) {
     case WK_ERR_ARG: return "launcher argument out of range";
     case WK_ERR_INDEX: return "index out of range";
     case WK_ERR_SCRATCH: return "scratch buffer too small";
+    case WK_ERR_TIMEOUT: return "a peer GPU did not reach the collective within the timeout";
     default: return code > 0 ? host::error_string(code) : "unknown wavekit error";
   }
 }

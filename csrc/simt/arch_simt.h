@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "executor.h"
 #include "lang.h"
@@ -39,6 +40,19 @@ inline ::wk_simt::WarpResult op(::wk_simt::Op o, wk_lanemask_t mask, uint64_t v,
 }
 
 // Streaming loads: no caches to keep anything out of.
+// One executor process is one device: "another GPU" is another OS thread's launch.
+inline void store_release_system(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+inline uint64_t load_acquire_system(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline uint4 load_peer16(const void* p) {
+  uint4 v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+inline uint64_t clock_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 inline uint32_t load_streaming(const uint32_t* p) { return *p; }
 inline uint64_t load_streaming(const uint64_t* p) { return *p; }
 

@@ -34,6 +34,13 @@
 // Memory fences
 //   void fence_block();                       // __threadfence_block
 //   void fence_device();                      // __threadfence
+// Another GPU's memory (peer access within one node), for flags and data handed between GPUs:
+//   void     store_release_system(uint64_t* p, uint64_t v); // every earlier write of the
+//                                             // caller visible to the whole system first
+//   uint64_t load_acquire_system(const uint64_t* p);
+//   uint4    load_peer16(const void* p);      // 16 aligned bytes, not from a cache level that
+//                                             // another GPU's writes do not reach
+//   uint64_t clock_ns();                      // a clock in (roughly) nanoseconds, for timeouts
 // Native-only primitives: a capability macro (0 or 1) says whether the native one exists; when
 // it is 1 the function must be provided. prims.h uses the emulation in emulated.h otherwise.
 //   WK_NATIVE_UNI:        bool          uni_sync(mask, bool p);
@@ -157,6 +164,24 @@ __device__ __forceinline__ uint16_t f32_to_f16(float f) {
 
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
+
+// The system-scope fence makes the block's earlier writes (ordered before the caller by a
+// __syncthreads) visible to the other GPUs before the flag is.
+__device__ __forceinline__ void store_release_system(uint64_t* p, uint64_t v) {
+  __threadfence_system();
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ uint64_t load_acquire_system(const uint64_t* p) {
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ uint4 load_peer16(const void* p) { return __ldcg((const uint4*)p); }
+__device__ __forceinline__ uint64_t clock_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
 
 __device__ __forceinline__ uint32_t load_streaming(const uint32_t* p) {
   uint32_t v;

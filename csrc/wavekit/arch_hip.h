@@ -182,6 +182,27 @@ WK_HIP_SHFL(uint64_t)
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
 
+// Another GPU's memory (arch_cuda.h). Clang's __atomic builtins default to the system scope on
+// AMDGPU, and its seq_cst fence at that scope writes back what the block wrote before it.
+__device__ __forceinline__ void store_release_system(uint64_t* p, uint64_t v) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+__device__ __forceinline__ uint64_t load_acquire_system(const uint64_t* p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+// Two system-scope relaxed loads: they skip the per-CU cache, as a peer's data needs.
+__device__ __forceinline__ uint4 load_peer16(const void* p) {
+  const uint64_t* q = (const uint64_t*)p;
+  const uint64_t lo = __atomic_load_n(q, __ATOMIC_RELAXED), hi = __atomic_load_n(q + 1, __ATOMIC_RELAXED);
+  return make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32));
+}
+// s_memrealtime (HIP's wall_clock64, which only the device pass declares) counts at the wall
+// clock rate, 100 MHz on every GPU this library targets.
+__device__ __forceinline__ uint64_t clock_ns() {
+  return (uint64_t)__builtin_amdgcn_s_memrealtime() * 10u;
+}
+
 // Streaming loads (arch_cuda.h): the nontemporal hint.
 __device__ __forceinline__ uint32_t load_streaming(const uint32_t* p) {
   return __builtin_nontemporal_load(p);

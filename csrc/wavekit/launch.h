@@ -20,7 +20,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 12
+#define WK_ABI_VERSION 13
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -28,6 +28,8 @@
 #define WK_ERR_ARG (-3)
 #define WK_ERR_INDEX (-4)
 #define WK_ERR_SCRATCH (-5)
+// ABI 13: a peer GPU did not reach peer_all_reduce's rendezvous within the timeout.
+#define WK_ERR_TIMEOUT (-6)
 
 #define WK_IMPL_NATIVE 0u
 #define WK_IMPL_EMULATED 1u
@@ -52,6 +54,11 @@
 #define WK_ALGO_PARTITION 12u  // partition, partition3 (ABI 9)
 // ABI 12: merge_runs' ping-pong copy of keys and values, for sort_scratch_bytes().
 #define WK_ALGO_MERGE_RUNS 13u
+
+// ABI 13: peer_all_reduce's ranks (the GPUs of one node) and the words of each rank's flag
+// buffer (one per block and rank of its rendezvous; zeroed once, before the first call).
+#define WK_MAX_PEERS 8
+#define WK_PEER_FLAG_WORDS 1024
 
 #ifdef __cplusplus
 extern "C" {

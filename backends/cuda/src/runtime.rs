@@ -347,4 +347,28 @@ unsafe impl GpuRuntime for CudaRuntime {
             message: format!("{} (CUDA runtime error {code})", msg.to_string_lossy()),
         })
     }
+
+    fn enable_peer_access(&self, peer: usize) -> Result<bool> {
+        if peer == self.ordinal {
+            return Ok(true);
+        }
+        check_device(peer)?;
+        let mut can = 0;
+        // SAFETY: two device ordinals that exist (the peer's checked just above).
+        let code =
+            unsafe { sys::cuDeviceCanAccessPeer(&mut can, self.ordinal as i32, peer as i32) };
+        code.result().map_err(|e| err("cuDeviceCanAccessPeer", e))?;
+        if can == 0 {
+            return Ok(false);
+        }
+        let peer_ctx = primary_context(peer).map_err(|e| err("cuDevicePrimaryCtxRetain", e))?;
+        self.bind()?;
+        // SAFETY: the peer's primary context, kept for the life of the process.
+        match unsafe { sys::cuCtxEnablePeerAccess(peer_ctx.cu_ctx(), 0) } {
+            sys::CUresult::CUDA_SUCCESS | sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED => {
+                Ok(true)
+            }
+            code => Err(err("cuCtxEnablePeerAccess", DriverError(code))),
+        }
+    }
 }

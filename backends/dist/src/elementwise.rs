@@ -46,11 +46,12 @@ impl<X: Transport> Comm<X> {
         let local = op
             .check::<T>()
             .and_then(|()| check_len("allreduce output", n, recv.len()));
-        self.handshake(
+        let [w0, w1] = self.x.fused_words(send, recv);
+        let (_, args) = self.handshake_words(
             Header {
                 call: Call::AllReduce,
                 kind: T::KIND,
-                args: [op as u64, mode as u64, 0, 0],
+                args: [op as u64, mode as u64, w0, w1],
                 len: n,
             },
             Lengths::Equal,
@@ -58,6 +59,12 @@ impl<X: Transport> Comm<X> {
         )?;
         if n == 0 {
             return Ok(());
+        }
+        let words: Vec<[u64; 2]> = args.iter().map(|a| [a[2], a[3]]).collect();
+        if mode == Mode::Reproducible
+            && let Some(done) = self.x.all_reduce_fused(send, recv, op, &words)
+        {
+            return done;
         }
         match mode {
             Mode::Fast => self.x.all_reduce_native(send, recv, op),

@@ -196,6 +196,18 @@ impl<X: Transport> Comm<X> {
         lengths: Lengths,
         local: Result<()>,
     ) -> Result<Layout> {
+        self.handshake_words(h, lengths, local)
+            .map(|(layout, _)| layout)
+    }
+
+    /// [`Self::handshake`], also returning every rank's header args in rank order: the words
+    /// `Call::args` does not compare carry per-rank data (an allreduce's buffer addresses).
+    pub(crate) fn handshake_words(
+        &self,
+        h: Header,
+        lengths: Lengths,
+        local: Result<()>,
+    ) -> Result<(Layout, Vec<[u64; 4]>)> {
         // No distributed collective takes the 16-bit floats yet (their partials would have to
         // cross ranks in f32): every rank refuses them here, before any work.
         let local = local.and_then(|()| h.kind.check_full(h.call.name()));
@@ -240,7 +252,8 @@ impl<X: Transport> Comm<X> {
             differ("buffer length", 6..7, &|w| w[6].to_string())?;
         }
         let lens: Vec<usize> = ranks.iter().map(|w| w[6] as usize).collect();
-        Ok(Layout::from_lens(&lens))
+        let args = ranks.iter().map(|w| [w[2], w[3], w[4], w[5]]).collect();
+        Ok((Layout::from_lens(&lens), args))
     }
 }
 

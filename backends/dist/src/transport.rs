@@ -104,6 +104,30 @@ pub trait Transport: Send {
         op: ReduceOp,
     ) -> Result<()>;
 
+    /// Two words this rank adds to a reproducible allreduce's handshake for
+    /// [`Transport::all_reduce_fused`]: the NCCL transport's are its buffers' device addresses.
+    fn fused_words<T: Element>(&self, send: &Buf<Self, T>, recv: &Buf<Self, T>) -> [u64; 2] {
+        let _ = (send, recv);
+        [0, 0]
+    }
+
+    /// The reproducible allreduce (element i = the canonical butterfly over the ranks' values,
+    /// as `Comm::all_reduce` computes it) in one step of the transport's own, or `None` to let
+    /// the collective compose it from the calls above; `words` holds every rank's
+    /// [`Transport::fused_words`] for this call. Every rank must give the same kind of answer
+    /// for the same call. The NCCL transport of one process answers with a kernel that reads
+    /// the other GPUs' buffers; the default has none.
+    fn all_reduce_fused<T: Element>(
+        &self,
+        send: &Buf<Self, T>,
+        recv: &mut Buf<Self, T>,
+        op: ReduceOp,
+        words: &[[u64; 2]],
+    ) -> Option<Result<()>> {
+        let _ = (send, recv, op, words);
+        None
+    }
+
     /// Every rank's `mine` (the same length on every rank) in rank order, through host memory
     /// the ranks share, or `None` where they share none: the collectives then exchange through
     /// device buffers and `all_gather`. NCCL ranks of one process (`init_all`) share a board;

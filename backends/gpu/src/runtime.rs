@@ -96,4 +96,14 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     fn synchronize_device(&self) -> Result<()>;
     /// Turns a launcher's return code (cudaError_t / hipError_t) into an error naming `call`.
     fn check(&self, code: i32, call: &str) -> Result<()>;
+    /// Lets this runtime's kernels read and write memory of device `peer` of the same vendor in
+    /// this process (CUDA peer access). `Ok(false)` where the devices cannot (no NVLink or PCIe
+    /// peer path) or the runtime has no peer access at all, which is the default.
+    ///
+    /// # Errors
+    /// A `Device` error when the driver refuses a pair it said could work.
+    fn enable_peer_access(&self, peer: usize) -> Result<bool> {
+        let _ = peer;
+        Ok(false)
+    }
 }

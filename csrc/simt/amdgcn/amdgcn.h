@@ -7,6 +7,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <time.h>
 
 #include "../executor.h"
 
@@ -73,6 +74,13 @@ void fence();
   ::wk_simt::amdgcn::ds_bpermute((addr), (data), WK_SIMT_HERE)
 #define __builtin_amdgcn_readfirstlane(v) ::wk_simt::amdgcn::readfirstlane((v), WK_SIMT_HERE)
 // s_barrier: the barrier HIP's __syncthreads is built on.
+// s_memrealtime: the wall clock, a counter at 100 MHz as on the AMD GPUs.
+inline uint64_t wk_simt_memrealtime() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 100000000u + (uint64_t)t.tv_nsec / 10u;
+}
+#define __builtin_amdgcn_s_memrealtime() wk_simt_memrealtime()
 // A nontemporal load is a plain load on the CPU (no caches to bypass).
 #define __builtin_nontemporal_load(p) (*(p))
 #define __builtin_amdgcn_s_barrier() ::wk_simt::amdgcn::s_barrier(WK_SIMT_HERE)

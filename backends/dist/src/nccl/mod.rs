@@ -23,11 +23,13 @@ mod bootstrap;
 mod ffi;
 mod file_board;
 mod library;
+mod peer;
 mod watchdog;
 
 pub use bootstrap::{Exchange, Launch};
 pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
+pub use peer::ONE_SHOT_MAX_BYTES;
 
 use crate::check_len;
 use crate::transport::{Transport, check_all_to_all, check_within};
@@ -64,6 +66,9 @@ pub struct NcclTransport<R: GpuRuntime> {
     queued: AtomicBool,
     /// Where ranks exchange small data without the GPU, when they share memory.
     board: Option<HostBoard>,
+    /// The peer kernel's allreduce (`peer.rs`): where this rank stands, what the caller set.
+    peer: Mutex<peer::State<R>>,
+    peer_config: peer::Config,
 }
 
 /// The ranks' shared memory for small exchanges: the threads of one process (`init_all`), or
@@ -144,6 +149,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 watchdog: Watchdog::start(lib),
                 queued: AtomicBool::new(false),
                 board: Some(HostBoard::Threads(Arc::clone(&board))),
+                peer: Mutex::new(peer::State::Untried),
+                peer_config: peer::Config::default(),
             })
             .collect())
     }
@@ -193,6 +200,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
             watchdog: Watchdog::start(lib),
             queued: AtomicBool::new(false),
             board: None,
+            peer: Mutex::new(peer::State::Untried),
+            peer_config: peer::Config::default(),
         };
         t.board = t.file_board(&id)?.map(HostBoard::Files);
         Ok(t)
@@ -236,6 +245,12 @@ impl<R: GpuRuntime> NcclTransport<R> {
         } else {
             None
         })
+    }
+
+    /// Whether the ranks are threads of this process (`init_all`): their device addresses
+    /// mean the same to all of them.
+    fn shares_process(&self) -> bool {
+        matches!(self.board, Some(HostBoard::Threads(_)))
     }
 
     /// Every rank's `mine` through the GPU (an allgather): for the transport's own setup.
@@ -572,6 +587,20 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
     ) -> Result<()> {
         check_len("allreduce output", send.len(), recv.len())?;
         self.nccl_all_reduce("ncclAllReduce", self.comm.0, send, recv, op)
+    }
+
+    fn fused_words<T: Element>(&self, send: &GpuBuffer<T, R>, recv: &GpuBuffer<T, R>) -> [u64; 2] {
+        [send.device_ptr(), recv.device_ptr()]
+    }
+
+    fn all_reduce_fused<T: Element>(
+        &self,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+        words: &[[u64; 2]],
+    ) -> Option<Result<()>> {
+        self.peer_all_reduce(send, recv, op, words)
     }
 
     fn exchange_host(&self, mine: &[u64]) -> Option<Result<Vec<u64>>> {

@@ -1,0 +1,145 @@
+//! The reproducible allreduce of the GPUs of one node in one kernel a rank, each GPU reading the
+//! others' buffers directly (the `peer_all_reduce` launcher, csrc/kernels/peer_all_reduce.cu):
+//! wavekit-dist's NCCL transport takes it when its ranks share a process and every GPU can
+//! address every other's memory. The ranks meet inside the kernel (flag words on each GPU), so
+//! a call costs one launch a rank and no host round trip.
+
+use super::backend::{GpuBackend, Reports};
+use super::buffer::GpuBuffer;
+use super::ffi::{self, kind};
+use super::runtime::GpuRuntime;
+use std::time::Duration;
+use wavekit_core::api::check_len;
+use wavekit_core::element::{ElemKind, Element};
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::{Backend, ReduceOp};
+
+/// The most ranks one [`GpuBackend::peer_all_reduce`] joins.
+pub const MAX_PEERS: usize = ffi::MAX_PEERS as usize;
+
+/// Words of the flag buffer each rank of a [`GpuBackend::peer_all_reduce`] keeps.
+pub const PEER_FLAG_WORDS: usize = ffi::PEER_FLAG_WORDS as usize;
+
+/// One call of [`GpuBackend::peer_all_reduce`] as every rank makes it: the device addresses of
+/// every rank's buffers, in rank order, and what the ranks agreed on.
+#[derive(Clone, Debug)]
+pub struct PeerCall {
+    /// This rank's index into the address lists.
+    pub rank: usize,
+    /// Every rank's send buffer (`n` elements).
+    pub sends: Vec<u64>,
+    /// Every rank's recv buffer (`n` elements).
+    pub recvs: Vec<u64>,
+    /// Every rank's flag buffer ([`GpuBackend::peer_flags`]).
+    pub flags: Vec<u64>,
+    /// 1 on the first call over these flag buffers, one more on each later one.
+    pub epoch: u64,
+    /// Every rank folds the whole vector (fewer rendezvous, more reads: small vectors) instead
+    /// of its share before copying the others' shares.
+    pub one_shot: bool,
+    /// How long a rank waits inside the kernel for the others.
+    pub timeout: Duration,
+}
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// A zeroed flag buffer of [`PEER_FLAG_WORDS`] words for [`Self::peer_all_reduce`]: each
+    /// rank makes one and keeps it for every call with the same peers.
+    ///
+    /// # Errors
+    /// `OutOfMemory`, `Device`.
+    pub fn peer_flags(&self) -> Result<GpuBuffer<u64, R>> {
+        self.upload(&vec![0u64; PEER_FLAG_WORDS])
+    }
+
+    /// `recv` = the reproducible allreduce of every rank's `send` (docs/SEMANTICS.md
+    /// "dist_all_reduce": element i is the canonical butterfly over the ranks' values in rank
+    /// order), queued on the stream; the kernel reads the other GPUs' buffers through peer
+    /// access ([`GpuRuntime::enable_peer_access`]). Every rank calls it with the same `call`
+    /// but for `rank`, its own buffers at `call.sends[rank]` and `call.recvs[rank]`.
+    /// A rank that does not arrive within `call.timeout` turns into a `Device` error at the
+    /// next synchronisation of this backend.
+    ///
+    /// # Safety
+    /// Every address in `call` is a live buffer of `send.len()` elements of `T` (flags:
+    /// [`PEER_FLAG_WORDS`] words, zeroed before the first call) on a GPU whose memory this one
+    /// can address; every rank launches this call with the same op, length, epoch and mode, and
+    /// no one else writes the buffers until every rank's launch is done.
+    ///
+    /// # Errors
+    /// `UnsupportedOp`, `UnsupportedType` (16-bit floats), `LengthMismatch` between `send`,
+    /// `recv` and the address lists, `IndexOutOfRange` for more than [`MAX_PEERS`] ranks, a
+    /// rank past them, epoch 0, or this rank's addresses not being `send` and `recv`;
+    /// `ForeignBuffer`, `Device`. Nothing is queued on error.
+    pub unsafe fn peer_all_reduce<T: Element>(
+        &self,
+        send: &GpuBuffer<T, R>,
+        recv: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+        call: &PeerCall,
+    ) -> Result<()> {
+        op.check::<T>()?;
+        if matches!(T::KIND, ElemKind::F16 | ElemKind::BF16) {
+            return Err(WavekitError::UnsupportedType {
+                collective: "peer_all_reduce",
+                elem: T::KIND.name(),
+            });
+        }
+        check_len("allreduce output", send.len, recv.len)?;
+        let ranks = call.sends.len();
+        check_len("recv addresses (one a rank)", ranks, call.recvs.len())?;
+        check_len("flag addresses (one a rank)", ranks, call.flags.len())?;
+        let bad = |what, value: usize, limit: usize| {
+            Err(WavekitError::IndexOutOfRange {
+                what,
+                value: value as u64,
+                limit: limit as u64,
+            })
+        };
+        if ranks == 0 || ranks > MAX_PEERS {
+            return bad("peer_all_reduce ranks", ranks, MAX_PEERS + 1);
+        }
+        if call.rank >= ranks {
+            return bad("peer_all_reduce rank", call.rank, ranks);
+        }
+        if call.epoch == 0 {
+            return bad("peer_all_reduce epoch (from 1)", 0, 1);
+        }
+        if call.sends[call.rank] != send.device_ptr() || call.recvs[call.rank] != recv.device_ptr()
+        {
+            return bad(
+                "peer_all_reduce: this rank's own addresses",
+                call.rank,
+                ranks,
+            );
+        }
+        self.own(send)?;
+        self.own(recv)?;
+        let peers: Vec<u64> = [&call.sends, &call.recvs, &call.flags]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        let timeout = u64::try_from(call.timeout.as_nanos()).unwrap_or(u64::MAX);
+        let mut work = self.lock();
+        self.launch(
+            &mut work,
+            "peer_all_reduce",
+            Reports::Errors,
+            |s, st| unsafe {
+                (self.table.peer_all_reduce)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    peers.as_ptr(),
+                    ranks as u32,
+                    call.rank as u32,
+                    send.len as u64,
+                    call.epoch,
+                    u32::from(call.one_shot),
+                    timeout,
+                )
+            },
+        )
+    }
+}
