@@ -50,6 +50,8 @@ struct Args {
     peer: bool,
     /// `--one-shot-max BYTES`: the peer kernel's one-shot limit.
     one_shot_max: Option<usize>,
+    /// `--peer-max BYTES`: the largest vector the peer kernel takes.
+    peer_max: Option<usize>,
 }
 
 fn args() -> Args {
@@ -61,6 +63,7 @@ fn args() -> Args {
         bw: a.iter().any(|x| x == "--bw"),
         peer: !a.iter().any(|x| x == "--no-peer"),
         one_shot_max: val("--one-shot-max").map(|v| v.parse().expect("--one-shot-max BYTES")),
+        peer_max: val("--peer-max").map(|v| v.parse().expect("--peer-max BYTES")),
         gpus: val("--gpus").map(|v| v.parse().expect("--gpus N")),
         scale_log2: val("--scale-log2").map(|v| v.parse().expect("--scale-log2 K")),
         scale_reps: val("--scale-reps").map_or(10, |v| v.parse().expect("--scale-reps N")),
@@ -281,7 +284,10 @@ fn main() -> wavekit::Result<()> {
         .map(wavekit::cuda::open)
         .collect::<wavekit::Result<Vec<Cuda>>>()?;
     let ranks = NcclTransport::init_all(Vendor::Nccl, backends)?;
-    println!("peer_kernels={} one_shot_max={:?}", a.peer, a.one_shot_max);
+    println!(
+        "peer_kernels={} one_shot_max={:?} peer_max={:?}",
+        a.peer, a.one_shot_max, a.peer_max
+    );
     std::thread::scope(|s| {
         let hs: Vec<_> = ranks
             .into_iter()
@@ -289,6 +295,10 @@ fn main() -> wavekit::Result<()> {
                 let t = t.with_peer_kernels(a.peer);
                 let t = match a.one_shot_max {
                     Some(b) => t.with_one_shot_max(b),
+                    None => t,
+                };
+                let t = match a.peer_max {
+                    Some(b) => t.with_peer_max(b),
                     None => t,
                 };
                 let a = &a;

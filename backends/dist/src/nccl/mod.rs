@@ -29,7 +29,7 @@ mod watchdog;
 pub use bootstrap::{Exchange, Launch};
 pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
-pub use peer::ONE_SHOT_MAX_BYTES;
+pub use peer::{ONE_SHOT_MAX_BYTES, PEER_MAX_BYTES};
 
 use crate::check_len;
 use crate::transport::{Transport, check_all_to_all, check_within};

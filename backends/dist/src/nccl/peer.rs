@@ -21,6 +21,11 @@ use wavekit_gpu::{GpuBuffer, GpuRuntime, MAX_PEERS, PeerCall};
 /// others'). Measured on 4 x H100 (docs/dist.md).
 pub const ONE_SHOT_MAX_BYTES: usize = 256 << 10;
 
+/// Past this many bytes a world of 3 or more ranks composes the allreduce from NCCL calls: on
+/// 4 x H100 the kernel's links run at about 220 GB/s of bus bandwidth where NCCL reaches 350,
+/// and it wins only up to 16 MiB (docs/dist.md). Two ranks take the kernel at every size.
+pub const PEER_MAX_BYTES: usize = 32 << 20;
+
 /// Where a transport stands with the peer kernel.
 pub(super) enum State<R: GpuRuntime> {
     /// Not tried yet.
@@ -39,11 +44,13 @@ pub(super) enum State<R: GpuRuntime> {
     Broken,
 }
 
-/// What the caller set (`with_peer_kernels`, `with_one_shot_max`).
+/// What the caller set (`with_peer_kernels`, `with_one_shot_max`, `with_peer_max`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Config {
     pub(super) enabled: bool,
     pub(super) one_shot_max: usize,
+    /// `None`: [`PEER_MAX_BYTES`] from 3 ranks, no limit for 2.
+    pub(super) max_bytes: Option<usize>,
 }
 
 impl Default for Config {
@@ -51,6 +58,7 @@ impl Default for Config {
         Config {
             enabled: true,
             one_shot_max: ONE_SHOT_MAX_BYTES,
+            max_bytes: None,
         }
     }
 }
@@ -71,6 +79,13 @@ impl<R: GpuRuntime> NcclTransport<R> {
         self
     }
 
+    /// Vectors past `bytes` take the NCCL path even where the peer kernel could run (default:
+    /// [`PEER_MAX_BYTES`] for 3 or more ranks, no limit for 2); the same on every rank.
+    pub fn with_peer_max(mut self, bytes: usize) -> Self {
+        self.peer_config.max_bytes = Some(bytes);
+        self
+    }
+
     fn peer_state(&self) -> MutexGuard<'_, State<R>> {
         self.peer.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -84,7 +99,13 @@ impl<R: GpuRuntime> NcclTransport<R> {
         op: ReduceOp,
         addrs: &[[u64; 2]],
     ) -> Option<Result<()>> {
-        if !self.shares_process() || self.world > MAX_PEERS || T::KIND.size() == 2 {
+        let bytes = send.len() * size_of::<T>();
+        let max = self.peer_config.max_bytes.unwrap_or(if self.world == 2 {
+            usize::MAX
+        } else {
+            PEER_MAX_BYTES
+        });
+        if !self.shares_process() || self.world > MAX_PEERS || T::KIND.size() == 2 || bytes > max {
             return None;
         }
         let mut state = self.peer_state();
@@ -115,7 +136,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
             recvs: addrs.iter().map(|a| a[1]).collect(),
             flags: all_flags.clone(),
             epoch: *epoch,
-            one_shot: send.len() * size_of::<T>() <= self.peer_config.one_shot_max,
+            one_shot: bytes <= self.peer_config.one_shot_max,
             timeout: self.timeout,
         };
         // SAFETY: the handshake made every rank pass equal lengths, op and type for this call;
