@@ -17,7 +17,6 @@ extern const int wk_hip_abi_success = hipSuccess;
 extern const int wk_hip_abi_error_no_device = hipErrorNoDevice;
 extern const int wk_hip_abi_error_invalid_device = hipErrorInvalidDevice;
 extern const int wk_hip_abi_error_out_of_memory = hipErrorOutOfMemory;
-extern const int wk_hip_abi_error_peer_access_already_enabled = hipErrorPeerAccessAlreadyEnabled;
 extern const int wk_hip_abi_attr_warp_size = hipDeviceAttributeWarpSize;
 extern const int wk_hip_abi_attr_multiprocessors = hipDeviceAttributeMultiprocessorCount;
 extern const int wk_hip_abi_memcpy_htod = hipMemcpyHostToDevice;

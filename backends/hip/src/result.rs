@@ -58,29 +58,6 @@ pub fn set_device(device: c_int) -> Result<()> {
     check(unsafe { sys::hipSetDevice(device) }, "hipSetDevice")
 }
 
-/// Lets the current device's kernels address `peer`'s memory: `Ok(false)` where the pair has
-/// no peer path (`hipDeviceCanAccessPeer`), `Ok(true)` once enabled (or already).
-pub fn enable_peer_access(device: c_int, peer: c_int) -> Result<bool> {
-    if device == peer {
-        return Ok(true);
-    }
-    let mut can = 0;
-    check(
-        unsafe { sys::hipDeviceCanAccessPeer(&mut can, device, peer) },
-        "hipDeviceCanAccessPeer",
-    )?;
-    if can == 0 {
-        return Ok(false);
-    }
-    let code = unsafe { sys::hipDeviceEnablePeerAccess(peer, 0) };
-    if code == sys::wk_hip_abi_error_peer_access_already_enabled {
-        // Clear the error the runtime recorded for the thread, so no later check reports it.
-        let _ = last_error();
-        return Ok(true);
-    }
-    check(code, "hipDeviceEnablePeerAccess").map(|()| true)
-}
-
 /// `hipDeviceGetAttribute`; `what` names the attribute in an error.
 pub fn device_attribute(attr: c_int, device: c_int, what: &str) -> Result<i32> {
     let mut v: c_int = 0;

@@ -302,9 +302,4 @@ unsafe impl GpuRuntime for HipRuntime {
     fn check(&self, code: i32, call: &str) -> Result<()> {
         result::check(code, call)
     }
-
-    fn enable_peer_access(&self, peer: usize) -> Result<bool> {
-        self.bind()?;
-        result::enable_peer_access(self.device, peer as c_int)
-    }
 }

@@ -26,10 +26,6 @@ unsafe extern "C" {
     pub fn hipDeviceGetName(name: *mut c_char, len: c_int, device: c_int) -> HipError;
     /// `hipDeviceSynchronize`: Waits for all work on the current device.
     pub fn hipDeviceSynchronize() -> HipError;
-    /// `hipDeviceCanAccessPeer`: Whether `device` can address `peer`'s memory (1) or not (0).
-    pub fn hipDeviceCanAccessPeer(can: *mut c_int, device: c_int, peer: c_int) -> HipError;
-    /// `hipDeviceEnablePeerAccess`: The current device's kernels may address `peer`'s memory.
-    pub fn hipDeviceEnablePeerAccess(peer: c_int, flags: c_uint) -> HipError;
     /// `hipRuntimeGetVersion`: The runtime's version number.
     pub fn hipRuntimeGetVersion(version: *mut c_int) -> HipError;
 
@@ -81,8 +77,6 @@ unsafe extern "C" {
     pub safe static wk_hip_abi_success: c_int;
     /// `hipErrorNoDevice`.
     pub safe static wk_hip_abi_error_no_device: c_int;
-    /// `hipErrorPeerAccessAlreadyEnabled`.
-    pub safe static wk_hip_abi_error_peer_access_already_enabled: c_int;
     /// `hipErrorInvalidDevice`.
     pub safe static wk_hip_abi_error_invalid_device: c_int;
     /// `hipErrorOutOfMemory`.
