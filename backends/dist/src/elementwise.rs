@@ -60,11 +60,11 @@ impl<X: Transport> Comm<X> {
         if n == 0 {
             return Ok(());
         }
-        let words: Vec<[u64; 2]> = args.iter().map(|a| [a[2], a[3]]).collect();
-        if mode == Mode::Reproducible
-            && let Some(done) = self.x.all_reduce_fused(send, recv, op, &words)
-        {
-            return done;
+        if mode == Mode::Reproducible {
+            let words: Vec<[u64; 2]> = args.iter().map(|a| [a[2], a[3]]).collect();
+            if let Some(done) = self.x.all_reduce_fused(send, recv, op, &words) {
+                return done;
+            }
         }
         match mode {
             Mode::Fast => self.x.all_reduce_native(send, recv, op),

@@ -33,24 +33,48 @@ pub(super) enum State<R: GpuRuntime> {
     /// Some rank cannot: the NCCL path, on every rank.
     Off,
     /// Every rank can: this rank's flag buffer (only held: the kernels of every rank write into
-    /// it), every rank's flag address, the last epoch.
+    /// it), every rank's flag address, the last epoch, and the size limits every rank agreed.
     On {
         _flags: GpuBuffer<u64, R>,
         all_flags: Vec<u64>,
         epoch: u64,
+        limits: Limits,
     },
     /// A call timed out inside the kernel: the ranks' epochs may differ, so every later call
     /// fails.
     Broken,
 }
 
-/// What the caller set (`with_peer_kernels`, `with_one_shot_max`, `with_peer_max`).
+/// What the caller set (`with_peer_kernels`, `with_one_shot_max`, `with_peer_max`); the
+/// ranks agree on it in the setup.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Config {
     pub(super) enabled: bool,
     pub(super) one_shot_max: usize,
     /// `None`: [`PEER_MAX_BYTES`] from 3 ranks, no limit for 2.
     pub(super) max_bytes: Option<usize>,
+}
+
+/// The byte limits of one transport, resolved for its world size: one-shot up to
+/// `one_shot_max`, the kernel at all up to `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Limits {
+    one_shot_max: u64,
+    max: u64,
+}
+
+impl Config {
+    fn limits(&self, world: usize) -> Limits {
+        let max = self.max_bytes.unwrap_or(if world == 2 {
+            usize::MAX
+        } else {
+            PEER_MAX_BYTES
+        });
+        Limits {
+            one_shot_max: self.one_shot_max as u64,
+            max: max as u64,
+        }
+    }
 }
 
 impl Default for Config {
@@ -73,14 +97,16 @@ impl<R: GpuRuntime> NcclTransport<R> {
     }
 
     /// Vectors up to `bytes` take the peer kernel's one-shot form (default
-    /// [`ONE_SHOT_MAX_BYTES`]); the same on every rank. The bits do not depend on it.
+    /// [`ONE_SHOT_MAX_BYTES`]); ranks that set it differently all keep the NCCL path. The bits
+    /// do not depend on it.
     pub fn with_one_shot_max(mut self, bytes: usize) -> Self {
         self.peer_config.one_shot_max = bytes;
         self
     }
 
     /// Vectors past `bytes` take the NCCL path even where the peer kernel could run (default:
-    /// [`PEER_MAX_BYTES`] for 3 or more ranks, no limit for 2); the same on every rank.
+    /// [`PEER_MAX_BYTES`] for 3 or more ranks, no limit for 2); ranks that set it differently
+    /// all keep the NCCL path.
     pub fn with_peer_max(mut self, bytes: usize) -> Self {
         self.peer_config.max_bytes = Some(bytes);
         self
@@ -99,13 +125,9 @@ impl<R: GpuRuntime> NcclTransport<R> {
         op: ReduceOp,
         addrs: &[[u64; 2]],
     ) -> Option<Result<()>> {
-        let bytes = send.len() * size_of::<T>();
-        let max = self.peer_config.max_bytes.unwrap_or(if self.world == 2 {
-            usize::MAX
-        } else {
-            PEER_MAX_BYTES
-        });
-        if !self.shares_process() || self.world > MAX_PEERS || T::KIND.size() == 2 || bytes > max {
+        // Only what every rank sees alike decides before the setup; the size limits, which the
+        // caller sets per rank, are agreed there.
+        if !self.shares_process() || self.world > MAX_PEERS || T::KIND.size() == 2 {
             return None;
         }
         let mut state = self.peer_state();
@@ -115,7 +137,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 Err(e) => return Some(Err(e)),
             };
         }
-        let (all_flags, epoch) = match &mut *state {
+        let (all_flags, epoch, limits) = match &mut *state {
             State::Untried | State::Off => return None,
             State::Broken => {
                 return Some(Err(WavekitError::RankLost {
@@ -126,9 +148,16 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 }));
             }
             State::On {
-                all_flags, epoch, ..
-            } => (all_flags, epoch),
+                all_flags,
+                epoch,
+                limits,
+                ..
+            } => (all_flags, epoch, *limits),
         };
+        let bytes = (send.len() * size_of::<T>()) as u64;
+        if bytes > limits.max {
+            return None;
+        }
         *epoch += 1;
         let call = PeerCall {
             rank: self.rank,
@@ -136,11 +165,11 @@ impl<R: GpuRuntime> NcclTransport<R> {
             recvs: addrs.iter().map(|a| a[1]).collect(),
             flags: all_flags.clone(),
             epoch: *epoch,
-            one_shot: bytes <= self.peer_config.one_shot_max,
+            one_shot: bytes <= limits.one_shot_max,
             timeout: self.timeout,
         };
-        // SAFETY: the handshake made every rank pass equal lengths, op and type for this call;
-        // the board gave every rank's own buffers, which live until its call returns, and the
+        // SAFETY: the handshake made every rank pass equal lengths, op and type for this call
+        // and carried every rank's own buffers, which live until its call returns; the
         // kernel's last rendezvous keeps every rank in it until no peer reads its buffers.
         let launched = unsafe { self.backend.peer_all_reduce(send, recv, op, &call) };
         // Waiting for the stream alone leaves the kernel's status word to the backend's next
@@ -158,8 +187,9 @@ impl<R: GpuRuntime> NcclTransport<R> {
     }
 
     /// Peer access to every rank's GPU and a flag buffer, agreed by all ranks: `On` only when
-    /// every rank managed both. A rank that fails at either says so in the exchange (an error
-    /// returned before it would leave the others waiting).
+    /// every rank managed both and set the same limits (ranks deciding differently for one
+    /// call would wait for each other until the timeout). A rank that fails at either says so
+    /// in the exchange (an error returned before it would leave the others waiting).
     fn peer_setup(&self) -> Result<State<R>> {
         let ordinal = self.backend.runtime().ordinal() as u64;
         let ordinals = self.exchange_words(&[ordinal])?;
@@ -179,16 +209,22 @@ impl<R: GpuRuntime> NcclTransport<R> {
         } else {
             None
         };
+        let limits = self.peer_config.limits(self.world);
         let mine = [
             u64::from(flags.is_some()),
             flags.as_ref().map_or(0, |f| f.device_ptr()),
+            limits.one_shot_max,
+            limits.max,
         ];
         let all = self.exchange_words(&mine)?;
+        let ranks: Vec<&[u64]> = all.chunks(mine.len()).collect();
+        let agreed = ranks.iter().all(|w| w[0] == 1 && w[2..] == mine[2..]);
         match flags {
-            Some(flags) if all.iter().step_by(2).all(|&o| o == 1) => Ok(State::On {
+            Some(flags) if agreed => Ok(State::On {
                 _flags: flags,
-                all_flags: all.iter().skip(1).step_by(2).copied().collect(),
+                all_flags: ranks.iter().map(|w| w[1]).collect(),
                 epoch: 0,
+                limits,
             }),
             _ => Ok(State::Off),
         }
