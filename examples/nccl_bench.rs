@@ -46,7 +46,7 @@ struct Args {
     scale_reps: usize,
     sort_log2: Option<u32>,
     parts: bool,
-    /// `--no-peer`: ranks of one process compose the allreduce from NCCL calls.
+    /// `--no-peer`: the ranks compose the allreduce from NCCL calls.
     peer: bool,
     /// `--one-shot-max BYTES`: the peer kernel's one-shot limit.
     one_shot_max: Option<usize>,
@@ -265,7 +265,27 @@ fn bandwidth(comm: &Rank, world: usize, say: &impl Fn(String)) -> wavekit::Resul
             tn / to
         ));
     }
+    say(format!(
+        "peer_kernel_on={}",
+        comm.transport().peer_kernels_on()
+    ));
     Ok(())
+}
+
+/// The peer kernel's settings from the command line.
+fn configure(
+    t: NcclTransport<wavekit::cuda::CudaRuntime>,
+    a: &Args,
+) -> NcclTransport<wavekit::cuda::CudaRuntime> {
+    let t = t.with_peer_kernels(a.peer);
+    let t = match a.one_shot_max {
+        Some(b) => t.with_one_shot_max(b),
+        None => t,
+    };
+    match a.peer_max {
+        Some(b) => t.with_peer_max(b),
+        None => t,
+    }
 }
 
 fn main() -> wavekit::Result<()> {
@@ -276,7 +296,7 @@ fn main() -> wavekit::Result<()> {
         let t =
             NcclTransport::from_launch(Vendor::Nccl, backend, &launch, Duration::from_secs(120))?;
         println!("mode=per-process rank={}", launch.rank);
-        return rank_body(Comm::new(t), &a);
+        return rank_body(Comm::new(configure(t, &a)), &a);
     }
     let gpus = a.gpus.unwrap_or_else(wavekit::cuda::device_count);
     println!("mode=one-process gpus={gpus}");
@@ -292,16 +312,7 @@ fn main() -> wavekit::Result<()> {
         let hs: Vec<_> = ranks
             .into_iter()
             .map(|t| {
-                let t = t.with_peer_kernels(a.peer);
-                let t = match a.one_shot_max {
-                    Some(b) => t.with_one_shot_max(b),
-                    None => t,
-                };
-                let t = match a.peer_max {
-                    Some(b) => t.with_peer_max(b),
-                    None => t,
-                };
-                let a = &a;
+                let (t, a) = (configure(t, &a), &a);
                 s.spawn(move || rank_body(Comm::new(t), a))
             })
             .collect();

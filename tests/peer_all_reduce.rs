@@ -2,7 +2,9 @@
 //! reading the others' buffers) against the conformance reference's butterfly, bit for bit:
 //! ranks as threads, each with its own backend, on the SIMT executor at 32 and 64 lanes (CI;
 //! one executor process is one address space, as GPUs with peer access are) and on CUDA
-//! devices (several ranks on one GPU, and one rank a GPU where there are several).
+//! devices (one rank a GPU). Both forms of a call: the kernels reading the callers' buffers
+//! (ranks sharing a process), and each rank staging through a buffer of its own that the
+//! others read (ranks in separate processes, which map only what is exported to them).
 
 use std::sync::{Arc, Barrier, Mutex, mpsc};
 use std::time::Duration;
@@ -59,7 +61,8 @@ impl Board {
 }
 
 /// One rank's part of a run of calls: `ranks` threads each call this with their backend.
-/// Calls alternate the two modes and change length, op and type, over one flag buffer.
+/// Calls alternate the two modes and the two forms (direct, staged) and change length, op and
+/// type, over one flag buffer and one staging buffer.
 /// A mismatch does not end the rank's calls (its peers would wait for it forever): every
 /// call runs and the mismatches come back.
 fn rank_calls<R: GpuRuntime>(
@@ -70,6 +73,11 @@ fn rank_calls<R: GpuRuntime>(
 ) -> Vec<String> {
     let mut errors = Vec::new();
     let flags = b.peer_flags().unwrap();
+    // Room for the longest call below (20_011 elements of 8 bytes); staged calls alternate.
+    let staging = [
+        b.alloc::<u64>(20_011).unwrap(),
+        b.alloc::<u64>(20_011).unwrap(),
+    ];
     let mut epoch = 0;
     let mut next = |one_shot| {
         epoch += 1;
@@ -83,32 +91,56 @@ fn rank_calls<R: GpuRuntime>(
             timeout: Duration::from_secs(60),
         }
     };
+    let bufs = |staged: bool, pc: &PeerCall| Bufs {
+        flags: &flags,
+        staging: staged.then_some(&staging[pc.epoch as usize % 2]),
+    };
     for (i, n) in [1usize, 5, 4099, 20_011].into_iter().enumerate() {
         for one_shot in [false, true] {
             let seed = (i * 2 + usize::from(one_shot)) as u64;
             let pc = next(one_shot);
-            errors.extend(
-                check::<f32, R>(b, board, &flags, &pc, ranks, n, seed, ReduceOp::Sum).err(),
-            );
+            let at = bufs(i % 2 == 1, &pc);
+            errors.extend(check::<f32, R>(b, board, at, &pc, ranks, n, seed, ReduceOp::Sum).err());
             let pc = next(one_shot);
-            errors.extend(
-                check::<i64, R>(b, board, &flags, &pc, ranks, n, seed, ReduceOp::Max).err(),
-            );
+            let at = bufs(i % 2 == 0, &pc);
+            errors.extend(check::<i64, R>(b, board, at, &pc, ranks, n, seed, ReduceOp::Max).err());
         }
     }
     let pc = next(false);
-    let product = check::<f64, R>(b, board, &flags, &pc, ranks, 777, 9, ReduceOp::Product);
+    let at = bufs(false, &pc);
+    let product = check::<f64, R>(b, board, at, &pc, ranks, 777, 9, ReduceOp::Product);
     errors.extend(product.err());
     let pc = next(true);
-    errors.extend(check::<u32, R>(b, board, &flags, &pc, ranks, 300, 10, ReduceOp::BitXor).err());
+    let xor = check::<u32, R>(
+        b,
+        board,
+        bufs(true, &pc),
+        &pc,
+        ranks,
+        300,
+        10,
+        ReduceOp::BitXor,
+    );
+    errors.extend(xor.err());
+    // Every peer said it was done with this rank's buffers, the staged calls included.
+    if !b.peer_quiet(&flags, Duration::from_secs(10)).unwrap() {
+        errors.push(format!("rank {rank}: flags not quiet after the calls"));
+    }
     errors
+}
+
+/// A rank's flag buffer, and its staging buffer when the call is staged.
+#[derive(Clone, Copy)]
+struct Bufs<'a, R: GpuRuntime> {
+    flags: &'a GpuBuffer<u64, R>,
+    staging: Option<&'a GpuBuffer<u64, R>>,
 }
 
 #[allow(clippy::too_many_arguments)]
 fn check<T: Element, R: GpuRuntime>(
     b: &GpuBackend<R>,
     board: &Board,
-    flags: &GpuBuffer<u64, R>,
+    at: Bufs<'_, R>,
     pc: &PeerCall,
     ranks: usize,
     n: usize,
@@ -118,10 +150,11 @@ fn check<T: Element, R: GpuRuntime>(
     let all = sends::<T>(ranks, n, seed);
     let send = b.upload(&all[pc.rank]).unwrap();
     let mut recv = b.alloc::<T>(n).unwrap();
-    let addrs = board.exchange(
-        pc.rank,
-        [send.device_ptr(), recv.device_ptr(), flags.device_ptr()],
-    );
+    let [s, r] = match at.staging {
+        Some(st) => [st.device_ptr(); 2],
+        None => [send.device_ptr(), recv.device_ptr()],
+    };
+    let addrs = board.exchange(pc.rank, [s, r, at.flags.device_ptr()]);
     let pc = PeerCall {
         sends: addrs.iter().map(|a| a[0]).collect(),
         recvs: addrs.iter().map(|a| a[1]).collect(),
@@ -134,10 +167,11 @@ fn check<T: Element, R: GpuRuntime>(
     board.barrier.wait();
     let want = want(&all, op);
     let what = format!(
-        "{} {op:?} ranks={ranks} rank={} n={n} one_shot={}",
+        "{} {op:?} ranks={ranks} rank={} n={n} one_shot={} staged={}",
         T::KIND.name(),
         pc.rank,
-        pc.one_shot
+        pc.one_shot,
+        at.staging.is_some()
     );
     if let Some((i, (g, w))) = got
         .iter()
@@ -221,6 +255,21 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
         },
         &mut recv,
     );
+    // Staged: one buffer at both, apart from send and recv.
+    for (s, r) in [
+        (other.device_ptr(), recv.device_ptr()),
+        (send.device_ptr(), send.device_ptr()),
+        (recv.device_ptr(), recv.device_ptr()),
+    ] {
+        index(
+            PeerCall {
+                sends: vec![s],
+                recvs: vec![r],
+                ..good.clone()
+            },
+            &mut recv,
+        );
+    }
     let many = vec![send.device_ptr(); MAX_PEERS + 1];
     index(
         PeerCall {
@@ -269,8 +318,24 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
         [7.0; 3],
         "nothing written on error"
     );
-    // The good call itself works (one rank: recv = send).
+    // A call left unfinished (a flag at a first rendezvous) is not quiet.
+    let mut stuck = vec![0u64; wavekit::gpu::PEER_FLAG_WORDS];
+    stuck[9] = 3 * 7 + 1;
+    assert!(
+        !b.peer_quiet(&b.upload(&stuck).unwrap(), Duration::ZERO)
+            .unwrap()
+    );
+    // The good call itself works (one rank: recv = send), and staged.
     run(&good, &mut recv, ReduceOp::Sum).unwrap();
+    assert_eq!(b.download(&recv).unwrap(), [1.0, 2.0, 3.0]);
+    let staged = PeerCall {
+        sends: vec![other.device_ptr()],
+        recvs: vec![other.device_ptr()],
+        epoch: 2,
+        ..good.clone()
+    };
+    let mut recv = b.upload(&[7.0f32; 3]).unwrap();
+    run(&staged, &mut recv, ReduceOp::Max).unwrap();
     assert_eq!(b.download(&recv).unwrap(), [1.0, 2.0, 3.0]);
 }
 

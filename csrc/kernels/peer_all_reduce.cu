@@ -14,6 +14,13 @@
 // reuse the buffers, while a peer still reads them). One-shot (small n, fewer rendezvous): rank
 // r folds all of it from every send, rendezvous. The first rendezvous of either is where every
 // peer's send is ready: each rank's kernel starts after the work queued before it.
+//
+// Ranks in separate processes cannot read each other's own buffers, only a staging buffer each
+// exported once (CUDA IPC): then send[k] and recv[k] are rank k's staging buffer, and the
+// kernel stages its own send first (block b copies the parts its namesakes will read), folds
+// its own values from its own send, and writes its folded chunk both to its own recv and to its
+// staging buffer, where the others copy it from: no copy before or after the kernel, and no
+// last rendezvous (consecutive calls alternate two staging buffers).
 #include "bfly_fold.h"
 
 namespace WK_NS {
@@ -28,9 +35,13 @@ const unsigned kPeerBlocks = WK_PEER_FLAG_WORDS / WK_MAX_PEERS;
 const unsigned kUnitsPerThread = 2;
 
 struct PeerArgs {
+  // What the peers read: the sends folded, and the recvs' folded chunks copied (two-shot).
   const char* send[WK_MAX_PEERS];
   char* recv[WK_MAX_PEERS];
   uint64_t* flags[WK_MAX_PEERS];
+  // This rank's own buffers: send[rank] and recv[rank] unless staged.
+  const char* own_send;
+  char* own_recv;
 };
 
 template <typename T, unsigned W> struct Pack {
@@ -87,16 +98,27 @@ __device__ bool rendezvous(const PeerArgs& a, unsigned ranks, unsigned rank, uin
   return late[0] == 0;
 }
 
-// recv[rank][u] = bfly over k of send[k][u], for units u of W elements in [lo, hi).
+// This block's flag `value` raised on every rank, without waiting for theirs.
+template <typename S>
+__device__ void announce(const PeerArgs& a, unsigned ranks, unsigned rank, uint64_t value,
+                         S& late) {
+  __syncthreads();
+  const unsigned k = threadIdx.x;
+  if (k < ranks && late[0] == 0)
+    arch::store_release_system(a.flags[k] + blockIdx.x * WK_MAX_PEERS + rank, value);
+}
+
+// own_recv[u] = bfly over k of send[k][u] (this rank's own from own_send), for units u of W
+// elements in [lo, hi); also into recv[rank] when the peers copy it from there (`publish`).
 template <int OP, typename T, unsigned Q, unsigned W>
 __device__ void fold_units(const PeerArgs& a, unsigned ranks, unsigned rank, uint64_t lo,
-                           uint64_t hi) {
+                           uint64_t hi, bool publish) {
   for (uint64_t u = lo + threadIdx.x; u < hi; u += blockDim.x) {
     const uint64_t off = u * W * sizeof(T);
     Pack<T, W> v[Q];
 #pragma unroll
     for (unsigned k = 0; k < Q; ++k)
-      if (k < ranks) v[k] = load_pack<T, W>(a.send[k] + off);
+      if (k < ranks) v[k] = load_pack<T, W>((k == rank ? a.own_send : a.send[k]) + off);
     Pack<T, W> out;
 #pragma unroll
     for (unsigned e = 0; e < W; ++e) {
@@ -105,23 +127,51 @@ __device__ void fold_units(const PeerArgs& a, unsigned ranks, unsigned rank, uin
       for (unsigned k = 0; k < Q; ++k) col[k] = k < ranks ? v[k].v[e] : Op<OP, T>::identity();
       out.v[e] = bfly_fold<OP, T, Q>(col, ranks);
     }
-    store_pack<T, W>(a.recv[rank] + off, out);
+    store_pack<T, W>(a.own_recv + off, out);
+    if (publish) store_pack<T, W>(a.recv[rank] + off, out);
   }
 }
 
-// recv[rank][u] = recv[from][u] for units u of W elements in [lo, hi).
+// to[u] = from[u] for units u of W elements in [lo, hi).
 template <typename T, unsigned W>
-__device__ void copy_units(const PeerArgs& a, unsigned rank, unsigned from, uint64_t lo,
-                           uint64_t hi) {
+__device__ void copy_units(char* to, const char* from, uint64_t lo, uint64_t hi) {
   for (uint64_t u = lo + threadIdx.x; u < hi; u += blockDim.x) {
     const uint64_t off = u * W * sizeof(T);
-    store_pack<T, W>(a.recv[rank] + off, load_pack<T, W>(a.recv[from] + off));
+    store_pack<T, W>(to + off, load_pack<T, W>(from + off));
   }
 }
 
 // Block b's share of [lo, hi) out of `blocks` equal shares.
 __device__ __forceinline__ uint64_t share(uint64_t lo, uint64_t hi, unsigned b, unsigned blocks) {
   return lo + (hi - lo) * b / blocks;
+}
+
+// The units of [lo, hi) in chunk k of `ranks` equal chunks: [lo, hi) itself for k = ranks (the
+// whole vector, one-shot).
+struct Span {
+  uint64_t lo, hi;
+};
+__device__ __forceinline__ Span chunk(uint64_t units, unsigned k, unsigned ranks) {
+  if (k == ranks) return Span{0, units};
+  return Span{units * k / ranks, units * (k + 1) / ranks};
+}
+
+// Stages block b's share of every part its namesakes read from this rank's send: chunk k for
+// every k != rank (two-shot), or all of it (one-shot: k = ranks). The tail goes with the last
+// chunk.
+template <typename T, unsigned V>
+__device__ void stage_send(const PeerArgs& a, unsigned ranks, unsigned rank, uint64_t n,
+                           bool one_shot, bool tail_here) {
+  char* to = (char*)a.send[rank];
+  const uint64_t units = n / V;
+  const unsigned b = blockIdx.x, blocks = gridDim.x;
+  for (unsigned k = one_shot ? ranks : 0; k <= ranks; ++k) {
+    if (k == rank || (!one_shot && k == ranks)) continue;
+    const Span c = chunk(units, k, ranks);
+    copy_units<T, V>(to, a.own_send, share(c.lo, c.hi, b, blocks),
+                     share(c.lo, c.hi, b + 1, blocks));
+  }
+  if (tail_here && (one_shot || rank != ranks - 1)) copy_units<T, 1>(to, a.own_send, units * V, n);
 }
 
 // V elements a unit (16 bytes, or 1 when a buffer is not 16-byte aligned); the n % V elements
@@ -136,24 +186,38 @@ __global__ void peer_all_reduce_kernel(PeerArgs a, wk_status* st, unsigned ranks
   const unsigned b = blockIdx.x, blocks = gridDim.x;
   const uint64_t units = n / V;
   const bool tail_here = b == blocks - 1 && units * V < n;
+  const bool staged = a.own_send != a.send[rank];
+  if (staged) stage_send<T, V>(a, ranks, rank, n, one_shot != 0, tail_here);
   if (!rendezvous(a, ranks, rank, base + 1, timeout_ns, st, late)) return;
   if (one_shot) {
     fold_units<OP, T, Q, V>(a, ranks, rank, share(0, units, b, blocks),
-                            share(0, units, b + 1, blocks));
-    if (tail_here) fold_units<OP, T, Q, 1>(a, ranks, rank, units * V, n);
+                            share(0, units, b + 1, blocks), false);
+    if (tail_here) fold_units<OP, T, Q, 1>(a, ranks, rank, units * V, n, false);
   } else {
-    const uint64_t lo = units * rank / ranks, hi = units * (rank + 1) / ranks;
-    fold_units<OP, T, Q, V>(a, ranks, rank, share(lo, hi, b, blocks), share(lo, hi, b + 1, blocks));
-    if (tail_here && rank == ranks - 1) fold_units<OP, T, Q, 1>(a, ranks, rank, units * V, n);
+    const bool publish = a.own_recv != a.recv[rank];
+    const Span c = chunk(units, rank, ranks);
+    fold_units<OP, T, Q, V>(a, ranks, rank, share(c.lo, c.hi, b, blocks),
+                            share(c.lo, c.hi, b + 1, blocks), publish);
+    if (tail_here && rank == ranks - 1)
+      fold_units<OP, T, Q, 1>(a, ranks, rank, units * V, n, publish);
     if (!rendezvous(a, ranks, rank, base + 2, timeout_ns, st, late)) return;
     for (unsigned k = 0; k < ranks; ++k) {
       if (k == rank) continue;
-      const uint64_t klo = units * k / ranks, khi = units * (k + 1) / ranks;
-      copy_units<T, V>(a, rank, k, share(klo, khi, b, blocks), share(klo, khi, b + 1, blocks));
-      if (tail_here && k == ranks - 1) copy_units<T, 1>(a, rank, k, units * V, n);
+      const Span ck = chunk(units, k, ranks);
+      copy_units<T, V>(a.own_recv, a.recv[k], share(ck.lo, ck.hi, b, blocks),
+                       share(ck.lo, ck.hi, b + 1, blocks));
+      if (tail_here && k == ranks - 1) copy_units<T, 1>(a.own_recv, a.recv[k], units * V, n);
     }
   }
-  rendezvous(a, ranks, rank, base + 3, timeout_ns, st, late);
+  // Staged, nothing of this rank's is read after the last rendezvous above but its staging
+  // buffer, which the caller writes again only two calls later (alternating two of them): a
+  // rank there has passed the next call's first rendezvous, which every peer reaches after
+  // this kernel. So only the callers' own buffers need the wait for the slowest peer; staged,
+  // the block only says it is done reading (what a rank about to free its buffers waits for).
+  if (staged)
+    announce(a, ranks, rank, base + 3, late);
+  else
+    rendezvous(a, ranks, rank, base + 3, timeout_ns, st, late);
 }
 
 template <int OP, typename T, unsigned Q>
@@ -189,6 +253,12 @@ int peer_all_reduce_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t
     if (!a.send[k] || !a.recv[k] || !a.flags[k]) return WK_ERR_ARG;
     aligned = aligned && (peers[k] % 16 == 0) && (peers[ranks + k] % 16 == 0);
   }
+  a.own_send = (const char*)(uintptr_t)peers[3 * ranks];
+  a.own_recv = (char*)(uintptr_t)peers[3 * ranks + 1];
+  if (!a.own_send || !a.own_recv) return WK_ERR_ARG;
+  // Staged: send[rank] and recv[rank] are one staging buffer, distinct from both own buffers.
+  if ((a.own_send != a.send[rank]) != (a.own_recv != a.recv[rank])) return WK_ERR_ARG;
+  aligned = aligned && (peers[3 * ranks] % 16 == 0) && (peers[3 * ranks + 1] % 16 == 0);
   const host::stream_t s = as_stream(stream);
   return with_dtype(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;

@@ -20,7 +20,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 13
+#define WK_ABI_VERSION 14
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -59,6 +59,7 @@
 // buffer (one per block and rank of its rendezvous; zeroed once, before the first call).
 #define WK_MAX_PEERS 8
 #define WK_PEER_FLAG_WORDS 1024
+// ABI 14: peer_all_reduce's peers list ends with this rank's own send and recv (staging).
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@ use std::ffi::CStr;
 use std::sync::{Arc, Mutex, OnceLock};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_gpu::ffi::Launchers;
-use wavekit_gpu::{DevPtr, GpuRuntime};
+use wavekit_gpu::{DevPtr, GpuRuntime, IPC_HANDLE_BYTES, IpcHandle};
 
 unsafe extern "C" {
     /// The launcher table of csrc compiled by nvcc (csrc/kernels/table.cu).
@@ -369,6 +369,49 @@ unsafe impl GpuRuntime for CudaRuntime {
                 Ok(true)
             }
             code => Err(err("cuCtxEnablePeerAccess", DriverError(code))),
+        }
+    }
+
+    fn ipc_export(&self, ptr: DevPtr) -> Result<Option<IpcHandle>> {
+        self.bind()?;
+        let (mut base, mut size) = (0, 0);
+        // SAFETY: writes two words; `ptr` is any address (an error when it is not device memory).
+        unsafe { sys::cuMemGetAddressRange_v2(&mut base, &mut size, ptr) }
+            .result()
+            .map_err(|e| err("cuMemGetAddressRange", e))?;
+        let mut handle = sys::CUipcMemHandle {
+            reserved: [0; IPC_HANDLE_BYTES],
+        };
+        // SAFETY: writes one handle for the allocation holding `ptr`.
+        match unsafe { sys::cuIpcGetMemHandle(&mut handle, ptr) } {
+            sys::CUresult::CUDA_SUCCESS => {}
+            sys::CUresult::CUDA_ERROR_NOT_SUPPORTED => return Ok(None),
+            code => return Err(err("cuIpcGetMemHandle", DriverError(code))),
+        }
+        Ok(Some(IpcHandle {
+            bytes: handle.reserved.map(|c| c as u8),
+            offset: ptr - base,
+        }))
+    }
+
+    unsafe fn ipc_open(&self, handle: &IpcHandle) -> Result<DevPtr> {
+        self.bind()?;
+        let h = sys::CUipcMemHandle {
+            reserved: handle.bytes.map(|b| b as std::ffi::c_char),
+        };
+        let mut base = 0;
+        let lazy = sys::CUipcMem_flags_enum::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS as u32;
+        // SAFETY: the caller vouches for the handle (another live process's export).
+        unsafe { sys::cuIpcOpenMemHandle_v2(&mut base, h, lazy) }
+            .result()
+            .map_err(|e| err("cuIpcOpenMemHandle", e))?;
+        Ok(base + handle.offset)
+    }
+
+    unsafe fn ipc_close(&self, ptr: DevPtr, handle: &IpcHandle) {
+        if self.bind().is_ok() {
+            // SAFETY: the caller passes an address ipc_open returned and no longer uses it.
+            let _ = unsafe { sys::cuIpcCloseMemHandle(ptr - handle.offset) };
         }
     }
 }

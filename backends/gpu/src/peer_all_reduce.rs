@@ -22,13 +22,21 @@ pub const PEER_FLAG_WORDS: usize = ffi::PEER_FLAG_WORDS as usize;
 
 /// One call of [`GpuBackend::peer_all_reduce`] as every rank makes it: the device addresses of
 /// every rank's buffers, in rank order, and what the ranks agreed on.
+///
+/// Ranks that share a process list their own send and recv buffers. Ranks in separate
+/// processes, which can only map memory exported to them (CUDA IPC), each list one staging
+/// buffer of at least `n` elements as both its send and its recv: the kernel copies its own
+/// send into it and its folded share out of it, so the caller's buffers need not be mapped.
+/// A staged call returns without waiting for the slowest peer (nothing of the caller's is read
+/// by the others), so a peer may still read a rank's staging buffer while the next call runs:
+/// consecutive staged calls alternate between two staging buffers a rank.
 #[derive(Clone, Debug)]
 pub struct PeerCall {
     /// This rank's index into the address lists.
     pub rank: usize,
-    /// Every rank's send buffer (`n` elements).
+    /// Every rank's send buffer (`n` elements), or its staging buffer.
     pub sends: Vec<u64>,
-    /// Every rank's recv buffer (`n` elements).
+    /// Every rank's recv buffer (`n` elements), or its staging buffer (then equal to `sends`).
     pub recvs: Vec<u64>,
     /// Every rank's flag buffer ([`GpuBackend::peer_flags`]).
     pub flags: Vec<u64>,
@@ -51,24 +59,52 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.upload(&vec![0u64; PEER_FLAG_WORDS])
     }
 
+    /// Waits until no peer reads this rank's buffers any more: every word of `flags` (this
+    /// rank's, [`Self::peer_flags`]) shows a finished call (each call of each rank leaves
+    /// `3 * epoch` in the words it wrote last). `Ok(false)` when that did not happen within
+    /// `timeout` (a peer that died inside a call): then a staging buffer is better leaked than
+    /// freed. Before freeing the buffers of staged calls, which return without waiting for the
+    /// slowest peer.
+    ///
+    /// # Errors
+    /// `Device` (a failed copy).
+    pub fn peer_quiet(&self, flags: &GpuBuffer<u64, R>, timeout: Duration) -> Result<bool> {
+        let start = std::time::Instant::now();
+        loop {
+            if self.download(flags)?.iter().all(|w| w % 3 == 0) {
+                return Ok(true);
+            }
+            if start.elapsed() >= timeout {
+                return Ok(false);
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
     /// `recv` = the reproducible allreduce of every rank's `send` (docs/SEMANTICS.md
     /// "dist_all_reduce": element i is the canonical butterfly over the ranks' values in rank
     /// order), queued on the stream; the kernel reads the other GPUs' buffers through peer
-    /// access ([`GpuRuntime::enable_peer_access`]). Every rank calls it with the same `call`
-    /// but for `rank`, its own buffers at `call.sends[rank]` and `call.recvs[rank]`.
+    /// access ([`GpuRuntime::enable_peer_access`]) or mapped from another process
+    /// ([`GpuRuntime::ipc_open`]). Every rank calls it with the same `call` but for `rank`: its
+    /// own buffers at `call.sends[rank]` and `call.recvs[rank]`, or one staging buffer at both
+    /// ([`PeerCall`]).
     /// A rank that does not arrive within `call.timeout` turns into a `Device` error at the
     /// next synchronisation of this backend.
     ///
     /// # Safety
     /// Every address in `call` is a live buffer of `send.len()` elements of `T` (flags:
     /// [`PEER_FLAG_WORDS`] words, zeroed before the first call) on a GPU whose memory this one
-    /// can address; every rank launches this call with the same op, length, epoch and mode, and
-    /// no one else writes the buffers until every rank's launch is done.
+    /// can address, 16-byte aligned or aligned for `T`; a staging buffer is used by nothing
+    /// else from this call until every rank has launched the call after the next one (staged
+    /// calls alternate two staging buffers); every rank launches this call with the same op, length,
+    /// epoch, mode and form (all staged or none), and no one else writes the buffers until every
+    /// rank's launch is done.
     ///
     /// # Errors
     /// `UnsupportedOp`, `UnsupportedType` (16-bit floats), `LengthMismatch` between `send`,
     /// `recv` and the address lists, `IndexOutOfRange` for more than [`MAX_PEERS`] ranks, a
-    /// rank past them, epoch 0, or this rank's addresses not being `send` and `recv`;
+    /// rank past them, epoch 0, or this rank's addresses being neither `send` and `recv` nor
+    /// one staging buffer apart from both;
     /// `ForeignBuffer`, `Device`. Nothing is queued on error.
     pub unsafe fn peer_all_reduce<T: Element>(
         &self,
@@ -104,8 +140,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if call.epoch == 0 {
             return bad("peer_all_reduce epoch (from 1)", 0, 1);
         }
-        if call.sends[call.rank] != send.device_ptr() || call.recvs[call.rank] != recv.device_ptr()
-        {
+        let (mine_send, mine_recv) = (call.sends[call.rank], call.recvs[call.rank]);
+        let direct = mine_send == send.device_ptr() && mine_recv == recv.device_ptr();
+        let staged = mine_send == mine_recv
+            && mine_send != send.device_ptr()
+            && mine_send != recv.device_ptr();
+        if !(direct || staged) {
             return bad(
                 "peer_all_reduce: this rank's own addresses",
                 call.rank,
@@ -118,6 +158,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             .into_iter()
             .flatten()
             .copied()
+            .chain([send.device_ptr(), recv.device_ptr()])
             .collect();
         let timeout = u64::try_from(call.timeout.as_nanos()).unwrap_or(u64::MAX);
         let mut work = self.lock();

@@ -6,7 +6,47 @@
 
 pub use crate::ffi::DevPtr;
 use crate::ffi::Launchers;
-use wavekit_core::error::Result;
+use wavekit_core::error::{Result, WavekitError};
+
+/// Bytes of a vendor's inter-process memory handle (`cudaIpcMemHandle_t`).
+pub const IPC_HANDLE_BYTES: usize = 64;
+
+/// Device memory exported to the other processes of this host ([`GpuRuntime::ipc_export`]):
+/// the handle of the allocation holding it and where it lies in that allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IpcHandle {
+    /// The vendor's handle of the whole allocation, as it travels between processes.
+    pub bytes: [u8; IPC_HANDLE_BYTES],
+    /// Bytes from the allocation's start to the exported address.
+    pub offset: u64,
+}
+
+impl IpcHandle {
+    /// Words of [`Self::to_words`].
+    pub const WORDS: usize = IPC_HANDLE_BYTES / 8 + 1;
+
+    /// The handle as words, for exchanges of `u64`s (the offset last).
+    pub fn to_words(&self) -> [u64; Self::WORDS] {
+        let mut w = [0; Self::WORDS];
+        for (word, b) in w.iter_mut().zip(self.bytes.chunks_exact(8)) {
+            *word = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        }
+        w[Self::WORDS - 1] = self.offset;
+        w
+    }
+
+    /// The handle [`Self::to_words`] gave.
+    pub fn from_words(w: &[u64; Self::WORDS]) -> Self {
+        let mut bytes = [0; IPC_HANDLE_BYTES];
+        for (b, word) in bytes.chunks_exact_mut(8).zip(w) {
+            b.copy_from_slice(&word.to_le_bytes());
+        }
+        IpcHandle {
+            bytes,
+            offset: w[Self::WORDS - 1],
+        }
+    }
+}
 
 /// A vendor runtime under the shared GPU backend.
 ///
@@ -105,5 +145,40 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     fn enable_peer_access(&self, peer: usize) -> Result<bool> {
         let _ = peer;
         Ok(false)
+    }
+    /// A handle through which another process of this host can map the memory at `ptr` (an
+    /// address from [`Self::alloc`]) with [`Self::ipc_open`] (CUDA IPC). `Ok(None)` where the
+    /// runtime cannot, which is the default.
+    ///
+    /// # Errors
+    /// A `Device` error when the driver refuses memory it should export.
+    fn ipc_export(&self, ptr: DevPtr) -> Result<Option<IpcHandle>> {
+        let _ = ptr;
+        Ok(None)
+    }
+    /// Maps memory another process exported ([`Self::ipc_export`]) for this runtime's kernels;
+    /// returns the exported address as this process sees it.
+    ///
+    /// # Safety
+    /// `handle` came from `ipc_export` in another live process of this host, whose memory stays
+    /// allocated until [`Self::ipc_close`] here.
+    ///
+    /// # Errors
+    /// A `Device` error (the default: the runtime has no IPC).
+    unsafe fn ipc_open(&self, handle: &IpcHandle) -> Result<DevPtr> {
+        let _ = handle;
+        Err(WavekitError::Device {
+            backend: Self::BACKEND,
+            call: "ipc_open".into(),
+            message: "this runtime cannot map another process's memory".into(),
+        })
+    }
+    /// Unmaps what [`Self::ipc_open`] returned for `handle`; errors are ignored (it runs when a
+    /// mapping is dropped).
+    ///
+    /// # Safety
+    /// `ptr` is `ipc_open(handle)`'s result, not closed before and no longer used.
+    unsafe fn ipc_close(&self, ptr: DevPtr, handle: &IpcHandle) {
+        let _ = (ptr, handle);
     }
 }

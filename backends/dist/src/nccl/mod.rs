@@ -398,6 +398,7 @@ impl<R: GpuRuntime> Drop for NcclTransport<R> {
             self.lib.comm_destroy
         };
         let _ = self.backend.runtime().make_current();
+        self.peer_release();
         let pairs = self.pairs.get_mut().unwrap_or_else(PoisonError::into_inner);
         let comms = pairs.take().unwrap_or_default().into_iter().map(|(_, c)| c);
         for c in comms.chain([self.comm]) {

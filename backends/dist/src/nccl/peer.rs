@@ -1,20 +1,23 @@
-//! The reproducible allreduce of ranks that share a process (`init_all`) as one kernel a rank
-//! reading the other GPUs' buffers through peer access (`GpuBackend::peer_all_reduce`), instead
-//! of an NCCL all-to-all, a fold and an NCCL allgather: the same bits (both are the canonical
-//! butterfly over the ranks, element by element) with no NCCL call and one launch.
+//! The reproducible allreduce of the ranks of one host as one kernel a rank reading the other
+//! GPUs' memory (`GpuBackend::peer_all_reduce`), instead of an NCCL all-to-all, a fold and an
+//! NCCL allgather: the same bits (both are the canonical butterfly over the ranks, element by
+//! element) with no NCCL call and one launch.
 //!
-//! Set up on the first call that can take it: every rank enables peer access to every other
-//! rank's GPU and makes a flag buffer, and the ranks exchange the flag buffers' addresses over
-//! the host board; if any rank cannot (no peer path between two of the GPUs, peer kernels
-//! turned off on one rank), every rank keeps the NCCL path for good. Each call's handshake
-//! carries the two buffers' addresses (`Transport::fused_words`), then each rank launches.
+//! Set up on the first call that can take it, over the host board. Ranks sharing a process
+//! (`init_all`) enable peer access to every other rank's GPU, make a flag buffer and exchange
+//! its address; each call's handshake then carries the two buffers' addresses
+//! (`Transport::fused_words`) and the kernels read the callers' buffers. Ranks in separate
+//! processes of one host (`from_launch` with a file board) each make a flag buffer and a
+//! staging buffer, export both (CUDA IPC) and map the others'; the kernel then stages its send
+//! and publishes its share there. If any rank cannot (no peer path, no IPC, peer kernels turned
+//! off on one rank), every rank keeps the NCCL path for good.
 
 use super::NcclTransport;
 use crate::transport::Transport;
 use std::sync::{MutexGuard, PoisonError};
 use std::time::Instant;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
-use wavekit_gpu::{GpuBuffer, GpuRuntime, MAX_PEERS, PeerCall};
+use wavekit_gpu::{GpuBuffer, GpuRuntime, IpcHandle, MAX_PEERS, PeerCall, PeerMapping};
 
 /// Vectors of at most this many bytes take the one-shot kernel (every rank folds all of it:
 /// fewer rendezvous), longer ones the two-shot (each rank folds its share, then copies the
@@ -23,8 +26,23 @@ pub const ONE_SHOT_MAX_BYTES: usize = 256 << 10;
 
 /// Past this many bytes a world of 3 or more ranks composes the allreduce from NCCL calls: on
 /// 4 x H100 the kernel's links run at about 220 GB/s of bus bandwidth where NCCL reaches 350,
-/// and it wins only up to 16 MiB (docs/dist.md). Two ranks take the kernel at every size.
+/// and it wins only up to 16 MiB (docs/dist.md). Two ranks of one process take the kernel at
+/// every size; ranks in separate processes up to this size, their staging buffers' size.
 pub const PEER_MAX_BYTES: usize = 32 << 20;
+
+/// Ranks in separate processes: every rank's staging buffer (two halves of the agreed limit) as
+/// this process sees it, and what keeps them: the other ranks' flag and staging buffers mapped
+/// here (dropped first) and this rank's staging buffer (freed once no peer reads it:
+/// `peer_release`).
+pub(super) struct Staging<R: GpuRuntime> {
+    addrs: Vec<u64>,
+    _mapped: Vec<PeerMapping<R>>,
+    _mine: GpuBuffer<u64, R>,
+}
+
+/// How long a dropped transport waits for its peers' last reads of its staging buffer (they
+/// take microseconds unless a peer died).
+const QUIET_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Where a transport stands with the peer kernel.
 pub(super) enum State<R: GpuRuntime> {
@@ -33,12 +51,14 @@ pub(super) enum State<R: GpuRuntime> {
     /// Some rank cannot: the NCCL path, on every rank.
     Off,
     /// Every rank can: this rank's flag buffer (only held: the kernels of every rank write into
-    /// it), every rank's flag address, the last epoch, and the size limits every rank agreed.
+    /// it), every rank's flag address, the last epoch, the size limits every rank agreed, and
+    /// the staging buffers of ranks in separate processes.
     On {
         _flags: GpuBuffer<u64, R>,
         all_flags: Vec<u64>,
         epoch: u64,
         limits: Limits,
+        staging: Option<Box<Staging<R>>>,
     },
     /// A call timed out inside the kernel: the ranks' epochs may differ, so every later call
     /// fails.
@@ -51,7 +71,8 @@ pub(super) enum State<R: GpuRuntime> {
 pub(super) struct Config {
     pub(super) enabled: bool,
     pub(super) one_shot_max: usize,
-    /// `None`: [`PEER_MAX_BYTES`] from 3 ranks, no limit for 2.
+    /// `None`: [`PEER_MAX_BYTES`] from 3 ranks or in separate processes, no limit for 2
+    /// ranks of one process.
     pub(super) max_bytes: Option<usize>,
 }
 
@@ -64,8 +85,9 @@ pub(super) struct Limits {
 }
 
 impl Config {
-    fn limits(&self, world: usize) -> Limits {
-        let max = self.max_bytes.unwrap_or(if world == 2 {
+    /// `staged`: ranks in separate processes, whose staging buffers hold `max` bytes.
+    fn limits(&self, world: usize, staged: bool) -> Limits {
+        let max = self.max_bytes.unwrap_or(if world == 2 && !staged {
             usize::MAX
         } else {
             PEER_MAX_BYTES
@@ -105,11 +127,19 @@ impl<R: GpuRuntime> NcclTransport<R> {
     }
 
     /// Vectors past `bytes` take the NCCL path even where the peer kernel could run (default:
-    /// [`PEER_MAX_BYTES`] for 3 or more ranks, no limit for 2); ranks that set it differently
-    /// all keep the NCCL path.
+    /// [`PEER_MAX_BYTES`] for 3 or more ranks, no limit for 2 ranks of one process); ranks that
+    /// set it differently all keep the NCCL path. Ranks in separate processes allocate a
+    /// staging buffer of this many bytes on their GPU.
     pub fn with_peer_max(mut self, bytes: usize) -> Self {
         self.peer_config.max_bytes = Some(bytes);
         self
+    }
+
+    /// Whether the reproducible allreduce runs as the peer kernel: `false` until the first
+    /// reproducible allreduce that could take it (the ranks set it up there), and for good
+    /// where any rank cannot. Vectors past the size limit still take the NCCL path.
+    pub fn peer_kernels_on(&self) -> bool {
+        matches!(*self.peer_state(), State::On { .. })
     }
 
     fn peer_state(&self) -> MutexGuard<'_, State<R>> {
@@ -127,7 +157,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
     ) -> Option<Result<()>> {
         // Only what every rank sees alike decides before the setup; the size limits, which the
         // caller sets per rank, are agreed there.
-        if !self.shares_process() || self.world > MAX_PEERS || T::KIND.size() == 2 {
+        if self.board.is_none() || self.world > MAX_PEERS || T::KIND.size() == 2 {
             return None;
         }
         let mut state = self.peer_state();
@@ -137,7 +167,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 Err(e) => return Some(Err(e)),
             };
         }
-        let (all_flags, epoch, limits) = match &mut *state {
+        let (all_flags, epoch, limits, staging) = match &mut *state {
             State::Untried | State::Off => return None,
             State::Broken => {
                 return Some(Err(WavekitError::RankLost {
@@ -151,26 +181,47 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 all_flags,
                 epoch,
                 limits,
+                staging,
                 ..
-            } => (all_flags, epoch, *limits),
+            } => (
+                all_flags,
+                epoch,
+                *limits,
+                staging.as_ref().map(|s| &s.addrs),
+            ),
         };
         let bytes = (send.len() * size_of::<T>()) as u64;
         if bytes > limits.max {
             return None;
         }
         *epoch += 1;
+        let (sends, recvs) = match staging {
+            // Calls alternate between the two halves (a staged kernel does not wait for the
+            // slowest peer to finish reading its half).
+            Some(s) => {
+                let half = (*epoch % 2) * limits.max.next_multiple_of(256);
+                let at: Vec<u64> = s.iter().map(|a| a + half).collect();
+                (at.clone(), at)
+            }
+            None => (
+                addrs.iter().map(|a| a[0]).collect(),
+                addrs.iter().map(|a| a[1]).collect(),
+            ),
+        };
         let call = PeerCall {
             rank: self.rank,
-            sends: addrs.iter().map(|a| a[0]).collect(),
-            recvs: addrs.iter().map(|a| a[1]).collect(),
+            sends,
+            recvs,
             flags: all_flags.clone(),
             epoch: *epoch,
             one_shot: bytes <= limits.one_shot_max,
             timeout: self.timeout,
         };
         // SAFETY: the handshake made every rank pass equal lengths, op and type for this call
-        // and carried every rank's own buffers, which live until its call returns; the
-        // kernel's last rendezvous keeps every rank in it until no peer reads its buffers.
+        // and carried every rank's own buffers, which live until its call returns (or every
+        // rank stages into its staging buffer of `limits.max` bytes, mapped here until the
+        // transport is dropped); the kernel's last rendezvous keeps every rank in it until no
+        // peer reads its buffers.
         let launched = unsafe { self.backend.peer_all_reduce(send, recv, op, &call) };
         // Waiting for the stream alone leaves the kernel's status word to the backend's next
         // read (a device-to-host copy a call saved): only a wait as long as the timeout can
@@ -181,7 +232,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
             done = self.backend.synchronize();
         }
         if done.is_err() {
-            *state = State::Broken;
+            // Leaked, not freed: a late peer may still read or write these buffers.
+            std::mem::forget(std::mem::replace(&mut *state, State::Broken));
         }
         Some(done)
     }
@@ -191,6 +243,9 @@ impl<R: GpuRuntime> NcclTransport<R> {
     /// call would wait for each other until the timeout). A rank that fails at either says so
     /// in the exchange (an error returned before it would leave the others waiting).
     fn peer_setup(&self) -> Result<State<R>> {
+        if !self.shares_process() {
+            return self.staged_setup();
+        }
         let ordinal = self.backend.runtime().ordinal() as u64;
         let ordinals = self.exchange_words(&[ordinal])?;
         let rt = self.backend.runtime();
@@ -209,7 +264,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
         } else {
             None
         };
-        let limits = self.peer_config.limits(self.world);
+        let limits = self.peer_config.limits(self.world, false);
         let mine = [
             u64::from(flags.is_some()),
             flags.as_ref().map_or(0, |f| f.device_ptr()),
@@ -225,8 +280,112 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 all_flags: ranks.iter().map(|w| w[1]).collect(),
                 epoch: 0,
                 limits,
+                staging: None,
             }),
             _ => Ok(State::Off),
+        }
+    }
+
+    /// Ranks in separate processes of this host: a flag buffer and a staging buffer of twice
+    /// `limits.max` bytes (calls alternate between its halves) each, exported, and the others'
+    /// mapped; agreed as in
+    /// [`Self::peer_setup`], then once more on whether every rank mapped every other's.
+    fn staged_setup(&self) -> Result<State<R>> {
+        const H: usize = IpcHandle::WORDS;
+        let limits = self.peer_config.limits(self.world, true);
+        let bufs = if self.peer_config.enabled {
+            self.staged_buffers(limits.max)
+        } else {
+            None
+        };
+        let mut mine = vec![u64::from(bufs.is_some()), limits.one_shot_max, limits.max];
+        if let Some((_, _, f, s)) = &bufs {
+            mine.extend(f.to_words());
+            mine.extend(s.to_words());
+        } else {
+            mine.extend([0; 2 * H]);
+        }
+        let all = self.exchange_words(&mine)?;
+        let ranks: Vec<&[u64]> = all.chunks(mine.len()).collect();
+        let agreed = ranks.iter().all(|w| w[0] == 1 && w[1..3] == mine[1..3]);
+        let Some((flags, staging, ..)) = bufs.filter(|_| agreed) else {
+            return Ok(State::Off);
+        };
+        let handle = |w: &[u64]| IpcHandle::from_words(w.try_into().expect("IpcHandle::WORDS"));
+        let mut mapped = Vec::new();
+        let mut addrs = [Vec::new(), Vec::new()];
+        for (k, w) in ranks.iter().enumerate() {
+            let own = [flags.device_ptr(), staging.device_ptr()];
+            for (i, at) in [3, 3 + H].into_iter().enumerate() {
+                if k == self.rank {
+                    addrs[i].push(own[i]);
+                    continue;
+                }
+                // SAFETY: rank k exported it in the exchange above and keeps it for as long as
+                // its transport lives; this mapping goes with this one's state.
+                match unsafe { self.backend.ipc_open(&handle(&w[at..at + H])) } {
+                    Ok(m) => {
+                        addrs[i].push(m.device_ptr());
+                        mapped.push(m);
+                    }
+                    Err(_) => addrs[i].push(0),
+                }
+            }
+        }
+        let opened = addrs.iter().flatten().all(|&a| a != 0);
+        let all_opened = self.exchange_words(&[u64::from(opened)])?;
+        if all_opened.iter().any(|&o| o != 1) {
+            return Ok(State::Off);
+        }
+        let [all_flags, staged] = addrs;
+        Ok(State::On {
+            _flags: flags,
+            all_flags,
+            epoch: 0,
+            limits,
+            staging: Some(Box::new(Staging {
+                addrs: staged,
+                _mapped: mapped,
+                _mine: staging,
+            })),
+        })
+    }
+
+    /// This rank's flag and staging buffers and their handles, or `None` where it cannot.
+    #[allow(clippy::type_complexity)]
+    fn staged_buffers(
+        &self,
+        max: u64,
+    ) -> Option<(GpuBuffer<u64, R>, GpuBuffer<u64, R>, IpcHandle, IpcHandle)> {
+        let words = usize::try_from(max.checked_next_multiple_of(256)?.checked_mul(2)? / 8)
+            .ok()?
+            .max(1);
+        let flags = self.backend.peer_flags().ok()?;
+        let staging = self.backend.alloc::<u64>(words).ok()?;
+        let f = self.backend.ipc_export(&flags).ok()??;
+        let s = self.backend.ipc_export(&staging).ok()??;
+        Some((flags, staging, f, s))
+    }
+
+    /// Before the transport goes: a staged call returns while a slower peer may still read this
+    /// rank's staging buffer, so the buffers are freed only once every peer has said it is done
+    /// (its last flag words); otherwise (a peer died inside a call) they are leaked, not freed
+    /// under a reader.
+    pub(super) fn peer_release(&mut self) {
+        let state = self.peer.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let quiet = match state {
+            State::On {
+                _flags,
+                staging: Some(_),
+                ..
+            } => self
+                .backend
+                .peer_quiet(_flags, QUIET_TIMEOUT.min(self.timeout))
+                .unwrap_or(false),
+            _ => true,
+        };
+        if !quiet {
+            std::mem::forget(std::mem::replace(state, State::Off));
         }
     }
 
