@@ -129,7 +129,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
     /// Vectors past `bytes` take the NCCL path even where the peer kernel could run (default:
     /// [`PEER_MAX_BYTES`] for 3 or more ranks, no limit for 2 ranks of one process); ranks that
     /// set it differently all keep the NCCL path. Ranks in separate processes allocate a
-    /// staging buffer of this many bytes on their GPU.
+    /// staging buffer of twice this many bytes on their GPU (default 64 MiB).
     pub fn with_peer_max(mut self, bytes: usize) -> Self {
         self.peer_config.max_bytes = Some(bytes);
         self
@@ -217,11 +217,12 @@ impl<R: GpuRuntime> NcclTransport<R> {
             one_shot: bytes <= limits.one_shot_max,
             timeout: self.timeout,
         };
-        // SAFETY: the handshake made every rank pass equal lengths, op and type for this call
-        // and carried every rank's own buffers, which live until its call returns (or every
-        // rank stages into its staging buffer of `limits.max` bytes, mapped here until the
-        // transport is dropped); the kernel's last rendezvous keeps every rank in it until no
-        // peer reads its buffers.
+        // SAFETY: the handshake made every rank pass equal lengths, op and type for this call.
+        // Direct: it carried every rank's own buffers, which live until its call returns, and
+        // the kernel's last rendezvous keeps every rank in it until no peer reads them. Staged:
+        // every rank's half of `limits.max` bytes for this epoch, mapped here until the
+        // transport is dropped (which waits until no peer reads it), and written again only by
+        // the call after next, which no rank starts before every peer finished this one.
         let launched = unsafe { self.backend.peer_all_reduce(send, recv, op, &call) };
         // Waiting for the stream alone leaves the kernel's status word to the backend's next
         // read (a device-to-host copy a call saved): only a wait as long as the timeout can
@@ -288,8 +289,8 @@ impl<R: GpuRuntime> NcclTransport<R> {
 
     /// Ranks in separate processes of this host: a flag buffer and a staging buffer of twice
     /// `limits.max` bytes (calls alternate between its halves) each, exported, and the others'
-    /// mapped; agreed as in
-    /// [`Self::peer_setup`], then once more on whether every rank mapped every other's.
+    /// mapped; agreed as in [`Self::peer_setup`], then once more on whether every rank mapped
+    /// every other's.
     fn staged_setup(&self) -> Result<State<R>> {
         const H: usize = IpcHandle::WORDS;
         let limits = self.peer_config.limits(self.world, true);
