@@ -74,16 +74,25 @@ __device__ __forceinline__ void store_pack(char* p, const Pack<T, W>& v) {
   }
 }
 
+// This block's flag `value` raised on every rank, without waiting for theirs.
+template <typename S>
+__device__ void announce(const PeerArgs& a, unsigned ranks, unsigned rank, uint64_t value,
+                         S& late) {
+  __syncthreads();
+  const unsigned k = threadIdx.x;
+  if (k < ranks && late[0] == 0)
+    arch::store_release_system(a.flags[k] + blockIdx.x * WK_MAX_PEERS + rank, value);
+}
+
 // The rendezvous `value` of this block with its namesakes: thread k < ranks raises this block's
 // flag for this rank on rank k, then waits for rank k's flag here. false (for the whole block)
 // when a peer did not come within the timeout; the status word says so.
 template <typename S>
 __device__ bool rendezvous(const PeerArgs& a, unsigned ranks, unsigned rank, uint64_t value,
                            uint64_t timeout_ns, wk_status* st, S& late) {
-  __syncthreads();
+  announce(a, ranks, rank, value, late);
   const unsigned k = threadIdx.x;
   if (k < ranks && late[0] == 0) {
-    arch::store_release_system(a.flags[k] + blockIdx.x * WK_MAX_PEERS + rank, value);
     const uint64_t* mine = a.flags[rank] + blockIdx.x * WK_MAX_PEERS + k;
     const uint64_t t0 = arch::clock_ns();
     while (arch::load_acquire_system(mine) < value) {
@@ -96,16 +105,6 @@ __device__ bool rendezvous(const PeerArgs& a, unsigned ranks, unsigned rank, uin
   }
   __syncthreads();
   return late[0] == 0;
-}
-
-// This block's flag `value` raised on every rank, without waiting for theirs.
-template <typename S>
-__device__ void announce(const PeerArgs& a, unsigned ranks, unsigned rank, uint64_t value,
-                         S& late) {
-  __syncthreads();
-  const unsigned k = threadIdx.x;
-  if (k < ranks && late[0] == 0)
-    arch::store_release_system(a.flags[k] + blockIdx.x * WK_MAX_PEERS + rank, value);
 }
 
 // own_recv[u] = bfly over k of send[k][u] (this rank's own from own_send), for units u of W
@@ -146,8 +145,7 @@ __device__ __forceinline__ uint64_t share(uint64_t lo, uint64_t hi, unsigned b, 
   return lo + (hi - lo) * b / blocks;
 }
 
-// The units of [lo, hi) in chunk k of `ranks` equal chunks: [lo, hi) itself for k = ranks (the
-// whole vector, one-shot).
+// Chunk k of `units` units split into `ranks` equal chunks; k = ranks: all of them (one-shot).
 struct Span {
   uint64_t lo, hi;
 };

@@ -36,6 +36,8 @@ pub const PEER_MAX_BYTES: usize = 32 << 20;
 /// `peer_release`).
 pub(super) struct Staging<R: GpuRuntime> {
     addrs: Vec<u64>,
+    /// Bytes from a staging buffer's first half to its second.
+    half: u64,
     _mapped: Vec<PeerMapping<R>>,
     _mine: GpuBuffer<u64, R>,
 }
@@ -183,12 +185,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 limits,
                 staging,
                 ..
-            } => (
-                all_flags,
-                epoch,
-                *limits,
-                staging.as_ref().map(|s| &s.addrs),
-            ),
+            } => (all_flags, epoch, *limits, staging.as_deref()),
         };
         let bytes = (send.len() * size_of::<T>()) as u64;
         if bytes > limits.max {
@@ -199,8 +196,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
             // Calls alternate between the two halves (a staged kernel does not wait for the
             // slowest peer to finish reading its half).
             Some(s) => {
-                let half = (*epoch % 2) * limits.max.next_multiple_of(256);
-                let at: Vec<u64> = s.iter().map(|a| a + half).collect();
+                let at: Vec<u64> = s.addrs.iter().map(|a| a + (*epoch % 2) * s.half).collect();
                 (at.clone(), at)
             }
             None => (
@@ -266,25 +262,28 @@ impl<R: GpuRuntime> NcclTransport<R> {
             None
         };
         let limits = self.peer_config.limits(self.world, false);
-        let mine = [
-            u64::from(flags.is_some()),
-            flags.as_ref().map_or(0, |f| f.device_ptr()),
-            limits.one_shot_max,
-            limits.max,
-        ];
-        let all = self.exchange_words(&mine)?;
-        let ranks: Vec<&[u64]> = all.chunks(mine.len()).collect();
-        let agreed = ranks.iter().all(|w| w[0] == 1 && w[2..] == mine[2..]);
-        match flags {
-            Some(flags) if agreed => Ok(State::On {
+        let addr = [flags.as_ref().map_or(0, |f| f.device_ptr())];
+        match (self.agree(flags.is_some(), limits, &addr)?, flags) {
+            (Some(ranks), Some(flags)) => Ok(State::On {
                 _flags: flags,
-                all_flags: ranks.iter().map(|w| w[1]).collect(),
+                all_flags: ranks.iter().map(|w| w[0]).collect(),
                 epoch: 0,
                 limits,
                 staging: None,
             }),
             _ => Ok(State::Off),
         }
+    }
+
+    /// Every rank's `extra` words (the same length on every rank) when every rank says `ok`
+    /// and set the same `limits`; `None` otherwise, on every rank alike.
+    fn agree(&self, ok: bool, limits: Limits, extra: &[u64]) -> Result<Option<Vec<Vec<u64>>>> {
+        let mut mine = vec![u64::from(ok), limits.one_shot_max, limits.max];
+        mine.extend(extra);
+        let all = self.exchange_words(&mine)?;
+        let ranks = all.chunks(mine.len());
+        let agreed = ranks.clone().all(|w| w[0] == 1 && w[1..3] == mine[1..3]);
+        Ok(agreed.then(|| ranks.map(|w| w[3..].to_vec()).collect()))
     }
 
     /// Ranks in separate processes of this host: a flag buffer and a staging buffer of twice
@@ -294,22 +293,20 @@ impl<R: GpuRuntime> NcclTransport<R> {
     fn staged_setup(&self) -> Result<State<R>> {
         const H: usize = IpcHandle::WORDS;
         let limits = self.peer_config.limits(self.world, true);
-        let bufs = if self.peer_config.enabled {
-            self.staged_buffers(limits.max)
-        } else {
-            None
+        // Calls alternate between the staging buffer's two halves.
+        let half = limits.max.checked_next_multiple_of(256);
+        let bufs = match half {
+            Some(half) if self.peer_config.enabled => self.staged_buffers(half),
+            _ => None,
         };
-        let mut mine = vec![u64::from(bufs.is_some()), limits.one_shot_max, limits.max];
+        let mut handles = vec![0; 2 * H];
         if let Some((_, _, f, s)) = &bufs {
-            mine.extend(f.to_words());
-            mine.extend(s.to_words());
-        } else {
-            mine.extend([0; 2 * H]);
+            handles[..H].copy_from_slice(&f.to_words());
+            handles[H..].copy_from_slice(&s.to_words());
         }
-        let all = self.exchange_words(&mine)?;
-        let ranks: Vec<&[u64]> = all.chunks(mine.len()).collect();
-        let agreed = ranks.iter().all(|w| w[0] == 1 && w[1..3] == mine[1..3]);
-        let Some((flags, staging, ..)) = bufs.filter(|_| agreed) else {
+        let (Some(ranks), Some((flags, staging, ..)), Some(half)) =
+            (self.agree(bufs.is_some(), limits, &handles)?, bufs, half)
+        else {
             return Ok(State::Off);
         };
         let handle = |w: &[u64]| IpcHandle::from_words(w.try_into().expect("IpcHandle::WORDS"));
@@ -317,7 +314,7 @@ impl<R: GpuRuntime> NcclTransport<R> {
         let mut addrs = [Vec::new(), Vec::new()];
         for (k, w) in ranks.iter().enumerate() {
             let own = [flags.device_ptr(), staging.device_ptr()];
-            for (i, at) in [3, 3 + H].into_iter().enumerate() {
+            for (i, at) in [0, H].into_iter().enumerate() {
                 if k == self.rank {
                     addrs[i].push(own[i]);
                     continue;
@@ -346,21 +343,21 @@ impl<R: GpuRuntime> NcclTransport<R> {
             limits,
             staging: Some(Box::new(Staging {
                 addrs: staged,
+                half,
                 _mapped: mapped,
                 _mine: staging,
             })),
         })
     }
 
-    /// This rank's flag and staging buffers and their handles, or `None` where it cannot.
+    /// This rank's flag and staging buffers (two halves of `half` bytes) and their handles, or
+    /// `None` where it cannot.
     #[allow(clippy::type_complexity)]
     fn staged_buffers(
         &self,
-        max: u64,
+        half: u64,
     ) -> Option<(GpuBuffer<u64, R>, GpuBuffer<u64, R>, IpcHandle, IpcHandle)> {
-        let words = usize::try_from(max.checked_next_multiple_of(256)?.checked_mul(2)? / 8)
-            .ok()?
-            .max(1);
+        let words = usize::try_from(half.checked_mul(2)? / 8).ok()?.max(1);
         let flags = self.backend.peer_flags().ok()?;
         let staging = self.backend.alloc::<u64>(words).ok()?;
         let f = self.backend.ipc_export(&flags).ok()??;
