@@ -3,7 +3,8 @@
 
 use super::CpuBuffer;
 use super::segmented_reduce::{Bounds, SEGMENTS_PER_TASK};
-use rayon::prelude::*;
+use crate::lookback::Disjoint;
+use crate::par;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
@@ -31,15 +32,13 @@ fn select<T: Element>(data: &[T], op: ArgOp) -> (u64, usize) {
 
 /// The first selected element of a non-empty `input` and its index.
 pub(crate) fn device<T: Element>(input: &[T], op: ArgOp) -> (T, u64) {
-    let (_, i) = input
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let (k, i) = select(chunk, op);
-            (k, c * CHUNK + i)
-        })
-        .min()
-        .expect("a non-empty input");
+    let (_, i) = par::map_chunks(input, CHUNK, 1, |c, chunk| {
+        let (k, i) = select(chunk, op);
+        (k, c * CHUNK + i)
+    })
+    .into_iter()
+    .min()
+    .expect("a non-empty input");
     (input[i], i as u64)
 }
 
@@ -54,13 +53,13 @@ pub(crate) fn segmented<T: Element>(
 ) {
     debug_assert_eq!(values.len(), bounds.count());
     debug_assert_eq!(indices.len(), bounds.count());
-    values
-        .par_iter_mut()
-        .zip(indices.par_iter_mut())
-        .enumerate()
-        .with_min_len(SEGMENTS_PER_TASK)
-        .for_each(|(s, (v, i))| {
-            let range = bounds.segment(s);
+    let indices = Disjoint::new(indices);
+    par::chunks_mut(values, SEGMENTS_PER_TASK, 1, |c, vs| {
+        let first = c * SEGMENTS_PER_TASK;
+        // SAFETY: the indices of chunk c's segments, disjoint from every other chunk's.
+        let is = unsafe { indices.part(first, vs.len()) };
+        for (k, (v, i)) in vs.iter_mut().zip(is).enumerate() {
+            let range = bounds.segment(first + k);
             if range.is_empty() {
                 *v = op.identity();
                 *i = u32::MAX;
@@ -69,19 +68,20 @@ pub(crate) fn segmented<T: Element>(
                 *v = input[range.start + at];
                 *i = (range.start + at) as u32;
             }
-        });
+        }
+    });
 }
 
 /// Every lane gets its segment's (of `width` lanes) selected value and lane within it.
 pub(crate) fn warp<T: Element>(vals: &[T], width: u32, op: ArgOp) -> Vec<(T, u32)> {
     let w = width as usize;
-    vals.par_chunks(w)
-        .with_min_len(WARP_SEGMENTS_PER_TASK)
-        .flat_map_iter(|seg| {
-            let (_, at) = select(seg, op);
-            std::iter::repeat_n((seg[at], at as u32), seg.len())
-        })
-        .collect()
+    let mut out = vec![(T::default(), 0u32); vals.len()];
+    par::chunks_mut(&mut out, w, WARP_SEGMENTS_PER_TASK, |c, o| {
+        let seg = &vals[c * w..][..o.len()];
+        let (_, at) = select(seg, op);
+        o.fill((seg[at], at as u32));
+    });
+    out
 }
 
 /// `RawBackend::raw_arg_reduce` on the CPU: the lengths checked again, then [`device`].

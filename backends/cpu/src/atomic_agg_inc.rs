@@ -1,8 +1,8 @@
 //! atomic_agg_inc (docs/SEMANTICS.md, "atomic_agg_inc"): seed 000's warp-aggregated atomic
 //! increment, simulated with real atomics.
 
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
+use crate::par;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
 
@@ -31,44 +31,42 @@ pub(crate) fn agg_inc(
     // the exclusive borrow of `counters` lasts as long as this shared atomic view, so nothing
     // else reads or writes the memory non-atomically meanwhile.
     let atomic: &[AtomicU32] = unsafe { &*(counters as *mut [u32] as *const [AtomicU32]) };
-    let bad = slots
-        .par_chunks(lanes)
-        .zip(olds.par_chunks_mut(lanes))
-        .enumerate()
-        .with_min_len(WARPS_PER_TASK)
-        .filter_map(|(w, (warp, out))| {
-            let valid = warp
-                .iter()
-                .enumerate()
-                .filter(|&(_, &s)| (s as usize) < limit);
-            let mut pending = valid.fold(0u64, |m, (l, _)| m | 1 << l);
-            // The ballot loop of a warp without a match instruction: one round per distinct slot.
-            while pending != 0 {
-                let leader = pending.trailing_zeros() as usize;
-                let slot = warp[leader];
-                let group = (0..warp.len())
-                    .filter(|&l| pending >> l & 1 == 1 && warp[l] == slot)
-                    .fold(0u64, |m, l| m | 1 << l);
-                let base = atomic[slot as usize].fetch_add(group.count_ones(), Ordering::Relaxed);
-                let mut members = group;
-                while members != 0 {
-                    let l = members.trailing_zeros();
-                    let rank = (group & ((1u64 << l) - 1)).count_ones();
-                    out[l as usize] = base.wrapping_add(rank);
-                    members &= members - 1;
-                }
-                pending &= !group;
+    let first_bad = AtomicUsize::new(usize::MAX);
+    let olds_len = olds.len().min(slots.len());
+    par::chunks_mut(&mut olds[..olds_len], lanes, WARPS_PER_TASK, |w, out| {
+        let warp = &slots[w * lanes..][..out.len()];
+        let valid = warp
+            .iter()
+            .enumerate()
+            .filter(|&(_, &s)| (s as usize) < limit);
+        let mut pending = valid.fold(0u64, |m, (l, _)| m | 1 << l);
+        // The ballot loop of a warp without a match instruction: one round per distinct slot.
+        while pending != 0 {
+            let leader = pending.trailing_zeros() as usize;
+            let slot = warp[leader];
+            let group = (0..warp.len())
+                .filter(|&l| pending >> l & 1 == 1 && warp[l] == slot)
+                .fold(0u64, |m, l| m | 1 << l);
+            let base = atomic[slot as usize].fetch_add(group.count_ones(), Ordering::Relaxed);
+            let mut members = group;
+            while members != 0 {
+                let l = members.trailing_zeros();
+                let rank = (group & ((1u64 << l) - 1)).count_ones();
+                out[l as usize] = base.wrapping_add(rank);
+                members &= members - 1;
             }
-            let first_bad = warp.iter().position(|&s| s as usize >= limit);
-            first_bad.map(|l| (w * lanes + l, warp[l]))
-        })
-        .min_by_key(|&(thread, _)| thread);
-    match bad {
-        Some((_, slot)) => Err(WavekitError::IndexOutOfRange {
+            pending &= !group;
+        }
+        if let Some(l) = warp.iter().position(|&s| s as usize >= limit) {
+            first_bad.fetch_min(w * lanes + l, Ordering::Relaxed);
+        }
+    });
+    match first_bad.into_inner() {
+        usize::MAX => Ok(()),
+        thread => Err(WavekitError::IndexOutOfRange {
             what: "atomic_agg_inc slot",
-            value: slot as u64,
+            value: u64::from(slots[thread]),
             limit: limit as u64,
         }),
-        None => Ok(()),
     }
 }

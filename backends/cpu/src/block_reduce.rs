@@ -1,7 +1,7 @@
 //! block_reduce (docs/SEMANTICS.md, "block_reduce"): one group reduce per block.
 
 use super::combine::{group_reduce, with_op};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -18,22 +18,26 @@ pub(crate) fn block<T: Element>(vals: &[T], block: u32, op: ReduceOp, out: &mut 
     let b = block as usize;
     if !T::KIND.is_half() {
         let id = T::identity(op);
-        return with_op!(T, op, |f| vals
-            .par_chunks(b)
-            .zip(out.par_iter_mut())
-            .with_min_len(BLOCKS_PER_TASK)
-            .for_each(|(blk, o)| *o = group_reduce(blk, b / GROUP, id, f)));
+        return with_op!(T, op, |f| par::chunks_into(
+            vals,
+            b,
+            out,
+            BLOCKS_PER_TASK,
+            |blk, o| { *o = group_reduce(blk, b / GROUP, id, f) }
+        ));
     }
     let id = T::Acc::identity(op);
-    with_op!(T::Acc, op, |f| vals
-        .par_chunks(b)
-        .zip(out.par_iter_mut())
-        .with_min_len(BLOCKS_PER_TASK)
-        .for_each(|(blk, o)| {
+    with_op!(T::Acc, op, |f| par::chunks_into(
+        vals,
+        b,
+        out,
+        BLOCKS_PER_TASK,
+        |blk, o| {
             let mut wide = [id; MAX_BLOCK as usize];
             for (w, &x) in wide.iter_mut().zip(blk) {
                 *w = x.to_acc();
             }
             *o = T::from_acc(group_reduce(&wide[..blk.len()], b / GROUP, id, f));
-        }))
+        }
+    ))
 }

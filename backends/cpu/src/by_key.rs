@@ -18,7 +18,7 @@ use super::combine::{kogge_stone, with_op};
 use super::lookback::Disjoint;
 use super::scratch::Scratch;
 use super::{CpuBackend, CpuBuffer};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::api::check_len;
 use wavekit_core::canonical::{SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_TILE_THREADS};
 use wavekit_core::element::Element;
@@ -194,25 +194,22 @@ fn tile_prefixes<K: Element, V: Element, F: Fn(V::Acc, V::Acc) -> V::Acc + Copy 
     words: &mut [u64],
 ) -> usize {
     let tiles = words.len() / WORDS;
-    words
-        .par_chunks_mut(WORDS * TILES_PER_TASK)
-        .enumerate()
-        .for_each(|(task, w)| {
-            for (j, w) in w.chunks_exact_mut(WORDS).enumerate() {
-                let i = task * TILES_PER_TASK + j;
-                let r = input.tile(i);
-                // The last tile's aggregate is no one's prefix.
-                let a = if i + 1 < tiles {
-                    input.aggregate(i)
-                } else {
-                    input.pad()
-                };
-                w[0] = a.f as u64;
-                w[1] = a.v.to_bits();
-                w[2] = r.clone().filter(|&e| head(input.keys, e)).count() as u64;
-                w[3] = r.filter(|&e| end(input.keys, e)).count() as u64;
-            }
-        });
+    par::chunks_mut(words, WORDS * TILES_PER_TASK, 1, |task, w| {
+        for (j, w) in w.chunks_exact_mut(WORDS).enumerate() {
+            let i = task * TILES_PER_TASK + j;
+            let r = input.tile(i);
+            // The last tile's aggregate is no one's prefix.
+            let a = if i + 1 < tiles {
+                input.aggregate(i)
+            } else {
+                input.pad()
+            };
+            w[0] = a.f as u64;
+            w[1] = a.v.to_bits();
+            w[2] = r.clone().filter(|&e| head(input.keys, e)).count() as u64;
+            w[3] = r.filter(|&e| end(input.keys, e)).count() as u64;
+        }
+    });
     // X_i and the counts before each tile, in place.
     let (mut x, mut heads, mut ends) = (None::<Pair<V::Acc>>, 0u64, 0u64);
     for w in words.chunks_exact_mut(WORDS) {
@@ -266,30 +263,28 @@ fn scan<K: Element, V: Element>(
         scratch.with::<u64, _>(WORDS * tiles, |words| {
             tile_prefixes(&input, words);
             let words = &*words;
-            out.par_chunks_mut(SCAN_TILE * TILES_PER_TASK)
-                .enumerate()
-                .for_each(|(task, o)| {
-                    let mut incl = [out_id; SCAN_TILE];
-                    for (j, o) in o.chunks_mut(SCAN_TILE).enumerate() {
-                        let i = task * TILES_PER_TASK + j;
-                        let b = before::<V::Acc>(words, i);
-                        if kind == ScanKind::Inclusive {
-                            input.scan(i, b.x, o);
-                            continue;
-                        }
-                        let incl = &mut incl[..o.len()];
-                        input.scan(i, b.x, incl);
-                        // Identity at a head, else the inclusive value before (X_i's value
-                        // before the tile's first element: the last inclusive value of the tile
-                        // before it).
-                        let start = i * SCAN_TILE;
-                        let mut prev = V::from_acc(b.x.map_or(id, |x| x.v));
-                        for (k, (o, &l)) in o.iter_mut().zip(incl.iter()).enumerate() {
-                            *o = if head(keys, start + k) { out_id } else { prev };
-                            prev = l;
-                        }
+            par::chunks_mut(out, SCAN_TILE * TILES_PER_TASK, 1, |task, o| {
+                let mut incl = [out_id; SCAN_TILE];
+                for (j, o) in o.chunks_mut(SCAN_TILE).enumerate() {
+                    let i = task * TILES_PER_TASK + j;
+                    let b = before::<V::Acc>(words, i);
+                    if kind == ScanKind::Inclusive {
+                        input.scan(i, b.x, o);
+                        continue;
                     }
-                });
+                    let incl = &mut incl[..o.len()];
+                    input.scan(i, b.x, incl);
+                    // Identity at a head, else the inclusive value before (X_i's value
+                    // before the tile's first element: the last inclusive value of the tile
+                    // before it).
+                    let start = i * SCAN_TILE;
+                    let mut prev = V::from_acc(b.x.map_or(id, |x| x.v));
+                    for (k, (o, &l)) in o.iter_mut().zip(incl.iter()).enumerate() {
+                        *o = if head(keys, start + k) { out_id } else { prev };
+                        prev = l;
+                    }
+                }
+            });
         });
     });
 }
@@ -319,7 +314,7 @@ fn reduce<K: Element, V: Element>(
             let runs = tile_prefixes(&input, words);
             let words = &*words;
             let (ko, vo) = (Disjoint::new(keys_out), Disjoint::new(values_out));
-            (0..tasks).into_par_iter().for_each(|task| {
+            par::for_each(tasks, 1, |task| {
                 let first = task * TILES_PER_TASK;
                 let last = tiles.min(first + TILES_PER_TASK);
                 let (b0, b1) = (

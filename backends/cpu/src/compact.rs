@@ -9,7 +9,7 @@ use super::compact_simd;
 use super::lookback::{Disjoint, chained};
 use super::memory;
 use super::scratch::Scratch;
-use rayon::prelude::*;
+use crate::par;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavekit_core::Predicate;
@@ -95,9 +95,12 @@ pub(crate) fn unordered<T: Element>(input: &[T], pred: Predicate<T>, out: &mut [
     let cursor = AtomicUsize::new(0);
     let stream = memory::streams::<T>(input.len());
     let dst = Disjoint::new(out);
-    with_pred!(pred, |p| input.par_chunks(CHUNK).for_each_init(
+    with_pred!(pred, |p| par::for_each_init(
+        input.len().div_ceil(CHUNK),
+        1,
         Buffer::new,
-        |buf, c| {
+        |buf, i| {
+            let c = &input[i * CHUNK..input.len().min((i + 1) * CHUNK)];
             let picked = buf.gather(c, p);
             let base = cursor.fetch_add(picked.len(), Ordering::Relaxed);
             // SAFETY: the cursor hands each chunk a range no other chunk gets; the ranges add

@@ -1,6 +1,6 @@
 //! count_if (docs/SEMANTICS.md, "count_if").
 
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::Predicate;
 use wavekit_core::element::Element;
 
@@ -9,8 +9,9 @@ const CHUNK: usize = 1 << 14;
 
 /// How many elements of `input` satisfy `pred`.
 pub(crate) fn count_if<T: Element>(input: &[T], pred: Predicate<T>) -> u64 {
-    input
-        .par_chunks(CHUNK)
-        .map(|c| c.iter().filter(|&&x| pred.test(x)).count() as u64)
-        .sum()
+    par::map_chunks(input, CHUNK, 1, |_, c| {
+        c.iter().filter(|&&x| pred.test(x)).count() as u64
+    })
+    .iter()
+    .sum()
 }

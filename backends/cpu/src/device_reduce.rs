@@ -3,7 +3,7 @@
 use super::combine::{bfly, with_op};
 use super::device_reduce_simd;
 use super::scratch::Scratch;
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -65,14 +65,9 @@ fn partials<T: Element>(
     id: T,
     f: impl Fn(T, T) -> T + Copy + Sync,
 ) {
-    input
-        .par_chunks(REDUCE_TILE)
-        .zip(out.par_iter_mut())
-        .with_min_len(TILES_PER_TASK)
-        .for_each(|(tile, p)| {
-            *p = device_reduce_simd::tile_partial(tile, op)
-                .unwrap_or_else(|| tile_partial(tile, id, f))
-        });
+    par::chunks_into(input, REDUCE_TILE, out, TILES_PER_TASK, |tile, p| {
+        *p = device_reduce_simd::tile_partial(tile, op).unwrap_or_else(|| tile_partial(tile, id, f))
+    });
 }
 
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).

@@ -5,7 +5,7 @@
 
 use super::scratch::Scratch;
 use super::{device_reduce, device_scan};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::ScanKind;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -14,10 +14,11 @@ use wavekit_core::op::ReduceOp;
 const CONVERT_TASK: usize = 1 << 14;
 
 fn widen<T: Element>(input: &[T], wide: &mut [T::Acc]) {
-    wide.par_iter_mut()
-        .zip(input.par_iter())
-        .with_min_len(CONVERT_TASK)
-        .for_each(|(w, &x)| *w = x.to_acc());
+    par::chunks_mut(wide, CONVERT_TASK, 1, |c, w| {
+        for (w, &x) in w.iter_mut().zip(&input[c * CONVERT_TASK..]) {
+            *w = x.to_acc();
+        }
+    });
 }
 
 /// The device reduce of a non-empty slice of a 16-bit float type.
@@ -42,9 +43,11 @@ pub(crate) fn scan<T: Element>(
         let (w_in, w_out) = w.split_at_mut(n);
         widen(input, w_in);
         device_scan::device(w_in, w_out, op, kind, scratch);
-        out.par_iter_mut()
-            .zip(w_out.par_iter())
-            .with_min_len(CONVERT_TASK)
-            .for_each(|(o, &s)| *o = T::from_acc(s));
+        let w_out = &*w_out;
+        par::chunks_mut(out, CONVERT_TASK, 1, |c, o| {
+            for (o, &s) in o.iter_mut().zip(&w_out[c * CONVERT_TASK..]) {
+                *o = T::from_acc(s);
+            }
+        });
     });
 }

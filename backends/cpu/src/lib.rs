@@ -36,6 +36,7 @@ mod r#match;
 mod memory;
 mod order_free;
 mod order_free_simd;
+mod par;
 mod partition;
 mod runs;
 mod scratch;

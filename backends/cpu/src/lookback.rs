@@ -6,7 +6,6 @@
 //! along is a left fold over the chunks in order whatever the scheduling.
 
 use super::scratch::Scratch;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 // The status words are the scratch's u64s viewed as atomics; these hold on every target with
@@ -121,10 +120,7 @@ pub(crate) fn chained<S>(
             worker();
         } else {
             // One task a thread; a thread busy elsewhere leaves its share to the others.
-            (0..workers)
-                .into_par_iter()
-                .with_max_len(1)
-                .for_each(|_| worker());
+            crate::par::for_each(workers, 1, |_| worker());
         }
     })
 }

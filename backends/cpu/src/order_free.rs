@@ -10,7 +10,7 @@
 //! times slower than a read loop on 16 cores, BENCHMARKS.md "CPU").
 
 use super::combine::with_op;
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::element::{ElemKind, Element};
 use wavekit_core::op::ReduceOp;
 
@@ -24,10 +24,14 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
         return float_min_max(vals, op);
     }
     let id = T::identity(op);
-    Some(with_op!(T, op, |f| vals
-        .par_chunks(CHUNK)
-        .map(|c| fold_ints(c, id, f))
-        .reduce(|| id, f)))
+    Some(with_op!(T, op, |f| par::map_chunks(
+        vals,
+        CHUNK,
+        1,
+        |_, c| fold_ints(c, id, f)
+    )
+    .into_iter()
+    .fold(id, f)))
 }
 
 /// The fold of `c` from `id` in any association: for ops where every association gives the same bits.
@@ -88,10 +92,11 @@ macro_rules! key_fold {
     ($fold:ident, $chunk:ident, $chunk_avx2:path, $chunk_body:ident, $u:ty, $i:ty) => {
         /// The bits of the extreme element, or of the first NaN.
         fn $fold(bits: &[$u], min: bool) -> $u {
-            let (key, nan) = bits.par_chunks(CHUNK).map(|c| $chunk(c, min)).reduce(
-                || (if min { <$i>::MAX } else { <$i>::MIN }, false),
-                |a, b| (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1 | b.1),
-            );
+            let (key, nan) = par::map_chunks(bits, CHUNK, 1, |_, c| $chunk(c, min))
+                .into_iter()
+                .fold((if min { <$i>::MAX } else { <$i>::MIN }, false), |a, b| {
+                    (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1 | b.1)
+                });
             if nan {
                 let first = bits.iter().find(|&&b| b & <$u>::ABS > <$u>::INF);
                 return *first.expect("a chunk saw a NaN");

@@ -4,7 +4,7 @@
 //! elements to its ranges in input order, so every write is to a slice the chunk owns.
 
 use super::lookback::Disjoint;
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::Predicate;
 use wavekit_core::element::Element;
 
@@ -34,16 +34,13 @@ pub(crate) fn partition<T: Element>(
     assert_eq!(out.len(), input.len(), "the output is the input's length");
     let n = input.len();
     // Pass 1: each chunk's count in each part.
-    let counts: Vec<[usize; 3]> = input
-        .par_chunks(CHUNK)
-        .map(|c| {
-            let mut k = [0usize; 3];
-            for &x in c {
-                k[part(x, first, second)] += 1;
-            }
-            k
-        })
-        .collect();
+    let counts: Vec<[usize; 3]> = par::map_chunks(input, CHUNK, 1, |_, c| {
+        let mut k = [0usize; 3];
+        for &x in c {
+            k[part(x, first, second)] += 1;
+        }
+        k
+    });
     let totals = counts
         .iter()
         .fold([0usize; 3], |t, k| [t[0] + k[0], t[1] + k[1], t[2] + k[2]]);
@@ -56,21 +53,19 @@ pub(crate) fn partition<T: Element>(
     }
     debug_assert_eq!(next[2], n);
     let dst = Disjoint::new(out);
-    input
-        .par_chunks(CHUNK)
-        .zip(counts.par_iter().zip(starts.par_iter()))
-        .for_each(|(c, (k, s))| {
-            // SAFETY: the scan gives chunk c the ranges s[p]..s[p] + k[p] of each part, which
-            // no other chunk gets (the next chunk's start is s[p] + k[p]) and which the parts'
-            // bases keep apart.
-            let parts = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) });
-            let mut at = [0usize; 3];
-            for &x in c {
-                let p = part(x, first, second);
-                parts[p][at[p]] = x;
-                at[p] += 1;
-            }
-            debug_assert_eq!(at, *k);
-        });
+    par::chunks(input, CHUNK, 1, |i, c| {
+        let (k, s) = (&counts[i], &starts[i]);
+        // SAFETY: the scan gives chunk c the ranges s[p]..s[p] + k[p] of each part, which
+        // no other chunk gets (the next chunk's start is s[p] + k[p]) and which the parts'
+        // bases keep apart.
+        let parts = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) });
+        let mut at = [0usize; 3];
+        for &x in c {
+            let p = part(x, first, second);
+            parts[p][at[p]] = x;
+            at[p] += 1;
+        }
+        debug_assert_eq!(at, *k);
+    });
     [totals[0], totals[1]]
 }

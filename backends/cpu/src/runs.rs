@@ -4,7 +4,7 @@
 //! range of the outputs (the heads before it), so every write is to a slice the chunk owns.
 
 use super::{CpuBackend, CpuBuffer};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
@@ -54,20 +54,17 @@ pub(crate) fn runs<K: Element, V: Element>(
     let chunks = n.div_ceil(CHUNK);
     let range = |c: usize| c * CHUNK..n.min((c + 1) * CHUNK);
     // Pass 1: heads per chunk and the first head's position (n when it has none).
-    let stats: Vec<(usize, usize)> = (0..chunks)
-        .into_par_iter()
-        .map(|c| {
-            let mut count = 0;
-            let mut first = n;
-            for i in range(c) {
-                if head(keys, i) {
-                    first = first.min(i);
-                    count += 1;
-                }
+    let stats: Vec<(usize, usize)> = par::map(chunks, 1, |c| {
+        let mut count = 0;
+        let mut first = n;
+        for i in range(c) {
+            if head(keys, i) {
+                first = first.min(i);
+                count += 1;
             }
-            (count, first)
-        })
-        .collect();
+        }
+        (count, first)
+    });
     // The next head after each chunk's last: the first head of a later chunk, or the end.
     let mut next_after = vec![n; chunks];
     for c in (0..chunks.saturating_sub(1)).rev() {
@@ -92,32 +89,30 @@ pub(crate) fn runs<K: Element, V: Element>(
         parts.push((k0, v0, l0));
         (k, v, l) = (k1, v1, l1);
     }
-    parts
-        .into_par_iter()
-        .enumerate()
-        .for_each(|(c, (mut k, mut v, mut l))| {
-            let mut r = 0;
-            let mut prev: Option<usize> = None;
-            for i in range(c) {
-                if !head(keys, i) {
-                    continue;
-                }
-                if let Some(k) = k.as_deref_mut() {
-                    k[r] = keys[i];
-                }
-                if let (Some(v), Some(vals)) = (v.as_deref_mut(), values) {
-                    v[r] = vals[i];
-                }
-                if let (Some(l), Some(p)) = (l.as_deref_mut(), prev) {
-                    l[r - 1] = (i - p) as u32;
-                }
-                prev = Some(i);
-                r += 1;
+    par::chunks_mut(&mut parts, 1, 1, |c, part| {
+        let (k, v, l) = &mut part[0];
+        let mut r = 0;
+        let mut prev: Option<usize> = None;
+        for i in range(c) {
+            if !head(keys, i) {
+                continue;
+            }
+            if let Some(k) = k.as_deref_mut() {
+                k[r] = keys[i];
+            }
+            if let (Some(v), Some(vals)) = (v.as_deref_mut(), values) {
+                v[r] = vals[i];
             }
             if let (Some(l), Some(p)) = (l.as_deref_mut(), prev) {
-                l[r - 1] = (next_after[c] - p) as u32;
+                l[r - 1] = (i - p) as u32;
             }
-        });
+            prev = Some(i);
+            r += 1;
+        }
+        if let (Some(l), Some(p)) = (l.as_deref_mut(), prev) {
+            l[r - 1] = (next_after[c] - p) as u32;
+        }
+    });
     total
 }
 

@@ -3,7 +3,7 @@
 //! by a butterfly. `spmv` reduces its rows with the same vector reduce.
 
 use super::combine::{bfly, with_op};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::canonical::MAX_VECTOR;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -76,12 +76,15 @@ pub(crate) fn reduce<T: Element>(input: &[T], bounds: Bounds<'_>, op: ReduceOp, 
     debug_assert_eq!(out.len(), bounds.count());
     let id = T::Acc::identity(op);
     let v = bounds.vector();
-    with_op!(T::Acc, op, |f| out
-        .par_iter_mut()
-        .enumerate()
-        .with_min_len(SEGMENTS_PER_TASK)
-        .for_each(|(i, o)| {
-            let seg = &input[bounds.segment(i)];
-            *o = T::from_acc(vector_reduce(seg.len(), v, id, f, |k| seg[k].to_acc()));
-        }));
+    with_op!(T::Acc, op, |f| par::chunks_mut(
+        out,
+        SEGMENTS_PER_TASK,
+        1,
+        |c, os| {
+            for (k, o) in os.iter_mut().enumerate() {
+                let seg = &input[bounds.segment(c * SEGMENTS_PER_TASK + k)];
+                *o = T::from_acc(vector_reduce(seg.len(), v, id, f, |k| seg[k].to_acc()));
+            }
+        }
+    ));
 }

@@ -3,7 +3,7 @@
 //! stable order).
 
 use super::sort::rank;
-use rayon::prelude::*;
+use crate::par;
 use std::ops::Range;
 use wavekit_core::element::Element;
 use wavekit_core::raw::SortSpec;
@@ -34,24 +34,22 @@ pub(crate) fn sort<K: Element, V: Element>(
     }
     let dk = Dst(keys_out.as_mut_ptr());
     let dv = values.map(|(v, vo)| (v, Dst(vo.as_mut_ptr())));
-    (0..count)
-        .into_par_iter()
-        .for_each_init(Vec::new, |order, s| {
-            let r = bounds(s);
-            assert!(r.start <= r.end && r.end <= n);
-            order.clear();
-            order.extend(r.clone().map(|i| (rank(keys[i], &spec), i as u64)));
-            // (rank, position) is a total order with no ties: the stable order of the segment.
-            order.sort_unstable();
-            for (j, &(_, i)) in order.iter().enumerate() {
-                // SAFETY: segment s writes only positions r.start..r.end, disjoint from every
-                // other segment's (the ranges are disjoint) and inside the outputs (asserted).
-                unsafe {
-                    *{ dk }.0.add(r.start + j) = keys[i as usize];
-                    if let Some((v, out)) = dv {
-                        *out.0.add(r.start + j) = v[i as usize];
-                    }
+    par::for_each_init(count, 1, Vec::new, |order: &mut Vec<(_, u64)>, s| {
+        let r = bounds(s);
+        assert!(r.start <= r.end && r.end <= n);
+        order.clear();
+        order.extend(r.clone().map(|i| (rank(keys[i], &spec), i as u64)));
+        // (rank, position) is a total order with no ties: the stable order of the segment.
+        order.sort_unstable();
+        for (j, &(_, i)) in order.iter().enumerate() {
+            // SAFETY: segment s writes only positions r.start..r.end, disjoint from every
+            // other segment's (the ranges are disjoint) and inside the outputs (asserted).
+            unsafe {
+                *{ dk }.0.add(r.start + j) = keys[i as usize];
+                if let Some((v, out)) = dv {
+                    *out.0.add(r.start + j) = v[i as usize];
                 }
             }
-        });
+        }
+    });
 }

@@ -7,7 +7,7 @@
 //! slots. A pass whose digit is the same for every key would move nothing and is skipped, so
 //! keys that differ only in a few bits cost a few passes.
 
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
 use wavekit_core::host;
@@ -87,12 +87,15 @@ pub(crate) fn sort<K: Element, V: Element>(
         .filter(|&(shift, bits)| !uniform_digit(keys, &spec, shift, bits))
         .collect();
     if passes.is_empty() {
-        out_k.par_iter_mut().zip(keys).for_each(|(o, &k)| *o = k);
+        par::chunks_mut(out_k, MIN_CHUNK, 1, |c, o| {
+            o.copy_from_slice(&keys[c * MIN_CHUNK..][..o.len()])
+        });
         if with_values {
-            out_v
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(i, o)| *o = values.at(i));
+            par::chunks_mut(out_v, MIN_CHUNK, 1, |c, o| {
+                for (j, o) in o.iter_mut().enumerate() {
+                    *o = values.at(c * MIN_CHUNK + j);
+                }
+            });
         }
         return Ok(());
     }
@@ -163,8 +166,11 @@ fn digit<K: Element>(k: K, spec: &SortSpec, shift: u32, bits: u32) -> usize {
 
 fn uniform_digit<K: Element>(keys: &[K], spec: &SortSpec, shift: u32, bits: u32) -> bool {
     let first = digit(keys[0], spec, shift, bits);
-    keys.par_iter()
-        .all(|&k| digit(k, spec, shift, bits) == first)
+    par::map_chunks(keys, chunk_len(keys.len()), 1, |_, c| {
+        c.iter().all(|&k| digit(k, spec, shift, bits) == first)
+    })
+    .into_iter()
+    .all(|same| same)
 }
 
 fn chunk_len(n: usize) -> usize {
@@ -186,16 +192,13 @@ fn scatter<K: Element, V: Element>(
 ) {
     let n = src.len();
     let chunk = chunk_len(n);
-    let counts: Vec<[usize; RADIX]> = src
-        .par_chunks(chunk)
-        .map(|c| {
-            let mut h = [0usize; RADIX];
-            for &k in c {
-                h[digit(k, spec, shift, bits)] += 1;
-            }
-            h
-        })
-        .collect();
+    let counts: Vec<[usize; RADIX]> = par::map_chunks(src, chunk, 1, |_, c| {
+        let mut h = [0usize; RADIX];
+        for &k in c {
+            h[digit(k, spec, shift, bits)] += 1;
+        }
+        h
+    });
     // Digit-major offsets over the chunks: stability across chunks.
     let mut offsets = vec![[0usize; RADIX]; counts.len()];
     let mut at = 0;
@@ -208,24 +211,23 @@ fn scatter<K: Element, V: Element>(
     debug_assert_eq!(at, n);
     let (dk, dv) = (Dst(dst.as_mut_ptr()), Dst(dst_v.as_mut_ptr()));
     assert!(dst.len() == n && (!with_values || dst_v.len() == n));
-    src.par_chunks(chunk)
-        .zip(offsets.par_iter_mut())
-        .enumerate()
-        .for_each(|(c, (keys, off))| {
-            let base = c * chunk;
-            for (j, &k) in keys.iter().enumerate() {
-                let d = digit(k, spec, shift, bits);
-                let slot = off[d];
-                off[d] += 1;
-                // SAFETY: the offsets give every (chunk, digit) its own range of slots below
-                // n (they partition 0..n), so no two writes anywhere in the pass share a slot,
-                // and both outputs hold n elements (asserted above).
-                unsafe {
-                    *{ dk }.0.add(slot) = k;
-                    if with_values {
-                        *{ dv }.0.add(slot) = value(base + j);
-                    }
+    par::chunks_mut(&mut offsets, 1, 1, |c, off| {
+        let off = &mut off[0];
+        let keys = &src[c * chunk..n.min((c + 1) * chunk)];
+        let base = c * chunk;
+        for (j, &k) in keys.iter().enumerate() {
+            let d = digit(k, spec, shift, bits);
+            let slot = off[d];
+            off[d] += 1;
+            // SAFETY: the offsets give every (chunk, digit) its own range of slots below
+            // n (they partition 0..n), so no two writes anywhere in the pass share a slot,
+            // and both outputs hold n elements (asserted above).
+            unsafe {
+                *{ dk }.0.add(slot) = k;
+                if with_values {
+                    *{ dv }.0.add(slot) = value(base + j);
                 }
             }
-        });
+        }
+    });
 }

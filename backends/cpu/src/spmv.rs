@@ -2,7 +2,7 @@
 //! vector reduce.
 
 use super::segmented_reduce::{SEGMENTS_PER_TASK, vector_reduce};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
@@ -21,14 +21,14 @@ pub(crate) fn spmv<T: Element>(a: CsrView<'_, T>, x: &[T], y: &mut [T], vector: 
     let v = vector as usize;
     let id = T::Acc::identity(ReduceOp::Sum);
     let f = |p: T::Acc, q: T::Acc| T::Acc::combine(ReduceOp::Sum, p, q);
-    y.par_iter_mut()
-        .enumerate()
-        .with_min_len(SEGMENTS_PER_TASK)
-        .for_each(|(r, yr)| {
+    par::chunks_mut(y, SEGMENTS_PER_TASK, 1, |c, ys| {
+        for (j, yr) in ys.iter_mut().enumerate() {
+            let r = c * SEGMENTS_PER_TASK + j;
             let (start, end) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);
             let (cols, vals) = (&a.cols[start..end], &a.vals[start..end]);
             *yr = T::from_acc(vector_reduce(end - start, v, id, f, |k| {
                 T::Acc::mul(vals[k].to_acc(), x[cols[k] as usize].to_acc())
             }));
-        });
+        }
+    });
 }

@@ -3,11 +3,15 @@
 //! them.
 
 use super::sort::rank;
-use rayon::prelude::*;
+use crate::par;
+use rayon::slice::ParallelSliceMut;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
 use wavekit_core::host;
 use wavekit_core::raw::SortSpec;
+
+/// Elements ranked by one task.
+const RANKS_PER_TASK: usize = 1 << 14;
 
 /// The first `k` (1 <= k <= n) of the stable sort of `input` into `values`, and their
 /// indices into `indices` when given.
@@ -19,11 +23,9 @@ pub(crate) fn top_k<T: Element>(
     indices: Option<&mut [u32]>,
 ) -> Result<()> {
     let mut order = host::with_capacity::<(u64, u32)>(input.len())?;
-    input
-        .par_iter()
-        .enumerate()
-        .map(|(i, &x)| (rank(x, &spec), i as u32))
-        .collect_into_vec(&mut order);
+    par::map_into(&mut order, input.len(), RANKS_PER_TASK, |i| {
+        (rank(input[i], &spec), i as u32)
+    });
     if k < order.len() {
         order.select_nth_unstable(k - 1);
     }

@@ -2,7 +2,7 @@
 //! the tiles (`tile`) share: one result per thread, computed warp by warp in parallel (each
 //! warp is independent).
 
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::WarpLaunch;
 
 /// Warps handed to one rayon task: a warp's work is tiny, so fewer, larger tasks.
@@ -15,10 +15,7 @@ pub(crate) fn per_warp<R: Copy + Default + Send>(
     f: impl Fn(usize, &mut [R]) + Sync,
 ) -> Vec<R> {
     let mut out = vec![R::default(); threads];
-    out.par_chunks_mut(lanes)
-        .enumerate()
-        .with_min_len(WARPS_PER_TASK)
-        .for_each(|(w, o)| f(w, o));
+    par::chunks_mut(&mut out, lanes, WARPS_PER_TASK, f);
     out
 }
 

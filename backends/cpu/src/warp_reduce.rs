@@ -1,7 +1,7 @@
 //! warp_reduce (docs/SEMANTICS.md, "warp_reduce"): a butterfly over segments of `width` lanes.
 
 use super::combine::{bfly_padded_acc, with_op};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
@@ -13,9 +13,10 @@ const SEGMENTS_PER_TASK: usize = 1024;
 pub(crate) fn reduce<T: Element>(vals: &[T], width: u32, op: ReduceOp) -> Vec<T> {
     let w = width as usize;
     let id = T::Acc::identity(op);
-    with_op!(T::Acc, op, |f| vals
-        .par_chunks(w)
-        .with_min_len(SEGMENTS_PER_TASK)
-        .map(|seg| bfly_padded_acc(seg, w, id, f))
-        .collect())
+    with_op!(T::Acc, op, |f| par::map_chunks(
+        vals,
+        w,
+        SEGMENTS_PER_TASK,
+        |_, seg| { bfly_padded_acc(seg, w, id, f) }
+    ))
 }

@@ -1,7 +1,7 @@
 //! warp_scan (docs/SEMANTICS.md, "warp_scan"): Kogge-Stone over segments of `width` lanes.
 
 use super::combine::{kogge_stone, with_op};
-use rayon::prelude::*;
+use crate::par;
 use wavekit_core::ScanKind;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -16,10 +16,11 @@ const SEGMENTS_PER_TASK: usize = 1024;
 pub(crate) fn scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
     let id = T::Acc::identity(op);
     let mut out = vals.to_vec();
-    with_op!(T::Acc, op, |f| out
-        .par_chunks_mut(width as usize)
-        .with_min_len(SEGMENTS_PER_TASK)
-        .for_each(|seg| {
+    with_op!(T::Acc, op, |f| par::chunks_mut(
+        &mut out,
+        width as usize,
+        SEGMENTS_PER_TASK,
+        |_, seg| {
             let mut lanes = [id; WarpWidth::W64.lanes() as usize];
             let lanes = &mut lanes[..seg.len()];
             for (l, &x) in lanes.iter_mut().zip(seg.iter()) {
@@ -33,6 +34,7 @@ pub(crate) fn scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanK
             for (o, &l) in seg.iter_mut().zip(lanes.iter()) {
                 *o = T::from_acc(l);
             }
-        }));
+        }
+    ));
     out
 }
