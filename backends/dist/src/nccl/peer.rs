@@ -19,9 +19,11 @@ use std::time::Instant;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 use wavekit_gpu::{GpuBuffer, GpuRuntime, IpcHandle, MAX_PEERS, PeerCall, PeerMapping};
 
-/// Vectors of at most this many bytes take the one-shot kernel (every rank folds all of it:
-/// fewer rendezvous), longer ones the two-shot (each rank folds its share, then copies the
-/// others'). Measured on 4 x H100 (docs/dist.md).
+/// From 3 ranks, vectors of at most this many bytes take the one-shot kernel (every rank folds
+/// all of it: fewer rendezvous), longer ones the two-shot (each rank folds its share, then
+/// copies the others'). Two ranks take the one-shot at every size: there the two-shot moves as
+/// many bytes over the link (half the vector in each of its two phases) and adds a rendezvous.
+/// Measured on 4 x H100 (docs/dist.md).
 pub const ONE_SHOT_MAX_BYTES: usize = 256 << 10;
 
 /// Past this many bytes a world of 3 or more ranks composes the allreduce from NCCL calls: on
@@ -72,7 +74,8 @@ pub(super) enum State<R: GpuRuntime> {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Config {
     pub(super) enabled: bool,
-    pub(super) one_shot_max: usize,
+    /// `None`: every size for 2 ranks, [`ONE_SHOT_MAX_BYTES`] from 3.
+    pub(super) one_shot_max: Option<usize>,
     /// `None`: [`PEER_MAX_BYTES`] from 3 ranks or in separate processes, no limit for 2
     /// ranks of one process.
     pub(super) max_bytes: Option<usize>,
@@ -94,8 +97,13 @@ impl Config {
         } else {
             PEER_MAX_BYTES
         });
+        let one_shot_max = self.one_shot_max.unwrap_or(if world == 2 {
+            usize::MAX
+        } else {
+            ONE_SHOT_MAX_BYTES
+        });
         Limits {
-            one_shot_max: self.one_shot_max as u64,
+            one_shot_max: one_shot_max as u64,
             max: max as u64,
         }
     }
@@ -105,7 +113,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             enabled: true,
-            one_shot_max: ONE_SHOT_MAX_BYTES,
+            one_shot_max: None,
             max_bytes: None,
         }
     }
@@ -120,11 +128,11 @@ impl<R: GpuRuntime> NcclTransport<R> {
         self
     }
 
-    /// Vectors up to `bytes` take the peer kernel's one-shot form (default
-    /// [`ONE_SHOT_MAX_BYTES`]); ranks that set it differently all keep the NCCL path. The bits
-    /// do not depend on it.
+    /// Vectors up to `bytes` take the peer kernel's one-shot form (default: every size for 2
+    /// ranks, [`ONE_SHOT_MAX_BYTES`] from 3); ranks that set it differently all keep the NCCL
+    /// path. The bits do not depend on it.
     pub fn with_one_shot_max(mut self, bytes: usize) -> Self {
-        self.peer_config.one_shot_max = bytes;
+        self.peer_config.one_shot_max = Some(bytes);
         self
     }
 
@@ -394,5 +402,31 @@ impl<R: GpuRuntime> NcclTransport<R> {
                 reason: "the peer kernel's setup needs the ranks' host board".into(),
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Config, Limits, ONE_SHOT_MAX_BYTES, PEER_MAX_BYTES};
+
+    fn limits(one_shot_max: u64, max: u64) -> Limits {
+        Limits { one_shot_max, max }
+    }
+
+    #[test]
+    fn two_ranks_take_the_one_shot_at_every_size_unless_told() {
+        let d = Config::default();
+        let (one, peer) = (ONE_SHOT_MAX_BYTES as u64, PEER_MAX_BYTES as u64);
+        assert_eq!(d.limits(2, false), limits(u64::MAX, u64::MAX));
+        assert_eq!(d.limits(2, true), limits(u64::MAX, peer));
+        assert_eq!(d.limits(3, false), limits(one, peer));
+        assert_eq!(d.limits(4, true), limits(one, peer));
+        let set = Config {
+            one_shot_max: Some(4096),
+            max_bytes: Some(1 << 20),
+            ..d
+        };
+        assert_eq!(set.limits(2, false), limits(4096, 1 << 20));
+        assert_eq!(set.limits(8, true), limits(4096, 1 << 20));
     }
 }
