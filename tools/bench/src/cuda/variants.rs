@@ -78,32 +78,52 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
         Case {
             collective: "scan inclusive sum tiles=1 blocks=6",
             elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, 1, 6),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(1, 6)),
         },
         Case {
             collective: "scan inclusive sum tiles=1 blocks=7",
             elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, 1, 7),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(1, 7)),
         },
         Case {
             collective: "scan inclusive sum tiles=2 blocks=3",
             elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, 2, 3),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(2, 3)),
         },
         Case {
             collective: "scan inclusive sum tiles=2 blocks=3",
             elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, 2, 3),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(2, 3)),
         },
         Case {
             collective: "scan inclusive sum tiles=1 blocks=4",
             elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, 1, 4),
+            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 4)),
         },
         Case {
             collective: "scan inclusive sum tiles=1 blocks=6",
             elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, 1, 6),
+            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 6)),
+        },
+        Case {
+            collective: "scan inclusive sum loads via shared memory (before)",
+            elem: "f32",
+            run: |b, h, n| scan_variant::<f32>(b, h, n, 1),
+        },
+        Case {
+            collective: "scan inclusive sum loads via shared memory (before)",
+            elem: "i32",
+            run: |b, h, n| scan_variant::<i32>(b, h, n, 1),
+        },
+        Case {
+            collective: "scan inclusive sum loads via shared memory (before)",
+            elem: "f16",
+            run: |b, h, n| scan_variant::<wavekit::f16>(b, h, n, 1),
+        },
+        Case {
+            collective: "scan inclusive sum loads via shared memory (before)",
+            elem: "bf16",
+            run: |b, h, n| scan_variant::<wavekit::bf16>(b, h, n, 1),
         },
         Case {
             collective: "histogram 256 uniform adaptive",
@@ -169,16 +189,15 @@ fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseR
     })
 }
 
-/// The inclusive Sum scan compiled for `tiles` tiles per block and `blocks` blocks per SM,
-/// against the launcher's default timed in the same run, every result checked against the
-/// reference.
-fn scan_variant<T: Element>(
-    b: &CudaBackend,
-    h: &Harness,
-    n: usize,
-    tiles: u32,
-    blocks: u32,
-) -> CaseResult {
+/// bench.h's scan variant of a block shape: tiles per block x 16 + blocks per SM.
+const fn shape(tiles: u32, blocks: u32) -> u32 {
+    tiles * 16 + blocks
+}
+
+/// The inclusive Sum scan in bench.h's `variant` (a [`shape`], or 1: the default shape with
+/// its loads through shared memory), against the launcher's default timed in the same run,
+/// every result checked against the reference.
+fn scan_variant<T: Element>(b: &CudaBackend, h: &Harness, n: usize, variant: u32) -> CaseResult {
     let x: Vec<T> = random(n, 1);
     let want = reference::device_scan(&x, ReduceOp::Sum, ScanKind::Inclusive);
     let input = b.upload(&x)?;
@@ -195,8 +214,6 @@ fn scan_variant<T: Element>(
             ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, variant)
         }
     };
-    // bench.h: the variant is tiles per block x 16 + blocks per SM.
-    let variant = tiles * 16 + blocks;
     check(b, run(variant)(super::stream(b)?), "scan variant")?;
     check_all(&want, &b.download(&res)?)?;
     let timer = DeviceTimer::new(b)?;
