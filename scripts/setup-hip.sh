@@ -6,7 +6,7 @@
 # all are installed. Needs root (or sudo). No AMD GPU is needed to build; device tests need one.
 #
 # Then says which compiler builds each target crates/build/src/hip.rs compiles for
-# (WAVEKIT_HIP_ARCHS, default gfx90a,gfx940,gfx942,gfx1030): hipcc where the AMD device
+# (WAVEKIT_HIP_ARCHS, default gfx90a,gfx942,gfx1030): hipcc where the AMD device
 # libraries have the target, clang-19 (with ROCm's libraries and a generated ISA-version file)
 # where they do not.
 set -euo pipefail
@@ -43,7 +43,7 @@ if [[ -z $clang_bin || ! -x $clang_bin ]]; then
 fi
 
 # Without a target hipcc asks rocm_agent_enumerator for the local GPU, which fails without one.
-archs=${WAVEKIT_HIP_ARCHS:-gfx90a,gfx940,gfx942,gfx1030}
+archs=${WAVEKIT_HIP_ARCHS:-gfx90a,gfx942,gfx1030}
 export HIP_PLATFORM=amd
 version=$(HCC_AMDGPU_TARGET='' "$hipcc_bin" --version)
 echo "setup-hip: hipcc at $hipcc_bin"
