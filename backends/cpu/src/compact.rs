@@ -73,7 +73,7 @@ pub(crate) fn stable<T: Element>(
         scratch,
         Buffer::new,
         |buf, c, link| {
-            let picked = buf.gather(&input[c * CHUNK..input.len().min((c + 1) * CHUNK)], p);
+            let picked = buf.gather(par::chunk(input, CHUNK, c), p);
             let offset = link.wait().unwrap_or(0) as usize;
             let end = offset + picked.len();
             link.publish(end as u64);
@@ -100,7 +100,7 @@ pub(crate) fn unordered<T: Element>(input: &[T], pred: Predicate<T>, out: &mut [
         1,
         Buffer::new,
         |buf, i| {
-            let c = &input[i * CHUNK..input.len().min((i + 1) * CHUNK)];
+            let c = par::chunk(input, CHUNK, i);
             let picked = buf.gather(c, p);
             let base = cursor.fetch_add(picked.len(), Ordering::Relaxed);
             // SAFETY: the cursor hands each chunk a range no other chunk gets; the ranges add

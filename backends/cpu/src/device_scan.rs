@@ -56,7 +56,7 @@ pub(crate) fn device<T: Element>(
             }
         ],
         |buf, c, link| {
-            let part = |c: usize| &input[c * chunk..input.len().min((c + 1) * chunk)];
+            let part = |c: usize| crate::par::chunk(input, chunk, c);
             let x = part(c);
             let ahead = link.next().map_or(&[][..], part);
             // SAFETY: chunk c writes exactly its own elements of the output.

@@ -160,7 +160,7 @@ fn full_tile<'a, T: Element>(
     id: T,
     padded: &'a mut Option<[T; SCAN_TILE]>,
 ) -> &'a [T] {
-    let tile = &x[i * SCAN_TILE..x.len().min((i + 1) * SCAN_TILE)];
+    let tile = crate::par::chunk(x, SCAN_TILE, i);
     if tile.len() == SCAN_TILE {
         return tile;
     }

@@ -76,6 +76,11 @@ pub(crate) fn map_into<R: Send>(
     unsafe { out.set_len(n) };
 }
 
+/// The `c`-th `size`-element chunk of `data` (the last may be shorter).
+pub(crate) fn chunk<T>(data: &[T], size: usize, c: usize) -> &[T] {
+    &data[c * size..data.len().min((c + 1) * size)]
+}
+
 /// `f(c, chunk)` for the `c`-th `size`-element chunk of `data` (the last may be shorter),
 /// at least `min_len` chunks a task.
 pub(crate) fn chunks<T: Sync>(
@@ -85,7 +90,7 @@ pub(crate) fn chunks<T: Sync>(
     f: impl Fn(usize, &[T]) + Sync,
 ) {
     for_each(data.len().div_ceil(size), min_len, |c| {
-        f(c, &data[c * size..data.len().min((c + 1) * size)])
+        f(c, chunk(data, size, c))
     });
 }
 
@@ -97,7 +102,7 @@ pub(crate) fn map_chunks<T: Sync, R: Send>(
     f: impl Fn(usize, &[T]) -> R + Sync,
 ) -> Vec<R> {
     map(data.len().div_ceil(size), min_len, |c| {
-        f(c, &data[c * size..data.len().min((c + 1) * size)])
+        f(c, chunk(data, size, c))
     })
 }
 
@@ -131,7 +136,7 @@ pub(crate) fn chunks_into<T: Sync, R: Send>(
     for_each(n, min_len, |c| {
         // SAFETY: out[c] belongs to chunk c alone.
         let o = unsafe { &mut outs.part(c, 1)[0] };
-        f(&data[c * size..data.len().min((c + 1) * size)], o)
+        f(chunk(data, size, c), o)
     });
 }
 

@@ -213,7 +213,7 @@ fn scatter<K: Element, V: Element>(
     assert!(dst.len() == n && (!with_values || dst_v.len() == n));
     par::chunks_mut(&mut offsets, 1, 1, |c, off| {
         let off = &mut off[0];
-        let keys = &src[c * chunk..n.min((c + 1) * chunk)];
+        let keys = par::chunk(src, chunk, c);
         let base = c * chunk;
         for (j, &k) in keys.iter().enumerate() {
             let d = digit(k, spec, shift, bits);
