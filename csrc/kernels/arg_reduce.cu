@@ -3,7 +3,8 @@
 // smallest key, so the first NaN wins; -0.0 orders below +0.0). That is a total order, so any
 // tree of selections gives the same element, bit for bit: no canonical combining order.
 //   device:    arg_partials_kernel strides over the input in 16-byte vectors (kVecItems in
-//              flight a thread; element by element when misaligned and for the last few),
+//              flight a thread; element by element when misaligned and for the last few;
+//              16-bit keys two to a 32-bit word, take16),
 //              each block selecting one (key, index) partial into the scratch; arg_final_kernel,
 //              one block, selects among the partials and writes the value (read back from the
 //              input at the winning index) and the index. Two launches: no ticket to reset.
@@ -63,6 +64,47 @@ __device__ __forceinline__ void block_select(U& key, uint64_t& index, G skey, G 
   __syncthreads();
 }
 
+// arg_key of the two 16-bit floats in the halves of w, computed on both at once (the same
+// bits as arg_key of each, in the same half): a rank that orders as the values do (sign
+// flips the magnitude bits, else sets the top bit), inverted for OP_MAX, and 0 for a NaN,
+// found per half as a carry into bit 15 of its magnitude plus (0x7fff - infinity).
+template <int OP, typename T> __device__ __forceinline__ uint32_t arg_keys2(uint32_t w) {
+  const uint32_t neg = ((w >> 15) & 0x00010001u) * 0xffffu;
+  uint32_t rank = w ^ (neg | 0x80008000u);
+  if (OP == OP_MAX) rank = ~rank;
+  const uint32_t nan =
+      ((w & 0x7fff7fffu) + (0x7fffu - HalfBits<T>::kInf) * 0x00010001u) & 0x80008000u;
+  return rank & ~((nan >> 15) * 0xffffu);
+}
+
+// The selection among the 16-bit floats of one 16-byte vector (element j at index first + j):
+// the keys two to a word, their smallest found first with key comparisons only, and the
+// (rarely taken, once the thread's key is small) search for the first element with it only
+// when it beats the thread's key. A NaN's key is 0, the smallest: the first NaN wins.
+template <int OP, typename T, typename U>
+__device__ __forceinline__ void take16(const uint4& v, uint64_t first, U& key, uint64_t& index) {
+  uint32_t w[4];
+  __builtin_memcpy(w, &v, sizeof(w));
+  uint32_t k[4];
+#pragma unroll
+  for (unsigned i = 0; i < 4; ++i) k[i] = arg_keys2<OP, T>(w[i]);
+  U m = (U)0xffffu;
+#pragma unroll
+  for (unsigned i = 0; i < 4; ++i) {
+    const U lo = k[i] & 0xffffu, hi = k[i] >> 16;
+    m = lo < m ? lo : m;
+    m = hi < m ? hi : m;
+  }
+  if (m < key) {
+    unsigned at = 0;
+#pragma unroll
+    for (unsigned j = 8; j-- > 0;)
+      if (((k[j / 2] >> (16 * (j % 2))) & 0xffffu) == m) at = j;
+    key = m;
+    index = first + at;
+  }
+}
+
 // Takes (k, i) when its key is smaller: a thread visits its elements in increasing index
 // order, so among equal keys the one it holds is already the first.
 template <typename U>
@@ -100,6 +142,10 @@ __global__ void __launch_bounds__(kBlock)
       for (unsigned u = 0; u < kVecItems; ++u) w[u] = p[c + u * stride];
 #pragma unroll
       for (unsigned u = 0; u < kVecItems; ++u) {
+        if constexpr (sizeof(T) == 2) {
+          take16<OP, T>(w[u], (c + u * stride) * V, key, index);
+          continue;
+        }
         T e[V];
         __builtin_memcpy(e, &w[u], sizeof(uint4));
 #pragma unroll
@@ -108,6 +154,10 @@ __global__ void __launch_bounds__(kBlock)
     }
     for (; c < nv; c += stride) {
       const uint4 w = p[c];
+      if constexpr (sizeof(T) == 2) {
+        take16<OP, T>(w, c * V, key, index);
+        continue;
+      }
       T e[V];
       __builtin_memcpy(e, &w, sizeof(uint4));
 #pragma unroll

@@ -76,8 +76,7 @@ pub(crate) fn segmented<T: Element>(
 pub(crate) fn warp<T: Element>(vals: &[T], width: u32, op: ArgOp) -> Vec<(T, u32)> {
     let w = width as usize;
     let mut out = vec![(T::default(), 0u32); vals.len()];
-    par::chunks_mut(&mut out, w, WARP_SEGMENTS_PER_TASK, |c, o| {
-        let seg = &vals[c * w..][..o.len()];
+    par::chunks_mut_with(vals, &mut out, w, WARP_SEGMENTS_PER_TASK, |_, seg, o| {
         let (_, at) = select(seg, op);
         o.fill((seg[at], at as u32));
     });

@@ -33,34 +33,39 @@ pub(crate) fn agg_inc(
     let atomic: &[AtomicU32] = unsafe { &*(counters as *mut [u32] as *const [AtomicU32]) };
     let first_bad = AtomicUsize::new(usize::MAX);
     let olds_len = olds.len().min(slots.len());
-    par::chunks_mut(&mut olds[..olds_len], lanes, WARPS_PER_TASK, |w, out| {
-        let warp = &slots[w * lanes..][..out.len()];
-        let valid = warp
-            .iter()
-            .enumerate()
-            .filter(|&(_, &s)| (s as usize) < limit);
-        let mut pending = valid.fold(0u64, |m, (l, _)| m | 1 << l);
-        // The ballot loop of a warp without a match instruction: one round per distinct slot.
-        while pending != 0 {
-            let leader = pending.trailing_zeros() as usize;
-            let slot = warp[leader];
-            let group = (0..warp.len())
-                .filter(|&l| pending >> l & 1 == 1 && warp[l] == slot)
-                .fold(0u64, |m, l| m | 1 << l);
-            let base = atomic[slot as usize].fetch_add(group.count_ones(), Ordering::Relaxed);
-            let mut members = group;
-            while members != 0 {
-                let l = members.trailing_zeros();
-                let rank = (group & ((1u64 << l) - 1)).count_ones();
-                out[l as usize] = base.wrapping_add(rank);
-                members &= members - 1;
+    par::chunks_mut_with(
+        slots,
+        &mut olds[..olds_len],
+        lanes,
+        WARPS_PER_TASK,
+        |w, warp, out| {
+            let valid = warp
+                .iter()
+                .enumerate()
+                .filter(|&(_, &s)| (s as usize) < limit);
+            let mut pending = valid.fold(0u64, |m, (l, _)| m | 1 << l);
+            // The ballot loop of a warp without a match instruction: one round per distinct slot.
+            while pending != 0 {
+                let leader = pending.trailing_zeros() as usize;
+                let slot = warp[leader];
+                let group = (0..warp.len())
+                    .filter(|&l| pending >> l & 1 == 1 && warp[l] == slot)
+                    .fold(0u64, |m, l| m | 1 << l);
+                let base = atomic[slot as usize].fetch_add(group.count_ones(), Ordering::Relaxed);
+                let mut members = group;
+                while members != 0 {
+                    let l = members.trailing_zeros();
+                    let rank = (group & ((1u64 << l) - 1)).count_ones();
+                    out[l as usize] = base.wrapping_add(rank);
+                    members &= members - 1;
+                }
+                pending &= !group;
             }
-            pending &= !group;
-        }
-        if let Some(l) = warp.iter().position(|&s| s as usize >= limit) {
-            first_bad.fetch_min(w * lanes + l, Ordering::Relaxed);
-        }
-    });
+            if let Some(l) = warp.iter().position(|&s| s as usize >= limit) {
+                first_bad.fetch_min(w * lanes + l, Ordering::Relaxed);
+            }
+        },
+    );
     match first_bad.into_inner() {
         usize::MAX => Ok(()),
         thread => Err(WavekitError::IndexOutOfRange {

@@ -14,8 +14,8 @@ use wavekit_core::op::ReduceOp;
 const CONVERT_TASK: usize = 1 << 14;
 
 fn widen<T: Element>(input: &[T], wide: &mut [T::Acc]) {
-    par::chunks_mut(wide, CONVERT_TASK, 1, |c, w| {
-        for (w, &x) in w.iter_mut().zip(&input[c * CONVERT_TASK..]) {
+    par::chunks_mut_with(input, wide, CONVERT_TASK, 1, |_, x, w| {
+        for (w, &x) in w.iter_mut().zip(x) {
             *w = x.to_acc();
         }
     });
@@ -44,8 +44,8 @@ pub(crate) fn scan<T: Element>(
         widen(input, w_in);
         device_scan::device(w_in, w_out, op, kind, scratch);
         let w_out = &*w_out;
-        par::chunks_mut(out, CONVERT_TASK, 1, |c, o| {
-            for (o, &s) in o.iter_mut().zip(&w_out[c * CONVERT_TASK..]) {
+        par::chunks_mut_with(w_out, out, CONVERT_TASK, 1, |_, s, o| {
+            for (o, &s) in o.iter_mut().zip(s) {
                 *o = T::from_acc(s);
             }
         });

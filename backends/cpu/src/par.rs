@@ -122,6 +122,21 @@ pub(crate) fn chunks_mut<T: Send>(
     });
 }
 
+/// `f(c, src_chunk, out_chunk)` for the `c`-th `size`-element chunk of `out`, mutably, with
+/// the elements of `src` at the same indices (`src` is at least as long as `out`).
+pub(crate) fn chunks_mut_with<S: Sync, T: Send>(
+    src: &[S],
+    out: &mut [T],
+    size: usize,
+    min_len: usize,
+    f: impl Fn(usize, &[S], &mut [T]) + Sync,
+) {
+    assert!(src.len() >= out.len(), "a source element for every output");
+    chunks_mut(out, size, min_len, |c, o| {
+        f(c, &src[c * size..][..o.len()], o)
+    });
+}
+
 /// `f(chunk, &mut out[c])` for the `c`-th `size`-element chunk of `data` (one output a chunk;
 /// as many as both have), at least `min_len` chunks a task.
 pub(crate) fn chunks_into<T: Sync, R: Send>(
@@ -207,5 +222,12 @@ mod tests {
         chunks_into(&data, 100, &mut firsts, 3, |c, o| *o = c[0] + 1);
         let want: Vec<u32> = (0..11).map(|c| c * 100 + 1).chain([0]).collect();
         assert_eq!(firsts, want, "one output a chunk; the extra one untouched");
+        // A longer source: each output chunk sees the source elements at its own indices.
+        let mut twice = vec![0u32; 950];
+        chunks_mut_with(&data, &mut twice, 64, 2, |c, s, o| {
+            assert_eq!((s.len(), s[0] as usize), (o.len(), c * 64));
+            o.iter_mut().zip(s).for_each(|(o, &x)| *o = 2 * x);
+        });
+        assert_eq!(twice, (0..950).map(|x| 2 * x).collect::<Vec<u32>>());
     }
 }

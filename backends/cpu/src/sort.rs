@@ -87,9 +87,7 @@ pub(crate) fn sort<K: Element, V: Element>(
         .filter(|&(shift, bits)| !uniform_digit(keys, &spec, shift, bits))
         .collect();
     if passes.is_empty() {
-        par::chunks_mut(out_k, MIN_CHUNK, 1, |c, o| {
-            o.copy_from_slice(&keys[c * MIN_CHUNK..][..o.len()])
-        });
+        par::chunks_mut_with(keys, out_k, MIN_CHUNK, 1, |_, k, o| o.copy_from_slice(k));
         if with_values {
             par::chunks_mut(out_v, MIN_CHUNK, 1, |c, o| {
                 for (j, o) in o.iter_mut().enumerate() {

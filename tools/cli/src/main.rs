@@ -29,10 +29,11 @@ use wavekit_conformance::Scale;
     name = "wavekit",
     version,
     about = "Warp- and wavefront-level GPU primitives: conformance, benchmarks and lane diagrams",
-    after_help = "With no command: `verify` on every backend built in (the SIMT executor at its \
-                  small scale, its instances side by side), then `bench` at its default sizes \
-                  on the CPU at 32 and 64 lanes and any GPU built in; about 85 s on 2 cores. \
-                  The executor is timed only when named: `bench --backend simt`."
+    after_help = "With no command: `verify` on every backend built in (the SIMT executor on \
+                  its own arch layer at its small scale, its instances side by side; `verify` \
+                  adds it on the real arch_hip.h), then `bench` at its default sizes on the \
+                  CPU at 32 and 64 lanes and any GPU built in; about 45 s on 2 cores. The \
+                  executor is timed only when named: `bench --backend simt`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -260,7 +261,7 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
     match command {
         None => {
             eprintln!("wavekit: verify, then a short bench (`wavekit --help` lists the commands)");
-            let verified = verify::run(None, None, Scale::Full)?;
+            let verified = verify::run_default()?;
             println!();
             let benched = bench::run(&default_bench())?;
             Ok(verified && benched)
@@ -408,11 +409,49 @@ mod tests {
 
     #[cfg(feature = "simt")]
     #[test]
-    fn the_default_run_verifies_every_backend_the_executor_included() {
-        let plan = verify::backends(None, None).unwrap();
+    fn the_default_run_verifies_every_backend_the_executor_on_its_own_layer() {
+        use wavekit::simt::Arch;
+        let (plan, left_out) = verify::default_backends().unwrap();
         let kinds: Vec<_> = plan.backends.iter().map(|b| b.kind()).collect();
         assert!(kinds.contains(&BackendKind::Cpu), "{kinds:?}");
-        assert!(kinds.contains(&BackendKind::Simt), "{kinds:?}");
+        let executor: Vec<_> = plan
+            .backends
+            .iter()
+            .filter_map(|b| match b {
+                registry::AnyBackend::Simt(s) => Some((s.runtime().arch(), s.warp_width())),
+                _ => None,
+            })
+            .collect();
+        let own: Vec<_> = WarpWidth::ALL.iter().map(|&w| (Arch::Simt, w)).collect();
+        assert_eq!(
+            executor, own,
+            "the executor's own layer at both widths, only"
+        );
+        assert_eq!(
+            left_out,
+            WarpWidth::ALL.len(),
+            "arch_hip.h at both widths left out"
+        );
+    }
+
+    #[cfg(feature = "simt")]
+    #[test]
+    fn verify_runs_the_executor_on_both_arch_layers() {
+        use wavekit::simt::Arch;
+        let plan = verify::backends(Some(BackendKind::Simt), None).unwrap();
+        let arches: Vec<_> = plan
+            .backends
+            .iter()
+            .map(|b| match b {
+                registry::AnyBackend::Simt(s) => (s.runtime().arch(), s.warp_width()),
+                _ => panic!("{} is not the executor", b.name()),
+            })
+            .collect();
+        for arch in Arch::ALL {
+            for w in WarpWidth::ALL {
+                assert!(arches.contains(&(arch, w)), "{arch:?} at {w:?} missing");
+            }
+        }
     }
 
     #[cfg(feature = "simt")]

@@ -39,7 +39,45 @@ pub fn backends(choice: Option<BackendKind>, warp: Option<WarpWidth>) -> CliResu
 
 /// Runs the suite and prints as it goes; `Ok(true)` when every case of every backend passed.
 pub fn run(choice: Option<BackendKind>, warp: Option<WarpWidth>, scale: Scale) -> CliResult<bool> {
-    let selected = backends(choice, warp)?;
+    run_on(backends(choice, warp)?, scale)
+}
+
+/// `wavekit` with no command: the suite on every backend built in, the executor on its own arch
+/// layer at both widths. Its two instances on the real arch_hip.h, which run in lockstep with
+/// every basic block of the AMD code path reported to the executor, took 207 of the 273 CPU
+/// seconds of a whole `verify` (2 cores, 2026-11-27); they stay in `wavekit verify` and in
+/// `cargo test` (tests/conformance_simt.rs), and the run says so.
+pub fn run_default() -> CliResult<bool> {
+    let (selected, left_out) = default_backends()?;
+    if left_out > 0 {
+        println!(
+            "not run here: the executor on arch_hip.h at 32 and 64 lanes \
+             (`wavekit verify --backend simt` runs them)"
+        );
+    }
+    run_on(selected, Scale::Full)
+}
+
+/// What [`run_default`] verifies, and how many instances it leaves out.
+pub fn default_backends() -> CliResult<(Selected, usize)> {
+    let mut selected = backends(None, None)?;
+    let before = selected.backends.len();
+    selected.backends.retain(|b| !on_arch_hip(b));
+    let left_out = before - selected.backends.len();
+    Ok((selected, left_out))
+}
+
+/// Whether `any` is the executor running the kernels built against the real arch_hip.h.
+fn on_arch_hip(any: &AnyBackend) -> bool {
+    #[cfg(feature = "simt")]
+    if let AnyBackend::Simt(b) = any {
+        return b.runtime().arch() == wavekit::simt::Arch::Hip;
+    }
+    let _ = any;
+    false
+}
+
+fn run_on(selected: Selected, scale: Scale) -> CliResult<bool> {
     for (kind, why) in &selected.skipped {
         println!("skipped {}: {why}", kind.name());
     }
@@ -151,12 +189,25 @@ fn verify_one(backend: String, width: WarpWidth, suite: impl FnOnce() -> Vec<Cas
         time: start.elapsed(),
     };
     eprintln!(
-        "verified {} ({} cases, {:.1} s)",
+        "verified {} ({} cases, {:.1} s; slowest {})",
         row.backend,
         row.results.len(),
-        row.time.as_secs_f64()
+        row.time.as_secs_f64(),
+        slowest(&row.results, 3)
     );
     row
+}
+
+/// The `n` slowest cases with their times, so a slow `verify` says where its time went.
+fn slowest(results: &[CaseResult], n: usize) -> String {
+    let mut by_time: Vec<&CaseResult> = results.iter().collect();
+    by_time.sort_by(|a, b| b.elapsed.cmp(&a.elapsed));
+    let named: Vec<String> = by_time
+        .iter()
+        .take(n)
+        .map(|c| format!("{} {:.1} s", c.name, c.elapsed.as_secs_f64()))
+        .collect();
+    named.join(", ")
 }
 
 /// The pass/fail table and the failed cases. A backend that ran no case counts as failed:
