@@ -6,9 +6,9 @@
 // The 16-bit floats load as IO and scan in float (Elem<IO>::Acc): shared memory, the look-back
 // and every combine are float, and each output is rounded once as it is stored (half.h).
 //
-// Items go through shared memory in both directions so global accesses are coalesced; the
-// shared array is padded (one element every 32 words) so that thread t reading its 16
-// consecutive items hits distinct banks.
+// Items go through shared memory where that keeps global accesses coalesced (the stores, and the
+// loads of partial or unaligned slices); the shared array is padded (one element every 32
+// words) so that thread t reading its 16 consecutive items hits distinct banks.
 #include "device.h"
 #include "look_back.h"
 
@@ -47,11 +47,53 @@ template <typename T> struct ScanOccupancy {
   static const int blocks = sizeof(T) == 4 ? 4 : 5;
 };
 
-template <typename O, typename T, typename W, typename IO>
-__device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, uint32_t exclusive,
+// Stores one warp's slice of a tile from its padded part of shared memory, combined with the
+// tile prefix x (has_x) and rounded to IO. WIDE: a full slice into a 16-byte aligned output
+// goes out 16 bytes a lane, lane l taking the 16 / sizeof(IO) items after those of lane l - 1,
+// so each warp store covers 32 x 16 consecutive bytes (the padding keeps those shared reads
+// free of bank conflicts). An exclusive scan's slice then stores its own positions too: item
+// i - 1's value at i, and at the first one `before` (already combined: the value of the item
+// before the slice), the last item's value going to the next slice's first position only when
+// that slice is partial (it stores from its second position on). false: the bench's "stores 4
+// bytes a lane (before)" rows, 4-byte words (16-bit values in pairs) or single items a lane,
+// an exclusive scan's item i at position i + 1.
+template <typename O, bool WIDE, typename T, typename W, typename IO>
+__device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uint32_t exclusive,
                                            uint64_t base, uint64_t n, IO* out) {
   typedef Pad<T> P;
   const unsigned ln = lane();
+  if (WIDE && base + kWarpItems <= n && ((uintptr_t)out % 16) == 0) {
+    const unsigned kVec = 16 / sizeof(IO);
+    uint4* p = reinterpret_cast<uint4*>(out + base);
+#pragma unroll
+    for (unsigned k = 0; k < kItems / kVec; ++k) {
+      IO v[kVec];
+#pragma unroll
+      for (unsigned j = 0; j < kVec; ++j) {
+        const unsigned i = kVec * (k * WK_WARP_SIZE + ln) + j;
+        T y;
+        if (!exclusive) {
+          y = wsm[P::at(i)];
+          y = has_x ? O::combine(x, y) : y;
+        } else if (i == 0) {
+          y = before;
+        } else {
+          y = wsm[P::at(i - 1)];
+          y = has_x ? O::combine(x, y) : y;
+        }
+        v[j] = from_acc<IO>(y);
+      }
+      uint4 r;
+      __builtin_memcpy(&r, v, sizeof(r));
+      p[k * WK_WARP_SIZE + ln] = r;
+    }
+    const uint64_t next = base + kWarpItems;
+    if (exclusive && ln == 0 && next < n && next + kWarpItems > n) {
+      const T y = wsm[P::at(kWarpItems - 1)];
+      out[next] = from_acc<IO>(has_x ? O::combine(x, y) : y);
+    }
+    return;
+  }
   if constexpr (sizeof(IO) == 2) {
     if (pairs_ok(out) && !exclusive && base + kWarpItems <= n) {
       uint32_t* p = reinterpret_cast<uint32_t*>(out + base);
@@ -89,7 +131,8 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, uint32_t excl
 }
 
 template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::blocks,
-          int K = ScanOccupancy<T>::tiles, typename IO = T, bool DIRECT_LOADS = true>
+          int K = ScanOccupancy<T>::tiles, typename IO = T, bool DIRECT_LOADS = true,
+          bool WIDE_STORES = true>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     scan_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
                 IO* out) {
@@ -137,10 +180,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     for (unsigned v = 0; v < kItems * sizeof(IO) / 16; ++v) r[v] = p[v];
     IO x[kItems];
     __builtin_memcpy(x, r, sizeof(x));
-    // 1. Thread t's items 16t .. 16t+15, scanned sequentially.
-    s[0] = to_acc(x[0]);
 #pragma unroll
-    for (unsigned k = 1; k < kItems; ++k) s[k] = O::combine(s[k - 1], to_acc(x[k]));
+    for (unsigned k = 0; k < kItems; ++k) s[k] = to_acc(x[k]);
   } else {
     if (full && pairs_ok(in)) {
       if constexpr (sizeof(IO) == 2) {
@@ -169,12 +210,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
       }
     }
     syncwarp(NATIVE, mask);
-    // 1. Thread t's items 16t .. 16t+15, scanned sequentially.
-    s[0] = wsm[P::at(ln * kItems)];
 #pragma unroll
-    for (unsigned k = 1; k < kItems; ++k)
-      s[k] = O::combine(s[k - 1], wsm[P::at(ln * kItems + k)]);
+    for (unsigned k = 0; k < kItems; ++k) s[k] = wsm[P::at(ln * kItems + k)];
   }
+  // 1. Thread t's items 16t .. 16t+15, scanned sequentially.
+#pragma unroll
+  for (unsigned k = 1; k < kItems; ++k) s[k] = O::combine(s[k - 1], s[k]);
 
   // 2. Kogge-Stone of the thread totals in each logical group, then over the group totals.
   T w = kogge_stone<OP, T>(mask, s[kItems - 1], WK_LOGICAL_GROUP);
@@ -240,8 +281,17 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     }
   }
   __syncthreads();
-  store_tile<O>(wsm, !Elem<T>::is_float || tile != 0, tile != 0 ? s_prefix[h] : O::identity(),
-                exclusive, base, n, out);
+  const bool has_x = !Elem<T>::is_float || tile != 0;
+  const T x = tile != 0 ? s_prefix[h] : O::identity();
+  // The exclusive value at the slice's first position: the tile prefix for the tile's first
+  // warp (the inclusive value of the previous tile's last item, the same bits: the tile
+  // aggregate is that item's local value), else the previous warp's last item, combined.
+  T before = x;
+  if (exclusive && t >= WK_WARP_SIZE) {
+    const T y = items[(bt / WK_WARP_SIZE - 1) * kWarpSlots + P::at(kWarpItems - 1)];
+    before = has_x ? O::combine(x, y) : y;
+  }
+  store_tile<O, WIDE_STORES>(wsm, has_x, x, before, exclusive, base, n, out);
 }
 
 }  // namespace
@@ -277,9 +327,9 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       const int O = decltype(ot)::value;
       typedef typename StatusFor<T>::type S;
       host::stream_t hs = as_stream(stream);
-      // variant (the bench's neighbours of the default): 0 the default, 1 below, else tiles per block
-      // times 16 plus blocks per SM. A macro, not a lambda: the SIMT executor's launch names
-      // the kernel as a template argument.
+      // variant (the bench's neighbours of the default): 0 the default, 1 and 2 below, else
+      // tiles per block times 16 plus blocks per SM. A macro, not a lambda: the SIMT
+      // executor's launch names the kernel as a template argument.
 #define WK_SCAN_LAUNCH(K, ...)                                                           \
   WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(        \
       (const IO*)in, n, exclusive, counter, status, (IO*)out)
@@ -287,10 +337,17 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // build.
       // The 16-bit floats get the default shape only, and with every type of 4 bytes or less
       // variant 1: the default with its loads through shared memory.
+      // Variant 2, Sum of every type: the default with its stores 4 bytes a lane.
       typedef ScanOccupancy<T> D;
       if constexpr (O == OP_SUM && sizeof(IO) <= 4) {
         if (variant == 1) {
           WK_SCAN_LAUNCH(D::tiles, scan_kernel<O, T, S, D::blocks, D::tiles, IO, false>);
+          return host::launch_error();
+        }
+      }
+      if constexpr (O == OP_SUM) {
+        if (variant == 2) {
+          WK_SCAN_LAUNCH(D::tiles, scan_kernel<O, T, S, D::blocks, D::tiles, IO, true, false>);
           return host::launch_error();
         }
       }

@@ -78,52 +78,92 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
         Case {
             collective: "scan inclusive sum tiles=1 blocks=6",
             elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(1, 6)),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(1, 6), ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum tiles=1 blocks=7",
             elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(1, 7)),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(1, 7), ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum tiles=2 blocks=3",
             elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(2, 3)),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(2, 3), ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum tiles=2 blocks=3",
             elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(2, 3)),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(2, 3), ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum tiles=1 blocks=4",
             elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 4)),
+            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 4), ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum tiles=1 blocks=6",
             elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 6)),
+            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 6), ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum loads via shared memory (before)",
             elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, 1),
+            run: |b, h, n| scan_variant::<f32>(b, h, n, 1, ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum loads via shared memory (before)",
             elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, 1),
+            run: |b, h, n| scan_variant::<i32>(b, h, n, 1, ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum loads via shared memory (before)",
             elem: "f16",
-            run: |b, h, n| scan_variant::<wavekit::f16>(b, h, n, 1),
+            run: |b, h, n| scan_variant::<wavekit::f16>(b, h, n, 1, ScanKind::Inclusive),
         },
         Case {
             collective: "scan inclusive sum loads via shared memory (before)",
             elem: "bf16",
-            run: |b, h, n| scan_variant::<wavekit::bf16>(b, h, n, 1),
+            run: |b, h, n| scan_variant::<wavekit::bf16>(b, h, n, 1, ScanKind::Inclusive),
+        },
+        Case {
+            collective: "scan inclusive sum stores 4 bytes a lane (before)",
+            elem: "f32",
+            run: |b, h, n| scan_variant::<f32>(b, h, n, 2, ScanKind::Inclusive),
+        },
+        Case {
+            collective: "scan inclusive sum stores 4 bytes a lane (before)",
+            elem: "i32",
+            run: |b, h, n| scan_variant::<i32>(b, h, n, 2, ScanKind::Inclusive),
+        },
+        Case {
+            collective: "scan inclusive sum stores 4 bytes a lane (before)",
+            elem: "f16",
+            run: |b, h, n| scan_variant::<wavekit::f16>(b, h, n, 2, ScanKind::Inclusive),
+        },
+        Case {
+            collective: "scan inclusive sum stores 4 bytes a lane (before)",
+            elem: "bf16",
+            run: |b, h, n| scan_variant::<wavekit::bf16>(b, h, n, 2, ScanKind::Inclusive),
+        },
+        Case {
+            collective: "scan inclusive sum stores 4 bytes a lane (before)",
+            elem: "i64",
+            run: |b, h, n| scan_variant::<i64>(b, h, n, 2, ScanKind::Inclusive),
+        },
+        Case {
+            collective: "scan exclusive sum stores 4 bytes a lane (before)",
+            elem: "f32",
+            run: |b, h, n| scan_variant::<f32>(b, h, n, 2, ScanKind::Exclusive),
+        },
+        Case {
+            collective: "scan exclusive sum stores 4 bytes a lane (before)",
+            elem: "i32",
+            run: |b, h, n| scan_variant::<i32>(b, h, n, 2, ScanKind::Exclusive),
+        },
+        Case {
+            collective: "scan exclusive sum stores 4 bytes a lane (before)",
+            elem: "i64",
+            run: |b, h, n| scan_variant::<i64>(b, h, n, 2, ScanKind::Exclusive),
         },
         Case {
             collective: "histogram 256 uniform adaptive",
@@ -197,9 +237,16 @@ const fn shape(tiles: u32, blocks: u32) -> u32 {
 /// The inclusive Sum scan in bench.h's `variant` (a [`shape`], or 1: the default shape with
 /// its loads through shared memory), against the launcher's default timed in the same run,
 /// every result checked against the reference.
-fn scan_variant<T: Element>(b: &CudaBackend, h: &Harness, n: usize, variant: u32) -> CaseResult {
+fn scan_variant<T: Element>(
+    b: &CudaBackend,
+    h: &Harness,
+    n: usize,
+    variant: u32,
+    scan: ScanKind,
+) -> CaseResult {
     let x: Vec<T> = random(n, 1);
-    let want = reference::device_scan(&x, ReduceOp::Sum, ScanKind::Inclusive);
+    let want = reference::device_scan(&x, ReduceOp::Sum, scan);
+    let exclusive = u32::from(scan == ScanKind::Exclusive);
     let input = b.upload(&x)?;
     let kind = T::KIND as u32;
     let t = b.runtime().launchers();
@@ -211,7 +258,7 @@ fn scan_variant<T: Element>(b: &CudaBackend, h: &Harness, n: usize, variant: u32
         let (i, s_ptr, o) = (inp(&input), out(&sc), out(&res));
         move |s| unsafe {
             // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_scan_b(s, kind, 0, i, n as u64, s_ptr, bytes, o, variant)
+            ffi::wk_bench_scan_b(s, kind, exclusive, i, n as u64, s_ptr, bytes, o, variant)
         }
     };
     check(b, run(variant)(super::stream(b)?), "scan variant")?;
