@@ -410,6 +410,7 @@ mod tests {
     #[cfg(feature = "simt")]
     #[test]
     fn the_default_run_verifies_every_backend_the_executor_on_its_own_layer() {
+        use wavekit::Backend;
         use wavekit::simt::Arch;
         let (plan, left_out) = verify::default_backends().unwrap();
         let kinds: Vec<_> = plan.backends.iter().map(|b| b.kind()).collect();
@@ -437,6 +438,7 @@ mod tests {
     #[cfg(feature = "simt")]
     #[test]
     fn verify_runs_the_executor_on_both_arch_layers() {
+        use wavekit::Backend;
         use wavekit::simt::Arch;
         let plan = verify::backends(Some(BackendKind::Simt), None).unwrap();
         let arches: Vec<_> = plan

@@ -201,7 +201,7 @@ fn verify_one(backend: String, width: WarpWidth, suite: impl FnOnce() -> Vec<Cas
 /// The `n` slowest cases with their times, so a slow `verify` says where its time went.
 fn slowest(results: &[CaseResult], n: usize) -> String {
     let mut by_time: Vec<&CaseResult> = results.iter().collect();
-    by_time.sort_by(|a, b| b.elapsed.cmp(&a.elapsed));
+    by_time.sort_by_key(|c| std::cmp::Reverse(c.elapsed));
     let named: Vec<String> = by_time
         .iter()
         .take(n)
