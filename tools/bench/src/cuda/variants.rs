@@ -18,6 +18,24 @@ use wavekit::op::ReduceOp;
 use wavekit::{Backend, ScanKind};
 use wavekit_conformance::reference;
 
+/// A row of [`scan_variant`]: "scan inclusive|exclusive sum " and the variant's name, the
+/// element type (the element column is its own name) and bench.h's variant.
+macro_rules! scan_case {
+    (inclusive, $name:literal, $t:ty, $variant:expr) => {
+        scan_case!(@ concat!("scan inclusive sum ", $name), $t, $variant, Inclusive)
+    };
+    (exclusive, $name:literal, $t:ty, $variant:expr) => {
+        scan_case!(@ concat!("scan exclusive sum ", $name), $t, $variant, Exclusive)
+    };
+    (@ $collective:expr, $t:ty, $variant:expr, $kind:ident) => {
+        Case {
+            collective: $collective,
+            elem: <$t as Element>::KIND.name(),
+            run: |b, h, n| scan_variant::<$t>(b, h, n, $variant, ScanKind::$kind),
+        }
+    };
+}
+
 pub fn cases() -> Vec<Case<CudaBackend>> {
     vec![
         Case {
@@ -75,96 +93,39 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             elem: "f64",
             run: reduce_e2e::<f64>,
         },
-        Case {
-            collective: "scan inclusive sum tiles=1 blocks=6",
-            elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(1, 6), ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum tiles=1 blocks=7",
-            elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(1, 7), ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum tiles=2 blocks=3",
-            elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, shape(2, 3), ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum tiles=2 blocks=3",
-            elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, shape(2, 3), ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum tiles=1 blocks=4",
-            elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 4), ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum tiles=1 blocks=6",
-            elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, shape(1, 6), ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum loads via shared memory (before)",
-            elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, 1, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum loads via shared memory (before)",
-            elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, 1, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum loads via shared memory (before)",
-            elem: "f16",
-            run: |b, h, n| scan_variant::<wavekit::f16>(b, h, n, 1, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum loads via shared memory (before)",
-            elem: "bf16",
-            run: |b, h, n| scan_variant::<wavekit::bf16>(b, h, n, 1, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum stores 4 bytes a lane (before)",
-            elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, 2, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum stores 4 bytes a lane (before)",
-            elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, 2, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum stores 4 bytes a lane (before)",
-            elem: "f16",
-            run: |b, h, n| scan_variant::<wavekit::f16>(b, h, n, 2, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum stores 4 bytes a lane (before)",
-            elem: "bf16",
-            run: |b, h, n| scan_variant::<wavekit::bf16>(b, h, n, 2, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan inclusive sum stores 4 bytes a lane (before)",
-            elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, 2, ScanKind::Inclusive),
-        },
-        Case {
-            collective: "scan exclusive sum stores 4 bytes a lane (before)",
-            elem: "f32",
-            run: |b, h, n| scan_variant::<f32>(b, h, n, 2, ScanKind::Exclusive),
-        },
-        Case {
-            collective: "scan exclusive sum stores 4 bytes a lane (before)",
-            elem: "i32",
-            run: |b, h, n| scan_variant::<i32>(b, h, n, 2, ScanKind::Exclusive),
-        },
-        Case {
-            collective: "scan exclusive sum stores 4 bytes a lane (before)",
-            elem: "i64",
-            run: |b, h, n| scan_variant::<i64>(b, h, n, 2, ScanKind::Exclusive),
-        },
+        scan_case!(inclusive, "tiles=1 blocks=6", f32, shape(1, 6)),
+        scan_case!(inclusive, "tiles=1 blocks=7", i32, shape(1, 7)),
+        scan_case!(inclusive, "tiles=2 blocks=3", f32, shape(2, 3)),
+        scan_case!(inclusive, "tiles=2 blocks=3", i32, shape(2, 3)),
+        scan_case!(inclusive, "tiles=1 blocks=4", i64, shape(1, 4)),
+        scan_case!(inclusive, "tiles=1 blocks=6", i64, shape(1, 6)),
+        scan_case!(inclusive, "loads via shared memory (before)", f32, 1),
+        scan_case!(inclusive, "loads via shared memory (before)", i32, 1),
+        scan_case!(
+            inclusive,
+            "loads via shared memory (before)",
+            wavekit::f16,
+            1
+        ),
+        scan_case!(
+            inclusive,
+            "loads via shared memory (before)",
+            wavekit::bf16,
+            1
+        ),
+        scan_case!(inclusive, "stores 4 bytes a lane (before)", f32, 2),
+        scan_case!(inclusive, "stores 4 bytes a lane (before)", i32, 2),
+        scan_case!(inclusive, "stores 4 bytes a lane (before)", wavekit::f16, 2),
+        scan_case!(
+            inclusive,
+            "stores 4 bytes a lane (before)",
+            wavekit::bf16,
+            2
+        ),
+        scan_case!(inclusive, "stores 4 bytes a lane (before)", i64, 2),
+        scan_case!(exclusive, "stores 4 bytes a lane (before)", f32, 2),
+        scan_case!(exclusive, "stores 4 bytes a lane (before)", i32, 2),
+        scan_case!(exclusive, "stores 4 bytes a lane (before)", i64, 2),
         Case {
             collective: "histogram 256 uniform adaptive",
             elem: "u32",
@@ -234,9 +195,9 @@ const fn shape(tiles: u32, blocks: u32) -> u32 {
     tiles * 16 + blocks
 }
 
-/// The inclusive Sum scan in bench.h's `variant` (a [`shape`], or 1: the default shape with
-/// its loads through shared memory), against the launcher's default timed in the same run,
-/// every result checked against the reference.
+/// The inclusive or exclusive Sum scan in bench.h's `variant` (a [`shape`]; 1: the default
+/// shape with its loads through shared memory; 2: with its stores 4 bytes a lane), against the
+/// launcher's default timed in the same run, every result checked against the reference.
 fn scan_variant<T: Element>(
     b: &CudaBackend,
     h: &Harness,
