@@ -95,6 +95,16 @@ int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_
 int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
                            void* scratch, uint64_t scratch_bytes, float* out, uint64_t* count,
                            uint32_t stable, uint32_t blocks);
+// Run-length encode (lengths non-null) or unique of u32 keys in the shape `blocks` names
+// (runs_launch_b; 0 the default); scratch as the runs launcher's, the count to *count (device).
+int32_t wk_bench_runs_b(void* stream, const uint32_t* keys, uint64_t n, void* scratch,
+                        uint64_t scratch_bytes, uint32_t* keys_out, uint32_t* lengths,
+                        uint64_t* count, uint32_t blocks);
+// reduce_by_key (Sum) of f32 values over u32 keys in the shape `blocks` names
+// (by_key_launch_b; 0 the default); scratch as the by_key launcher's, the count to *count.
+int32_t wk_bench_reduce_by_key_b(void* stream, const uint32_t* keys, const float* vals,
+                                 uint64_t n, void* scratch, uint64_t scratch_bytes, float* out,
+                                 uint32_t* keys_out, uint64_t* count, uint32_t blocks);
 
 // The seed ladder: sum of n floats by step 1..6 (see ladder.cu), result to *result (host),
 // synchronising the stream. `d_y` is one device float the atomic steps accumulate into.

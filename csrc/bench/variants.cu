@@ -48,3 +48,20 @@ extern "C" int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n,
   return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, bits, 0,
                                  stable, in, n, scratch, scratch_bytes, out, count, blocks);
 }
+
+extern "C" int32_t wk_bench_runs_b(void* stream, const uint32_t* keys, uint64_t n, void* scratch,
+                                   uint64_t scratch_bytes, uint32_t* keys_out, uint32_t* lengths,
+                                   uint64_t* count, uint32_t blocks) {
+  return WK_NS::runs_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_U32, 0, keys, nullptr, n,
+                              scratch, scratch_bytes, keys_out, nullptr, lengths, count, blocks);
+}
+
+extern "C" int32_t wk_bench_reduce_by_key_b(void* stream, const uint32_t* keys, const float* vals,
+                                            uint64_t n, void* scratch, uint64_t scratch_bytes,
+                                            float* out, uint32_t* keys_out, uint64_t* count,
+                                            uint32_t blocks) {
+  // Mode 2: reduce_by_key (by_key.cu), op 0: Sum.
+  return WK_NS::by_key_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_U32, WK_NS::DT_F32, 0, 2,
+                                keys, vals, n, scratch, scratch_bytes, out, keys_out, count,
+                                blocks);
+}

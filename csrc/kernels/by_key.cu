@@ -82,8 +82,10 @@ template <typename T> struct ByKeyOccupancy {
   static const int blocks = sizeof(T) == 4 ? 6 : 5;
 };
 
-template <int OP, typename T, typename KB, typename Status>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename Elem<T>::Acc>::blocks)
+// BLOCKS: the bench's neighbours of the default (by_key_launch_b).
+template <int OP, typename T, typename KB, typename Status,
+          int BLOCKS = ByKeyOccupancy<typename Elem<T>::Acc>::blocks>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
     by_key_scan(wk_status* st, uint32_t warp_size, const KB* keys, uint64_t key_inf,
                 const T* in, uint64_t n, uint32_t mode, unsigned* counter, Status status,
                 CountStatus counts, T* out, KB* keys_out, unsigned long long* total) {
@@ -107,12 +109,13 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
   WK_SHARED_VAR(uint64_t, s_offset);
   WK_SHARED_VAR(unsigned, s_tile);
   WK_SHARED_VAR(unsigned, s_starts);
+  WK_SHARED(unsigned, park_bits, kThreads);
+  WK_SHARED(unsigned, park_ranks, kThreads);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
   if (t == 0) s_tile = atomicAdd(counter, 1u);
   __syncthreads();
   const uint64_t tile = s_tile;
-  const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   const uint64_t base = tile * WK_SCAN_TILE;
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
@@ -207,7 +210,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
   const unsigned e_f = g == 0 ? 0 : group_inclf[g - 1];
   const A p = gl == 0 || wf_prev ? (gl == 0 ? e_g : w_prev) : O::combine(e_g, w_prev);
   // A head in the tile before this thread: then no item of it takes the tile prefix X.
-  const unsigned pf = e_f | (gl == 0 ? 0 : wf_prev);
+  unsigned pf = e_f | (gl == 0 ? 0 : wf_prev);
   unsigned seen = 0;  // a head among items 0 .. k of this thread
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
@@ -219,7 +222,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
   // read since the last barrier) while the first warp looks back, as in device_scan.cu.
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) wsm[P::at(ln * kItems + i)] = s[i];
-  unsigned h_rank = 0, e_rank = 0, count = 0, ends = 0;
+  unsigned h_rank = 0, e_rank = 0, count = 0;
   if (reduce) {
     h_rank = h_incl - my_heads;
     e_rank = e_incl - my_ends;
@@ -229,11 +232,15 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
         e_rank += warp_ends[i];
       }
       count += warp_heads[i];
-      ends += warp_ends[i];
     }
   }
   const bool tile_head = group_inclf[kGroups - 1] != 0;
-  const bool starts = s_starts != 0;
+  // What each thread needs after the look-back waits in shared memory, not in registers,
+  // while the first warp looks back: held across it, ptxas spilled sixteen words a thread to
+  // local memory at 40 registers (f32 Sum; every thread stored and reloaded them). Ranks are
+  // below 2^13 (a tile has 4096 items).
+  park_bits[t] = hb | (eb << kItems);
+  park_ranks[t] = h_rank | (e_rank << 14) | (pf << 30);
   __syncthreads();
 
   // 5. The tile prefix X (tile > 0) by look-back, unless the tile starts with a head; a tile
@@ -247,7 +254,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
     } else if (t == 0) {
       status.publish(tile, kStatusAggregate, agg);
     }
-    if (tile != 0 && !starts) x = look_back<OP, A>(status, tile, stash, stash_flags);
+    if (tile != 0 && !s_starts) x = look_back<OP, A>(status, tile, stash, stash_flags);
     if (t == 0 && tile != 0 && !tile_head)
       status.publish(tile, kStatusInclusive, O::combine(x, agg));
     if (reduce) {
@@ -265,32 +272,48 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
     }
   }
   __syncthreads();
+  {
+    // Reloaded after the look-back (see park_bits).
+    const unsigned bits = park_bits[t], ranks = park_ranks[t];
+    hb = bits & ((1u << kItems) - 1);
+    eb = bits >> kItems;
+    h_rank = ranks & ((1u << 14) - 1);
+    e_rank = (ranks >> 14) & ((1u << 14) - 1);
+    pf = ranks >> 30;
+  }
+  const uint64_t tile_r = s_tile;
+  const uint64_t wbase_r = tile_r * WK_SCAN_TILE + (uint64_t)w * kWarpTileItems;
   const A x = s_prefix;
   seen = 0;
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
     seen |= (hb >> i) & 1;
     const A l = wsm[P::at(ln * kItems + i)];
-    s[i] = pf || seen || tile == 0 ? l : O::combine(x, l);
+    s[i] = pf || seen || tile_r == 0 ? l : O::combine(x, l);
   }
 
   if (reduce) {
     // The tile's heads are runs offset .. offset + count - 1: their keys are read again (this
     // thread read them at the start: cached), not kept in registers across the look-back. The
     // runs' values wait in `items` (which every thread has read) by end rank,
-    // then go out in order; the tile's first end closes run offset - 1 when the tile continues
+    // then go out in order; the tile_r's first end closes run offset - 1 when the tile_r continues
     // a run.
     const uint64_t offset = s_offset;
+    unsigned tile_heads = 0, tile_ends = 0;
+    for (unsigned i = 0; i < kWarps; ++i) {
+      tile_heads += warp_heads[i];
+      tile_ends += warp_ends[i];
+    }
     __syncthreads();
 #pragma unroll
     for (unsigned i = 0; i < kItems; ++i) {
-      if ((hb >> i) & 1) keys_out[offset + h_rank++] = keys[first + i];
+      if ((hb >> i) & 1) keys_out[offset + h_rank++] = keys[wbase_r + (uint64_t)ln * kItems + i];
       if ((eb >> i) & 1) items[e_rank++] = s[i];
     }
     __syncthreads();
-    const uint64_t first_slot = starts ? offset : offset - 1;
-    for (unsigned r = t; r < ends; r += kThreads) out[first_slot + r] = from_acc<T>(items[r]);
-    if (tile == tiles - 1 && t == 0) *total = offset + count;
+    const uint64_t first_slot = s_starts ? offset : offset - 1;
+    for (unsigned r = t; r < tile_ends; r += kThreads) out[first_slot + r] = from_acc<T>(items[r]);
+    if (tile_r == (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE - 1 && t == 0) *total = offset + tile_heads;
     return;
   }
 
@@ -303,16 +326,16 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, ByKeyOccupancy<typename 
   }
   syncwarp(NATIVE, mask);
   const bool excl = mode == kModeExclusive;
-  if (!excl && wbase + kWarpTileItems <= n) {
+  if (!excl && wbase_r + kWarpTileItems <= n) {
 #pragma unroll
     for (unsigned i = 0; i < kItems; ++i)
-      out[wbase + i * WK_WARP_SIZE + ln] = from_acc<T>(wsm[P::at(i * WK_WARP_SIZE + ln)]);
+      out[wbase_r + i * WK_WARP_SIZE + ln] = from_acc<T>(wsm[P::at(i * WK_WARP_SIZE + ln)]);
     return;
   }
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
     const unsigned idx = i * WK_WARP_SIZE + ln;
-    const uint64_t e = wbase + idx;
+    const uint64_t e = wbase_r + idx;
     if (excl) {
       if (e + 1 < n) out[e + 1] = from_acc<T>(wsm[P::at(idx)]);
       if (e == 0) out[0] = from_acc<T>(O::identity());
@@ -333,6 +356,14 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
                   uint32_t dtype, uint32_t op, uint32_t mode, const void* keys, const void* vals,
                   uint64_t n, void* scratch, uint64_t scratch_bytes, void* out, void* keys_out,
                   uint64_t* count) {
+  return by_key_launch_b(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
+                         scratch, scratch_bytes, out, keys_out, count, 0);
+}
+
+int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                    uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
+                    const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
+                    void* out, void* keys_out, uint64_t* count, unsigned blocks) {
   const bool known = mode == kModeInclusive || mode == kModeExclusive || mode == kModeReduce;
   if (!known || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
   host::stream_t hs = as_stream(stream);
@@ -374,10 +405,21 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;
       typedef typename StatusFor<A>::type S;
-#define WK_BY_KEY_LAUNCH(KB)                                                                 \
-  WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, by_key_scan<O, T, KB, S>)(                     \
+#define WK_BY_KEY_LAUNCH(KB, ...)                                                            \
+  WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, by_key_scan<O, T, KB, S __VA_ARGS__>)(         \
       st, warp_size, (const KB*)keys, key_inf, (const T*)vals, n, mode, counter, status,      \
       counts, (T*)out, (KB*)keys_out, (unsigned long long*)count)
+      // blocks (the bench's neighbours of the default, f32 Sum over u32 keys only): 5 or 8
+      // blocks an SM; anything else the default.
+      if constexpr (std::is_same<T, float>::value && O == OP_SUM) {
+        if (key_size == 4 && (blocks == 5 || blocks == 8)) {
+          if (blocks == 5)
+            WK_BY_KEY_LAUNCH(uint32_t, , 5);
+          else
+            WK_BY_KEY_LAUNCH(uint32_t, , 8);
+          return host::launch_error();
+        }
+      }
       if (key_size == 2)
         WK_BY_KEY_LAUNCH(uint16_t);
       else if (key_size == 4)

@@ -42,6 +42,20 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
                      uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                      uint64_t* out_count, unsigned blocks);
+// blocks = 1, 6 or 8 (u32 keys, values of 4 bytes or none): the runs kernel compiled for that
+// many blocks per SM (1: the compiler's choice); 128 + 6: six with every tile loaded through
+// shared memory; 2 x 16 + 3 or 4: two tiles a block at 3 or 4 blocks per SM (keys only); 0 or
+// any other: the default (runs.cu).
+int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                  uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+                  void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
+                  uint32_t* lengths, uint64_t* count, unsigned blocks);
+// blocks = 5 or 8 (f32 Sum over u32 keys): the by_key kernel compiled for that many blocks per
+// SM; 0 or any other: the default (by_key.cu).
+int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                    uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
+                    const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
+                    void* out, void* keys_out, uint64_t* count, unsigned blocks);
 // Test hook (look_back_probe.cu): statuses `flags`/`values` for tiles 0 .. tiles-1, the
 // look-back's exclusive prefix of tile `tiles` into out (one element).
 int look_back_probe_launch(void* stream, uint32_t dtype, uint32_t op, const uint32_t* flags,

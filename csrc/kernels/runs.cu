@@ -14,26 +14,35 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 
 // One pass over tiles of 256 threads x 16 consecutive keys, as compact.cu: a key is a run's
 // head when it is the first or differs (!=) from the key before it. The block scans the heads,
-// the tile's first output slot comes from a decoupled look-back over head counts, and the heads'
-// tile positions are staged in shared memory (16 bits: a tile has 4096 keys) so the outputs are
-// written in rank order by consecutive threads.
+// the tile's first output slot comes from a decoupled look-back over head counts, and the heads
+// are staged in shared memory at their rank (the keys, and their tile positions in 16 bits when
+// lengths or values are asked for: a tile has 4096 keys) so the outputs are written in rank
+// order by consecutive threads.
 //
 // Lengths: a run's length is the next head's position minus its own. Within a tile the next
 // head is the next staged one; the tile's last run is finished by the first later tile holding a
 // head (or the last tile, by n), which learns where that run started from a second look-back
 // over each tile's last head position (max is associative, and tile 0 always has a head).
 // Runtime-null outputs are skipped; the branches are uniform over the block.
-// Six blocks an SM at most 42 registers a thread: unbounded the kernel took 72 (ncu, H100, 2^24
-// u32 keys in runs of 8), three blocks an SM, 37.5% occupancy and 25% of DRAM bandwidth.
-template <typename K, typename V>
-__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
+// BLOCKS: blocks an SM the registers must allow (1: the compiler's choice). Unbounded the first
+// version took 72 registers (ncu, H100, 2^24 u32 keys in runs of 8), three blocks an SM, 37.5%
+// occupancy and 25% of DRAM bandwidth; six took it to 0.98x CUB (H200). DIRECT: full tiles of
+// a 16-byte aligned input of 4-byte or smaller keys load straight into registers, as the
+// compaction's do (false: every tile through shared memory, the bench's "before" row).
+// TILES: tiles a block (TILES x 256 threads: one count and one look-back for all of them, the
+// same output). POS: whether positions are staged (lengths or values asked for; without them
+// two tiles fit the 48 KB of static shared memory).
+template <typename K, typename V, int BLOCKS = 6, bool DIRECT = true, int TILES = 1,
+          bool POS = true>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
     runs_kernel(wk_status* st, uint32_t warp_size, const K* keys, const V* vals, uint64_t n,
                 unsigned* counter, CountStatus heads, CountStatus lasts, K* keys_out,
                 V* vals_out, uint32_t* lengths, unsigned long long* total) {
-  WK_SHARED(K, items, Pad<K>::size);
-  WK_SHARED(uint16_t, pos, WK_SCAN_TILE);
-  WK_SHARED(unsigned, warp_tot, kWarps);
-  WK_SHARED(unsigned, warp_last, kWarps);
+  const unsigned kBlockItems = TILES * WK_SCAN_TILE;
+  WK_SHARED(K, items, TILES * Pad<K>::size);
+  WK_SHARED(uint16_t, pos, POS ? TILES * WK_SCAN_TILE : 1);
+  WK_SHARED(unsigned, warp_tot, TILES * kWarps);
+  WK_SHARED(unsigned, warp_last, TILES * kWarps);
   WK_SHARED_VAR(uint64_t, s_offset);
   WK_SHARED_VAR(uint64_t, s_before);
   WK_SHARED_VAR(unsigned, s_tile);
@@ -42,39 +51,50 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   if (t == 0) s_tile = atomicAdd(counter, 1u);
   __syncthreads();
   const uint64_t tile = s_tile;
-  const uint64_t base = tile * WK_SCAN_TILE;
-  const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
+  const uint64_t base = tile * kBlockItems;
+  const uint64_t tiles = (n + kBlockItems - 1) / kBlockItems;
 
-  // Each warp loads its 16 x 32 consecutive keys coalesced into its part of `items`.
+  // Thread t holds keys 16t .. 16t+15 of the tile: straight from global memory 16 bytes at a
+  // time, or each warp's 16 x 32 keys loaded coalesced into its part of `items` and read back.
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
-  const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<K>::every;
-  const auto wsm = items + w * kWarpSlots;
-  const uint64_t wbase = base + (uint64_t)w * kWarpTileItems;
-  load_warp_tile(wsm, keys, wbase, n);
-  syncwarp(NATIVE, block_warp_lanes());
+  const uint64_t first = base + (uint64_t)t * kItems;
+  K x[kItems];
+  if (DIRECT && sizeof(K) <= 4 && ((uintptr_t)keys % 16) == 0 && base + kBlockItems <= n) {
+    const uint4* p = reinterpret_cast<const uint4*>(keys + first);
+    uint4 r[kItems * sizeof(K) / 16];
+#pragma unroll
+    for (unsigned v = 0; v < kItems * sizeof(K) / 16; ++v) r[v] = p[v];
+    __builtin_memcpy(x, r, sizeof(x));
+  } else {
+    const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<K>::every;
+    const auto wsm = items + w * kWarpSlots;
+    load_warp_tile(wsm, keys, base + (uint64_t)w * kWarpTileItems, n);
+    syncwarp(NATIVE, block_warp_lanes());
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k)
+      // Slots past n were never stored: not read (the SIMT executor reports such reads).
+      x[k] = first + k < n ? (K)wsm[Pad<K>::at(ln * kItems + k)] : K();
+  }
 
-  // The key before this thread's first: the lane below's last (shared), or for a warp's first
-  // lane the global key before the warp's part.
-  const uint64_t first = wbase + (uint64_t)ln * kItems;
-  K prev = K();
-  if (first < n && first > 0)
-    prev = ln > 0 ? (K)wsm[Pad<K>::at(ln * kItems - 1)] : keys[first - 1];
+  // The key before this thread's first: the lane below's last, or for a warp's first lane the
+  // one before the warp's part, from global memory. Heads are flagged over all 16 keys (those
+  // past n hold K()), then kept only where live.
+  const wk_lanemask_t mask = block_warp_lanes();
+  K prev = shfl_up(mask, x[kItems - 1], 1, WK_WARP_SIZE);
+  if (ln == 0) prev = first > 0 && first < n ? keys[first - 1] : K();
   unsigned sel = 0;
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    // Slots past n were never stored: not read (the SIMT executor reports such reads).
-    if (first + k < n) {
-      const K x = wsm[Pad<K>::at(ln * kItems + k)];
-      if (first + k == 0 || !(x == prev)) sel |= 1u << k;
-      prev = x;
-    }
+    if (!(x[k] == prev)) sel |= 1u << k;
+    prev = x[k];
   }
+  if (first == 0) sel |= 1u;
+  if (first + kItems > n) sel &= first < n ? (1u << (n - first)) - 1 : 0u;
   const unsigned mine = __popc(sel);
-  const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   // This thread's last head as a tile position + 1 (0: none), max-scanned over the warp.
-  const unsigned my_last = sel ? w * kWarpTileItems + ln * kItems + (31 - __clz(sel)) + 1 : 0;
+  const unsigned my_last = sel ? t * kItems + (31 - __clz(sel)) + 1 : 0;
   const unsigned wl = lengths ? kogge_stone<OP_MAX, unsigned>(mask, my_last, WK_WARP_SIZE) : 0;
   if (ln == WK_WARP_SIZE - 1) {
     warp_tot[w] = incl;
@@ -83,13 +103,24 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
   __syncthreads();
   unsigned rank = incl - mine;
   unsigned count = 0, last = 0;
-  for (unsigned i = 0; i < kWarps; ++i) {
+  for (unsigned i = 0; i < TILES * kWarps; ++i) {
     if (i < w) rank += warp_tot[i];
     count += warp_tot[i];
     last = warp_last[i] > last ? warp_last[i] : last;
   }
 
-  // The first warp looks back while the others stage their heads' positions.
+  // Every read of `items` was before the barrier above: the heads are staged at their rank,
+  // the first warp's too before it looks back (holding its keys across the look-back spilled
+  // them to local memory).
+  const bool need_pos = POS && (lengths || vals_out);
+#pragma unroll
+  for (unsigned k = 0; k < kItems; ++k) {
+    if (sel & (1u << k)) {
+      if (keys_out) items[Pad<K>::at(rank)] = x[k];
+      if (need_pos) pos[rank] = (uint16_t)(t * kItems + k);
+      ++rank;
+    }
+  }
   if (t < WK_WARP_SIZE) {
     // The tile's last head as a global position (0 when it has none: the max's identity, and
     // position 0 is tile 0's first head anyway).
@@ -119,16 +150,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
       }
     }
   }
-#pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    if (sel & (1u << k)) pos[rank++] = (uint16_t)(w * kWarpTileItems + ln * kItems + k);
-  }
   __syncthreads();
   const uint64_t offset = s_offset;
-  for (unsigned r = t; r < count; r += kThreads) {
+  for (unsigned r = t; r < count; r += TILES * kThreads) {
+    if (keys_out) keys_out[offset + r] = items[Pad<K>::at(r)];
+    if (!need_pos) continue;
     const unsigned p = pos[r];
-    if (keys_out)
-      keys_out[offset + r] = items[(p / kWarpTileItems) * kWarpSlots + Pad<K>::at(p % kWarpTileItems)];
     if (vals_out) vals_out[offset + r] = vals[base + p];
     if (lengths) {
       if (r + 1 < count)
@@ -138,7 +165,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
     }
   }
   // The run open when this tile began ends at its first head, or at n in the last tile.
-  if (lengths && t == 0 && tile > 0) {
+  if (POS && lengths && t == 0 && tile > 0) {
     if (count > 0)
       lengths[offset - 1] = (uint32_t)(base + pos[0] - s_before);
     else if (tile == tiles - 1)
@@ -149,6 +176,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, 6)
 
 }  // namespace
 
+// Tiles from which keys without values run in the shapes of a full SM (runs_launch_b).
+const uint64_t kRunsWideFrom = 1024;
+
 uint64_t runs_scratch(uint64_t n) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   return 256 + 2 * round_up(CountStatus::bytes(tiles));
@@ -158,6 +188,14 @@ int runs_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dt
                 uint32_t value_size, const void* keys, const void* vals, uint64_t n,
                 void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
                 uint32_t* lengths, uint64_t* count) {
+  return runs_launch_b(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
+                       scratch_bytes, keys_out, vals_out, lengths, count, 0);
+}
+
+int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                  uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+                  void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
+                  uint32_t* lengths, uint64_t* count, unsigned blocks) {
   if (value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8) return WK_ERR_ARG;
   if ((value_size != 0) != (vals != nullptr && vals_out != nullptr)) return WK_ERR_ARG;
   if (n == 0) return host::memset_async(count, 0, sizeof(uint64_t), as_stream(stream));
@@ -176,18 +214,65 @@ int runs_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dt
     typedef typename decltype(tag)::type K;
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)count;
-    if (value_size == 2)
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, runs_kernel<K, uint16_t>)(
-          st, warp_size, (const K*)keys, (const uint16_t*)vals, n, counter, heads, lasts,
-          (K*)keys_out, (uint16_t*)vals_out, lengths, total);
-    else if (value_size == 8)
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, runs_kernel<K, uint64_t>)(
-          st, warp_size, (const K*)keys, (const uint64_t*)vals, n, counter, heads, lasts,
-          (K*)keys_out, (uint64_t*)vals_out, lengths, total);
-    else
-      WK_LAUNCH((unsigned)tiles, kThreads, 0, hs, runs_kernel<K, uint32_t>)(
-          st, warp_size, (const K*)keys, (const uint32_t*)vals, n, counter, heads, lasts,
-          (K*)keys_out, (uint32_t*)vals_out, lengths, total);
+    // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.
+#define WK_RUNS_LAUNCH_T(T, V, ...)                                                          \
+  WK_LAUNCH((unsigned)((tiles + (T)-1) / (T)), kThreads*(T), 0, hs, __VA_ARGS__)(            \
+      st, warp_size, (const K*)keys, (const V*)vals, n, counter, heads, lasts, (K*)keys_out, \
+      (V*)vals_out, lengths, total)
+#define WK_RUNS_LAUNCH(V, ...) WK_RUNS_LAUNCH_T(1, V, __VA_ARGS__)
+    if (value_size == 2) {
+      WK_RUNS_LAUNCH(uint16_t, runs_kernel<K, uint16_t>);
+    } else if (value_size == 8) {
+      WK_RUNS_LAUNCH(uint64_t, runs_kernel<K, uint64_t>);
+    } else {
+      // blocks (the bench's neighbours of the default, u32 keys only): 1, 6 or 8 blocks an SM
+      // (1: the compiler's choice), 128 + 6: every tile through shared memory, 2 x 16 + 3 or 4:
+      // two tiles a block at 3 or 4 blocks an SM (keys only: no lengths, no values).
+      const bool keys_only = lengths == nullptr && vals == nullptr;
+      bool shaped = false;
+      if constexpr (std::is_same<K, uint32_t>::value) {
+        shaped = true;
+        switch (blocks) {
+          case 1: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 1>); break;
+          case 6: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 6>); break;
+          case 8: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8>); break;
+          case 128 + 6: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 6, false>); break;
+          case 2 * 16 + 3:
+          case 2 * 16 + 4:
+            if (!keys_only) {
+              shaped = false;
+            } else if (blocks == 2 * 16 + 3) {
+              WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 3, true, 2, false>);
+            } else {
+              WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
+            }
+            break;
+          default: shaped = false;
+        }
+      }
+      // Keys of 4 bytes or less without values, once there are more tiles than one wave at six
+      // blocks an SM holds: the keys alone (unique) two tiles a block at four blocks an SM,
+      // with lengths one tile at eight (32 registers each, 16-24 bytes spilled); fewer tiles
+      // run at six (40 registers, none spilled). H100, u32 keys in runs of 8, one run
+      // (2026-11-27): against six, unique two tiles at four 1.10x / 1.17x faster at 2^24 /
+      // 2^28 (one tile at eight 1.05x / 1.10x), run_length_encode at eight 1.06x / 1.11x; six
+      // 1.10x faster than either at 2^20 (256 tiles). The crossover was not measured.
+      if (!shaped) {
+        if constexpr (sizeof(K) <= 4) {
+          if (keys_only && tiles >= kRunsWideFrom) {
+            WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
+          } else if (value_size == 0 && tiles >= kRunsWideFrom) {
+            WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8>);
+          } else {
+            WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t>);
+          }
+        } else {
+          WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t>);
+        }
+      }
+    }
+#undef WK_RUNS_LAUNCH
+#undef WK_RUNS_LAUNCH_T
     return host::launch_error();
   });
 }

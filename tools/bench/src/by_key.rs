@@ -25,12 +25,18 @@ pub fn cases<B: BenchBackend>() -> Vec<Case<B>> {
     ]
 }
 
-fn by_key<B: BenchBackend>(b: &B, h: &Harness, n: usize, reduce: bool) -> CaseResult {
-    let keys = run_keys(n, 8);
-    let vals: Vec<f32> = random::<u32>(n, 32)
+/// The by-key rows' input: `u32` keys in runs of 8 and `f32` values that are whole numbers below
+/// 2^10 (exact sums in any order).
+pub(crate) fn by_key_input(n: usize) -> (Vec<u32>, Vec<f32>) {
+    let vals = random::<u32>(n, 32)
         .iter()
         .map(|&v| (v % 1024) as f32)
         .collect();
+    (run_keys(n, 8), vals)
+}
+
+fn by_key<B: BenchBackend>(b: &B, h: &Harness, n: usize, reduce: bool) -> CaseResult {
+    let (keys, vals) = by_key_input(n);
     let runs = reference::runs(&keys);
     let want_keys: Vec<u32> = runs.iter().map(|r| keys[r.0]).collect();
     let mut want_sums = Vec::with_capacity(runs.len());

@@ -407,22 +407,27 @@ mod tests {
         }
     }
 
+    /// The (arch layer, width) of each executor instance in `plan`, in order.
     #[cfg(feature = "simt")]
-    #[test]
-    fn the_default_run_verifies_every_backend_the_executor_on_its_own_layer() {
+    fn executor_instances(plan: &registry::Selected) -> Vec<(wavekit::simt::Arch, WarpWidth)> {
         use wavekit::Backend;
-        use wavekit::simt::Arch;
-        let (plan, left_out) = verify::default_backends().unwrap();
-        let kinds: Vec<_> = plan.backends.iter().map(|b| b.kind()).collect();
-        assert!(kinds.contains(&BackendKind::Cpu), "{kinds:?}");
-        let executor: Vec<_> = plan
-            .backends
+        plan.backends
             .iter()
             .filter_map(|b| match b {
                 registry::AnyBackend::Simt(s) => Some((s.runtime().arch(), s.warp_width())),
                 _ => None,
             })
-            .collect();
+            .collect()
+    }
+
+    #[cfg(feature = "simt")]
+    #[test]
+    fn the_default_run_verifies_every_backend_the_executor_on_its_own_layer() {
+        use wavekit::simt::Arch;
+        let (plan, left_out) = verify::default_backends().unwrap();
+        let kinds: Vec<_> = plan.backends.iter().map(|b| b.kind()).collect();
+        assert!(kinds.contains(&BackendKind::Cpu), "{kinds:?}");
+        let executor = executor_instances(&plan);
         let own: Vec<_> = WarpWidth::ALL.iter().map(|&w| (Arch::Simt, w)).collect();
         assert_eq!(
             executor, own,
@@ -438,17 +443,10 @@ mod tests {
     #[cfg(feature = "simt")]
     #[test]
     fn verify_runs_the_executor_on_both_arch_layers() {
-        use wavekit::Backend;
         use wavekit::simt::Arch;
         let plan = verify::backends(Some(BackendKind::Simt), None).unwrap();
-        let arches: Vec<_> = plan
-            .backends
-            .iter()
-            .map(|b| match b {
-                registry::AnyBackend::Simt(s) => (s.runtime().arch(), s.warp_width()),
-                _ => panic!("{} is not the executor", b.name()),
-            })
-            .collect();
+        let arches = executor_instances(&plan);
+        assert_eq!(arches.len(), plan.backends.len(), "only the executor");
         for arch in Arch::ALL {
             for w in WarpWidth::ALL {
                 assert!(arches.contains(&(arch, w)), "{arch:?} at {w:?} missing");

@@ -219,6 +219,29 @@ unsafe extern "C" {
         stable: u32,
         blocks: u32,
     ) -> i32;
+    pub fn wk_bench_runs_b(
+        s: S,
+        keys: *const u32,
+        n: u64,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        keys_out: *mut u32,
+        lengths: *mut u32,
+        count: *mut u64,
+        blocks: u32,
+    ) -> i32;
+    pub fn wk_bench_reduce_by_key_b(
+        s: S,
+        keys: *const u32,
+        vals: *const f32,
+        n: u64,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        out: *mut f32,
+        keys_out: *mut u32,
+        count: *mut u64,
+        blocks: u32,
+    ) -> i32;
     pub fn wk_bench_ladder(
         s: S,
         step: u32,

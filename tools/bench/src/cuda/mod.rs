@@ -6,6 +6,7 @@
 mod arg_reduce;
 mod by_key;
 pub mod ffi;
+mod grouped_shapes;
 pub mod ladder;
 mod more_variants;
 mod partition;
@@ -131,6 +132,7 @@ impl ExtraCases for CudaBackend {
         let mut cases = variants::cases();
         cases.extend(vendor::cases());
         cases.extend(more_variants::cases());
+        cases.extend(grouped_shapes::cases());
         cases
     }
 }
