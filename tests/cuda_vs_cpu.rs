@@ -318,3 +318,70 @@ fn selection_matches_cpu() {
         }
     }
 }
+
+/// Keys in runs of 1 to 12 equal keys, the run keys drawn from a small set (so that neighbouring
+/// runs sometimes merge); f32 keys get -0.0 / +0.0 and NaNs through `input`.
+fn run_keys<T: Element>(n: usize, seed: u64) -> Vec<T> {
+    let pool = input::<T>(n / 4 + 1, seed, true);
+    let mut keys = Vec::with_capacity(n);
+    let mut r = 0u64;
+    while keys.len() < n {
+        let h = splitmix(seed ^ r);
+        let len = (h % 12 + 1) as usize;
+        let key = pool[(h >> 8) as usize % pool.len().min(5)];
+        keys.extend(std::iter::repeat_n(key, len.min(n - keys.len())));
+        r += 1;
+    }
+    keys
+}
+
+fn runs_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
+    // 1024 tiles of 4096 keys and more take the launcher's wide shapes (two tiles a block for
+    // the keys alone): whole, with a last block of one tile and one key, and with a partial tile.
+    for n in [
+        1000usize,
+        4096 * 1024 - 1,
+        4096 * 1024 + 4097,
+        4096 * 1200 + 5,
+    ] {
+        let keys = run_keys::<T>(n, 7 + n as u64);
+        let (ck, gk) = (c.upload(&keys).unwrap(), g.upload(&keys).unwrap());
+        let (cu, gu) = (c.unique(&ck).unwrap(), g.unique(&gk).unwrap());
+        assert_eq!(cu.len, gu.len, "unique count n={n} {:?}", T::KIND);
+        assert_same(
+            &format!("unique n={n} {:?}", T::KIND),
+            &c.download(&cu.data).unwrap()[..cu.len],
+            &g.download(&gu.data).unwrap()[..gu.len],
+        );
+        let (cr, gr) = (
+            c.run_length_encode(&ck).unwrap(),
+            g.run_length_encode(&gk).unwrap(),
+        );
+        assert_eq!(
+            cr.len,
+            gr.len,
+            "run_length_encode count n={n} {:?}",
+            T::KIND
+        );
+        assert_same(
+            &format!("run_length_encode keys n={n} {:?}", T::KIND),
+            &c.download(&cr.keys).unwrap()[..cr.len],
+            &g.download(&gr.keys).unwrap()[..gr.len],
+        );
+        assert_eq!(
+            c.download(&cr.lengths).unwrap()[..cr.len],
+            g.download(&gr.lengths).unwrap()[..gr.len],
+            "run_length_encode lengths n={n} {:?}",
+            T::KIND
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA device"]
+fn runs_at_every_shape_match_cpu() {
+    let (g, c) = (gpu(), cpu());
+    runs_case::<u32>(&g, &c);
+    runs_case::<f32>(&g, &c);
+    runs_case::<i64>(&g, &c);
+}
