@@ -296,7 +296,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
     // The tile's heads are runs offset .. offset + count - 1: their keys are read again (this
     // thread read them at the start: cached), not kept in registers across the look-back. The
     // runs' values wait in `items` (which every thread has read) by end rank,
-    // then go out in order; the tile_r's first end closes run offset - 1 when the tile_r continues
+    // then go out in order; the tile's first end closes run offset - 1 when the tile continues
     // a run.
     const uint64_t offset = s_offset;
     unsigned tile_heads = 0, tile_ends = 0;

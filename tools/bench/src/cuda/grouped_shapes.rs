@@ -4,12 +4,12 @@
 //! checked against the reference before and after it is timed.
 
 use super::ffi;
-use super::timer::{DeviceTimer, check};
-use super::{inp, out, scratch, stream};
+use super::timer::DeviceTimer;
+use super::{inp, out, scratch};
 use crate::by_key::by_key_input;
 use crate::cases::{Case, CaseResult, Measured, Refused, check_all, size_of};
 use crate::runs::run_keys;
-use crate::timing::{Baseline, Harness};
+use crate::timing::Harness;
 use wavekit::Backend;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::ElemKind;
@@ -61,7 +61,8 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
 }
 
 /// The runs kernel in another shape, against the default: `blocks` is what the launcher's
-/// `blocks` argument takes (1, 7, 8 blocks an SM; 128 + 6: loaded through shared memory).
+/// `blocks` argument takes (1, 6, 8 blocks an SM; 128 + 6: loaded through shared memory;
+/// 2 x 16 + 3 or 4: two tiles a block, keys only).
 fn runs_shape(b: &CudaBackend, h: &Harness, n: usize, lengths: bool, blocks: u32) -> CaseResult {
     let keys = run_keys(n, 8);
     let want = reference::runs(&keys);
@@ -101,21 +102,13 @@ fn runs_shape(b: &CudaBackend, h: &Harness, n: usize, lengths: bool, blocks: u32
         }
         Ok(())
     };
-    check(b, run(blocks)(stream(b)?), "runs shape")?;
-    verify(b)?;
-    let timing = timer.time(h, "runs shape", run(blocks))?;
-    verify(b)?;
-    let default = timer.time(h, "runs default", run(0))?;
-    verify(b)?;
+    let (timing, default) = timer.shape_against_default(h, "runs shape", blocks, run, verify)?;
     let out_elems = want.len() * if lengths { 2 } else { 1 };
     Ok(Measured {
         timing,
         bytes: size_of::<u32>(n + out_elems),
         input_bytes: size_of::<u32>(n),
-        baseline: Some(Baseline {
-            name: "default",
-            timing: default,
-        }),
+        baseline: Some(default),
         read_only: false,
     })
 }
@@ -164,21 +157,14 @@ fn reduce_by_key_shape(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> C
         check_all(&want_keys, &b.download(&ko)?[..m])?;
         check_all(&want_sums, &b.download(&res)?[..m])
     };
-    check(b, run(blocks)(stream(b)?), "reduce_by_key shape")?;
-    verify(b)?;
-    let timing = timer.time(h, "reduce_by_key shape", run(blocks))?;
-    verify(b)?;
-    let default = timer.time(h, "reduce_by_key default", run(0))?;
-    verify(b)?;
+    let (timing, default) =
+        timer.shape_against_default(h, "reduce_by_key shape", blocks, run, verify)?;
     let input = size_of::<u32>(n) + size_of::<f32>(n);
     Ok(Measured {
         timing,
         bytes: input + 2 * size_of::<u32>(m),
         input_bytes: input,
-        baseline: Some(Baseline {
-            name: "default",
-            timing: default,
-        }),
+        baseline: Some(default),
         read_only: false,
     })
 }

@@ -179,20 +179,12 @@ fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u
         }
         check_all(&want, &have)
     };
-    check(b, run(blocks)(stream(b)?), "compact shape")?;
-    verify(b)?;
-    let timing = timer.time(h, "compact shape", run(blocks))?;
-    verify(b)?;
-    let default = timer.time(h, "compact default", run(0))?;
-    verify(b)?;
+    let (timing, default) = timer.shape_against_default(h, "compact shape", blocks, run, verify)?;
     Ok(Measured {
         timing,
         bytes: size_of::<f32>(n + want.len()),
         input_bytes: size_of::<f32>(n),
-        baseline: Some(Baseline {
-            name: "default",
-            timing: default,
-        }),
+        baseline: Some(default),
         read_only: false,
     })
 }

@@ -7,7 +7,8 @@
 //! cold L2 as a buffer far larger than L2 would be.
 
 use super::ffi;
-use crate::timing::{Harness, Timing};
+use crate::cases::Refused;
+use crate::timing::{Baseline, Harness, Timing};
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;
 use std::ffi::c_void;
@@ -187,6 +188,33 @@ impl<'a> DeviceTimer<'a> {
             samples.push(Duration::from_secs_f64(f64::from(ms) / 1e3));
         }
         Ok(Timing::new(samples))
+    }
+
+    /// A kernel shape against the launcher's default on the same buffers: `run(shape)` once
+    /// untimed, then timed, then `run(0)` timed, with `verify` checking the outputs after each.
+    /// Returns the shape's timing and the default's as the baseline.
+    pub fn shape_against_default<L: FnMut(*mut c_void) -> i32>(
+        &self,
+        h: &Harness,
+        what: &str,
+        shape: u32,
+        run: impl Fn(u32) -> L,
+        verify: impl Fn(&CudaBackend) -> std::result::Result<(), Refused>,
+    ) -> std::result::Result<(Timing, Baseline), Refused> {
+        self.b.runtime().make_current()?;
+        check(self.b, run(shape)(self.stream()), what)?;
+        verify(self.b)?;
+        let timing = self.time(h, what, run(shape))?;
+        verify(self.b)?;
+        let default = self.time(h, "default shape", run(0))?;
+        verify(self.b)?;
+        Ok((
+            timing,
+            Baseline {
+                name: "default",
+                timing: default,
+            },
+        ))
     }
 
     fn flush_words(&self) -> usize {
