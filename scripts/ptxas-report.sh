@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Registers and local-memory spills of every kernel in one csrc/kernels/*.cu, as ptxas reports
-# them for sm_90 with the build's own flags (crates/build/src/cuda.rs): one line per kernel,
+# them for sm_90 with the build's own flags (crates/build/src/cuda.rs; --device-c as well, which
+# cc adds when it compiles more than one CUDA file: relocatable device code, which changes the
+# register counts of some kernels, e.g. the SpMV's 44 -> 66): one line per kernel,
 # "<spill stores>/<spill loads> bytes spilled, <n> registers  <kernel>", spilling kernels first.
 # Needs nvcc (scripts/setup-cuda.sh). Usage: scripts/ptxas-report.sh csrc/kernels/runs.cu [regex]
 set -euo pipefail
@@ -13,8 +15,8 @@ nvcc="${NVCC:-}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 "$nvcc" -std=c++17 -O3 --fmad=false --ftz=false --prec-div=true --prec-sqrt=true \
-  -I"$root/csrc" -gencode=arch=compute_90,code=sm_90 -Xptxas -v -c "$src" -o "$out/k.o" 2>&1 |
-  perl -ne 'if (/Compiling entry function .([^\x27]+)/) { $k = $1 }
+  -I"$root/csrc" -gencode=arch=compute_90,code=sm_90 -Xptxas -v --device-c "$src" -o "$out/k.o" 2>&1 |
+  perl -ne 'if (/Compiling entry function .([^\x27]+)/) { ($k = $1) =~ s/^__nv_static_\w*?_(_Z)/$1/ }
     if (/(\d+) bytes spill stores, (\d+) bytes spill loads/) { ($st, $ld) = ($1, $2) }
     if (/Used (\d+) registers/) { print "$st/$ld bytes spilled, $1 registers  $k\n" }' |
   (c++filt 2>/dev/null || cat) | grep -E -- "$filter" | sort -t/ -k1,1nr -s

@@ -65,3 +65,11 @@ extern "C" int32_t wk_bench_reduce_by_key_b(void* stream, const uint32_t* keys, 
                                 keys, vals, n, scratch, scratch_bytes, out, keys_out, count,
                                 blocks);
 }
+
+extern "C" int32_t wk_bench_spmv_b(void* stream, const uint32_t* row_offsets, const uint32_t* cols,
+                                   const float* vals, const float* x, uint64_t rows, uint64_t nnz,
+                                   uint32_t vector, void* scratch, uint64_t scratch_bytes,
+                                   float* y, uint32_t variant) {
+  return WK_NS::spmv_balanced_launch_b(stream, nullptr, WK_NS::DT_F32, row_offsets, cols, vals, x,
+                                       rows, rows, nnz, vector, scratch, scratch_bytes, y, variant);
+}

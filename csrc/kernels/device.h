@@ -34,6 +34,12 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                          uint64_t scratch_bytes, void* out, unsigned variant);
+// variant 0: the default; 1: the vector kernel; 4 or 8 (f32 only): the balanced kernel compiled
+// for that many blocks an SM (spmv.cu).
+int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                           const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                           uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
+                           uint64_t scratch_bytes, void* y, unsigned variant);
 // blocks = 1, 6, 7 or 8: the compaction kernel, one tile a block, compiled for that many blocks
 // per SM (1: the compiler's choice); 2x16 + 3..4: two tiles a block at 3 or 4 blocks per SM
 // (4-byte and smaller elements); 128 + 7 or 128 + 2x16 + 4: those shapes with every tile

@@ -6,11 +6,17 @@
 // keeps its vector's loads few and serial. spmv_chunk_kernel (the launcher's default) balances
 // the load over nonzeros instead: block b owns the rows that start in nonzeros
 // [b*chunk, (b+1)*chunk), all its threads gather their products vals[k] * x[cols[k]] into
-// shared memory (coalesced, eight in flight per thread), and then each row is folded from
-// shared memory by a group of V lanes exactly as the vector kernel folds it: lane j combines
-// items j, j+V, ... in order, then the butterfly over the V lanes. Only a block's last row can
-// run past its chunk; when it does not fit the shared window, the block streams that row
+// shared memory (coalesced, four in flight per thread per round), and then each row is folded
+// from shared memory by a group of V lanes exactly as the vector kernel folds it: lane j
+// combines items j, j+V, ... in order, then the butterfly over the V lanes. The block's row
+// offsets wait in shared memory too, so the fold issues no global loads. Only a block's last row
+// can run past its chunk; when it does not fit the shared window, the block streams that row
 // through the window while the first V lanes keep folding it.
+//
+// The gather is bound by L2 latency and the fold by shared memory and shuffles, so blocks must
+// overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
+// registers) measured slower, and the compiler's own choice (66 registers, three blocks) 10-15%
+// slower (BENCHMARKS.md "SpMV").
 #include "device.h"
 
 namespace WK_NS {
@@ -22,9 +28,19 @@ __device__ __forceinline__ uint64_t clamp_offset(uint64_t off, uint64_t nnz) {
   return off < nnz ? off : nnz;
 }
 __device__ __forceinline__ uint64_t max_u64(uint64_t a, uint64_t b) { return a < b ? b : a; }
+__device__ __forceinline__ uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+__device__ __forceinline__ uint32_t max_u32(uint32_t a, uint32_t b) { return a < b ? b : a; }
 // off clamped to [lo, hi]: a row's bounds inside its block's nonzeros.
 __device__ __forceinline__ uint64_t within(uint64_t off, uint64_t lo, uint64_t hi) {
   return off < lo ? lo : off > hi ? hi : off;
+}
+
+// log2 of a power of two, without a division: under relocatable device code (the build's
+// nvcc --device-c) a division by a run-time value is a call, which costs registers.
+__device__ __forceinline__ unsigned log2_pow2(uint64_t v) {
+  unsigned s = 0;
+  while ((1ull << s) < v) ++s;
+  return s;
 }
 
 // A product vals[k] * x[c] in the accumulator type: the 16-bit floats widened first (their
@@ -48,8 +64,9 @@ __global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const ui
                             const T* vals, const T* x, uint64_t x_len, uint64_t nnz,
                             uint64_t rows, uint32_t vector, T* y) {
   uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  uint64_t row = t / vector;
-  unsigned j = (unsigned)(t % vector);
+  const unsigned lv = log2_pow2(vector);
+  uint64_t row = t >> lv;
+  unsigned j = (unsigned)t & (vector - 1);
   typedef typename Elem<T>::Acc A;
   typedef Op<OP_SUM, A> O;
   A acc = O::identity();
@@ -107,7 +124,7 @@ __global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows
   if (r > rows) return;
   const uint64_t last = chunks - 1;
   auto chunk_of = [&](uint64_t row) {
-    const uint64_t c = clamp_offset(row_offsets[row], nnz) / chunk;
+    const uint64_t c = clamp_offset(row_offsets[row], nnz) >> log2_pow2(chunk);
     return c < last ? c : last;
   };
   const uint64_t hi = r == rows ? chunks : chunk_of(r);
@@ -115,113 +132,132 @@ __global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows
   for (uint64_t c = lo; c <= hi; ++c) row_begin[c] = r;
 }
 
-const unsigned kGather = 8;
-
-// prod[k - w0] = vals[k] * x[cols[k]] for k in [w0, w1), every thread of the block; the column
-// and value loads, then the gathers, all in flight before the first store. The matrix is read
+// prod[k - w0] = vals[k] * x[cols[k]] for k in [w0, w1), every thread of the block, G at a time;
+// the column and value loads, then the gathers, all in flight before the first store. The matrix is read
 // once and loaded evict-first, so it streams past x in L2 rather than evicting it.
-template <typename T, typename P>
+template <unsigned G, typename T, typename P>
 __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* cols, const T* vals,
                                                 const T* x, uint64_t x_len, uint64_t w0,
                                                 uint64_t w1, P prod) {
   typedef typename Elem<T>::Acc A;
-  const uint64_t cnt = w1 - w0;
-  for (uint64_t i0 = threadIdx.x; i0 < cnt; i0 += (uint64_t)kGather * blockDim.x) {
-    uint32_t c[kGather];
-    A v[kGather], xv[kGather];
+  // 32-bit positions inside the window (at most kSpmvWindow) keep the loads' addresses cheap in
+  // registers.
+  const uint32_t cnt = (uint32_t)(w1 - w0);
+  const uint32_t* cw = cols + w0;
+  const T* vw = vals + w0;
+  for (uint32_t i0 = threadIdx.x; i0 < cnt; i0 += G * blockDim.x) {
+    uint32_t c[G];
+    A v[G], xv[G];
 #pragma unroll
-    for (unsigned u = 0; u < kGather; ++u) {
-      const uint64_t i = i0 + (uint64_t)u * blockDim.x;
-      c[u] = i < cnt ? arch::load_streaming(cols + w0 + i) : 0;
-      v[u] = i < cnt ? to_acc(load_matrix_value(vals + w0 + i)) : A(0);
+    for (unsigned u = 0; u < G; ++u) {
+      const uint32_t i = i0 + u * blockDim.x;
+      c[u] = i < cnt ? arch::load_streaming(cw + i) : 0;
+      v[u] = i < cnt ? to_acc(load_matrix_value(vw + i)) : A(0);
     }
 #pragma unroll
-    for (unsigned u = 0; u < kGather; ++u) {
-      const uint64_t i = i0 + (uint64_t)u * blockDim.x;
+    for (unsigned u = 0; u < G; ++u) {
+      const uint32_t i = i0 + u * blockDim.x;
       // Defence in depth, as spmv_kernel: a column past x is reported, never loaded.
       const bool in_x = c[u] < x_len;
       if (i < cnt && !in_x) report(st, WK_ERR_INDEX, c[u]);
       xv[u] = i < cnt && in_x ? to_acc(x[c[u]]) : A(0);
     }
 #pragma unroll
-    for (unsigned u = 0; u < kGather; ++u) {
-      const uint64_t i = i0 + (uint64_t)u * blockDim.x;
+    for (unsigned u = 0; u < G; ++u) {
+      const uint32_t i = i0 + u * blockDim.x;
       if (i < cnt) prod[i] = mul(v[u], xv[u]);
     }
   }
 }
 
-template <typename T>
-__global__ void __launch_bounds__(kBlock)
+// Row offsets a block keeps in shared memory for its fold (rb..re, this many at most; a block
+// with more rows reads the rest from global memory).
+const unsigned kSpmvStagedRows = 1024;
+// Products gathered a round by each thread: four keeps the kernel at 40 registers without spills.
+const unsigned kGather = 4;
+// Blocks an SM the chunk kernel is compiled for (see the top of the file).
+const unsigned kSpmvBlocks = 6;
+
+// Positions inside the matrix fit 32 bits (the offsets are u32, so nnz < 2^32).
+template <typename T, unsigned BLOCKS>
+__global__ void __launch_bounds__(kBlock, BLOCKS)
     spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
                       const T* vals, const T* x, uint64_t x_len, uint64_t nnz, uint32_t vector,
                       const uint64_t* row_begin, T* y) {
-  // Products and sums in the accumulator type (float for the 16-bit floats), each row rounded
-  // once.
   typedef typename Elem<T>::Acc A;
   typedef Op<OP_SUM, A> O;
   WK_SHARED(A, prod, kSpmvWindow);
+  WK_SHARED(uint32_t, offs, kSpmvStagedRows);
   const uint64_t rb = row_begin[blockIdx.x], re = row_begin[blockIdx.x + 1];
   // No row starts in this chunk: a long row of an earlier block covers it.
   if (rb == re) return;
-  // Offsets are clamped to nnz (and k1 to k0) so no load leaves cols/vals whatever the launch
-  // gets; the host validated them.
-  const uint64_t k0 = clamp_offset(row_offsets[rb], nnz);
-  const uint64_t k1 = max_u64(k0, clamp_offset(row_offsets[re], nnz));
+  const uint32_t n32 = (uint32_t)(nnz < 0xffffffffull ? nnz : 0xffffffffull);
+  const uint64_t span = re - rb;
+  const uint32_t staged = (uint32_t)(span + 1 < kSpmvStagedRows ? span + 1 : kSpmvStagedRows);
+  for (uint32_t i = threadIdx.x; i < staged; i += blockDim.x) offs[i] = row_offsets[rb + i];
+  // Offsets clamped to nnz (and k1 to k0), so no load leaves cols/vals whatever the launch gets.
+  const uint32_t k0 = min_u32(row_offsets[rb], n32);
+  const uint32_t k1 = max_u32(k0, min_u32(row_offsets[re], n32));
   const bool fits = k1 - k0 <= kSpmvWindow;
-  uint64_t w1 = fits ? k1 : k0 + kSpmvWindow;
-  gather_products(st, cols, vals, x, x_len, k0, w1, prod);
+  uint32_t w1 = fits ? k1 : k0 + kSpmvWindow;
+  gather_products<kGather>(st, cols, vals, x, x_len, k0, w1, prod);
   __syncthreads();
+  // Row rb + i's start inside the block's nonzeros, relative to k0 (clamped into the window,
+  // which only offsets the host would have refused can leave).
+  const uint32_t lim = w1 - k0;
+  auto start_of = [&](uint64_t i) -> uint32_t {
+    const uint32_t o = i < staged ? offs[i] : row_offsets[rb + i];
+    return min_u32((o < k0 ? k0 : o > k1 ? k1 : o) - k0, lim);
+  };
 
-  // Rows fully in the window, a group of V lanes each; every thread runs the same trips, so the
-  // groups' butterflies always see their whole warp.
   const unsigned V = vector;
-  const unsigned groups = blockDim.x / V;
-  const unsigned g = threadIdx.x / V, j = threadIdx.x % V;
-  const uint64_t nrows = re - rb - (fits ? 0 : 1);
+  const unsigned lv = log2_pow2(V);
+  const unsigned groups = blockDim.x >> lv;
+  const unsigned g = threadIdx.x >> lv, j = threadIdx.x & (V - 1);
+  const uint64_t nrows = span - (fits ? 0 : 1);
   for (uint64_t base = 0; base < nrows; base += groups) {
-    const uint64_t row = rb + base + g;
-    const bool live = base + g < nrows;
+    const uint64_t i = base + g;
+    const bool live = i < nrows;
     A acc = O::identity();
     if (live) {
-      const uint64_t b = within(row_offsets[row], k0, k1);
-      const uint64_t e = within(row_offsets[row + 1], b, k1);
-      for (uint64_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k - k0]);
+      const uint32_t b = start_of(i);
+      const uint32_t e = max_u32(b, start_of(i + 1));
+      for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
     }
     const A r = bfly<OP_SUM, A>(WK_FULL_MASK, acc, V);
-    if (live && j == 0) y[row] = from_acc<T>(r);
+    if (live && j == 0) y[rb + i] = from_acc<T>(r);
   }
   if (fits) return;
 
   // The last row runs past the window: lanes 0..V-1 fold it window by window (lane j's next
-  // item is k), the block refilling the window between.
-  const uint64_t last = re - 1;
+  // item is k0 + k), the block refilling the window between.
   const bool mine = threadIdx.x < V;
   A acc = O::identity();
-  uint64_t k = within(row_offsets[last], k0, k1) + j;
-  uint64_t w0 = k0;
+  uint32_t k = start_of(span - 1) + j;
+  uint32_t w0 = 0;
+  uint32_t wend = w1 - k0;
+  const uint32_t kend = k1 - k0;
   for (;;) {
     if (mine) {
-      // Eight shared loads in flight before their eight in-order combines.
-      for (; k + 7 * (uint64_t)V < w1; k += 8 * (uint64_t)V) {
+      for (; k + 7 * V < wend; k += 8 * V) {
         A b[8];
 #pragma unroll
         for (unsigned u = 0; u < 8; ++u) b[u] = prod[k + u * V - w0];
 #pragma unroll
         for (unsigned u = 0; u < 8; ++u) acc = O::combine(acc, b[u]);
       }
-      for (; k < w1; k += V) acc = O::combine(acc, prod[k - w0]);
+      for (; k < wend; k += V) acc = O::combine(acc, prod[k - w0]);
     }
-    if (w1 >= k1) break;
+    if (wend >= kend) break;
     __syncthreads();
-    w0 = w1;
-    w1 = k1 - w0 < kSpmvWindow ? k1 : w0 + kSpmvWindow;
-    gather_products(st, cols, vals, x, x_len, w0, w1, prod);
+    w0 = wend;
+    wend = kend - w0 < kSpmvWindow ? kend : w0 + kSpmvWindow;
+    gather_products<kGather>(st, cols, vals, x, x_len, (uint64_t)k0 + w0, (uint64_t)k0 + wend, prod);
     __syncthreads();
   }
   if (threadIdx.x < WK_WARP_SIZE) {
     const A r = bfly<OP_SUM, A>(WK_FULL_MASK, mine ? acc : O::identity(), V);
-    if (threadIdx.x == 0) y[last] = from_acc<T>(r);
+    if (threadIdx.x == 0) y[re - 1] = from_acc<T>(r);
   }
 }
 
@@ -232,30 +268,55 @@ __global__ void __launch_bounds__(kBlock)
 // never below 256 nonzeros, so chunks <= nnz / 256 + 1, plus the sentinel.
 uint64_t spmv_scratch(uint64_t nnz) { return round_up((nnz / 256 + 2) * sizeof(uint64_t)); }
 
-int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
-                         const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
-                         uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch, uint64_t scratch_bytes,
-                         void* y) {
+// The balanced SpMV in the shape `variant` names: 0 the default; 1 the vector kernel
+// (spmv_kernel); 4 or 8 (f32 only) the chunk kernel compiled for that many blocks an SM.
+int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                           const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                           uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
+                           uint64_t scratch_bytes, void* y, unsigned variant) {
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
+  if (variant != 0 && variant != 1 && !((variant == 4 || variant == 8) && dtype == DT_F32))
+    return WK_ERR_ARG;
   if (rows == 0) return 0;
   // No nonzeros: every row is empty, the vector kernel writes the identities.
-  if (nnz == 0) return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, 0, rows, vector, y);
+  if (nnz == 0 || variant == 1)
+    return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
   const uint64_t chunk = spmv_chunk(nnz), chunks = spmv_chunks(nnz);
   unsigned pre_grid;
   if (chunks > 0x7fffffffull || !grid_for(rows + 1, kBlock, &pre_grid)) return WK_ERR_ARG;
   if (scratch_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
   uint64_t* row_begin = (uint64_t*)scratch;
   host::stream_t s = as_stream(stream);
-  WK_LAUNCH(pre_grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk,
-                                                           chunks, row_begin);
+  WK_LAUNCH(pre_grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk, chunks,
+                                                           row_begin);
   int rc = host::launch_error();
   if (rc) return rc;
+  const unsigned grid = (unsigned)chunks;
+  if (variant == 4 || variant == 8) {
+    if (variant == 4)
+      WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 4>)(
+          st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, nnz, vector,
+          row_begin, (float*)y);
+    else
+      WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 8>)(
+          st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, nnz, vector,
+          row_begin, (float*)y);
+    return host::launch_error();
+  }
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
-    WK_LAUNCH((unsigned)chunks, kBlock, 0, s, spmv_chunk_kernel<T>)(
+    WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<T, kSpmvBlocks>)(
         st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, nnz, vector, row_begin, (T*)y);
     return host::launch_error();
   });
+}
+
+int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                         const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                         uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch, uint64_t scratch_bytes,
+                         void* y) {
+  return spmv_balanced_launch_b(stream, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
+                                vector, scratch, scratch_bytes, y, 0);
 }
 
 int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,

@@ -436,7 +436,7 @@ fn segreduce_offsets<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResul
 }
 
 #[derive(Clone, Copy)]
-enum RowLengths {
+pub(crate) enum RowLengths {
     /// Uniform in 8..=64 nonzeros.
     Regular,
     /// Pareto-like: most rows short, a few hundreds or thousands long (capped at 4096).
@@ -465,8 +465,9 @@ fn row_lengths(nnz: usize, kind: RowLengths) -> Vec<u32> {
     lens
 }
 
-/// A square matrix with `n` nonzeros in rows of `kind` lengths at random columns.
-fn spmv<B: BenchBackend>(b: &B, h: &Harness, n: usize, kind: RowLengths) -> CaseResult {
+/// The bench's SpMV input: a square CSR matrix with `n` nonzeros in rows of `kind` lengths at
+/// random columns (row offsets, columns, values) and its `x`.
+pub(crate) fn spmv_input(n: usize, kind: RowLengths) -> (Vec<u32>, Vec<u32>, Vec<f32>, Vec<f32>) {
     let lens = row_lengths(n, kind);
     let rows = lens.len();
     let mut row_offsets = Vec::with_capacity(rows + 1);
@@ -478,8 +479,13 @@ fn spmv<B: BenchBackend>(b: &B, h: &Harness, n: usize, kind: RowLengths) -> Case
         .into_par_iter()
         .map(|k| (splitmix(7 << 40 | k) % rows as u64) as u32)
         .collect();
-    let vals: Vec<f32> = random(n, 8);
-    let x: Vec<f32> = random(rows, 9);
+    (row_offsets, cols, random(n, 8), random(rows, 9))
+}
+
+/// A square matrix with `n` nonzeros in rows of `kind` lengths at random columns.
+fn spmv<B: BenchBackend>(b: &B, h: &Harness, n: usize, kind: RowLengths) -> CaseResult {
+    let (row_offsets, cols, vals, x) = spmv_input(n, kind);
+    let rows = x.len();
     let vector = reference::auto_vector(n, rows);
     let expected = reference::spmv(&row_offsets, &cols, &vals, &x, vector);
     let a = Csr::new(b, rows, rows, &row_offsets, &cols, &vals)?;

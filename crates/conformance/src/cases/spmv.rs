@@ -173,13 +173,20 @@ pub fn err_spmv_untouched<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), Str
 // nonzero chunks, rows far longer than a block's shared window, runs of empty rows and a row
 // ending exactly on a chunk boundary.
 
-/// Row lengths: mostly short, every 97th row long (up to `long`), runs of empty rows, and one
-/// row that ends at nonzero `boundary` exactly (a chunk edge of the balanced launcher).
+/// Row lengths: mostly short, every 97th row long (up to `long`), runs of empty rows, one run
+/// of 3000 empty rows halfway (more rows starting in one chunk than a block stages in shared
+/// memory), and one row that ends at nonzero `boundary` exactly (a chunk edge of the balanced
+/// launcher).
 fn skewed_rows(nnz: usize, long: usize, boundary: usize, seed: u64) -> Vec<u32> {
     let mut offsets = vec![0u32];
     let mut end = 0usize;
     let mut r = 0u64;
+    let mut empty_run = true;
     while end < nnz {
+        if empty_run && end >= nnz / 2 {
+            offsets.extend(std::iter::repeat_n(end as u32, 3000));
+            empty_run = false;
+        }
         let x = splitmix(seed ^ r << 8);
         let mut len = match r % 97 {
             0 => long / 2 + (x % (long as u64 / 2 + 1)) as usize,

@@ -219,6 +219,20 @@ unsafe extern "C" {
         stable: u32,
         blocks: u32,
     ) -> i32;
+    pub fn wk_bench_spmv_b(
+        s: S,
+        row_offsets: *const u32,
+        cols: *const u32,
+        vals: *const f32,
+        x: *const f32,
+        rows: u64,
+        nnz: u64,
+        vector: u32,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        y: *mut f32,
+        variant: u32,
+    ) -> i32;
     pub fn wk_bench_runs_b(
         s: S,
         keys: *const u32,

@@ -12,6 +12,7 @@ mod more_variants;
 mod partition;
 mod runs;
 mod sort;
+mod spmv_shapes;
 pub mod timer;
 mod variants;
 mod vendor;
@@ -133,6 +134,7 @@ impl ExtraCases for CudaBackend {
         cases.extend(vendor::cases());
         cases.extend(more_variants::cases());
         cases.extend(grouped_shapes::cases());
+        cases.extend(spmv_shapes::cases());
         cases
     }
 }

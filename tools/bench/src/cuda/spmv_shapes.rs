@@ -1,0 +1,110 @@
+//! CUDA-only rows of the balanced SpMV kernel compiled for other occupancies (four and eight
+//! blocks an SM against the default six) and of the vector kernel, each against the default in
+//! the same run on the bench's SpMV matrices. Every result
+//! is checked bit for bit against the reference before and after it is timed.
+
+use super::ffi;
+use super::timer::DeviceTimer;
+use super::{inp, out, scratch};
+use crate::cases::{
+    Case, CaseResult, Measured, Refused, RowLengths, check_all, size_of, spmv_input,
+};
+use crate::timing::Harness;
+use wavekit::Backend;
+use wavekit::cuda::CudaBackend;
+use wavekit::element::ElemKind;
+use wavekit::gpu::GpuRuntime;
+use wavekit::gpu::ffi as wk;
+use wavekit_conformance::reference;
+
+/// One row: the SpMV of `kind` rows in shape `variant` (spmv_balanced_launch_b's argument:
+/// 1 the vector kernel, 4 or 8 blocks an SM).
+macro_rules! shape_case {
+    ($name:literal, $kind:expr, $variant:expr) => {
+        Case {
+            collective: $name,
+            elem: "f32",
+            run: |b, h, n| spmv_shape(b, h, n, $kind, $variant),
+        }
+    };
+}
+
+pub fn cases() -> Vec<Case<CudaBackend>> {
+    use RowLengths::{PowerLaw, Regular};
+    vec![
+        shape_case!("spmv regular 8..64 blocks=8", Regular, 8),
+        shape_case!("spmv regular 8..64 blocks=4", Regular, 4),
+        shape_case!("spmv regular 8..64 vector kernel", Regular, 1),
+        shape_case!("spmv power-law blocks=8", PowerLaw, 8),
+        shape_case!("spmv power-law blocks=4", PowerLaw, 4),
+    ]
+}
+
+/// The balanced SpMV in shape `variant` against the default shape.
+fn spmv_shape(
+    b: &CudaBackend,
+    h: &Harness,
+    n: usize,
+    kind: RowLengths,
+    variant: u32,
+) -> CaseResult {
+    let (row_offsets, cols, vals, x) = spmv_input(n, kind);
+    let rows = x.len();
+    let vector = reference::auto_vector(n, rows);
+    let want = reference::spmv(&row_offsets, &cols, &vals, &x, vector);
+    let (ro, cb, vb, xb) = (
+        b.upload(&row_offsets)?,
+        b.upload(&cols)?,
+        b.upload(&vals)?,
+        b.upload(&x)?,
+    );
+    let y = std::cell::RefCell::new(b.alloc::<f32>(rows)?);
+    // SAFETY: a pure size computation.
+    let bytes = unsafe {
+        (b.runtime().launchers().scratch_bytes)(wk::ALGO_SPMV, ElemKind::F32 as u32, n as u64)
+    };
+    let sc = scratch(b, bytes)?;
+    let timer = DeviceTimer::new(b)?;
+    let (r, c, v, xp, s_ptr, yp) = (
+        inp::<_, u32>(&ro),
+        inp::<_, u32>(&cb),
+        inp::<_, f32>(&vb),
+        inp::<_, f32>(&xb),
+        out::<_, std::ffi::c_void>(&sc),
+        out::<_, f32>(&*y.borrow()),
+    );
+    let run = |variant: u32| {
+        move |s| unsafe {
+            // SAFETY: live buffers: rows + 1 offsets, n columns and values, rows x and y
+            // entries; the backend's stream.
+            ffi::wk_bench_spmv_b(
+                s,
+                r,
+                c,
+                v,
+                xp,
+                rows as u64,
+                n as u64,
+                vector,
+                s_ptr,
+                bytes,
+                yp,
+                variant,
+            )
+        }
+    };
+    let verify = |b: &CudaBackend| -> Result<(), Refused> {
+        let mut y = y.borrow_mut();
+        check_all(&want, &b.download(&*y)?)?;
+        // Poisoned again, so the next run must write every row to pass.
+        Ok(b.write(&mut *y, &vec![f32::NAN; rows])?)
+    };
+    let (timing, default) = timer.shape_against_default(h, "spmv shape", variant, run, verify)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<f32>(n + 2 * rows) + size_of::<u32>(n + rows + 1),
+        input_bytes: size_of::<f32>(n) + size_of::<u32>(n),
+        baseline: Some(default),
+        read_only: false,
+    })
+}
