@@ -96,7 +96,7 @@ int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float thre
                            void* scratch, uint64_t scratch_bytes, float* out, uint64_t* count,
                            uint32_t stable, uint32_t blocks);
 // The balanced SpMV (f32) in the shape `variant` names (spmv_balanced_launch_b: 0 the default,
-// 1 the vector kernel, 4 or 8 blocks an SM); x has `rows` entries (a square matrix), scratch as
+// 1 the vector kernel, 4 or 8 blocks an SM, plus 16 x log2 of a chunk); x has `rows` entries (a square matrix), scratch as
 // the SpMV launcher's.
 int32_t wk_bench_spmv_b(void* stream, const uint32_t* row_offsets, const uint32_t* cols,
                         const float* vals, const float* x, uint64_t rows, uint64_t nnz,

@@ -1,5 +1,5 @@
 //! CUDA-only rows of the balanced SpMV kernel compiled for other occupancies (four and eight
-//! blocks an SM against the default six) and of the vector kernel, each against the default in
+//! blocks an SM against the default six), with other chunk sizes, and of the vector kernel, each against the default in
 //! the same run on the bench's SpMV matrices. Every result
 //! is checked bit for bit against the reference before and after it is timed.
 
@@ -18,7 +18,7 @@ use wavekit::gpu::ffi as wk;
 use wavekit_conformance::reference;
 
 /// One row: the SpMV of `kind` rows in shape `variant` (spmv_balanced_launch_b's argument:
-/// 1 the vector kernel, 4 or 8 blocks an SM).
+/// 1 the vector kernel, 4 or 8 blocks an SM, log2 of the chunk times 16).
 macro_rules! shape_case {
     ($name:literal, $kind:expr, $variant:expr) => {
         Case {
@@ -35,8 +35,14 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
         shape_case!("spmv regular 8..64 blocks=8", Regular, 8),
         shape_case!("spmv regular 8..64 blocks=4", Regular, 4),
         shape_case!("spmv regular 8..64 vector kernel", Regular, 1),
+        shape_case!("spmv regular 8..64 chunk=512", Regular, 9 << 4),
+        shape_case!("spmv regular 8..64 chunk=2048", Regular, 11 << 4),
+        shape_case!("spmv regular 8..64 chunk=4096", Regular, 12 << 4),
         shape_case!("spmv power-law blocks=8", PowerLaw, 8),
         shape_case!("spmv power-law blocks=4", PowerLaw, 4),
+        shape_case!("spmv power-law chunk=512", PowerLaw, 9 << 4),
+        shape_case!("spmv power-law chunk=2048", PowerLaw, 11 << 4),
+        shape_case!("spmv power-law chunk=4096", PowerLaw, 12 << 4),
     ]
 }
 
