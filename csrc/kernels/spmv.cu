@@ -15,8 +15,8 @@
 //
 // The gather is bound by L2 latency and the fold by shared memory and shuffles, so blocks must
 // overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
-// registers) measured slower, and the compiler's own choice (66 registers, three blocks) 10-15%
-// slower (BENCHMARKS.md "SpMV").
+// registers) measured slower, and the compiler's own choice (66 registers, three blocks) up to
+// 15% slower (BENCHMARKS.md "SpMV: the balanced kernel at six blocks an SM").
 #include "device.h"
 
 namespace WK_NS {
@@ -128,8 +128,8 @@ __global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows
 }
 
 // prod[k - w0] = vals[k] * x[cols[k]] for k in [w0, w1), every thread of the block, G at a time;
-// the column and value loads, then the gathers, all in flight before the first store. The matrix is read
-// once and loaded evict-first, so it streams past x in L2 rather than evicting it.
+// the column and value loads, then the gathers, all in flight before the first store. The
+// matrix is read once and loaded evict-first, so it streams past x in L2 rather than evicting it.
 template <unsigned G, typename T, typename P>
 __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* cols, const T* vals,
                                                 const T* x, uint64_t x_len, uint64_t w0,
@@ -179,6 +179,8 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
                       const T* vals, const T* x, uint64_t x_len, uint64_t nnz, uint32_t vector,
                       const uint64_t* row_begin, T* y) {
+  // Products and sums in the accumulator type (float for the 16-bit floats), each row rounded
+  // once.
   typedef typename Elem<T>::Acc A;
   typedef Op<OP_SUM, A> O;
   WK_SHARED(A, prod, kSpmvWindow);
@@ -205,6 +207,8 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     return min_u32((o < k0 ? k0 : o > k1 ? k1 : o) - k0, lim);
   };
 
+  // Rows fully in the window, a group of V lanes each; every thread runs the same trips, so the
+  // groups' butterflies always see their whole warp.
   const unsigned V = vector;
   const unsigned lv = log2_pow2(V);
   const unsigned groups = blockDim.x >> lv;
@@ -234,6 +238,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   const uint32_t kend = k1 - k0;
   for (;;) {
     if (mine) {
+      // Eight shared loads in flight before their eight in-order combines.
       for (; k + 7 * V < wend; k += 8 * V) {
         A b[8];
 #pragma unroll
@@ -247,7 +252,8 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     __syncthreads();
     w0 = wend;
     wend = kend - w0 < kSpmvWindow ? kend : w0 + kSpmvWindow;
-    gather_products<kGather>(st, cols, vals, x, x_len, (uint64_t)k0 + w0, (uint64_t)k0 + wend, prod);
+    gather_products<kGather>(st, cols, vals, x, x_len, (uint64_t)k0 + w0, (uint64_t)k0 + wend,
+                             prod);
     __syncthreads();
   }
   if (threadIdx.x < WK_WARP_SIZE) {
