@@ -188,7 +188,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   const uint64_t rb = row_begin[blockIdx.x], re = row_begin[blockIdx.x + 1];
   // No row starts in this chunk: a long row of an earlier block covers it.
   if (rb == re) return;
-  const uint32_t n32 = (uint32_t)(nnz < 0xffffffffull ? nnz : 0xffffffffull);
+  const uint32_t n32 = (uint32_t)(nnz < UINT32_MAX ? nnz : UINT32_MAX);
   const uint64_t span = re - rb;
   const uint32_t staged = (uint32_t)(span + 1 < kSpmvStagedRows ? span + 1 : kSpmvStagedRows);
   for (uint32_t i = threadIdx.x; i < staged; i += blockDim.x) offs[i] = row_offsets[rb + i];
