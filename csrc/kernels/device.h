@@ -34,8 +34,10 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                          uint64_t scratch_bytes, void* out, unsigned variant);
-// variant % 16: 0 the default, 1 the vector kernel, 4 or 8 (f32 only) the balanced kernel
-// compiled for that many blocks an SM; variant / 16: log2 of the chunk, 0 the default (spmv.cu).
+// variant % 16: 0 the default, 1 the vector kernel, 4 (f32 only) the balanced kernel compiled
+// for four blocks an SM;
+// (variant / 16) % 16: log2 of the chunk, 0 the default; bit 256: the partition already in the
+// scratch (spmv.cu).
 int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                            const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                            uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,

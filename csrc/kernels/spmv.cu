@@ -13,6 +13,11 @@
 // can run past its chunk; when it does not fit the shared window, the block streams that row
 // through the window while the first V lanes keep folding it.
 //
+// Which rows a block owns (row_begin, the first row starting in each chunk) is the matrix's
+// partition: spmv_balanced derives it in a pass of its own before every launch, spmv_plan once
+// for a matrix that keeps it (the API's Csr), and spmv_planned is then one launch, 3-17% faster
+// (BENCHMARKS.md "SpMV: the partition made once").
+//
 // The gather is bound by L2 latency and the fold by shared memory and shuffles, so blocks must
 // overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
 // registers) measured slower, and the compiler's own choice (66 registers, three blocks) up to
@@ -29,6 +34,8 @@ __device__ __forceinline__ uint64_t clamp_offset(uint64_t off, uint64_t nnz) {
 }
 __device__ __forceinline__ uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 __device__ __forceinline__ uint32_t max_u32(uint32_t a, uint32_t b) { return a < b ? b : a; }
+__device__ __forceinline__ uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+__device__ __forceinline__ uint64_t max_u64(uint64_t a, uint64_t b) { return a < b ? b : a; }
 
 // log2 of a power of two, for shifts in place of divisions: under relocatable device code (the
 // build's nvcc --device-c) a 64-bit division is a call, which costs registers.
@@ -177,15 +184,18 @@ const unsigned kSpmvBlocks = 6;
 template <typename T, unsigned BLOCKS>
 __global__ void __launch_bounds__(kBlock, BLOCKS)
     spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
-                      const T* vals, const T* x, uint64_t x_len, uint64_t nnz, uint32_t vector,
-                      const uint64_t* row_begin, T* y) {
+                      const T* vals, const T* x, uint64_t x_len, uint64_t rows, uint64_t nnz,
+                      uint32_t vector, const uint64_t* row_begin, T* y) {
   // Products and sums in the accumulator type (float for the 16-bit floats), each row rounded
   // once.
   typedef typename Elem<T>::Acc A;
   typedef Op<OP_SUM, A> O;
   WK_SHARED(A, prod, kSpmvWindow);
   WK_SHARED(uint32_t, offs, kSpmvStagedRows);
-  const uint64_t rb = row_begin[blockIdx.x], re = row_begin[blockIdx.x + 1];
+  // Clamped into the matrix, so a partition made for another matrix cannot move a load or a
+  // store out of it.
+  const uint64_t rb = min_u64(row_begin[blockIdx.x], rows);
+  const uint64_t re = max_u64(rb, min_u64(row_begin[blockIdx.x + 1], rows));
   // No row starts in this chunk: a long row of an earlier block covers it.
   if (rb == re) return;
   const uint32_t n32 = (uint32_t)(nnz < UINT32_MAX ? nnz : UINT32_MAX);
@@ -269,53 +279,76 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
 // never below 256 nonzeros, so chunks <= nnz / 256 + 1, plus the sentinel.
 uint64_t spmv_scratch(uint64_t nnz) { return round_up((nnz / 256 + 2) * sizeof(uint64_t)); }
 
-// The balanced SpMV in the shape `variant` names: variant % 16 is 0 for the default, 1 for the
-// vector kernel (spmv_kernel), 4 or 8 (f32 only) for the chunk kernel compiled for that many
-// blocks an SM; variant / 16, when not 0, is log2 of the chunk (8..12) in place of spmv_chunk's.
-int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
-                           const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
-                           uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
-                           uint64_t scratch_bytes, void* y, unsigned variant) {
-  const unsigned chunk_log = variant >> 4;
-  variant &= 15;
-  if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
-  if (chunk_log != 0 && (chunk_log < 8 || chunk_log > 12)) return WK_ERR_ARG;
-  if (variant != 0 && variant != 1 && !((variant == 4 || variant == 8) && dtype == DT_F32))
-    return WK_ERR_ARG;
-  if (rows == 0) return 0;
-  // No nonzeros: every row is empty, the vector kernel writes the identities.
-  if (nnz == 0 || variant == 1)
-    return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
-  // A chunk of at least 256 nonzeros needs no more scratch than spmv_scratch(nnz).
-  const uint64_t chunk = chunk_log ? 1ull << chunk_log : spmv_chunk(nnz);
+namespace {
+
+// row_begin of the matrix's chunks of `chunk` nonzeros into `plan`.
+int plan_launch(host::stream_t s, const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
+                uint64_t chunk, void* plan, uint64_t plan_bytes) {
   const uint64_t chunks = (nnz + chunk - 1) / chunk;
-  unsigned pre_grid;
-  if (chunks > 0x7fffffffull || !grid_for(rows + 1, kBlock, &pre_grid)) return WK_ERR_ARG;
-  if (scratch_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
-  uint64_t* row_begin = (uint64_t*)scratch;
-  host::stream_t s = as_stream(stream);
-  WK_LAUNCH(pre_grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk, chunks,
-                                                           row_begin);
-  int rc = host::launch_error();
-  if (rc) return rc;
+  unsigned grid;
+  if (chunks > 0x7fffffffull || !grid_for(rows + 1, kBlock, &grid)) return WK_ERR_ARG;
+  // A chunk of at least 256 nonzeros needs no more than spmv_scratch(nnz).
+  if (plan_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
+  WK_LAUNCH(grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk, chunks,
+                                                       (uint64_t*)plan);
+  return host::launch_error();
+}
+
+// The chunk kernel over the partition `row_begin` of chunks of `chunk` nonzeros, in the shape
+// `variant` % 16 names (spmv_balanced_launch_b).
+int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                  const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                  uint64_t rows, uint64_t nnz, uint32_t vector, uint64_t chunk,
+                  const uint64_t* row_begin, void* y, unsigned variant) {
+  const uint64_t chunks = (nnz + chunk - 1) / chunk;
+  if (chunks > 0x7fffffffull) return WK_ERR_ARG;
   const unsigned grid = (unsigned)chunks;
-  if (variant == 4 || variant == 8) {
-    if (variant == 4)
-      WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 4>)(
-          st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, nnz, vector,
-          row_begin, (float*)y);
-    else
-      WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 8>)(
-          st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, nnz, vector,
-          row_begin, (float*)y);
+  if (variant == 4) {
+    WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 4>)(
+        st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, rows, nnz, vector,
+        row_begin, (float*)y);
     return host::launch_error();
   }
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<T, kSpmvBlocks>)(
-        st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, nnz, vector, row_begin, (T*)y);
+        st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, rows, nnz, vector, row_begin,
+        (T*)y);
     return host::launch_error();
   });
+}
+
+}  // namespace
+
+// The balanced SpMV in the shape `variant` names: variant % 16 is 0 for the default, 1 for the
+// vector kernel (spmv_kernel), 4 (f32 only) for the chunk kernel compiled for four blocks an
+// SM; (variant / 16) % 16, when not 0, is log2 of the chunk (8..12) in place of spmv_chunk's;
+// bit 256 skips the row_begin pass (the scratch already holds it for this matrix and chunk: a
+// prepared partition, as spmv_planned).
+int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                           const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                           uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
+                           uint64_t scratch_bytes, void* y, unsigned variant) {
+  const unsigned chunk_log = (variant >> 4) & 15;
+  const bool prepared = (variant & 256) != 0;
+  variant &= 15;
+  if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
+  if (chunk_log != 0 && (chunk_log < 8 || chunk_log > 12)) return WK_ERR_ARG;
+  if (variant != 0 && variant != 1 && !(variant == 4 && dtype == DT_F32))
+    return WK_ERR_ARG;
+  if (rows == 0) return 0;
+  // No nonzeros: every row is empty, the vector kernel writes the identities.
+  if (nnz == 0 || variant == 1)
+    return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
+  const uint64_t chunk = chunk_log ? 1ull << chunk_log : spmv_chunk(nnz);
+  host::stream_t s = as_stream(stream);
+  if (scratch_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
+  if (!prepared) {
+    const int rc = plan_launch(s, row_offsets, rows, nnz, chunk, scratch, scratch_bytes);
+    if (rc) return rc;
+  }
+  return chunks_launch(s, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz, vector, chunk,
+                       (const uint64_t*)scratch, y, variant);
 }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
@@ -324,6 +357,26 @@ int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint
                          void* y) {
   return spmv_balanced_launch_b(stream, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
                                 vector, scratch, scratch_bytes, y, 0);
+}
+
+int spmv_plan_launch(void* stream, const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
+                     void* plan, uint64_t plan_bytes) {
+  if (rows == 0 || nnz == 0) return 0;
+  return plan_launch(as_stream(stream), row_offsets, rows, nnz, spmv_chunk(nnz), plan,
+                     plan_bytes);
+}
+
+int spmv_planned_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
+                        const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
+                        uint64_t rows, uint64_t nnz, uint32_t vector, const void* plan,
+                        uint64_t plan_bytes, void* y) {
+  if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
+  if (rows == 0) return 0;
+  if (nnz == 0)
+    return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
+  if (plan_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
+  return chunks_launch(as_stream(stream), st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
+                       vector, spmv_chunk(nnz), (const uint64_t*)plan, y, 0);
 }
 
 int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,

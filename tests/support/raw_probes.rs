@@ -39,6 +39,7 @@ macro_rules! raw_probes {
             device_scan_into_one_element compact_into_a_short_output warp_calls_with_short_values
             widths_tiles_blocks_and_masks_the_kernels_cannot_run
             activemask_of_every_thread_is_out_of_memory spmv_with_columns_past_x_and_short_buffers
+            spmv_planned_with_another_matrix_plan
             segmented_reduce_and_atomics_with_short_outputs segment_offsets_past_the_input
             queued_kernel_errors_name_their_launch);
     };
@@ -201,6 +202,55 @@ pub fn spmv_with_columns_past_x_and_short_buffers<R: GpuRuntime>(b: &GpuBackend<
     b.raw_spmv(token(), &past, &good_cols, &vals, &x, &mut y, 1)
         .unwrap();
     assert_eq!(b.download(&y).unwrap(), [1.0, 5.0]);
+}
+
+pub fn spmv_planned_with_another_matrix_plan<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    // A matrix of 3000 rows, one nonzero each, and its own plan: the planned launch gives the
+    // vector-kernel bits.
+    let rows = 3000usize;
+    let offsets: Vec<u32> = (0..=rows as u32).collect();
+    let cols: Vec<u32> = (0..rows as u32).collect();
+    let vals: Vec<f32> = (0..rows).map(|i| i as f32).collect();
+    let (o, c, v) = (
+        b.upload(&offsets).unwrap(),
+        b.upload(&cols).unwrap(),
+        b.upload(&vals).unwrap(),
+    );
+    let x = b.upload(&vec![2.0f32; rows]).unwrap();
+    let mut y = b.alloc::<f32>(rows).unwrap();
+    let plan = b
+        .raw_spmv_plan(token(), &o, rows)
+        .unwrap()
+        .expect("a GPU plan");
+    b.raw_spmv_planned(token(), &o, &c, &v, &plan, &x, &mut y, 1)
+        .unwrap();
+    let want: Vec<f32> = vals.iter().map(|a| a * 2.0).collect();
+    assert_eq!(b.download(&y).unwrap(), want);
+    // The plan of a 3-row matrix whose one row holds every nonzero, on the 3000-row one: rows
+    // past the plan's are not written, and nothing is read or written outside the buffers.
+    let skewed: Vec<u32> = [0u32, 0, rows as u32, rows as u32].to_vec();
+    let so = b.upload(&skewed).unwrap();
+    let other = b
+        .raw_spmv_plan(token(), &so, rows)
+        .unwrap()
+        .expect("a GPU plan");
+    b.write(&mut y, &vec![-1.0f32; rows]).unwrap();
+    b.raw_spmv_planned(token(), &o, &c, &v, &other, &x, &mut y, 1)
+        .unwrap();
+    b.synchronize().unwrap();
+    let got = b.download(&y).unwrap();
+    assert!(
+        got.iter().zip(&want).all(|(g, w)| *g == -1.0 || g == w),
+        "{got:?}"
+    );
+    // And the other way: the 3000-row plan on the 3-row matrix (same nonzero count). Its
+    // blocks past row 3 are clamped to nothing; the first covers every row.
+    let (sc, sv) = (b.upload(&cols).unwrap(), b.upload(&vals).unwrap());
+    let mut y3 = b.alloc::<f32>(3).unwrap();
+    b.raw_spmv_planned(token(), &so, &sc, &sv, &plan, &x, &mut y3, 1)
+        .unwrap();
+    let row1 = vals.iter().fold(0.0f32, |acc, a| acc + a * 2.0);
+    assert_eq!(b.download(&y3).unwrap(), [0.0, row1, 0.0]);
 }
 
 pub fn segmented_reduce_and_atomics_with_short_outputs<R: GpuRuntime>(

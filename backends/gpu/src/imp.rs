@@ -496,7 +496,30 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         y: &mut GpuBuffer<T, R>,
         vector: u32,
     ) -> Result<()> {
-        self.spmv_enqueue(row_offsets, cols, vals, x, y, vector)
+        self.spmv_enqueue(row_offsets, cols, vals, None, x, y, vector)
+    }
+
+    fn raw_spmv_plan(
+        &self,
+        _: Validated,
+        row_offsets: &GpuBuffer<u32, R>,
+        nnz: usize,
+    ) -> Result<Option<GpuBuffer<u64, R>>> {
+        self.spmv_plan(row_offsets, nnz)
+    }
+
+    fn raw_spmv_planned<T: Element>(
+        &self,
+        _: Validated,
+        row_offsets: &GpuBuffer<u32, R>,
+        cols: &GpuBuffer<u32, R>,
+        vals: &GpuBuffer<T, R>,
+        plan: &GpuBuffer<u64, R>,
+        x: &GpuBuffer<T, R>,
+        y: &mut GpuBuffer<T, R>,
+        vector: u32,
+    ) -> Result<()> {
+        self.spmv_enqueue(row_offsets, cols, vals, Some(plan), x, y, vector)
     }
 
     fn raw_atomic_agg_inc(

@@ -1,21 +1,58 @@
-//! CSR SpMV on a GPU (`RawBackend::raw_spmv`, which imp.rs hands here): every length checked
-//! again; the column indices are checked by the kernels, which report the first bad one.
+//! CSR SpMV on a GPU (`RawBackend::raw_spmv`, `raw_spmv_plan` and `raw_spmv_planned`, which
+//! imp.rs hands here): every length checked again; the column indices are checked by the
+//! kernels, which report the first bad one.
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, cptr, dptr, kind};
 use super::runtime::GpuRuntime;
+use wavekit_core::Backend;
 use wavekit_core::api::check_len;
-use wavekit_core::element::Element;
-use wavekit_core::error::Result;
+use wavekit_core::element::{ElemKind, Element};
+use wavekit_core::error::{Result, WavekitError};
 
 impl<R: GpuRuntime> GpuBackend<R> {
-    /// What `RawBackend::raw_spmv` does on this backend.
+    /// What `RawBackend::raw_spmv_plan` does on this backend: the first row of each chunk of
+    /// nonzeros, which the launcher of `raw_spmv` otherwise derives into its scratch on every
+    /// call. Waited for, as an upload is, so the matrix is whole when `Csr::new` returns.
+    pub(crate) fn spmv_plan(
+        &self,
+        row_offsets: &GpuBuffer<u32, R>,
+        nnz: usize,
+    ) -> Result<Option<GpuBuffer<u64, R>>> {
+        self.own(row_offsets)?;
+        let rows = row_offsets.len.saturating_sub(1);
+        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, ElemKind::U32, nnz);
+        if rows == 0 || bytes == 0 {
+            return Ok(None);
+        }
+        let words =
+            usize::try_from(bytes.div_ceil(8)).map_err(|_| WavekitError::OutOfMemory { bytes })?;
+        let plan = self.alloc::<u64>(words)?;
+        let mut work = self.lock();
+        self.launch(&mut work, "spmv_plan", Reports::Nothing, |s, _| unsafe {
+            (self.table.spmv_plan)(
+                s,
+                cptr(row_offsets.device_ptr()),
+                rows as u64,
+                nnz as u64,
+                dptr(plan.device_ptr()),
+                bytes,
+            )
+        })?;
+        drop(work);
+        self.synchronize()?;
+        Ok(Some(plan))
+    }
+
+    /// What `RawBackend::raw_spmv` (`plan` None) and `raw_spmv_planned` do on this backend.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn spmv_enqueue<T: Element>(
         &self,
         row_offsets: &GpuBuffer<u32, R>,
         cols: &GpuBuffer<u32, R>,
         vals: &GpuBuffer<T, R>,
+        plan: Option<&GpuBuffer<u64, R>>,
         x: &GpuBuffer<T, R>,
         y: &mut GpuBuffer<T, R>,
         vector: u32,
@@ -34,6 +71,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
             row_offsets.len,
         )?;
         check_len("SpMV values (one per column index)", cols.len, vals.len)?;
+        if let Some(plan) = plan {
+            self.own(plan)?;
+            return self.spmv_planned(row_offsets, cols, vals, plan, x, y, vector);
+        }
         let mut work = self.lock();
         self.rt.make_current()?;
         let nnz = cols.len;
@@ -58,6 +99,44 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 vector,
                 dptr(scratch),
                 bytes,
+                dptr(y.device_ptr()),
+            )
+        })
+    }
+
+    /// The launch of `spmv_enqueue` over a plan of `spmv_plan` (lengths already checked).
+    #[allow(clippy::too_many_arguments)]
+    fn spmv_planned<T: Element>(
+        &self,
+        row_offsets: &GpuBuffer<u32, R>,
+        cols: &GpuBuffer<u32, R>,
+        vals: &GpuBuffer<T, R>,
+        plan: &GpuBuffer<u64, R>,
+        x: &GpuBuffer<T, R>,
+        y: &mut GpuBuffer<T, R>,
+        vector: u32,
+    ) -> Result<()> {
+        let mut work = self.lock();
+        let reports = Reports::Index {
+            what: "SpMV column",
+            limit: x.len as u64,
+        };
+        let plan_bytes = (plan.len as u64).saturating_mul(8);
+        self.launch(&mut work, "spmv", reports, |s, st| unsafe {
+            (self.table.spmv_planned)(
+                s,
+                st,
+                kind::<T>(),
+                cptr(row_offsets.device_ptr()),
+                cptr(cols.device_ptr()),
+                cptr(vals.device_ptr()),
+                cptr(x.device_ptr()),
+                x.len as u64,
+                y.len as u64,
+                cols.len as u64,
+                vector,
+                cptr(plan.device_ptr()),
+                plan_bytes,
                 dptr(y.device_ptr()),
             )
         })

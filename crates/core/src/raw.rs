@@ -393,6 +393,40 @@ pub trait RawBackend: Backend {
         y: &mut Self::Buffer<T>,
         vector: u32,
     ) -> Result<()>;
+    /// What the backend derives once from a CSR matrix's row offsets for its `raw_spmv_planned`
+    /// launches, kept with the matrix ([`crate::Csr`]) as cuSPARSE keeps its SpMV
+    /// preprocessing: on the GPU backends the first row of each chunk of nonzeros, which
+    /// `raw_spmv` derives again on every call. `None` (the default): the backend keeps nothing.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_spmv_plan(
+        &self,
+        _: Validated,
+        _row_offsets: &Self::Buffer<u32>,
+        _nnz: usize,
+    ) -> Result<Option<Self::Buffer<u64>>> {
+        Ok(None)
+    }
+    /// `raw_spmv` of a matrix whose row offsets `raw_spmv_plan` made `plan` from: the same
+    /// bits. The default ignores the plan.
+    ///
+    /// # Errors
+    /// As `raw_spmv`.
+    #[allow(clippy::too_many_arguments)]
+    fn raw_spmv_planned<T: Element>(
+        &self,
+        ok: Validated,
+        row_offsets: &Self::Buffer<u32>,
+        cols: &Self::Buffer<u32>,
+        vals: &Self::Buffer<T>,
+        _plan: &Self::Buffer<u64>,
+        x: &Self::Buffer<T>,
+        y: &mut Self::Buffer<T>,
+        vector: u32,
+    ) -> Result<()> {
+        self.raw_spmv(ok, row_offsets, cols, vals, x, y, vector)
+    }
     /// Seed 000's atomicAggInc: each thread increments `counters[slots[t]]` by one through
     /// its warp's leader and gets its own old value. A slot past the counters is the input's
     /// to check, so the backend checks every slot first: Err(IndexOutOfRange) naming the first

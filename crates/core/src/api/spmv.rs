@@ -8,13 +8,16 @@ use crate::element::Element;
 use crate::error::{Result, WavekitError};
 use crate::raw::{RawBackend, Validated};
 
-/// A CSR matrix validated on the host and kept on the device.
+/// A CSR matrix validated on the host and kept on the device, with what the backend derives
+/// from its row offsets once for every later `spmv` (the GPU backends: how its nonzeros are
+/// split between blocks, as cuSPARSE's SpMV preprocessing).
 pub struct Csr<B: Backend, T: Element> {
     rows: usize,
     cols: usize,
     row_offsets: B::Buffer<u32>,
     col_idx: B::Buffer<u32>,
     vals: B::Buffer<T>,
+    plan: Option<B::Buffer<u64>>,
     nnz: usize,
 }
 
@@ -27,12 +30,13 @@ impl<B: Backend, T: Element> std::fmt::Debug for Csr<B, T> {
             .field("row_offsets", &self.row_offsets)
             .field("col_idx", &self.col_idx)
             .field("vals", &self.vals)
+            .field("plan", &self.plan)
             .finish()
     }
 }
 
-impl<B: Backend, T: Element> Csr<B, T> {
-    /// Checks a CSR matrix (`rows + 1` monotone row offsets ending at the nonzero count, one value per column index, every column below `cols`) and uploads it.
+impl<B: RawBackend, T: Element> Csr<B, T> {
+    /// Checks a CSR matrix (`rows + 1` monotone row offsets ending at the nonzero count, one value per column index, every column below `cols`), uploads it and lets the backend prepare its SpMV launches (once, here, not on every `spmv`).
     ///
     /// # Errors
     /// `TooLarge` for `rows == usize::MAX` or more than `u32::MAX` nonzeros; `LengthMismatch` for
@@ -86,16 +90,21 @@ impl<B: Backend, T: Element> Csr<B, T> {
                 cols,
             });
         }
+        let offsets = backend.upload(row_offsets)?;
+        let plan = backend.raw_spmv_plan(Validated::new(), &offsets, col_idx.len())?;
         Ok(Csr {
             rows,
             cols,
-            row_offsets: backend.upload(row_offsets)?,
+            row_offsets: offsets,
             col_idx: backend.upload(col_idx)?,
             vals: backend.upload(vals)?,
+            plan,
             nnz: col_idx.len(),
         })
     }
+}
 
+impl<B: Backend, T: Element> Csr<B, T> {
     /// Nonzero entries.
     pub fn nnz(&self) -> usize {
         self.nnz
@@ -125,13 +134,25 @@ pub(crate) fn spmv<B: RawBackend, T: Element>(
     if a.rows == 0 {
         return Ok(());
     }
-    b.raw_spmv(
-        Validated::new(),
-        &a.row_offsets,
-        &a.col_idx,
-        &a.vals,
-        x,
-        y,
-        v,
-    )
+    match &a.plan {
+        Some(plan) => b.raw_spmv_planned(
+            Validated::new(),
+            &a.row_offsets,
+            &a.col_idx,
+            &a.vals,
+            plan,
+            x,
+            y,
+            v,
+        ),
+        None => b.raw_spmv(
+            Validated::new(),
+            &a.row_offsets,
+            &a.col_idx,
+            &a.vals,
+            x,
+            y,
+            v,
+        ),
+    }
 }
