@@ -37,12 +37,26 @@ __device__ __forceinline__ uint32_t max_u32(uint32_t a, uint32_t b) { return a <
 __device__ __forceinline__ uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 __device__ __forceinline__ uint64_t max_u64(uint64_t a, uint64_t b) { return a < b ? b : a; }
 
-// log2 of a power of two, for shifts in place of divisions: under relocatable device code (the
-// build's nvcc --device-c) a 64-bit division is a call, which costs registers.
+// log2 of a power of two up to 2^31 (vector sizes and chunks), for shifts in place of
+// divisions: under relocatable device code (the build's nvcc --device-c) a 64-bit division is a
+// call, which costs registers. The bits below it counted at once; a loop was 4% of the chunk
+// kernel's instructions at 2^20 nonzeros.
 __device__ __forceinline__ unsigned log2_pow2(uint64_t v) {
-  unsigned s = 0;
-  while ((1ull << s) < v) ++s;
-  return s;
+  return (unsigned)arch::popc((wk_lanemask_t)((uint32_t)v - 1u));
+}
+
+// bfly<OP_SUM> over groups of V lanes (a power of two up to WK_MAX_VECTOR) with the levels
+// unrolled: the same combines in the same order (d = V/2 .. 1), without bfly_shuffle's loop on
+// a run-time width, which took five instructions a level and 16% of the chunk kernel's at 2^20.
+// (32-bit integers over a whole warp keep bfly's hardware reduce.)
+template <typename A> __device__ __forceinline__ A group_sum(A v, unsigned V) {
+  if constexpr (HasRedux<OP_SUM, A>::value) {
+    if (V == WK_WARP_SIZE) return bfly<OP_SUM, A>(WK_FULL_MASK, v, V);
+  }
+#pragma unroll
+  for (unsigned d = WK_MAX_VECTOR / 2; d >= 1; d >>= 1)
+    if (d < V) v = Op<OP_SUM, A>::combine(v, shfl_xor(WK_FULL_MASK, v, d, V));
+  return v;
 }
 
 // A product vals[k] * x[c] in the accumulator type: the 16-bit floats widened first (their
@@ -103,7 +117,7 @@ __global__ void spmv_kernel(wk_status* st, const uint32_t* row_offsets, const ui
     }
     if (!ok) report(st, WK_ERR_INDEX, (row << 32) | bad);
   }
-  A r = bfly<OP_SUM, A>(WK_FULL_MASK, acc, vector);
+  A r = group_sum(acc, vector);
   if (row < rows && j == 0) y[row] = from_acc<T>(r);
 }
 
@@ -172,6 +186,10 @@ __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* c
   }
 }
 
+template <bool B> struct Flag {
+  static const bool value = B;
+};
+
 // Row offsets a block keeps in shared memory for its fold (rb..re, this many at most; a block
 // with more rows reads the rest from global memory).
 const unsigned kSpmvStagedRows = 1024;
@@ -218,24 +236,39 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   };
 
   // Rows fully in the window, a group of V lanes each; every thread runs the same trips, so the
-  // groups' butterflies always see their whole warp.
+  // groups' butterflies always see their whole warp. A block whose offsets all fit the staged
+  // ones (nearly every block) counts rows in 32 bits and reads every offset from shared memory.
   const unsigned V = vector;
   const unsigned lv = log2_pow2(V);
   const unsigned groups = blockDim.x >> lv;
   const unsigned g = threadIdx.x >> lv, j = threadIdx.x & (V - 1);
   const uint64_t nrows = span - (fits ? 0 : 1);
-  for (uint64_t base = 0; base < nrows; base += groups) {
-    const uint64_t i = base + g;
-    const bool live = i < nrows;
-    A acc = O::identity();
-    if (live) {
-      const uint32_t b = start_of(i);
-      const uint32_t e = max_u32(b, start_of(i + 1));
-      for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
+  auto fold_rows = [&](auto index, auto all_staged) {
+    typedef decltype(index) I;
+    const I n = (I)nrows;
+    for (I base = 0; base < n; base += groups) {
+      const I i = base + g;
+      const bool live = i < n;
+      A acc = O::identity();
+      if (live) {
+        auto start = [&](I r) -> uint32_t {
+          const uint32_t o = decltype(all_staged)::value || r < staged ? offs[r]
+                                                                        : row_offsets[rb + r];
+          return min_u32((o < k0 ? k0 : o > k1 ? k1 : o) - k0, lim);
+        };
+        const uint32_t b = start(i);
+        const uint32_t e = max_u32(b, start(i + 1));
+        for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
+      }
+      const A r = group_sum(acc, V);
+      if (live && j == 0) y[rb + i] = from_acc<T>(r);
     }
-    const A r = bfly<OP_SUM, A>(WK_FULL_MASK, acc, V);
-    if (live && j == 0) y[rb + i] = from_acc<T>(r);
-  }
+  };
+  // (8-byte sums keep one 64-bit form: two forms of the fold spill their registers.)
+  if (sizeof(A) == 4 && span < kSpmvStagedRows)
+    fold_rows(uint32_t(), Flag<true>());
+  else
+    fold_rows(uint64_t(), Flag<false>());
   if (fits) return;
 
   // The last row runs past the window: lanes 0..V-1 fold it window by window (lane j's next
@@ -267,7 +300,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     __syncthreads();
   }
   if (threadIdx.x < WK_WARP_SIZE) {
-    const A r = bfly<OP_SUM, A>(WK_FULL_MASK, mine ? acc : O::identity(), V);
+    const A r = group_sum(mine ? acc : O::identity(), V);
     if (threadIdx.x == 0) y[re - 1] = from_acc<T>(r);
   }
 }

@@ -14,7 +14,8 @@ use wavekit_core::error::{Result, WavekitError};
 impl<R: GpuRuntime> GpuBackend<R> {
     /// What `RawBackend::raw_spmv_plan` does on this backend: the first row of each chunk of
     /// nonzeros, which the launcher of `raw_spmv` otherwise derives into its scratch on every
-    /// call. Waited for, as an upload is, so the matrix is whole when `Csr::new` returns.
+    /// call. Waited for, as an upload is, so the matrix is whole when `Csr::new` returns; the
+    /// wait reports no error of earlier queued work (that stays for the next synchronisation).
     pub(crate) fn spmv_plan(
         &self,
         row_offsets: &GpuBuffer<u32, R>,
@@ -41,7 +42,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             )
         })?;
         drop(work);
-        self.synchronize()?;
+        // The stream only, not the status words: an error an earlier call queued stays pending
+        // for the caller's next synchronisation, as around an upload.
+        self.rt.synchronize()?;
         Ok(Some(plan))
     }
 
