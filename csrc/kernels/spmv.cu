@@ -230,8 +230,9 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   // Row rb + i's start inside the block's nonzeros, relative to k0 (clamped into the window,
   // which only offsets the host would have refused can leave).
   const uint32_t lim = w1 - k0;
-  auto start_of = [&](uint64_t i) -> uint32_t {
-    const uint32_t o = i < staged ? offs[i] : row_offsets[rb + i];
+  // all_staged (Flag<true>): the caller knows i < staged.
+  auto start_of = [&](auto i, auto all_staged) -> uint32_t {
+    const uint32_t o = decltype(all_staged)::value || i < staged ? offs[i] : row_offsets[rb + i];
     return min_u32((o < k0 ? k0 : o > k1 ? k1 : o) - k0, lim);
   };
 
@@ -251,13 +252,8 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
       const bool live = i < n;
       A acc = O::identity();
       if (live) {
-        auto start = [&](I r) -> uint32_t {
-          const uint32_t o = decltype(all_staged)::value || r < staged ? offs[r]
-                                                                        : row_offsets[rb + r];
-          return min_u32((o < k0 ? k0 : o > k1 ? k1 : o) - k0, lim);
-        };
-        const uint32_t b = start(i);
-        const uint32_t e = max_u32(b, start(i + 1));
+        const uint32_t b = start_of(i, all_staged);
+        const uint32_t e = max_u32(b, start_of((I)(i + 1), all_staged));
         for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
       }
       const A r = group_sum(acc, V);
@@ -275,7 +271,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   // item is k0 + k), the block refilling the window between.
   const bool mine = threadIdx.x < V;
   A acc = O::identity();
-  uint32_t k = start_of(span - 1) + j;
+  uint32_t k = start_of(span - 1, Flag<false>()) + j;
   uint32_t w0 = 0;
   uint32_t wend = w1 - k0;
   const uint32_t kend = k1 - k0;
