@@ -13,10 +13,15 @@
 // can run past its chunk; when it does not fit the shared window, the block streams that row
 // through the window while the first V lanes keep folding it.
 //
+// With groups of 16 or 32 lanes, a row of up to 8 items (a skewed matrix's many short rows
+// under the V its mean length picks) is folded by one thread alone, the butterfly's levels in
+// registers, and the groups take only the other rows (fold_short_first): the same bits.
+//
 // Which rows a block owns (row_begin, the first row starting in each chunk) is the matrix's
 // partition: spmv_balanced derives it in a pass of its own before every launch, spmv_plan once
 // for a matrix that keeps it (the API's Csr), and spmv_planned is then one launch, 3-17% faster
-// (BENCHMARKS.md "SpMV: the partition made once").
+// (BENCHMARKS.md "SpMV: the partition made once"). spmv_planned also knows the matrix's longest
+// row, and gives small matrices of even rows to spmv_kernel (kSpmvVectorNnz).
 //
 // The gather is bound by L2 latency and the fold by shared memory and shuffles, so blocks must
 // overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
@@ -197,19 +202,24 @@ const unsigned kSpmvStagedRows = 1024;
 const unsigned kGather = 4;
 // Blocks an SM the chunk kernel is compiled for (see the top of the file).
 const unsigned kSpmvBlocks = 6;
+// The longest row a thread folds alone (fold_short_first).
+const unsigned kSpmvShortRow = 8;
 
 // Positions inside the matrix fit 32 bits (the offsets are u32, so nnz < 2^32).
 template <typename T, unsigned BLOCKS>
 __global__ void __launch_bounds__(kBlock, BLOCKS)
     spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
                       const T* vals, const T* x, uint64_t x_len, uint64_t rows, uint64_t nnz,
-                      uint32_t vector, const uint64_t* row_begin, T* y) {
+                      uint32_t vector, uint32_t short_rows, const uint64_t* row_begin, T* y) {
   // Products and sums in the accumulator type (float for the 16-bit floats), each row rounded
   // once.
   typedef typename Elem<T>::Acc A;
   typedef Op<OP_SUM, A> O;
   WK_SHARED(A, prod, kSpmvWindow);
   WK_SHARED(uint32_t, offs, kSpmvStagedRows);
+  // The rows left to the groups when short rows go a thread each (fold_short_first).
+  WK_SHARED(uint16_t, longs, kSpmvStagedRows);
+  WK_SHARED_VAR(uint32_t, nlongs);
   // Clamped into the matrix, so a partition made for another matrix cannot move a load or a
   // store out of it.
   const uint64_t rb = min_u64(row_begin[blockIdx.x], rows);
@@ -260,11 +270,58 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
       if (live && j == 0) y[rb + i] = from_acc<T>(r);
     }
   };
+  // Rows of at most `short_rows` (<= V) items a thread each, then the others a group each. With
+  // no more items than lanes, lane j of the group holds item j alone (the identity, -0.0 for
+  // float Sum, added exactly) and the butterfly's lanes past the row's pow2 ceiling P only ever
+  // add identities, so lane 0's result is the butterfly over P values: the thread adds
+  // w[j] + w[j + d] for d = P/2 .. 1 as lane j does, the same bits. Most rows of a skewed
+  // matrix are far shorter than the V its mean length picks, and leave most of a group idle.
+  auto fold_short_first = [&]() {
+    const uint32_t n = (uint32_t)nrows;
+    if (threadIdx.x == 0) nlongs = 0;
+    __syncthreads();
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+      const uint32_t b = start_of(i, Flag<true>());
+      const uint32_t len = max_u32(b, start_of(i + 1, Flag<true>())) - b;
+      if (len > short_rows) {
+        longs[atomicAdd(&nlongs, 1u)] = (uint16_t)i;
+        continue;
+      }
+      A w[kSpmvShortRow];
+#pragma unroll
+      for (unsigned k = 0; k < kSpmvShortRow; ++k) w[k] = k < len ? prod[b + k] : O::identity();
+#pragma unroll
+      // (d < len is d < P for a power of two d.)
+      for (unsigned d = kSpmvShortRow / 2; d >= 1; d >>= 1)
+        if (d < len)
+#pragma unroll
+          for (unsigned k = 0; k < d; ++k) w[k] = O::combine(w[k], w[k + d]);
+      y[rb + i] = from_acc<T>(w[0]);
+    }
+    __syncthreads();
+    const uint32_t nl = nlongs;
+    for (uint32_t base = 0; base < nl; base += groups) {
+      const bool live = base + g < nl;
+      const uint32_t i = live ? longs[base + g] : 0;
+      A acc = O::identity();
+      if (live) {
+        const uint32_t b = start_of(i, Flag<true>());
+        const uint32_t e = max_u32(b, start_of(i + 1, Flag<true>()));
+        for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
+      }
+      const A r = group_sum(acc, V);
+      if (live && j == 0) y[rb + i] = from_acc<T>(r);
+    }
+  };
   // (8-byte sums keep one 64-bit form: two forms of the fold spill their registers.)
-  if (sizeof(A) == 4 && span < kSpmvStagedRows)
-    fold_rows(uint32_t(), Flag<true>());
-  else
+  if (sizeof(A) == 4 && span < kSpmvStagedRows) {
+    if (short_rows > 0)
+      fold_short_first();
+    else
+      fold_rows(uint32_t(), Flag<true>());
+  } else {
     fold_rows(uint64_t(), Flag<false>());
+  }
   if (fits) return;
 
   // The last row runs past the window: lanes 0..V-1 fold it window by window (lane j's next
@@ -310,6 +367,17 @@ uint64_t spmv_scratch(uint64_t nnz) { return round_up((nnz / 256 + 2) * sizeof(u
 
 namespace {
 
+// The planned SpMV takes the vector kernel when no row has more than two items a lane and the
+// matrix is at most this many nonzeros: there a block of the chunk kernel is one serial gather
+// then fold in a single wave, and the vector kernel's many short blocks finish first (regular
+// rows of 8..64 at V = 32: BENCHMARKS.md "SpMV: short rows a thread each"); above it, the
+// chunk kernel is as fast or faster. longest_row is the host's count (Csr::new) and only picks
+// the kernel: both read within the row offsets whatever it says.
+const uint64_t kSpmvVectorNnz = 1ull << 22;
+
+// Variant bit: every row folded by a group (no fold_short_first).
+const unsigned kGroupsOnly = 512;
+
 // row_begin of the matrix's chunks of `chunk` nonzeros into `plan`.
 int plan_launch(host::stream_t s, const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
                 uint64_t chunk, void* plan, uint64_t plan_bytes) {
@@ -332,17 +400,21 @@ int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_
   const uint64_t chunks = (nnz + chunk - 1) / chunk;
   if (chunks > 0x7fffffffull) return WK_ERR_ARG;
   const unsigned grid = (unsigned)chunks;
-  if (variant == 4) {
+  // Short rows a thread each where a group is at least twice the longest of them (the
+  // equivalence needs an item a lane at most; smaller groups fold short rows cheaply).
+  const uint32_t short_rows =
+      !(variant & kGroupsOnly) && vector >= 2 * kSpmvShortRow ? kSpmvShortRow : 0;
+  if ((variant & 15) == 4) {
     WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 4>)(
         st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, rows, nnz, vector,
-        row_begin, (float*)y);
+        short_rows, row_begin, (float*)y);
     return host::launch_error();
   }
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<T, kSpmvBlocks>)(
-        st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, rows, nnz, vector, row_begin,
-        (T*)y);
+        st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, rows, nnz, vector,
+        short_rows, row_begin, (T*)y);
     return host::launch_error();
   });
 }
@@ -353,13 +425,14 @@ int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_
 // vector kernel (spmv_kernel), 4 (f32 only) for the chunk kernel compiled for four blocks an
 // SM; (variant / 16) % 16, when not 0, is log2 of the chunk (8..12) in place of spmv_chunk's;
 // bit 256 skips the row_begin pass (the scratch already holds it for this matrix and chunk: a
-// prepared partition, as spmv_planned).
+// prepared partition, as spmv_planned); bit 512 (kGroupsOnly) folds every row by a group.
 int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                            const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                            uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
                            uint64_t scratch_bytes, void* y, unsigned variant) {
   const unsigned chunk_log = (variant >> 4) & 15;
   const bool prepared = (variant & 256) != 0;
+  const unsigned groups_only = variant & kGroupsOnly;
   variant &= 15;
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
   if (chunk_log != 0 && (chunk_log < 8 || chunk_log > 12)) return WK_ERR_ARG;
@@ -377,7 +450,7 @@ int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const ui
     if (rc) return rc;
   }
   return chunks_launch(s, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz, vector, chunk,
-                       (const uint64_t*)scratch, y, variant);
+                       (const uint64_t*)scratch, y, variant | groups_only);
 }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
@@ -398,10 +471,11 @@ int spmv_plan_launch(void* stream, const uint32_t* row_offsets, uint64_t rows, u
 int spmv_planned_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                         const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                         uint64_t rows, uint64_t nnz, uint32_t vector, const void* plan,
-                        uint64_t plan_bytes, void* y) {
+                        uint64_t plan_bytes, uint64_t longest_row, void* y) {
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
   if (rows == 0) return 0;
-  if (nnz == 0)
+  // No nonzeros, or rows even enough for the vector kernel (above).
+  if (nnz == 0 || (nnz <= kSpmvVectorNnz && longest_row <= 2ull * vector))
     return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
   if (plan_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
   return chunks_launch(as_stream(stream), st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,

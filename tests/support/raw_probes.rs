@@ -206,7 +206,8 @@ pub fn spmv_with_columns_past_x_and_short_buffers<R: GpuRuntime>(b: &GpuBackend<
 
 pub fn spmv_planned_with_another_matrix_plan<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
     // A matrix of 3000 rows, one nonzero each, and its own plan: the planned launch gives the
-    // vector-kernel bits.
+    // vector-kernel bits. The longest row passed as unknown (usize::MAX) keeps the planned
+    // launch on the chunk kernel, whose partition is what this probes.
     let rows = 3000usize;
     let offsets: Vec<u32> = (0..=rows as u32).collect();
     let cols: Vec<u32> = (0..rows as u32).collect();
@@ -222,7 +223,7 @@ pub fn spmv_planned_with_another_matrix_plan<R: GpuRuntime>(b: &GpuBackend<R>, _
         .raw_spmv_plan(token(), &o, rows)
         .unwrap()
         .expect("a GPU plan");
-    b.raw_spmv_planned(token(), &o, &c, &v, &plan, &x, &mut y, 1)
+    b.raw_spmv_planned(token(), &o, &c, &v, &plan, usize::MAX, &x, &mut y, 1)
         .unwrap();
     let want: Vec<f32> = vals.iter().map(|a| a * 2.0).collect();
     assert_eq!(b.download(&y).unwrap(), want);
@@ -235,7 +236,7 @@ pub fn spmv_planned_with_another_matrix_plan<R: GpuRuntime>(b: &GpuBackend<R>, _
         .unwrap()
         .expect("a GPU plan");
     b.write(&mut y, &vec![-1.0f32; rows]).unwrap();
-    b.raw_spmv_planned(token(), &o, &c, &v, &other, &x, &mut y, 1)
+    b.raw_spmv_planned(token(), &o, &c, &v, &other, usize::MAX, &x, &mut y, 1)
         .unwrap();
     b.synchronize().unwrap();
     let got = b.download(&y).unwrap();
@@ -247,7 +248,7 @@ pub fn spmv_planned_with_another_matrix_plan<R: GpuRuntime>(b: &GpuBackend<R>, _
     // blocks past row 3 are clamped to nothing; the first covers every row.
     let (sc, sv) = (b.upload(&cols).unwrap(), b.upload(&vals).unwrap());
     let mut y3 = b.alloc::<f32>(3).unwrap();
-    b.raw_spmv_planned(token(), &so, &sc, &sv, &plan, &x, &mut y3, 1)
+    b.raw_spmv_planned(token(), &so, &sc, &sv, &plan, usize::MAX, &x, &mut y3, 1)
         .unwrap();
     let row1 = vals.iter().fold(0.0f32, |acc, a| acc + a * 2.0);
     assert_eq!(b.download(&y3).unwrap(), [0.0, row1, 0.0]);

@@ -515,11 +515,20 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         cols: &GpuBuffer<u32, R>,
         vals: &GpuBuffer<T, R>,
         plan: &GpuBuffer<u64, R>,
+        longest_row: usize,
         x: &GpuBuffer<T, R>,
         y: &mut GpuBuffer<T, R>,
         vector: u32,
     ) -> Result<()> {
-        self.spmv_enqueue(row_offsets, cols, vals, Some(plan), x, y, vector)
+        self.spmv_enqueue(
+            row_offsets,
+            cols,
+            vals,
+            Some((plan, longest_row)),
+            x,
+            y,
+            vector,
+        )
     }
 
     fn raw_atomic_agg_inc(

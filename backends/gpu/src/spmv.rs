@@ -55,7 +55,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         row_offsets: &GpuBuffer<u32, R>,
         cols: &GpuBuffer<u32, R>,
         vals: &GpuBuffer<T, R>,
-        plan: Option<&GpuBuffer<u64, R>>,
+        plan: Option<(&GpuBuffer<u64, R>, usize)>,
         x: &GpuBuffer<T, R>,
         y: &mut GpuBuffer<T, R>,
         vector: u32,
@@ -74,9 +74,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             row_offsets.len,
         )?;
         check_len("SpMV values (one per column index)", cols.len, vals.len)?;
-        if let Some(plan) = plan {
+        if let Some((plan, longest_row)) = plan {
             self.own(plan)?;
-            return self.spmv_planned(row_offsets, cols, vals, plan, x, y, vector);
+            return self.spmv_planned(row_offsets, cols, vals, (plan, longest_row), x, y, vector);
         }
         let mut work = self.lock();
         self.rt.make_current()?;
@@ -107,14 +107,15 @@ impl<R: GpuRuntime> GpuBackend<R> {
         })
     }
 
-    /// The launch of `spmv_enqueue` over a plan of `spmv_plan` (lengths already checked).
+    /// The launch of `spmv_enqueue` over a plan of `spmv_plan` and the matrix's longest row
+    /// (lengths already checked).
     #[allow(clippy::too_many_arguments)]
     fn spmv_planned<T: Element>(
         &self,
         row_offsets: &GpuBuffer<u32, R>,
         cols: &GpuBuffer<u32, R>,
         vals: &GpuBuffer<T, R>,
-        plan: &GpuBuffer<u64, R>,
+        (plan, longest_row): (&GpuBuffer<u64, R>, usize),
         x: &GpuBuffer<T, R>,
         y: &mut GpuBuffer<T, R>,
         vector: u32,
@@ -140,6 +141,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 vector,
                 cptr(plan.device_ptr()),
                 plan_bytes,
+                longest_row as u64,
                 dptr(y.device_ptr()),
             )
         })

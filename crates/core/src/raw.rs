@@ -408,8 +408,9 @@ pub trait RawBackend: Backend {
     ) -> Result<Option<Self::Buffer<u64>>> {
         Ok(None)
     }
-    /// `raw_spmv` of a matrix whose row offsets `raw_spmv_plan` made `plan` from: the same
-    /// bits. The default ignores the plan.
+    /// `raw_spmv` of a matrix whose row offsets `raw_spmv_plan` made `plan` from, and whose
+    /// longest row has `longest_row` nonzeros (a backend may pick its kernel by it): the same
+    /// bits. The default ignores both.
     ///
     /// # Errors
     /// As `raw_spmv`.
@@ -421,6 +422,7 @@ pub trait RawBackend: Backend {
         cols: &Self::Buffer<u32>,
         vals: &Self::Buffer<T>,
         _plan: &Self::Buffer<u64>,
+        _longest_row: usize,
         x: &Self::Buffer<T>,
         y: &mut Self::Buffer<T>,
         vector: u32,

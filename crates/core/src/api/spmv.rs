@@ -19,6 +19,7 @@ pub struct Csr<B: Backend, T: Element> {
     vals: B::Buffer<T>,
     plan: Option<B::Buffer<u64>>,
     nnz: usize,
+    longest_row: usize,
 }
 
 impl<B: Backend, T: Element> std::fmt::Debug for Csr<B, T> {
@@ -31,6 +32,7 @@ impl<B: Backend, T: Element> std::fmt::Debug for Csr<B, T> {
             .field("col_idx", &self.col_idx)
             .field("vals", &self.vals)
             .field("plan", &self.plan)
+            .field("longest_row", &self.longest_row)
             .finish()
     }
 }
@@ -90,6 +92,12 @@ impl<B: RawBackend, T: Element> Csr<B, T> {
                 cols,
             });
         }
+        // Offsets checked monotone above.
+        let longest_row = row_offsets
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()
+            .unwrap_or(0);
         let offsets = backend.upload(row_offsets)?;
         let plan = backend.raw_spmv_plan(Validated::new(), &offsets, col_idx.len())?;
         Ok(Csr {
@@ -100,6 +108,7 @@ impl<B: RawBackend, T: Element> Csr<B, T> {
             vals: backend.upload(vals)?,
             plan,
             nnz: col_idx.len(),
+            longest_row,
         })
     }
 }
@@ -141,6 +150,7 @@ pub(crate) fn spmv<B: RawBackend, T: Element>(
             &a.col_idx,
             &a.vals,
             plan,
+            a.longest_row,
             x,
             y,
             v,

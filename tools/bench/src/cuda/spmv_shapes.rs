@@ -1,8 +1,8 @@
 //! CUDA-only rows of the balanced SpMV kernel in other shapes against its default launch (the
 //! partition derived on every call, six blocks an SM) in the same run on the bench's SpMV
-//! matrices: the partition prepared once, four blocks an SM, other chunk sizes, and the
-//! vector kernel. Every result is checked bit for bit
-//! against the reference before and after it is timed.
+//! matrices: the partition prepared once, four blocks an SM, other chunk sizes, the vector
+//! kernel, and every row folded by a group (no short rows a thread each). Every result is
+//! checked bit for bit against the reference before and after it is timed.
 
 use super::ffi;
 use super::timer::{DeviceTimer, check};
@@ -21,9 +21,13 @@ use wavekit_conformance::reference;
 /// spmv_balanced_launch_b's bit for a launch without the row_begin pass, its partition left in
 /// the scratch by an earlier call on the same matrix.
 const PREPARED: u32 = 256;
+/// spmv_balanced_launch_b's bit for every row folded by a group of V lanes (no short rows a
+/// thread each).
+const GROUPS_ONLY: u32 = 512;
 
 /// One row: the SpMV of `kind` rows in shape `variant` (spmv_balanced_launch_b's argument:
-/// 1 the vector kernel, 4 four blocks an SM, log2 of the chunk times 16, `PREPARED`).
+/// 1 the vector kernel, 4 four blocks an SM, log2 of the chunk times 16, `PREPARED`,
+/// `GROUPS_ONLY`).
 macro_rules! shape_case {
     ($name:literal, $kind:expr, $variant:expr) => {
         Case {
@@ -39,6 +43,16 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
     vec![
         shape_case!("spmv regular 8..64 partition prepared", Regular, PREPARED),
         shape_case!("spmv power-law partition prepared", PowerLaw, PREPARED),
+        shape_case!(
+            "spmv regular 8..64 prepared, rows a group each",
+            Regular,
+            PREPARED | GROUPS_ONLY
+        ),
+        shape_case!(
+            "spmv power-law prepared, rows a group each",
+            PowerLaw,
+            PREPARED | GROUPS_ONLY
+        ),
         shape_case!("spmv regular 8..64 blocks=4", Regular, 4),
         shape_case!("spmv regular 8..64 vector kernel", Regular, 1),
         shape_case!("spmv regular 8..64 chunk=512", Regular, 9 << 4),
