@@ -254,21 +254,23 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   const unsigned groups = blockDim.x >> lv;
   const unsigned g = threadIdx.x >> lv, j = threadIdx.x & (V - 1);
   const uint64_t nrows = span - (fits ? 0 : 1);
+  // Row rb + i folded by this thread's group in the documented order; every lane of the warp
+  // comes (live or not) for the butterfly.
+  auto fold_in_group = [&](bool live, auto i, auto all_staged) {
+    typedef decltype(i) I;
+    A acc = O::identity();
+    if (live) {
+      const uint32_t b = start_of(i, all_staged);
+      const uint32_t e = max_u32(b, start_of((I)(i + 1), all_staged));
+      for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
+    }
+    const A r = group_sum(acc, V);
+    if (live && j == 0) y[rb + i] = from_acc<T>(r);
+  };
   auto fold_rows = [&](auto index, auto all_staged) {
     typedef decltype(index) I;
     const I n = (I)nrows;
-    for (I base = 0; base < n; base += groups) {
-      const I i = base + g;
-      const bool live = i < n;
-      A acc = O::identity();
-      if (live) {
-        const uint32_t b = start_of(i, all_staged);
-        const uint32_t e = max_u32(b, start_of((I)(i + 1), all_staged));
-        for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
-      }
-      const A r = group_sum(acc, V);
-      if (live && j == 0) y[rb + i] = from_acc<T>(r);
-    }
+    for (I base = 0; base < n; base += groups) fold_in_group(base + g < n, (I)(base + g), all_staged);
   };
   // Rows of at most `short_rows` (<= V) items a thread each, then the others a group each. With
   // no more items than lanes, lane j of the group holds item j alone (the identity, -0.0 for
@@ -302,15 +304,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     const uint32_t nl = nlongs;
     for (uint32_t base = 0; base < nl; base += groups) {
       const bool live = base + g < nl;
-      const uint32_t i = live ? longs[base + g] : 0;
-      A acc = O::identity();
-      if (live) {
-        const uint32_t b = start_of(i, Flag<true>());
-        const uint32_t e = max_u32(b, start_of(i + 1, Flag<true>()));
-        for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
-      }
-      const A r = group_sum(acc, V);
-      if (live && j == 0) y[rb + i] = from_acc<T>(r);
+      fold_in_group(live, live ? (uint32_t)longs[base + g] : 0u, Flag<true>());
     }
   };
   // (8-byte sums keep one 64-bit form: two forms of the fold spill their registers.)

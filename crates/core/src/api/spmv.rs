@@ -10,7 +10,8 @@ use crate::raw::{RawBackend, Validated};
 
 /// A CSR matrix validated on the host and kept on the device, with what the backend derives
 /// from its row offsets once for every later `spmv` (the GPU backends: how its nonzeros are
-/// split between blocks, as cuSPARSE's SpMV preprocessing).
+/// split between blocks, as cuSPARSE's SpMV preprocessing) and its longest row, counted on the
+/// host, by which a backend may pick its kernel.
 pub struct Csr<B: Backend, T: Element> {
     rows: usize,
     cols: usize,
