@@ -217,8 +217,9 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   typedef Op<OP_SUM, A> O;
   WK_SHARED(A, prod, kSpmvWindow);
   WK_SHARED(uint32_t, offs, kSpmvStagedRows);
-  // The rows left to the groups when short rows go a thread each (fold_short_first).
-  WK_SHARED(uint16_t, longs, kSpmvStagedRows);
+  // The rows left to the groups when short rows go a thread each (fold_short_first, 4-byte
+  // sums only: 8-byte ones would need more shared memory than six blocks an SM have).
+  WK_SHARED(uint16_t, longs, sizeof(A) == 4 ? kSpmvStagedRows : 1);
   WK_SHARED_VAR(uint32_t, nlongs);
   // Clamped into the matrix, so a partition made for another matrix cannot move a load or a
   // store out of it.
