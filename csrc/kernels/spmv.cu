@@ -27,7 +27,7 @@
 // overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
 // registers) measured slower, and the compiler's own choice (66 registers, three blocks) up to
 // 15% slower (BENCHMARKS.md "SpMV: the balanced kernel at six blocks an SM").
-#include "device.h"
+#include "bfly_fold.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -275,9 +275,9 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   };
   // Rows of at most `short_rows` (<= V) items a thread each, then the others a group each. With
   // no more items than lanes, lane j of the group holds item j alone (the identity, -0.0 for
-  // float Sum, added exactly) and the butterfly's lanes past the row's pow2 ceiling P only ever
-  // add identities, so lane 0's result is the butterfly over P values: the thread adds
-  // w[j] + w[j + d] for d = P/2 .. 1 as lane j does, the same bits. Most rows of a skewed
+  // float Sum, added exactly) and the butterfly's lanes past the row's items only ever add
+  // identities, so lane 0's result is the canonical butterfly over the row's items in
+  // registers (bfly_fold, which bfly_rows and peer_all_reduce share): the same bits. Most rows of a skewed
   // matrix are far shorter than the V its mean length picks, and leave most of a group idle.
   auto fold_short_first = [&]() {
     const uint32_t n = (uint32_t)nrows;
@@ -293,13 +293,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
       A w[kSpmvShortRow];
 #pragma unroll
       for (unsigned k = 0; k < kSpmvShortRow; ++k) w[k] = k < len ? prod[b + k] : O::identity();
-#pragma unroll
-      // (d < len is d < P for a power of two d.)
-      for (unsigned d = kSpmvShortRow / 2; d >= 1; d >>= 1)
-        if (d < len)
-#pragma unroll
-          for (unsigned k = 0; k < d; ++k) w[k] = O::combine(w[k], w[k + d]);
-      y[rb + i] = from_acc<T>(w[0]);
+      y[rb + i] = from_acc<T>(bfly_fold<OP_SUM, A, kSpmvShortRow>(w, len));
     }
     __syncthreads();
     const uint32_t nl = nlongs;
