@@ -6,7 +6,8 @@
 //!   f32, 1 MiB .. 1 GiB, as bus bandwidth (bytes × 2(R-1)/R per second, nccl-tests' rule);
 //! - scaling (`--scale-log2 K`): the reproducible sum of 2^K f32 sharded evenly over the ranks,
 //!   `--scale-reps` times (default 10, after 2 warm-ups): the median time and the bits, to set
-//!   beside the same command on fewer GPUs.
+//!   beside the same command on fewer GPUs; then the same sum planned once (`plan_reduce`) and
+//!   run as `reduce_into` plus a wait for the stream, timed the same way.
 //! - parts (`--parts`): the reproducible allreduce's steps timed alone (examples/nccl_bench/
 //!   parts.rs), and with `--sort-log2` the sort's local sort and all-to-all;
 //! - sort (`--sort-log2 K`): the distributed stable sort of 2^K random u32 keys, then of 2^K
@@ -172,11 +173,32 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
     let shard = comm.backend().upload(&fill(layout.range(comm.rank())))?;
     let (median_s, distinct) = repeated_sums(comm, &shard, 2, reps)?;
     let ms = median_s * 1e3;
+    // The same sum planned once (`plan_reduce`), each call `reduce_into` a device value and a
+    // wait for the stream: no handshake, no host round trip inside, no allocation.
+    let b = comm.backend();
+    let mut plan = comm.plan_reduce::<f32>(shard.len(), ReduceOp::Sum, Mode::Reproducible)?;
+    let mut out = b.alloc::<f32>(1)?;
+    let mut times = Vec::with_capacity(reps);
+    let mut planned_bits: Vec<u32> = Vec::new();
+    for i in 0..2 + reps {
+        let t = Instant::now();
+        comm.reduce_into(&mut plan, &shard, &mut out)?;
+        comm.synchronize()?;
+        if i >= 2 {
+            times.push(t.elapsed());
+        }
+        let v = b.download(&out)?[0].to_bits();
+        if !planned_bits.contains(&v) {
+            planned_bits.push(v);
+        }
+    }
+    let planned_ms = median(times) * 1e3;
     say(format!(
-        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?}",
+        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?} planned_ms={planned_ms:.3} planned_bits={:?}",
         comm.world(),
         (n * 4) as f64 / ms / 1e6,
-        hex(&distinct)
+        hex(&distinct),
+        hex(&planned_bits)
     ));
     Ok(())
 }

@@ -92,14 +92,22 @@ def render(d):
                 "f32 array, shards even, median of 10 calls after 2 warm-ups, host time to the "
                 "value on every rank; efficiency = time on 1 GPU / (GPUs × time), in the same "
                 "launch mode.", ""]
-        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits |")
-        out.append("|---|---|---|---|---|---|---|")
+        pbase = {mode: float(s["planned_ms"]) for g, mode, s in scale if g == 1 and "planned_ms" in s}
+        out[-2] += (" Planned: the same sum through one `plan_reduce`, each call `reduce_into` a "
+                    "device value and a wait for the stream (no handshake or host round trip "
+                    "inside), timed the same way; its efficiency against the planned 1-GPU time.")
+        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits | planned | planned efficiency | planned bits |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
         for g, mode, r in sorted(scale, key=lambda x: (x[1], x[0])):
             t = float(r["median_ms"])
             b = base.get(mode)
             sp = f"{b / t:.2f}x" if b else "?"
             eff = f"{100 * b / (g * t):.0f}%" if b else "?"
-            out.append(f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} |")
+            pt = float(r["planned_ms"]) if "planned_ms" in r else None
+            pb = pbase.get(mode)
+            pcol = f"{pt:.3f} ms" if pt else "—"
+            peff = f"{100 * pb / (g * pt):.0f}%" if pt and pb else "—"
+            out.append(f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} | {pcol} | {peff} | {bits(r.get('planned_bits')) if pt else '—'} |")
     for (g, mode), r in sorted(runs.items()):
         if not r["bw"]:
             continue

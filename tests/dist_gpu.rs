@@ -262,3 +262,142 @@ fn nccl_a_rank_that_never_calls_is_rank_lost_everywhere() {
     drop(idle);
     eprintln!("done after {:?}", start.elapsed());
 }
+
+/// The planned reduce, count_if and histogram (`Comm::plan_*`, then the `_into` forms) enqueue
+/// only device work: every rank captures its three calls into a CUDA graph on its backend's
+/// stream (a host wait or an allocation inside would end the capture with an error), launches
+/// the graph, and gets the single-device results; new data written into the same shard buffers
+/// and the graph launched again gives the new array's results. Uneven shards with boundaries
+/// inside reduce tiles, so the edge exchange is in the graph too. Runs on one GPU or more.
+#[cfg(feature = "nccl")]
+#[test]
+#[ignore = "needs a CUDA GPU and the NCCL wheel"]
+fn nccl_planned_collectives_run_from_a_cuda_graph() {
+    use wavekit::cuda::cudarc::driver::sys;
+    let gpus = wavekit::cuda::device_count();
+    assert!(gpus >= 1, "needs a GPU");
+    let n = (1 << 20) + 4321;
+    let arrays: Vec<Vec<f32>> = (0..2u64)
+        .map(|a| {
+            (0..n as u64)
+                .map(|i| ((splitmix(i ^ (a << 40)) >> 40) as f32).sqrt() - 2000.0)
+                .collect()
+        })
+        .collect();
+    let keys: Vec<Vec<u32>> = (0..2u64)
+        .map(|a| {
+            (0..n as u64)
+                .map(|i| (splitmix(i + a) % 70) as u32)
+                .collect()
+        })
+        .collect();
+    let one = wavekit::cpu::CpuBackend::new(wavekit::WarpWidth::W32);
+    let want: Vec<(u32, u64, Vec<u64>)> = (0..2)
+        .map(|a| {
+            let sum = one.reduce(&one.upload(&arrays[a]).unwrap(), ReduceOp::Sum);
+            let count = arrays[a].iter().filter(|&&x| x > 0.0).count() as u64;
+            let mut hist = vec![0u64; 65];
+            for &k in &keys[a] {
+                hist[(k as usize).min(64)] += 1;
+            }
+            (sum.unwrap().to_bits(), count, hist)
+        })
+        .collect();
+    let mut lens = vec![n / gpus; gpus];
+    lens[0] += n % gpus;
+    if gpus > 1 {
+        lens[0] += 1234;
+        lens[1] -= 1234;
+    }
+    let layout = Layout::from_lens(&lens);
+    let check = |rc: sys::CUresult, what: &str| {
+        assert_eq!(rc, sys::CUresult::CUDA_SUCCESS, "{what}");
+    };
+    let backends = (0..gpus).map(|i| wavekit::cuda::open(i).unwrap()).collect();
+    let ranks = NcclTransport::init_all(Vendor::Nccl, backends).unwrap();
+    std::thread::scope(|s| {
+        let hs: Vec<_> = ranks
+            .into_iter()
+            .map(|t| {
+                let (arrays, keys, layout, want) = (&arrays, &keys, &layout, &want);
+                s.spawn(move || {
+                    let c = Comm::new(t);
+                    let b = c.backend();
+                    let range = layout.range(c.rank());
+                    let mut shard = b.upload(&arrays[0][range.clone()]).unwrap();
+                    let mut ks = b.upload(&keys[0][range.clone()]).unwrap();
+                    let mut reduce = c
+                        .plan_reduce::<f32>(shard.len(), ReduceOp::Sum, Mode::Reproducible)
+                        .unwrap();
+                    let mut count = c
+                        .plan_count_if::<f32>(shard.len(), Predicate::Gt(0.0))
+                        .unwrap();
+                    let mut hist = c.plan_histogram(ks.len(), 64).unwrap();
+                    let mut sum = b.alloc::<f32>(1).unwrap();
+                    let mut n_pos = b.alloc::<u64>(1).unwrap();
+                    let mut counts = b.alloc::<u64>(65).unwrap();
+                    let allocations = b.device_allocations();
+                    let stream = b.runtime().stream() as sys::CUstream;
+                    b.runtime().make_current().unwrap();
+                    let mut graph: sys::CUgraph = std::ptr::null_mut();
+                    // SAFETY: this thread's stream of the current context; thread-local
+                    // capture, so the other ranks' threads capture their own.
+                    check(
+                        unsafe {
+                            sys::cuStreamBeginCapture_v2(
+                                stream,
+                                sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+                            )
+                        },
+                        "begin capture",
+                    );
+                    c.reduce_into(&mut reduce, &shard, &mut sum).unwrap();
+                    c.count_if_into(&mut count, &shard, &mut n_pos).unwrap();
+                    c.histogram_into(&mut hist, &ks, &mut counts).unwrap();
+                    // SAFETY: ends the capture begun above on the same stream.
+                    check(
+                        unsafe { sys::cuStreamEndCapture(stream, &mut graph) },
+                        "end capture (a host wait inside would have broken it)",
+                    );
+                    assert_eq!(
+                        b.device_allocations(),
+                        allocations,
+                        "allocated while captured"
+                    );
+                    let mut exec: sys::CUgraphExec = std::ptr::null_mut();
+                    // SAFETY: the graph captured above.
+                    check(
+                        unsafe { sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0) },
+                        "instantiate",
+                    );
+                    let mut got = Vec::new();
+                    for a in 0..2 {
+                        if a == 1 {
+                            b.write(&mut shard, &arrays[1][range.clone()]).unwrap();
+                            b.write(&mut ks, &keys[1][range.clone()]).unwrap();
+                        }
+                        // SAFETY: the instantiated graph, on the stream it was captured on.
+                        check(unsafe { sys::cuGraphLaunch(exec, stream) }, "launch");
+                        c.synchronize().unwrap();
+                        got.push((
+                            b.download(&sum).unwrap()[0].to_bits(),
+                            b.download(&n_pos).unwrap()[0],
+                            b.download(&counts).unwrap(),
+                        ));
+                    }
+                    // SAFETY: created above, launched work is complete.
+                    unsafe {
+                        check(sys::cuGraphExecDestroy(exec), "destroy exec");
+                        check(sys::cuGraphDestroy(graph), "destroy graph");
+                    }
+                    for (a, (g, w)) in got.iter().zip(want).enumerate() {
+                        assert_eq!(g, w, "rank {} array {a}: graph result", c.rank());
+                    }
+                })
+            })
+            .collect();
+        for h in hs {
+            h.join().unwrap();
+        }
+    });
+}

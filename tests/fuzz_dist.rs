@@ -13,7 +13,9 @@
 //! what differs), the outputs untouched, and the calls after it run normally; a stall fails that
 //! call and every later one on every rank with `RankLost` (the calls before it: their result,
 //! or `RankLost` if the machine was too slow for the short timeout). Never a panic, an abort, a
-//! hang or a wrong result (tests/support/fuzz).
+//! hang or a wrong result (tests/support/fuzz). Reduce to every rank, count_if and histogram
+//! go half the time through a plan, whose `_into` form must give the same result twice and
+//! refuse a shard of another length than planned on every rank.
 
 use proptest::prelude::*;
 use std::time::Duration;
@@ -69,6 +71,9 @@ struct Call {
     pred: Predicate<f32>,
     bins: u32,
     root: usize,
+    /// Reduce to every rank, count_if and histogram through a plan (`Comm::plan_*`, then the
+    /// `_into` form run twice, checked equal) instead of the one-call form.
+    planned: bool,
 }
 
 /// How one rank's arguments are wrong in one call.
@@ -130,17 +135,21 @@ fn call() -> impl Strategy<Value = Call> {
         predicate(),
         bins,
         0usize..9,
+        any::<bool>(),
     )
-        .prop_map(|(coll, int, op, fast, exclusive, pred, bins, root)| Call {
-            coll,
-            int,
-            op,
-            fast,
-            exclusive,
-            pred,
-            bins,
-            root,
-        })
+        .prop_map(
+            |(coll, int, op, fast, exclusive, pred, bins, root, planned)| Call {
+                coll,
+                int,
+                op,
+                fast,
+                exclusive,
+                pred,
+                bins,
+                root,
+                planned,
+            },
+        )
 }
 
 fn case() -> impl Strategy<Value = Case> {

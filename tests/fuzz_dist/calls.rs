@@ -5,7 +5,7 @@ use super::model::{Effective, data, effective, equal_len, keys};
 use super::{Case, Coll};
 use wavekit::{Backend, DeviceBuffer, Element, Predicate, ScanKind, SortOrder, WavekitError};
 use wavekit_conformance::inputs;
-use wavekit_dist::{Comm, Layout, Mode, ThreadRank};
+use wavekit_dist::{Buf, Comm, Layout, Mode, ThreadRank};
 
 /// What a call returned, as bits (floats compare bit for bit).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,6 +109,9 @@ fn typed<T: Num>(comm: &Comm<ThreadRank>, c: &Case, e: &Effective, layout: &Layo
     // This rank's data: its shard of the whole array, or its equal-length buffer.
     let shard = || -> Vec<T> { data::<T>(c, call.coll, r, layout, e.send_extra) };
     match call.coll {
+        Coll::AllReduceValue | Coll::CountIf | Coll::Histogram if call.planned => {
+            planned::<T>(comm, c, e, layout, mode)
+        }
         Coll::AllReduceValue => {
             let s = b.upload(&shard()).map_err(lost)?;
             let v = comm.all_reduce_value(&s, call.op, mode).map_err(lost)?;
@@ -176,6 +179,82 @@ fn typed<T: Num>(comm: &Comm<ThreadRank>, c: &Case, e: &Effective, layout: &Layo
             let s = b.upload(&all[layout.range(r)]).map_err(lost)?;
             let h = comm.histogram(&s, e.bins).map_err(lost)?;
             Ok(Value::Hist(h.counts, h.outside))
+        }
+    }
+}
+
+/// A planned reduce to every rank, count_if or histogram: the plan, a run with a shard one
+/// element longer than planned (refused on every rank before anything moves), then two runs
+/// into one output that must agree.
+fn planned<T: Num>(
+    comm: &Comm<ThreadRank>,
+    c: &Case,
+    e: &Effective,
+    layout: &Layout,
+    mode: Mode,
+) -> Outcome {
+    let (r, call) = (comm.rank(), &e.call);
+    let lost = |e| (e, true);
+    let mut shard: Vec<T> = match call.coll {
+        Coll::Histogram => Vec::new(),
+        _ => data::<T>(c, call.coll, r, layout, e.send_extra),
+    };
+    let mut keys = keys(c, call.bins)[layout.range(r)].to_vec();
+    // Runs `run` on the right shard twice (after one refused run on a longer one) and reads
+    // `out` back after each.
+    fn twice<V: Element, U: Element>(
+        comm: &Comm<ThreadRank>,
+        input: &mut Vec<V>,
+        out_len: usize,
+        mut run: impl FnMut(&Buf<ThreadRank, V>, &mut Buf<ThreadRank, U>) -> wavekit::Result<()>,
+    ) -> Result<Vec<U>, (WavekitError, bool)> {
+        let b = comm.backend();
+        let mut out = b.alloc::<U>(out_len).map_err(|e| (e, true))?;
+        input.push(V::default());
+        let longer = b.upload(input).map_err(|e| (e, true))?;
+        input.pop();
+        let refused = run(&longer, &mut out);
+        assert!(
+            matches!(refused, Err(WavekitError::LengthMismatch { .. })),
+            "a planned run on a shard longer than planned: {refused:?}"
+        );
+        let s = b.upload(input).map_err(|e| (e, true))?;
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            run(&s, &mut out).map_err(|e| (e, true))?;
+            comm.synchronize().map_err(|e| (e, true))?;
+            runs.push(bits(&b.download(&out).map_err(|e| (e, true))?));
+        }
+        assert_eq!(runs[0], runs[1], "a plan run twice");
+        b.download(&out).map_err(|e| (e, true))
+    }
+    match call.coll {
+        Coll::AllReduceValue => {
+            let mut plan = comm
+                .plan_reduce::<T>(shard.len(), call.op, mode)
+                .map_err(lost)?;
+            let v = twice::<T, T>(comm, &mut shard, 1, |s, out| {
+                comm.reduce_into(&mut plan, s, out)
+            })?;
+            Ok(Value::Bits(bits(&v)))
+        }
+        Coll::CountIf => {
+            let mut plan = comm
+                .plan_count_if(shard.len(), pred::<T>(call.pred))
+                .map_err(lost)?;
+            let v = twice::<T, u64>(comm, &mut shard, 1, |s, out| {
+                comm.count_if_into(&mut plan, s, out)
+            })?;
+            Ok(Value::Count(v[0]))
+        }
+        _ => {
+            let mut plan = comm.plan_histogram(keys.len(), e.bins).map_err(lost)?;
+            let slots = e.bins as usize + 1;
+            let mut v = twice::<u32, u64>(comm, &mut keys, slots, |k, out| {
+                comm.histogram_into(&mut plan, k, out)
+            })?;
+            let outside = v.pop().expect("bins + 1 counts");
+            Ok(Value::Hist(v, outside))
         }
     }
 }

@@ -26,6 +26,14 @@ pub trait SliceDevice: Collectives {
         src: &Self::Buffer<T>,
         start: usize,
     ) -> Result<()>;
+    /// Sizes the backend's workspace for collectives on up to `n` elements of `T`, so that the
+    /// planned collectives allocate nothing when they run (what a graph capture needs). The
+    /// default has no workspace.
+    fn reserve<T: Element>(&self, n: usize) -> Result<()> {
+        let _ = n;
+        Ok(())
+    }
+
     /// The most rows [`SliceDevice::bfly_rows_in_place`] takes.
     const MAX_BFLY_ROWS: usize;
 
@@ -151,6 +159,10 @@ mod gpu {
 
     impl<R: GpuRuntime> SliceDevice for GpuBackend<R> {
         const MAX_BFLY_ROWS: usize = wavekit_gpu::MAX_BFLY_ROWS;
+
+        fn reserve<T: Element>(&self, n: usize) -> Result<()> {
+            GpuBackend::reserve::<T>(self, n)
+        }
 
         fn bfly_rows_in_place<T: Element>(
             &self,

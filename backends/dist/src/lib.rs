@@ -52,7 +52,9 @@ mod transport;
 
 pub use device::SliceDevice;
 pub use layout::Layout;
+pub use reduce::ReducePlan;
 pub use select::DistCompacted;
+pub use select::{CountIfPlan, HistogramPlan};
 pub use sort::{DistSorted, SortedPairs};
 pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};
 pub use transport::{Buf, Transport};

@@ -6,10 +6,10 @@
 
 use crate::handshake::{Call, EVERY_RANK, Header, Lengths};
 use crate::layout::{Edges, Layout};
-use crate::{Buf, Comm, Mode, SliceDevice, Transport};
+use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
+use std::ops::Range;
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
-use wavekit_cpu::CpuBackend;
 
 impl<X: Transport> Comm<X> {
     /// The reduction of the whole sharded array, on every rank. `shard` is this rank's part
@@ -52,7 +52,8 @@ impl<X: Transport> Comm<X> {
         Ok((self.rank() == root).then_some(v))
     }
 
-    /// The reduce, with `root` in the handshake (`None`: every rank gets the value).
+    /// The reduce, with `root` in the handshake (`None`: every rank gets the value): planned,
+    /// run on the device and waited for, and only the value read back.
     fn reduce_to<T: Element>(
         &self,
         shard: &Buf<X, T>,
@@ -60,6 +61,37 @@ impl<X: Transport> Comm<X> {
         mode: Mode,
         root: Option<usize>,
     ) -> Result<T> {
+        let mut plan = self.plan_reduce_to(shard.len(), op, mode, root)?;
+        let b = self.backend();
+        let mut out = b.alloc::<T>(1)?;
+        self.x
+            .batch(|| self.reduce_into(&mut plan, shard, &mut out))?;
+        Ok(b.download(&out)?[0])
+    }
+
+    /// Prepares the reduce of shards of `len` elements on this rank (every rank calls it, each
+    /// with its own length): the handshake, the layout, the exchange's buffers and the
+    /// backend's workspace, once. [`Comm::reduce_into`] then runs it as often as wanted.
+    ///
+    /// # Errors
+    /// As [`Comm::all_reduce_value`]: `UnsupportedOp`, `RankMismatch` (ranks called with
+    /// different ops, modes or types), `EmptyInput` (every shard empty), `RankLost`.
+    pub fn plan_reduce<T: Element>(
+        &self,
+        len: usize,
+        op: ReduceOp,
+        mode: Mode,
+    ) -> Result<ReducePlan<X, T>> {
+        self.plan_reduce_to(len, op, mode, None)
+    }
+
+    fn plan_reduce_to<T: Element>(
+        &self,
+        len: usize,
+        op: ReduceOp,
+        mode: Mode,
+        root: Option<usize>,
+    ) -> Result<ReducePlan<X, T>> {
         let world = self.world();
         let root_ok = match root {
             Some(r) if r >= world => Err(WavekitError::IndexOutOfRange {
@@ -76,7 +108,7 @@ impl<X: Transport> Comm<X> {
                 call: Call::Reduce,
                 kind: T::KIND,
                 args: [op as u64, mode as u64, root_word, 0],
-                len: shard.len(),
+                len,
             },
             Lengths::Sharded,
             local,
@@ -86,89 +118,147 @@ impl<X: Transport> Comm<X> {
                 what: "distributed reduce input (every shard)",
             });
         }
-        match mode {
-            Mode::Fast => self.reduce_fast(shard, op),
-            Mode::Reproducible => self.reduce_canonical(shard, op, &layout),
-        }
-    }
-
-    fn reduce_fast<T: Element>(&self, shard: &Buf<X, T>, op: ReduceOp) -> Result<T> {
         let b = self.backend();
-        let local = if shard.is_empty() {
-            T::identity(op)
-        } else {
-            b.reduce(shard, op)?
+        let steps = match mode {
+            Mode::Fast => {
+                // An empty shard contributes the identity, put there once.
+                let local = b.upload(&[T::identity(op)])?;
+                Steps::Fast { local }
+            }
+            Mode::Reproducible => self.canonical_steps(&layout)?,
         };
-        let send = b.upload(&[local])?;
-        let mut recv = b.alloc::<T>(1)?;
-        self.x.all_reduce_native(&send, &mut recv, op)?;
-        Ok(b.download(&recv)?[0])
+        b.reserve::<T>(len.max(steps.largest()))?;
+        Ok(ReducePlan { op, len, steps })
     }
 
-    fn reduce_canonical<T: Element>(
+    /// Enqueues the planned reduce of `shard` into `out` (one element, on every rank) on the
+    /// backend's stream: the local pass, the exchange of the partials over the transport and
+    /// the fold of them, with no host round trip and no allocation, so that a CUDA or HIP
+    /// graph can capture it. Every rank must run its plan. [`Comm::synchronize`] (or the
+    /// caller's own wait on the stream) waits for it.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, DeviceBuffer, ReduceOp};
+    /// use wavekit_dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+    /// let data: Vec<f32> = (0..20_000).map(|i| (i as f32).cos()).collect();
+    /// let layout = Layout::from_lens(&[7000, 13_000]);
+    /// let got = ThreadWorld::run(2, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
+    ///     let mut plan = comm.plan_reduce::<f32>(shard.len(), ReduceOp::Sum, Mode::Reproducible)
+    ///         .unwrap();
+    ///     let mut out = b.alloc::<f32>(1).unwrap();
+    ///     comm.reduce_into(&mut plan, &shard, &mut out).unwrap();
+    ///     comm.synchronize().unwrap();
+    ///     b.download(&out).unwrap()[0]
+    /// });
+    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let want = one.reduce(&one.upload(&data).unwrap(), ReduceOp::Sum).unwrap();
+    /// assert!(got.into_iter().all(|g| g.unwrap().to_bits() == want.to_bits()));
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `shard` is not the planned length or `out` not one element, before
+    /// anything is enqueued (the other ranks' exchange then waits for this one: their
+    /// [`Comm::synchronize`] reports `RankLost` after the timeout); a transport or backend
+    /// error.
+    pub fn reduce_into<T: Element>(
         &self,
+        plan: &mut ReducePlan<X, T>,
         shard: &Buf<X, T>,
-        op: ReduceOp,
-        layout: &Layout,
-    ) -> Result<T> {
+        out: &mut Buf<X, T>,
+    ) -> Result<()> {
+        check_len(
+            "planned reduce shard (the planned length)",
+            plan.len,
+            shard.len(),
+        )?;
+        check_len("reduce output (one element)", 1, out.len())?;
         let b = self.backend();
-        let rank = self.rank();
-        let start = layout.range(rank).start;
-        // With shard boundaries on multiples of `chunk` = REDUCE_TILE^L (L ≥ 1), the partials
-        // of level L of the single-device tree are each one whole chunk's reduce, which one
-        // rank holds: no elements move. Otherwise (L = 0) level 1 with rebuilt boundary tiles.
-        let chunk = layout.aligned_chunk(REDUCE_TILE);
-        let (chunk, edges) = if chunk >= REDUCE_TILE {
-            (chunk, None)
+        let op = plan.op;
+        self.x.enqueue(|| match &mut plan.steps {
+            Steps::Fast { local } => {
+                if !shard.is_empty() {
+                    b.reduce_into(shard, op, local)?;
+                }
+                self.x.all_reduce_native(local, out, op)
+            }
+            Steps::Canonical(c) => c.run(self, shard, op, out),
+        })
+    }
+
+    /// Waits for everything this rank enqueued (the planned collectives), giving up with
+    /// `RankLost` after the transport's timeout if another rank never ran its part.
+    ///
+    /// # Errors
+    /// `RankLost`; a backend's `Device` error.
+    pub fn synchronize(&self) -> Result<()> {
+        self.x.wait()
+    }
+
+    /// The reproducible reduce's steps. With shard boundaries on multiples of `chunk` =
+    /// REDUCE_TILE^L (L >= 1), the partials of level L of the single-device tree are each one
+    /// whole chunk's reduce, which one rank holds: no elements move. Otherwise (L = 0) level 1,
+    /// the tiles that straddle shards rebuilt from every rank's edge elements.
+    fn canonical_steps<T: Element>(&self, layout: &Layout) -> Result<Steps<X, T>> {
+        let b = self.backend();
+        let (rank, world) = (self.rank(), self.world());
+        let aligned = layout.aligned_chunk(REDUCE_TILE);
+        let (chunk, edges) = if aligned >= REDUCE_TILE {
+            (aligned, None)
         } else {
-            (
-                REDUCE_TILE,
-                Some(self.gather_edges(layout, REDUCE_TILE, shard)?),
-            )
+            (REDUCE_TILE, Some(EdgePlan::new(b, layout, rank)?))
         };
-        // The owned chunks inside the shard (all but possibly a last one that straddles the
-        // next shard) are level `levels` of the tree over that stretch of the shard: one
-        // launch gives all their partials, without a copy. A straddling tile is rebuilt and
-        // reduced alone. One download collects them.
+        let start = layout.range(rank).start;
         let owned = layout.owned(rank, chunk);
         let shard_end = layout.range(rank).end;
+        // The owned chunks inside the shard (all but possibly a last one that straddles the
+        // next shard) are level `levels` of the tree over that stretch: one launch.
         let inside = owned
             .clone()
             .take_while(|&t| layout.tile_range(t, chunk).end <= shard_end)
             .count();
-        let mut slots = b.alloc::<T>(owned.len())?;
-        if inside > 0 {
+        let local = if inside > 0 {
             let from = layout.tile_range(owned.start, chunk).start - start;
             let to = layout.tile_range(owned.start + inside - 1, chunk).end - start;
-            let levels = chunk.ilog(REDUCE_TILE);
-            let part = b.slice(shard, from..to)?;
-            let mut out = b.slice_mut(&mut slots, 0..inside)?;
-            b.reduce_partials_into(&part, op, levels, &mut out)?;
+            Some(from..to)
+        } else {
+            None
+        };
+        // Straddling owned tiles: each rebuilt from the gathered edges into its stretch of
+        // `rebuilt`, then reduced alone.
+        let mut edges = edges;
+        let mut straddling = Vec::new();
+        let mut at = 0;
+        for t in owned.clone().skip(inside) {
+            let e = edges.as_mut().expect("only level-1 tiles straddle shards");
+            let len = layout.tile_range(t, chunk).len();
+            e.add_tile(layout, t, at);
+            straddling.push(at..at + len);
+            at += len;
         }
-        // Rebuilt boundary tiles stay alive until the download, after their reduces ran.
-        let mut rebuilt = Vec::new();
-        for (k, t) in owned.enumerate().skip(inside) {
-            let edges = edges.as_ref().expect("only level-1 tiles straddle shards");
-            rebuilt.push(b.upload(&edges.rebuild(t))?);
-            let part = rebuilt.last().expect("just pushed");
-            let mut slot = b.slice_mut(&mut slots, k..k + 1)?;
-            b.reduce_into(part, op, &mut slot)?;
-        }
-        let partials = b.download(&slots)?;
-        drop(rebuilt);
-        let counts: Vec<usize> = (0..self.world())
-            .map(|q| layout.owned(q, chunk).len())
-            .collect();
-        let all: Vec<T> = self.gather_counted(&partials, &counts)?.concat();
-        match all.as_slice() {
-            [one] => Ok(*one),
-            // The few partials are folded on the host: every backend's reduce gives the same
-            // bits (the conformance suite's promise), and this skips an upload and a launch.
-            _ => {
-                let cpu = CpuBackend::new(b.warp_width());
-                cpu.reduce(&cpu.view(&all), op)
-            }
-        }
+        let counts: Vec<usize> = (0..world).map(|q| layout.owned(q, chunk).len()).collect();
+        let cap = counts.iter().copied().max().unwrap_or(0);
+        let total: usize = counts.iter().sum();
+        let uniform = counts.iter().all(|&c| c == cap);
+        Ok(Steps::Canonical(Canonical {
+            levels: chunk.ilog(REDUCE_TILE),
+            local,
+            inside,
+            edges: edges
+                .map(|e| b.alloc::<T>(at).map(|r| (e, r)))
+                .transpose()?,
+            straddling,
+            send: b.alloc::<T>(cap)?,
+            gathered: b.alloc::<T>(cap * world)?,
+            all: if uniform {
+                None
+            } else {
+                Some(b.alloc::<T>(total)?)
+            },
+            counts,
+        }))
     }
 
     /// Every rank's elements of the tiles that straddle shards (skipped when none does).
@@ -198,5 +288,193 @@ impl<X: Transport> Comm<X> {
             tile,
             per_rank,
         })
+    }
+}
+
+/// A distributed reduce prepared by [`Comm::plan_reduce`] for one shard length, op and mode:
+/// the buffers of its exchange, kept between runs.
+pub struct ReducePlan<X: Transport, T: Element> {
+    op: ReduceOp,
+    len: usize,
+    steps: Steps<X, T>,
+}
+
+impl<X: Transport, T: Element> std::fmt::Debug for ReducePlan<X, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReducePlan")
+            .field("op", &self.op)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+enum Steps<X: Transport, T: Element> {
+    /// The local reduce (or the identity), then the transport's own allreduce.
+    Fast {
+        local: Buf<X, T>,
+    },
+    Canonical(Canonical<X, T>),
+}
+
+impl<X: Transport, T: Element> Steps<X, T> {
+    /// The most elements one backend call of the run takes.
+    fn largest(&self) -> usize {
+        match self {
+            Steps::Fast { .. } => 1,
+            Steps::Canonical(c) => c
+                .gathered
+                .len()
+                .max(c.straddling.iter().map(|r| r.len()).max().unwrap_or(0)),
+        }
+    }
+}
+
+/// The reproducible reduce: this rank's partials of level `levels` (one launch over `local`,
+/// then the rebuilt straddling tiles) into `send`, one allgather of `send` (padded to the
+/// largest rank's count) into `gathered`, the partials put in tile order (`all`, unless every
+/// rank has the same count), and one device reduce of them: the single-device rule, so the
+/// bits of the single-device reduce of the whole array.
+struct Canonical<X: Transport, T: Element> {
+    levels: u32,
+    /// The stretch of the shard made of whole owned chunks, and how many chunks.
+    local: Option<Range<usize>>,
+    inside: usize,
+    /// The edge exchange and the buffer the straddling tiles are rebuilt in.
+    edges: Option<(EdgePlan<X, T>, Buf<X, T>)>,
+    /// Where each straddling owned tile lies in the rebuilt buffer.
+    straddling: Vec<Range<usize>>,
+    send: Buf<X, T>,
+    gathered: Buf<X, T>,
+    all: Option<Buf<X, T>>,
+    /// Partials per rank.
+    counts: Vec<usize>,
+}
+
+impl<X: Transport, T: Element> Canonical<X, T> {
+    fn run(
+        &mut self,
+        comm: &Comm<X>,
+        shard: &Buf<X, T>,
+        op: ReduceOp,
+        out: &mut Buf<X, T>,
+    ) -> Result<()> {
+        let (b, x) = (comm.backend(), &comm.x);
+        if let Some((e, rebuilt)) = &mut self.edges {
+            e.exchange(comm, shard)?;
+            for k in 0..self.straddling.len() {
+                e.rebuild(b, k, rebuilt)?;
+            }
+        }
+        if let Some(r) = &self.local {
+            let part = b.slice(shard, r.clone())?;
+            let mut slots = b.slice_mut(&mut self.send, 0..self.inside)?;
+            b.reduce_partials_into(&part, op, self.levels, &mut slots)?;
+        }
+        let skip = self.inside;
+        if let Some((_, rebuilt)) = &self.edges {
+            for (k, r) in self.straddling.iter().enumerate() {
+                let tile = b.slice(rebuilt, r.clone())?;
+                let mut slot = b.slice_mut(&mut self.send, skip + k..skip + k + 1)?;
+                b.reduce_into(&tile, op, &mut slot)?;
+            }
+        }
+        x.all_gather(&self.send, &mut self.gathered)?;
+        let cap = self.send.len();
+        let partials = match &mut self.all {
+            None => &self.gathered,
+            Some(all) => {
+                let mut at = 0;
+                for (q, &c) in self.counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+                    let mut dst = b.slice_mut(all, at..at + c)?;
+                    b.copy_from(&mut dst, &self.gathered, q * cap)?;
+                    at += c;
+                }
+                &*all
+            }
+        };
+        if partials.len() == 1 {
+            b.copy_from(out, partials, 0)
+        } else {
+            b.reduce_into(partials, op, out)
+        }
+    }
+}
+
+/// The exchange of the elements of tiles that straddle shards, on the device: this rank's
+/// edges copied into `send`, one allgather (padded to the largest rank's edges), and for each
+/// straddling tile this rank owns the pieces to copy out of `gathered`.
+struct EdgePlan<X: Transport, T: Element> {
+    /// (stretch of the shard, where it goes in `send`).
+    mine: Vec<(Range<usize>, usize)>,
+    send: Buf<X, T>,
+    gathered: Buf<X, T>,
+    /// Per straddling owned tile: (offset in `gathered`, offset in the rebuilt buffer, length).
+    pieces: Vec<Vec<(usize, usize, usize)>>,
+}
+
+impl<X: Transport, T: Element> EdgePlan<X, T> {
+    fn new(b: &X::Backend, layout: &Layout, rank: usize) -> Result<Self> {
+        let start = layout.range(rank).start;
+        let mut mine = Vec::new();
+        let mut at = 0;
+        for e in layout.edges(rank, REDUCE_TILE) {
+            mine.push((e.start - start..e.end - start, at));
+            at += e.len();
+        }
+        let cap = (0..layout.world())
+            .map(|q| layout.edges(q, REDUCE_TILE).iter().map(|e| e.len()).sum())
+            .max()
+            .unwrap_or(0);
+        Ok(EdgePlan {
+            mine,
+            send: b.alloc::<T>(cap)?,
+            gathered: b.alloc::<T>(cap * layout.world())?,
+            pieces: Vec::new(),
+        })
+    }
+
+    /// Tile `t`'s pieces, in index order (as `Edges::rebuild` takes them), into the rebuilt
+    /// buffer from `at`.
+    fn add_tile(&mut self, layout: &Layout, t: usize, at: usize) {
+        let tr = layout.tile_range(t, REDUCE_TILE);
+        let cap = self.send.len();
+        let mut pieces = Vec::new();
+        let mut dst = at;
+        for q in 0..layout.world() {
+            let mut from = q * cap;
+            for e in layout.edges(q, REDUCE_TILE) {
+                let (lo, hi) = (e.start.max(tr.start), e.end.min(tr.end));
+                if lo < hi {
+                    pieces.push((from + lo - e.start, dst, hi - lo));
+                    dst += hi - lo;
+                }
+                from += e.len();
+            }
+        }
+        debug_assert_eq!(
+            dst - at,
+            tr.len(),
+            "every boundary tile is covered by edges"
+        );
+        self.pieces.push(pieces);
+    }
+
+    /// Every rank's edges into `gathered`.
+    fn exchange(&mut self, comm: &Comm<X>, shard: &Buf<X, T>) -> Result<()> {
+        let b = comm.backend();
+        for (r, at) in &self.mine {
+            let mut dst = b.slice_mut(&mut self.send, *at..*at + r.len())?;
+            b.copy_from(&mut dst, shard, r.start)?;
+        }
+        comm.x.all_gather(&self.send, &mut self.gathered)
+    }
+
+    /// Straddling tile `k` into its stretch of `rebuilt`.
+    fn rebuild(&self, b: &X::Backend, k: usize, rebuilt: &mut Buf<X, T>) -> Result<()> {
+        for &(src, dst, len) in &self.pieces[k] {
+            let mut d = b.slice_mut(rebuilt, dst..dst + len)?;
+            b.copy_from(&mut d, &self.gathered, src)?;
+        }
+        Ok(())
     }
 }

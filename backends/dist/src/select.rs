@@ -4,7 +4,7 @@
 //! exchange counts.
 
 use crate::handshake::{Call, Header, Lengths};
-use crate::{Buf, Comm, Transport};
+use crate::{Buf, Comm, SliceDevice, Transport, check_len};
 use wavekit_core::{
     Backend, Collectives, DeviceBuffer, Element, HistogramResult, Predicate, ReduceOp, Result,
     WavekitError,
@@ -56,18 +56,87 @@ impl<X: Transport> Comm<X> {
     /// assert!(got.into_iter().all(|c| c.unwrap() == 300));
     /// ```
     pub fn count_if<T: Element>(&self, shard: &Buf<X, T>, pred: Predicate<T>) -> Result<u64> {
+        let mut plan = self.plan_count_if(shard.len(), pred)?;
+        let b = self.backend();
+        let mut out = b.alloc::<u64>(1)?;
+        self.x
+            .batch(|| self.count_if_into(&mut plan, shard, &mut out))?;
+        Ok(b.download(&out)?[0])
+    }
+
+    /// Prepares [`Comm::count_if_into`] for shards of `len` elements on this rank: the
+    /// handshake and the buffers, once.
+    ///
+    /// # Errors
+    /// `RankMismatch` (ranks called with different predicates or types), `RankLost`.
+    pub fn plan_count_if<T: Element>(
+        &self,
+        len: usize,
+        pred: Predicate<T>,
+    ) -> Result<CountIfPlan<X, T>> {
         self.handshake(
             Header {
                 call: Call::CountIf,
                 kind: T::KIND,
                 args: pred_args(&pred),
-                len: shard.len(),
+                len,
             },
             Lengths::Sharded,
             Ok(()),
         )?;
-        let mine = self.backend().count_if(shard, pred)?;
-        Ok(self.all_counts(mine)?.iter().sum())
+        let b = self.backend();
+        b.reserve::<T>(len)?;
+        Ok(CountIfPlan {
+            pred,
+            len,
+            local: b.alloc::<u64>(1)?,
+        })
+    }
+
+    /// Enqueues the planned count of the whole array into `out` (one element, on every rank):
+    /// the local count and the transport's allreduce of the counts (integers: exact in any
+    /// order), on the backend's stream with no host round trip, graph-capturable as
+    /// [`Comm::reduce_into`].
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, DeviceBuffer, Predicate};
+    /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// let data: Vec<i32> = (0..1000).collect();
+    /// let layout = Layout::from_lens(&[0, 700, 300]);
+    /// let got = ThreadWorld::run(3, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
+    ///     let mut plan = comm.plan_count_if(shard.len(), Predicate::Ge(900)).unwrap();
+    ///     let mut out = b.alloc::<u64>(1).unwrap();
+    ///     comm.count_if_into(&mut plan, &shard, &mut out).unwrap();
+    ///     comm.synchronize().unwrap();
+    ///     b.download(&out).unwrap()[0]
+    /// });
+    /// assert!(got.into_iter().all(|c| c.unwrap() == 100));
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` (the shard is not the planned length, `out` not one element) before
+    /// anything is enqueued; a transport or backend error.
+    pub fn count_if_into<T: Element>(
+        &self,
+        plan: &mut CountIfPlan<X, T>,
+        shard: &Buf<X, T>,
+        out: &mut Buf<X, u64>,
+    ) -> Result<()> {
+        check_len(
+            "planned count_if shard (the planned length)",
+            plan.len,
+            shard.len(),
+        )?;
+        check_len("count_if output (one element)", 1, out.len())?;
+        let b = self.backend();
+        self.x.enqueue(|| {
+            b.count_if_into(shard, plan.pred, &mut plan.local)?;
+            // Integer sums are exact in any order: the transport's own allreduce is reproducible.
+            self.x.all_reduce_native(&plan.local, out, ReduceOp::Sum)
+        })
     }
 
     /// Stable compaction of the sharded array: each rank keeps its selected elements, placed in
@@ -131,6 +200,22 @@ impl<X: Transport> Comm<X> {
     /// }
     /// ```
     pub fn histogram(&self, keys: &Buf<X, u32>, bins: u32) -> Result<HistogramResult> {
+        let mut plan = self.plan_histogram(keys.len(), bins)?;
+        let b = self.backend();
+        let mut out = b.alloc::<u64>(bins as usize + 1)?;
+        self.x
+            .batch(|| self.histogram_into(&mut plan, keys, &mut out))?;
+        let mut counts = b.download(&out)?;
+        let outside = counts.pop().expect("bins + 1 words");
+        Ok(HistogramResult { counts, outside })
+    }
+
+    /// Prepares [`Comm::histogram_into`] for `len` keys on this rank: the handshake and the
+    /// buffers, once.
+    ///
+    /// # Errors
+    /// `ZeroBins`, `RankMismatch` (ranks called with different bin counts), `RankLost`.
+    pub fn plan_histogram(&self, len: usize, bins: u32) -> Result<HistogramPlan<X>> {
         let local = if bins == 0 {
             Err(WavekitError::ZeroBins)
         } else {
@@ -141,22 +226,65 @@ impl<X: Transport> Comm<X> {
                 call: Call::Histogram,
                 kind: u32::KIND,
                 args: [bins as u64, 0, 0, 0],
-                len: keys.len(),
+                len,
             },
             Lengths::Sharded,
             local,
         )?;
         let b = self.backend();
-        let h = b.histogram(keys, bins)?;
-        let mut mine = h.counts;
-        mine.push(h.outside);
-        let send = b.upload(&mine)?;
-        let mut recv = b.alloc::<u64>(mine.len())?;
-        // Integer sums are exact in any order: the transport's own allreduce is reproducible.
-        self.x.all_reduce_native(&send, &mut recv, ReduceOp::Sum)?;
-        let mut counts = b.download(&recv)?;
-        let outside = counts.pop().expect("bins + 1 words");
-        Ok(HistogramResult { counts, outside })
+        b.reserve::<u32>(len)?;
+        Ok(HistogramPlan {
+            bins,
+            len,
+            local: b.alloc::<u64>(bins as usize + 1)?,
+        })
+    }
+
+    /// Enqueues the planned histogram of the whole array into `counts` (`bins + 1` words, the
+    /// last for keys outside, on every rank): the local histogram and the transport's allreduce
+    /// of the counts, on the backend's stream with no host round trip, graph-capturable as
+    /// [`Comm::reduce_into`].
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, DeviceBuffer};
+    /// use wavekit_dist::{Comm, ThreadWorld, Transport};
+    /// let got = ThreadWorld::run(2, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let keys = b.upload(&[0u32, 1, 1, 7]).unwrap();
+    ///     let mut plan = comm.plan_histogram(keys.len(), 2).unwrap();
+    ///     let mut counts = b.alloc::<u64>(3).unwrap();
+    ///     comm.histogram_into(&mut plan, &keys, &mut counts).unwrap();
+    ///     comm.synchronize().unwrap();
+    ///     b.download(&counts).unwrap()
+    /// });
+    /// assert!(got.into_iter().all(|c| c.unwrap() == [2, 4, 2]));
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` (the keys are not the planned length, `counts` not `bins + 1` long)
+    /// before anything is enqueued; a transport or backend error.
+    pub fn histogram_into(
+        &self,
+        plan: &mut HistogramPlan<X>,
+        keys: &Buf<X, u32>,
+        counts: &mut Buf<X, u64>,
+    ) -> Result<()> {
+        check_len(
+            "planned histogram keys (the planned length)",
+            plan.len,
+            keys.len(),
+        )?;
+        check_len(
+            "histogram counts (bins + 1, the last for keys outside)",
+            plan.bins as usize + 1,
+            counts.len(),
+        )?;
+        let b = self.backend();
+        self.x.enqueue(|| {
+            b.histogram_into(keys, plan.bins, &mut plan.local)?;
+            self.x.all_reduce_native(&plan.local, counts, ReduceOp::Sum)
+        })
     }
 
     /// Every rank's count, in rank order.
@@ -167,5 +295,38 @@ impl<X: Transport> Comm<X> {
             .into_iter()
             .map(|v| v[0])
             .collect())
+    }
+}
+
+/// A distributed count_if prepared by [`Comm::plan_count_if`]: the predicate, the shard length
+/// and the buffer of this rank's count.
+pub struct CountIfPlan<X: Transport, T: Element> {
+    pred: Predicate<T>,
+    len: usize,
+    local: Buf<X, u64>,
+}
+
+impl<X: Transport, T: Element> std::fmt::Debug for CountIfPlan<X, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CountIfPlan")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A distributed histogram prepared by [`Comm::plan_histogram`]: the bins, the key count and
+/// the buffer of this rank's counts.
+pub struct HistogramPlan<X: Transport> {
+    bins: u32,
+    len: usize,
+    local: Buf<X, u64>,
+}
+
+impl<X: Transport> std::fmt::Debug for HistogramPlan<X> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HistogramPlan")
+            .field("bins", &self.bins)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
     }
 }

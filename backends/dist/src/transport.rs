@@ -138,12 +138,30 @@ pub trait Transport: Send {
     }
 
     /// Runs `steps`, calls of this transport that depend only on each other (no host reads
-    /// their results in between), and returns once all of them are done. A transport whose
-    /// calls are asynchronous waits once at the end instead of after each call: the
-    /// reproducible allreduce's log2(R) + 1 steps pay one host round trip, not one each. The
-    /// default runs them as they are.
+    /// their results in between), and returns once all of them are done: [`Transport::enqueue`]
+    /// then [`Transport::wait`]. A transport whose calls are asynchronous waits once at the end
+    /// instead of after each call: the reproducible allreduce's log2(R) + 1 steps pay one host
+    /// round trip, not one each.
     fn batch<T>(&self, steps: impl FnOnce() -> Result<T>) -> Result<T> {
+        let out = self.enqueue(steps);
+        // Waited for whatever the steps returned: they may have queued calls before failing.
+        let waited = self.wait();
+        let value = out?;
+        waited.map(|()| value)
+    }
+
+    /// Runs `steps` with every call of this transport only enqueued on the backend's stream
+    /// (no wait for the device, so the steps can be captured into a graph); nested inside
+    /// another `enqueue` or `batch`, the outer one decides. The default's calls are synchronous.
+    fn enqueue<T>(&self, steps: impl FnOnce() -> Result<T>) -> Result<T> {
         steps()
+    }
+
+    /// Waits until everything enqueued on this rank's stream is done; a transport that can
+    /// hang on a lost rank gives up after its timeout with `RankLost`. The default has nothing
+    /// to wait for.
+    fn wait(&self) -> Result<()> {
+        Ok(())
     }
 }
 

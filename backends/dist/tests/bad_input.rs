@@ -398,3 +398,53 @@ fn the_16_bit_floats_are_refused_on_every_rank_before_any_work() {
         assert!(matches!(e, WavekitError::UnsupportedType { .. }), "{e}");
     }
 }
+
+/// A planned run checks its buffers before it enqueues anything: a shard of another length
+/// than planned or an output of the wrong length is refused on the rank that passes it, and
+/// the plan still runs afterwards.
+#[test]
+fn planned_runs_refuse_other_lengths_before_any_work() {
+    use wavekit_core::{Backend, DeviceBuffer, Predicate, ReduceOp, WavekitError};
+    use wavekit_dist::{Comm, Mode, ThreadWorld};
+    let got = ThreadWorld::run(2, |r| {
+        let comm = Comm::new(r);
+        let b = comm.backend();
+        let shard = b.upload(&[1.0f32, 2.0, 3.0]).unwrap();
+        let longer = b.upload(&[1.0f32, 2.0, 3.0, 4.0]).unwrap();
+        let mut plan = comm
+            .plan_reduce::<f32>(3, ReduceOp::Sum, Mode::Reproducible)
+            .unwrap();
+        let mut out = b.upload(&[7.0f32]).unwrap();
+        let mut two = b.alloc::<f32>(2).unwrap();
+        let e1 = comm.reduce_into(&mut plan, &longer, &mut out).unwrap_err();
+        let e2 = comm.reduce_into(&mut plan, &shard, &mut two).unwrap_err();
+        let untouched = b.download(&out).unwrap();
+        comm.reduce_into(&mut plan, &shard, &mut out).unwrap();
+        comm.synchronize().unwrap();
+        let mut count = comm.plan_count_if::<f32>(3, Predicate::Gt(1.5)).unwrap();
+        let mut n = b.alloc::<u64>(1).unwrap();
+        let e3 = comm.count_if_into(&mut count, &longer, &mut n).unwrap_err();
+        let mut hist = comm.plan_histogram(2, 4).unwrap();
+        let keys = b.upload(&[0u32, 9]).unwrap();
+        let mut counts = b.alloc::<u64>(4).unwrap();
+        let e4 = comm
+            .histogram_into(&mut hist, &keys, &mut counts)
+            .unwrap_err();
+        let e5 = comm.plan_histogram(2, 0).unwrap_err();
+        (
+            [e1, e2, e3, e4, e5],
+            untouched,
+            b.download(&out).unwrap()[0],
+            shard.len(),
+        )
+    });
+    for g in got {
+        let (errs, untouched, sum, _) = g.unwrap();
+        for e in &errs[..4] {
+            assert!(matches!(e, WavekitError::LengthMismatch { .. }), "{e:?}");
+        }
+        assert!(matches!(errs[4], WavekitError::ZeroBins), "{:?}", errs[4]);
+        assert_eq!(untouched, [7.0]);
+        assert_eq!(sum, 12.0);
+    }
+}

@@ -104,3 +104,55 @@ fn level_two_aligned_shards() {
     });
     assert!(got.iter().all(|g| g.to_bits() == single.to_bits()));
 }
+
+/// A plan made once serves every array of its layout: two arrays through one plan, each the
+/// single-device bits, at every rank count and split (tiles cut by shards or not), both modes.
+#[test]
+fn a_plan_serves_every_array_of_its_layout() {
+    use wavekit_core::DeviceBuffer;
+    for (n, op) in [(30_000, ReduceOp::Sum), (9 * REDUCE_TILE, ReduceOp::Max)] {
+        let arrays = [data::<f32>(n, 21), data::<f32>(n, 22)];
+        let one = CpuBackend::new(WarpWidth::W32);
+        let want: Vec<f32> = arrays
+            .iter()
+            .map(|a| one.reduce(&one.upload(a).unwrap(), op).unwrap())
+            .collect();
+        for world in WORLDS {
+            for layout in [split(n, world, 23), Layout::even(n, world)] {
+                let got = run(world, |c| {
+                    let b = c.backend();
+                    let shards = [
+                        shard(c, &arrays[0], &layout)?,
+                        shard(c, &arrays[1], &layout)?,
+                    ];
+                    let mut plan = c.plan_reduce::<f32>(shards[0].len(), op, Mode::Reproducible)?;
+                    let mut fast = c.plan_reduce::<f32>(shards[0].len(), op, Mode::Fast)?;
+                    let mut out = b.alloc::<f32>(1)?;
+                    let mut got = Vec::new();
+                    for s in &shards {
+                        c.reduce_into(&mut plan, s, &mut out)?;
+                        c.synchronize()?;
+                        got.push(b.download(&out)?[0]);
+                        // Max is exact in any order: the fast mode agrees.
+                        if op == ReduceOp::Max {
+                            c.reduce_into(&mut fast, s, &mut out)?;
+                            c.synchronize()?;
+                            got.push(b.download(&out)?[0]);
+                        }
+                    }
+                    Ok(got)
+                });
+                for (rank, g) in got.iter().enumerate() {
+                    let w: Vec<f32> = want
+                        .iter()
+                        .flat_map(|&v| vec![v; 1 + usize::from(op == ReduceOp::Max)])
+                        .collect();
+                    assert!(
+                        common::same_bits(g, &w),
+                        "{op:?} n={n} {layout:?} rank {rank}: {g:?} != {w:?}"
+                    );
+                }
+            }
+        }
+    }
+}

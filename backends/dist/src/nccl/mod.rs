@@ -626,9 +626,9 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         Some(all)
     }
 
-    fn batch<T>(&self, steps: impl FnOnce() -> Result<T>) -> Result<T> {
+    fn enqueue<T>(&self, steps: impl FnOnce() -> Result<T>) -> Result<T> {
         if self.queued.swap(true, Ordering::Relaxed) {
-            // Nested: the outer batch waits.
+            // Nested: the outer call decides when to wait.
             return steps();
         }
         // Cleared however the steps end (an unwinding panic included): a later call must wait.
@@ -638,17 +638,20 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
                 self.0.store(false, Ordering::Relaxed);
             }
         }
-        let out = {
-            let _clear = Clear(&self.queued);
-            steps()
-        };
+        let _clear = Clear(&self.queued);
+        steps()
+    }
+
+    fn wait(&self) -> Result<()> {
+        if self.queued.load(Ordering::Relaxed) {
+            // Inside a batch or an enqueue: the outermost one waits (or its caller).
+            return Ok(());
+        }
         // The steps may have queued calls on any communicator: a peer that is gone leaves one
         // of them spinning, so the watchdog holds them all.
-        let synced = self.wait_under_watchdog("the queued calls", self.comms(), || {
+        self.wait_under_watchdog("the queued calls", self.comms(), || {
             self.backend.synchronize()
-        });
-        let value = out?;
-        synced.map(|()| value)
+        })
     }
 }
 
