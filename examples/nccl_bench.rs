@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use wavekit::dist::nccl::{Launch, NcclTransport, Vendor};
 use wavekit::dist::{Comm, Layout, Mode, Transport};
 use wavekit::element::splitmix;
-use wavekit::{Backend, Collectives, ReduceOp};
+use wavekit::{Backend, Collectives, DeviceBuffer, ReduceOp};
 
 type Cuda = wavekit::cuda::CudaBackend;
 type Rank = Comm<NcclTransport<wavekit::cuda::CudaRuntime>>;

@@ -61,7 +61,8 @@ impl<X: Transport> Comm<X> {
         mode: Mode,
         root: Option<usize>,
     ) -> Result<T> {
-        let mut plan = self.plan_reduce_to(shard.len(), op, mode, root)?;
+        // Not captured: NCCL may connect on this first use.
+        let mut plan = self.plan_reduce_to(shard.len(), op, mode, root, false)?;
         let b = self.backend();
         let mut out = b.alloc::<T>(1)?;
         self.x
@@ -82,15 +83,17 @@ impl<X: Transport> Comm<X> {
         op: ReduceOp,
         mode: Mode,
     ) -> Result<ReducePlan<X, T>> {
-        self.plan_reduce_to(len, op, mode, None)
+        self.plan_reduce_to(len, op, mode, None, true)
     }
 
+    /// `capture_ready`: the transport's calls made once (`Steps::warm_up`).
     fn plan_reduce_to<T: Element>(
         &self,
         len: usize,
         op: ReduceOp,
         mode: Mode,
         root: Option<usize>,
+        capture_ready: bool,
     ) -> Result<ReducePlan<X, T>> {
         let world = self.world();
         let root_ok = match root {
@@ -119,7 +122,7 @@ impl<X: Transport> Comm<X> {
             });
         }
         let b = self.backend();
-        let steps = match mode {
+        let mut steps = match mode {
             Mode::Fast => {
                 // An empty shard contributes the identity, put there once.
                 let local = b.upload(&[T::identity(op)])?;
@@ -128,6 +131,9 @@ impl<X: Transport> Comm<X> {
             Mode::Reproducible => self.canonical_steps(&layout)?,
         };
         b.reserve::<T>(len.max(steps.largest()))?;
+        if capture_ready {
+            self.x.batch(|| steps.warm_up(self))?;
+        }
         Ok(ReducePlan { op, len, steps })
     }
 
@@ -317,6 +323,24 @@ enum Steps<X: Transport, T: Element> {
 }
 
 impl<X: Transport, T: Element> Steps<X, T> {
+    /// The run's transport calls once on the plan's own buffers: NCCL connects its peers on a
+    /// call's first use, which a stream being captured into a graph does not allow, so the
+    /// plan connects them (NCCL's advice: run a collective once before capturing it).
+    fn warm_up(&mut self, comm: &Comm<X>) -> Result<()> {
+        let (b, x) = (comm.backend(), &comm.x);
+        match self {
+            Steps::Fast { local } => {
+                x.all_reduce_native(local, &mut b.alloc::<T>(1)?, ReduceOp::Max)
+            }
+            Steps::Canonical(c) => {
+                if let Some((e, _)) = &mut c.edges {
+                    x.all_gather(&e.send, &mut e.gathered)?;
+                }
+                x.all_gather(&c.send, &mut c.gathered)
+            }
+        }
+    }
+
     /// The most elements one backend call of the run takes.
     fn largest(&self) -> usize {
         match self {

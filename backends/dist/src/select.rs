@@ -56,7 +56,7 @@ impl<X: Transport> Comm<X> {
     /// assert!(got.into_iter().all(|c| c.unwrap() == 300));
     /// ```
     pub fn count_if<T: Element>(&self, shard: &Buf<X, T>, pred: Predicate<T>) -> Result<u64> {
-        let mut plan = self.plan_count_if(shard.len(), pred)?;
+        let mut plan = self.count_if_plan(shard.len(), pred, false)?;
         let b = self.backend();
         let mut out = b.alloc::<u64>(1)?;
         self.x
@@ -74,6 +74,16 @@ impl<X: Transport> Comm<X> {
         len: usize,
         pred: Predicate<T>,
     ) -> Result<CountIfPlan<X, T>> {
+        self.count_if_plan(len, pred, true)
+    }
+
+    /// `capture_ready`: the run's allreduce made once (`warm_up_counts`).
+    fn count_if_plan<T: Element>(
+        &self,
+        len: usize,
+        pred: Predicate<T>,
+        capture_ready: bool,
+    ) -> Result<CountIfPlan<X, T>> {
         self.handshake(
             Header {
                 call: Call::CountIf,
@@ -86,11 +96,11 @@ impl<X: Transport> Comm<X> {
         )?;
         let b = self.backend();
         b.reserve::<T>(len)?;
-        Ok(CountIfPlan {
-            pred,
-            len,
-            local: b.alloc::<u64>(1)?,
-        })
+        let local = b.alloc::<u64>(1)?;
+        if capture_ready {
+            self.warm_up_counts(&local)?;
+        }
+        Ok(CountIfPlan { pred, len, local })
     }
 
     /// Enqueues the planned count of the whole array into `out` (one element, on every rank):
@@ -200,7 +210,7 @@ impl<X: Transport> Comm<X> {
     /// }
     /// ```
     pub fn histogram(&self, keys: &Buf<X, u32>, bins: u32) -> Result<HistogramResult> {
-        let mut plan = self.plan_histogram(keys.len(), bins)?;
+        let mut plan = self.histogram_plan(keys.len(), bins, false)?;
         let b = self.backend();
         let mut out = b.alloc::<u64>(bins as usize + 1)?;
         self.x
@@ -216,6 +226,16 @@ impl<X: Transport> Comm<X> {
     /// # Errors
     /// `ZeroBins`, `RankMismatch` (ranks called with different bin counts), `RankLost`.
     pub fn plan_histogram(&self, len: usize, bins: u32) -> Result<HistogramPlan<X>> {
+        self.histogram_plan(len, bins, true)
+    }
+
+    /// `capture_ready`: the run's allreduce made once (`warm_up_counts`).
+    fn histogram_plan(
+        &self,
+        len: usize,
+        bins: u32,
+        capture_ready: bool,
+    ) -> Result<HistogramPlan<X>> {
         let local = if bins == 0 {
             Err(WavekitError::ZeroBins)
         } else {
@@ -233,11 +253,11 @@ impl<X: Transport> Comm<X> {
         )?;
         let b = self.backend();
         b.reserve::<u32>(len)?;
-        Ok(HistogramPlan {
-            bins,
-            len,
-            local: b.alloc::<u64>(bins as usize + 1)?,
-        })
+        let local = b.alloc::<u64>(bins as usize + 1)?;
+        if capture_ready {
+            self.warm_up_counts(&local)?;
+        }
+        Ok(HistogramPlan { bins, len, local })
     }
 
     /// Enqueues the planned histogram of the whole array into `counts` (`bins + 1` words, the
@@ -285,6 +305,14 @@ impl<X: Transport> Comm<X> {
             b.histogram_into(keys, plan.bins, &mut plan.local)?;
             self.x.all_reduce_native(&plan.local, counts, ReduceOp::Sum)
         })
+    }
+
+    /// The planned run's allreduce of `local` once, at plan time (as `ReducePlan`'s warm-up:
+    /// NCCL connects peers on first use, which a graph capture does not allow).
+    fn warm_up_counts(&self, local: &Buf<X, u64>) -> Result<()> {
+        let mut out = self.backend().alloc::<u64>(local.len())?;
+        self.x
+            .batch(|| self.x.all_reduce_native(local, &mut out, ReduceOp::Sum))
     }
 
     /// Every rank's count, in rank order.
