@@ -90,6 +90,8 @@ pub struct Comm<X: Transport> {
     x: X,
     /// Kept device buffers of the small exchanges (`mailbox.rs`).
     mailbox: std::sync::Mutex<mailbox::Mailbox<X>>,
+    /// The last one-call reduce's plan and output (`reduce.rs`), of whatever element type.
+    reduce_cache: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
 impl<X: Transport> std::fmt::Debug for Comm<X> {
@@ -107,6 +109,7 @@ impl<X: Transport> Comm<X> {
         Comm {
             x: transport,
             mailbox: Default::default(),
+            reduce_cache: Default::default(),
         }
     }
 

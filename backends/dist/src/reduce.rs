@@ -8,6 +8,7 @@ use crate::handshake::{Call, EVERY_RANK, Header, Lengths};
 use crate::layout::{Edges, Layout};
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
 use std::ops::Range;
+use std::sync::PoisonError;
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
 
@@ -61,13 +62,37 @@ impl<X: Transport> Comm<X> {
         mode: Mode,
         root: Option<usize>,
     ) -> Result<T> {
-        // Not captured: NCCL may connect on this first use.
-        let mut plan = self.plan_reduce_to(shard.len(), op, mode, root, false)?;
-        let b = self.backend();
-        let mut out = b.alloc::<T>(1)?;
+        let layout = self.reduce_handshake::<T>(shard.len(), op, mode, root)?;
+        // The last call's plan and output serve the next one of the same layout, op, mode and
+        // type: allocating and freeing them on every call cost more than the reduce on 4 GPUs
+        // of one process (the driver serialises the threads' allocations).
+        let mut cache = self
+            .reduce_cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let hit = cache
+            .as_mut()
+            .and_then(|c| c.downcast_mut::<Cached<X, T>>())
+            .is_some_and(|c| c.layout == layout && c.plan.op == op && c.mode == mode);
+        if !hit {
+            // Not captured: NCCL may connect on this first use.
+            *cache = None;
+            let plan = self.build_reduce_plan(&layout, shard.len(), op, mode, false)?;
+            let out = self.backend().alloc::<T>(1)?;
+            *cache = Some(Box::new(Cached {
+                layout,
+                mode,
+                plan,
+                out,
+            }));
+        }
+        let c = cache
+            .as_mut()
+            .and_then(|c| c.downcast_mut::<Cached<X, T>>())
+            .expect("cached above");
         self.x
-            .batch(|| self.reduce_into(&mut plan, shard, &mut out))?;
-        Ok(b.download(&out)?[0])
+            .batch(|| self.reduce_into(&mut c.plan, shard, &mut c.out))?;
+        Ok(self.backend().download(&c.out)?[0])
     }
 
     /// Prepares the reduce of shards of `len` elements on this rank (every rank calls it, each
@@ -95,6 +120,18 @@ impl<X: Transport> Comm<X> {
         root: Option<usize>,
         capture_ready: bool,
     ) -> Result<ReducePlan<X, T>> {
+        let layout = self.reduce_handshake::<T>(len, op, mode, root)?;
+        self.build_reduce_plan(&layout, len, op, mode, capture_ready)
+    }
+
+    /// The reduce's handshake: the layout of the shards.
+    fn reduce_handshake<T: Element>(
+        &self,
+        len: usize,
+        op: ReduceOp,
+        mode: Mode,
+        root: Option<usize>,
+    ) -> Result<Layout> {
         let world = self.world();
         let root_ok = match root {
             Some(r) if r >= world => Err(WavekitError::IndexOutOfRange {
@@ -121,6 +158,17 @@ impl<X: Transport> Comm<X> {
                 what: "distributed reduce input (every shard)",
             });
         }
+        Ok(layout)
+    }
+
+    fn build_reduce_plan<T: Element>(
+        &self,
+        layout: &Layout,
+        len: usize,
+        op: ReduceOp,
+        mode: Mode,
+        capture_ready: bool,
+    ) -> Result<ReducePlan<X, T>> {
         let b = self.backend();
         let mut steps = match mode {
             Mode::Fast => {
@@ -128,7 +176,7 @@ impl<X: Transport> Comm<X> {
                 let local = b.upload(&[T::identity(op)])?;
                 Steps::Fast { local }
             }
-            Mode::Reproducible => self.canonical_steps(&layout)?,
+            Mode::Reproducible => self.canonical_steps(layout)?,
         };
         b.reserve::<T>(len.max(steps.largest()))?;
         if capture_ready {
@@ -501,4 +549,12 @@ impl<X: Transport, T: Element> EdgePlan<X, T> {
         }
         Ok(())
     }
+}
+
+/// The one-call reduce's kept plan (`Comm::reduce_cache`).
+struct Cached<X: Transport, T: Element> {
+    layout: Layout,
+    mode: Mode,
+    plan: ReducePlan<X, T>,
+    out: Buf<X, T>,
 }

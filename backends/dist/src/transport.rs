@@ -17,7 +17,7 @@ pub type Buf<X, T> = <<X as Transport>::Backend as Backend>::Buffer<T>;
 
 /// One rank's endpoint of a communicator. Every rank calls the same methods in the same order
 /// with equal lengths (the collectives check that with a handshake before moving data).
-pub trait Transport: Send {
+pub trait Transport: Send + 'static {
     /// The backend this rank computes on.
     type Backend: SliceDevice;
 

@@ -156,3 +156,51 @@ fn a_plan_serves_every_array_of_its_layout() {
         }
     }
 }
+
+/// One communicator, one-call reduces in a row that change the layout, the op, the mode and
+/// the element type (each call may reuse the previous call's plan only where all agree): every
+/// result is the single-device one.
+#[test]
+fn one_call_reduces_in_a_row_on_one_communicator() {
+    let n = 3 * REDUCE_TILE + 77;
+    let (a, b) = (data::<f32>(n, 31), data::<f32>(n, 32));
+    let d = data::<f64>(n, 33);
+    let layouts = [split(n, 4, 34), split(n, 4, 35), Layout::even(n, 4)];
+    let one = CpuBackend::new(WarpWidth::W32);
+    let want = |x: &[f32], op| one.reduce(&one.upload(x).unwrap(), op).unwrap().to_bits();
+    let want_d = one
+        .reduce(&one.upload(&d).unwrap(), ReduceOp::Sum)
+        .unwrap()
+        .to_bits();
+    // Each layout ends and the next begins with an f32 reproducible sum: only the layout
+    // tells the two plans apart.
+    let got = run(4, |c| {
+        let mut bits = Vec::new();
+        for l in &layouts {
+            for (x, op, mode) in [
+                (&a, ReduceOp::Sum, Mode::Reproducible),
+                (&a, ReduceOp::Min, Mode::Reproducible),
+                // Min is exact: the fast mode agrees.
+                (&a, ReduceOp::Min, Mode::Fast),
+                (&b, ReduceOp::Sum, Mode::Reproducible),
+            ] {
+                let s = shard(c, x, l)?;
+                bits.push(c.all_reduce_value(&s, op, mode)?.to_bits() as u64);
+            }
+        }
+        let s = shard(c, &d, &layouts[0])?;
+        bits.push(c.all_reduce_value(&s, ReduceOp::Sum, Mode::Reproducible)?.to_bits());
+        Ok(bits)
+    });
+    let per_layout = [
+        want(&a, ReduceOp::Sum) as u64,
+        want(&a, ReduceOp::Min) as u64,
+        want(&a, ReduceOp::Min) as u64,
+        want(&b, ReduceOp::Sum) as u64,
+    ];
+    let mut expect: Vec<u64> = (0..layouts.len()).flat_map(|_| per_layout).collect();
+    expect.push(want_d);
+    for (rank, g) in got.iter().enumerate() {
+        assert_eq!(g, &expect, "rank {rank}");
+    }
+}
