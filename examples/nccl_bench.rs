@@ -7,7 +7,9 @@
 //! - scaling (`--scale-log2 K`): the reproducible sum of 2^K f32 sharded evenly over the ranks,
 //!   `--scale-reps` times (default 10, after 2 warm-ups): the median time and the bits, to set
 //!   beside the same command on fewer GPUs; then the same sum planned once (`plan_reduce`) and
-//!   run as `reduce_into` plus a wait for the stream, timed the same way.
+//!   run as `reduce_into` plus a wait for the stream, timed the same way; then the inclusive
+//!   sum scan of the same array through one `plan_scan` (`scan_into` plus a wait), with a hash
+//!   of every rank's last outputs.
 //! - parts (`--parts`): the reproducible allreduce's steps timed alone (examples/nccl_bench/
 //!   parts.rs), and with `--sort-log2` the sort's local sort and all-to-all;
 //! - sort (`--sort-log2 K`): the distributed stable sort of 2^K random u32 keys, then of 2^K
@@ -193,14 +195,48 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
         }
     }
     let planned_ms = median(times) * 1e3;
+    drop(out);
+    let (scan_ms, scan_hash) = planned_scan(comm, &shard, layout.range(comm.rank()).start, reps)?;
     say(format!(
-        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?} planned_ms={planned_ms:.3} planned_bits={:?}",
+        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?} planned_ms={planned_ms:.3} planned_bits={:?} scan_ms={scan_ms:.3} scan_hash={scan_hash:#018x}",
         comm.world(),
         (n * 4) as f64 / ms / 1e6,
         hex(&distinct),
         hex(&planned_bits)
     ));
     Ok(())
+}
+
+/// The inclusive sum scan of the sharded array through one `plan_scan` (shards even, on tile
+/// multiples: the device path), each call `scan_into` and a wait: the median time of `reps`
+/// after two warm-ups, and a hash of every rank's last 4096 outputs with their positions,
+/// xored over the ranks (the same for any GPU count exactly when those outputs are).
+fn planned_scan(
+    comm: &Rank,
+    shard: &Buf,
+    start: usize,
+    reps: usize,
+) -> wavekit::Result<(f64, u64)> {
+    let b = comm.backend();
+    let mut plan =
+        comm.plan_scan::<f32>(shard.len(), ReduceOp::Sum, wavekit::ScanKind::Inclusive)?;
+    let mut out = b.alloc::<f32>(shard.len())?;
+    let mut times = Vec::with_capacity(reps);
+    for i in 0..2 + reps {
+        let t = Instant::now();
+        comm.scan_into(&mut plan, shard, &mut out)?;
+        comm.synchronize()?;
+        if i >= 2 {
+            times.push(t.elapsed());
+        }
+    }
+    let tail = shard.len().saturating_sub(4096);
+    let last = b.download(&*b.slice(&out, tail..shard.len())?)?;
+    let h = last.iter().enumerate().fold(0u64, |h, (i, v)| {
+        h ^ splitmix((((start + tail + i) as u64) << 32) | u64::from(v.to_bits()))
+    });
+    let all = comm.all_reduce_value(&b.upload(&[h])?, ReduceOp::BitXor, Mode::Reproducible)?;
+    Ok((median(times) * 1e3, all))
 }
 
 /// `warm + reps` reproducible sums of `shard`: the median host time of the last `reps` (from the

@@ -96,8 +96,14 @@ def render(d):
         out[-2] += (" Planned: the same sum through one `plan_reduce`, each call `reduce_into` a "
                     "device value and a wait for the stream (no handshake or host round trip "
                     "inside), timed the same way; its efficiency against the planned 1-GPU time.")
-        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits | planned | planned efficiency | planned bits |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|")
+        sbase = {mode: float(s["scan_ms"]) for g, mode, s in scale if g == 1 and "scan_ms" in s}
+        if sbase:
+            out[-2] += (" Scan: the inclusive sum scan of the same array through one `plan_scan`, each "
+                        "call `scan_into` and a wait (tile aggregates, one allgather, the left fold "
+                        "of the earlier tiles' aggregates on one GPU thread, the scan from that "
+                        "prefix); its hash covers every rank's last 4096 outputs.")
+        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits | planned | planned efficiency | planned bits | planned scan | scan efficiency | scan hash |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for g, mode, r in sorted(scale, key=lambda x: (x[1], x[0])):
             t = float(r["median_ms"])
             b = base.get(mode)
@@ -107,7 +113,11 @@ def render(d):
             pb = pbase.get(mode)
             pcol = f"{pt:.3f} ms" if pt else "—"
             peff = f"{100 * pb / (g * pt):.0f}%" if pt and pb else "—"
-            out.append(f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} | {pcol} | {peff} | {bits(r.get('planned_bits')) if pt else '—'} |")
+            st = float(r["scan_ms"]) if "scan_ms" in r else None
+            sb = sbase.get(mode)
+            scol = f"{st:.3f} ms" if st else "—"
+            seff = f"{100 * sb / (g * st):.0f}%" if st and sb else "—"
+            out.append(f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} | {pcol} | {peff} | {bits(r.get('planned_bits')) if pt else '—'} | {scol} | {seff} | {r.get('scan_hash', '—')} |")
     for (g, mode), r in sorted(runs.items()):
         if not r["bw"]:
             continue

@@ -263,12 +263,13 @@ fn nccl_a_rank_that_never_calls_is_rank_lost_everywhere() {
     eprintln!("done after {:?}", start.elapsed());
 }
 
-/// The planned reduce, count_if and histogram (`Comm::plan_*`, then the `_into` forms) enqueue
-/// only device work: every rank captures its three calls into a CUDA graph on its backend's
+/// The planned reduce, count_if, histogram and scan (`Comm::plan_*`, then the `_into` forms)
+/// enqueue only device work: every rank captures its four calls into a CUDA graph on its backend's
 /// stream (a host wait or an allocation inside would end the capture with an error), launches
 /// the graph, and gets the single-device results; new data written into the same shard buffers
 /// and the graph launched again gives the new array's results. Uneven shards with boundaries
-/// inside reduce tiles, so the edge exchange is in the graph too. Runs on one GPU or more.
+/// inside reduce tiles, so the edge exchange is in the graph too; the scan's shards on tile
+/// multiples (its device path). Runs on one GPU or more.
 #[cfg(feature = "nccl")]
 #[test]
 #[ignore = "needs a CUDA GPU and the NCCL wheel"]
@@ -310,6 +311,30 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
         lens[1] -= 1234;
     }
     let layout = Layout::from_lens(&lens);
+    // The scan's shards: 50 tiles a rank, the last a few elements more.
+    let tile = wavekit::canonical::SCAN_TILE;
+    let scan_lens: Vec<usize> = (0..gpus)
+        .map(|r| 50 * tile + 777 * usize::from(r + 1 == gpus))
+        .collect();
+    let scan_layout = Layout::from_lens(&scan_lens);
+    let scanned: Vec<Vec<u32>> = (0..2)
+        .map(|a| {
+            let x = &arrays[a][..scan_layout.total()];
+            let mut out = one.alloc::<f32>(x.len()).unwrap();
+            one.scan(
+                &one.upload(x).unwrap(),
+                &mut out,
+                ReduceOp::Sum,
+                ScanKind::Inclusive,
+            )
+            .unwrap();
+            one.download(&out)
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect()
+        })
+        .collect();
     let check = |rc: sys::CUresult, what: &str| {
         assert_eq!(rc, sys::CUresult::CUDA_SUCCESS, "{what}");
     };
@@ -320,6 +345,7 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
             .into_iter()
             .map(|t| {
                 let (arrays, keys, layout, want) = (&arrays, &keys, &layout, &want);
+                let (scan_layout, scanned) = (&scan_layout, &scanned);
                 s.spawn(move || {
                     let c = Comm::new(t);
                     let b = c.backend();
@@ -333,6 +359,12 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                         .plan_count_if::<f32>(shard.len(), Predicate::Gt(0.0))
                         .unwrap();
                     let mut hist = c.plan_histogram(ks.len(), 64).unwrap();
+                    let srange = scan_layout.range(c.rank());
+                    let mut sx = b.upload(&arrays[0][srange.clone()]).unwrap();
+                    let mut scan = c
+                        .plan_scan::<f32>(sx.len(), ReduceOp::Sum, ScanKind::Inclusive)
+                        .unwrap();
+                    let mut sy = b.alloc::<f32>(sx.len()).unwrap();
                     let mut sum = b.alloc::<f32>(1).unwrap();
                     let mut n_pos = b.alloc::<u64>(1).unwrap();
                     let mut counts = b.alloc::<u64>(65).unwrap();
@@ -354,6 +386,7 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                     c.reduce_into(&mut reduce, &shard, &mut sum).unwrap();
                     c.count_if_into(&mut count, &shard, &mut n_pos).unwrap();
                     c.histogram_into(&mut hist, &ks, &mut counts).unwrap();
+                    c.scan_into(&mut scan, &sx, &mut sy).unwrap();
                     // SAFETY: ends the capture begun above on the same stream.
                     check(
                         unsafe { sys::cuStreamEndCapture(stream, &mut graph) },
@@ -371,10 +404,11 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                         "instantiate",
                     );
                     let mut got = Vec::new();
-                    for a in 0..2 {
+                    for (a, want_scan) in scanned.iter().enumerate() {
                         if a == 1 {
                             b.write(&mut shard, &arrays[1][range.clone()]).unwrap();
                             b.write(&mut ks, &keys[1][range.clone()]).unwrap();
+                            b.write(&mut sx, &arrays[1][srange.clone()]).unwrap();
                         }
                         // SAFETY: the instantiated graph, on the stream it was captured on.
                         check(unsafe { sys::cuGraphLaunch(exec, stream) }, "launch");
@@ -384,6 +418,17 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                             b.download(&n_pos).unwrap()[0],
                             b.download(&counts).unwrap(),
                         ));
+                        let ys: Vec<u32> = b
+                            .download(&sy)
+                            .unwrap()
+                            .iter()
+                            .map(|v| v.to_bits())
+                            .collect();
+                        assert!(
+                            ys == want_scan[srange.clone()],
+                            "rank {} array {a}: the graph's scan",
+                            c.rank()
+                        );
                     }
                     // SAFETY: created above, launched work is complete.
                     unsafe {

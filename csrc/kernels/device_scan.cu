@@ -123,7 +123,8 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uin
     const T v = has_x ? O::combine(x, wsm[P::at(idx)]) : wsm[P::at(idx)];
     if (exclusive) {
       if (e + 1 < n) out[e + 1] = from_acc<IO>(v);
-      if (e == 0) out[0] = from_acc<IO>(O::identity());
+      // `before` at the array's first position: the identity, or the carried-in prefix.
+      if (e == 0) out[0] = from_acc<IO>(before);
     } else if (e < n) {
       out[e] = from_acc<IO>(v);
     }
@@ -135,7 +136,7 @@ template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::bl
           bool WIDE_STORES = true>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     scan_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
-                IO* out) {
+                IO* out, const T* carry, T* aggs) {
   typedef Op<OP, T> O;
   typedef Pad<T> P;
   const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
@@ -155,7 +156,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   const auto wsm = items + (bt / WK_WARP_SIZE) * kWarpSlots;
   // Blocks are numbered in the order they start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
-  if (bt == 0) s_first = atomicAdd(counter, 1u);
+  // aggs (device_scan_aggregates): tiles are independent, any order will do.
+  if (bt == 0) s_first = aggs ? blockIdx.x : atomicAdd(counter, 1u);
   __syncthreads();
   const uint64_t first = (uint64_t)s_first * K;
   const uint64_t tile = first + h;
@@ -237,6 +239,13 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     if (t < kGroups) incl[t] = u;
   }
   __syncthreads();
+  if (aggs) {
+    // device_scan_aggregates (the same for the whole block): each tile's aggregate A, as step 5
+    // computes it below, and nothing else.
+    if (t == 0 && tile < (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE)
+      aggs[tile] = O::combine(O::combine(incl[kGroups - 2], last_w_prev[h]), last_local[h]);
+    return;
+  }
 
   // 3-4. Thread prefix and local inclusive values; the tile aggregate is the last of them,
   // op(op(E_last, w_prev of the last thread), its local total), as that thread computes it.
@@ -262,7 +271,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
       agg[j] = O::combine(O::combine(group_incl[j * kGroups + kGroups - 2], last_w_prev[j]),
                           last_local[j]);
     const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-    T x = O::identity();
+    // carry (device_scan_carried): tile 0's prefix X_0, as if the array went on from earlier
+    // tiles whose left fold it is.
+    T x = carry ? *carry : O::identity();
     if (first != 0) {
       if (bt == 0) {
 #pragma unroll
@@ -275,14 +286,14 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 #pragma unroll
       for (int j = 0; j < K; ++j) {
         s_prefix[j] = x;
-        x = first + j == 0 ? agg[j] : O::combine(x, agg[j]);
+        x = first + j == 0 && !carry ? agg[j] : O::combine(x, agg[j]);
         if (first + j < tiles) status.publish(first + j, kStatusInclusive, x);
       }
     }
   }
   __syncthreads();
-  const bool has_x = !Elem<T>::is_float || tile != 0;
-  const T x = tile != 0 ? s_prefix[h] : O::identity();
+  const bool has_x = !Elem<T>::is_float || tile != 0 || carry;
+  const T x = tile != 0 || carry ? s_prefix[h] : O::identity();
   // The exclusive value at the slice's first position: the tile prefix for the tile's first
   // warp (the inclusive value of the previous tile's last item, the same bits: the tile
   // aggregate is that item's local value), else the previous warp's last item, combined.
@@ -308,21 +319,85 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                               out, 0);
 }
 
-int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
+static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
+                       uint32_t exclusive, const void* in, uint64_t n, void* scratch,
+                       uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
+                       void* aggs);
+
+int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                          uint64_t scratch_bytes, void* out, unsigned variant) {
+  return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out,
+                     variant, nullptr, nullptr);
+}
+
+// The sharded scan's steps (wavekit-dist, docs/SEMANTICS.md "dist_scan"), for types that scan
+// in their own type (not the 16-bit floats, which the distributed collectives refuse): each
+// tile's aggregate alone, and the scan from a prefix carried in from earlier tiles.
+int device_scan_aggregates_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
+                                  const void* in, uint64_t n, void* out) {
+  if (dtype == DT_F16 || dtype == DT_BF16) return WK_ERR_DTYPE;
+  return scan_launch(stream, st, dtype, op, 0, in, n, nullptr, 0, nullptr, 0, nullptr, out);
+}
+
+int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
+                               uint32_t exclusive, const void* in, uint64_t n,
+                               const void* carry, void* scratch, uint64_t scratch_bytes,
+                               void* out) {
+  if (dtype == DT_F16 || dtype == DT_BF16) return WK_ERR_DTYPE;
+  if (carry == nullptr) return WK_ERR_ARG;
+  return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out, 0,
+                     carry, nullptr);
+}
+
+namespace {
+
+// The left fold of n >= 1 values (step 5's X over a whole array of tile aggregates): one
+// thread, in order, as the chain of tile prefixes is defined.
+template <int OP, typename T>
+__global__ void fold_left_kernel(const T* in, uint64_t n, T* out) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  typedef Op<OP, T> O;
+  T x = in[0];
+  for (uint64_t i = 1; i < n; ++i) x = O::combine(x, in[i]);
+  *out = x;
+}
+
+}  // namespace
+
+int fold_left_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,
+                     uint64_t n, void* out) {
+  if (n == 0) return WK_ERR_ARG;
+  return with_dtype(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
+    return with_op<T>(op, [&](auto ot) {
+      const int O = decltype(ot)::value;
+      WK_LAUNCH(1, 1, 0, as_stream(stream), fold_left_kernel<O, T>)((const T*)in, n, (T*)out);
+      return host::launch_error();
+    });
+  });
+}
+
+// aggs: device_scan_aggregates (no scratch, nothing stored but the aggregates); carry:
+// device_scan_carried.
+static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
+                       uint32_t exclusive, const void* in, uint64_t n, void* scratch,
+                       uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
+                       void* aggs) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
     typedef typename Elem<IO>::Acc T;
-    if (scratch_bytes < device_scan_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
+    if (!aggs && scratch_bytes < device_scan_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
     char* s = (char*)scratch;
     unsigned* counter = (unsigned*)s;
-    typename StatusFor<T>::type status;
-    const uint64_t zeroed = status_layout<T>(s, tiles, &status);
-    int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
-    if (rc) return rc;
+    typename StatusFor<T>::type status{};
+    if (!aggs) {
+      const uint64_t zeroed = status_layout<T>(s, tiles, &status);
+      int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
+      if (rc) return rc;
+    }
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;
       typedef typename StatusFor<T>::type S;
@@ -332,7 +407,7 @@ int device_scan_launch_b(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // executor's launch names the kernel as a template argument.
 #define WK_SCAN_LAUNCH(K, ...)                                                           \
   WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(        \
-      (const IO*)in, n, exclusive, counter, status, (IO*)out)
+      (const IO*)in, n, exclusive, counter, status, (IO*)out, (const T*)carry, (T*)aggs)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
       // The 16-bit floats get the default shape only, and with every type of 4 bytes or less

@@ -2,10 +2,11 @@
 //! device buffers, copied on the device (a GPU never round-trips a shard through the host).
 
 use std::ops::Range;
-use wavekit_core::api::check_reduce_partials;
-use wavekit_core::canonical::REDUCE_TILE;
+use wavekit_core::api::{check_reduce_partials, check_scan_steps};
+use wavekit_core::canonical::{REDUCE_TILE, SCAN_TILE};
 use wavekit_core::{
-    Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, Sort, SortOrder, WavekitError,
+    Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind, Sort, SortOrder,
+    WavekitError,
 };
 use wavekit_cpu::{CpuBackend, CpuBuffer};
 
@@ -73,6 +74,70 @@ pub trait SliceDevice: Collectives {
         self.sort_pairs(keys, values, order)
     }
 
+    /// `out[t]` = the aggregate of tile `t` of `input` (docs/SEMANTICS.md "device_scan",
+    /// steps 1-4): what the sharded scan gathers. The default scans tile by tile on the host's
+    /// side of the backend; a GPU takes them all in one launch.
+    fn scan_aggregates_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        check_scan_steps::<T>("scan_aggregates", op, input.len(), out.len(), None)?;
+        let aggs: Vec<T> = tile_scans(self, input, op)?
+            .iter()
+            .map(|l| *l.last().expect("tiles are non-empty"))
+            .collect();
+        self.write(out, &aggs)
+    }
+
+    /// The scan of `input` continuing an array whose earlier tiles fold to `carry[0]`
+    /// (device_scan step 5 with `X_0 = carry[0]`; exclusive: `output[0] = carry[0]`).
+    fn scan_carried_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        output: &mut Self::Buffer<T>,
+        op: ReduceOp,
+        kind: ScanKind,
+        carry: &Self::Buffer<T>,
+    ) -> Result<()> {
+        check_scan_steps::<T>(
+            "scan_carried",
+            op,
+            input.len(),
+            output.len(),
+            Some(carry.len()),
+        )?;
+        let mut x = self.download(carry)?[0];
+        let mut out = Vec::with_capacity(input.len());
+        for l in tile_scans(self, input, op)? {
+            let incl = l.iter().map(|&v| T::combine(op, x, v));
+            match kind {
+                ScanKind::Inclusive => out.extend(incl),
+                ScanKind::Exclusive => {
+                    out.push(x);
+                    out.extend(incl.take(l.len() - 1));
+                }
+            }
+            x = T::combine(op, x, *l.last().expect("tiles are non-empty"));
+        }
+        self.write(output, &out)
+    }
+
+    /// `out[0]` = the left fold of `input`, in order (the chain of device_scan's tile
+    /// prefixes over gathered aggregates).
+    fn fold_left_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        check_scan_steps::<T>("fold_left", op, input.len(), out.len(), None)?;
+        let v = self.download(input)?;
+        let x = v[1..].iter().fold(v[0], |x, &a| T::combine(op, x, a));
+        self.write(out, &[x])
+    }
+
     /// `out[c]` = `reduce` of chunk c of `input`, chunks of `REDUCE_TILE^levels` elements
     /// (the last may be short): level `levels` of the device reduce's tree. The default
     /// reduces chunk by chunk; a GPU takes them all in one launch.
@@ -92,6 +157,24 @@ pub trait SliceDevice: Collectives {
         }
         Ok(())
     }
+}
+
+/// The sharded scan's device steps, as the default computes them from the backend's own scan
+/// (what `GpuBackend` does in one launch each): tile by tile, each tile's scan alone being its
+/// local values `L` (docs/SEMANTICS.md "device_scan").
+fn tile_scans<B: Collectives, T: Element>(
+    b: &B,
+    input: &B::Buffer<T>,
+    op: ReduceOp,
+) -> Result<Vec<Vec<T>>> {
+    let mut out = Vec::new();
+    for at in (0..input.len()).step_by(SCAN_TILE) {
+        let tile = b.slice(input, at..(at + SCAN_TILE).min(input.len()))?;
+        let mut l = b.alloc::<T>(tile.len())?;
+        b.scan(&tile, &mut l, op, ScanKind::Inclusive)?;
+        out.push(b.download(&l)?);
+    }
+    Ok(out)
 }
 
 fn check_range(what: &'static str, end: usize, len: usize) -> Result<()> {
@@ -217,6 +300,35 @@ mod gpu {
             let from = src.device_ptr() + bytes::<T>(start) as u64;
             self.runtime()
                 .copy_dtod(dst.device_ptr(), from, bytes::<T>(dst.len()))
+        }
+
+        fn scan_aggregates_into<T: Element>(
+            &self,
+            input: &GpuBuffer<T, R>,
+            op: ReduceOp,
+            out: &mut GpuBuffer<T, R>,
+        ) -> Result<()> {
+            GpuBackend::scan_aggregates_into(self, input, op, out)
+        }
+
+        fn scan_carried_into<T: Element>(
+            &self,
+            input: &GpuBuffer<T, R>,
+            output: &mut GpuBuffer<T, R>,
+            op: ReduceOp,
+            kind: ScanKind,
+            carry: &GpuBuffer<T, R>,
+        ) -> Result<()> {
+            GpuBackend::scan_carried_into(self, input, output, op, kind, carry)
+        }
+
+        fn fold_left_into<T: Element>(
+            &self,
+            input: &GpuBuffer<T, R>,
+            op: ReduceOp,
+            out: &mut GpuBuffer<T, R>,
+        ) -> Result<()> {
+            GpuBackend::fold_left_into(self, input, op, out)
         }
 
         fn reduce_partials_into<T: Element>(

@@ -53,6 +53,7 @@ mod transport;
 pub use device::SliceDevice;
 pub use layout::Layout;
 pub use reduce::ReducePlan;
+pub use scan::ScanPlan;
 pub use select::DistCompacted;
 pub use select::{CountIfPlan, HistogramPlan};
 pub use sort::{DistSorted, SortedPairs};

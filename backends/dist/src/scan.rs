@@ -5,7 +5,8 @@
 //! output element is then `op(X_i, L_e)`: the single-device result, bit for bit.
 
 use crate::handshake::{Call, Header, Lengths};
-use crate::{Buf, Comm, Mode, Transport, check_len};
+use crate::layout::Layout;
+use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
 use wavekit_core::canonical::SCAN_TILE;
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind};
 
@@ -39,13 +40,45 @@ impl<X: Transport> Comm<X> {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<()> {
-        let local_check = op.check::<T>().and_then(|()| {
-            check_len(
-                "distributed scan output (the rank's shard)",
-                shard.len(),
-                output.len(),
-            )
-        });
+        // The output's length is checked in the handshake: a wrong one fails every rank.
+        let output_ok = check_len(
+            "distributed scan output (the rank's shard)",
+            shard.len(),
+            output.len(),
+        );
+        let mut plan = self.scan_plan(shard.len(), op, kind, false, output_ok)?;
+        match plan.device {
+            // Queued, then one wait under the transport's watchdog.
+            Some(_) => self.x.batch(|| self.scan_into(&mut plan, shard, output)),
+            // Its reads wait for every transport call themselves.
+            None => self.scan_into(&mut plan, shard, output),
+        }
+    }
+
+    /// Prepares [`Comm::scan_into`] for shards of `len` elements on this rank: the handshake,
+    /// the layout, the exchange's buffers and the backend's workspace, once.
+    ///
+    /// # Errors
+    /// As [`Comm::scan`]: `UnsupportedOp`, `RankMismatch`, `RankLost`.
+    pub fn plan_scan<T: Element>(
+        &self,
+        len: usize,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<ScanPlan<X, T>> {
+        self.scan_plan(len, op, kind, true, Ok(()))
+    }
+
+    /// `capture_ready`: the run's allgather made once (NCCL connects on first use); `local`:
+    /// the caller's own check of its other arguments, for the handshake.
+    fn scan_plan<T: Element>(
+        &self,
+        len: usize,
+        op: ReduceOp,
+        kind: ScanKind,
+        capture_ready: bool,
+        local: Result<()>,
+    ) -> Result<ScanPlan<X, T>> {
         let layout = self.handshake(
             Header {
                 call: Call::Scan,
@@ -56,15 +89,104 @@ impl<X: Transport> Comm<X> {
                     Mode::Reproducible as u64,
                     0,
                 ],
-                len: shard.len(),
+                len,
             },
             Lengths::Sharded,
-            local_check,
+            op.check::<T>().and(local),
         )?;
+        let b = self.backend();
+        b.reserve::<T>(len)?;
+        let device = if layout.aligned_chunk(SCAN_TILE) >= SCAN_TILE {
+            let mut d = DeviceScan::new(b, &layout, self.rank())?;
+            if capture_ready {
+                self.x
+                    .batch(|| self.x.all_gather(&d.send, &mut d.gathered))?;
+            }
+            Some(d)
+        } else {
+            None
+        };
+        Ok(ScanPlan {
+            op,
+            kind,
+            len,
+            layout,
+            device,
+        })
+    }
+
+    /// Runs the planned scan of `shard` into `output` (this rank's shard of the result). With
+    /// every shard boundary on a multiple of `SCAN_TILE` (4096; even shards of such lengths,
+    /// say) it only enqueues device work on the backend's stream, graph-capturable as
+    /// [`Comm::reduce_into`]: this rank's tile aggregates (one launch), one allgather of them,
+    /// the left fold of those before its first tile (one GPU thread), and the scan of the
+    /// shard from that prefix (one launch). Otherwise the tiles cut by shards are rebuilt and
+    /// scanned through host memory, and the call waits.
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, Collectives, DeviceBuffer, ReduceOp, ScanKind};
+    /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// let data: Vec<f32> = (0..12_288).map(|i| 0.1 * i as f32).collect();
+    /// let layout = Layout::from_lens(&[4096, 8192]);
+    /// let parts = ThreadWorld::run(2, |r| {
+    ///     let comm = Comm::new(r);
+    ///     let b = comm.backend();
+    ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
+    ///     let mut plan = comm
+    ///         .plan_scan::<f32>(shard.len(), ReduceOp::Sum, ScanKind::Inclusive)
+    ///         .unwrap();
+    ///     let mut out = b.alloc::<f32>(shard.len()).unwrap();
+    ///     comm.scan_into(&mut plan, &shard, &mut out).unwrap();
+    ///     comm.synchronize().unwrap();
+    ///     b.download(&out).unwrap()
+    /// });
+    /// let got: Vec<f32> = parts.into_iter().flat_map(|p| p.unwrap()).collect();
+    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let mut want = one.alloc::<f32>(data.len()).unwrap();
+    /// one.scan(&one.upload(&data).unwrap(), &mut want, ReduceOp::Sum, ScanKind::Inclusive).unwrap();
+    /// assert_eq!(got, one.download(&want).unwrap());
+    /// ```
+    ///
+    /// # Errors
+    /// `LengthMismatch` when `shard` is not the planned length or `output` not the shard's,
+    /// before any work; a transport or backend error.
+    pub fn scan_into<T: Element>(
+        &self,
+        plan: &mut ScanPlan<X, T>,
+        shard: &Buf<X, T>,
+        output: &mut Buf<X, T>,
+    ) -> Result<()> {
+        check_len(
+            "planned scan shard (the planned length)",
+            plan.len,
+            shard.len(),
+        )?;
+        check_len(
+            "distributed scan output (the rank's shard)",
+            shard.len(),
+            output.len(),
+        )?;
+        let (op, kind) = (plan.op, plan.kind);
+        match &mut plan.device {
+            Some(d) => self.x.enqueue(|| d.run(self, shard, output, op, kind)),
+            None => self.scan_host(&plan.layout, shard, output, op, kind),
+        }
+    }
+
+    /// The scan of a layout whose shards cut tiles: every touched tile scanned on its own,
+    /// through host memory.
+    fn scan_host<T: Element>(
+        &self,
+        layout: &Layout,
+        shard: &Buf<X, T>,
+        output: &mut Buf<X, T>,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<()> {
         let b = self.backend();
         let rank = self.rank();
         let local = b.download(shard)?;
-        let edges = self.gather_edges(&layout, SCAN_TILE, shard)?;
+        let edges = self.gather_edges(layout, SCAN_TILE, shard)?;
         let touching = layout.touching(rank, SCAN_TILE);
         // Tile-local inclusive scans L of every tile this rank touches.
         let mut scanned = Vec::with_capacity(touching.len());
@@ -117,5 +239,106 @@ impl<X: Transport> Comm<X> {
             b.write(output, &out)?;
         }
         Ok(())
+    }
+}
+
+/// A distributed scan prepared by [`Comm::plan_scan`] for one shard length, op and kind.
+pub struct ScanPlan<X: Transport, T: Element> {
+    op: ReduceOp,
+    kind: ScanKind,
+    len: usize,
+    layout: Layout,
+    /// The device steps, when every shard boundary is a multiple of `SCAN_TILE`.
+    device: Option<DeviceScan<X, T>>,
+}
+
+impl<X: Transport, T: Element> std::fmt::Debug for ScanPlan<X, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScanPlan")
+            .field("op", &self.op)
+            .field("kind", &self.kind)
+            .field("len", &self.len)
+            .field("on_device", &self.device.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The scan of tile-aligned shards on the device: this rank's `tiles` aggregates into `send`,
+/// every rank's gathered (padded to the largest count), those of the `before` tiles of the
+/// ranks below this one put in order (`before_buf`, unless they already are) and folded into
+/// `carry`, and the shard scanned from it.
+struct DeviceScan<X: Transport, T: Element> {
+    tiles: usize,
+    before: usize,
+    /// Tiles per rank.
+    counts: Vec<usize>,
+    send: Buf<X, T>,
+    gathered: Buf<X, T>,
+    before_buf: Option<Buf<X, T>>,
+    carry: Buf<X, T>,
+}
+
+impl<X: Transport, T: Element> DeviceScan<X, T> {
+    fn new(b: &X::Backend, layout: &Layout, rank: usize) -> Result<Self> {
+        let counts: Vec<usize> = (0..layout.world())
+            .map(|q| layout.range(q).len().div_ceil(SCAN_TILE))
+            .collect();
+        let cap = counts.iter().copied().max().unwrap_or(0).max(1);
+        let before: usize = counts[..rank].iter().sum();
+        // The ranks below this one, in order, are contiguous in the gathered buffer when each
+        // holds `cap` tiles (or none is below).
+        let contiguous = counts[..rank].iter().all(|&c| c == cap);
+        Ok(DeviceScan {
+            tiles: counts[rank],
+            before,
+            send: b.alloc::<T>(cap)?,
+            gathered: b.alloc::<T>(cap * layout.world())?,
+            before_buf: if contiguous || before == 0 {
+                None
+            } else {
+                Some(b.alloc::<T>(before)?)
+            },
+            carry: b.alloc::<T>(1)?,
+            counts,
+        })
+    }
+
+    fn run(
+        &mut self,
+        comm: &Comm<X>,
+        shard: &Buf<X, T>,
+        output: &mut Buf<X, T>,
+        op: ReduceOp,
+        kind: ScanKind,
+    ) -> Result<()> {
+        let b = comm.backend();
+        if self.tiles > 0 {
+            let mut mine = b.slice_mut(&mut self.send, 0..self.tiles)?;
+            b.scan_aggregates_into(shard, op, &mut mine)?;
+        }
+        comm.x.all_gather(&self.send, &mut self.gathered)?;
+        if self.tiles == 0 {
+            return Ok(());
+        }
+        if self.before == 0 {
+            return b.scan(shard, output, op, kind);
+        }
+        let cap = self.send.len();
+        let before = match &mut self.before_buf {
+            None => b.slice(&self.gathered, 0..self.before)?,
+            Some(buf) => {
+                let mut at = 0;
+                for (q, &c) in self.counts.iter().enumerate().take(comm.rank()) {
+                    if c > 0 {
+                        let mut dst = b.slice_mut(buf, at..at + c)?;
+                        b.copy_from(&mut dst, &self.gathered, q * cap)?;
+                        at += c;
+                    }
+                }
+                b.slice(buf, 0..self.before)?
+            }
+        };
+        b.fold_left_into(&before, op, &mut self.carry)?;
+        b.scan_carried_into(shard, output, op, kind, &self.carry)
     }
 }

@@ -189,7 +189,10 @@ fn one_call_reduces_in_a_row_on_one_communicator() {
             }
         }
         let s = shard(c, &d, &layouts[0])?;
-        bits.push(c.all_reduce_value(&s, ReduceOp::Sum, Mode::Reproducible)?.to_bits());
+        bits.push(
+            c.all_reduce_value(&s, ReduceOp::Sum, Mode::Reproducible)?
+                .to_bits(),
+        );
         Ok(bits)
     });
     let per_layout = [

@@ -79,3 +79,54 @@ fn shards_on_tile_boundaries() {
         check_layout(&all, &single, &layout, ReduceOp::Sum, kind);
     }
 }
+
+/// Shards on multiples of the tile (empty ones too): the device path (tile aggregates, one
+/// allgather, the left fold of the earlier tiles, a scan from that prefix), at every rank
+/// count, both kinds, several ops and types, one-call and planned.
+#[test]
+fn tile_aligned_shards_take_the_device_path() {
+    let n = 9 * SCAN_TILE + 123;
+    let f = data::<f32>(n, 41);
+    let i = data::<i64>(n, 42);
+    for world in WORLDS {
+        for seed in 0..3u64 {
+            let cut = |k: u64| {
+                let r = wavekit_core::element::splitmix(seed * 97 + k) as usize;
+                (r % (n / SCAN_TILE + 1)) * SCAN_TILE
+            };
+            let mut cuts: Vec<usize> = (1..world as u64).map(cut).collect();
+            cuts.sort_unstable();
+            let mut lens = Vec::new();
+            let mut prev = 0;
+            for c in cuts.into_iter().chain([n]) {
+                lens.push(c - prev);
+                prev = c;
+            }
+            let layout = Layout::from_lens(&lens);
+            assert!(layout.aligned_chunk(SCAN_TILE) >= SCAN_TILE);
+            for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+                for op in [ReduceOp::Sum, ReduceOp::Max] {
+                    check_layout(&f, &reference::device_scan(&f, op, kind), &layout, op, kind);
+                }
+                let want = reference::device_scan(&i, ReduceOp::BitXor, kind);
+                check_layout(&i, &want, &layout, ReduceOp::BitXor, kind);
+                // Planned, run twice.
+                let want = reference::device_scan(&f, ReduceOp::Sum, kind);
+                let parts = run(world, |c| {
+                    let s = shard(c, &f, &layout)?;
+                    let b = c.backend();
+                    let mut plan = c.plan_scan::<f32>(s.len(), ReduceOp::Sum, kind)?;
+                    let mut out = b.alloc::<f32>(s.len())?;
+                    c.scan_into(&mut plan, &s, &mut out)?;
+                    c.scan_into(&mut plan, &s, &mut out)?;
+                    c.synchronize()?;
+                    b.download(&out)
+                });
+                assert!(
+                    same_bits(&parts.concat(), &want),
+                    "planned {kind:?} {layout:?}"
+                );
+            }
+        }
+    }
+}

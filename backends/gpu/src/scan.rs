@@ -5,7 +5,7 @@ use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, cptr, dptr, kind};
 use super::runtime::GpuRuntime;
-use wavekit_core::api::check_len;
+use wavekit_core::api::{check_len, check_scan_steps};
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
 use wavekit_core::{ReduceOp, ScanKind};
@@ -40,6 +40,121 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 dptr(scratch),
                 bytes,
                 dptr(output.device_ptr()),
+            )
+        })
+    }
+}
+
+/// The sharded scan's device steps (wavekit-dist, docs/SEMANTICS.md "dist_scan"): one launch
+/// each on the stream, nothing read back.
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// `out[t]` = the aggregate `A_t` of tile `t` of `input` (docs/SEMANTICS.md "device_scan",
+    /// steps 1-4; tiles of `SCAN_TILE`, the last padded with the identity), bit for bit the
+    /// last value of the tile's own scan.
+    ///
+    /// # Errors
+    /// `UnsupportedType` (f16, bf16), `UnsupportedOp`, `EmptyInput`, `LengthMismatch` unless
+    /// `out` has one slot a tile, `ForeignBuffer`, `Device`. Nothing is written on error.
+    pub fn scan_aggregates_into<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        check_scan_steps::<T>("scan_aggregates", op, input.len, out.len, None)?;
+        self.own(input)?;
+        self.own(out)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        self.launch(
+            &mut work,
+            "device_scan_aggregates",
+            Reports::Errors,
+            |s, st| unsafe {
+                (self.table.device_scan_aggregates)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    cptr(input.device_ptr()),
+                    input.len as u64,
+                    dptr(out.device_ptr()),
+                )
+            },
+        )
+    }
+
+    /// The device scan of `input` as the continuation of an array whose earlier tiles fold to
+    /// `carry[0]` (device_scan step 5 with `X_0 = carry[0]`; exclusive: `output[0] = carry[0]`).
+    ///
+    /// # Errors
+    /// As [`GpuBackend::scan_aggregates_into`]; `LengthMismatch` unless `output` is the
+    /// input's length and `carry` one element.
+    pub fn scan_carried_into<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        output: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+        scan: ScanKind,
+        carry: &GpuBuffer<T, R>,
+    ) -> Result<()> {
+        check_scan_steps::<T>("scan_carried", op, input.len, output.len, Some(carry.len))?;
+        self.own(input)?;
+        self.own(output)?;
+        self.own(carry)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let n = input.len;
+        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
+        let scratch = self.ensure_pool(&mut work, bytes)?;
+        let exclusive = (scan == ScanKind::Exclusive) as u32;
+        self.launch(
+            &mut work,
+            "device_scan_carried",
+            Reports::Errors,
+            |s, st| unsafe {
+                (self.table.device_scan_carried)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    exclusive,
+                    cptr(input.device_ptr()),
+                    n as u64,
+                    cptr(carry.device_ptr()),
+                    dptr(scratch),
+                    bytes,
+                    dptr(output.device_ptr()),
+                )
+            },
+        )
+    }
+
+    /// `out[0]` = the left fold `op(…op(op(input[0], input[1]), input[2])…)` of `input`, in
+    /// order (one GPU thread: the chain of device_scan's tile prefixes).
+    ///
+    /// # Errors
+    /// As [`GpuBackend::scan_aggregates_into`]; `LengthMismatch` unless `out` is one element.
+    pub fn fold_left_into<T: Element>(
+        &self,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        check_scan_steps::<T>("fold_left", op, input.len, out.len, None)?;
+        self.own(input)?;
+        self.own(out)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        self.launch(&mut work, "fold_left", Reports::Errors, |s, st| unsafe {
+            (self.table.fold_left)(
+                s,
+                st,
+                kind::<T>(),
+                op as u32,
+                cptr(input.device_ptr()),
+                input.len as u64,
+                dptr(out.device_ptr()),
             )
         })
     }

@@ -35,6 +35,7 @@ pub use by_key::{ByKey, ReducedByKey};
 pub use collectives::Collectives;
 pub use compact::Compacted;
 pub use device_reduce::check_reduce_partials;
+pub use device_scan::check_scan_steps;
 pub use partition::{Partition, Partitioned, Partitioned3};
 pub use runs::{RunLengths, Runs, UniqueByKey};
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
