@@ -79,6 +79,21 @@ fn check<T: Element, R: GpuRuntime>(
     }
 }
 
+/// The fold alone over `n` values (batches of the kernel's warp and a short last one).
+fn fold<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, n: usize, op: ReduceOp, seed: u64) {
+    let v = values::<T>(n, seed);
+    let want = v[1..].iter().fold(v[0], |x, &a| T::combine(op, x, a));
+    let mut out = b.alloc::<T>(1).unwrap();
+    b.fold_left_into(&b.upload(&v).unwrap(), op, &mut out)
+        .unwrap();
+    let got = b.download(&out).unwrap()[0];
+    assert!(
+        got.same(want),
+        "{} {op:?} fold of {n}: {got:?} != {want:?}",
+        T::KIND.name()
+    );
+}
+
 fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
     let input = b.upload(&values::<f32>(2 * SCAN_TILE + 1, 1)).unwrap();
     let mut three = b.upload(&[1.0f32, 2.0, 3.0]).unwrap();
@@ -123,6 +138,10 @@ fn executor_scan_steps_are_the_reference() {
         check::<f64, _>(&b, 1, 100, ReduceOp::Max, 2);
         check::<i32, _>(&b, 3, 2 * SCAN_TILE, ReduceOp::BitXor, 3);
         check::<u64, _>(&b, 0, SCAN_TILE + 1, ReduceOp::Sum, 4);
+        for n in [1, 2, 255, 256, 257, 5000] {
+            fold::<f32, _>(&b, n, ReduceOp::Sum, 10 + n as u64);
+        }
+        fold::<i64, _>(&b, 3333, ReduceOp::Max, 11);
         bad_input(&b);
     }
 }
@@ -138,5 +157,9 @@ fn cuda_scan_steps_are_the_reference() {
     check::<f32, _>(&b, 2, 5 * SCAN_TILE + 3, ReduceOp::Product, 7);
     check::<i64, _>(&b, 50, 3000 * SCAN_TILE, ReduceOp::Sum, 8);
     check::<u32, _>(&b, 1, 1, ReduceOp::BitOr, 9);
+    for n in [1, 257, 1 << 20, 786_433] {
+        fold::<f32, _>(&b, n, ReduceOp::Sum, 12 + n as u64);
+    }
+    fold::<f64, _>(&b, 100_001, ReduceOp::Product, 13);
     bad_input(&b);
 }

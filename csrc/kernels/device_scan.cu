@@ -352,15 +352,47 @@ int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint
 
 namespace {
 
-// The left fold of n >= 1 values (step 5's X over a whole array of tile aggregates): one
-// thread, in order, as the chain of tile prefixes is defined.
+// The left fold of n >= 1 values (step 5's X over a whole array of tile aggregates), in order:
+// a chain of dependent combines that no parallelism can shorten, so the point is to keep it
+// fed. One warp: each lane loads kFold values of a batch (coalesced) and every lane then folds
+// the batch's values in order, each shuffled from the lane that loaded it (the same combines
+// on every lane, no branch between them); the next batch's loads go out before this batch's
+// fold. One thread looping over global loads would wait a memory latency per value.
+const unsigned kFold = 8;
+
 template <int OP, typename T>
-__global__ void fold_left_kernel(const T* in, uint64_t n, T* out) {
-  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+__global__ void __launch_bounds__(WK_WARP_SIZE) fold_left_kernel(const T* in, uint64_t n, T* out) {
   typedef Op<OP, T> O;
+  const unsigned ln = lane();
+  const wk_lanemask_t mask = block_warp_lanes();
+  const uint64_t batch = (uint64_t)kFold * WK_WARP_SIZE;
+  T next[kFold];
+#pragma unroll
+  for (unsigned k = 0; k < kFold; ++k) {
+    const uint64_t i = 1 + (uint64_t)k * WK_WARP_SIZE + ln;
+    next[k] = i < n ? in[i] : O::identity();
+  }
   T x = in[0];
-  for (uint64_t i = 1; i < n; ++i) x = O::combine(x, in[i]);
-  *out = x;
+  for (uint64_t base = 1; base < n; base += batch) {
+    T v[kFold];
+#pragma unroll
+    for (unsigned k = 0; k < kFold; ++k) {
+      v[k] = next[k];
+      const uint64_t i = base + batch + (uint64_t)k * WK_WARP_SIZE + ln;
+      next[k] = i < n ? in[i] : O::identity();
+    }
+    const uint64_t left = n - base;
+#pragma unroll
+    for (unsigned k = 0; k < kFold; ++k) {
+#pragma unroll
+      for (unsigned j = 0; j < WK_WARP_SIZE; ++j) {
+        // Past the end only in the last batch, the same on every lane.
+        if ((uint64_t)k * WK_WARP_SIZE + j < left)
+          x = O::combine(x, shfl_idx(mask, v[k], j, WK_WARP_SIZE));
+      }
+    }
+  }
+  if (ln == 0) *out = x;
 }
 
 }  // namespace
@@ -372,7 +404,8 @@ int fold_left_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, cons
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;
-      WK_LAUNCH(1, 1, 0, as_stream(stream), fold_left_kernel<O, T>)((const T*)in, n, (T*)out);
+      WK_LAUNCH(1, WK_WARP_SIZE, 0, as_stream(stream), fold_left_kernel<O, T>)(
+          (const T*)in, n, (T*)out);
       return host::launch_error();
     });
   });
