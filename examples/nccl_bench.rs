@@ -9,7 +9,7 @@
 //!   beside the same command on fewer GPUs; then the same sum planned once (`plan_reduce`) and
 //!   run as `reduce_into` plus a wait for the stream, timed the same way; then the inclusive
 //!   sum scan of the same array through one `plan_scan` (`scan_into` plus a wait), with a hash
-//!   of every rank's last outputs.
+//!   of its outputs at fixed positions.
 //! - parts (`--parts`): the reproducible allreduce's steps timed alone (examples/nccl_bench/
 //!   parts.rs), and with `--sort-log2` the sort's local sort and all-to-all;
 //! - sort (`--sort-log2 K`): the distributed stable sort of 2^K random u32 keys, then of 2^K
@@ -209,8 +209,9 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
 
 /// The inclusive sum scan of the sharded array through one `plan_scan` (shards even, on tile
 /// multiples: the device path), each call `scan_into` and a wait: the median time of `reps`
-/// after two warm-ups, and a hash of every rank's last 4096 outputs with their positions,
-/// xored over the ranks (the same for any GPU count exactly when those outputs are).
+/// after two warm-ups, and a hash of the outputs at fixed positions (the last 4096 of each
+/// quarter of the array), each rank hashing those it holds, xored over the ranks: the same for
+/// any GPU count exactly when those outputs are.
 fn planned_scan(
     comm: &Rank,
     shard: &Buf,
@@ -230,37 +231,23 @@ fn planned_scan(
             times.push(t.elapsed());
         }
     }
-    let tail = shard.len().saturating_sub(4096);
-    let last = b.download(&*b.slice(&out, tail..shard.len())?)?;
-    let h = last.iter().enumerate().fold(0u64, |h, (i, v)| {
-        h ^ splitmix((((start + tail + i) as u64) << 32) | u64::from(v.to_bits()))
-    });
-    let all = comm.all_reduce_value(&b.upload(&[h])?, ReduceOp::BitXor, Mode::Reproducible)?;
-    Ok((median(times) * 1e3, all))
-}
-
-/// `warm + reps` reproducible sums of `shard`: the median host time of the last `reps` (from the
-/// call to the value on every rank) and the distinct bit patterns of all of them.
-fn repeated_sums(
-    comm: &Rank,
-    shard: &Buf,
-    warm: usize,
-    reps: usize,
-) -> wavekit::Result<(f64, Vec<u32>)> {
-    let mut times = Vec::with_capacity(reps);
-    let mut distinct: Vec<u32> = Vec::new();
-    for i in 0..warm + reps {
-        let t = Instant::now();
-        let v = comm.all_reduce_value(shard, ReduceOp::Sum, Mode::Reproducible)?;
-        let e = t.elapsed();
-        if i >= warm {
-            times.push(e);
-        }
-        if !distinct.contains(&v.to_bits()) {
-            distinct.push(v.to_bits());
+    let total =
+        comm.all_reduce_value(&b.upload(&[shard.len() as u64])?, ReduceOp::Sum, Mode::Fast)?
+            as usize;
+    let mine = start..start + shard.len();
+    let mut h = 0u64;
+    for q in 1..=4 {
+        let end = total * q / 4;
+        let (lo, hi) = (end.saturating_sub(4096).max(mine.start), end.min(mine.end));
+        if lo < hi {
+            let part = b.download(&*b.slice(&out, lo - start..hi - start)?)?;
+            for (i, v) in part.iter().enumerate() {
+                h ^= splitmix((((lo + i) as u64) << 32) | u64::from(v.to_bits()));
+            }
         }
     }
-    Ok((median(times), distinct))
+    let all = comm.all_reduce_value(&b.upload(&[h])?, ReduceOp::BitXor, Mode::Reproducible)?;
+    Ok((median(times) * 1e3, all))
 }
 
 fn hex(bits: &[u32]) -> Vec<String> {

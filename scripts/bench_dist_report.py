@@ -101,7 +101,7 @@ def render(d):
             out[-2] += (" Scan: the inclusive sum scan of the same array through one `plan_scan`, each "
                         "call `scan_into` and a wait (tile aggregates, one allgather, the left fold "
                         "of the earlier tiles' aggregates on one GPU thread, the scan from that "
-                        "prefix); its hash covers every rank's last 4096 outputs.")
+                        "prefix); its hash covers the last 4096 outputs of each quarter of the array.")
         out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits | planned | planned efficiency | planned bits | planned scan | scan efficiency | scan hash |")
         out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for g, mode, r in sorted(scale, key=lambda x: (x[1], x[0])):

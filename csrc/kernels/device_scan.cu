@@ -354,45 +354,41 @@ namespace {
 
 // The left fold of n >= 1 values (step 5's X over a whole array of tile aggregates), in order:
 // a chain of dependent combines that no parallelism can shorten, so the point is to keep it
-// fed. One warp: each lane loads kFold values of a batch (coalesced) and every lane then folds
-// the batch's values in order, each shuffled from the lane that loaded it (the same combines
-// on every lane, no branch between them); the next batch's loads go out before this batch's
-// fold. One thread looping over global loads would wait a memory latency per value.
-const unsigned kFold = 8;
+// fed. Thread 0 folds a chunk of shared memory (its loads do not wait on the chain, so they
+// issue ahead of it) while warps 1.. load the next chunk into the other buffer. A thread
+// folding straight from global memory waits a memory latency per value: on an H200 a warp
+// that shuffled each batch's values to every lane took 60 ns a value.
+const unsigned kFoldThreads = 256;
+const unsigned kFoldChunk = 2048;
 
 template <int OP, typename T>
-__global__ void __launch_bounds__(WK_WARP_SIZE) fold_left_kernel(const T* in, uint64_t n, T* out) {
+__global__ void __launch_bounds__(kFoldThreads) fold_left_kernel(const T* in, uint64_t n, T* out) {
   typedef Op<OP, T> O;
-  const unsigned ln = lane();
-  const wk_lanemask_t mask = block_warp_lanes();
-  const uint64_t batch = (uint64_t)kFold * WK_WARP_SIZE;
-  T next[kFold];
-#pragma unroll
-  for (unsigned k = 0; k < kFold; ++k) {
-    const uint64_t i = 1 + (uint64_t)k * WK_WARP_SIZE + ln;
-    next[k] = i < n ? in[i] : O::identity();
-  }
+  WK_SHARED(T, buf, 2 * kFoldChunk);
+  const unsigned t = threadIdx.x;
+  // Chunk c holds in[1 + c * kFoldChunk ..]; in[0] starts the fold.
+  const uint64_t m = n - 1;
+  const uint64_t chunks = (m + kFoldChunk - 1) / kFoldChunk;
+  for (unsigned i = t; i < kFoldChunk; i += kFoldThreads)
+    if (1 + i < n) buf[i] = in[1 + i];
+  __syncthreads();
   T x = in[0];
-  for (uint64_t base = 1; base < n; base += batch) {
-    T v[kFold];
-#pragma unroll
-    for (unsigned k = 0; k < kFold; ++k) {
-      v[k] = next[k];
-      const uint64_t i = base + batch + (uint64_t)k * WK_WARP_SIZE + ln;
-      next[k] = i < n ? in[i] : O::identity();
+  for (uint64_t c = 0; c < chunks; ++c) {
+    const auto cur = buf + (c & 1) * kFoldChunk;
+    if (t >= WK_WARP_SIZE) {
+      const auto nxt = buf + ((c + 1) & 1) * kFoldChunk;
+      const uint64_t from = 1 + (c + 1) * kFoldChunk;
+      for (unsigned i = t - WK_WARP_SIZE; i < kFoldChunk; i += kFoldThreads - WK_WARP_SIZE)
+        if (from + i < n) nxt[i] = in[from + i];
+    } else if (t == 0) {
+      const uint64_t left = m - c * kFoldChunk;
+      const unsigned len = left < kFoldChunk ? (unsigned)left : kFoldChunk;
+#pragma unroll 8
+      for (unsigned i = 0; i < len; ++i) x = O::combine(x, cur[i]);
     }
-    const uint64_t left = n - base;
-#pragma unroll
-    for (unsigned k = 0; k < kFold; ++k) {
-#pragma unroll
-      for (unsigned j = 0; j < WK_WARP_SIZE; ++j) {
-        // Past the end only in the last batch, the same on every lane.
-        if ((uint64_t)k * WK_WARP_SIZE + j < left)
-          x = O::combine(x, shfl_idx(mask, v[k], j, WK_WARP_SIZE));
-      }
-    }
+    __syncthreads();
   }
-  if (ln == 0) *out = x;
+  if (t == 0) *out = x;
 }
 
 }  // namespace
@@ -404,7 +400,7 @@ int fold_left_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, cons
     typedef typename decltype(tt)::type T;
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;
-      WK_LAUNCH(1, WK_WARP_SIZE, 0, as_stream(stream), fold_left_kernel<O, T>)(
+      WK_LAUNCH(1, kFoldThreads, 0, as_stream(stream), fold_left_kernel<O, T>)(
           (const T*)in, n, (T*)out);
       return host::launch_error();
     });
