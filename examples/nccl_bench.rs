@@ -250,6 +250,30 @@ fn planned_scan(
     Ok((median(times) * 1e3, all))
 }
 
+/// `warm + reps` reproducible sums of `shard`: the median host time of the last `reps` (from the
+/// call to the value on every rank) and the distinct bit patterns of all of them.
+fn repeated_sums(
+    comm: &Rank,
+    shard: &Buf,
+    warm: usize,
+    reps: usize,
+) -> wavekit::Result<(f64, Vec<u32>)> {
+    let mut times = Vec::with_capacity(reps);
+    let mut distinct: Vec<u32> = Vec::new();
+    for i in 0..warm + reps {
+        let t = Instant::now();
+        let v = comm.all_reduce_value(shard, ReduceOp::Sum, Mode::Reproducible)?;
+        let e = t.elapsed();
+        if i >= warm {
+            times.push(e);
+        }
+        if !distinct.contains(&v.to_bits()) {
+            distinct.push(v.to_bits());
+        }
+    }
+    Ok((median(times), distinct))
+}
+
 fn hex(bits: &[u32]) -> Vec<String> {
     bits.iter().map(|d| format!("{d:#010x}")).collect()
 }
