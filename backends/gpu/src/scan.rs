@@ -61,27 +61,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         op: ReduceOp,
         out: &mut GpuBuffer<T, R>,
     ) -> Result<()> {
-        check_scan_steps::<T>("scan_aggregates", op, input.len, out.len, None)?;
-        self.own(input)?;
-        self.own(out)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        self.launch(
-            &mut work,
-            "device_scan_aggregates",
-            Reports::Errors,
-            |s, st| unsafe {
-                (self.table.device_scan_aggregates)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    cptr(input.device_ptr()),
-                    input.len as u64,
-                    dptr(out.device_ptr()),
-                )
-            },
-        )
+        self.scan_step_enqueue("scan_aggregates", input, op, out)
     }
 
     /// The device scan of `input` as the continuation of an array whose earlier tiles fold to
@@ -141,13 +121,28 @@ impl<R: GpuRuntime> GpuBackend<R> {
         op: ReduceOp,
         out: &mut GpuBuffer<T, R>,
     ) -> Result<()> {
-        check_scan_steps::<T>("fold_left", op, input.len, out.len, None)?;
+        self.scan_step_enqueue("fold_left", input, op, out)
+    }
+
+    /// The aggregates' or the fold's launch: the same arguments, one input and one output.
+    fn scan_step_enqueue<T: Element>(
+        &self,
+        step: &'static str,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        check_scan_steps::<T>(step, op, input.len, out.len, None)?;
         self.own(input)?;
         self.own(out)?;
         let mut work = self.lock();
         self.rt.make_current()?;
-        self.launch(&mut work, "fold_left", Reports::Errors, |s, st| unsafe {
-            (self.table.fold_left)(
+        let (launcher, call) = match step {
+            "scan_aggregates" => (self.table.device_scan_aggregates, "device_scan_aggregates"),
+            _ => (self.table.fold_left, "fold_left"),
+        };
+        self.launch(&mut work, call, Reports::Errors, |s, st| unsafe {
+            launcher(
                 s,
                 st,
                 kind::<T>(),
