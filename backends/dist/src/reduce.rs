@@ -4,6 +4,7 @@
 //! tile order by the single-device rule. The result is the single-device `reduce` of the whole
 //! array, bit for bit, whatever the rank count and the shard split.
 
+use crate::device::pack_gathered;
 use crate::handshake::{Call, EVERY_RANK, Header, Lengths};
 use crate::layout::{Edges, Layout};
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
@@ -455,12 +456,7 @@ impl<X: Transport, T: Element> Canonical<X, T> {
         let partials = match &mut self.all {
             None => &self.gathered,
             Some(all) => {
-                let mut at = 0;
-                for (q, &c) in self.counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-                    let mut dst = b.slice_mut(all, at..at + c)?;
-                    b.copy_from(&mut dst, &self.gathered, q * cap)?;
-                    at += c;
-                }
+                pack_gathered(b, &self.gathered, cap, &self.counts, all)?;
                 &*all
             }
         };

@@ -4,6 +4,7 @@
 //! left to right into the tile prefixes `X_i` exactly as the single-device scan does. Each
 //! output element is then `op(X_i, L_e)`: the single-device result, bit for bit.
 
+use crate::device::pack_gathered;
 use crate::handshake::{Call, Header, Lengths};
 use crate::layout::Layout;
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
@@ -327,14 +328,8 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
         let before = match &mut self.before_buf {
             None => b.slice(&self.gathered, 0..self.before)?,
             Some(buf) => {
-                let mut at = 0;
-                for (q, &c) in self.counts.iter().enumerate().take(comm.rank()) {
-                    if c > 0 {
-                        let mut dst = b.slice_mut(buf, at..at + c)?;
-                        b.copy_from(&mut dst, &self.gathered, q * cap)?;
-                        at += c;
-                    }
-                }
+                let below = &self.counts[..comm.rank()];
+                pack_gathered(b, &self.gathered, cap, below, buf)?;
                 b.slice(buf, 0..self.before)?
             }
         };

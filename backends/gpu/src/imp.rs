@@ -472,7 +472,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         op: ReduceOp,
         scan: ScanKind,
     ) -> Result<()> {
-        self.device_scan_enqueue(input, output, op, scan)
+        self.device_scan_enqueue(input, output, op, scan, None)
     }
 
     fn raw_segmented_reduce<T: Element>(

@@ -11,16 +11,22 @@ use wavekit_core::error::Result;
 use wavekit_core::{ReduceOp, ScanKind};
 
 impl<R: GpuRuntime> GpuBackend<R> {
-    /// What `RawBackend::raw_device_scan` does on this backend.
+    /// What `RawBackend::raw_device_scan` does on this backend; with `carry`, what
+    /// [`GpuBackend::scan_carried_into`] does after its checks (the same launch, tile 0's
+    /// prefix carried in).
     pub(crate) fn device_scan_enqueue<T: Element>(
         &self,
         input: &GpuBuffer<T, R>,
         output: &mut GpuBuffer<T, R>,
         op: ReduceOp,
         scan: ScanKind,
+        carry: Option<&GpuBuffer<T, R>>,
     ) -> Result<()> {
         self.own(input)?;
         self.own(output)?;
+        if let Some(c) = carry {
+            self.own(c)?;
+        }
         check_len("scan output", input.len, output.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
@@ -28,20 +34,47 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
         let exclusive = (scan == ScanKind::Exclusive) as u32;
-        self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
-            (self.table.device_scan)(
-                s,
-                st,
-                kind::<T>(),
-                op as u32,
-                exclusive,
-                cptr(input.device_ptr()),
-                n as u64,
-                dptr(scratch),
-                bytes,
-                dptr(output.device_ptr()),
-            )
-        })
+        let (src, dst) = (cptr(input.device_ptr()), dptr(output.device_ptr()));
+        let (dt, code) = (kind::<T>(), op as u32);
+        match carry {
+            None => self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
+                (self.table.device_scan)(
+                    s,
+                    st,
+                    dt,
+                    code,
+                    exclusive,
+                    src,
+                    n as u64,
+                    dptr(scratch),
+                    bytes,
+                    dst,
+                )
+            }),
+            Some(c) => {
+                let carried = cptr(c.device_ptr());
+                self.launch(
+                    &mut work,
+                    "device_scan_carried",
+                    Reports::Errors,
+                    |s, st| unsafe {
+                        (self.table.device_scan_carried)(
+                            s,
+                            st,
+                            dt,
+                            code,
+                            exclusive,
+                            src,
+                            n as u64,
+                            carried,
+                            dptr(scratch),
+                            bytes,
+                            dst,
+                        )
+                    },
+                )
+            }
+        }
     }
 }
 
@@ -79,35 +112,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         carry: &GpuBuffer<T, R>,
     ) -> Result<()> {
         check_scan_steps::<T>("scan_carried", op, input.len, output.len, Some(carry.len))?;
-        self.own(input)?;
-        self.own(output)?;
-        self.own(carry)?;
-        let mut work = self.lock();
-        self.rt.make_current()?;
-        let n = input.len;
-        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        let exclusive = (scan == ScanKind::Exclusive) as u32;
-        self.launch(
-            &mut work,
-            "device_scan_carried",
-            Reports::Errors,
-            |s, st| unsafe {
-                (self.table.device_scan_carried)(
-                    s,
-                    st,
-                    kind::<T>(),
-                    op as u32,
-                    exclusive,
-                    cptr(input.device_ptr()),
-                    n as u64,
-                    cptr(carry.device_ptr()),
-                    dptr(scratch),
-                    bytes,
-                    dptr(output.device_ptr()),
-                )
-            },
-        )
+        self.device_scan_enqueue(input, output, op, scan, Some(carry))
     }
 
     /// `out[0]` = the left fold `op(…op(op(input[0], input[1]), input[2])…)` of `input`, in
