@@ -271,8 +271,8 @@ impl<X: Transport, T: Element> std::fmt::Debug for ScanPlan<X, T> {
 struct DeviceScan<X: Transport, T: Element> {
     tiles: usize,
     before: usize,
-    /// Tiles per rank.
-    counts: Vec<usize>,
+    /// Tiles of each rank below this one (the plan's rank, whatever communicator runs it).
+    below: Vec<usize>,
     send: Buf<X, T>,
     gathered: Buf<X, T>,
     before_buf: Option<Buf<X, T>>,
@@ -300,7 +300,7 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
                 Some(b.alloc::<T>(before)?)
             },
             carry: b.alloc::<T>(1)?,
-            counts,
+            below: counts[..rank].to_vec(),
         })
     }
 
@@ -328,8 +328,7 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
         let before = match &mut self.before_buf {
             None => b.slice(&self.gathered, 0..self.before)?,
             Some(buf) => {
-                let below = &self.counts[..comm.rank()];
-                pack_gathered(b, &self.gathered, cap, below, buf)?;
+                pack_gathered(b, &self.gathered, cap, &self.below, buf)?;
                 b.slice(buf, 0..self.before)?
             }
         };
