@@ -64,21 +64,24 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uin
   const unsigned ln = lane();
   if (WIDE && base + kWarpItems <= n && ((uintptr_t)out % 16) == 0) {
     const unsigned kVec = 16 / sizeof(IO);
+    static_assert(P::every % kVec == 0, "a lane's stored items lie in one padding period");
     uint4* p = reinterpret_cast<uint4*>(out + base);
 #pragma unroll
     for (unsigned k = 0; k < kItems / kVec; ++k) {
       IO v[kVec];
+      // The lane's kVec items lie in one padding period (kVec divides it): slots q[0 ..].
+      const unsigned i0 = kVec * (k * WK_WARP_SIZE + ln);
+      const auto q = wsm + P::at(i0);
 #pragma unroll
       for (unsigned j = 0; j < kVec; ++j) {
-        const unsigned i = kVec * (k * WK_WARP_SIZE + ln) + j;
         T y;
         if (!exclusive) {
-          y = wsm[P::at(i)];
+          y = q[j];
           y = has_x ? O::combine(x, y) : y;
-        } else if (i == 0) {
+        } else if (i0 + j == 0) {
           y = before;
         } else {
-          y = wsm[P::at(i - 1)];
+          y = j == 0 ? wsm[P::at(i0 - 1)] : q[j - 1];
           y = has_x ? O::combine(x, y) : y;
         }
         v[j] = from_acc<IO>(y);
@@ -99,8 +102,8 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uin
       uint32_t* p = reinterpret_cast<uint32_t*>(out + base);
 #pragma unroll
       for (unsigned k = 0; k < kItems / 2; ++k) {
-        const unsigned idx = 2 * (k * WK_WARP_SIZE + ln);
-        const T v0 = wsm[P::at(idx)], v1 = wsm[P::at(idx + 1)];
+        const auto q = wsm + P::at(2 * (k * WK_WARP_SIZE + ln));
+        const T v0 = q[0], v1 = q[1];
         const IO lo = from_acc<IO>(has_x ? O::combine(x, v0) : v0);
         const IO hi = from_acc<IO>(has_x ? O::combine(x, v1) : v1);
         p[k * WK_WARP_SIZE + ln] = (uint32_t)to_bits(lo) | ((uint32_t)to_bits(hi) << 16);
@@ -109,9 +112,10 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uin
     }
   }
   if (!exclusive && base + kWarpItems <= n) {
+    const auto q = wsm + P::at(ln);
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
-      const T v = wsm[P::at(k * WK_WARP_SIZE + ln)];
+      const T v = q[P::rows(k)];
       out[base + k * WK_WARP_SIZE + ln] = from_acc<IO>(has_x ? O::combine(x, v) : v);
     }
     return;
@@ -139,6 +143,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
                 IO* out, const T* carry, T* aggs) {
   typedef Op<OP, T> O;
   typedef Pad<T> P;
+  static_assert(P::every % kItems == 0, "a thread's items lie in one padding period");
   const unsigned kWarpSlots = kWarpItems + kWarpItems / P::every;
   WK_SHARED(T, items, K * kThreads / WK_WARP_SIZE * kWarpSlots);
   WK_SHARED(T, group_tot, K * kGroups);
@@ -193,17 +198,18 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
         for (unsigned k = 0; k < kItems / 2; ++k) w[k] = p[k * WK_WARP_SIZE + ln];
 #pragma unroll
         for (unsigned k = 0; k < kItems / 2; ++k) {
-          const unsigned idx = 2 * (k * WK_WARP_SIZE + ln);
-          wsm[P::at(idx)] = to_acc(from_bits<IO>((uint16_t)w[k]));
-          wsm[P::at(idx + 1)] = to_acc(from_bits<IO>((uint16_t)(w[k] >> 16)));
+          const auto q = wsm + P::at(2 * (k * WK_WARP_SIZE + ln));
+          q[0] = to_acc(from_bits<IO>((uint16_t)w[k]));
+          q[1] = to_acc(from_bits<IO>((uint16_t)(w[k] >> 16)));
         }
       }
     } else if (full) {
       T x[kItems];
 #pragma unroll
       for (unsigned k = 0; k < kItems; ++k) x[k] = to_acc(in[base + k * WK_WARP_SIZE + ln]);
+      const auto q = wsm + P::at(ln);
 #pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) wsm[P::at(k * WK_WARP_SIZE + ln)] = x[k];
+      for (unsigned k = 0; k < kItems; ++k) q[P::rows(k)] = x[k];
     } else {
 #pragma unroll
       for (unsigned k = 0; k < kItems; ++k) {
@@ -212,8 +218,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
       }
     }
     syncwarp(NATIVE, mask);
+    // Thread t's 16 items lie in one padding period: slots mine[0 ..].
+    const auto mine = wsm + P::at(ln * kItems);
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) s[k] = wsm[P::at(ln * kItems + k)];
+    for (unsigned k = 0; k < kItems; ++k) s[k] = mine[k];
   }
   // 1. Thread t's items 16t .. 16t+15, scanned sequentially.
 #pragma unroll
@@ -258,8 +266,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   // while the first warp looks back: the look-back then has the registers to itself. This warp
   // read only its own threads' slots since the last barrier, so the stores need no barrier
   // before them.
+  const auto mine = wsm + P::at(ln * kItems);
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) wsm[P::at(ln * kItems + k)] = s[k];
+  for (unsigned k = 0; k < kItems; ++k) mine[k] = s[k];
   syncwarp(NATIVE, mask);
 
   // 5. Tile prefixes: X of the block's first tile by look-back, folded left to right from the

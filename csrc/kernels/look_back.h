@@ -23,6 +23,15 @@ template <typename T> struct Pad {
   static const unsigned every = kSharedBanks * 4 / sizeof(T);
   static const unsigned size = WK_SCAN_TILE + WK_SCAN_TILE / every;
   static __device__ __forceinline__ unsigned at(unsigned i) { return i + i / every; }
+  // at(k * WK_WARP_SIZE + l) = rows(k) + at(l): a warp's rows span whole padding periods. The
+  // compiler, not knowing l < WK_WARP_SIZE, computes at() afresh per item (four instructions a
+  // shared access in the scan's SASS); a base slot plus constant offsets costs none.
+  static __device__ __forceinline__ unsigned rows(unsigned k) {
+    static_assert(WK_WARP_SIZE % every == 0, "a warp's row spans whole padding periods");
+    return k * (WK_WARP_SIZE + WK_WARP_SIZE / every);
+  }
+  // Items i .. i + len - 1 with i a multiple of len and len dividing every lie in one period:
+  // item i + j is at slot at(i) + j.
 };
 
 // Items of one warp's part of a tile: WK_WARP_SIZE lanes x WK_SCAN_ITEMS_PER_THREAD.
@@ -40,8 +49,14 @@ __device__ __forceinline__ void load_warp_tile(S wsm, const T* src, uint64_t wba
     T x[kItems];
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) x[k] = src[wbase + k * WK_WARP_SIZE + ln];
+    if constexpr (WK_WARP_SIZE % Pad<T>::every == 0) {
+      const auto w = wsm + Pad<T>::at(ln);
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) wsm[Pad<T>::at(k * WK_WARP_SIZE + ln)] = x[k];
+      for (unsigned k = 0; k < kItems; ++k) w[Pad<T>::rows(k)] = x[k];
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) wsm[Pad<T>::at(k * WK_WARP_SIZE + ln)] = x[k];
+    }
   } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {

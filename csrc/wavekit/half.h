@@ -3,7 +3,9 @@
 // float in the canonical order, and rounds each result once (to nearest, ties to even), which
 // is what Element::to_acc / from_acc do on the host. The conversions are exact integer code
 // here, the same on every compiler; an arch layer with the instructions (arch_cuda.h:
-// WK_NATIVE_F16_CVT) supplies f16 ones that give the same bits.
+// WK_NATIVE_F16_CVT, WK_NATIVE_BF16_CVT) supplies ones that give the same bits for every value
+// but a NaN, whose payload may differ (payloads are not compared: docs/SEMANTICS.md
+// "Reduction ops").
 #pragma once
 
 namespace WK_NS {
@@ -121,7 +123,13 @@ template <> struct FromAcc<wk_f16> {
   }
 };
 template <> struct FromAcc<wk_bf16> {
-  static __device__ __forceinline__ wk_bf16 of(float a) { return wk_bf16{half_detail::f32_to_bf16(a)}; }
+  static __device__ __forceinline__ wk_bf16 of(float a) {
+#if defined(WK_NATIVE_BF16_CVT) && WK_NATIVE_BF16_CVT
+    return wk_bf16{arch::f32_to_bf16(a)};
+#else
+    return wk_bf16{half_detail::f32_to_bf16(a)};
+#endif
+  }
 };
 template <typename T> __device__ __forceinline__ T from_acc(typename Elem<T>::Acc a) {
   return FromAcc<T>::of(a);

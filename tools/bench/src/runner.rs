@@ -9,7 +9,8 @@ use std::io::{IsTerminal, Write as _};
 /// Which cases and sizes to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
-    /// Keep only collectives whose name contains this.
+    /// Keep only collectives whose name, or name and element type ("scan inclusive sum f16"),
+    /// contains this.
     pub only: Option<String>,
     pub sizes: Vec<usize>,
 }
@@ -77,10 +78,11 @@ pub fn bench_one<B: ExtraCases>(
     emit: &mut dyn FnMut(Row),
     progress: &mut dyn FnMut(usize, usize, &str),
 ) {
+    // The name, or the name and element type ("scan inclusive sum f16").
     let wanted = |c: &cases::Case<B>| {
-        opts.only
-            .as_deref()
-            .is_none_or(|s| c.collective.contains(s))
+        opts.only.as_deref().is_none_or(|s| {
+            c.collective.contains(s) || format!("{} {}", c.collective, c.elem).contains(s)
+        })
     };
     let list: Vec<cases::Case<B>> = cases::all::<B>()
         .into_iter()

@@ -438,3 +438,33 @@ fn wrong_results_get_no_number_and_right_ones_do() {
         assert_eq!(line.split(',').count(), 17, "{line}");
     }
 }
+
+#[test]
+fn only_selects_by_name_or_by_name_and_type() {
+    let b = CpuBackend::new(WarpWidth::W32);
+    let run = |only: &str| {
+        let opts = Selection {
+            sizes: vec![512],
+            only: Some(only.to_string()),
+        };
+        let mut rows: Vec<(String, String)> = Vec::new();
+        bench_one(
+            &b,
+            "cpu",
+            &opts,
+            &Harness { warmup: 0, reps: 1 },
+            &mut |r| rows.push((r.collective.to_string(), r.elem.to_string())),
+            &mut |_, _, _| {},
+        );
+        rows
+    };
+    let typed = run("scan inclusive sum f16");
+    assert_eq!(
+        typed,
+        vec![("scan inclusive sum".to_string(), "f16".to_string())]
+    );
+    let named = run("scan inclusive sum");
+    assert!(named.len() > 1, "{named:?}");
+    assert!(named.iter().all(|(c, _)| c == "scan inclusive sum"));
+    assert!(named.iter().any(|(_, e)| e == "bf16"));
+}

@@ -18,7 +18,7 @@ pub struct Options {
     pub sizes: Vec<usize>,
     /// Timed repetitions per measurement (the median is reported).
     pub reps: usize,
-    /// Keep only collectives whose name contains this.
+    /// Keep only collectives whose name, or name and element type, contains this.
     pub only: Option<String>,
     /// Also write every row to this CSV file.
     pub csv: Option<String>,

@@ -164,7 +164,8 @@ struct BenchArgs {
     /// Timed repetitions per measurement (the median is reported).
     #[arg(long, default_value_t = DEFAULT_REPS, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     reps: u32,
-    /// Only collectives whose name contains this (e.g. reduce, scan, spmv).
+    /// Only collectives whose name, or name and element type, contains this (e.g. reduce, scan,
+    /// spmv, "scan inclusive sum f16").
     #[arg(long)]
     only: Option<String>,
     /// Also write every row to this CSV file.
