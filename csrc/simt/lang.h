@@ -44,6 +44,8 @@ struct dim3 {
 #define WK_SHARED(T, name, N)                 \
   static const char wk_shared_key_##name = 0; \
   const ::wk_simt::SharedArray<T> name(&wk_shared_key_##name, #name, (size_t)(N))
+// Alignment is the compilers' business; the executor moves shared memory item by item.
+#define WK_SHARED_ALIGNED(T, name, N, A) WK_SHARED(T, name, N)
 #define WK_SHARED_VAR(T, name)                                                           \
   static const char wk_shared_key_##name = 0;                                            \
   const ::wk_simt::SharedRef<T> name(                                                    \

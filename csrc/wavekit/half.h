@@ -121,6 +121,13 @@ template <> struct FromAcc<wk_f16> {
     return wk_f16{half_detail::f32_to_f16(a)};
 #endif
   }
+  static __device__ __forceinline__ uint32_t pair(float lo, float hi) {
+#if defined(WK_NATIVE_HALF_X2_CVT) && WK_NATIVE_HALF_X2_CVT
+    return arch::f32x2_to_f16x2(lo, hi);
+#else
+    return (uint32_t)of(lo).bits | ((uint32_t)of(hi).bits << 16);
+#endif
+  }
 };
 template <> struct FromAcc<wk_bf16> {
   static __device__ __forceinline__ wk_bf16 of(float a) {
@@ -130,9 +137,24 @@ template <> struct FromAcc<wk_bf16> {
     return wk_bf16{half_detail::f32_to_bf16(a)};
 #endif
   }
+  static __device__ __forceinline__ uint32_t pair(float lo, float hi) {
+#if defined(WK_NATIVE_HALF_X2_CVT) && WK_NATIVE_HALF_X2_CVT
+    return arch::f32x2_to_bf16x2(lo, hi);
+#else
+    return (uint32_t)of(lo).bits | ((uint32_t)of(hi).bits << 16);
+#endif
+  }
 };
 template <typename T> __device__ __forceinline__ T from_acc(typename Elem<T>::Acc a) {
   return FromAcc<T>::of(a);
+}
+
+// Two accumulator values rounded to a 16-bit IO and packed, lo in the low half (the order of
+// a pair in memory): one instruction where the arch has it, else from_acc twice. The compiler
+// fused two scalar conversions into one on its own in some loops but not in others.
+template <typename IO> __device__ __forceinline__ uint32_t pack_from_acc(float lo, float hi) {
+  static_assert(sizeof(IO) == 2, "16-bit floats");
+  return FromAcc<IO>::pair(lo, hi);
 }
 
 }  // namespace WK_NS

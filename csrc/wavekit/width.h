@@ -78,6 +78,8 @@ typedef unsigned long long wk_hostmask_t;
 #ifndef WK_LAUNCH
 #define WK_LAUNCH(grid, block, shmem, stream, ...) __VA_ARGS__<<<grid, block, shmem, stream>>>
 #define WK_SHARED(T, name, N) __shared__ T name[N]
+// An array whose 16-byte chunks are read and written whole (the executor's WK_SHARED ignores A).
+#define WK_SHARED_ALIGNED(T, name, N, A) __shared__ T name[N] __attribute__((aligned(A)))
 #define WK_SHARED_VAR(T, name) __shared__ T name
 #define WK_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
 #endif
