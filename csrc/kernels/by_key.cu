@@ -128,8 +128,11 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
     A x[kItems];
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) x[k] = to_acc(in[wbase + k * WK_WARP_SIZE + ln]);
+    // Slots from one base (at() per item costs four instructions: the compiler does not know
+    // ln < WK_WARP_SIZE).
+    const auto row = wsm + P::at(ln);
 #pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) wsm[P::at(k * WK_WARP_SIZE + ln)] = x[k];
+    for (unsigned k = 0; k < kItems; ++k) row[P::rows(k)] = x[k];
   } else {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
@@ -163,10 +166,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
 
   // 1. Thread-local scan of the pairs: s_k restarts at each head.
   A s[kItems];
-  s[0] = wsm[P::at(ln * kItems)];
+  // This thread's 16 slots, consecutive (16 divides the padding period).
+  const auto mine = wsm + P::at(ln * kItems);
+  s[0] = mine[0];
 #pragma unroll
   for (unsigned i = 1; i < kItems; ++i) {
-    const A x = wsm[P::at(ln * kItems + i)];
+    const A x = mine[i];
     s[i] = (hb >> i) & 1 ? x : O::combine(s[i - 1], x);
   }
 
@@ -221,7 +226,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   // The local values wait in this warp's shared memory (its own slots, which only this thread
   // read since the last barrier) while the first warp looks back, as in device_scan.cu.
 #pragma unroll
-  for (unsigned i = 0; i < kItems; ++i) wsm[P::at(ln * kItems + i)] = s[i];
+  for (unsigned i = 0; i < kItems; ++i) mine[i] = s[i];
   unsigned h_rank = 0, e_rank = 0, count = 0;
   if (reduce) {
     h_rank = h_incl - my_heads;
@@ -288,7 +293,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
     seen |= (hb >> i) & 1;
-    const A l = wsm[P::at(ln * kItems + i)];
+    const A l = mine[i];
     s[i] = pf || seen || tile_r == 0 ? l : O::combine(x, l);
   }
 
@@ -322,14 +327,15 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
 #pragma unroll
   for (unsigned i = 0; i < kItems; ++i) {
     const A v = mode == kModeExclusive && ((eb >> i) & 1) ? O::identity() : s[i];
-    wsm[P::at(ln * kItems + i)] = v;
+    mine[i] = v;
   }
   syncwarp(NATIVE, mask);
   const bool excl = mode == kModeExclusive;
   if (!excl && wbase_r + kWarpTileItems <= n) {
+    const auto row = wsm + P::at(ln);
 #pragma unroll
     for (unsigned i = 0; i < kItems; ++i)
-      out[wbase_r + i * WK_WARP_SIZE + ln] = from_acc<T>(wsm[P::at(i * WK_WARP_SIZE + ln)]);
+      out[wbase_r + i * WK_WARP_SIZE + ln] = from_acc<T>(row[P::rows(i)]);
     return;
   }
 #pragma unroll
