@@ -446,3 +446,48 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
         }
     });
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU and the NCCL wheel"]
+fn nccl_fast_plan_refuses_a_bitwise_op_when_made() {
+    // NCCL's allreduce has no bitwise ops: a Mode::Fast plan (and so the one-call form) refuses
+    // them when it is made, on every rank, where it used to be made and fail at its first run.
+    // The reproducible plan folds with the device reduce, which has them.
+    let gpus = wavekit::cuda::device_count();
+    assert!(gpus >= 1, "needs a GPU");
+    let n = 100_003usize;
+    let data: Vec<u32> = (0..n as u64).map(|i| splitmix(i) as u32).collect();
+    let want = data.iter().fold(0u32, |a, &x| a ^ x);
+    let layout = Layout::even(n, gpus);
+    let backends = (0..gpus).map(|i| wavekit::cuda::open(i).unwrap()).collect();
+    let ranks = NcclTransport::init_all(Vendor::Nccl, backends).unwrap();
+    std::thread::scope(|s| {
+        let hs: Vec<_> = ranks
+            .into_iter()
+            .map(|t| {
+                let (data, layout) = (&data, &layout);
+                s.spawn(move || {
+                    let c = Comm::new(t);
+                    let len = layout.range(c.rank()).len();
+                    let fast = c.plan_reduce::<u32>(len, ReduceOp::BitXor, Mode::Fast);
+                    assert!(
+                        matches!(fast, Err(wavekit::WavekitError::UnsupportedOp { .. })),
+                        "{:?}",
+                        fast.err()
+                    );
+                    let shard = c.backend().upload(&data[layout.range(c.rank())]).unwrap();
+                    let one_call = c.all_reduce_value(&shard, ReduceOp::BitOr, Mode::Fast);
+                    assert!(
+                        matches!(one_call, Err(wavekit::WavekitError::UnsupportedOp { .. })),
+                        "{one_call:?}"
+                    );
+                    c.all_reduce_value(&shard, ReduceOp::BitXor, Mode::Reproducible)
+                        .unwrap()
+                })
+            })
+            .collect();
+        for h in hs {
+            assert_eq!(h.join().unwrap(), want);
+        }
+    });
+}

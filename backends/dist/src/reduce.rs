@@ -173,6 +173,8 @@ impl<X: Transport> Comm<X> {
         let b = self.backend();
         let mut steps = match mode {
             Mode::Fast => {
+                // The transport's allreduce must take the op (NCCL's has no bitwise ones).
+                self.x.check_native_op::<T>(op)?;
                 // An empty shard contributes the identity, put there once.
                 let local = b.upload(&[T::identity(op)])?;
                 Steps::Fast { local }
@@ -181,7 +183,7 @@ impl<X: Transport> Comm<X> {
         };
         b.reserve::<T>(len.max(steps.largest()))?;
         if capture_ready {
-            self.x.batch(|| steps.warm_up(self))?;
+            self.x.batch(|| steps.warm_up(self, op))?;
         }
         Ok(ReducePlan { op, len, steps })
     }
@@ -375,12 +377,10 @@ impl<X: Transport, T: Element> Steps<X, T> {
     /// The run's transport calls once on the plan's own buffers: NCCL connects its peers on a
     /// call's first use, which a stream being captured into a graph does not allow, so the
     /// plan connects them (NCCL's advice: run a collective once before capturing it).
-    fn warm_up(&mut self, comm: &Comm<X>) -> Result<()> {
+    fn warm_up(&mut self, comm: &Comm<X>, op: ReduceOp) -> Result<()> {
         let (b, x) = (comm.backend(), &comm.x);
         match self {
-            Steps::Fast { local } => {
-                x.all_reduce_native(local, &mut b.alloc::<T>(1)?, ReduceOp::Max)
-            }
+            Steps::Fast { local } => x.all_reduce_native(local, &mut b.alloc::<T>(1)?, op),
             Steps::Canonical(c) => {
                 if let Some((e, _)) = &mut c.edges {
                     x.all_gather(&e.send, &mut e.gathered)?;

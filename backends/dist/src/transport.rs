@@ -104,6 +104,14 @@ pub trait Transport: Send + 'static {
         op: ReduceOp,
     ) -> Result<()>;
 
+    /// Refuses (a typed error) an op that [`Transport::all_reduce_native`] cannot do for `T`,
+    /// before any work: a plan checks it when it is made rather than failing at its first run
+    /// (NCCL and RCCL have no bitwise ops). Every op by default.
+    fn check_native_op<T: Element>(&self, op: ReduceOp) -> Result<()> {
+        let _ = op;
+        Ok(())
+    }
+
     /// Two words this rank adds to a reproducible allreduce's handshake for
     /// [`Transport::all_reduce_fused`]: the NCCL transport's are its buffers' device addresses.
     fn fused_words<T: Element>(&self, send: &Buf<Self, T>, recv: &Buf<Self, T>) -> [u64; 2] {

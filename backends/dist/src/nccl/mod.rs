@@ -590,6 +590,10 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         self.nccl_all_reduce("ncclAllReduce", self.comm.0, send, recv, op)
     }
 
+    fn check_native_op<T: Element>(&self, op: ReduceOp) -> Result<()> {
+        red_op(op, T::KIND).map(|_| ())
+    }
+
     fn fused_words<T: Element>(&self, send: &GpuBuffer<T, R>, recv: &GpuBuffer<T, R>) -> [u64; 2] {
         [send.device_ptr(), recv.device_ptr()]
     }
