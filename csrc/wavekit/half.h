@@ -121,13 +121,11 @@ template <> struct FromAcc<wk_f16> {
     return wk_f16{half_detail::f32_to_f16(a)};
 #endif
   }
-  static __device__ __forceinline__ uint32_t pair(float lo, float hi) {
 #if defined(WK_NATIVE_HALF_X2_CVT) && WK_NATIVE_HALF_X2_CVT
+  static __device__ __forceinline__ uint32_t pair(float lo, float hi) {
     return arch::f32x2_to_f16x2(lo, hi);
-#else
-    return (uint32_t)of(lo).bits | ((uint32_t)of(hi).bits << 16);
-#endif
   }
+#endif
 };
 template <> struct FromAcc<wk_bf16> {
   static __device__ __forceinline__ wk_bf16 of(float a) {
@@ -137,13 +135,11 @@ template <> struct FromAcc<wk_bf16> {
     return wk_bf16{half_detail::f32_to_bf16(a)};
 #endif
   }
-  static __device__ __forceinline__ uint32_t pair(float lo, float hi) {
 #if defined(WK_NATIVE_HALF_X2_CVT) && WK_NATIVE_HALF_X2_CVT
+  static __device__ __forceinline__ uint32_t pair(float lo, float hi) {
     return arch::f32x2_to_bf16x2(lo, hi);
-#else
-    return (uint32_t)of(lo).bits | ((uint32_t)of(hi).bits << 16);
-#endif
   }
+#endif
 };
 template <typename T> __device__ __forceinline__ T from_acc(typename Elem<T>::Acc a) {
   return FromAcc<T>::of(a);
@@ -154,7 +150,11 @@ template <typename T> __device__ __forceinline__ T from_acc(typename Elem<T>::Ac
 // fused two scalar conversions into one on its own in some loops but not in others.
 template <typename IO> __device__ __forceinline__ uint32_t pack_from_acc(float lo, float hi) {
   static_assert(sizeof(IO) == 2, "16-bit floats");
+#if defined(WK_NATIVE_HALF_X2_CVT) && WK_NATIVE_HALF_X2_CVT
   return FromAcc<IO>::pair(lo, hi);
+#else
+  return (uint32_t)from_acc<IO>(lo).bits | ((uint32_t)from_acc<IO>(hi).bits << 16);
+#endif
 }
 
 }  // namespace WK_NS
