@@ -35,8 +35,9 @@ const unsigned kWarpItems = WK_WARP_SIZE * kItems;
 // the lanes take consecutive chunks (the stores' order). Against the padded layout on an H200
 // (2026-11-28, 2^28): i32 scan 1.02x, f32 1.005x, 16-bit unchanged.
 //
-// PaddedSlots (8-byte values): one spare slot after every 128 bytes, so that the lanes' 16
-// consecutive items hit distinct banks; chunks are not 16-byte aligned and move item by item.
+// PaddedSlots (8-byte values): look_back.h's Pad, one spare slot after every 128 bytes, so
+// that the lanes' 16 consecutive items hit distinct banks; chunks are not 16-byte aligned and
+// move item by item.
 // Swizzled, the i64 scan spilled at its five blocks an SM and ran 1.12x slower.
 //
 // period: at(i + m) = at(i) + advance(m) for every multiple m of it.
@@ -57,32 +58,22 @@ template <typename T> struct SwizzledSlots {
   }
   static __device__ __forceinline__ unsigned advance(unsigned m) { return m; }
 };
-template <typename T> struct PaddedSlots {
+template <typename T> struct PaddedSlots : Pad<T> {
+  using Pad<T>::at;
+  using Pad<T>::every;
   static const unsigned q = 16 / sizeof(T);
   static const unsigned C = kItems / q;
-  static const unsigned every = 128 / sizeof(T);
   static const unsigned kSlots = kWarpItems + kWarpItems / every;
   static const unsigned period = every;
   static const bool whole_chunks = false;
   static_assert(every % kItems == 0, "a lane's items lie in one padding period");
-  static __device__ __forceinline__ unsigned at(unsigned i) { return i + i / every; }
   static __device__ __forceinline__ unsigned chunk(unsigned l, unsigned c) {
     return at(l * kItems + c * q);
   }
   static __device__ __forceinline__ unsigned advance(unsigned m) { return m + m / every; }
 };
-template <typename T> struct SlotsFor {
-  typedef SwizzledSlots<T> type;
-};
-template <> struct SlotsFor<int64_t> {
-  typedef PaddedSlots<int64_t> type;
-};
-template <> struct SlotsFor<uint64_t> {
-  typedef PaddedSlots<uint64_t> type;
-};
-template <> struct SlotsFor<double> {
-  typedef PaddedSlots<double> type;
-};
+template <typename T>
+using SlotsFor = typename std::conditional<sizeof(T) == 4, SwizzledSlots<T>, PaddedSlots<T>>::type;
 
 // Slot of item k * WK_WARP_SIZE + l (the coalesced order), from at(l) where the warp's row is
 // a whole number of periods.
@@ -152,15 +143,15 @@ template <typename T> struct ScanOccupancy {
 template <typename O, bool WIDE, typename T, typename W, typename IO>
 __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uint32_t exclusive,
                                            uint64_t base, uint64_t n, IO* out) {
-  typedef typename SlotsFor<T>::type P;
+  typedef SlotsFor<T> P;
   const unsigned ln = lane();
   if (WIDE && base + kWarpItems <= n && ((uintptr_t)out % 16) == 0) {
     const unsigned kVec = 16 / sizeof(IO);
     static_assert(kVec % P::q == 0, "a lane stores whole chunks");
     const unsigned kChunks = kVec / P::q;
-    // Where a warp's store moves a whole number of swizzle periods, the slots of round k are
+    // A warp's store moves a whole number of layout periods, so the slots of round k are
     // round 0's plus a constant (no slot arithmetic in the loop).
-    const bool periodic = (WK_WARP_SIZE * kVec) % P::period == 0;
+    static_assert((WK_WARP_SIZE * kVec) % P::period == 0, "rounds of whole periods");
     unsigned slot0[kChunks];
 #pragma unroll
     for (unsigned h = 0; h < kChunks; ++h) slot0[h] = P::at(kVec * ln + h * P::q);
@@ -171,11 +162,8 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uin
       const unsigned i0 = kVec * (k * WK_WARP_SIZE + ln);
       T c[kVec];
 #pragma unroll
-      for (unsigned h = 0; h < kChunks; ++h) {
-        const unsigned slot =
-            periodic ? slot0[h] + P::advance(k * WK_WARP_SIZE * kVec) : P::at(i0 + h * P::q);
-        chunk_load<P>(wsm + slot, c + h * P::q);
-      }
+      for (unsigned h = 0; h < kChunks; ++h)
+        chunk_load<P>(wsm + slot0[h] + P::advance(k * WK_WARP_SIZE * kVec), c + h * P::q);
       T y[kVec];
 #pragma unroll
       for (unsigned j = 0; j < kVec; ++j) {
@@ -252,7 +240,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     scan_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter, Status status,
                 IO* out, const T* carry, T* aggs) {
   typedef Op<OP, T> O;
-  typedef typename SlotsFor<T>::type P;
+  typedef SlotsFor<T> P;
   const unsigned kWarpSlots = P::kSlots;
   WK_SHARED_ALIGNED(T, items, K * kThreads / WK_WARP_SIZE * kWarpSlots, 16);
   WK_SHARED(T, group_tot, K * kGroups);
