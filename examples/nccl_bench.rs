@@ -196,9 +196,12 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
     }
     let planned_ms = median(times) * 1e3;
     drop(out);
-    let (scan_ms, scan_hash) = planned_scan(comm, &shard, layout.range(comm.rank()).start, reps)?;
+    let start = layout.range(comm.rank()).start;
+    let (scan_ms, scan_hash) = planned_scan(comm, &shard, start, ReduceOp::Sum, reps)?;
+    // Max folds the earlier tiles' aggregates in any order (the whole block), Sum in a chain.
+    let (max_ms, max_hash) = planned_scan(comm, &shard, start, ReduceOp::Max, reps)?;
     say(format!(
-        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?} planned_ms={planned_ms:.3} planned_bits={:?} scan_ms={scan_ms:.3} scan_hash={scan_hash:#018x}",
+        "scale_log2={k} world={} median_ms={ms:.3} read_GBs={:.1} bits={:?} planned_ms={planned_ms:.3} planned_bits={:?} scan_ms={scan_ms:.3} scan_hash={scan_hash:#018x} scan_max_ms={max_ms:.3} scan_max_hash={max_hash:#018x}",
         comm.world(),
         (n * 4) as f64 / ms / 1e6,
         hex(&distinct),
@@ -207,7 +210,7 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
     Ok(())
 }
 
-/// The inclusive sum scan of the sharded array through one `plan_scan` (shards even, on tile
+/// The inclusive `op` scan of the sharded array through one `plan_scan` (shards even, on tile
 /// multiples: the device path), each call `scan_into` and a wait: the median time of `reps`
 /// after two warm-ups, and a hash of the outputs at fixed positions (the last 4096 of each
 /// quarter of the array), each rank hashing those it holds, xored over the ranks: the same for
@@ -216,11 +219,11 @@ fn planned_scan(
     comm: &Rank,
     shard: &Buf,
     start: usize,
+    op: ReduceOp,
     reps: usize,
 ) -> wavekit::Result<(f64, u64)> {
     let b = comm.backend();
-    let mut plan =
-        comm.plan_scan::<f32>(shard.len(), ReduceOp::Sum, wavekit::ScanKind::Inclusive)?;
+    let mut plan = comm.plan_scan::<f32>(shard.len(), op, wavekit::ScanKind::Inclusive)?;
     let mut out = b.alloc::<f32>(shard.len())?;
     let mut times = Vec::with_capacity(reps);
     for i in 0..2 + reps {

@@ -102,8 +102,13 @@ def render(d):
                         "call `scan_into` and a wait (tile aggregates, one allgather, the left fold "
                         "of the earlier tiles' aggregates on one GPU thread, the scan from that "
                         "prefix); its hash covers the last 4096 outputs of each quarter of the array.")
-        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits | planned | planned efficiency | planned bits | planned scan | scan efficiency | scan hash |")
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        mbase = {mode: float(s["scan_max_ms"]) for g, mode, s in scale if g == 1 and "scan_max_ms" in s}
+        if mbase:
+            out[-2] += (" Max scan: the inclusive max scan of the same array, timed the same way (Max "
+                        "does not depend on the order of its combines, so the earlier tiles' "
+                        "aggregates are folded by the whole block).")
+        out.append("| GPUs | launch mode | median time | GB/s read (all GPUs) | speedup | efficiency | bits | planned | planned efficiency | planned bits | planned scan | scan efficiency | scan hash |" + (" max scan | max scan efficiency |" if mbase else ""))
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if mbase else ""))
         for g, mode, r in sorted(scale, key=lambda x: (x[1], x[0])):
             t = float(r["median_ms"])
             b = base.get(mode)
@@ -117,7 +122,12 @@ def render(d):
             sb = sbase.get(mode)
             scol = f"{st:.3f} ms" if st else "—"
             seff = f"{100 * sb / (g * st):.0f}%" if st and sb else "—"
-            out.append(f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} | {pcol} | {peff} | {bits(r.get('planned_bits')) if pt else '—'} | {scol} | {seff} | {r.get('scan_hash', '—')} |")
+            row = f"| {g} | {mode_name[mode]} | {t:.3f} ms | {r.get('read_GBs', '?')} | {sp} | {eff} | {bits(r.get('bits'))} | {pcol} | {peff} | {bits(r.get('planned_bits')) if pt else '—'} | {scol} | {seff} | {r.get('scan_hash', '—')} |"
+            if mbase:
+                mt = float(r["scan_max_ms"]) if "scan_max_ms" in r else None
+                mb = mbase.get(mode)
+                row += f" {f'{mt:.3f} ms' if mt else '—'} | {f'{100 * mb / (g * mt):.0f}%' if mt and mb else '—'} |"
+            out.append(row)
     for (g, mode), r in sorted(runs.items()):
         if not r["bw"]:
             continue

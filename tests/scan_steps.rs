@@ -94,6 +94,39 @@ fn fold<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, n: usize, op: ReduceOp, se
     );
 }
 
+/// The fold of an op whose result does not depend on the order of its combines (the kernel
+/// folds those with the whole block, in no fixed order): integers wrap, and float Min/Max keep
+/// `-0.0` below `+0.0` and let a NaN win however the values are grouped.
+fn fold_any_order<R: GpuRuntime>(b: &GpuBackend<R>) {
+    for n in [1, 3, 256, 1025, 5000, 70_001] {
+        fold::<i32, _>(b, n, ReduceOp::Sum, 20 + n as u64);
+        fold::<u64, _>(b, n, ReduceOp::Sum, 21 + n as u64);
+        fold::<i64, _>(b, n, ReduceOp::Min, 25 + n as u64);
+        fold::<u32, _>(b, n, ReduceOp::BitXor, 22 + n as u64);
+        fold::<f64, _>(b, n, ReduceOp::Max, 23 + n as u64);
+    }
+    // Every other value above (Min) or below (Max) zero, and both zeros inside.
+    let v = values::<f32>(5000, 24);
+    for (op, sign, want) in [(ReduceOp::Min, 1.0f32, -0.0f32), (ReduceOp::Max, -1.0, 0.0)] {
+        let mut w: Vec<f32> = v.iter().map(|x| sign * (x.abs() + 1.0)).collect();
+        w[4000] = 0.0;
+        w[10] = -0.0;
+        let mut out = b.alloc::<f32>(1).unwrap();
+        b.fold_left_into(&b.upload(&w).unwrap(), op, &mut out)
+            .unwrap();
+        let got = b.download(&out).unwrap()[0];
+        assert_eq!(got.to_bits(), want.to_bits(), "{op:?}: signed zeros");
+    }
+    let mut v = v;
+    v[3001] = f32::NAN;
+    for op in [ReduceOp::Min, ReduceOp::Max] {
+        let mut out = b.alloc::<f32>(1).unwrap();
+        b.fold_left_into(&b.upload(&v).unwrap(), op, &mut out)
+            .unwrap();
+        assert!(b.download(&out).unwrap()[0].is_nan(), "{op:?}: a NaN wins");
+    }
+}
+
 fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
     let input = b.upload(&values::<f32>(2 * SCAN_TILE + 1, 1)).unwrap();
     let mut three = b.upload(&[1.0f32, 2.0, 3.0]).unwrap();
@@ -142,6 +175,7 @@ fn executor_scan_steps_are_the_reference() {
             fold::<f32, _>(&b, n, ReduceOp::Sum, 10 + n as u64);
         }
         fold::<i64, _>(&b, 3333, ReduceOp::Max, 11);
+        fold_any_order(&b);
         bad_input(&b);
     }
 }
@@ -161,5 +195,6 @@ fn cuda_scan_steps_are_the_reference() {
         fold::<f32, _>(&b, n, ReduceOp::Sum, 12 + n as u64);
     }
     fold::<f64, _>(&b, 100_001, ReduceOp::Product, 13);
+    fold_any_order(&b);
     bad_input(&b);
 }

@@ -452,63 +452,6 @@ int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint
                      carry, nullptr);
 }
 
-namespace {
-
-// The left fold of n >= 1 values (step 5's X over a whole array of tile aggregates), in order:
-// a chain of dependent combines that no parallelism can shorten, so the point is to keep it
-// fed. Thread 0 folds a chunk of shared memory (its loads do not wait on the chain, so they
-// issue ahead of it) while warps 1.. load the next chunk into the other buffer. A thread
-// folding straight from global memory waits a memory latency per value: on an H200 a warp
-// that shuffled each batch's values to every lane took 60 ns a value.
-const unsigned kFoldThreads = 256;
-const unsigned kFoldChunk = 2048;
-
-template <int OP, typename T>
-__global__ void __launch_bounds__(kFoldThreads) fold_left_kernel(const T* in, uint64_t n, T* out) {
-  typedef Op<OP, T> O;
-  WK_SHARED(T, buf, 2 * kFoldChunk);
-  const unsigned t = threadIdx.x;
-  // Chunk c holds in[1 + c * kFoldChunk ..]; in[0] starts the fold.
-  const uint64_t m = n - 1;
-  const uint64_t chunks = (m + kFoldChunk - 1) / kFoldChunk;
-  for (unsigned i = t; i < kFoldChunk; i += kFoldThreads)
-    if (1 + i < n) buf[i] = in[1 + i];
-  __syncthreads();
-  T x = in[0];
-  for (uint64_t c = 0; c < chunks; ++c) {
-    const auto cur = buf + (c & 1) * kFoldChunk;
-    if (t >= WK_WARP_SIZE) {
-      const auto nxt = buf + ((c + 1) & 1) * kFoldChunk;
-      const uint64_t from = 1 + (c + 1) * kFoldChunk;
-      for (unsigned i = t - WK_WARP_SIZE; i < kFoldChunk; i += kFoldThreads - WK_WARP_SIZE)
-        if (from + i < n) nxt[i] = in[from + i];
-    } else if (t == 0) {
-      const uint64_t left = m - c * kFoldChunk;
-      const unsigned len = left < kFoldChunk ? (unsigned)left : kFoldChunk;
-#pragma unroll 8
-      for (unsigned i = 0; i < len; ++i) x = O::combine(x, cur[i]);
-    }
-    __syncthreads();
-  }
-  if (t == 0) *out = x;
-}
-
-}  // namespace
-
-int fold_left_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,
-                     uint64_t n, void* out) {
-  if (n == 0) return WK_ERR_ARG;
-  return with_dtype(dtype, [&](auto tt) {
-    typedef typename decltype(tt)::type T;
-    return with_op<T>(op, [&](auto ot) {
-      const int O = decltype(ot)::value;
-      WK_LAUNCH(1, kFoldThreads, 0, as_stream(stream), fold_left_kernel<O, T>)(
-          (const T*)in, n, (T*)out);
-      return host::launch_error();
-    });
-  });
-}
-
 // aggs: device_scan_aggregates (no scratch, nothing stored but the aggregates); carry:
 // device_scan_carried.
 static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
