@@ -19,9 +19,10 @@ uint32_t wk_bench_cub_version(void);
 // cub::DeviceReduce::Sum / Min / Max (op as ReduceOp: 0 Sum, 2 Min, 3 Max); i32, f32, f64.
 int32_t wk_bench_cub_reduce(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
                             void* out, void* temp, size_t* temp_bytes);
-// cub::DeviceScan::InclusiveSum / ExclusiveSum; i32, i64, f32, f64.
-int32_t wk_bench_cub_scan(void* stream, uint32_t dtype, uint32_t exclusive, const void* in,
-                          void* out, uint64_t n, void* temp, size_t* temp_bytes);
+// cub::DeviceScan::InclusiveSum / ExclusiveSum, and InclusiveScan with cuda::maximum (op Max,
+// inclusive only); i32, i64, f32, f64.
+int32_t wk_bench_cub_scan(void* stream, uint32_t dtype, uint32_t op, uint32_t exclusive,
+                          const void* in, void* out, uint64_t n, void* temp, size_t* temp_bytes);
 // cub::DeviceSegmentedReduce::Sum of f32 over `count` segments [offsets[i], offsets[i+1]).
 int32_t wk_bench_cub_segreduce(void* stream, const float* in, float* out, const uint32_t* offsets,
                                uint64_t count, void* temp, size_t* temp_bytes);

@@ -88,6 +88,11 @@
 // Two floats rounded to a pair of f16 or bf16 in one instruction (cvt.rn.{f16,bf16}x2.f32): the
 // scalar forms' bits in each half (compared over all 2^32 inputs with the same exception).
 #define WK_NATIVE_HALF_X2_CVT 1
+// ops.h's float Min and Max in one instruction each (min.NaN.f32 / max.NaN.f32: a NaN in gives
+// the canonical NaN, -0.0 orders below +0.0): the same value as its compare-and-select code for
+// every pair (special values and 2^32 hashed pairs compared on an H200, 2026-11-28,
+// benches/results/minmax-2026-11-28). That code's predicates spilled registers in the scan.
+#define WK_NATIVE_NAN_MINMAX 1
 #else
 #define WK_NATIVE_WARP_REDUX 0
 #endif
@@ -191,6 +196,19 @@ __device__ __forceinline__ uint32_t f32x2_to_f16x2(float lo, float hi) {
 __device__ __forceinline__ uint32_t f32x2_to_bf16x2(float lo, float hi) {
   uint32_t d;
   asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+}
+#endif
+
+#if defined(WK_NATIVE_NAN_MINMAX)
+__device__ __forceinline__ float min_nan(float a, float b) {
+  float d;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
+  return d;
+}
+__device__ __forceinline__ float max_nan(float a, float b) {
+  float d;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
   return d;
 }
 #endif

@@ -94,25 +94,32 @@ template <typename T> struct FloatOp1 {
   static __device__ __forceinline__ T identity() { return T(1); }
   static __device__ __forceinline__ T combine(T a, T b) { return a * b; }
 };
+// Min and Max: a NaN propagates, -0.0 orders below +0.0.
+template <typename T> __device__ __forceinline__ T float_min(T a, T b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a < b) return a;
+  if (b < a) return b;
+  return sign_bit(a) ? a : b;
+}
+template <typename T> __device__ __forceinline__ T float_max(T a, T b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a > b) return a;
+  if (b > a) return b;
+  return sign_bit(a) ? b : a;
+}
+#if defined(WK_NATIVE_NAN_MINMAX)
+template <> __device__ __forceinline__ float float_min(float a, float b) { return arch::min_nan(a, b); }
+template <> __device__ __forceinline__ float float_max(float a, float b) { return arch::max_nan(a, b); }
+#endif
 template <typename T> struct FloatOp2 {
   static __device__ __forceinline__ T identity() { return float_inf<T>(); }
-  static __device__ __forceinline__ T combine(T a, T b) {
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a < b) return a;
-    if (b < a) return b;
-    return sign_bit(a) ? a : b;
-  }
+  static __device__ __forceinline__ T combine(T a, T b) { return float_min(a, b); }
 };
 template <typename T> struct FloatOp3 {
   static __device__ __forceinline__ T identity() { return -float_inf<T>(); }
-  static __device__ __forceinline__ T combine(T a, T b) {
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a > b) return a;
-    if (b > a) return b;
-    return sign_bit(a) ? b : a;
-  }
+  static __device__ __forceinline__ T combine(T a, T b) { return float_max(a, b); }
 };
 
 template <int OP, typename T, bool F = Elem<T>::is_float> struct OpSel;

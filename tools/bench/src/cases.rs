@@ -147,6 +147,12 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
         case!("scan exclusive sum", i64, |b, h, n| scan::<B, i64>(
             b, h, n, Exclusive
         )),
+        case!("scan inclusive max", f32, |b, h, n| scan_op::<B, f32>(
+            b, h, n, Max, Inclusive
+        )),
+        case!("scan inclusive max", i32, |b, h, n| scan_op::<B, i32>(
+            b, h, n, Max, Inclusive
+        )),
         case!("scan inclusive sum", f16, |b, h, n| scan::<B, f16>(
             b, h, n, Inclusive
         )),
@@ -305,7 +311,16 @@ fn arg_reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: Arg
 }
 
 fn scan<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, kind: ScanKind) -> CaseResult {
-    let op = ReduceOp::Sum;
+    scan_op::<B, T>(b, h, n, ReduceOp::Sum, kind)
+}
+
+fn scan_op<B: BenchBackend, T: Element>(
+    b: &B,
+    h: &Harness,
+    n: usize,
+    op: ReduceOp,
+    kind: ScanKind,
+) -> CaseResult {
     let x: Vec<T> = random(n, 2);
     let expected = reference::device_scan(&x, op, kind);
     let buf = b.upload(&x)?;

@@ -31,6 +31,7 @@ unsafe extern "C" {
     pub fn wk_bench_cub_scan(
         s: S,
         dtype: u32,
+        op: u32,
         exclusive: u32,
         input: *const c_void,
         out: *mut c_void,

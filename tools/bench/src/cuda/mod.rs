@@ -241,7 +241,7 @@ impl BenchBackend for CudaBackend {
                 let baseline =
                     // CUB's scan of the 16-bit floats would sum in 16 bits: no baseline there
                     // but the copy.
-                    if *op == ReduceOp::Sum
+                    if (*op == ReduceOp::Sum || (*op == ReduceOp::Max && *scan == ScanKind::Inclusive))
                         && T::KIND != ElemKind::U32
                         && T::KIND != ElemKind::U64
                         && !T::KIND.is_half()
@@ -251,6 +251,7 @@ impl BenchBackend for CudaBackend {
                             ffi::wk_bench_cub_scan(
                                 std::ptr::null_mut(),
                                 kind,
+                                *op as u32,
                                 exclusive,
                                 inp(input),
                                 out(&cub_out),
@@ -264,6 +265,7 @@ impl BenchBackend for CudaBackend {
                             ffi::wk_bench_cub_scan(
                                 s,
                                 kind,
+                                *op as u32,
                                 exclusive,
                                 inp(input),
                                 out(&cub_out),
