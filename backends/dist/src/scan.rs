@@ -120,8 +120,10 @@ impl<X: Transport> Comm<X> {
     /// every shard boundary on a multiple of `SCAN_TILE` (4096; even shards of such lengths,
     /// say) it only enqueues device work on the backend's stream, graph-capturable as
     /// [`Comm::reduce_into`]: this rank's tile aggregates (one launch), one allgather of them,
-    /// the left fold of those before its first tile (one GPU thread), and the scan of the
-    /// shard from that prefix (one launch). Otherwise the tiles cut by shards are rebuilt and
+    /// the left fold of those before its first tile (one GPU thread for float Sum and
+    /// Product, else one block), and the scan of the shard from that prefix (one launch); the
+    /// last rank computes no aggregates (none folds them), and a lone rank runs the device
+    /// scan alone. Otherwise the tiles cut by shards are rebuilt and
     /// scanned through host memory, and the call waits.
     ///
     /// ```
@@ -270,6 +272,9 @@ impl<X: Transport, T: Element> std::fmt::Debug for ScanPlan<X, T> {
 /// `carry`, and the shard scanned from it.
 struct DeviceScan<X: Transport, T: Element> {
     tiles: usize,
+    /// The layout's last rank, and whether it is the only one.
+    last: bool,
+    alone: bool,
     before: usize,
     /// Tiles of each rank below this one (the plan's rank, whatever communicator runs it).
     below: Vec<usize>,
@@ -291,6 +296,8 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
         let contiguous = counts[..rank].iter().all(|&c| c == cap);
         Ok(DeviceScan {
             tiles: counts[rank],
+            last: rank + 1 == layout.world(),
+            alone: layout.world() == 1,
             before,
             send: b.alloc::<T>(cap)?,
             gathered: b.alloc::<T>(cap * layout.world())?,
@@ -313,7 +320,17 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
         kind: ScanKind,
     ) -> Result<()> {
         let b = comm.backend();
-        if self.tiles > 0 {
+        // A lone rank is the device scan: no aggregates, no exchange.
+        if self.alone {
+            return if self.tiles > 0 {
+                b.scan(shard, output, op, kind)
+            } else {
+                Ok(())
+            };
+        }
+        // No rank folds the last rank's aggregates (its tiles come before none): it sends its
+        // slot unwritten.
+        if self.tiles > 0 && !self.last {
             let mut mine = b.slice_mut(&mut self.send, 0..self.tiles)?;
             b.scan_aggregates_into(shard, op, &mut mine)?;
         }
