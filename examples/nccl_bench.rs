@@ -8,8 +8,9 @@
 //!   `--scale-reps` times (default 10, after 2 warm-ups): the median time and the bits, to set
 //!   beside the same command on fewer GPUs; then the same sum planned once (`plan_reduce`) and
 //!   run as `reduce_into` plus a wait for the stream, timed the same way; then the inclusive
-//!   sum scan of the same array through one `plan_scan` (`scan_into` plus a wait), with a hash
-//!   of its outputs at fixed positions.
+//!   sum scan and max scan of the same array through one `plan_scan` each (`scan_into` plus a
+//!   wait, each call after a barrier, the slowest rank's time), with a hash of the outputs at
+//!   fixed positions.
 //! - parts (`--parts`): the reproducible allreduce's steps timed alone (examples/nccl_bench/
 //!   parts.rs), and with `--sort-log2` the sort's local sort and all-to-all;
 //! - sort (`--sort-log2 K`): the distributed stable sort of 2^K random u32 keys, then of 2^K
@@ -211,8 +212,8 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
 }
 
 /// The inclusive `op` scan of the sharded array through one `plan_scan` (shards even, on tile
-/// multiples: the device path), each call `scan_into` and a wait: the median time of `reps`
-/// after two warm-ups, and a hash of the outputs at fixed positions (the last 4096 of each
+/// multiples: the device path), each call `scan_into` and a wait after a barrier: the slowest
+/// rank's median time of `reps` after two warm-ups, and a hash of the outputs at fixed positions (the last 4096 of each
 /// quarter of the array), each rank hashing those it holds, xored over the ranks: the same for
 /// any GPU count exactly when those outputs are.
 fn planned_scan(
@@ -226,7 +227,12 @@ fn planned_scan(
     let mut plan = comm.plan_scan::<f32>(shard.len(), op, wavekit::ScanKind::Inclusive)?;
     let mut out = b.alloc::<f32>(shard.len())?;
     let mut times = Vec::with_capacity(reps);
+    // The ranks' work differs (the last computes no aggregates, the later ones fold more), so
+    // back-to-back calls would overlap one call's fold with the next call's aggregates: each
+    // call starts after a barrier, and the time is the slowest rank's.
+    let token = b.upload(&[0u32])?;
     for i in 0..2 + reps {
+        comm.all_reduce_value(&token, ReduceOp::Max, Mode::Fast)?;
         let t = Instant::now();
         comm.scan_into(&mut plan, shard, &mut out)?;
         comm.synchronize()?;
@@ -234,6 +240,8 @@ fn planned_scan(
             times.push(t.elapsed());
         }
     }
+    let mine_ns = (median(times) * 1e9) as u64;
+    let slowest_ns = comm.all_reduce_value(&b.upload(&[mine_ns])?, ReduceOp::Max, Mode::Fast)?;
     let total =
         comm.all_reduce_value(&b.upload(&[shard.len() as u64])?, ReduceOp::Sum, Mode::Fast)?
             as usize;
@@ -250,7 +258,7 @@ fn planned_scan(
         }
     }
     let all = comm.all_reduce_value(&b.upload(&[h])?, ReduceOp::BitXor, Mode::Reproducible)?;
-    Ok((median(times) * 1e3, all))
+    Ok((slowest_ns as f64 / 1e6, all))
 }
 
 /// `warm + reps` reproducible sums of `shard`: the median host time of the last `reps` (from the

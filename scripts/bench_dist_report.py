@@ -99,9 +99,11 @@ def render(d):
         sbase = {mode: float(s["scan_ms"]) for g, mode, s in scale if g == 1 and "scan_ms" in s}
         if sbase:
             out[-2] += (" Scan: the inclusive sum scan of the same array through one `plan_scan`, each "
-                        "call `scan_into` and a wait (tile aggregates, one allgather, the left fold "
-                        "of the earlier tiles' aggregates on one GPU thread, the scan from that "
-                        "prefix); its hash covers the last 4096 outputs of each quarter of the array.")
+                        "call `scan_into` and a wait, started after a barrier, the slowest rank's "
+                        "median (tile aggregates on every rank but the last, one allgather, the "
+                        "left fold of the earlier tiles' aggregates on one GPU thread, the scan "
+                        "from that prefix; one GPU: the device scan alone); its hash covers the "
+                        "last 4096 outputs of each quarter of the array.")
         mbase = {mode: float(s["scan_max_ms"]) for g, mode, s in scale if g == 1 and "scan_max_ms" in s}
         if mbase:
             out[-2] += (" Max scan: the inclusive max scan of the same array, timed the same way (Max "
