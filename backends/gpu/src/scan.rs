@@ -116,7 +116,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     /// `out[0]` = the left fold `op(…op(op(input[0], input[1]), input[2])…)` of `input`, in
-    /// order (one GPU thread: the chain of device_scan's tile prefixes).
+    /// order (float Sum and Product: one GPU thread, the chain of device_scan's tile prefixes;
+    /// the ops whose result no order changes, integers' and float Min / Max: one block).
     ///
     /// # Errors
     /// As [`GpuBackend::scan_aggregates_into`]; `LengthMismatch` unless `out` is one element.
