@@ -87,16 +87,20 @@ def render(d):
     mode_name = {"one": "one process", "per": "process per GPU"}
     scale = [(g, mode, r["scale"]) for (g, mode), r in sorted(runs.items()) if "scale" in r]
     if scale:
-        base = {mode: float(s["median_ms"]) for g, mode, s in scale if g == 1}
+        def one_gpu(key):
+            # Each launch mode's 1-GPU time of `key`, where the logs have it.
+            return {mode: float(s[key]) for g, mode, s in scale if g == 1 and key in s}
+
+        base = one_gpu("median_ms")
         out += ["", f"**Scaling**: reproducible sum of a sharded 2^{scale[0][2]['scale_log2']}-element "
                 "f32 array, shards even, median of 10 calls after 2 warm-ups, host time to the "
                 "value on every rank; efficiency = time on 1 GPU / (GPUs × time), in the same "
                 "launch mode.", ""]
-        pbase = {mode: float(s["planned_ms"]) for g, mode, s in scale if g == 1 and "planned_ms" in s}
+        pbase = one_gpu("planned_ms")
         out[-2] += (" Planned: the same sum through one `plan_reduce`, each call `reduce_into` a "
                     "device value and a wait for the stream (no handshake or host round trip "
                     "inside), timed the same way; its efficiency against the planned 1-GPU time.")
-        sbase = {mode: float(s["scan_ms"]) for g, mode, s in scale if g == 1 and "scan_ms" in s}
+        sbase = one_gpu("scan_ms")
         if sbase:
             out[-2] += (" Scan: the inclusive sum scan of the same array through one `plan_scan`, each "
                         "call `scan_into` and a wait, started after a barrier, the slowest rank's "
@@ -104,7 +108,7 @@ def render(d):
                         "left fold of the earlier tiles' aggregates on one GPU thread, the scan "
                         "from that prefix; one GPU: the device scan alone); its hash covers the "
                         "last 4096 outputs of each quarter of the array.")
-        mbase = {mode: float(s["scan_max_ms"]) for g, mode, s in scale if g == 1 and "scan_max_ms" in s}
+        mbase = one_gpu("scan_max_ms")
         if mbase:
             out[-2] += (" Max scan: the inclusive max scan of the same array, timed the same way (Max "
                         "does not depend on the order of its combines, so the earlier tiles' "
