@@ -213,9 +213,9 @@ fn scaling(comm: &Rank, k: u32, reps: usize, say: &impl Fn(String)) -> wavekit::
 
 /// The inclusive `op` scan of the sharded array through one `plan_scan` (shards even, on tile
 /// multiples: the device path), each call `scan_into` and a wait after a barrier: the slowest
-/// rank's median time of `reps` after two warm-ups, and a hash of the outputs at fixed positions (the last 4096 of each
-/// quarter of the array), each rank hashing those it holds, xored over the ranks: the same for
-/// any GPU count exactly when those outputs are.
+/// rank's median time of `reps` after two warm-ups, and a hash of the outputs at fixed
+/// positions (the last 4096 of each quarter of the array), each rank hashing those it holds,
+/// xored over the ranks: the same for any GPU count exactly when those outputs are.
 fn planned_scan(
     comm: &Rank,
     shard: &Buf,

@@ -56,13 +56,6 @@ __device__ __forceinline__ void load_tile(const IO* src, uint64_t tile, typename
   for (unsigned c = 0; c < Vec<IO>::chunks; ++c) buf[c] = p[c * kLanes + threadIdx.x];
 }
 
-// Ops whose result does not depend on the order of combining, bit for bit: every integer op
-// (wrapping arithmetic, min, max, bitwise) and float Min/Max (a selection in a total order; only
-// a NaN's payload could differ, and payloads are not compared). Float Sum and Product are not.
-template <int OP, typename T> struct OrderFree {
-  static const bool value = !Elem<T>::is_float || OP == OP_MIN || OP == OP_MAX;
-};
-
 // Float Min/Max of 16 values in integer keys: key(x) = bits ^ (sign ? magnitude mask : 0)
 // orders every non-NaN float as a signed integer, -0.0 below +0.0 (SEMANTICS.md), and maps
 // back by the same formula, so the tree of integer min/max (one or two instructions a combine,

@@ -13,17 +13,10 @@ const unsigned kFoldChunk = 2048;
 // Values thread 0 holds in registers ahead of the chain.
 const unsigned kAhead = 16;
 
-// (B and P: the block's shared array, a pointer on the GPU, the executor's handle.)
+// B and P below: the block's shared array, a pointer on the GPU, the executor's handle.
 
-// Ops whose fold does not depend on the order of its combines, bit for bit: integer ops wrap,
-// float Min and Max return one of their inputs (NaN payloads, which may then differ, are not
-// compared: docs/SEMANTICS.md "Reduction ops"). Only float Sum and Product round, and only they
-// need the chain.
-template <int OP, typename T> struct OrderFree {
-  static const bool value = !Elem<T>::is_float || OP == OP_MIN || OP == OP_MAX;
-};
-
-// Any order: each thread folds a strided share with four accumulators (four loads in flight),
+// Any order (ops.h's OrderFree: only float Sum and Product round, and only they need the
+// chain): each thread folds a strided share with four accumulators (four loads in flight),
 // then a tree over the block.
 template <int OP, typename T, typename B>
 __device__ __forceinline__ void fold_any_order(const T* in, uint64_t n, T* out, B buf) {

@@ -135,6 +135,13 @@ template <typename T> struct OpSel<3, T, true> : FloatOp3<T> {};
 
 template <int OP, typename T> struct Op : OpSel<OP, T> {};
 
+// Ops whose result does not depend on the order of combining, bit for bit: every integer op
+// (wrapping arithmetic, min, max, bitwise) and float Min/Max (a selection in a total order; only
+// a NaN's payload could differ, and payloads are not compared). Float Sum and Product are not.
+template <int OP, typename T> struct OrderFree {
+  static const bool value = !Elem<T>::is_float || OP == OP_MIN || OP == OP_MAX;
+};
+
 // The SpMV product: wrapping for integers, one IEEE multiply for floats.
 template <typename T> __device__ __forceinline__ T mul(T a, T b) {
   if (Elem<T>::is_float) return a * b;

@@ -272,9 +272,8 @@ impl<X: Transport, T: Element> std::fmt::Debug for ScanPlan<X, T> {
 /// `carry`, and the shard scanned from it.
 struct DeviceScan<X: Transport, T: Element> {
     tiles: usize,
-    /// The layout's last rank, and whether it is the only one.
+    /// The layout's last rank (alone when no rank is below it either).
     last: bool,
-    alone: bool,
     before: usize,
     /// Tiles of each rank below this one (the plan's rank, whatever communicator runs it).
     below: Vec<usize>,
@@ -297,7 +296,6 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
         Ok(DeviceScan {
             tiles: counts[rank],
             last: rank + 1 == layout.world(),
-            alone: layout.world() == 1,
             before,
             send: b.alloc::<T>(cap)?,
             gathered: b.alloc::<T>(cap * layout.world())?,
@@ -321,7 +319,7 @@ impl<X: Transport, T: Element> DeviceScan<X, T> {
     ) -> Result<()> {
         let b = comm.backend();
         // A lone rank is the device scan: no aggregates, no exchange.
-        if self.alone {
+        if self.last && self.below.is_empty() {
             return if self.tiles > 0 {
                 b.scan(shard, output, op, kind)
             } else {
