@@ -8,6 +8,7 @@
 
 use super::buffer::{DeviceMem, GpuBuffer};
 use super::ffi::{self, Launchers, Status, dptr};
+use super::mem_cache::MemCache;
 use super::runtime::{DevPtr, GpuRuntime};
 use std::ffi::{CStr, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,6 +43,8 @@ pub struct GpuBackend<R: GpuRuntime> {
     work: Mutex<Work<R>>,
     /// Device allocations this backend has made (workspace, buffers, lent slots).
     allocations: AtomicU64,
+    /// Where its memory comes from and goes back to (mem_cache.rs).
+    pub(crate) cache: Arc<MemCache<R>>,
 }
 
 /// Device memory reused by every call: the status slots kernels report errors into, the slot
@@ -188,7 +191,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
         }
         let width = WarpWidth::new(rt.warp_size())?;
         rt.make_current()?;
-        let empty = || DeviceMem::new(&rt, 0);
+        let cache = Arc::new(MemCache::new(Arc::clone(&rt)));
+        let empty = || DeviceMem::new(&cache, 0);
         let backend = GpuBackend {
             table,
             width,
@@ -203,6 +207,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 pending: Pending::default(),
             }),
             allocations: AtomicU64::new(0),
+            cache,
             rt,
         };
         {
@@ -257,7 +262,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     /// Device memory of `bytes`, counted in `device_allocations` (a zero-byte one holds none).
     pub(crate) fn mem(&self, bytes: usize) -> Result<DeviceMem<R>> {
-        let mem = DeviceMem::new(&self.rt, bytes)?;
+        let mem = DeviceMem::new(&self.cache, bytes)?;
         if bytes != 0 {
             self.allocations.fetch_add(1, Ordering::Relaxed);
         }
@@ -433,7 +438,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if work.pool.bytes < bytes {
             let grown = bytes.max(work.pool.bytes.saturating_mul(2));
             // Freeing the old pool waits for the work queued on it (cuMemFree, hipFree).
-            work.pool = DeviceMem::new(&self.rt, 0)?;
+            work.pool = DeviceMem::new(&self.cache, 0)?;
             work.pool = self.mem(grown)?;
         }
         Ok(work.pool.ptr)
@@ -444,7 +449,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     pub(crate) fn ensure_reduce_pool(&self, work: &mut Work<R>, bytes: u64) -> Result<DevPtr> {
         let bytes = usize::try_from(bytes).map_err(|_| WavekitError::OutOfMemory { bytes })?;
         if work.reduce_pool.bytes < bytes {
-            work.reduce_pool = DeviceMem::new(&self.rt, 0)?;
+            work.reduce_pool = DeviceMem::new(&self.cache, 0)?;
             work.reduce_pool = self.mem_zeroed(bytes)?;
         }
         Ok(work.reduce_pool.ptr)

@@ -2,6 +2,7 @@
 //! borrowed (a slice of another buffer, or memory adopted from the caller, freed by nobody
 //! here), and the typed buffer over it.
 
+use super::mem_cache::MemCache;
 use super::runtime::{DevPtr, GpuRuntime};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -18,6 +19,9 @@ pub(crate) struct DeviceMem<R: GpuRuntime> {
     pub(crate) ptr: DevPtr,
     pub(crate) bytes: usize,
     pub(crate) rt: Arc<R>,
+    /// The cache owned memory goes back to (and that a slice of it marks exported); `None`
+    /// for adopted memory.
+    cache: Option<Arc<MemCache<R>>>,
     /// `None` for memory this value frees; for borrowed memory (views, adopted memory), what
     /// runs instead. Boxed, so owned memory (every backend's scratch) stays small.
     borrowed: Option<Box<Option<OnDrop>>>,
@@ -27,12 +31,13 @@ pub(crate) struct DeviceMem<R: GpuRuntime> {
 }
 
 impl<R: GpuRuntime> DeviceMem<R> {
-    pub(crate) fn new(rt: &Arc<R>, bytes: usize) -> wavekit_core::Result<Self> {
-        let ptr = if bytes == 0 { 0 } else { rt.alloc(bytes)? };
+    pub(crate) fn new(cache: &Arc<MemCache<R>>, bytes: usize) -> wavekit_core::Result<Self> {
+        let ptr = if bytes == 0 { 0 } else { cache.take(bytes)? };
         Ok(DeviceMem {
             ptr,
             bytes,
-            rt: Arc::clone(rt),
+            rt: Arc::clone(&cache.rt),
+            cache: Some(Arc::clone(cache)),
             borrowed: None,
             crossed: Arc::new(AtomicBool::new(false)),
         })
@@ -44,6 +49,7 @@ impl<R: GpuRuntime> DeviceMem<R> {
             ptr,
             bytes,
             rt: Arc::clone(rt),
+            cache: None,
             borrowed: Some(Box::new(on_drop)),
             crossed: Arc::new(AtomicBool::new(false)),
         }
@@ -59,11 +65,19 @@ impl<R: GpuRuntime> DeviceMem<R> {
 
     /// `bytes` bytes from `offset` of this memory, borrowed: sharing the owner's runtime and
     /// its `crossed` flag, so the owner's free still waits for another stream's use of them.
+    /// Keeps the memory holding this from being reused once freed (another process maps it).
+    pub(crate) fn mark_exported(&self) {
+        if let Some(cache) = &self.cache {
+            cache.mark_exported(self.ptr);
+        }
+    }
+
     pub(crate) fn part(&self, offset: usize, bytes: usize) -> Self {
         DeviceMem {
             ptr: self.ptr + offset as DevPtr,
             bytes,
             rt: Arc::clone(&self.rt),
+            cache: self.cache.clone(),
             borrowed: Some(Box::new(None)),
             crossed: Arc::clone(&self.crossed),
         }
@@ -86,8 +100,10 @@ impl<R: GpuRuntime> Drop for DeviceMem<R> {
                 let _ = self.rt.make_current();
                 let _ = self.rt.synchronize_device();
             }
-            // SAFETY: allocated by this runtime in `new` and owned only here.
-            unsafe { self.rt.free(self.ptr) };
+            if let Some(cache) = &self.cache {
+                // SAFETY: taken from this cache in `new` and owned only here.
+                unsafe { cache.put(self.ptr) };
+            }
         }
     }
 }

@@ -49,7 +49,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if buf.len == 0 {
             return Ok(None);
         }
-        self.rt.ipc_export(buf.device_ptr())
+        let handle = self.rt.ipc_export(buf.device_ptr())?;
+        if handle.is_some() {
+            buf.mem.mark_exported();
+        }
+        Ok(handle)
     }
 
     /// Maps memory another process exported with [`Self::ipc_export`], for this backend's

@@ -22,6 +22,7 @@ pub mod ffi;
 mod histogram;
 mod imp;
 mod ipc;
+mod mem_cache;
 mod merge_runs;
 mod partition;
 mod peer_all_reduce;

@@ -110,6 +110,12 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     /// # Safety
     /// `ptr` came from `alloc` of this runtime and is not used afterwards.
     unsafe fn free(&self, ptr: DevPtr);
+    /// Most bytes of freed memory a backend over this runtime keeps for reuse by default
+    /// (`GpuBackend::set_memory_cache_limit`): no limit, unless the runtime needs every
+    /// buffer to be exactly its own allocation.
+    fn memory_cache_limit(&self) -> usize {
+        usize::MAX
+    }
     /// Zeroes `bytes` bytes at `ptr`, ordered with the stream.
     ///
     /// # Errors

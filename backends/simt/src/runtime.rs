@@ -189,6 +189,11 @@ unsafe impl GpuRuntime for SimtRuntime {
         Ok(addr)
     }
 
+    // Every buffer exactly its own allocation, so copies and kernels past its end are caught.
+    fn memory_cache_limit(&self) -> usize {
+        0
+    }
+
     unsafe fn free(&self, ptr: DevPtr) {
         let len = allocs().remove(&ptr);
         if let Some(len) = len {
