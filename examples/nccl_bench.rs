@@ -24,7 +24,8 @@
 //! # one process per GPU:
 //! bash scripts/launch-local.sh 2 target/release/examples/nccl_bench --log2 30 --reps 100
 //! ```
-//! Rank 0 prints `key=value` lines.
+//! Rank 0 prints `key=value` lines. `NO_MEM_CACHE=1` frees every buffer's memory when it is
+//! dropped (`set_memory_cache_limit(0)`), as the backend did before it kept freed memory.
 
 #[path = "nccl_bench/parts.rs"]
 mod parts;
@@ -115,6 +116,10 @@ fn rank_body(comm: Rank, a: &Args) -> wavekit::Result<()> {
     let n = 1usize << a.log2;
     let layout = Layout::even(n, world);
     let b = comm.backend();
+    if std::env::var_os("NO_MEM_CACHE").is_some() {
+        // Every buffer's memory freed when dropped, as before the backend kept it: an A/B.
+        b.set_memory_cache_limit(0);
+    }
     let shard = b.upload(&fill(layout.range(rank)))?;
     let say = |line: String| {
         if rank == 0 {

@@ -312,6 +312,47 @@ unsafe impl GpuRuntime for CudaRuntime {
         self.synchronize()
     }
 
+    fn copy_dtoh_strided(
+        &self,
+        dst: &mut [u8],
+        src: DevPtr,
+        elem: usize,
+        stride: usize,
+    ) -> Result<()> {
+        // A pitch takes at most i32::MAX bytes and at least a row's.
+        if elem == 0 || stride < elem || stride > i32::MAX as usize {
+            for (k, d) in dst.chunks_exact_mut(elem.max(1)).enumerate() {
+                self.copy_dtoh(d, src + (k * stride) as DevPtr)?;
+            }
+            return Ok(());
+        }
+        self.bind()?;
+        let copy = sys::CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_DEVICE,
+            srcHost: std::ptr::null(),
+            srcDevice: src,
+            srcArray: std::ptr::null_mut(),
+            srcPitch: stride,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: sys::CUmemorytype::CU_MEMORYTYPE_HOST,
+            dstHost: dst.as_mut_ptr().cast(),
+            dstDevice: 0,
+            dstArray: std::ptr::null_mut(),
+            dstPitch: elem,
+            WidthInBytes: elem,
+            Height: dst.len() / elem,
+        };
+        // SAFETY: rows of `elem` bytes `stride` apart lie in device memory (the caller's
+        // promise), `dst` holds every row; synchronised before dst is read.
+        unsafe { sys::cuMemcpy2DAsync_v2(&copy, self.stream.cu_stream()) }
+            .result()
+            .map_err(|e| err("cuMemcpy2DAsync", e))?;
+        self.synchronize()
+    }
+
     fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
         self.bind()?;
         // SAFETY: both ranges are device memory of at least `bytes`.

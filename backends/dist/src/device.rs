@@ -20,6 +20,14 @@ pub trait SliceDevice: Collectives {
     ) -> Result<Self::Buffer<T>>;
     /// A new buffer holding the parts one after another.
     fn concat<T: Element>(&self, parts: &[&Self::Buffer<T>]) -> Result<Self::Buffer<T>>;
+    /// `buf[start + k * stride]` for k in 0..count, read back in one copy where the backend can.
+    fn download_strided<T: Element>(
+        &self,
+        buf: &Self::Buffer<T>,
+        start: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<Vec<T>>;
     /// Overwrites `dst` with `src[start .. start + dst.len()]`.
     fn copy_from<T: Element>(
         &self,
@@ -229,6 +237,25 @@ impl SliceDevice for CpuBackend {
         self.upload(&buf.as_slice()[range])
     }
 
+    fn download_strided<T: Element>(
+        &self,
+        buf: &CpuBuffer<T>,
+        start: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<Vec<T>> {
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let last = (count - 1)
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(start))
+            .unwrap_or(usize::MAX);
+        check_range("strided download's end", last.saturating_add(1), buf.len())?;
+        let v = buf.as_slice();
+        Ok((0..count).map(|k| v[start + k * stride]).collect())
+    }
+
     fn concat<T: Element>(&self, parts: &[&CpuBuffer<T>]) -> Result<CpuBuffer<T>> {
         Ok(CpuBuffer::from_vec(
             parts
@@ -290,6 +317,16 @@ mod gpu {
                     .copy_dtod(out.device_ptr(), src, bytes::<T>(range.len()))?;
             }
             Ok(out)
+        }
+
+        fn download_strided<T: Element>(
+            &self,
+            buf: &GpuBuffer<T, R>,
+            start: usize,
+            stride: usize,
+            count: usize,
+        ) -> Result<Vec<T>> {
+            GpuBackend::download_strided(self, buf, start, stride, count)
         }
 
         fn concat<T: Element>(&self, parts: &[&GpuBuffer<T, R>]) -> Result<GpuBuffer<T, R>> {

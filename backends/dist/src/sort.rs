@@ -20,6 +20,13 @@ use wavekit_core::{Backend, DeviceBuffer, Element, Result, Sort, SortOrder, Sort
 /// a few percent of even for random keys at 8 ranks, few enough to exchange in one small call.
 const SAMPLES: usize = 64;
 
+/// Keys read in one copy per round of a splitter's search: each round narrows its bracket
+/// about a hundredfold (2^28 keys: two rounds).
+const PROBES: usize = 256;
+
+/// A bracket this short is read whole and searched on the host.
+const READ_WHOLE: usize = 4096;
+
 /// This rank's part of a distributed sort: `keys` (and, for pairs, their values) are elements
 /// `offset .. offset + len` of the whole sorted array; the ranks' parts in rank order are the
 /// single-device stable sort. Parts differ in length (the key ranges the ranks own).
@@ -185,10 +192,14 @@ impl<X: Transport> Comm<X> {
         let picks = SAMPLES.min(n);
         let mut mine = vec![0u64; SAMPLES + 1];
         mine[0] = picks as u64;
-        for i in 0..picks {
-            // Evenly spaced, the middle of each of `picks` equal stretches.
-            let at = (2 * i + 1) * n / (2 * picks);
-            mine[1 + i] = spec.rank(self.element(sorted, at)?.order_bits());
+        // Evenly spaced, the middle of each of `picks` stretches of n / picks keys.
+        if let Some(step) = n.checked_div(picks) {
+            let got = self
+                .backend()
+                .download_strided(sorted, step / 2, step, picks)?;
+            for (slot, k) in mine[1..].iter_mut().zip(got) {
+                *slot = spec.rank(k.order_bits());
+            }
         }
         let all = self.exchange_words(&mine)?;
         let mut samples: Vec<u64> = all
@@ -208,6 +219,7 @@ impl<X: Transport> Comm<X> {
         let mut parts = Vec::with_capacity(world);
         let mut start = 0;
         for &s in &splitters {
+            // Splitters ascend, so each bound is at or past the one before.
             let end = self.upper_bound(sorted, start, s, spec)?;
             parts.push(end - start);
             start = end;
@@ -221,7 +233,8 @@ impl<X: Transport> Comm<X> {
     }
 
     /// The first position at or past `from` whose key ranks above `splitter` (the keys are
-    /// sorted by rank), by binary search over single elements.
+    /// sorted by rank): the bracket narrowed by evenly spaced probes, each round's read in one
+    /// copy, then read whole; a handful of host round trips instead of one a step.
     fn upper_bound<K: Element>(
         &self,
         sorted: &Buf<X, K>,
@@ -229,22 +242,24 @@ impl<X: Transport> Comm<X> {
         splitter: u64,
         spec: &SortSpec,
     ) -> Result<usize> {
+        let b = self.backend();
+        let above = |k: &K| spec.rank(k.order_bits()) > splitter;
+        // Keys before lo rank at or below the splitter, keys from hi on above it.
         let (mut lo, mut hi) = (from, sorted.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if spec.rank(self.element(sorted, mid)?.order_bits()) <= splitter {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        while hi - lo > READ_WHOLE {
+            let step = (hi - lo) / (PROBES + 1);
+            let probes = b.download_strided(sorted, lo + step, step, PROBES)?;
+            let below = probes.partition_point(|k| !above(k));
+            if below < PROBES {
+                hi = lo + (below + 1) * step;
+            }
+            if below > 0 {
+                lo += below * step + 1;
             }
         }
-        Ok(lo)
-    }
-
-    fn element<K: Element>(&self, buf: &Buf<X, K>, at: usize) -> Result<K> {
-        let b = self.backend();
-        let one = b.slice(buf, at..at + 1)?;
-        Ok(b.download(&one)?[0])
+        let bracket = b.slice(sorted, lo..hi)?;
+        let whole = b.download(&bracket)?;
+        Ok(lo + whole.partition_point(|k| !above(k)))
     }
 
     /// Every rank's `parts[d]` elements of `sorted` to rank d; what this rank receives, in

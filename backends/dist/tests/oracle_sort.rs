@@ -42,6 +42,29 @@ fn keys_match<K: Element>(all: &[K], order: SortOrder, seed: u64) {
     }
 }
 
+/// Shards past a million keys: the splitters' search narrows its bracket over two rounds of
+/// probes before reading it whole (backends/dist/src/sort.rs), also through long runs of equal
+/// keys (a 4-bit range) that straddle the probes.
+#[test]
+fn large_shards_search_in_rounds() {
+    let n = (1 << 21) + 3;
+    let all = data::<u32>(n, 5);
+    for order in [SortOrder::ASCENDING, SortOrder::DESCENDING.bits(0, 4)] {
+        let want: Vec<u32> = reference::sort_permutation(&all, order)
+            .into_iter()
+            .map(|i| all[i])
+            .collect();
+        for world in [2, 3] {
+            let layout = wavekit_dist::Layout::even(n, world);
+            let parts = run(world, |c| {
+                let s = c.sort_keys(&shard(c, &all, &layout)?, order)?;
+                Ok((s.offset, s.total, c.backend().download(&s.keys)?))
+            });
+            assert!(joined(parts, n) == want, "{order:?}, {world} ranks");
+        }
+    }
+}
+
 #[test]
 fn sorted_keys_are_the_single_device_sort() {
     keys_match(&data::<u32>(20_000, 1), SortOrder::ASCENDING, 10);

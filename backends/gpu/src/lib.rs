@@ -34,6 +34,7 @@ pub mod runtime;
 mod scan;
 mod sort;
 mod spmv;
+mod strided;
 
 pub use backend::GpuBackend;
 pub use bfly_rows::MAX_BFLY_ROWS;

@@ -125,6 +125,25 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()>;
     /// Returns once `dst` holds the data (stream-ordered after all queued work).
     fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()>;
+    /// Fills `dst` with `dst.len() / elem` elements of `elem` bytes each, the k-th from
+    /// `src + k * stride` (every one inside one region from `alloc`); returns as `copy_dtoh`
+    /// does. The default copies one element at a time; a runtime with a pitched copy
+    /// (cuMemcpy2D) makes it one.
+    ///
+    /// # Errors
+    /// A `Device` error.
+    fn copy_dtoh_strided(
+        &self,
+        dst: &mut [u8],
+        src: DevPtr,
+        elem: usize,
+        stride: usize,
+    ) -> Result<()> {
+        for (k, d) in dst.chunks_exact_mut(elem).enumerate() {
+            self.copy_dtoh(d, src + (k * stride) as DevPtr)?;
+        }
+        Ok(())
+    }
     /// Copies `bytes` bytes from `src` to `dst` on the device, ordered with the stream.
     ///
     /// # Errors

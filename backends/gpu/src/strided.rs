@@ -1,0 +1,58 @@
+//! Evenly spaced elements of a device buffer read back in one copy: what a distributed sort
+//! samples its sorted shard with and searches it for its splitters, where one download per
+//! element costs a host round trip each.
+
+use super::backend::GpuBackend;
+use super::buffer::GpuBuffer;
+use super::runtime::GpuRuntime;
+use wavekit_core::element::{Element, as_bytes_mut};
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
+
+impl<R: GpuRuntime> GpuBackend<R> {
+    /// `count` elements of `buf`, `buf[start + k * stride]` for k in 0..count, after the work
+    /// queued before (as `download` waits).
+    ///
+    /// ```
+    /// use wavekit_core::{Backend, WarpWidth};
+    /// let b = wavekit_simt::open(WarpWidth::W32).unwrap();
+    /// let buf = b.upload(&(0..100u32).collect::<Vec<_>>()).unwrap();
+    /// assert_eq!(b.download_strided(&buf, 5, 30, 4).unwrap(), [5, 35, 65, 95]);
+    /// assert!(b.download_strided(&buf, 5, 30, 5).is_err()); // 125 is past the end
+    /// ```
+    ///
+    /// # Errors
+    /// `IndexOutOfRange` when the last element lies at or past `buf.len`; `ForeignBuffer`;
+    /// `OutOfMemory` for the host vector; a `Device` error (also one a queued kernel reported).
+    pub fn download_strided<T: Element>(
+        &self,
+        buf: &GpuBuffer<T, R>,
+        start: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<Vec<T>> {
+        self.own(buf)?;
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let last = (count - 1)
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(start))
+            .unwrap_or(usize::MAX);
+        if last >= buf.len {
+            return Err(WavekitError::IndexOutOfRange {
+                what: "strided download's last element",
+                value: last as u64,
+                limit: buf.len as u64,
+            });
+        }
+        let mut out = host::filled(count, T::default())?;
+        let size = size_of::<T>();
+        self.rt.make_current()?;
+        let src = buf.device_ptr() + (start * size) as u64;
+        self.rt
+            .copy_dtoh_strided(as_bytes_mut(&mut out), src, size, stride * size)?;
+        self.flush(&mut self.lock())?;
+        Ok(out)
+    }
+}
