@@ -314,6 +314,18 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
   return io_size == 2 && tiles >= (1u << 14) ? 4 : 1;
 }
 
+// From this many tiles a reduce whose input is its accumulator type (not the 16-bit floats, which
+// take four tiles a block) runs as two launches: every block writes its tile's partial and exits,
+// then a reduce of the partials climbs the rest of the tree. In one launch each block waits at
+// its group's ticket (a fence, then an atomic's round trip to L2) holding its slot with no loads
+// in flight: on an H200 (2026-11-28, benches/results/reduce-h200-2026-11-28/rb.cu) tiles with
+// that ticket streamed 2^28 f32 in 294 us against 242 us without it (CUB 249 us); the second
+// launch costs a few microseconds, which only large inputs win back. Same partials, same tree,
+// the same bits. The executor build sets it to 2 so that CI runs this path on small inputs.
+#ifndef WK_REDUCE_TWO_LAUNCH_TILES
+#define WK_REDUCE_TWO_LAUNCH_TILES (1u << 14)
+#endif
+
 template <int OP, typename T, typename IO>
 int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* out, unsigned k) {
   const uint64_t blocks = (plan.m[1] + k - 1) / k;
@@ -355,7 +367,9 @@ int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uin
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
     typedef typename Elem<IO>::Acc T;
-    if (k == 0) k = tiles_per_block(tiles, sizeof(IO));
+    // An explicit k (the bench's tiles-a-block rows) always runs as one launch.
+    const bool auto_k = k == 0;
+    if (auto_k) k = tiles_per_block(tiles, sizeof(IO));
     if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
     ReducePlan<T> plan = {};
     unsigned top = level_sizes(n, plan.m);
@@ -379,9 +393,22 @@ int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uin
       end -= round_up(plan.m[l] * sizeof(T));
       plan.part[l] = (T*)end;
     }
-    return with_op<T>(op, [&](auto ot) {
-      return launch_k<decltype(ot)::value, T, IO>(as_stream(stream), (const IO*)in, plan, out, k);
+    // Two launches: level 1's partials as a reduce stopped there (no tickets), then the reduce
+    // of those partials in the scratch before them, where this plan's tickets and upper levels
+    // would lie (the same region, so the tickets-stay-zero rule above still holds).
+    const bool two = auto_k && levels == 0 && top > 1 && k == 1 &&
+                     tiles >= WK_REDUCE_TWO_LAUNCH_TILES && sizeof(IO) == sizeof(T);
+    if (two) {
+      plan.top = 1;
+      plan.out_acc = true;
+    }
+    int rc = with_op<T>(op, [&](auto ot) {
+      return launch_k<decltype(ot)::value, T, IO>(as_stream(stream), (const IO*)in, plan,
+                                                  two ? (void*)plan.part[1] : out, k);
     });
+    if (rc != 0 || !two) return rc;
+    return launch_levels(stream, dtype, op, plan.part[1], plan.m[1], scratch,
+                         (uint64_t)((char*)plan.part[1] - (char*)scratch), out, 0, 0);
   });
 }
 

@@ -113,7 +113,10 @@ pub fn build() {
                     "WK_LAUNCHERS_SYMBOL",
                     Some(format!("{ns}_launchers").as_str()),
                 )
-                .define("WK_WARP_SIZE", Some(width.to_string().as_str()));
+                .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
+                // The device reduce's two-launch path from two tiles, so that the conformance
+                // suite's small inputs run it too (csrc/kernels/device_reduce.cu).
+                .define("WK_REDUCE_TWO_LAUNCH_TILES", Some("2"));
             if let Some(dir) = &f.include {
                 b.include(dir);
             }
