@@ -1,4 +1,5 @@
-// Canonical device reduce in one launch (docs/SEMANTICS.md "device_reduce"): blocks of 256
+// Canonical device reduce (docs/SEMANTICS.md "device_reduce"), in one launch up to
+// WK_REDUCE_TWO_LAUNCH_TILES tiles (two past it, see there): blocks of 256
 // threads fold K consecutive 4096-element tiles each (16-byte vector loads, each lane folding its
 // 16 elements in (chunk, slot) order, the next tile's loads issued before the current tile is
 // reduced), one group-reduced partial per tile. The partials are then reduced level by level in
@@ -11,7 +12,8 @@
 //
 // The tickets live at the start of the scratch, which must be zero on the first call; every
 // ticket is reset by the block that empties it, so a finished launch leaves them zero again and
-// no memset is queued (one launch per reduce, CUB's DeviceReduce takes two).
+// no memset is queued (below the two-launch size one launch a reduce, CUB's DeviceReduce takes
+// two).
 #include "device.h"
 
 namespace WK_NS {
