@@ -214,7 +214,9 @@ template <typename T, unsigned K, typename IO = T> struct ReduceOccupancy {
                                              : (K == 1 ? 6 : 3);
 };
 
-template <int OP, typename T, unsigned K, typename IO = T>
+// OUT: the type the result is written in (IO, but the 16-bit floats' second launch reads
+// float partials and writes the 16-bit result).
+template <int OP, typename T, unsigned K, typename IO = T, typename OUT = IO>
 __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, IO>::blocks))
     reduce_kernel(const IO* in, ReducePlan<T> plan, void* out) {
   WK_SHARED(T, groups, WK_MAX_GROUPS);
@@ -248,7 +250,7 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, I
     T r = tile_partial<OP, T>(acc, groups);
     if (threadIdx.x == 0) {
       if (plan.top == 1)
-        put_out<T, IO>(plan, out, tile, r);
+        put_out<T, OUT>(plan, out, tile, r);
       else
         plan.part[1][tile] = r;
     }
@@ -277,7 +279,7 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, I
     arch::fence_device();
     T r = tile_partial<OP, T>(fold_scalar<OP, T, true>(plan.part[lvl], m, g), groups);
     if (lvl + 1 == plan.top) {
-      if (threadIdx.x == 0) put_out<T, IO>(plan, out, g, r);
+      if (threadIdx.x == 0) put_out<T, OUT>(plan, out, g, r);
       return;
     }
     if (threadIdx.x == 0) plan.part[lvl + 1][g] = r;
@@ -316,11 +318,11 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
   return io_size == 2 && tiles >= (1u << 14) ? 4 : 1;
 }
 
-// From this many tiles a reduce whose input is its accumulator type (not the 16-bit floats, which
-// take four tiles a block) runs as two launches: every block writes its tile's partial and exits,
-// then a reduce of the partials climbs the rest of the tree. In one launch each block waits at
-// its group's ticket (a fence, then an atomic's round trip to L2) holding its slot with no loads
-// in flight: on an H200 (2026-11-28, benches/results/reduce-h200-2026-11-28/rb.cu) tiles with
+// From this many tiles a reduce runs as two launches: every block writes its tiles' partials
+// and exits, then a reduce of the partials climbs the rest of the tree (for the 16-bit floats,
+// whose blocks take four tiles, over the float partials, rounding the result once as before).
+// In one launch each block waits at its group's ticket (a fence, then an atomic's round trip to
+// L2) holding its slot with no loads in flight: on an H200 (2026-11-28, benches/results/reduce-h200-2026-11-28/rb.cu) tiles with
 // that ticket streamed 2^28 f32 in 294 us against 242 us without it (CUB 249 us); the second
 // launch costs a few microseconds, which only large inputs win back. Same partials, same tree,
 // the same bits. The executor build sets it to 2 so that CI runs this path on small inputs.
@@ -328,9 +330,15 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
 #define WK_REDUCE_TWO_LAUNCH_TILES (1u << 14)
 #endif
 
-template <int OP, typename T, typename IO>
+template <int OP, typename T, typename IO, typename OUT>
 int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* out, unsigned k) {
   const uint64_t blocks = (plan.m[1] + k - 1) / k;
+  if constexpr (sizeof(IO) != sizeof(OUT)) {
+    // Only the 16-bit floats' second launch, over float partials: one tile a block.
+    if (k != 1) return WK_ERR_ARG;
+    WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 1, IO, OUT>)(in, plan, out);
+    return host::launch_error();
+  }
   switch (k) {
     case 1: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 1, IO>)(in, plan, out); break;
     case 2: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 2, IO>)(in, plan, out); break;
@@ -360,57 +368,65 @@ uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n) {
 
 namespace {
 
-// The reduce up to level `levels` (0 or past the last: to one value) with k tiles a block.
+// The reduce of n elements of IO up to level `levels` (0 or past the last: to one value) with
+// k tiles a block (0: the launcher's choice), in IO's accumulator type, the result written as
+// OUT.
+template <typename IO, typename OUT>
+int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scratch,
+               uint64_t scratch_bytes, void* out, unsigned k, unsigned levels) {
+  typedef typename Elem<IO>::Acc T;
+  uint64_t tiles = (n + kTile - 1) / kTile;
+  if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
+  // An explicit k (the bench's tiles-a-block rows) always runs as one launch.
+  const bool auto_k = k == 0;
+  if (auto_k) k = tiles_per_block(tiles, sizeof(IO));
+  if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
+  ReducePlan<T> plan = {};
+  unsigned top = level_sizes(n, plan.m);
+  // Stopping below the top leaves partials, which stay in the accumulator type.
+  plan.out_acc = levels != 0 && levels < top;
+  if (plan.out_acc) top = levels;
+  plan.top = top;
+  // Tickets from the start of the scratch, partials packed at its end. A caller that keeps
+  // one grow-only scratch for every reduce (the GPU backend) passes all of it: the region
+  // any call's tickets use then never holds another call's partials (both grow with n, and
+  // the scratch is at least the largest call's tickets plus partials), so tickets left at
+  // zero stay zero whatever reduces, of any size or level, ran before.
+  unsigned* tick = (unsigned*)scratch;
+  for (unsigned l = 1; l < top; ++l) {
+    // Level l's groups are the items of level l + 1.
+    plan.tick[l] = tick;
+    tick += plan.m[l + 1];
+  }
+  char* end = (char*)scratch + scratch_bytes;
+  for (unsigned l = 1; l < top; ++l) {
+    end -= round_up(plan.m[l] * sizeof(T));
+    plan.part[l] = (T*)end;
+  }
+  // Two launches: level 1's partials as a reduce stopped there (no tickets), then the reduce
+  // of those partials (in T, the result rounded to OUT once) in the scratch before them, where
+  // this plan's tickets and upper levels would lie (the same region, so the tickets-stay-zero
+  // rule above still holds).
+  const bool two = auto_k && levels == 0 && top > 1 && tiles >= WK_REDUCE_TWO_LAUNCH_TILES;
+  if (two) {
+    plan.top = 1;
+    plan.out_acc = true;
+  }
+  int rc = with_op<T>(op, [&](auto ot) {
+    return launch_k<decltype(ot)::value, T, IO, OUT>(as_stream(stream), (const IO*)in, plan,
+                                                     two ? (void*)plan.part[1] : out, k);
+  });
+  if (rc != 0 || !two) return rc;
+  return run_levels<T, OUT>(stream, op, plan.part[1], plan.m[1], scratch,
+                            (uint64_t)((char*)plan.part[1] - (char*)scratch), out, 0, 0);
+}
+
 int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
                   void* scratch, uint64_t scratch_bytes, void* out, unsigned k,
                   unsigned levels) {
-  uint64_t tiles = (n + kTile - 1) / kTile;
-  if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
-    typedef typename Elem<IO>::Acc T;
-    // An explicit k (the bench's tiles-a-block rows) always runs as one launch.
-    const bool auto_k = k == 0;
-    if (auto_k) k = tiles_per_block(tiles, sizeof(IO));
-    if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
-    ReducePlan<T> plan = {};
-    unsigned top = level_sizes(n, plan.m);
-    // Stopping below the top leaves partials, which stay in the accumulator type.
-    plan.out_acc = levels != 0 && levels < top;
-    if (plan.out_acc) top = levels;
-    plan.top = top;
-    // Tickets from the start of the scratch, partials packed at its end. A caller that keeps
-    // one grow-only scratch for every reduce (the GPU backend) passes all of it: the region
-    // any call's tickets use then never holds another call's partials (both grow with n, and
-    // the scratch is at least the largest call's tickets plus partials), so tickets left at
-    // zero stay zero whatever reduces, of any size or level, ran before.
-    unsigned* tick = (unsigned*)scratch;
-    for (unsigned l = 1; l < top; ++l) {
-      // Level l's groups are the items of level l + 1.
-      plan.tick[l] = tick;
-      tick += plan.m[l + 1];
-    }
-    char* end = (char*)scratch + scratch_bytes;
-    for (unsigned l = 1; l < top; ++l) {
-      end -= round_up(plan.m[l] * sizeof(T));
-      plan.part[l] = (T*)end;
-    }
-    // Two launches: level 1's partials as a reduce stopped there (no tickets), then the reduce
-    // of those partials in the scratch before them, where this plan's tickets and upper levels
-    // would lie (the same region, so the tickets-stay-zero rule above still holds).
-    const bool two = auto_k && levels == 0 && top > 1 && k == 1 &&
-                     tiles >= WK_REDUCE_TWO_LAUNCH_TILES && sizeof(IO) == sizeof(T);
-    if (two) {
-      plan.top = 1;
-      plan.out_acc = true;
-    }
-    int rc = with_op<T>(op, [&](auto ot) {
-      return launch_k<decltype(ot)::value, T, IO>(as_stream(stream), (const IO*)in, plan,
-                                                  two ? (void*)plan.part[1] : out, k);
-    });
-    if (rc != 0 || !two) return rc;
-    return launch_levels(stream, dtype, op, plan.part[1], plan.m[1], scratch,
-                         (uint64_t)((char*)plan.part[1] - (char*)scratch), out, 0, 0);
+    return run_levels<IO, IO>(stream, op, in, n, scratch, scratch_bytes, out, k, levels);
   });
 }
 

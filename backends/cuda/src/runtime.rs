@@ -321,10 +321,7 @@ unsafe impl GpuRuntime for CudaRuntime {
     ) -> Result<()> {
         // A pitch takes at most i32::MAX bytes and at least a row's.
         if elem == 0 || stride < elem || stride > i32::MAX as usize {
-            for (k, d) in dst.chunks_exact_mut(elem.max(1)).enumerate() {
-                self.copy_dtoh(d, src + (k * stride) as DevPtr)?;
-            }
-            return Ok(());
+            return wavekit_gpu::runtime::copy_dtoh_each(self, dst, src, elem, stride);
         }
         self.bind()?;
         let copy = sys::CUDA_MEMCPY2D {

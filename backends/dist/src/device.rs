@@ -2,7 +2,7 @@
 //! device buffers, copied on the device (a GPU never round-trips a shard through the host).
 
 use std::ops::Range;
-use wavekit_core::api::{check_reduce_partials, check_scan_steps};
+use wavekit_core::api::{check_reduce_partials, check_scan_steps, check_strided};
 use wavekit_core::canonical::{REDUCE_TILE, SCAN_TILE};
 use wavekit_core::{
     Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind, Sort, SortOrder,
@@ -244,14 +244,7 @@ impl SliceDevice for CpuBackend {
         stride: usize,
         count: usize,
     ) -> Result<Vec<T>> {
-        if count == 0 {
-            return Ok(Vec::new());
-        }
-        let last = (count - 1)
-            .checked_mul(stride)
-            .and_then(|s| s.checked_add(start))
-            .unwrap_or(usize::MAX);
-        check_range("strided download's end", last.saturating_add(1), buf.len())?;
+        check_strided(buf.len(), start, stride, count)?;
         let v = buf.as_slice();
         Ok((0..count).map(|k| v[start + k * stride]).collect())
     }

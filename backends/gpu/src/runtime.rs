@@ -139,10 +139,7 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
         elem: usize,
         stride: usize,
     ) -> Result<()> {
-        for (k, d) in dst.chunks_exact_mut(elem).enumerate() {
-            self.copy_dtoh(d, src + (k * stride) as DevPtr)?;
-        }
-        Ok(())
+        copy_dtoh_each(self, dst, src, elem, stride)
     }
     /// Copies `bytes` bytes from `src` to `dst` on the device, ordered with the stream.
     ///
@@ -206,4 +203,22 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     unsafe fn ipc_close(&self, ptr: DevPtr, handle: &IpcHandle) {
         let _ = (ptr, handle);
     }
+}
+
+/// [`GpuRuntime::copy_dtoh_strided`] one element at a time (its default, and a runtime's
+/// fallback where its pitched copy does not apply).
+///
+/// # Errors
+/// The runtime's `copy_dtoh` errors.
+pub fn copy_dtoh_each<R: GpuRuntime + ?Sized>(
+    rt: &R,
+    dst: &mut [u8],
+    src: DevPtr,
+    elem: usize,
+    stride: usize,
+) -> Result<()> {
+    for (k, d) in dst.chunks_exact_mut(elem.max(1)).enumerate() {
+        rt.copy_dtoh(d, src + (k * stride) as DevPtr)?;
+    }
+    Ok(())
 }

@@ -5,8 +5,9 @@
 use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
 use super::runtime::GpuRuntime;
+use wavekit_core::api::check_strided;
 use wavekit_core::element::{Element, as_bytes_mut};
-use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::error::Result;
 use wavekit_core::host;
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -32,19 +33,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
         count: usize,
     ) -> Result<Vec<T>> {
         self.own(buf)?;
+        check_strided(buf.len, start, stride, count)?;
         if count == 0 {
             return Ok(Vec::new());
-        }
-        let last = (count - 1)
-            .checked_mul(stride)
-            .and_then(|s| s.checked_add(start))
-            .unwrap_or(usize::MAX);
-        if last >= buf.len {
-            return Err(WavekitError::IndexOutOfRange {
-                what: "strided download's last element",
-                value: last as u64,
-                limit: buf.len as u64,
-            });
         }
         let mut out = host::filled(count, T::default())?;
         let size = size_of::<T>();

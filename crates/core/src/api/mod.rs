@@ -75,6 +75,29 @@ pub fn check_len(what: &'static str, expected: usize, got: usize) -> Result<()> 
     }
 }
 
+/// `Ok` when `start + k * stride` lies below `len` for every k below `count` (a strided read of
+/// `count` elements; none for `count == 0`).
+///
+/// # Errors
+/// `IndexOutOfRange` with the last element's position (saturated) and `len`.
+pub fn check_strided(len: usize, start: usize, stride: usize, count: usize) -> Result<()> {
+    let Some(steps) = count.checked_sub(1) else {
+        return Ok(());
+    };
+    let last = steps
+        .checked_mul(stride)
+        .and_then(|s| s.checked_add(start))
+        .unwrap_or(usize::MAX);
+    if last < len {
+        return Ok(());
+    }
+    Err(WavekitError::IndexOutOfRange {
+        what: "strided read's last element",
+        value: last as u64,
+        limit: len as u64,
+    })
+}
+
 /// `Ok` unless `T` is a 16-bit float and `collective` does not take those yet (the API refuses
 /// them before any work, on every backend alike).
 ///
