@@ -820,3 +820,56 @@ fn fuzz_buffers() {
         })
     });
 }
+
+/// `download_strided` (the GPU backend's, and wavekit-dist's `SliceDevice` one on the CPU):
+/// starts, strides and counts up to `usize::MAX`, a count past the host limit: the elements
+/// `start + k * stride` exactly when every one lies in the buffer and the vector fits, else a
+/// typed error, never an overflow.
+#[test]
+fn fuzz_download_strided() {
+    let start = prop_oneof![8 => 0usize..64, 1 => 0usize..6000, 1 => Just(usize::MAX)];
+    let stride = prop_oneof![
+        6 => 0usize..8,
+        1 => 0usize..6000,
+        1 => Just(usize::MAX),
+        1 => Just(usize::MAX / 2 + 1),
+    ];
+    let count = prop_oneof![
+        4 => 0usize..40,
+        2 => Just(1usize),
+        1 => Just(usize::MAX),
+        1 => Just(HOST_ALLOC_LIMIT / 4 + 1),
+    ];
+    let s = (len(), start, stride, count, any::<u64>());
+    fuzz(
+        "download_strided",
+        s,
+        |t, (n, start, stride, count, seed)| {
+            let vals: Vec<u32> = inputs::values(n, seed);
+            let in_range = count == 0
+                || (count - 1)
+                    .checked_mul(stride)
+                    .and_then(|s| s.checked_add(start))
+                    .is_some_and(|last| last < n);
+            let fits = count as u128 * 4 <= HOST_ALLOC_LIMIT as u128;
+            t.with(&mut |any| {
+                let r = match any {
+                    Any::Cpu(b) => {
+                        let buf = a_unwrap(b.upload(&vals))?;
+                        wavekit_dist::SliceDevice::download_strided(b, &buf, start, stride, count)
+                    }
+                    #[cfg(feature = "simt")]
+                    Any::Simt(b) => {
+                        let buf = a_unwrap(b.upload(&vals))?;
+                        b.download_strided(&buf, start, stride, count)
+                    }
+                };
+                judged("download_strided", in_range && fits, r, |got| {
+                    let want: Vec<u32> = (0..count).map(|k| vals[start + k * stride]).collect();
+                    prop_assert_eq!(got, want);
+                    Ok(())
+                })
+            })
+        },
+    );
+}

@@ -322,9 +322,10 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
 // and exits, then a reduce of the partials climbs the rest of the tree (for the 16-bit floats,
 // whose blocks take four tiles, over the float partials, rounding the result once as before).
 // In one launch each block waits at its group's ticket (a fence, then an atomic's round trip to
-// L2) holding its slot with no loads in flight: on an H200 (2026-11-28, benches/results/reduce-h200-2026-11-28/rb.cu) tiles with
-// that ticket streamed 2^28 f32 in 294 us against 242 us without it (CUB 249 us); the second
-// launch costs a few microseconds, which only large inputs win back. Same partials, same tree,
+// L2) holding its slot with no loads in flight: on an H200 (2026-11-28,
+// benches/results/reduce-h200-2026-11-28/rb.cu) tiles with that ticket streamed 2^28 f32 in
+// 294 us against 242 us without it (CUB 249 us); the second launch costs a few microseconds,
+// which only large inputs win back. Same partials, same tree,
 // the same bits. The executor build sets it to 2 so that CI runs this path on small inputs.
 #ifndef WK_REDUCE_TWO_LAUNCH_TILES
 #define WK_REDUCE_TWO_LAUNCH_TILES (1u << 14)

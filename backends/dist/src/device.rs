@@ -246,7 +246,7 @@ impl SliceDevice for CpuBackend {
     ) -> Result<Vec<T>> {
         check_strided(buf.len(), start, stride, count)?;
         let v = buf.as_slice();
-        Ok((0..count).map(|k| v[start + k * stride]).collect())
+        wavekit_core::host::from_fn(count, |k| v[start + k * stride])
     }
 
     fn concat<T: Element>(&self, parts: &[&CpuBuffer<T>]) -> Result<CpuBuffer<T>> {

@@ -63,8 +63,6 @@ impl<R: GpuRuntime> DeviceMem<R> {
         }
     }
 
-    /// `bytes` bytes from `offset` of this memory, borrowed: sharing the owner's runtime and
-    /// its `crossed` flag, so the owner's free still waits for another stream's use of them.
     /// Keeps the memory holding this from being reused once freed (another process maps it).
     pub(crate) fn mark_exported(&self) {
         if let Some(cache) = &self.cache {
@@ -72,6 +70,8 @@ impl<R: GpuRuntime> DeviceMem<R> {
         }
     }
 
+    /// `bytes` bytes from `offset` of this memory, borrowed: sharing the owner's runtime and
+    /// its `crossed` flag, so the owner's free still waits for another stream's use of them.
     pub(crate) fn part(&self, offset: usize, bytes: usize) -> Self {
         DeviceMem {
             ptr: self.ptr + offset as DevPtr,

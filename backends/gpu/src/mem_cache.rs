@@ -86,22 +86,20 @@ impl<R: GpuRuntime> MemCache<R> {
     /// # Safety
     /// `ptr` came from `take` of this cache and is not used afterwards.
     pub(crate) unsafe fn put(&self, ptr: DevPtr) {
-        let (size, exported, room) = {
-            let mut b = self.lock();
-            let (size, exported) = b.live.remove(&ptr).unwrap_or((usize::MAX, true));
-            let room = b.limit.saturating_sub(b.cached);
-            (size, exported, room)
-        };
+        let (size, exported) = self.lock().live.remove(&ptr).unwrap_or((usize::MAX, true));
         // The runtime's free waits for the stream; a kept block must be as idle.
-        let keep = !exported
-            && size <= room
-            && self.rt.make_current().is_ok()
-            && self.rt.synchronize().is_ok();
-        if keep {
+        let idle = !exported && self.rt.make_current().is_ok() && self.rt.synchronize().is_ok();
+        // Room is judged after the wait, under the lock, so racing puts cannot pass the limit.
+        let kept = idle && {
             let mut b = self.lock();
-            b.cached += size;
-            b.free.insert((size, ptr));
-        } else {
+            let room = size <= b.limit.saturating_sub(b.cached);
+            if room {
+                b.cached += size;
+                b.free.insert((size, ptr));
+            }
+            room
+        };
+        if !kept {
             // SAFETY: allocated by this runtime in `take`; the caller no longer uses it.
             unsafe { self.rt.free(ptr) };
         }

@@ -41,8 +41,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let size = size_of::<T>();
         self.rt.make_current()?;
         let src = buf.device_ptr() + (start * size) as u64;
+        // One element reads none past the first, whatever its stride: saturate, not overflow.
+        let pitch = stride.saturating_mul(size);
         self.rt
-            .copy_dtoh_strided(as_bytes_mut(&mut out), src, size, stride * size)?;
+            .copy_dtoh_strided(as_bytes_mut(&mut out), src, size, pitch)?;
         self.flush(&mut self.lock())?;
         Ok(out)
     }
