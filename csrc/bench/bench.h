@@ -96,6 +96,12 @@ int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_
 int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
                            void* scratch, uint64_t scratch_bytes, float* out, uint64_t* count,
                            uint32_t stable, uint32_t blocks);
+// Stable two-way partition of f32 by x > threshold in the shape `blocks` names
+// (partition_launch_b; 0 the default); scratch as the partition launcher's, the size of the
+// first part to *counts (device).
+int32_t wk_bench_partition_b(void* stream, const float* in, uint64_t n, float threshold,
+                             void* scratch, uint64_t scratch_bytes, float* out, uint64_t* counts,
+                             uint32_t blocks);
 // The balanced SpMV (f32) in the shape `variant` names (spmv_balanced_launch_b: 0 the default,
 // 1 the vector kernel, 4 or 8 blocks an SM, plus 16 x log2 of a chunk); x has `rows` entries (a square matrix), scratch as
 // the SpMV launcher's.

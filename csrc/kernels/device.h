@@ -50,6 +50,13 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
                      uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                      uint64_t* out_count, unsigned blocks);
+// blocks = 6: the partition kernel, one tile a block at six blocks an SM; 2x16 + 4: two tiles a
+// block at four (4-byte and smaller elements); 128 + 6: one tile at six, every tile loaded
+// through shared memory; 0: the default (partition.cu).
+int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                       uint32_t ways, uint32_t pred, uint64_t a, uint64_t b, uint32_t pred2,
+                       uint64_t a2, uint64_t b2, const void* in, uint64_t n, void* scratch,
+                       uint64_t scratch_bytes, void* out, uint64_t* counts, unsigned blocks);
 // blocks = 1, 6 or 8 (u32 keys, values of 4 bytes or none): the runs kernel compiled for that
 // many blocks per SM (1: the compiler's choice); 128 + 6: six with every tile loaded through
 // shared memory; 2 x 16 + 3 or 4: two tiles a block at 3 or 4 blocks per SM (keys only); 0 or

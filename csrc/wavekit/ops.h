@@ -163,6 +163,28 @@ template <typename T> __device__ __forceinline__ bool eval_pred(uint32_t code, T
   }
 }
 
+// A predicate code fixed at compile time. A kernel that tests every item of an unrolled loop
+// calls with_pred once and the loop holds one comparison an item; with the code as an argument
+// the switch stayed inside the loop (partition and compaction are bound by issue, not memory).
+template <uint32_t CODE> struct PredCode {
+  template <typename T> __device__ __forceinline__ bool operator()(T x, T a, T b) const {
+    return eval_pred(CODE, x, a, b);
+  }
+};
+// f(PredCode<code>()); a code past 6 (refused by every launcher) tests false, as eval_pred's.
+template <typename F> __device__ __forceinline__ void with_pred(uint32_t code, F&& f) {
+  switch (code) {
+    case 0: f(PredCode<0>()); break;
+    case 1: f(PredCode<1>()); break;
+    case 2: f(PredCode<2>()); break;
+    case 3: f(PredCode<3>()); break;
+    case 4: f(PredCode<4>()); break;
+    case 5: f(PredCode<5>()); break;
+    case 6: f(PredCode<6>()); break;
+    default: f(PredCode<7>()); break;
+  }
+}
+
 }  // namespace WK_NS
 
 #include "half.h"

@@ -116,7 +116,9 @@ pub fn build() {
                 .define("WK_WARP_SIZE", Some(width.to_string().as_str()))
                 // The device reduce's two-launch path from two tiles, so that the conformance
                 // suite's small inputs run it too (csrc/kernels/device_reduce.cu).
-                .define("WK_REDUCE_TWO_LAUNCH_TILES", Some("2"));
+                .define("WK_REDUCE_TWO_LAUNCH_TILES", Some("2"))
+                // The partition's two-tiles-a-block shape from two tiles (partition.cu).
+                .define("WK_PARTITION_WIDE_FROM_TILES", Some("2"));
             if let Some(dir) = &f.include {
                 b.include(dir);
             }

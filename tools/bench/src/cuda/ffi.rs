@@ -220,6 +220,17 @@ unsafe extern "C" {
         stable: u32,
         blocks: u32,
     ) -> i32;
+    pub fn wk_bench_partition_b(
+        s: S,
+        input: *const f32,
+        n: u64,
+        threshold: f32,
+        scratch: *mut c_void,
+        scratch_bytes: u64,
+        out: *mut f32,
+        counts: *mut u64,
+        blocks: u32,
+    ) -> i32;
     pub fn wk_bench_spmv_b(
         s: S,
         row_offsets: *const u32,

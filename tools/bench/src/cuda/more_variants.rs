@@ -66,6 +66,16 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             run: |b, h, n| compact_shape(b, h, n, false, 2 * 16 + 4),
         },
         Case {
+            collective: "partition x>0 via shared memory (before)",
+            elem: "f32",
+            run: |b, h, n| partition_shape(b, h, n, 128 + 6),
+        },
+        Case {
+            collective: "partition x>0 tiles=1 blocks=6",
+            elem: "f32",
+            run: |b, h, n| partition_shape(b, h, n, 6),
+        },
+        Case {
             collective: "histogram 65536 uniform vs before",
             elem: "u32",
             run: |b, h, n| histogram_before(b, h, n, false),
@@ -183,6 +193,51 @@ fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u
     Ok(Measured {
         timing,
         bytes: size_of::<f32>(n + want.len()),
+        input_bytes: size_of::<f32>(n),
+        baseline: Some(default),
+        read_only: false,
+    })
+}
+
+/// The stable two-way partition (f32, x > 0) in another shape, against the default: `blocks`
+/// is what the launcher's `blocks` argument takes (6: one tile a block at six blocks an SM,
+/// 128 + 6: the same loaded through shared memory).
+fn partition_shape(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
+    let x: Vec<f32> = random(n, 13);
+    let (want, selected) = reference::partition(&x, &Predicate::Gt(0.0f32));
+    let input = b.upload(&x)?;
+    // SAFETY: a pure size computation.
+    let bytes = unsafe { (b.runtime().launchers().scratch_bytes)(wk::ALGO_PARTITION, 4, n as u64) };
+    let sc = scratch(b, bytes)?;
+    let res = b.alloc::<f32>(n)?;
+    let count = b.alloc::<u64>(1)?;
+    let timer = DeviceTimer::new(b)?;
+    let (i, s_ptr, o, c) = (
+        inp::<_, f32>(&input),
+        out::<_, std::ffi::c_void>(&sc),
+        out::<_, f32>(&res),
+        out::<_, u64>(&count),
+    );
+    let run = |blocks: u32| {
+        move |s| unsafe {
+            // SAFETY: live buffers of the sizes given, the backend's stream.
+            ffi::wk_bench_partition_b(s, i, n as u64, 0.0, s_ptr, bytes, o, c, blocks)
+        }
+    };
+    let verify = |b: &CudaBackend| -> Result<(), Refused> {
+        let got = b.download(&count)?[0] as usize;
+        if got != selected {
+            return Err(Refused::Wrong(format!(
+                "first part of {got} elements, expected {selected}"
+            )));
+        }
+        check_all(&want, &b.download(&res)?)
+    };
+    let (timing, default) =
+        timer.shape_against_default(h, "partition shape", blocks, run, verify)?;
+    Ok(Measured {
+        timing,
+        bytes: size_of::<f32>(2 * n),
         input_bytes: size_of::<f32>(n),
         baseline: Some(default),
         read_only: false,
