@@ -1,5 +1,4 @@
 // partition: stable two- and three-way partition by predicates (docs/SEMANTICS.md "partition").
-#include "count.h"
 #include "device.h"
 #include "look_back.h"
 
@@ -25,65 +24,153 @@ struct Preds {
     if (three && eval_pred(p1, x, a1, b1)) return 1;
     return 2;
   }
-  // count_kernel's classifier: parts 0 and 1 counted in the low and high halves.
-  __device__ __forceinline__ uint64_t operator()(T x) const {
-    const unsigned p = part(Runtime{p0}, ways == 3, x);
-    return p == 0 ? 1ull : p == 1 ? (1ull << 32) : 0ull;
+  // Parts 0 and 1 counted in the low and high 16 bits (a block counts at most 8192 items).
+  template <typename F0> __device__ __forceinline__ unsigned tally(F0 f0, bool three, T x) const {
+    const unsigned p = part(f0, three, x);
+    return p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
   }
-  // `first` decoded per item: partial tiles and the counting pass.
+  // `first` decoded per item: partial tiles and three-way partitions.
   struct Runtime {
     uint32_t code;
     __device__ __forceinline__ bool operator()(T x, T a, T b) const { return eval_pred(code, x, a, b); }
   };
+  // f(decoder of `first`, three): a two-way partition's `first` fixed at compile time, so the
+  // unrolled loops hold one comparison an item (seven copies of them); a three-way one decodes
+  // both per item, which spares the build 49 more.
+  template <typename F> __device__ __forceinline__ void with_first(F&& f) const {
+    if (ways == 3)
+      f(Runtime{p0}, true);
+    else
+      with_pred(p0, [&](auto f0) { f(f0, false); });
+  }
 };
 
-// Each thread's items (in x[], loaded) classified: each one's part in two bits of `parts` (3
-// past n) and the counts of parts 0 and 1 in the halves of `mine`. FULL: the whole block's
-// tiles lie before n, so no item needs its bound checked.
-template <bool FULL, typename T, typename F0>
-__device__ __forceinline__ void classify(const Preds<T>& preds, F0 f0, bool three, uint64_t first,
-                                         uint64_t n, const T (&x)[kItems], unsigned& parts,
-                                         unsigned& mine) {
+// The sum of every thread's `v` in the block, in every thread. `red` is kWarps words of shared
+// memory (a tracked array on the SIMT executor, hence the template); the caller syncs before it
+// is used again.
+template <typename S> __device__ __forceinline__ unsigned block_sum(unsigned v, S red) {
+  v = bfly<OP_SUM, unsigned>(block_warp_lanes(), v, WK_WARP_SIZE);
+  if (lane() == 0) red[threadIdx.x / WK_WARP_SIZE] = v;
+  __syncthreads();
+  unsigned s = 0;
+  for (unsigned i = 0; i < kWarps; ++i) s += red[i];
+  return s;
+}
+
+// Launch 1: the sizes of parts 0 and 1 of each span of K x WK_SCAN_TILE items (the spans of
+// launch 3's blocks), one word a span (part 0 in the low half, part 1 in the high). Read
+// coalesced, 16 bytes at a time where the span is whole and the input aligned.
+template <typename T, int K>
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
+    span_count_kernel(Preds<T> preds, const T* in, uint64_t n, uint64_t spans,
+                      unsigned long long* span_counts) {
+  WK_SHARED(unsigned, red, kWarps);
+  const unsigned kSpan = K * WK_SCAN_TILE;
+  const unsigned V = 16 / sizeof(T);
+  const unsigned kVecs = kSpan / V / kThreads;  // 16-byte loads a thread
+  const unsigned t = threadIdx.x;
+  const bool aligned = ((uintptr_t)in % 16) == 0;
+  for (uint64_t s = blockIdx.x; s < spans; s += gridDim.x) {
+    const uint64_t base = s * kSpan;
+    unsigned mine = 0;
+    if (aligned && base + kSpan <= n) {
+      const uint4* p = reinterpret_cast<const uint4*>(in + base);
+      uint4 r[kVecs];
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    const bool live = FULL || first + k < n;
-    const unsigned p = live ? preds.part(f0, three, x[k]) : 3u;
-    mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
-    parts |= p << (2 * k);
+      for (unsigned v = 0; v < kVecs; ++v) r[v] = p[t + v * kThreads];
+      preds.with_first([&](auto f0, bool three) {
+#pragma unroll
+        for (unsigned v = 0; v < kVecs; ++v) {
+          T x[V];
+          __builtin_memcpy(x, &r[v], sizeof(r[v]));
+#pragma unroll
+          for (unsigned k = 0; k < V; ++k) mine += preds.tally(f0, three, x[k]);
+        }
+      });
+    } else {
+      const uint64_t end = n - base < kSpan ? n : base + kSpan;
+      const typename Preds<T>::Runtime f0{preds.p0};
+      for (uint64_t i = base + t; i < end; i += kThreads)
+        mine += preds.tally(f0, preds.ways == 3, in[i]);
+    }
+    const unsigned sum = block_sum(mine, red);
+    if (t == 0) span_counts[s] = (unsigned long long)(sum & 0xffffu) | ((unsigned long long)(sum >> 16) << 32);
+    __syncthreads();
   }
 }
 
-// Two launches. count_kernel first sums the sizes of parts 0 and 1 (the rest's place depends on
-// both, and a tile cannot know them before every tile is done). Then one pass over blocks of K
-// tiles of 256 threads x 16 consecutive items: each thread loads its items (a full block of a
-// 16-byte aligned input of 4-byte or smaller elements straight into registers, otherwise each
-// warp its part coalesced through padded shared memory) and finds their parts (full blocks with
-// `first` fixed at compile time), the block scans the per-thread counts of parts 0 and 1 (packed
-// in one word: a block holds at most K x 4096 of each), a decoupled look-back over block counts
-// gives the block's offsets in parts 0 and 1 (the rest's offset is what remains of the block's
-// start), the items are staged in shared memory in output order (part 0, part 1, rest) and
-// written out coalesced, each part to its own place. Blocks are numbered in the order they start.
-// The shapes as compaction's (compact.cu): BLOCKS blocks an SM, DIRECT false: every block
-// through shared memory (the bench's "before" rows).
+// Launch 2, one block: the exclusive prefix of each part over the spans (pre0[s], pre1[s]) and
+// the totals (pre0[spans], pre1[spans], and counts[] for the caller). Thread t takes a run of
+// consecutive spans, so each part's sums are integers in span order: exact.
+__global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
+    span_scan_kernel(const unsigned long long* span_counts, uint64_t spans, uint64_t* pre0,
+                     uint64_t* pre1, uint64_t* counts, uint32_t ways) {
+  WK_SHARED(uint64_t, w0, kWarps);
+  WK_SHARED(uint64_t, w1, kWarps);
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE;
+  const uint64_t per = (spans + kThreads - 1) / kThreads;
+  const uint64_t lo = t * per < spans ? t * per : spans;
+  const uint64_t hi = spans - lo < per ? spans : lo + per;
+  uint64_t s0 = 0, s1 = 0;
+#pragma unroll 8
+  for (uint64_t i = lo; i < hi; ++i) {
+    const unsigned long long c = span_counts[i];
+    s0 += (uint32_t)c;
+    s1 += c >> 32;
+  }
+  const wk_lanemask_t mask = block_warp_lanes();
+  const uint64_t i0 = kogge_stone<OP_SUM, uint64_t>(mask, s0, WK_WARP_SIZE);
+  const uint64_t i1 = kogge_stone<OP_SUM, uint64_t>(mask, s1, WK_WARP_SIZE);
+  if (lane() == WK_WARP_SIZE - 1) {
+    w0[w] = i0;
+    w1[w] = i1;
+  }
+  __syncthreads();
+  uint64_t e0 = i0 - s0, e1 = i1 - s1, tot0 = 0, tot1 = 0;
+  for (unsigned i = 0; i < kWarps; ++i) {
+    if (i < w) {
+      e0 += w0[i];
+      e1 += w1[i];
+    }
+    tot0 += w0[i];
+    tot1 += w1[i];
+  }
+#pragma unroll 8
+  for (uint64_t i = lo; i < hi; ++i) {
+    const unsigned long long c = span_counts[i];
+    pre0[i] = e0;
+    pre1[i] = e1;
+    e0 += (uint32_t)c;
+    e1 += c >> 32;
+  }
+  if (t == 0) {
+    pre0[spans] = tot0;
+    pre1[spans] = tot1;
+    counts[0] = tot0;
+    if (ways == 3) counts[1] = tot1;
+  }
+}
+
+// Launch 3: block b partitions span b (K tiles of 256 threads x 16 consecutive items). Each
+// thread loads its items (a whole span of a 16-byte aligned input of 4-byte or smaller elements
+// straight into registers, otherwise each warp its part coalesced through padded shared
+// memory), finds their parts, the block scans the per-thread counts of parts 0 and 1 (packed in
+// one word), stages the items in shared memory in output order (part 0, part 1, rest) and writes
+// each part's run coalesced to its place: launch 2's prefixes say where, so no block waits for
+// another. BLOCKS blocks an SM; DIRECT false: every span through shared memory (the bench's
+// "before" rows).
 template <typename T, int BLOCKS, int K, bool DIRECT>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     partition_kernel(wk_status* st, uint32_t warp_size, Preds<T> preds, const T* in, uint64_t n,
-                     unsigned* counter, CountStatus first, CountStatus second,
-                     const uint64_t* totals, T* out, uint64_t* counts) {
+                     uint64_t spans, const uint64_t* pre0, const uint64_t* pre1, T* out) {
   const unsigned kSpan = K * WK_SCAN_TILE;
   const unsigned kBlockThreads = K * kThreads;
   WK_SHARED(T, items, K * Pad<T>::size);
   WK_SHARED(unsigned, warp_tot, K * kWarps);
-  WK_SHARED_VAR(uint64_t, s_before0);
-  WK_SHARED_VAR(uint64_t, s_before1);
-  WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
-  if (t == 0) s_tile = atomicAdd(counter, 1u);
-  __syncthreads();
-  const uint64_t tile = s_tile;
-  const uint64_t base = tile * kSpan;
-  const bool three = preds.ways == 3;
+  const uint64_t span = blockIdx.x;
+  const uint64_t base = span * kSpan;
   const bool full = base + kSpan <= n;
 
   const unsigned ln = lane();
@@ -109,23 +196,29 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   }
   unsigned parts = 0;  // two bits per item: its part, 3 past n
   unsigned mine = 0;   // this thread's items in part 0 (low 16 bits) and part 1 (high 16)
-  const uint64_t first_item = base + (uint64_t)t * kItems;
+  const uint64_t first = base + (uint64_t)t * kItems;
   if (full) {
-    // Two-way: `first` fixed at compile time (seven copies of the loop); three-way decodes both
-    // per item, which spares the build 49 more.
-    if (three)
-      classify<true>(preds, typename Preds<T>::Runtime{preds.p0}, true, first_item, n, x, parts,
-                     mine);
-    else
-      with_pred(preds.p0,
-                [&](auto f0) { classify<true>(preds, f0, false, first_item, n, x, parts, mine); });
+    preds.with_first([&](auto f0, bool three) {
+#pragma unroll
+      for (unsigned k = 0; k < kItems; ++k) {
+        const unsigned p = preds.part(f0, three, x[k]);
+        mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
+        parts |= p << (2 * k);
+      }
+    });
   } else {
-    classify<false>(preds, typename Preds<T>::Runtime{preds.p0}, three, first_item, n, x, parts,
-                    mine);
+    const typename Preds<T>::Runtime f0{preds.p0};
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const unsigned p = first + k < n ? preds.part(f0, preds.ways == 3, x[k]) : 3u;
+      mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
+      parts |= p << (2 * k);
+    }
   }
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
+  // Every read of `items` above comes before this barrier, so staging may follow it.
   __syncthreads();
   unsigned rank = incl - mine, count = 0;
   for (unsigned i = 0; i < K * kWarps; ++i) {
@@ -135,33 +228,6 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   const unsigned cnt0 = count & 0xffffu, cnt1 = count >> 16;
   const uint64_t left = n - base;
   const unsigned live = left < kSpan ? (unsigned)left : kSpan;
-
-  // The first warp looks back while the others stage their items (every read of `items` was
-  // before the barrier above); one barrier then covers both.
-  if (tile == 0) {
-    if (t == 0) {
-      first.publish(0, kStatusInclusive, cnt0);
-      if (three) second.publish(0, kStatusInclusive, cnt1);
-      s_before0 = 0;
-      s_before1 = 0;
-      counts[0] = totals[0];
-      if (three) counts[1] = totals[1];
-    }
-  } else if (t < WK_WARP_SIZE) {
-    if (t == 0) {
-      first.publish(tile, kStatusAggregate, cnt0);
-      if (three) second.publish(tile, kStatusAggregate, cnt1);
-    }
-    const uint64_t b0 = look_back<OP_SUM, uint64_t>(first, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
-    uint64_t b1 = 0;
-    if (three) b1 = look_back<OP_SUM, uint64_t>(second, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
-    if (t == 0) {
-      first.publish(tile, kStatusInclusive, b0 + cnt0);
-      if (three) second.publish(tile, kStatusInclusive, b1 + cnt1);
-      s_before0 = b0;
-      s_before1 = b1;
-    }
-  }
   // Block-local places: part 0 from 0, part 1 from cnt0, the rest from cnt0 + cnt1. Without
   // branches on the part: a random predicate would split every warp across them.
   unsigned r0 = rank & 0xffffu, r1 = cnt0 + (rank >> 16);
@@ -176,11 +242,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     r2 += p == 2;
   }
   __syncthreads();
-  // Each part's items of the block are consecutive in `items` and in `out`: one loop a part.
-  const uint64_t before0 = s_before0, before1 = s_before1;
+  // Each part's items of the span are consecutive in `items` and in `out`: one loop a part.
+  const uint64_t before0 = pre0[span], before1 = pre1[span];
+  const uint64_t total0 = pre0[spans], total1 = pre1[spans];
   T* const out0 = out + before0;
-  T* const out1 = out + totals[0] + before1;
-  T* const out2 = out + totals[0] + totals[1] + (base - before0 - before1);
+  T* const out1 = out + total0 + before1;
+  T* const out2 = out + total0 + total1 + (base - before0 - before1);
   const unsigned cnt2 = live - cnt0 - cnt1;
   for (unsigned r = t; r < cnt0; r += kBlockThreads) out0[r] = items[Pad<T>::at(r)];
   for (unsigned r = t; r < cnt1; r += kBlockThreads) out1[r] = items[Pad<T>::at(cnt0 + r)];
@@ -196,15 +263,23 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 
 uint64_t tiles_of(uint64_t n) { return (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE; }
 
-// Scratch: the tile counter and the two totals in the first 256 bytes, then a status word per
-// tile for each of parts 0 and 1.
-const unsigned kTotalsAt = 64;
+// Scratch, for one-tile spans (the most spans any shape makes): a word of counts a span, then
+// each part's prefixes and total (spans + 1 words each).
+struct Layout {
+  unsigned long long* counts;
+  uint64_t *pre0, *pre1;
+  static uint64_t bytes(uint64_t tiles) { return round_up(tiles * 8) + 2 * round_up((tiles + 1) * 8); }
+  Layout(void* s, uint64_t tiles) {
+    char* c = (char*)s;
+    counts = (unsigned long long*)c;
+    pre0 = (uint64_t*)(c + round_up(tiles * 8));
+    pre1 = (uint64_t*)(c + round_up(tiles * 8) + round_up((tiles + 1) * 8));
+  }
+};
 
 }  // namespace
 
-uint64_t partition_scratch(uint64_t n) {
-  return 256 + 2 * round_up(CountStatus::bytes(tiles_of(n)));
-}
+uint64_t partition_scratch(uint64_t n) { return Layout::bytes(tiles_of(n)); }
 
 int partition_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                      uint32_t ways, uint32_t pred, uint64_t a, uint64_t b, uint32_t pred2,
@@ -225,16 +300,8 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
   const uint64_t tiles = tiles_of(n);
   if (tiles > 0x7fffffffull) return WK_ERR_ARG;
   if (!in || !out || !scratch) return WK_ERR_ARG;
-  const uint64_t bytes = partition_scratch(n);
-  if (scratch_bytes < bytes) return WK_ERR_SCRATCH;
-  // The counter, the totals and every status start at zero.
-  int rc = host::memset_async(scratch, 0, bytes, hs);
-  if (rc) return rc;
-  unsigned* counter = (unsigned*)scratch;
-  uint64_t* totals = (uint64_t*)((char*)scratch + kTotalsAt);
-  CountStatus first, second;
-  first.words = (unsigned long long*)((char*)scratch + 256);
-  second.words = (unsigned long long*)((char*)scratch + 256 + round_up(CountStatus::bytes(tiles)));
+  if (scratch_bytes < partition_scratch(n)) return WK_ERR_SCRATCH;
+  const Layout lay(scratch, tiles);
   return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;
     Preds<T> p;
@@ -245,19 +312,25 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
     p.b0 = from_bits<T>((typename Elem<T>::U)b);
     p.a1 = from_bits<T>((typename Elem<T>::U)a2);
     p.b1 = from_bits<T>((typename Elem<T>::U)b2);
-    WK_LAUNCH(strided_grid(n / (16 / sizeof(T))), kBlock, 0, hs, count_kernel<T, Preds<T>>)(
-        p, (const T*)in, n, (unsigned long long*)totals, ways - 1);
-    int rc = host::launch_error();
-    if (rc) return rc;
-    // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.
+    // The three launches with spans of K tiles. A macro, not a lambda: the SIMT executor's
+    // launch names the kernel as a template argument.
 #define WK_PARTITION_LAUNCH(K, ...)                                                          \
-  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(            \
-      st, warp_size, p, (const T*)in, n, counter, first, second, (const uint64_t*)totals,    \
-      (T*)out, counts)
+  {                                                                                          \
+    const uint64_t spans = (tiles + (K)-1) / (K);                                            \
+    WK_LAUNCH((unsigned)spans, kThreads, 0, hs, span_count_kernel<T, K>)(                    \
+        p, (const T*)in, n, spans, lay.counts);                                              \
+    int rc = host::launch_error();                                                           \
+    if (rc) return rc;                                                                       \
+    WK_LAUNCH(1, kThreads, 0, hs, span_scan_kernel)(lay.counts, spans, lay.pre0, lay.pre1,   \
+                                                    counts, ways);                           \
+    rc = host::launch_error();                                                               \
+    if (rc) return rc;                                                                       \
+    WK_LAUNCH((unsigned)spans, kThreads*(K), 0, hs, __VA_ARGS__)(                            \
+        st, warp_size, p, (const T*)in, n, spans, lay.pre0, lay.pre1, (T*)out);              \
+  }
     // The default from 1024 tiles: two tiles a block at four blocks an SM for 4-byte and smaller
     // elements (two tiles of 8-byte ones pass the 48 KB of static shared memory), else one at
-    // six. The bench's "partition ... blocks=" rows, H200, f32: one tile at six 0.95x of two at
-    // four at 2^28, 1.00x at 2^24, 1.07-1.12x at 2^20 (256 tiles).
+    // six. Measured against the others by the bench's "partition ... blocks=" rows.
     if (blocks == 0) blocks = sizeof(T) <= 4 && tiles >= WK_PARTITION_WIDE_FROM_TILES ? 2 * 16 + 4 : 6;
     switch (blocks) {
       case 2 * 16 + 4:
