@@ -24,15 +24,17 @@ struct Preds {
     if (three && eval_pred(p1, x, a1, b1)) return 1;
     return 2;
   }
-  // Parts 0 and 1 counted in the low and high 16 bits (a block counts at most 8192 items).
-  template <typename F0> __device__ __forceinline__ unsigned tally(F0 f0, bool three, T x) const {
-    const unsigned p = part(f0, three, x);
+  // A part as a count: parts 0 and 1 in the low and high 16 bits (a block counts at most 8192
+  // items of each).
+  static __device__ __forceinline__ unsigned weight(unsigned p) {
     return p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
   }
   // `first` decoded per item: partial tiles and three-way partitions.
   struct Runtime {
     uint32_t code;
-    __device__ __forceinline__ bool operator()(T x, T a, T b) const { return eval_pred(code, x, a, b); }
+    __device__ __forceinline__ bool operator()(T x, T a, T b) const {
+      return eval_pred(code, x, a, b);
+    }
   };
   // f(decoder of `first`, three): a two-way partition's `first` fixed at compile time, so the
   // unrolled loops hold one comparison an item (seven copies of them); a three-way one decodes
@@ -84,17 +86,19 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
           T x[V];
           __builtin_memcpy(x, &r[v], sizeof(r[v]));
 #pragma unroll
-          for (unsigned k = 0; k < V; ++k) mine += preds.tally(f0, three, x[k]);
+          for (unsigned k = 0; k < V; ++k)
+            mine += Preds<T>::weight(preds.part(f0, three, x[k]));
         }
       });
     } else {
       const uint64_t end = n - base < kSpan ? n : base + kSpan;
       const typename Preds<T>::Runtime f0{preds.p0};
       for (uint64_t i = base + t; i < end; i += kThreads)
-        mine += preds.tally(f0, preds.ways == 3, in[i]);
+        mine += Preds<T>::weight(preds.part(f0, preds.ways == 3, in[i]));
     }
     const unsigned sum = block_sum(mine, red);
-    if (t == 0) span_counts[s] = (unsigned long long)(sum & 0xffffu) | ((unsigned long long)(sum >> 16) << 32);
+    if (t == 0)
+      span_counts[s] = (unsigned long long)(sum & 0xffffu) | ((unsigned long long)(sum >> 16) << 32);
     __syncthreads();
   }
 }
@@ -197,24 +201,20 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   unsigned parts = 0;  // two bits per item: its part, 3 past n
   unsigned mine = 0;   // this thread's items in part 0 (low 16 bits) and part 1 (high 16)
   const uint64_t first = base + (uint64_t)t * kItems;
-  if (full) {
-    preds.with_first([&](auto f0, bool three) {
-#pragma unroll
-      for (unsigned k = 0; k < kItems; ++k) {
-        const unsigned p = preds.part(f0, three, x[k]);
-        mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
-        parts |= p << (2 * k);
-      }
-    });
-  } else {
-    const typename Preds<T>::Runtime f0{preds.p0};
+  // Each item's part in two bits of `parts` (3 past n), the counts in `mine`; a whole span
+  // checks no bounds and takes `first` as with_first gives it.
+  auto classify = [&](auto f0, bool three, bool whole) {
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
-      const unsigned p = first + k < n ? preds.part(f0, preds.ways == 3, x[k]) : 3u;
-      mine += p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
+      const unsigned p = whole || first + k < n ? preds.part(f0, three, x[k]) : 3u;
+      mine += Preds<T>::weight(p);
       parts |= p << (2 * k);
     }
-  }
+  };
+  if (full)
+    preds.with_first([&](auto f0, bool three) { classify(f0, three, true); });
+  else
+    classify(typename Preds<T>::Runtime{preds.p0}, preds.ways == 3, false);
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
@@ -268,7 +268,9 @@ uint64_t tiles_of(uint64_t n) { return (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE; }
 struct Layout {
   unsigned long long* counts;
   uint64_t *pre0, *pre1;
-  static uint64_t bytes(uint64_t tiles) { return round_up(tiles * 8) + 2 * round_up((tiles + 1) * 8); }
+  static uint64_t bytes(uint64_t tiles) {
+    return round_up(tiles * 8) + 2 * round_up((tiles + 1) * 8);
+  }
   Layout(void* s, uint64_t tiles) {
     char* c = (char*)s;
     counts = (unsigned long long*)c;
@@ -331,7 +333,10 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
     // The default from 1024 tiles: two tiles a block at four blocks an SM for 4-byte and smaller
     // elements (two tiles of 8-byte ones pass the 48 KB of static shared memory), else one at
     // six. Measured against the others by the bench's "partition ... blocks=" rows.
-    if (blocks == 0) blocks = sizeof(T) <= 4 && tiles >= WK_PARTITION_WIDE_FROM_TILES ? 2 * 16 + 4 : 6;
+    if (blocks == 0)
+      blocks = sizeof(T) <= 4 && tiles >= WK_PARTITION_WIDE_FROM_TILES ? 2 * 16 + 4 : 6;
+    // 8-byte elements never load directly, so their "through shared memory" shape is the
+    // default kernel: not compiled twice.
     switch (blocks) {
       case 2 * 16 + 4:
         if constexpr (sizeof(T) <= 4) {
@@ -339,7 +344,12 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
           break;
         }
         [[fallthrough]];
-      case 128 + 6: WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, false>); break;
+      case 128 + 6:
+        if constexpr (sizeof(T) <= 4) {
+          WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, false>);
+          break;
+        }
+        [[fallthrough]];
       default: WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, true>);
     }
 #undef WK_PARTITION_LAUNCH
