@@ -104,8 +104,17 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
 }
 
 // Launch 2, one block: the exclusive prefix of each part over the spans (pre0[s], pre1[s]) and
-// the totals (pre0[spans], pre1[spans], and counts[] for the caller). Thread t takes a run of
-// consecutive spans, so each part's sums are integers in span order: exact.
+// the totals (pre0[spans], pre1[spans], and counts[] for the caller). Integer sums: exact in any
+// order. Up to kFewSpans spans, thread t takes a run of consecutive spans (span_scan_kernel);
+// past them each warp takes rows of WK_WARP_SIZE spans (span_scan_rows_kernel), which reads
+// them coalesced. On an H200 (2026-11-29, f32 partition) the rows took the scan of 32768 spans
+// (2^28 items) from 95 to 21 us (ncu) but made 256 and 2048 spans 1.5-5 us slower. The SIMT
+// executor's build sets WK_PARTITION_FEW_SPANS=2, so that the conformance suite's small inputs
+// run both kernels.
+#ifndef WK_PARTITION_FEW_SPANS
+#define WK_PARTITION_FEW_SPANS 8192
+#endif
+const uint64_t kFewSpans = WK_PARTITION_FEW_SPANS;
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     span_scan_kernel(const unsigned long long* span_counts, uint64_t spans, uint64_t* pre0,
                      uint64_t* pre1, uint64_t* counts, uint32_t ways) {
@@ -148,6 +157,97 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     e1 += c >> 32;
   }
   if (t == 0) {
+    pre0[spans] = tot0;
+    pre1[spans] = tot1;
+    counts[0] = tot0;
+    if (ways == 3) counts[1] = tot1;
+  }
+}
+
+// Launch 2 past kFewSpans spans, one block of kScanThreads: each warp takes a run of
+// consecutive rows of WK_WARP_SIZE span words, lane l reading each row's l-th (a thread walking
+// its own run of words made every warp access touch a sector a lane, and one multiprocessor's
+// requests were the launch's cost), first summing them, then scanning each row from the warp's
+// offset. Both parts scan as one word: a row's part sums stay below 2^32 (a span holds at most
+// 2 x WK_SCAN_TILE items).
+const unsigned kScanThreads = 1024;
+const unsigned kScanWarps = kScanThreads / WK_WARP_SIZE;
+static_assert(kScanWarps <= WK_WARP_SIZE, "one warp scans the warps' sums");
+const unsigned kRowsAtOnce = 8;  // loads in flight a lane
+__global__ void __launch_bounds__(kScanThreads)
+    span_scan_rows_kernel(const unsigned long long* span_counts, uint64_t spans, uint64_t* pre0,
+                          uint64_t* pre1, uint64_t* counts, uint32_t ways) {
+  WK_SHARED(uint64_t, w0, kScanWarps + 1);
+  WK_SHARED(uint64_t, w1, kScanWarps + 1);
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
+  const wk_lanemask_t mask = block_warp_lanes();
+  const uint64_t rows = (spans + WK_WARP_SIZE - 1) / WK_WARP_SIZE;
+  const uint64_t per = (rows + kScanWarps - 1) / kScanWarps;
+  const uint64_t lo = w * per < rows ? w * per : rows;
+  const uint64_t hi = rows - lo < per ? rows : lo + per;
+  // Rows r .. r + kRowsAtOnce - 1 of the warp's run, 0 past it or past the spans.
+  auto load = [&](uint64_t r, uint64_t* c) {
+#pragma unroll
+    for (unsigned j = 0; j < kRowsAtOnce; ++j) {
+      const uint64_t i = (r + j) * WK_WARP_SIZE + ln;
+      c[j] = r + j < hi && i < spans ? (uint64_t)span_counts[i] : 0;
+    }
+  };
+  // A run of one batch (small inputs) is loaded once and kept for the second pass.
+  const bool one_batch = per <= kRowsAtOnce;
+  uint64_t c[kRowsAtOnce];
+  uint64_t s0 = 0, s1 = 0;
+  for (uint64_t r = lo; r < hi; r += kRowsAtOnce) {
+    load(r, c);
+#pragma unroll
+    for (unsigned j = 0; j < kRowsAtOnce; ++j) {
+      s0 += (uint32_t)c[j];
+      s1 += c[j] >> 32;
+    }
+  }
+  s0 = bfly<OP_SUM, uint64_t>(mask, s0, WK_WARP_SIZE);
+  s1 = bfly<OP_SUM, uint64_t>(mask, s1, WK_WARP_SIZE);
+  if (ln == 0) {
+    w0[w] = s0;
+    w1[w] = s1;
+  }
+  __syncthreads();
+  // The first warp turns the warps' sums into their offsets (entry kScanWarps: the totals).
+  if (w == 0) {
+    const uint64_t v0 = ln < kScanWarps ? w0[ln] : 0, v1 = ln < kScanWarps ? w1[ln] : 0;
+    const uint64_t i0 = kogge_stone<OP_SUM, uint64_t>(mask, v0, WK_WARP_SIZE);
+    const uint64_t i1 = kogge_stone<OP_SUM, uint64_t>(mask, v1, WK_WARP_SIZE);
+    syncwarp(NATIVE, mask);
+    if (ln < kScanWarps) {
+      w0[ln] = i0 - v0;
+      w1[ln] = i1 - v1;
+    }
+    if (ln == kScanWarps - 1) {
+      w0[kScanWarps] = i0;
+      w1[kScanWarps] = i1;
+    }
+  }
+  __syncthreads();
+  uint64_t e0 = w0[w], e1 = w1[w];
+  for (uint64_t r = lo; r < hi; r += kRowsAtOnce) {
+    if (!one_batch) load(r, c);
+#pragma unroll
+    for (unsigned j = 0; j < kRowsAtOnce; ++j) {
+      if (r + j >= hi) break;  // the same for the whole warp
+      const uint64_t incl = kogge_stone<OP_SUM, uint64_t>(mask, c[j], WK_WARP_SIZE);
+      const uint64_t ex = incl - c[j];
+      const uint64_t i = (r + j) * WK_WARP_SIZE + ln;
+      if (i < spans) {
+        pre0[i] = e0 + (uint32_t)ex;
+        pre1[i] = e1 + (ex >> 32);
+      }
+      const uint64_t row = shfl_idx(mask, incl, WK_WARP_SIZE - 1, WK_WARP_SIZE);
+      e0 += (uint32_t)row;
+      e1 += row >> 32;
+    }
+  }
+  if (t == 0) {
+    const uint64_t tot0 = w0[kScanWarps], tot1 = w1[kScanWarps];
     pre0[spans] = tot0;
     pre1[spans] = tot1;
     counts[0] = tot0;
@@ -218,6 +318,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
+  const uint64_t before0 = pre0[span], before1 = pre1[span];
+  const uint64_t total0 = pre0[spans], total1 = pre1[spans];
   // Every read of `items` above comes before this barrier, so staging may follow it.
   __syncthreads();
   unsigned rank = incl - mine, count = 0;
@@ -232,19 +334,32 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   // branches on the part: a random predicate would split every warp across them.
   unsigned r0 = rank & 0xffffu, r1 = cnt0 + (rank >> 16);
   unsigned r2 = cnt0 + cnt1 + (t * kItems - (rank & 0xffffu) - (rank >> 16));
+  if (full && preds.ways == 2) {
+    // Parts 0 and 2 only (part 2: bit 2k + 1 of `parts` set): about eight instructions an
+    // item where the generic loop below takes twenty (ncu, H200, f32 at 2^28: the kernel's
+    // instructions 486M -> 366M, 606 -> 548 us, 74% -> 82% of DRAM bandwidth). Storing the
+    // runs 16 bytes a lane from shared memory as well measured slower (657 us), as it did for
+    // the compaction (BENCHMARKS.md, 2026-11-27).
 #pragma unroll
-  for (unsigned k = 0; k < kItems; ++k) {
-    const unsigned p = (parts >> (2 * k)) & 3u;
-    const unsigned at = p == 0 ? r0 : p == 1 ? r1 : r2;
-    if (p != 3u) items[Pad<T>::at(at)] = x[k];
-    r0 += p == 0;
-    r1 += p == 1;
-    r2 += p == 2;
+    for (unsigned k = 0; k < kItems; ++k) {
+      const bool in0 = !((parts >> (2 * k + 1)) & 1u);
+      items[Pad<T>::at(in0 ? r0 : r2)] = x[k];
+      r0 += in0;
+      r2 += !in0;
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      const unsigned p = (parts >> (2 * k)) & 3u;
+      const unsigned at = p == 0 ? r0 : p == 1 ? r1 : r2;
+      if (p != 3u) items[Pad<T>::at(at)] = x[k];
+      r0 += p == 0;
+      r1 += p == 1;
+      r2 += p == 2;
+    }
   }
   __syncthreads();
   // Each part's items of the span are consecutive in `items` and in `out`: one loop a part.
-  const uint64_t before0 = pre0[span], before1 = pre1[span];
-  const uint64_t total0 = pre0[spans], total1 = pre1[spans];
   T* const out0 = out + before0;
   T* const out1 = out + total0 + before1;
   T* const out2 = out + total0 + total1 + (base - before0 - before1);
@@ -323,8 +438,12 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
         p, (const T*)in, n, spans, lay.counts);                                              \
     int rc = host::launch_error();                                                           \
     if (rc) return rc;                                                                       \
-    WK_LAUNCH(1, kThreads, 0, hs, span_scan_kernel)(lay.counts, spans, lay.pre0, lay.pre1,   \
-                                                    counts, ways);                           \
+    if (spans <= kFewSpans)                                                                  \
+      WK_LAUNCH(1, kThreads, 0, hs, span_scan_kernel)(lay.counts, spans, lay.pre0, lay.pre1, \
+                                                      counts, ways);                         \
+    else                                                                                     \
+      WK_LAUNCH(1, kScanThreads, 0, hs, span_scan_rows_kernel)(                              \
+          lay.counts, spans, lay.pre0, lay.pre1, counts, ways);                              \
     rc = host::launch_error();                                                               \
     if (rc) return rc;                                                                       \
     WK_LAUNCH((unsigned)spans, kThreads*(K), 0, hs, __VA_ARGS__)(                            \
@@ -335,8 +454,8 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
     // six. Measured against the others by the bench's "partition ... blocks=" rows.
     if (blocks == 0)
       blocks = sizeof(T) <= 4 && tiles >= WK_PARTITION_WIDE_FROM_TILES ? 2 * 16 + 4 : 6;
-    // 8-byte elements never load directly, so their "through shared memory" shape is the
-    // default kernel: not compiled twice.
+    // The "through shared memory" shape is the bench's, which measures it on f32 only: every
+    // other type falls through to the default kernel (one kernel a type less in every build).
     switch (blocks) {
       case 2 * 16 + 4:
         if constexpr (sizeof(T) <= 4) {
@@ -345,7 +464,7 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
         }
         [[fallthrough]];
       case 128 + 6:
-        if constexpr (sizeof(T) <= 4) {
+        if constexpr (std::is_same<T, float>::value) {
           WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, false>);
           break;
         }

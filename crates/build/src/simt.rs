@@ -118,7 +118,9 @@ pub fn build() {
                 // suite's small inputs run it too (csrc/kernels/device_reduce.cu).
                 .define("WK_REDUCE_TWO_LAUNCH_TILES", Some("2"))
                 // The partition's two-tiles-a-block shape from two tiles (partition.cu).
-                .define("WK_PARTITION_WIDE_FROM_TILES", Some("2"));
+                .define("WK_PARTITION_WIDE_FROM_TILES", Some("2"))
+                // Its span scan by rows from three spans (partition.cu).
+                .define("WK_PARTITION_FEW_SPANS", Some("2"));
             if let Some(dir) = &f.include {
                 b.include(dir);
             }
