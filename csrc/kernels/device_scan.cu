@@ -115,6 +115,28 @@ template <typename IO> __device__ __forceinline__ bool pairs_ok(const IO* p) {
   return sizeof(IO) == 2 && ((uintptr_t)p & 3) == 0;
 }
 
+// Large 4-byte Sum scans, from WK_SCAN_WIDE_FROM_TILES tiles, take four tiles a block (1024
+// threads, two blocks an SM, the parked tiles in 64 KB of dynamic shared memory): half the
+// blocks waiting on a look-back at the same threads an SM. On an H200 (2026-11-29, the bench's
+// "tiles=" rows) at 2^28 they ran 1.05x (f32) and 1.06x (i32) faster than two tiles at four
+// blocks, at 2^24 0.97-1.00x, at 2^20 0.92x, hence from 2^26 items; the 16-bit floats gained
+// nothing (f16 1.02x, bf16 0.97x) and keep two. AMD's 64 KB of LDS a workgroup cannot hold four
+// tiles beside the stash, so HIP builds keep two; the SIMT executor's build sets 2, so that the
+// conformance suite's small inputs run the shape.
+#ifndef WK_SCAN_WIDE_FROM_TILES
+#if defined(WK_VENDOR_HIP)
+#define WK_SCAN_WIDE_FROM_TILES 0
+#else
+#define WK_SCAN_WIDE_FROM_TILES 16384
+#endif
+#endif
+const uint64_t kScanWideFromTiles = WK_SCAN_WIDE_FROM_TILES;
+#if defined(WK_VENDOR_CUDA)
+const bool kVendorCuda = true;
+#else
+const bool kVendorCuda = false;
+#endif
+
 // Tiles per block and blocks per SM. A block scans K consecutive tiles (K x 256 threads) and
 // makes one look-back for the first; the others' prefixes follow from it by the same left fold,
 // so the bits do not depend on K. The look-back holds its block at a barrier (ncu: about 60% of
@@ -233,6 +255,15 @@ __device__ __forceinline__ void store_tile(W wsm, bool has_x, T x, T before, uin
   }
 }
 
+// Static shared memory stops at 48 KB a block: parked tiles of more than kStaticItemBytes (with
+// the stash and the rest beside them) go to dynamic shared memory, which the launch opts into.
+const size_t kStaticItemBytes = 32768;
+template <typename T, int K> struct ScanDynamic {
+  static const size_t items =
+      (size_t)K * kThreads / WK_WARP_SIZE * SlotsFor<T>::kSlots * sizeof(T);
+  static const size_t bytes = items > kStaticItemBytes ? items : 0;
+};
+
 template <int OP, typename T, typename Status, int BLOCKS = ScanOccupancy<T>::blocks,
           int K = ScanOccupancy<T>::tiles, typename IO = T, bool DIRECT_LOADS = true,
           bool WIDE_STORES = true>
@@ -242,7 +273,12 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   typedef Op<OP, T> O;
   typedef SlotsFor<T> P;
   const unsigned kWarpSlots = P::kSlots;
-  WK_SHARED_ALIGNED(T, items, K * kThreads / WK_WARP_SIZE * kWarpSlots, 16);
+  // Past kStaticItemBytes the parked tiles take the launch's dynamic shared memory instead.
+  constexpr size_t kItemSlots = ScanDynamic<T, K>::items / sizeof(T);
+  constexpr bool kDynamic = ScanDynamic<T, K>::bytes != 0;
+  WK_SHARED_ALIGNED(T, items_static, kDynamic ? 1 : kItemSlots, 16);
+  WK_DYNAMIC_SHARED_ALIGNED(T, items_dynamic);
+  const auto items = kDynamic ? items_dynamic : items_static;
   WK_SHARED(T, group_tot, K * kGroups);
   WK_SHARED(T, group_incl, K * kGroups);
   WK_SHARED(T, stash, StashFor<T>::size);
@@ -479,9 +515,16 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // variant (the bench's neighbours of the default): 0 the default, 1 and 2 below, else
       // tiles per block times 16 plus blocks per SM. A macro, not a lambda: the SIMT
       // executor's launch names the kernel as a template argument.
-#define WK_SCAN_LAUNCH(K, ...)                                                           \
-  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(        \
-      (const IO*)in, n, exclusive, counter, status, (IO*)out, (const T*)carry, (T*)aggs)
+#define WK_SCAN_LAUNCH(K, ...)                                                              \
+  do {                                                                                      \
+    const size_t dyn = ScanDynamic<T, K>::bytes;                                            \
+    if (dyn) {                                                                              \
+      const int rc = host::allow_dynamic_shared(__VA_ARGS__, dyn);                          \
+      if (rc) return rc;                                                                    \
+    }                                                                                       \
+    WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), dyn, hs, __VA_ARGS__)(       \
+        (const IO*)in, n, exclusive, counter, status, (IO*)out, (const T*)carry, (T*)aggs); \
+  } while (0)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
       // The 16-bit floats get the default shape only, and with every type of 4 bytes or less
@@ -497,6 +540,17 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       if constexpr (O == OP_SUM) {
         if (variant == 2) {
           WK_SCAN_LAUNCH(D::tiles, scan_kernel<O, T, S, D::blocks, D::tiles, IO, true, false>);
+          return host::launch_error();
+        }
+      }
+      // Four tiles a block: the default of large 4-byte Sum scans, and the bench's row of the
+      // 16-bit floats in that shape (CUDA builds only).
+      if constexpr (kScanWideFromTiles != 0 && O == OP_SUM && sizeof(T) == 4 &&
+                    (sizeof(IO) == 4 || kVendorCuda)) {
+        const bool wide = sizeof(IO) == 4 ? variant == 0 && tiles >= kScanWideFromTiles
+                                          : kVendorCuda && variant == 4 * 16 + 2;
+        if (wide) {
+          WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO>);
           return host::launch_error();
         }
       }

@@ -52,6 +52,7 @@ struct dim3 {
       ::wk_simt::shared_alloc(&wk_shared_key_##name, #name, sizeof(T), 1), 0)
 #define WK_DYNAMIC_SHARED(T, name) \
   const ::wk_simt::SharedArray<T> name(::wk_simt::shared_dynamic(#name, sizeof(T)))
+#define WK_DYNAMIC_SHARED_ALIGNED(T, name) WK_DYNAMIC_SHARED(T, name)
 
 // CUDA's vector types the kernels load through.
 struct __align__(16) uint4 {

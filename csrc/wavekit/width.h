@@ -82,4 +82,9 @@ typedef unsigned long long wk_hostmask_t;
 #define WK_SHARED_ALIGNED(T, name, N, A) __shared__ T name[N] __attribute__((aligned(A)))
 #define WK_SHARED_VAR(T, name) __shared__ T name
 #define WK_DYNAMIC_SHARED(T, name) extern __shared__ T name[]
+// The launch's dynamic shared memory as T, 16-byte aligned; declared as uint4 so that kernels
+// of different T can share the name (one extern array cannot take two types).
+#define WK_DYNAMIC_SHARED_ALIGNED(T, name)     \
+  extern __shared__ uint4 wk_dynamic_##name[]; \
+  T* const name = reinterpret_cast<T*>(wk_dynamic_##name)
 #endif

@@ -120,7 +120,9 @@ pub fn build() {
                 // The partition's two-tiles-a-block shape from two tiles (partition.cu).
                 .define("WK_PARTITION_WIDE_FROM_TILES", Some("2"))
                 // Its span scan by rows from three spans (partition.cu).
-                .define("WK_PARTITION_FEW_SPANS", Some("2"));
+                .define("WK_PARTITION_FEW_SPANS", Some("2"))
+                // The scan's four-tiles-a-block shape from two tiles (device_scan.cu).
+                .define("WK_SCAN_WIDE_FROM_TILES", Some("2"));
             if let Some(dir) = &f.include {
                 b.include(dir);
             }
