@@ -117,6 +117,16 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   if (STABLE && tile == tiles - 1 && t == 0) *total = offset + count;
 }
 
+// The default shape, in the launcher's `blocks` code (tiles x 16 + blocks, or blocks alone for
+// one tile): two tiles at four blocks for stable compaction of 4-byte or smaller elements, else
+// one tile at seven (measured below, compact_launch_b). Two tiles of 8-byte elements pass the
+// 48 KB of static shared memory.
+template <typename T, bool STABLE> struct CompactDefault {
+  static const int tiles = STABLE && sizeof(T) <= 4 ? 2 : 1;
+  static const int blocks = tiles == 2 ? 4 : 7;
+  static const unsigned code = tiles == 2 ? 2 * 16 + 4 : 7;
+};
+
 }  // namespace
 
 uint64_t compact_scratch(uint64_t n) {
@@ -164,7 +174,9 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
     // shared memory: those keep one tile at seven, 1.18x the compiler's choice at 2^28);
     // unordered, one tile at seven blocks 1.39x / 1.28x faster than the compiler's choice (its
     // old default) at 2^28 / 2^24 (the same at 2^20) and 1.06x of two tiles at four.
-    if (blocks == 0) blocks = stable && sizeof(T) <= 4 ? 2 * 16 + 4 : 7;
+    typedef CompactDefault<T, true> DS;
+    typedef CompactDefault<T, false> DU;
+    if (blocks == 0) blocks = stable ? DS::code : DU::code;
 #define WK_COMPACT_SHAPES(S)                                                                 \
   switch (blocks) {                                                                          \
     case 1: WK_COMPACT_LAUNCH(1, compact_kernel<T, S>); break;                               \
@@ -191,11 +203,8 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   }
     // The defaults alone for every type but f32, the only one the bench's shape rows measure
     // (each shape is one more kernel a type in every build).
-#define WK_COMPACT_DEFAULT(S)                                                                \
-  if constexpr (S && sizeof(T) <= 4)                                                         \
-    WK_COMPACT_LAUNCH(2, compact_kernel<T, S, 4, 2>);                                        \
-  else                                                                                       \
-    WK_COMPACT_LAUNCH(1, compact_kernel<T, S, 7>);
+#define WK_COMPACT_DEFAULT(D, S) \
+  WK_COMPACT_LAUNCH(D::tiles, compact_kernel<T, S, D::blocks, D::tiles>);
     if constexpr (std::is_same<T, float>::value) {
       if (stable) {
         WK_COMPACT_SHAPES(true)
@@ -203,9 +212,9 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
         WK_COMPACT_SHAPES(false)
       }
     } else if (stable) {
-      WK_COMPACT_DEFAULT(true)
+      WK_COMPACT_DEFAULT(DS, true)
     } else {
-      WK_COMPACT_DEFAULT(false)
+      WK_COMPACT_DEFAULT(DU, false)
     }
 #undef WK_COMPACT_DEFAULT
 #undef WK_COMPACT_SHAPES

@@ -115,6 +115,16 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
 #define WK_PARTITION_FEW_SPANS 8192
 #endif
 const uint64_t kFewSpans = WK_PARTITION_FEW_SPANS;
+// Both span scans end here: the parts' totals after the last span's prefixes, and for the caller
+// the selected count (and the middle part's, three ways).
+__device__ __forceinline__ void store_totals(uint64_t tot0, uint64_t tot1, uint64_t spans,
+                                             uint64_t* pre0, uint64_t* pre1, uint64_t* counts,
+                                             uint32_t ways) {
+  pre0[spans] = tot0;
+  pre1[spans] = tot1;
+  counts[0] = tot0;
+  if (ways == 3) counts[1] = tot1;
+}
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     span_scan_kernel(const unsigned long long* span_counts, uint64_t spans, uint64_t* pre0,
                      uint64_t* pre1, uint64_t* counts, uint32_t ways) {
@@ -156,12 +166,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS)
     e0 += (uint32_t)c;
     e1 += c >> 32;
   }
-  if (t == 0) {
-    pre0[spans] = tot0;
-    pre1[spans] = tot1;
-    counts[0] = tot0;
-    if (ways == 3) counts[1] = tot1;
-  }
+  if (t == 0) store_totals(tot0, tot1, spans, pre0, pre1, counts, ways);
 }
 
 // Launch 2 past kFewSpans spans, one block of kScanThreads: each warp takes a run of
@@ -246,13 +251,7 @@ __global__ void __launch_bounds__(kScanThreads)
       e1 += row >> 32;
     }
   }
-  if (t == 0) {
-    const uint64_t tot0 = w0[kScanWarps], tot1 = w1[kScanWarps];
-    pre0[spans] = tot0;
-    pre1[spans] = tot1;
-    counts[0] = tot0;
-    if (ways == 3) counts[1] = tot1;
-  }
+  if (t == 0) store_totals(w0[kScanWarps], w1[kScanWarps], spans, pre0, pre1, counts, ways);
 }
 
 // Launch 3: block b partitions span b (K tiles of 256 threads x 16 consecutive items). Each
