@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 template <typename T, bool STABLE> struct CompactDefault {
   static const int tiles = STABLE && sizeof(T) <= 4 ? 2 : 1;
   static const int blocks = tiles == 2 ? 4 : 7;
-  static const unsigned code = tiles == 2 ? 2 * 16 + 4 : 7;
+  static const unsigned code = tiles == 1 ? blocks : tiles * 16 + blocks;
 };
 
 }  // namespace

@@ -531,25 +531,38 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // variant 1: the default with its loads through shared memory.
       // Variant 2, Sum of every type: the default with its stores 4 bytes a lane.
       typedef ScanOccupancy<T> D;
+      // Four tiles a block: the default of large 4-byte Sum scans, and the bench's row of the
+      // 16-bit floats in that shape (CUDA builds only). Variants 1 and 2 take the default's
+      // shape on CUDA too, so that their ratios to it measure their load or store path alone.
+      constexpr bool kWideBuilt = kScanWideFromTiles != 0 && O == OP_SUM && sizeof(T) == 4 &&
+                                  (sizeof(IO) == 4 || kVendorCuda);
+      const bool wide_default = kWideBuilt && sizeof(IO) == 4 && tiles >= kScanWideFromTiles;
       if constexpr (O == OP_SUM && sizeof(IO) <= 4) {
         if (variant == 1) {
+          if constexpr (kWideBuilt && kVendorCuda && sizeof(IO) == 4) {
+            if (wide_default) {
+              WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO, false>);
+              return host::launch_error();
+            }
+          }
           WK_SCAN_LAUNCH(D::tiles, scan_kernel<O, T, S, D::blocks, D::tiles, IO, false>);
           return host::launch_error();
         }
       }
       if constexpr (O == OP_SUM) {
         if (variant == 2) {
+          if constexpr (kWideBuilt && kVendorCuda && sizeof(IO) == 4) {
+            if (wide_default) {
+              WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO, true, false>);
+              return host::launch_error();
+            }
+          }
           WK_SCAN_LAUNCH(D::tiles, scan_kernel<O, T, S, D::blocks, D::tiles, IO, true, false>);
           return host::launch_error();
         }
       }
-      // Four tiles a block: the default of large 4-byte Sum scans, and the bench's row of the
-      // 16-bit floats in that shape (CUDA builds only).
-      if constexpr (kScanWideFromTiles != 0 && O == OP_SUM && sizeof(T) == 4 &&
-                    (sizeof(IO) == 4 || kVendorCuda)) {
-        const bool wide = sizeof(IO) == 4 ? variant == 0 && tiles >= kScanWideFromTiles
-                                          : kVendorCuda && variant == 4 * 16 + 2;
-        if (wide) {
+      if constexpr (kWideBuilt) {
+        if ((variant == 0 && wide_default) || variant == 4 * 16 + 2) {
           WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO>);
           return host::launch_error();
         }
