@@ -70,6 +70,25 @@ fn partials<T: Element>(
     });
 }
 
+/// Level 0 of the device reduce of a 16-bit float type: `out[i]` = the partial of tile i of
+/// `input` widened to `S::Acc`, each tile widened in cache as it is folded. The same partials
+/// as level 0 of the `S::Acc` reduce of the widened input, without that input in memory.
+pub(crate) fn widened_partials<S: Element>(input: &[S], out: &mut [S::Acc], op: ReduceOp) {
+    let id = S::Acc::identity(op);
+    with_op!(S::Acc, op, |f| par::chunks_into(
+        input,
+        REDUCE_TILE,
+        out,
+        TILES_PER_TASK,
+        |tile, p| {
+            let mut w = [id; REDUCE_TILE];
+            let w = &mut w[..tile.len()];
+            super::half_simd::widen(tile, w);
+            *p = device_reduce_simd::tile_partial(w, op).unwrap_or_else(|| tile_partial(w, id, f))
+        }
+    ));
+}
+
 /// The partial of one tile of up to REDUCE_TILE elements (a short one padded with the identity).
 fn tile_partial<T: Element>(tile: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     #[cfg(target_arch = "x86_64")]

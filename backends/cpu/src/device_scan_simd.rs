@@ -8,8 +8,9 @@ use super::lookback::Link;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
-/// Scans the chunk with a vector kernel and returns true, or returns false where none applies
-/// (another CPU, another type or op), leaving the chunk untouched.
+/// Scans the chunk with a vector kernel (AVX-512 where the CPU, type and op have one, else
+/// AVX2) and returns true, or returns false where none applies (another CPU, another type or
+/// op), leaving the chunk untouched.
 pub(crate) fn chunk<T: Element>(
     x: &[T],
     out: &mut [T],
@@ -19,6 +20,9 @@ pub(crate) fn chunk<T: Element>(
     stream: bool,
     op: ReduceOp,
 ) -> bool {
+    if super::device_scan_avx512::chunk(x, out, ahead, link, exclusive, stream, op) {
+        return true;
+    }
     #[cfg(target_arch = "x86_64")]
     if crate::features::avx2() {
         use super::vector::{cast, cast_mut, with_float_op};

@@ -1,17 +1,19 @@
-//! 256-bit vectors of f32 and f64 and the float Sum and Product on them, for the AVX2 kernels
-//! of the canonical scan (`device_scan_simd`) and reduce (`device_reduce_simd`). Vector add and multiply
+//! 256-bit vectors of f32 and f64 (and 512-bit of f32) and the float Sum and Product on them,
+//! for the AVX2 kernels of the canonical scan (`device_scan_simd`) and reduce
+//! (`device_reduce_simd`) and the AVX-512 scan kernel (`device_scan_avx512`). Vector add and multiply
 //! round every lane exactly as the scalar op does (IEEE, round to nearest, no fused
 //! multiply-add), so a kernel that combines the same pairs in the same order gets the same bits.
 //!
-//! Every function here is only called from inside a function compiled with AVX2, entered after
-//! detecting it; that is what each `SAFETY: AVX2` below refers to.
+//! Every function here is only called from inside a function compiled with AVX2 (AVX-512F for
+//! `__m512`), entered after detecting it; that is what each `SAFETY: AVX2` (`AVX-512F`) below
+//! refers to.
 #![cfg(target_arch = "x86_64")]
 
 use std::arch::x86_64::*;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
-/// A 256-bit vector of `L` values of `E`.
+/// A vector of `L` values of `E`.
 pub(crate) trait Raw: Copy {
     type E: Element;
     const L: usize;
@@ -74,6 +76,44 @@ impl Raw for __m256d {
     unsafe fn store(self, p: *mut f64) {
         // SAFETY: AVX2; `p` writable (the caller's promise).
         unsafe { _mm256_storeu_pd(p, self) }
+    }
+}
+
+impl Raw for __m512 {
+    type E = f32;
+    const L: usize = 16;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        // SAFETY: AVX-512F.
+        unsafe { _mm512_set1_ps(x) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: AVX-512F; `p` readable (the caller's promise).
+        unsafe { _mm512_loadu_ps(p) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: AVX-512F; `p` writable (the caller's promise).
+        unsafe { _mm512_storeu_ps(p, self) }
+    }
+}
+
+impl Op<__m512> for Add {
+    const OP: ReduceOp = ReduceOp::Sum;
+    #[inline(always)]
+    fn v(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F.
+        unsafe { _mm512_add_ps(a, b) }
+    }
+}
+
+impl Op<__m512> for Mul {
+    const OP: ReduceOp = ReduceOp::Product;
+    #[inline(always)]
+    fn v(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: AVX-512F.
+        unsafe { _mm512_mul_ps(a, b) }
     }
 }
 

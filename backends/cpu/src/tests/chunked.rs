@@ -8,7 +8,7 @@ use super::device_reduce::reduce_matches_reference;
 use super::{assert_bits_eq, cpu32, scan, with_threads};
 use wavekit_conformance::reference;
 use wavekit_core::api::Collectives;
-use wavekit_core::element::{Element, splitmix};
+use wavekit_core::element::{Element, bf16, f16, splitmix};
 use wavekit_core::{Backend, ScanKind};
 use wavekit_core::{Predicate, ReduceOp};
 
@@ -71,6 +71,8 @@ fn scan_matches_spec_across_chunks() {
     scan_matches_spec::<f64>(2);
     scan_matches_spec::<i32>(3);
     scan_matches_spec::<u64>(4);
+    scan_matches_spec::<f16>(15);
+    scan_matches_spec::<bf16>(16);
 }
 
 #[test]
@@ -80,15 +82,19 @@ fn scan_does_not_depend_on_the_thread_count() {
     let i: Vec<i64> = awkward(n, 6);
     let want_f = reference::device_scan(&f, ReduceOp::Sum, ScanKind::Inclusive);
     let want_i = reference::device_scan(&i, ReduceOp::Sum, ScanKind::Inclusive);
+    let h: Vec<bf16> = awkward(n, 7);
+    let want_h = reference::device_scan(&h, ReduceOp::Sum, ScanKind::Exclusive);
     for threads in [1, 2, 3, 8] {
-        let (got_f, got_i) = with_threads(threads, || {
+        let (got_f, got_i, got_h) = with_threads(threads, || {
             (
                 scan(&f, ReduceOp::Sum, ScanKind::Inclusive),
                 scan(&i, ReduceOp::Sum, ScanKind::Inclusive),
+                scan(&h, ReduceOp::Sum, ScanKind::Exclusive),
             )
         });
         assert_bits_eq(&got_f, &want_f);
         assert_eq!(got_i, want_i, "{threads} threads");
+        assert_bits_eq(&got_h, &want_h);
     }
 }
 
@@ -247,6 +253,14 @@ fn streamed_outputs_match_spec() {
         );
     }
     check_compaction(&f, Predicate::Gt(0.0));
+    // 16-bit floats: twice as many elements to reach the same output size.
+    let h: Vec<f16> = awkward(STREAMED / 2 + 4096 + 5, 17);
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        assert_bits_eq(
+            &scan(&h, ReduceOp::Sum, kind),
+            &reference::device_scan(&h, ReduceOp::Sum, kind),
+        );
+    }
 }
 
 #[test]
@@ -375,21 +389,25 @@ fn large_allocations_are_zero() {
     assert!(b.download(&buf).unwrap().iter().all(|x| x.to_bits() == 0));
 }
 
-/// Every collective with a vector kernel, against the reference, once with the kernels
-/// switched off and once with them on (where the CPU has them): both paths give the
-/// reference's bits.
+/// Every collective with a vector kernel, against the reference, with the kernels switched
+/// off, capped at AVX2 and as wide as the CPU has: every path gives the reference's bits.
 #[test]
 fn scalar_and_vector_paths_give_the_reference_bits() {
-    for vectors in [false, true] {
+    use crate::features::Vectors;
+    for vectors in [Vectors::Scalar, Vectors::Avx2, Vectors::Widest] {
         crate::features::with_vectors(vectors, || {
             scan_matches_spec::<f32>(21);
             scan_matches_spec::<f64>(22);
+            scan_matches_spec::<f16>(32);
+            scan_matches_spec::<bf16>(33);
             scan_matches_spec::<i32>(23);
             scan_matches_spec::<u32>(24);
             scan_matches_spec::<i64>(25);
             for n in [1, 4095, 4096, 3 * 4096 + 5, 70_001] {
                 reduce_matches_reference::<f32>(&awkward(n, 26));
                 reduce_matches_reference::<f64>(&awkward(n, 27));
+                reduce_matches_reference::<f16>(&awkward(n, 34));
+                reduce_matches_reference::<bf16>(&awkward(n, 35));
                 reduce_matches_reference::<i32>(&awkward(n, 28));
                 reduce_matches_reference::<u64>(&awkward(n, 29));
                 let f: Vec<f32> = awkward(n, 30);

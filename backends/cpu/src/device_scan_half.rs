@@ -1,0 +1,88 @@
+//! The device scan of the 16-bit floats (docs/SEMANTICS.md "Half precision"; T::Acc is f32) in one pass over
+//! memory: each chunk of the input is widened to `f32` into its worker's buffer, scanned there
+//! by the `f32` chunk kernels (the canonical tiles and the look-back of an `f32` scan, so the
+//! same combines in the same order), and each result rounded once into the output. The input
+//! is read and the output written once, as a copy does; the `f32` values never leave the
+//! core's cache.
+
+use super::combine::with_op;
+use super::device_scan_simd;
+use super::device_scan_tile::{self, TILES_PER_CHUNK};
+use super::half_simd::{narrow, widen};
+use super::lookback::{Disjoint, chained};
+use super::memory;
+use super::scratch::Scratch;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use wavekit_core::ScanKind;
+use wavekit_core::canonical::SCAN_TILE;
+use wavekit_core::element::Element;
+use wavekit_core::op::ReduceOp;
+
+const CHUNK: usize = TILES_PER_CHUNK * SCAN_TILE;
+
+/// `out` (as long as `input`, which is not empty) gets the scan of `input`; `wide` holds the
+/// workers' `f32` buffers.
+pub(crate) fn device<T: Element>(
+    input: &[T],
+    out: &mut [T],
+    op: ReduceOp,
+    kind: ScanKind,
+    wide: &Scratch,
+    scratch: &Scratch,
+) {
+    debug_assert_eq!(input.len(), out.len());
+    let exclusive = kind == ScanKind::Exclusive;
+    let chunks = input.len().div_ceil(CHUNK);
+    // `chained` starts at most this many workers, each calling `init` once.
+    let workers = rayon::current_num_threads().min(chunks).max(1);
+    let stream = memory::streams::<T>(input.len());
+    let out = Disjoint::new(out);
+    wide.with::<T::Acc, _>(workers * 2 * CHUNK, |bufs| {
+        let bufs = Disjoint::new(bufs);
+        let taken = AtomicUsize::new(0);
+        with_op!(T::Acc, op, |f| chained(
+            chunks,
+            scratch,
+            || {
+                let w = taken.fetch_add(1, Ordering::Relaxed);
+                assert!(w < workers, "more workers than buffers");
+                // SAFETY: each worker takes its own index, so its two buffers overlap no other.
+                let (x, y) = unsafe { bufs.part(2 * w * CHUNK, 2 * CHUNK) }.split_at_mut(CHUNK);
+                (x, y, [T::from_bits(0); SCAN_TILE])
+            },
+            |(wx, wo, narrowed), c, link| {
+                let x = crate::par::chunk(input, CHUNK, c);
+                let (wx, wo) = (&mut wx[..x.len()], &mut wo[..x.len()]);
+                widen(x, wx);
+                // The kernels fetch no input ahead (it is 16-bit): the rounding loop below
+                // does.
+                if !device_scan_simd::chunk(wx, wo, &[], link, exclusive, false, op) {
+                    device_scan_tile::chunk(wx, wo, &[], link, exclusive, false, op, f);
+                }
+                let ahead = link
+                    .next()
+                    .map_or(&[][..], |a| crate::par::chunk(input, CHUNK, a));
+                // SAFETY: chunk c writes exactly its own elements of the output.
+                let o = unsafe { out.part(c * CHUNK, x.len()) };
+                for (i, (s, o)) in wo
+                    .chunks(SCAN_TILE)
+                    .zip(o.chunks_mut(SCAN_TILE))
+                    .enumerate()
+                {
+                    let a = ahead.get(i * SCAN_TILE..).unwrap_or_default();
+                    memory::prefetch(&a[..a.len().min(SCAN_TILE)]);
+                    if stream {
+                        let b = &mut narrowed[..s.len()];
+                        narrow(s, b);
+                        memory::stream_copy(o, b);
+                    } else {
+                        narrow(s, o);
+                    }
+                }
+                if stream {
+                    memory::stream_fence();
+                }
+            }
+        ));
+    });
+}
