@@ -11,10 +11,15 @@ use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
-/// The device reduce of a non-empty slice of a 16-bit float type: level 0 of the `f32` reduce
+/// The device reduce of a non-empty slice of a 16-bit float type: Min and Max by their keys
+/// (`order_free`); Sum and Product with level 0 of the `f32` reduce
 /// from the 16-bit input tile by tile (`device_reduce::widened_partials`), the levels above on
 /// its partials, the result rounded once.
 pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp, wide: &Scratch, scratch: &Scratch) -> T {
+    // Min and Max select an element, which needs no conversion.
+    if let Some(r) = super::order_free::reduce(vals, op) {
+        return r;
+    }
     let tiles = vals.len().div_ceil(REDUCE_TILE);
     wide.with::<T::Acc, _>(tiles, |partials| {
         device_reduce::widened_partials(vals, partials, op);

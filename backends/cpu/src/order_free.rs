@@ -1,6 +1,7 @@
 //! Device reduces whose result does not depend on the combining order, bit for bit, computed
 //! in whatever order streams memory fastest: every integer op (wrapping arithmetic, min, max,
-//! bitwise) as a plain parallel fold, and float Min/Max through integer keys.
+//! bitwise) as a plain parallel fold, and float Min/Max (the 16-bit floats too) through
+//! integer keys.
 //!
 //! Float Min/Max is a selection in a total order (-0.0 below +0.0, docs/SEMANTICS.md), so the
 //! canonical tree picks the same element bit for bit as any other order: the extreme element
@@ -83,9 +84,81 @@ fn float_min_max<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
             let u = unsafe { std::slice::from_raw_parts(vals.as_ptr().cast::<u64>(), vals.len()) };
             fold_u64(u, min)
         }
+        ElemKind::F16 | ElemKind::BF16 => {
+            // SAFETY: as above, a 16-bit float and u16.
+            let u = unsafe { std::slice::from_raw_parts(vals.as_ptr().cast::<u16>(), vals.len()) };
+            let inf = if T::KIND == ElemKind::F16 {
+                0x7c00
+            } else {
+                0x7f80
+            };
+            // Through f32 and back: a NaN comes back quiet, as the f32 reduce of the widened
+            // input gives it; any other value is unchanged.
+            let v = T::from_bits(fold_u16(u, min, inf) as u64);
+            return Some(T::from_acc(v.to_acc()));
+        }
         _ => return None,
     };
     Some(T::from_bits(bits))
+}
+
+/// The 16-bit floats' key fold: the bits of the extreme element, or of the first NaN (`inf`
+/// is the type's +inf; magnitudes above it are NaNs).
+fn fold_u16(bits: &[u16], min: bool, inf: u16) -> u16 {
+    let start = if min { i16::MAX } else { i16::MIN };
+    let (key, top) = par::map_chunks(bits, CHUNK, 1, |_, c| chunk_u16(c, min))
+        .into_iter()
+        .fold((start, 0), |a, b| {
+            (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1.max(b.1))
+        });
+    if top > inf {
+        return *bits
+            .iter()
+            .find(|&&b| b & 0x7fff > inf)
+            .expect("a chunk saw a NaN");
+    }
+    key16(key as u16)
+}
+
+fn chunk_u16(c: &[u16], min: bool) -> (i16, u16) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::features::avx2() {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { chunk_u16_avx2(c, min) };
+    }
+    chunk_u16_body(c, min)
+}
+
+/// The u16 key fold compiled with 256-bit vectors (16-bit min and max, 16 keys a vector).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn chunk_u16_avx2(c: &[u16], min: bool) -> (i16, u16) {
+    chunk_u16_body(c, min)
+}
+
+/// (extreme key, largest magnitude) of one chunk, each op its own branch-free loop.
+#[inline(always)]
+fn chunk_u16_body(c: &[u16], min: bool) -> (i16, u16) {
+    let mut top = 0u16;
+    let mut key = if min { i16::MAX } else { i16::MIN };
+    if min {
+        for &b in c {
+            key = key.min(key16(b) as i16);
+            top = top.max(b & 0x7fff);
+        }
+    } else {
+        for &b in c {
+            key = key.max(key16(b) as i16);
+            top = top.max(b & 0x7fff);
+        }
+    }
+    (key, top)
+}
+
+/// `Key::key` for 16-bit float bits.
+#[inline(always)]
+fn key16(b: u16) -> u16 {
+    b ^ (((b as i16) >> 15) as u16 >> 1)
 }
 
 macro_rules! key_fold {
