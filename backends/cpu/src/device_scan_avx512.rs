@@ -4,41 +4,8 @@
 //! `PerThread`; each thread's 16 items are one vector, so a block comes item-major by one
 //! 16 x 16 transpose (a quarter of a shuffle an item, against three eighths for the AVX2
 //! kernel's two 8 x 8 halves) and every step of the fold is one instruction for 16 threads, on
-//! the same pairs in the same order as the scalar definition.
-
-use super::lookback::Link;
-use wavekit_core::element::Element;
-use wavekit_core::op::ReduceOp;
-
-/// Scans the chunk with the AVX-512 kernel and returns true, or returns false where it does
-/// not apply (a CPU without AVX-512F, another type or op), leaving the chunk untouched.
-pub(crate) fn chunk<T: Element>(
-    x: &[T],
-    out: &mut [T],
-    ahead: &[T],
-    link: &mut Link,
-    exclusive: bool,
-    stream: bool,
-    op: ReduceOp,
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if crate::features::avx512() && T::KIND == wavekit_core::element::ElemKind::F32 {
-        use super::vector::{Add, Mul, cast, cast_mut};
-        // SAFETY (both arms): the CPU has AVX-512F (checked above), and T is f32.
-        match op {
-            ReduceOp::Sum => unsafe {
-                x86::chunk::<Add>(cast(x), cast_mut(out), cast(ahead), link, exclusive, stream)
-            },
-            ReduceOp::Product => unsafe {
-                x86::chunk::<Mul>(cast(x), cast_mut(out), cast(ahead), link, exclusive, stream)
-            },
-            _ => return false,
-        }
-        return true;
-    }
-    let _ = (x, out, ahead, link, exclusive, stream, op);
-    false
-}
+//! the same pairs in the same order as the scalar definition. `device_scan_simd::chunk` picks
+//! it for f32 where the CPU has AVX-512F.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {

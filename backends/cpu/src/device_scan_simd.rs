@@ -20,7 +20,22 @@ pub(crate) fn chunk<T: Element>(
     stream: bool,
     op: ReduceOp,
 ) -> bool {
-    if super::device_scan_avx512::chunk(x, out, ahead, link, exclusive, stream, op) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::features::avx512() && T::KIND == wavekit_core::element::ElemKind::F32 {
+        use super::device_scan_avx512::x86::chunk as avx512;
+        use super::vector::{Add, Mul, cast, cast_mut};
+        let (x, out, ahead) = (
+            // SAFETY (these three and both arms below): T is f32, and the CPU has AVX-512F
+            // (both checked above).
+            unsafe { cast(x) },
+            unsafe { cast_mut(out) },
+            unsafe { cast(ahead) },
+        );
+        match op {
+            ReduceOp::Sum => unsafe { avx512::<Add>(x, out, ahead, link, exclusive, stream) },
+            ReduceOp::Product => unsafe { avx512::<Mul>(x, out, ahead, link, exclusive, stream) },
+            _ => return false,
+        }
         return true;
     }
     #[cfg(target_arch = "x86_64")]

@@ -1,20 +1,19 @@
-//! The 16-bit floats (docs/SEMANTICS.md "Half precision") in the reduce and the scan: every
-//! input converted to `f32` exactly, the `f32` collective in its canonical order, each result
-//! rounded once. The conversions happen in cache, a tile or a chunk at a time, so the input is
-//! read from memory once; the `f32` partials and the scan's per-worker buffers live in the
-//! backend's second scratch, so a steady stream of calls allocates nothing.
+//! The device reduce of the 16-bit floats (docs/SEMANTICS.md "Half precision"; the scan is
+//! `device_scan_half`): every input converted to `f32` exactly, the `f32` reduce in its
+//! canonical order, the result rounded once. The conversions happen in cache a tile at a time,
+//! so the input is read from memory once; the `f32` partials live in the backend's second
+//! scratch, so a steady stream of calls allocates nothing.
 
+use super::device_reduce;
 use super::scratch::Scratch;
-use super::{device_reduce, device_scan_half};
-use wavekit_core::ScanKind;
 use wavekit_core::canonical::REDUCE_TILE;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
 /// The device reduce of a non-empty slice of a 16-bit float type: Min and Max by their keys
-/// (`order_free`); Sum and Product with level 0 of the `f32` reduce
-/// from the 16-bit input tile by tile (`device_reduce::widened_partials`), the levels above on
-/// its partials, the result rounded once.
+/// (`order_free`); Sum and Product with level 0 of the `f32` reduce from the 16-bit input tile
+/// by tile (`device_reduce::widened_partials`), the levels above on its partials, the result
+/// rounded once.
 pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp, wide: &Scratch, scratch: &Scratch) -> T {
     // Min and Max select an element, which needs no conversion.
     if let Some(r) = super::order_free::reduce(vals, op) {
@@ -25,17 +24,4 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp, wide: &Scratch, scrat
         device_reduce::widened_partials(vals, partials, op);
         T::from_acc(device_reduce::device(partials, op, scratch))
     })
-}
-
-/// The device scan of a non-empty slice of a 16-bit float type into `out`, fused with the
-/// conversions (`device_scan_half`).
-pub(crate) fn scan<T: Element>(
-    input: &[T],
-    out: &mut [T],
-    op: ReduceOp,
-    kind: ScanKind,
-    wide: &Scratch,
-    scratch: &Scratch,
-) {
-    device_scan_half::device(input, out, op, kind, wide, scratch);
 }

@@ -377,7 +377,7 @@ impl RawBackend for CpuBackend {
     ) -> Result<()> {
         let (input, out) = (input.data()?, output.data_mut()?);
         if T::KIND.is_half() {
-            half::scan(input, out, op, kind, &self.wide, &self.scratch);
+            device_scan_half::device(input, out, op, kind, &self.wide, &self.scratch);
         } else {
             device_scan::device(input, out, op, kind, &self.scratch);
         }
