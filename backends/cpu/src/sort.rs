@@ -7,10 +7,10 @@
 //! slots. A pass whose digit is the same for every key would move nothing and is skipped, so
 //! keys that differ only in a few bits cost a few passes.
 
+use crate::memory;
 use crate::par;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
-use wavekit_core::host;
 use wavekit_core::raw::SortSpec;
 
 const DIGIT_BITS: u32 = 8;
@@ -64,8 +64,11 @@ pub(crate) fn sort<K: Element, V: Element>(
 ) -> Result<()> {
     let n = keys.len();
     let with_values = !matches!(values, Values::None);
+    // Scratch from `memory::zeroed`: pages that cost nothing until the first pass writes them,
+    // from every thread at once (a `Vec` filled here was one thread writing every element
+    // first).
     let mut own_keys = if keys_out.is_none() {
-        host::filled(n, K::default())?
+        memory::zeroed::<K>(n)?
     } else {
         Vec::new()
     };
@@ -73,9 +76,9 @@ pub(crate) fn sort<K: Element, V: Element>(
         Some(k) => k,
         None => &mut own_keys,
     };
-    let mut tmp_k = host::filled(n, K::default())?;
+    let mut tmp_k = memory::zeroed::<K>(n)?;
     let mut tmp_v = if with_values {
-        host::filled(n, V::default())?
+        memory::zeroed::<V>(n)?
     } else {
         Vec::new()
     };
@@ -83,8 +86,9 @@ pub(crate) fn sort<K: Element, V: Element>(
     let out_v: &mut [V] = values_out.unwrap_or(&mut empty);
 
     // The passes that move something: a digit shared by every key is skipped.
+    let varying = varying_bits(keys, &spec);
     let passes: Vec<(u32, u32)> = digit_passes(&spec)
-        .filter(|&(shift, bits)| !uniform_digit(keys, &spec, shift, bits))
+        .filter(|&(shift, bits)| (varying >> shift) & ((1u64 << bits) - 1) != 0)
         .collect();
     if passes.is_empty() {
         par::chunks_mut_with(keys, out_k, MIN_CHUNK, 1, |_, k, o| o.copy_from_slice(k));
@@ -162,13 +166,15 @@ fn digit<K: Element>(k: K, spec: &SortSpec, shift: u32, bits: u32) -> usize {
     ((rank(k, spec) >> shift) & ((1u64 << bits) - 1)) as usize
 }
 
-fn uniform_digit<K: Element>(keys: &[K], spec: &SortSpec, shift: u32, bits: u32) -> bool {
-    let first = digit(keys[0], spec, shift, bits);
+/// The bits of the ranks where some key differs from the first: a digit pass moves something
+/// exactly when its digit has one of them. One read of the keys for every pass.
+fn varying_bits<K: Element>(keys: &[K], spec: &SortSpec) -> u64 {
+    let first = rank(keys[0], spec);
     par::map_chunks(keys, chunk_len(keys.len()), 1, |_, c| {
-        c.iter().all(|&k| digit(k, spec, shift, bits) == first)
+        c.iter().fold(0, |a, &k| a | (rank(k, spec) ^ first))
     })
     .into_iter()
-    .all(|same| same)
+    .fold(0, |a, b| a | b)
 }
 
 fn chunk_len(n: usize) -> usize {
