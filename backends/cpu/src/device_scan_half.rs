@@ -1,9 +1,9 @@
-//! The device scan of the 16-bit floats (docs/SEMANTICS.md "Half precision"; T::Acc is f32) in one pass over
-//! memory: each chunk of the input is widened to `f32` into its worker's buffer, scanned there
-//! by the `f32` chunk kernels (the canonical tiles and the look-back of an `f32` scan, so the
-//! same combines in the same order), and each result rounded once into the output. The input
-//! is read and the output written once, as a copy does; the `f32` values never leave the
-//! core's cache.
+//! The device scan of the 16-bit floats (docs/SEMANTICS.md "Half precision"; T::Acc is f32) in
+//! one pass over memory: each chunk of the input is widened to `f32` into its worker's buffer,
+//! scanned there by the `f32` chunk kernels (the canonical tiles and the look-back of an `f32`
+//! scan, so the same combines in the same order), and each result rounded once into the
+//! output. The input is read and the output written once, as a copy does; the `f32` values
+//! never leave the core's cache.
 
 use super::combine::with_op;
 use super::device_scan_simd;
