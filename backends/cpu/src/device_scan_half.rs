@@ -69,8 +69,8 @@ pub(crate) fn device<T: Element>(
                     .zip(o.chunks_mut(SCAN_TILE))
                     .enumerate()
                 {
-                    let a = ahead.get(i * SCAN_TILE..).unwrap_or_default();
-                    memory::prefetch(&a[..a.len().min(SCAN_TILE)]);
+                    let (start, end) = (i * SCAN_TILE, (i + 1) * SCAN_TILE);
+                    memory::prefetch(ahead.get(start..ahead.len().min(end)).unwrap_or_default());
                     if stream {
                         let b = &mut narrowed[..s.len()];
                         narrow(s, b);

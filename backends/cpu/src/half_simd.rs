@@ -11,15 +11,18 @@ use wavekit_core::element::{ElemKind, Element};
 pub(crate) fn widen<T: Element>(x: &[T], out: &mut [T::Acc]) {
     assert_eq!(x.len(), out.len(), "widen of equal lengths");
     #[cfg(target_arch = "x86_64")]
-    if let Some(kind) = x86::kind::<T>() {
+    let done = match x86::kind::<T>() {
         // SAFETY: `kind` says the CPU has the features and T is that 16-bit type, whose Acc
         // is f32.
-        return unsafe {
+        Some(kind) => unsafe {
             let out = std::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len());
             x86::widen(kind, x.as_ptr().cast(), out)
-        };
-    }
-    for (o, &v) in out.iter_mut().zip(x) {
+        },
+        None => 0,
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    for (o, &v) in out[done..].iter_mut().zip(&x[done..]) {
         *o = v.to_acc();
     }
 }
@@ -28,14 +31,17 @@ pub(crate) fn widen<T: Element>(x: &[T], out: &mut [T::Acc]) {
 pub(crate) fn narrow<T: Element>(x: &[T::Acc], out: &mut [T]) {
     assert_eq!(x.len(), out.len(), "narrow of equal lengths");
     #[cfg(target_arch = "x86_64")]
-    if let Some(kind) = x86::kind::<T>() {
+    let done = match x86::kind::<T>() {
         // SAFETY: as in `widen`.
-        return unsafe {
+        Some(kind) => unsafe {
             let x = std::slice::from_raw_parts(x.as_ptr().cast(), x.len());
             x86::narrow(kind, x, out.as_mut_ptr().cast())
-        };
-    }
-    for (o, &v) in out.iter_mut().zip(x) {
+        },
+        None => 0,
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    for (o, &v) in out[done..].iter_mut().zip(&x[done..]) {
         *o = T::from_acc(v);
     }
 }
@@ -59,15 +65,17 @@ mod x86 {
         ok.then_some(kind)
     }
 
+    /// Widens the whole vectors of the input and returns how many values that was; the caller
+    /// converts the rest.
+    ///
     /// # Safety
     /// AVX2 (and F16C for F16); `x` readable for `out.len()` values of the 16-bit type `kind`.
     #[target_feature(enable = "avx2,f16c")]
-    pub(super) unsafe fn widen(kind: ElemKind, x: *const u16, out: &mut [f32]) {
-        let n = out.len();
-        let mut i = 0;
-        // SAFETY: every access is below n (the caller's promise for `x`).
-        unsafe {
-            while i + L <= n {
+    pub(super) unsafe fn widen(kind: ElemKind, x: *const u16, out: &mut [f32]) -> usize {
+        let done = out.len() / L * L;
+        for i in (0..done).step_by(L) {
+            // SAFETY: i + L <= out.len() (the caller's promise for `x`).
+            unsafe {
                 let h = _mm_loadu_si128(x.add(i).cast());
                 let w = if kind == ElemKind::F16 {
                     _mm256_cvtph_ps(h)
@@ -75,28 +83,22 @@ mod x86 {
                     bf16_to_f32(h)
                 };
                 _mm256_storeu_ps(out.as_mut_ptr().add(i), w);
-                i += L;
-            }
-            for (j, o) in out.iter_mut().enumerate().skip(i) {
-                let b = x.add(j).read();
-                *o = if kind == ElemKind::F16 {
-                    wavekit_core::element::f16::from_bits(b).to_f32()
-                } else {
-                    wavekit_core::element::bf16::from_bits(b).to_f32()
-                };
             }
         }
+        done
     }
 
+    /// Rounds the whole vectors of the input and returns how many values that was; the caller
+    /// converts the rest.
+    ///
     /// # Safety
     /// AVX2 (and F16C for F16); `out` writable for `x.len()` values of the 16-bit type `kind`.
     #[target_feature(enable = "avx2,f16c")]
-    pub(super) unsafe fn narrow(kind: ElemKind, x: &[f32], out: *mut u16) {
-        let n = x.len();
-        let mut i = 0;
-        // SAFETY: every access is below n (the caller's promise for `out`).
-        unsafe {
-            while i + L <= n {
+    pub(super) unsafe fn narrow(kind: ElemKind, x: &[f32], out: *mut u16) -> usize {
+        let done = x.len() / L * L;
+        for i in (0..done).step_by(L) {
+            // SAFETY: i + L <= x.len() (the caller's promise for `out`).
+            unsafe {
                 let w = _mm256_loadu_ps(x.as_ptr().add(i));
                 let h = if kind == ElemKind::F16 {
                     _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(w)
@@ -104,16 +106,9 @@ mod x86 {
                     f32_to_bf16(_mm256_castps_si256(w))
                 };
                 _mm_storeu_si128(out.add(i).cast(), h);
-                i += L;
-            }
-            for (j, &v) in x.iter().enumerate().skip(i) {
-                out.add(j).write(if kind == ElemKind::F16 {
-                    wavekit_core::element::f16::from_f32(v).to_bits()
-                } else {
-                    wavekit_core::element::bf16::from_f32(v).to_bits()
-                });
             }
         }
+        done
     }
 
     /// bf16 to f32: the bits moved up 16, a NaN's quiet bit set (as `half` does).
@@ -161,8 +156,8 @@ mod tests {
     use wavekit_core::element::{Element, bf16, f16};
 
     /// f32 values around every rounding case: all 2^16 bf16 patterns in the top half with
-    /// several bottom halves (below, at and above the halfway point), and the f16 range's
-    /// edges.
+    /// several bottom halves (below, at and above the halfway point), and a stride through all
+    /// 2^32 patterns (f16's rounding points among them).
     fn f32_cases() -> Vec<f32> {
         let mut v = Vec::new();
         for top in 0..=u16::MAX as u32 {
