@@ -87,11 +87,7 @@ fn float_min_max<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
         ElemKind::F16 | ElemKind::BF16 => {
             // SAFETY: as above, a 16-bit float and u16.
             let u = unsafe { std::slice::from_raw_parts(vals.as_ptr().cast::<u16>(), vals.len()) };
-            let inf = if T::KIND == ElemKind::F16 {
-                0x7c00
-            } else {
-                0x7f80
-            };
+            let inf = half_inf::<T>();
             // Through f32 and back: a NaN comes back quiet, as the f32 reduce of the widened
             // input gives it; any other value is unchanged.
             let v = T::from_bits(fold_u16(u, min, inf) as u64);
@@ -100,6 +96,60 @@ fn float_min_max<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
         _ => return None,
     };
     Some(T::from_bits(bits))
+}
+
+/// The element that Min (`min`) or Max selects from a non-empty chunk, on one thread: the
+/// extreme in the order above, or the chunk's first NaN (its own bits). argmin / argmax then
+/// look for its first position.
+pub(crate) fn chunk_extreme<T: Element>(c: &[T], min: bool) -> T {
+    /// The first NaN of the chunk: some element's bits past +inf in magnitude.
+    fn first_nan<U: Copy + Into<u64>>(c: &[U], abs: u64, inf: u64) -> u64 {
+        let nan = c.iter().find(|&&b| b.into() & abs > inf);
+        (*nan.expect("the fold saw a NaN")).into()
+    }
+    let bits = match T::KIND {
+        ElemKind::F32 => {
+            // SAFETY: T is f32 (its KIND says so): u32's size and alignment, every bit pattern
+            // valid, and the slice is only read.
+            let u = unsafe { std::slice::from_raw_parts(c.as_ptr().cast::<u32>(), c.len()) };
+            match chunk_u32(u, min) {
+                (_, true) => first_nan(u, u32::ABS as u64, u32::INF as u64),
+                (key, false) => key_of(key as u32) as u64,
+            }
+        }
+        ElemKind::F64 => {
+            // SAFETY: as above, f64 and u64.
+            let u = unsafe { std::slice::from_raw_parts(c.as_ptr().cast::<u64>(), c.len()) };
+            match chunk_u64(u, min) {
+                (_, true) => first_nan(u, u64::ABS, u64::INF),
+                (key, false) => key_of(key as u64),
+            }
+        }
+        ElemKind::F16 | ElemKind::BF16 => {
+            // SAFETY: as above, a 16-bit float and u16.
+            let u = unsafe { std::slice::from_raw_parts(c.as_ptr().cast::<u16>(), c.len()) };
+            let inf = half_inf::<T>();
+            match chunk_u16(u, min) {
+                (_, top) if top > inf => first_nan(u, 0x7fff, inf as u64),
+                (key, _) => key16(key as u16) as u64,
+            }
+        }
+        _ => {
+            let op = if min { ReduceOp::Min } else { ReduceOp::Max };
+            let id = T::identity(op);
+            return with_op!(T, op, |f| fold_ints(c, id, f));
+        }
+    };
+    T::from_bits(bits)
+}
+
+/// +inf of a 16-bit float type: magnitudes above it are NaNs.
+fn half_inf<T: Element>() -> u16 {
+    if T::KIND == ElemKind::F16 {
+        0x7c00
+    } else {
+        0x7f80
+    }
 }
 
 /// The 16-bit floats' key fold: the bits of the extreme element, or of the first NaN (`inf`

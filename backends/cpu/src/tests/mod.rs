@@ -2,6 +2,7 @@
 //! `wavekit_conformance::reference`, the one executable copy of docs/SEMANTICS.md, which shares
 //! no code with the backend (not even `Element::combine`).
 
+mod arg_reduce;
 mod atomics;
 mod chunked;
 mod collectives;
