@@ -134,10 +134,14 @@ pub(crate) fn chunk_extreme<T: Element>(c: &[T], min: bool) -> T {
                 (key, _) => key16(key as u16) as u64,
             }
         }
+        // Integers: their own min / max (only these two ops, not with_op!'s seven folds).
+        _ if min => {
+            let id = T::identity(ReduceOp::Min);
+            return fold_ints(c, id, |a, b| T::combine(ReduceOp::Min, a, b));
+        }
         _ => {
-            let op = if min { ReduceOp::Min } else { ReduceOp::Max };
-            let id = T::identity(op);
-            return with_op!(T, op, |f| fold_ints(c, id, f));
+            let id = T::identity(ReduceOp::Max);
+            return fold_ints(c, id, |a, b| T::combine(ReduceOp::Max, a, b));
         }
     };
     T::from_bits(bits)
