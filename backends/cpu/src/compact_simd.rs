@@ -91,7 +91,10 @@ mod x86 {
     ) -> usize {
         let (vectors, tail) = chunk.as_chunks::<L>();
         let mut n = 0;
-        for v in vectors {
+        for (j, v) in vectors.iter().enumerate() {
+            // Asked for ahead: the stores between the loads leave too few reads in flight for
+            // the hardware's prefetcher (1.3-1.5x on one core of the lent machine).
+            crate::memory::prefetch_at(chunk, j * L + crate::memory::READ_AHEAD / size_of::<T>());
             let mut m = 0usize;
             for (i, &x) in v.iter().enumerate() {
                 m |= (p(x) as usize) << i;

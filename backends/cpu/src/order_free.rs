@@ -11,6 +11,7 @@
 //! times slower than a read loop on 16 cores, BENCHMARKS.md "CPU").
 
 use super::combine::with_op;
+use super::memory;
 use crate::par;
 use wavekit_core::element::{ElemKind, Element};
 use wavekit_core::op::ReduceOp;
@@ -54,6 +55,13 @@ fn fold_ints_avx2<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T
 /// Eight independent accumulators, so the loop is vector-wide and not one long chain.
 #[inline(always)]
 fn fold_ints_body<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
+    let mut total = id;
+    memory::read_ahead(c, |p| total = f(total, fold_piece(p, id, f)));
+    total
+}
+
+#[inline(always)]
+fn fold_piece<T: Element>(c: &[T], id: T, f: impl Fn(T, T) -> T + Copy) -> T {
     let mut acc = [id; 8];
     let (rows, rest) = c.as_chunks::<8>();
     for row in rows {
@@ -174,13 +182,27 @@ fn fold_u16(bits: &[u16], min: bool, inf: u16) -> u16 {
     key16(key as u16)
 }
 
+/// (extreme key, largest magnitude) of one chunk, read a piece at a time
+/// (`memory::read_ahead`).
 fn chunk_u16(c: &[u16], min: bool) -> (i16, u16) {
-    #[cfg(target_arch = "x86_64")]
-    if crate::features::avx2() {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { chunk_u16_avx2(c, min) };
+    let mut all = (if min { i16::MAX } else { i16::MIN }, 0);
+    memory::read_ahead(c, |c| {
+        let (key, top) = piece(c, min);
+        all = (
+            if min { all.0.min(key) } else { all.0.max(key) },
+            all.1.max(top),
+        );
+    });
+    return all;
+
+    fn piece(c: &[u16], min: bool) -> (i16, u16) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::features::avx2() {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { chunk_u16_avx2(c, min) };
+        }
+        chunk_u16_body(c, min)
     }
-    chunk_u16_body(c, min)
 }
 
 /// The u16 key fold compiled with 256-bit vectors (16-bit min and max, 16 keys a vector).
@@ -232,13 +254,26 @@ macro_rules! key_fold {
             key_of(key as $u) as $u
         }
 
+        /// (extreme key, any NaN) of one chunk, read a piece at a time (`memory::read_ahead`).
         fn $chunk(c: &[$u], min: bool) -> ($i, bool) {
-            #[cfg(target_arch = "x86_64")]
-            if crate::features::avx2() {
-                // SAFETY: the CPU has AVX2, checked just above.
-                return unsafe { $chunk_avx2(c, min) };
+            let mut all = (if min { <$i>::MAX } else { <$i>::MIN }, false);
+            memory::read_ahead(c, |c| {
+                let (key, nan) = piece(c, min);
+                all = (
+                    if min { all.0.min(key) } else { all.0.max(key) },
+                    all.1 | nan,
+                );
+            });
+            return all;
+
+            fn piece(c: &[$u], min: bool) -> ($i, bool) {
+                #[cfg(target_arch = "x86_64")]
+                if crate::features::avx2() {
+                    // SAFETY: the CPU has AVX2, checked just above.
+                    return unsafe { $chunk_avx2(c, min) };
+                }
+                $chunk_body(c, min)
             }
-            $chunk_body(c, min)
         }
 
         /// (extreme key, any NaN) of one chunk; the two ops are separate loops so each is a

@@ -9,6 +9,7 @@ mod collectives;
 mod device_reduce;
 mod device_scan;
 mod lookback;
+mod memory;
 mod segmented_reduce;
 mod tile;
 mod warp;
