@@ -4,6 +4,7 @@
 //! elements to its ranges in input order, so every write is to a slice the chunk owns.
 
 use super::lookback::Disjoint;
+use super::memory;
 use crate::par;
 use wavekit_core::Predicate;
 use wavekit_core::element::Element;
@@ -11,16 +12,14 @@ use wavekit_core::element::Element;
 /// Elements per chunk: 64 K, enough work per rayon task.
 const CHUNK: usize = 1 << 16;
 
-/// The part of `x`: 0 when `first` holds, 1 when `second` (given) holds, else 2.
-#[inline]
-fn part<T: Element>(x: T, first: Predicate<T>, second: Option<Predicate<T>>) -> usize {
-    if first.test(x) {
-        0
-    } else if second.is_some_and(|s| s.test(x)) {
-        1
-    } else {
-        2
-    }
+/// Whether `x` is in part 0 (`first` holds) and whether in part 1 (`second`, given, holds and
+/// `first` does not). The loops below add these to counters and cursors held in registers: a
+/// count or cursor array indexed by the part made each element wait on the store of the one
+/// before in the same part (about 10 ns an element on one core).
+#[inline(always)]
+fn part<T: Element>(x: T, first: Predicate<T>, second: Option<Predicate<T>>) -> (bool, bool) {
+    let f = first.test(x);
+    (f, !f & second.is_some_and(|s| s.test(x)))
 }
 
 /// Partitions `input` into `out` (the same length); returns the sizes of the first two parts
@@ -35,11 +34,15 @@ pub(crate) fn partition<T: Element>(
     let n = input.len();
     // Pass 1: each chunk's count in each part.
     let counts: Vec<[usize; 3]> = par::map_chunks(input, CHUNK, 1, |_, c| {
-        let mut k = [0usize; 3];
-        for &x in c {
-            k[part(x, first, second)] += 1;
-        }
-        k
+        let (mut k0, mut k1) = (0, 0);
+        memory::read_ahead(c, |c| {
+            for &x in c {
+                let (p0, p1) = part(x, first, second);
+                k0 += p0 as usize;
+                k1 += p1 as usize;
+            }
+        });
+        [k0, k1, c.len() - k0 - k1]
     });
     let totals = counts
         .iter()
@@ -58,14 +61,25 @@ pub(crate) fn partition<T: Element>(
         // SAFETY: the scan gives chunk c the ranges s[p]..s[p] + k[p] of each part, which
         // no other chunk gets (the next chunk's start is s[p] + k[p]) and which the parts'
         // bases keep apart.
-        let parts = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) });
-        let mut at = [0usize; 3];
-        for &x in c {
-            let p = part(x, first, second);
-            parts[p][at[p]] = x;
-            at[p] += 1;
-        }
-        debug_assert_eq!(at, *k);
+        let [mut a, mut b, mut r] = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) }.as_mut_ptr());
+        memory::read_ahead(c, |c| {
+            for &x in c {
+                let (p0, p1) = part(x, first, second);
+                let to = if p0 {
+                    a
+                } else if p1 {
+                    b
+                } else {
+                    r
+                };
+                // SAFETY: pass 1 counted k[p] elements of this chunk in part p, and part p's
+                // range holds exactly k[p]: each cursor stays inside its part's range.
+                unsafe { to.write(x) };
+                a = a.wrapping_add(p0 as usize);
+                b = b.wrapping_add(p1 as usize);
+                r = r.wrapping_add(!(p0 | p1) as usize);
+            }
+        });
     });
     [totals[0], totals[1]]
 }

@@ -222,9 +222,7 @@ fn scatter<K: Element, V: Element>(
     let digit = Digit::new(spec, shift, bits);
     let counts: Vec<[usize; RADIX]> = par::map_chunks(src, chunk, 1, |_, c| {
         let mut h = [0usize; RADIX];
-        for &k in c {
-            h[digit.of(k)] += 1;
-        }
+        memory::read_ahead(c, |c| c.iter().for_each(|&k| h[digit.of(k)] += 1));
         h
     });
     // Digit-major offsets over the chunks: stability across chunks.
@@ -242,20 +240,23 @@ fn scatter<K: Element, V: Element>(
     par::chunks_mut(&mut offsets, 1, 1, |c, off| {
         let off = &mut off[0];
         let keys = par::chunk(src, chunk, c);
-        let base = c * chunk;
-        for (j, &k) in keys.iter().enumerate() {
-            let d = digit.of(k);
-            let slot = off[d];
-            off[d] += 1;
-            // SAFETY: the offsets give every (chunk, digit) its own range of slots below
-            // n (they partition 0..n), so no two writes anywhere in the pass share a slot,
-            // and both outputs hold n elements (asserted above).
-            unsafe {
-                *{ dk }.0.add(slot) = k;
-                if with_values {
-                    *{ dv }.0.add(slot) = value(base + j);
+        let mut i = c * chunk;
+        memory::read_ahead(keys, |keys| {
+            for &k in keys {
+                let d = digit.of(k);
+                let slot = off[d];
+                off[d] += 1;
+                // SAFETY: the offsets give every (chunk, digit) its own range of slots below
+                // n (they partition 0..n), so no two writes anywhere in the pass share a slot,
+                // and both outputs hold n elements (asserted above).
+                unsafe {
+                    *{ dk }.0.add(slot) = k;
+                    if with_values {
+                        *{ dv }.0.add(slot) = value(i);
+                    }
                 }
+                i += 1;
             }
-        }
+        });
     });
 }
