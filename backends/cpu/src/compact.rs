@@ -8,6 +8,7 @@
 use super::compact_simd;
 use super::lookback::{Disjoint, chained};
 use super::memory;
+use super::pred::with_pred;
 use super::scratch::Scratch;
 use crate::par;
 use std::mem::MaybeUninit;
@@ -17,44 +18,6 @@ use wavekit_core::element::Element;
 
 /// Elements per chunk (a power of two): 64 KiB of f32, whose gathered copy stays in L1/L2.
 const CHUNK: usize = 1 << 14;
-
-/// Runs `$body` with `$p` bound to a closure `T -> bool` for one fixed predicate, so the
-/// gathering loop is compiled once per predicate kind with the kind resolved outside it.
-macro_rules! with_pred {
-    ($pred:expr, |$p:ident| $body:expr) => {{
-        use Predicate as P;
-        match $pred {
-            P::Lt(v) => {
-                let $p = move |x: T| x < v;
-                $body
-            }
-            P::Le(v) => {
-                let $p = move |x: T| x <= v;
-                $body
-            }
-            P::Gt(v) => {
-                let $p = move |x: T| x > v;
-                $body
-            }
-            P::Ge(v) => {
-                let $p = move |x: T| x >= v;
-                $body
-            }
-            P::Eq(v) => {
-                let $p = move |x: T| x == v;
-                $body
-            }
-            P::Ne(v) => {
-                let $p = move |x: T| x != v;
-                $body
-            }
-            P::InRange(lo, hi) => {
-                let $p = move |x: T| lo <= x && x < hi;
-                $body
-            }
-        }
-    }};
-}
 
 /// Stable compaction of `input` into `out` (at least as long); returns how many were kept.
 pub(crate) fn stable<T: Element>(

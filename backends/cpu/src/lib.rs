@@ -41,6 +41,7 @@ mod order_free;
 mod order_free_simd;
 mod par;
 mod partition;
+mod pred;
 mod runs;
 mod scratch;
 mod segmented_reduce;

@@ -5,22 +5,13 @@
 
 use super::lookback::Disjoint;
 use super::memory;
+use super::pred::with_pred;
 use crate::par;
 use wavekit_core::Predicate;
 use wavekit_core::element::Element;
 
 /// Elements per chunk: 64 K, enough work per rayon task.
 const CHUNK: usize = 1 << 16;
-
-/// Whether `x` is in part 0 (`first` holds) and whether in part 1 (`second`, given, holds and
-/// `first` does not). The loops below add these to counters and cursors held in registers: a
-/// count or cursor array indexed by the part made each element wait on the store of the one
-/// before in the same part (about 10 ns an element on one core).
-#[inline(always)]
-fn part<T: Element>(x: T, first: Predicate<T>, second: Option<Predicate<T>>) -> (bool, bool) {
-    let f = first.test(x);
-    (f, !f & second.is_some_and(|s| s.test(x)))
-}
 
 /// Partitions `input` into `out` (the same length); returns the sizes of the first two parts
 /// (the second 0 without `second`).
@@ -31,13 +22,31 @@ pub(crate) fn partition<T: Element>(
     out: &mut [T],
 ) -> [usize; 2] {
     assert_eq!(out.len(), input.len(), "the output is the input's length");
+    match second {
+        None => with_pred!(first, |f| passes(input, out, move |x| (f(x), false))),
+        Some(s) => with_pred!(first, |f| passes(input, out, move |x| {
+            let p0 = f(x);
+            (p0, !p0 & s.test(x))
+        })),
+    }
+}
+
+/// The two passes, with `part(x)` = (whether `x` is in part 0, whether in part 1). The loops
+/// add these to counters and cursors held in registers: a count or cursor array indexed by the
+/// part made each element wait on the store of the one before in the same part (about 10 ns an
+/// element on one core).
+fn passes<T: Element>(
+    input: &[T],
+    out: &mut [T],
+    part: impl Fn(T) -> (bool, bool) + Copy + Sync,
+) -> [usize; 2] {
     let n = input.len();
     // Pass 1: each chunk's count in each part.
     let counts: Vec<[usize; 3]> = par::map_chunks(input, CHUNK, 1, |_, c| {
         let (mut k0, mut k1) = (0, 0);
         memory::read_ahead(c, |c| {
             for &x in c {
-                let (p0, p1) = part(x, first, second);
+                let (p0, p1) = part(x);
                 k0 += p0 as usize;
                 k1 += p1 as usize;
             }
@@ -64,7 +73,7 @@ pub(crate) fn partition<T: Element>(
         let [mut a, mut b, mut r] = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) }.as_mut_ptr());
         memory::read_ahead(c, |c| {
             for &x in c {
-                let (p0, p1) = part(x, first, second);
+                let (p0, p1) = part(x);
                 let to = if p0 {
                     a
                 } else if p1 {
