@@ -70,7 +70,8 @@ fn passes<T: Element>(
         // SAFETY: the scan gives chunk c the ranges s[p]..s[p] + k[p] of each part, which
         // no other chunk gets (the next chunk's start is s[p] + k[p]) and which the parts'
         // bases keep apart.
-        let [mut a, mut b, mut r] = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) }.as_mut_ptr());
+        let starts = [0, 1, 2].map(|p| unsafe { dst.part(s[p], k[p]) }.as_mut_ptr());
+        let [mut a, mut b, mut r] = starts;
         memory::read_ahead(c, |c| {
             for &x in c {
                 let (p0, p1) = part(x);
@@ -89,6 +90,8 @@ fn passes<T: Element>(
                 r = r.wrapping_add(!(p0 | p1) as usize);
             }
         });
+        let ends = [0, 1, 2].map(|p| starts[p].wrapping_add(k[p]));
+        debug_assert_eq!([a, b, r], ends, "every part's range filled exactly");
     });
     [totals[0], totals[1]]
 }
