@@ -110,13 +110,13 @@ pub(crate) const READ_AHEAD: usize = 4 << 10;
 /// the piece `READ_AHEAD` bytes beyond it: the shape for loops that read large inputs once.
 #[inline(always)]
 pub(crate) fn read_ahead<T>(s: &[T], mut f: impl FnMut(&[T])) {
-    let piece = (READ_PIECE / size_of::<T>().max(1)).max(1);
-    let ahead = READ_AHEAD / size_of::<T>().max(1);
+    let size = size_of::<T>().max(1);
+    let piece = (READ_PIECE / size).max(1);
     for (i, p) in s.chunks(piece).enumerate() {
-        let at = i * piece + ahead;
+        let at = i * piece + READ_AHEAD / size;
         if at < s.len() {
             for line in (0..READ_PIECE).step_by(64) {
-                prefetch_at(s, at + line / size_of::<T>().max(1));
+                prefetch_at(s, at + line / size);
             }
         }
         f(p);

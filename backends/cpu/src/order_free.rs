@@ -164,15 +164,20 @@ fn half_inf<T: Element>() -> u16 {
     }
 }
 
+/// Two (extreme key, NaN evidence) results of a Min or Max key fold, of pieces or chunks, as
+/// one: the smaller or larger key, and the larger evidence (the largest magnitude, or whether
+/// either saw a NaN).
+fn merge<K: Ord, N: Ord>(min: bool, a: (K, N), b: (K, N)) -> (K, N) {
+    (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1.max(b.1))
+}
+
 /// The 16-bit floats' key fold: the bits of the extreme element, or of the first NaN (`inf`
 /// is the type's +inf; magnitudes above it are NaNs).
 fn fold_u16(bits: &[u16], min: bool, inf: u16) -> u16 {
     let start = if min { i16::MAX } else { i16::MIN };
     let (key, top) = par::map_chunks(bits, CHUNK, 1, |_, c| chunk_u16(c, min))
         .into_iter()
-        .fold((start, 0), |a, b| {
-            (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1.max(b.1))
-        });
+        .fold((start, 0), |a, b| merge(min, a, b));
     if top > inf {
         return *bits
             .iter()
@@ -186,13 +191,7 @@ fn fold_u16(bits: &[u16], min: bool, inf: u16) -> u16 {
 /// (`memory::read_ahead`).
 fn chunk_u16(c: &[u16], min: bool) -> (i16, u16) {
     let mut all = (if min { i16::MAX } else { i16::MIN }, 0);
-    memory::read_ahead(c, |c| {
-        let (key, top) = piece(c, min);
-        all = (
-            if min { all.0.min(key) } else { all.0.max(key) },
-            all.1.max(top),
-        );
-    });
+    memory::read_ahead(c, |c| all = merge(min, all, piece(c, min)));
     return all;
 
     fn piece(c: &[u16], min: bool) -> (i16, u16) {
@@ -244,7 +243,7 @@ macro_rules! key_fold {
             let (key, nan) = par::map_chunks(bits, CHUNK, 1, |_, c| $chunk(c, min))
                 .into_iter()
                 .fold((if min { <$i>::MAX } else { <$i>::MIN }, false), |a, b| {
-                    (if min { a.0.min(b.0) } else { a.0.max(b.0) }, a.1 | b.1)
+                    merge(min, a, b)
                 });
             if nan {
                 let first = bits.iter().find(|&&b| b & <$u>::ABS > <$u>::INF);
@@ -257,13 +256,7 @@ macro_rules! key_fold {
         /// (extreme key, any NaN) of one chunk, read a piece at a time (`memory::read_ahead`).
         fn $chunk(c: &[$u], min: bool) -> ($i, bool) {
             let mut all = (if min { <$i>::MAX } else { <$i>::MIN }, false);
-            memory::read_ahead(c, |c| {
-                let (key, nan) = piece(c, min);
-                all = (
-                    if min { all.0.min(key) } else { all.0.max(key) },
-                    all.1 | nan,
-                );
-            });
+            memory::read_ahead(c, |c| all = merge(min, all, piece(c, min)));
             return all;
 
             fn piece(c: &[$u], min: bool) -> ($i, bool) {
