@@ -10,8 +10,8 @@
 use super::combine::with_op;
 use super::device_scan_int_simd;
 use super::device_scan_simd;
-use super::device_scan_tile::{self, TILES_PER_CHUNK};
-use super::lookback::{Disjoint, chained};
+use super::device_scan_tile::{self, KEPT, TILES_PER_CHUNK};
+use super::lookback::{Disjoint, chained, workers};
 use super::memory;
 use super::order_free::fold_ints;
 use super::scratch::Scratch;
@@ -25,12 +25,14 @@ const CHUNK_BYTES: usize = 1 << 18;
 /// Elements of an integer chunk scanned between two prefetches of the next chunk's input.
 const PIECE: usize = 1 << 12;
 
-/// `out` (as long as `input`, which is not empty) gets the scan of `input`.
+/// `out` (as long as `input`, which is not empty) gets the scan of `input`; `wide` holds the
+/// workers' buffers.
 pub(crate) fn device<T: Element>(
     input: &[T],
     out: &mut [T],
     op: ReduceOp,
     kind: ScanKind,
+    wide: &Scratch,
     scratch: &Scratch,
 ) {
     debug_assert_eq!(input.len(), out.len());
@@ -43,59 +45,57 @@ pub(crate) fn device<T: Element>(
     };
     let stream = memory::streams::<T>(input.len());
     let out = Disjoint::new(out);
-    with_op!(T, op, |f| chained(
-        input.len().div_ceil(chunk),
-        scratch,
-        // An integer piece is scanned into the worker's buffer when the output is streamed.
-        || vec![
-            id;
-            if stream && !T::KIND.is_float() {
-                PIECE
-            } else {
-                0
-            }
-        ],
-        |buf, c, link| {
-            let part = |c: usize| crate::par::chunk(input, chunk, c);
-            let x = part(c);
-            let ahead = link.next().map_or(&[][..], part);
-            // SAFETY: chunk c writes exactly its own elements of the output.
-            let o = unsafe { out.part(c * chunk, x.len()) };
-            if T::KIND.is_float() {
-                // The vector kernels where the CPU, type and op have one; else the portable.
-                if !device_scan_simd::chunk(x, o, ahead, link, exclusive, stream, op) {
-                    device_scan_tile::chunk(x, o, ahead, link, exclusive, stream, op, f);
-                }
-            } else {
-                // The total first, while the predecessor may still be working: only the
-                // publish waits for it.
-                let total = fold_ints(x, id, f);
-                let mut carry = link.wait().map_or(id, T::from_bits);
-                link.publish(f(carry, total).to_bits());
-                for (i, (x, o)) in x.chunks(PIECE).zip(o.chunks_mut(PIECE)).enumerate() {
-                    memory::prefetch(
-                        ahead
-                            .get(i * PIECE..)
-                            .map_or(&[][..], |a| &a[..a.len().min(PIECE)]),
-                    );
-                    let scan = |o: &mut [T]| {
-                        device_scan_int_simd::sum(x, o, carry, exclusive, op)
-                            .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f))
-                    };
-                    if stream {
-                        let b = &mut buf[..x.len()];
-                        carry = scan(b);
-                        memory::stream_copy(o, b);
-                    } else {
-                        carry = scan(o);
+    let chunks = input.len().div_ceil(chunk);
+    // A float chunk keeps its tiles' running folds in the worker's buffer; an integer piece is
+    // scanned into it when the output is streamed.
+    let buffer = if T::KIND.is_float() { KEPT } else { PIECE };
+    wide.with_buffers::<T, _>(workers(chunks), buffer, |bufs| {
+        with_op!(T, op, |f| chained(
+            chunks,
+            scratch,
+            || bufs.take(),
+            |buf, c, link| {
+                let part = |c: usize| crate::par::chunk(input, chunk, c);
+                let x = part(c);
+                let ahead = link.next().map_or(&[][..], part);
+                // SAFETY: chunk c writes exactly its own elements of the output.
+                let o = unsafe { out.part(c * chunk, x.len()) };
+                if T::KIND.is_float() {
+                    // The vector kernels where the CPU, type and op have one; else the portable.
+                    if !device_scan_simd::chunk(x, o, buf, ahead, link, exclusive, stream, op) {
+                        device_scan_tile::chunk(x, o, buf, ahead, link, exclusive, stream, op, f);
+                    }
+                } else {
+                    // The total first, while the predecessor may still be working: only the
+                    // publish waits for it.
+                    let total = fold_ints(x, id, f);
+                    let mut carry = link.wait().map_or(id, T::from_bits);
+                    link.publish(f(carry, total).to_bits());
+                    for (i, (x, o)) in x.chunks(PIECE).zip(o.chunks_mut(PIECE)).enumerate() {
+                        memory::prefetch(
+                            ahead
+                                .get(i * PIECE..)
+                                .map_or(&[][..], |a| &a[..a.len().min(PIECE)]),
+                        );
+                        let scan = |o: &mut [T]| {
+                            device_scan_int_simd::sum(x, o, carry, exclusive, op)
+                                .unwrap_or_else(|| left_to_right(x, o, carry, exclusive, f))
+                        };
+                        if stream {
+                            let b = &mut buf[..x.len()];
+                            carry = scan(b);
+                            memory::stream_copy(o, b);
+                        } else {
+                            carry = scan(o);
+                        }
                     }
                 }
+                if stream {
+                    memory::stream_fence();
+                }
             }
-            if stream {
-                memory::stream_fence();
-            }
-        }
-    ));
+        ))
+    });
 }
 
 /// The scan of `x` from `carry`, one element after another; returns the carry after `x`.

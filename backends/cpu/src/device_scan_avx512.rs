@@ -96,34 +96,40 @@ pub(crate) mod x86 {
             O::s(a, b)
         }
 
+        /// Keeps block m's s_k, item-major, as the 16 vectors from `kept[256 m]` on.
         #[inline(always)]
-        fn totals(&self, tile: &[f32]) -> PerThread<f32> {
-            assert_eq!(tile.len(), SCAN_TILE);
+        fn totals(&self, tile: &[f32], kept: &mut [f32]) -> PerThread<f32> {
+            assert!(tile.len() == SCAN_TILE && kept.len() == SCAN_TILE);
             let mut totals = [[0.0; GROUPS]; GROUP];
             let flat = totals.as_mut_ptr().cast::<f32>();
             for m in 0..GROUP / 2 {
-                // SAFETY: the tile is whole (asserted above).
-                let v = unsafe { load(tile.as_ptr(), m) };
-                let s = v[1..].iter().fold(v[0], |s, &x| O::v(s, x));
-                // SAFETY: threads 2m and 2m + 1 of every group: 16 values inside `totals`.
-                unsafe { s.store(flat.add(2 * m * GROUPS)) };
-            }
-            totals
-        }
-
-        #[inline(always)]
-        fn scan(&self, tile: &[f32], prefixes: &PerThread<f32>, x: Option<f32>, out: &mut [f32]) {
-            assert!(tile.len() == SCAN_TILE && out.len() == SCAN_TILE);
-            let x = x.map(<__m512 as Raw>::splat);
-            let flat = prefixes.as_ptr().cast::<f32>();
-            for m in 0..GROUP / 2 {
-                // SAFETY: as in `totals`.
-                let p = unsafe { <__m512 as Raw>::load(flat.add(2 * m * GROUPS)) };
                 // SAFETY: the tile is whole (asserted above).
                 let mut v = unsafe { load(tile.as_ptr(), m) };
                 for k in 1..B {
                     v[k] = O::v(v[k - 1], v[k]);
                 }
+                for (k, v) in v.iter().enumerate() {
+                    // SAFETY: block m's 256 values lie inside the whole `kept` (asserted).
+                    unsafe { v.store(kept.as_mut_ptr().add(B * (B * m + k))) };
+                }
+                // SAFETY: threads 2m and 2m + 1 of every group: 16 values inside `totals`.
+                unsafe { v[B - 1].store(flat.add(2 * m * GROUPS)) };
+            }
+            totals
+        }
+
+        #[inline(always)]
+        fn scan(&self, kept: &[f32], prefixes: &PerThread<f32>, x: Option<f32>, out: &mut [f32]) {
+            assert!(kept.len() == SCAN_TILE && out.len() == SCAN_TILE);
+            let x = x.map(<__m512 as Raw>::splat);
+            let flat = prefixes.as_ptr().cast::<f32>();
+            for m in 0..GROUP / 2 {
+                // SAFETY: as in `totals`.
+                let p = unsafe { <__m512 as Raw>::load(flat.add(2 * m * GROUPS)) };
+                // SAFETY: block m's s_k as `totals` kept them, inside the whole `kept`.
+                let mut v: [__m512; B] = std::array::from_fn(|k| unsafe {
+                    <__m512 as Raw>::load(kept.as_ptr().add(B * (B * m + k)))
+                });
                 match x {
                     Some(x) => v.iter_mut().for_each(|v| *v = O::v(x, O::v(p, *v))),
                     None => v.iter_mut().for_each(|v| *v = O::v(p, *v)),
@@ -143,6 +149,7 @@ pub(crate) mod x86 {
     pub(crate) unsafe fn chunk<O: Op<__m512>>(
         x: &[f32],
         out: &mut [f32],
+        kept: &mut [f32],
         ahead: &[f32],
         link: &mut Link,
         exclusive: bool,
@@ -153,6 +160,7 @@ pub(crate) mod x86 {
             &k,
             x,
             out,
+            kept,
             ahead,
             link,
             exclusive,

@@ -7,12 +7,11 @@
 
 use super::combine::with_op;
 use super::device_scan_simd;
-use super::device_scan_tile::{self, TILES_PER_CHUNK};
+use super::device_scan_tile::{self, KEPT, TILES_PER_CHUNK};
 use super::half_simd::{narrow, widen};
-use super::lookback::{Disjoint, chained};
+use super::lookback::{Disjoint, chained, workers};
 use super::memory;
 use super::scratch::Scratch;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::SCAN_TILE;
 use wavekit_core::element::Element;
@@ -33,31 +32,25 @@ pub(crate) fn device<T: Element>(
     debug_assert_eq!(input.len(), out.len());
     let exclusive = kind == ScanKind::Exclusive;
     let chunks = input.len().div_ceil(CHUNK);
-    // `chained` starts at most this many workers, each calling `init` once.
-    let workers = rayon::current_num_threads().min(chunks).max(1);
     let stream = memory::streams::<T>(input.len());
     let out = Disjoint::new(out);
-    wide.with::<T::Acc, _>(workers * 2 * CHUNK, |bufs| {
-        let bufs = Disjoint::new(bufs);
-        let taken = AtomicUsize::new(0);
+    wide.with_buffers::<T::Acc, _>(workers(chunks), 2 * CHUNK + KEPT, |bufs| {
         with_op!(T::Acc, op, |f| chained(
             chunks,
             scratch,
             || {
-                let w = taken.fetch_add(1, Ordering::Relaxed);
-                assert!(w < workers, "more workers than buffers");
-                // SAFETY: each worker takes its own index, so its two buffers overlap no other.
-                let (x, y) = unsafe { bufs.part(2 * w * CHUNK, 2 * CHUNK) }.split_at_mut(CHUNK);
-                (x, y, [T::from_bits(0); SCAN_TILE])
+                let (x, rest) = bufs.take().split_at_mut(CHUNK);
+                let (y, kept) = rest.split_at_mut(CHUNK);
+                (x, y, kept, [T::from_bits(0); SCAN_TILE])
             },
-            |(wx, wo, narrowed), c, link| {
+            |(wx, wo, kept, narrowed), c, link| {
                 let x = crate::par::chunk(input, CHUNK, c);
                 let (wx, wo) = (&mut wx[..x.len()], &mut wo[..x.len()]);
                 widen(x, wx);
                 // The kernels fetch no input ahead (it is 16-bit): the rounding loop below
                 // does.
-                if !device_scan_simd::chunk(wx, wo, &[], link, exclusive, false, op) {
-                    device_scan_tile::chunk(wx, wo, &[], link, exclusive, false, op, f);
+                if !device_scan_simd::chunk(wx, wo, kept, &[], link, exclusive, false, op) {
+                    device_scan_tile::chunk(wx, wo, kept, &[], link, exclusive, false, op, f);
                 }
                 let ahead = link
                     .next()

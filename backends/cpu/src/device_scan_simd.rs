@@ -9,11 +9,13 @@ use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
 /// Scans the chunk with a vector kernel (AVX-512 where the CPU, type and op have one, else
-/// AVX2) and returns true, or returns false where none applies (another CPU, another type or
-/// op), leaving the chunk untouched.
+/// AVX2) through `kept` (`device_scan_tile::KEPT` elements) and returns true, or returns false
+/// where none applies (another CPU, another type or op), leaving the chunk untouched.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk<T: Element>(
     x: &[T],
     out: &mut [T],
+    kept: &mut [T],
     ahead: &[T],
     link: &mut Link,
     exclusive: bool,
@@ -24,16 +26,19 @@ pub(crate) fn chunk<T: Element>(
     if crate::features::avx512() && T::KIND == wavekit_core::element::ElemKind::F32 {
         use super::device_scan_avx512::x86::chunk as avx512;
         use super::vector::{Add, Mul, cast, cast_mut};
-        let (x, out, ahead) = (
-            // SAFETY (these three and both arms below): T is f32, and the CPU has AVX-512F
+        let (x, out, kept, ahead) = (
+            // SAFETY (these four and both arms below): T is f32, and the CPU has AVX-512F
             // (both checked above).
             unsafe { cast(x) },
             unsafe { cast_mut(out) },
+            unsafe { cast_mut(kept) },
             unsafe { cast(ahead) },
         );
         match op {
-            ReduceOp::Sum => unsafe { avx512::<Add>(x, out, ahead, link, exclusive, stream) },
-            ReduceOp::Product => unsafe { avx512::<Mul>(x, out, ahead, link, exclusive, stream) },
+            ReduceOp::Sum => unsafe { avx512::<Add>(x, out, kept, ahead, link, exclusive, stream) },
+            ReduceOp::Product => unsafe {
+                avx512::<Mul>(x, out, kept, ahead, link, exclusive, stream)
+            },
             _ => return false,
         }
         return true;
@@ -44,11 +49,19 @@ pub(crate) fn chunk<T: Element>(
         // SAFETY: the CPU has AVX2 (checked above), and each arm views T as the type its KIND
         // names, which T is.
         return with_float_op!(T, op, |R, O| unsafe {
-            x86::chunk::<R, O>(cast(x), cast_mut(out), cast(ahead), link, exclusive, stream)
+            x86::chunk::<R, O>(
+                cast(x),
+                cast_mut(out),
+                cast_mut(kept),
+                cast(ahead),
+                link,
+                exclusive,
+                stream,
+            )
         })
         .is_some();
     }
-    let _ = (x, out, ahead, link, exclusive, stream, op);
+    let _ = (x, out, kept, ahead, link, exclusive, stream, op);
     false
 }
 
@@ -197,23 +210,29 @@ mod x86 {
             O::s(a, b)
         }
 
+        /// Keeps block `(lane, b)`'s s_k, item-major, as the 16 vectors from `kept[16 L n]`
+        /// on, n the block's place in the loops' order.
         #[inline(always)]
-        fn totals(&self, tile: &[R::E]) -> PerThread<R::E> {
-            assert_eq!(tile.len(), SCAN_TILE);
+        fn totals(&self, tile: &[R::E], kept: &mut [R::E]) -> PerThread<R::E> {
+            assert!(tile.len() == SCAN_TILE && kept.len() == SCAN_TILE);
             let mut totals = [[tile[0]; GROUPS]; GROUP];
+            let mut slot = kept.as_mut_ptr();
             for (lane, a) in totals.iter_mut().enumerate() {
                 for (b, a) in a.chunks_exact_mut(R::L).enumerate() {
                     let rows = rows::<R>(lane, b);
-                    // SAFETY: every row is a thread of the full tile (asserted above), 16 items.
-                    let v = unsafe { R::load_half(tile.as_ptr(), &rows, 0) };
-                    let mut s = v[0];
-                    for &x in &v[1..] {
-                        s = O::v(s, x);
-                    }
-                    // SAFETY: as above.
-                    let v = unsafe { R::load_half(tile.as_ptr(), &rows, 1) };
-                    for x in v {
-                        s = O::v(s, x);
+                    let mut s = R::splat(tile[0]);
+                    for h in 0..ITEMS / HALF {
+                        // SAFETY: every row is a thread of the full tile (asserted above).
+                        let v = unsafe { R::load_half(tile.as_ptr(), &rows, h) };
+                        for (k, x) in v.into_iter().enumerate() {
+                            s = if h == 0 && k == 0 { x } else { O::v(s, x) };
+                            // SAFETY: the blocks' 16 L values each fill the whole `kept`
+                            // (asserted above) once, in order.
+                            unsafe {
+                                s.store(slot);
+                                slot = slot.add(R::L);
+                            }
+                        }
                     }
                     // SAFETY: `a` holds L values.
                     unsafe { s.store(a.as_mut_ptr()) };
@@ -225,29 +244,26 @@ mod x86 {
         #[inline(always)]
         fn scan(
             &self,
-            tile: &[R::E],
+            kept: &[R::E],
             prefixes: &PerThread<R::E>,
             x: Option<R::E>,
             out: &mut [R::E],
         ) {
-            assert!(tile.len() == SCAN_TILE && out.len() == SCAN_TILE);
+            assert!(kept.len() == SCAN_TILE && out.len() == SCAN_TILE);
             let x = x.map(R::splat);
+            let mut slot = kept.as_ptr();
             for (lane, p) in prefixes.iter().enumerate() {
                 for (b, p) in p.chunks_exact(R::L).enumerate() {
                     let rows = rows::<R>(lane, b);
                     // SAFETY: `p` holds L values.
                     let p = unsafe { R::load(p.as_ptr()) };
-                    let mut s = p;
                     for h in 0..ITEMS / HALF {
-                        // SAFETY: every row is a thread of the full tile (asserted above).
-                        let mut v = unsafe { R::load_half(tile.as_ptr(), &rows, h) };
-                        if h > 0 {
-                            v[0] = O::v(s, v[0]);
-                        }
-                        for k in 1..HALF {
-                            v[k] = O::v(v[k - 1], v[k]);
-                        }
-                        s = v[HALF - 1];
+                        // SAFETY: the blocks' s_k as `totals` kept them, in the same order.
+                        let mut v: [R; HALF] = std::array::from_fn(|_| unsafe {
+                            let v = R::load(slot);
+                            slot = slot.add(R::L);
+                            v
+                        });
                         match x {
                             Some(x) => v.iter_mut().for_each(|v| *v = O::v(x, O::v(p, *v))),
                             None => v.iter_mut().for_each(|v| *v = O::v(p, *v)),
@@ -266,6 +282,7 @@ mod x86 {
     pub(crate) unsafe fn chunk<R: Halves, O: Op<R>>(
         x: &[R::E],
         out: &mut [R::E],
+        kept: &mut [R::E],
         ahead: &[R::E],
         link: &mut Link,
         exclusive: bool,
@@ -276,6 +293,7 @@ mod x86 {
             &k,
             x,
             out,
+            kept,
             ahead,
             link,
             exclusive,

@@ -1,11 +1,13 @@
 //! The canonical scan of one chunk of whole tiles (docs/SEMANTICS.md, "Device scan"), for ops
 //! whose result depends on the association: every float op.
 //!
-//! Pass 1 reads the chunk from memory and keeps, per tile, the 256 thread prefixes P_t and the
-//! aggregate A; the chunk then takes the inclusive prefix of the tile before it from the
-//! look-back and folds its aggregates into it left to right (step 5, X_i = op(X_{i-1},
-//! A_{i-1})), publishing the last; pass 2 re-reads the chunk from cache and writes
-//! `op(X_i, op(P_t, s_k))`.
+//! Pass 1 reads the chunk from memory and keeps, per tile, the threads' running folds s_k (in
+//! the worker's `kept` buffer, in whatever layout the kernel reads fastest), the 256 thread
+//! prefixes P_t and the aggregate A; the chunk then takes the inclusive prefix of the tile
+//! before it from the look-back and folds its aggregates into it left to right (step 5, X_i =
+//! op(X_{i-1}, A_{i-1})), publishing the last; pass 2 reads the kept s_k from cache and writes
+//! `op(X_i, op(P_t, s_k))`. Keeping s_k spares pass 2 the fold and, for the vector kernels,
+//! the transpose that brought the items into thread order.
 //!
 //! Per-thread values are held with thread `32 g + lane` at `[lane][g]`, so the Kogge-Stone
 //! scans within the groups run over `lane` on all 8 groups at once, and a kernel can fold a
@@ -32,21 +34,26 @@ pub(crate) type PerThread<T> = [[T; GROUPS]; GROUP];
 /// The per-tile work of the scan; `op` is the scalar combine.
 pub(crate) trait TileKernel<T: Element> {
     fn op(&self, a: T, b: T) -> T;
-    /// a_t = s_15 of every thread of a full tile: its 16 items folded in order.
-    fn totals(&self, tile: &[T]) -> PerThread<T>;
+    /// a_t = s_15 of every thread of a full tile: its 16 items folded in order; every s_k is
+    /// left in `kept` (a tile long) for `scan`, in the kernel's own layout.
+    fn totals(&self, tile: &[T], kept: &mut [T]) -> PerThread<T>;
     /// `out[e] = op(X, L_e)` over a full tile (or `L_e` when `x` is None), with
-    /// `L_e = op(P_t, s_k)`.
-    fn scan(&self, tile: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]);
+    /// `L_e = op(P_t, s_k)` and s_k from `kept` as `totals` left it.
+    fn scan(&self, kept: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]);
 }
 
+/// Elements of the `kept` buffer `chunk` and `chunk_with` take: one chunk of tiles.
+pub(crate) const KEPT: usize = TILES_PER_CHUNK * SCAN_TILE;
+
 /// Scans chunk `x` (whole tiles but for the input's last) with the portable kernel into `out`
-/// (as long as `x`). For an exclusive scan `out[0]` is the incoming prefix (the identity in
+/// (as long as `x`), through `kept` (`KEPT` elements of the worker's). For an exclusive scan `out[0]` is the incoming prefix (the identity in
 /// chunk 0) and `out[e + 1]` the inclusive value of element e, the chunk's last inclusive value
 /// being its successor's `out[0]`. `stream`: write `out` with non-temporal stores (`memory::stream_copy`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk<T: Element>(
     x: &[T],
     out: &mut [T],
+    kept: &mut [T],
     ahead: &[T],
     link: &mut Link,
     exclusive: bool,
@@ -59,6 +66,7 @@ pub(crate) fn chunk<T: Element>(
         &Portable(f),
         x,
         out,
+        kept,
         ahead,
         link,
         exclusive,
@@ -67,8 +75,9 @@ pub(crate) fn chunk<T: Element>(
     );
 }
 
-/// The chunk's two passes around the look-back, with the tiles worked by `k`; `ahead` (the
-/// input of the worker's next chunk) is fetched into cache during pass 2. `stream`: each tile
+/// The chunk's two passes around the look-back, with the tiles worked by `k` and their s_k
+/// kept in `kept` (a tile for each of the chunk's tiles); `ahead` (the input of the worker's
+/// next chunk) is fetched into cache during pass 2. `stream`: each tile
 /// is scanned into a local buffer and streamed out (`memory::stream_copy`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -76,6 +85,7 @@ pub(crate) fn chunk_with<T: Element>(
     k: &impl TileKernel<T>,
     x: &[T],
     out: &mut [T],
+    kept: &mut [T],
     ahead: &[T],
     link: &mut Link,
     exclusive: bool,
@@ -83,12 +93,13 @@ pub(crate) fn chunk_with<T: Element>(
     id: T,
 ) {
     let tiles = x.len().div_ceil(SCAN_TILE);
+    let kept = &mut kept[..tiles * SCAN_TILE];
     let mut prefixes = [[[id; GROUPS]; GROUP]; TILES_PER_CHUNK];
     let mut aggregates = [id; TILES_PER_CHUNK];
     for i in 0..tiles {
         let mut padded = None;
         let tile = full_tile(x, i, id, &mut padded);
-        let totals = k.totals(tile);
+        let totals = k.totals(tile, &mut kept[i * SCAN_TILE..][..SCAN_TILE]);
         prefixes[i] = thread_prefixes(&totals, id, |a, b| k.op(a, b));
         // A = L_last = op(P_255, s_15 of thread 255).
         aggregates[i] = k.op(
@@ -106,8 +117,7 @@ pub(crate) fn chunk_with<T: Element>(
     link.publish(carry.expect("a chunk has a tile").to_bits());
     let mut local = None;
     for i in 0..tiles {
-        let mut padded = None;
-        let tile = full_tile(x, i, id, &mut padded);
+        let s = &kept[i * SCAN_TILE..][..SCAN_TILE];
         let start = i * SCAN_TILE;
         let end = x.len().min(start + SCAN_TILE);
         memory::prefetch(ahead.get(start..ahead.len().min(end)).unwrap_or_default());
@@ -115,26 +125,21 @@ pub(crate) fn chunk_with<T: Element>(
         let before = tile_prefix[i].unwrap_or(id);
         if end - start == SCAN_TILE && !stream {
             if !exclusive {
-                k.scan(tile, &prefixes[i], tile_prefix[i], &mut out[start..end]);
+                k.scan(s, &prefixes[i], tile_prefix[i], &mut out[start..end]);
                 continue;
             }
             if end < x.len() {
                 // Shifted by one: the tile's last inclusive value lands on the next tile's
                 // first slot, which is X_{i+1}, the value that tile writes there too.
                 out[start] = before;
-                k.scan(
-                    tile,
-                    &prefixes[i],
-                    tile_prefix[i],
-                    &mut out[start + 1..=end],
-                );
+                k.scan(s, &prefixes[i], tile_prefix[i], &mut out[start + 1..=end]);
                 continue;
             }
         }
         // A short tile, the chunk's last with an exclusive scan (its last inclusive value
         // belongs to the next chunk), or a streamed output: through a buffer.
         let local = local.get_or_insert([id; SCAN_TILE]);
-        k.scan(tile, &prefixes[i], tile_prefix[i], local);
+        k.scan(s, &prefixes[i], tile_prefix[i], local);
         let o = &mut out[start..end];
         let n = o.len();
         let (o, l) = if exclusive {
@@ -217,27 +222,29 @@ impl<T: Element, F: Fn(T, T) -> T + Copy> TileKernel<T> for Portable<F> {
         (self.0)(a, b)
     }
 
-    fn totals(&self, tile: &[T]) -> PerThread<T> {
+    /// Keeps s_k where item k lies.
+    fn totals(&self, tile: &[T], kept: &mut [T]) -> PerThread<T> {
         let mut totals = [[tile[0]; GROUPS]; GROUP];
         for (lane, a) in totals.iter_mut().enumerate() {
             for (g, a) in a.iter_mut().enumerate() {
-                let items = &tile[ITEMS * (GROUP * g + lane)..][..ITEMS];
-                *a = items[1..].iter().fold(items[0], |s, &x| self.op(s, x));
+                let at = ITEMS * (GROUP * g + lane);
+                let (items, s) = (&tile[at..][..ITEMS], &mut kept[at..][..ITEMS]);
+                s[0] = items[0];
+                for k in 1..ITEMS {
+                    s[k] = self.op(s[k - 1], items[k]);
+                }
+                *a = s[ITEMS - 1];
             }
         }
         totals
     }
 
-    fn scan(&self, tile: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]) {
+    fn scan(&self, kept: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]) {
         for (lane, p) in prefixes.iter().enumerate() {
             for (g, &p) in p.iter().enumerate() {
                 let at = ITEMS * (GROUP * g + lane);
-                let mut s = tile[at];
                 for k in 0..ITEMS {
-                    if k > 0 {
-                        s = self.op(s, tile[at + k]);
-                    }
-                    let l = self.op(p, s);
+                    let l = self.op(p, kept[at + k]);
                     out[at + k] = x.map_or(l, |x| self.op(x, l));
                 }
             }

@@ -81,7 +81,8 @@ use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
 pub struct CpuBackend {
     width: WarpWidth,
     scratch: Scratch,
-    /// The 16-bit floats' inputs and results widened to f32 (half.rs).
+    /// The workers' buffers of the scans (the 16-bit floats' inputs and results widened to
+    /// f32, the float tiles' running folds) and of the half reduce (half.rs).
     wide: Scratch,
 }
 
@@ -380,7 +381,7 @@ impl RawBackend for CpuBackend {
         if T::KIND.is_half() {
             device_scan_half::device(input, out, op, kind, &self.wide, &self.scratch);
         } else {
-            device_scan::device(input, out, op, kind, &self.scratch);
+            device_scan::device(input, out, op, kind, &self.wide, &self.scratch);
         }
         Ok(())
     }

@@ -74,6 +74,12 @@ impl Drop for Link<'_> {
     }
 }
 
+/// How many workers `chained` starts for `chunks` chunks (each calling its `init` once): at
+/// least one.
+pub(crate) fn workers(chunks: usize) -> usize {
+    rayon::current_num_threads().min(chunks).max(1)
+}
+
 /// Runs `work(state, chunk, link)` for chunks `0..chunks` on every rayon thread, chunks taken
 /// in increasing order, `state` made by `init` once per worker; each chunk must `publish`
 /// through its link exactly once. A worker only waits on a chunk another worker took earlier
@@ -115,7 +121,7 @@ pub(crate) fn chained<S>(
                 work(&mut state, link.index, &mut link);
             }
         };
-        let workers = rayon::current_num_threads().min(chunks);
+        let workers = workers(chunks);
         if workers <= 1 {
             worker();
         } else {

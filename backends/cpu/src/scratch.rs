@@ -1,7 +1,9 @@
 //! Scratch memory kept by the backend between calls, so a device reduce or scan does not
 //! allocate its partials every time.
 
+use super::lookback::Disjoint;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use wavekit_core::element::Element;
 
 /// One growable pool of 8-byte words, viewed as any element type. A call takes the pool out
@@ -33,6 +35,24 @@ impl Scratch {
         out
     }
 
+    /// Runs `f` with `count` disjoint buffers of `len` elements each (contents unspecified),
+    /// which `Buffers::take` hands out one a call: one for each worker of a chained pass.
+    pub(crate) fn with_buffers<T: Element, R>(
+        &self,
+        count: usize,
+        len: usize,
+        f: impl FnOnce(&Buffers<T>) -> R,
+    ) -> R {
+        self.with::<T, _>(count * len, |all| {
+            f(&Buffers {
+                all: Disjoint::new(all),
+                count,
+                len,
+                taken: AtomicUsize::new(0),
+            })
+        })
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<u64>> {
         // A panic inside `f` happens with the pool taken out, so the lock is never poisoned
         // with the pool in a broken state; recover the guard either way.
@@ -43,5 +63,27 @@ impl Scratch {
     #[cfg(test)]
     pub(crate) fn held_bytes(&self) -> usize {
         self.lock().len() * size_of::<u64>()
+    }
+}
+
+/// Buffers of one `Scratch::with_buffers` call, each handed out once.
+pub(crate) struct Buffers<'a, T> {
+    all: Disjoint<'a, T>,
+    count: usize,
+    len: usize,
+    taken: AtomicUsize,
+}
+
+impl<T> Buffers<'_, T> {
+    /// The next buffer not yet handed out.
+    ///
+    /// # Panics
+    /// When all `count` are out: a caller starting more workers than it asked buffers for.
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) fn take(&self) -> &mut [T] {
+        let i = self.taken.fetch_add(1, Ordering::Relaxed);
+        assert!(i < self.count, "more workers than buffers");
+        // SAFETY: each index is taken once, so buffer i overlaps no other handed out.
+        unsafe { self.all.part(i * self.len, self.len) }
     }
 }

@@ -4,6 +4,7 @@
 use super::cpu32;
 use wavekit_conformance::reference;
 use wavekit_core::Backend;
+use wavekit_core::ScanKind;
 use wavekit_core::api::Collectives;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
@@ -141,6 +142,23 @@ fn scratch_is_kept_between_calls() {
     assert_eq!(held, 6 * 8);
     assert_eq!(b.reduce(&input, ReduceOp::Sum).unwrap(), 20480.0);
     assert_eq!(b.scratch.held_bytes(), held);
+}
+
+#[test]
+fn the_scans_worker_buffers_are_kept_between_calls() {
+    let b = cpu32();
+    let input = b.upload(&vec![1.0f32; 40 * 4096]).unwrap();
+    let mut out = b.alloc::<f32>(40 * 4096).unwrap();
+    assert_eq!(b.wide.held_bytes(), 0);
+    b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)
+        .unwrap();
+    let held = b.wide.held_bytes();
+    // At least one worker's kept running folds: a chunk of tiles.
+    assert!(held >= crate::device_scan_tile::KEPT * 4, "{held} bytes");
+    b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)
+        .unwrap();
+    assert_eq!(b.wide.held_bytes(), held);
+    assert_eq!(b.download(&out).unwrap()[40 * 4096 - 1], 163_840.0);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! instead of a successor waiting for ever.
 
 use super::with_threads;
-use crate::lookback::chained;
+use crate::lookback::{chained, workers};
 use crate::scratch::Scratch;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -83,4 +83,46 @@ fn a_panicking_chunk_ends_the_pass_with_a_panic() {
             }
         }
     }
+}
+
+#[test]
+fn every_worker_gets_a_buffer_of_its_own() {
+    // Each worker marks its whole buffer with its own token when it starts and finds it
+    // intact at every chunk: no two workers share any element.
+    let (chunks, len) = (97, 33);
+    for threads in [1, 2, 3, 8] {
+        let next = std::sync::atomic::AtomicU64::new(1);
+        with_threads(threads, || {
+            Scratch::default().with_buffers::<u64, _>(workers(chunks), len, |bufs| {
+                chained(
+                    chunks,
+                    &Scratch::default(),
+                    || {
+                        let token = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let buf = bufs.take();
+                        buf.fill(token);
+                        (token, buf)
+                    },
+                    |(token, buf), c, link| {
+                        if c % 5 == 2 {
+                            std::thread::sleep(Duration::from_micros(100));
+                        }
+                        assert!(buf.iter().all(|v| v == token), "chunk {c}: buffer shared");
+                        let v = link.wait().unwrap_or(0);
+                        link.publish(v + 1);
+                    },
+                )
+            })
+        });
+    }
+}
+
+#[test]
+#[should_panic(expected = "more workers than buffers")]
+fn a_buffer_past_the_count_is_refused() {
+    Scratch::default().with_buffers::<u32, _>(2, 8, |bufs| {
+        bufs.take();
+        bufs.take();
+        bufs.take();
+    });
 }
