@@ -7,7 +7,7 @@
 
 use super::combine::with_op;
 use super::device_scan_simd;
-use super::device_scan_tile::{self, KEPT, TILES_PER_CHUNK};
+use super::device_scan_tile::{self, TILES_PER_CHUNK};
 use super::half_simd::{narrow, widen};
 use super::lookback::{Disjoint, chained, workers};
 use super::memory;
@@ -17,7 +17,11 @@ use wavekit_core::canonical::SCAN_TILE;
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
-const CHUNK: usize = TILES_PER_CHUNK * SCAN_TILE;
+/// Half the `f32` scan's chunk: a worker's three `f32` buffers (the widened input, the kept
+/// running folds, the scanned output) then take the cache the `f32` scan's input and kept
+/// folds take. With whole chunks (768 KiB a worker) the lent machine's 16 cores ran the 16-bit
+/// scans 1.0-1.26x slower than with halves (benches/results/cpu-scan-kept-2026-11-29/run3.log).
+const CHUNK: usize = TILES_PER_CHUNK / 2 * SCAN_TILE;
 
 /// `out` (as long as `input`, which is not empty) gets the scan of `input`; `wide` holds the
 /// workers' `f32` buffers.
@@ -34,7 +38,7 @@ pub(crate) fn device<T: Element>(
     let chunks = input.len().div_ceil(CHUNK);
     let stream = memory::streams::<T>(input.len());
     let out = Disjoint::new(out);
-    wide.with_buffers::<T::Acc, _>(workers(chunks), 2 * CHUNK + KEPT, |bufs| {
+    wide.with_buffers::<T::Acc, _>(workers(chunks), 3 * CHUNK, |bufs| {
         with_op!(T::Acc, op, |f| chained(
             chunks,
             scratch,

@@ -9,8 +9,8 @@ use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
 /// Scans the chunk with a vector kernel (AVX-512 where the CPU, type and op have one, else
-/// AVX2) through `kept` (`device_scan_tile::KEPT` elements) and returns true, or returns false
-/// where none applies (another CPU, another type or op), leaving the chunk untouched.
+/// AVX2) through `kept` (a tile for each of the chunk's tiles) and returns true, or returns
+/// false where none applies (another CPU, another type or op), leaving the chunk untouched.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk<T: Element>(
     x: &[T],

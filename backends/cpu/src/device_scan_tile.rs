@@ -42,13 +42,14 @@ pub(crate) trait TileKernel<T: Element> {
     fn scan(&self, kept: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]);
 }
 
-/// Elements of the `kept` buffer `chunk` and `chunk_with` take: one chunk of tiles.
+/// Elements of a worker's `kept` buffer for chunks of `TILES_PER_CHUNK` tiles.
 pub(crate) const KEPT: usize = TILES_PER_CHUNK * SCAN_TILE;
 
 /// Scans chunk `x` (whole tiles but for the input's last) with the portable kernel into `out`
-/// (as long as `x`), through `kept` (`KEPT` elements of the worker's). For an exclusive scan `out[0]` is the incoming prefix (the identity in
-/// chunk 0) and `out[e + 1]` the inclusive value of element e, the chunk's last inclusive value
-/// being its successor's `out[0]`. `stream`: write `out` with non-temporal stores (`memory::stream_copy`).
+/// (as long as `x`), through `kept` (a tile for each of the chunk's tiles). For an exclusive
+/// scan `out[0]` is the incoming prefix (the identity in chunk 0) and `out[e + 1]` the
+/// inclusive value of element e, the chunk's last inclusive value being its successor's
+/// `out[0]`. `stream`: write `out` with non-temporal stores (`memory::stream_copy`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk<T: Element>(
     x: &[T],
