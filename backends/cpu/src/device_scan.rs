@@ -1,6 +1,7 @@
 //! The device scan (docs/SEMANTICS.md, "Device scan") in one pass over memory: chunks of the
 //! input chained in order through the look-back (`lookback`), each read from memory once and
-//! scanned again from cache.
+//! finished from cache (an integer chunk scanned again, a float chunk from the running folds
+//! its first pass kept).
 //!
 //! Floats follow the canonical tiles (`device_scan_tile`). Every integer op (wrapping arithmetic,
 //! min, max, bitwise) is associative and commutative bit for bit, so any association gives the
