@@ -17,6 +17,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benches", "results")
+# BENCHMARKS.md's line from which the file is kept as it is when rendered again.
+KEPT_MARKER = "<!-- kept:begin"
 FILES = ["device.txt", "bench-cuda.csv", "bench-cuda.svg", "bench-cpu.csv", "ladder.csv",
          "criterion.txt", "ncu.txt", "tests.log", "sanitize.txt", "peers.csv", "peers.txt", "bench.txt"]
 
@@ -283,14 +285,19 @@ def main():
     ]
     if notes and os.path.exists(notes):
         parts += ["## Analysis", "", open(notes).read().strip(), ""]
-    # The sorting section (its own staged run, written by hand) and the "Across GPUs" section
-    # (scripts/bench-dist.sh: another machine, another run) are kept as they are.
+    # Everything from the "kept" marker to the end (the dated hand-written sections, the sorting
+    # section of its own staged run, the "Across GPUs" section that scripts/bench-dist.sh
+    # renders) is kept as it is: a staged run replaces the tables above it, not the history.
+    # Without the marker, only the sort and dist blocks are kept.
     old = open(dst).read() if os.path.exists(dst) else ""
-    for name in ("sort", "dist"):
-        begin, end = f"<!-- {name}:begin", f"<!-- {name}:end -->"
-        if begin in old and end in old:
-            kept = old[old.index(begin):old.index(end) + len(end)]
-            parts += ["", kept]
+    if KEPT_MARKER in old:
+        parts += ["", old[old.index(KEPT_MARKER):].rstrip()]
+    else:
+        for name in ("sort", "dist"):
+            begin, end = f"<!-- {name}:begin", f"<!-- {name}:end -->"
+            if begin in old and end in old:
+                kept = old[old.index(begin):old.index(end) + len(end)]
+                parts += ["", kept]
     with open(dst, "w") as f:
         f.write("\n".join(parts) + "\n")
     print(f"wrote {dst}")
