@@ -11,7 +11,7 @@
 use super::combine::with_op;
 use super::device_scan_int_simd;
 use super::device_scan_simd;
-use super::device_scan_tile::{self, KEPT, TILES_PER_CHUNK};
+use super::device_scan_tile::{self, TILES_PER_CHUNK, kept_len};
 use super::lookback::{Disjoint, chained, workers};
 use super::memory;
 use super::order_free::fold_ints;
@@ -48,8 +48,14 @@ pub(crate) fn device<T: Element>(
     let out = Disjoint::new(out);
     let chunks = input.len().div_ceil(chunk);
     // A float chunk keeps its tiles' running folds in the worker's buffer; an integer piece is
-    // scanned into it when the output is streamed.
-    let buffer = if T::KIND.is_float() { KEPT } else { PIECE };
+    // scanned into it only when the output is streamed.
+    let buffer = if T::KIND.is_float() {
+        kept_len(input.len(), chunk)
+    } else if stream {
+        PIECE
+    } else {
+        0
+    };
     wide.with_buffers::<T, _>(workers(chunks), buffer, |bufs| {
         with_op!(T, op, |f| chained(
             chunks,

@@ -7,7 +7,7 @@
 
 use super::combine::with_op;
 use super::device_scan_simd;
-use super::device_scan_tile::{self, TILES_PER_CHUNK};
+use super::device_scan_tile::{self, TILES_PER_CHUNK, kept_len};
 use super::half_simd::{narrow, widen};
 use super::lookback::{Disjoint, chained, workers};
 use super::memory;
@@ -38,13 +38,15 @@ pub(crate) fn device<T: Element>(
     let chunks = input.len().div_ceil(CHUNK);
     let stream = memory::streams::<T>(input.len());
     let out = Disjoint::new(out);
-    wide.with_buffers::<T::Acc, _>(workers(chunks), 3 * CHUNK, |bufs| {
+    // Each of a worker's three buffers holds its longest chunk.
+    let len = kept_len(input.len(), CHUNK);
+    wide.with_buffers::<T::Acc, _>(workers(chunks), 3 * len, |bufs| {
         with_op!(T::Acc, op, |f| chained(
             chunks,
             scratch,
             || {
-                let (x, rest) = bufs.take().split_at_mut(CHUNK);
-                let (y, kept) = rest.split_at_mut(CHUNK);
+                let (x, rest) = bufs.take().split_at_mut(len);
+                let (y, kept) = rest.split_at_mut(len);
                 (x, y, kept, [T::from_bits(0); SCAN_TILE])
             },
             |(wx, wo, kept, narrowed), c, link| {

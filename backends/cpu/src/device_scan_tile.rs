@@ -42,8 +42,11 @@ pub(crate) trait TileKernel<T: Element> {
     fn scan(&self, kept: &[T], prefixes: &PerThread<T>, x: Option<T>, out: &mut [T]);
 }
 
-/// Elements of a worker's `kept` buffer for chunks of `TILES_PER_CHUNK` tiles.
-pub(crate) const KEPT: usize = TILES_PER_CHUNK * SCAN_TILE;
+/// Elements of a worker's `kept` buffer for chunks of `chunk` elements (whole tiles) of an
+/// input of `len`: a tile for each tile of the longest chunk.
+pub(crate) fn kept_len(len: usize, chunk: usize) -> usize {
+    chunk.min(len.next_multiple_of(SCAN_TILE))
+}
 
 /// Scans chunk `x` (whole tiles but for the input's last) with the portable kernel into `out`
 /// (as long as `x`), through `kept` (a tile for each of the chunk's tiles). For an exclusive
@@ -78,8 +81,8 @@ pub(crate) fn chunk<T: Element>(
 
 /// The chunk's two passes around the look-back, with the tiles worked by `k` and their s_k
 /// kept in `kept` (a tile for each of the chunk's tiles); `ahead` (the input of the worker's
-/// next chunk) is fetched into cache during pass 2. `stream`: each tile
-/// is scanned into a local buffer and streamed out (`memory::stream_copy`).
+/// next chunk) is fetched into cache during pass 2. `stream`: each tile is scanned into a
+/// local buffer and streamed out (`memory::stream_copy`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn chunk_with<T: Element>(

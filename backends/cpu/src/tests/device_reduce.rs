@@ -154,11 +154,32 @@ fn the_scans_worker_buffers_are_kept_between_calls() {
         .unwrap();
     let held = b.wide.held_bytes();
     // At least one worker's kept running folds: a chunk of tiles.
-    assert!(held >= crate::device_scan_tile::KEPT * 4, "{held} bytes");
+    let chunk = crate::device_scan_tile::TILES_PER_CHUNK * 4096;
+    assert!(held >= chunk * 4, "{held} bytes");
     b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)
         .unwrap();
     assert_eq!(b.wide.held_bytes(), held);
     assert_eq!(b.download(&out).unwrap()[40 * 4096 - 1], 163_840.0);
+}
+
+#[test]
+fn a_small_scan_takes_only_the_buffers_it_uses() {
+    let b = cpu32();
+    // One tile of floats: one worker, one tile of kept running folds.
+    let input = b.upload(&vec![1.0f32; 100]).unwrap();
+    let mut out = b.alloc::<f32>(100).unwrap();
+    b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)
+        .unwrap();
+    assert_eq!(b.wide.held_bytes(), 4096 * 4);
+    assert_eq!(b.download(&out).unwrap()[99], 100.0);
+    // Integers not streamed scan straight into the output: no buffer.
+    let b = cpu32();
+    let input = b.upload(&vec![1i32; 100_000]).unwrap();
+    let mut out = b.alloc::<i32>(100_000).unwrap();
+    b.scan(&input, &mut out, ReduceOp::Sum, ScanKind::Inclusive)
+        .unwrap();
+    assert_eq!(b.wide.held_bytes(), 0);
+    assert_eq!(b.download(&out).unwrap()[99_999], 100_000);
 }
 
 #[test]
