@@ -20,7 +20,8 @@
 # same process), peers (torch and cupy on the same GPU: sum, cumsum, masked select, bincount,
 # CSR SpMV; scripts/bench_peers.py), ladder (seed 003's ladder), cpu (the CPU backend against
 # the host's copy/read bandwidth, all cores), criterion (cargo bench binary, short), ncu
-# (Nsight Compute on the scan, compaction, SpMV and wide-histogram kernels at 2^28).
+# (Nsight Compute on the scan, compaction, SpMV and wide-histogram kernels at 2^28, or the
+# kernels, rows and sizes named in NCU_CASES).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -159,16 +160,23 @@ device() {
         if [ -z "$ncu" ]; then
           echo "ncu not found" | tee "$out/ncu.txt"
         else
-          # The kernel's third launch (after the check and the warm-up) at 2^28 is profiled.
-          local cases=("scan_kernel|scan inclusive sum" "compact_kernel|compact x>0 stable"
-            "spmv_chunk_kernel|spmv regular" "histogram_slice_kernel|histogram 65536 uniform")
-          [ -n "${NCU_REDUCE:-}" ] && cases+=("reduce_kernel|reduce max")
-          for pair in "${cases[@]}"; do
-            timeout 200 "$ncu" --kernel-name "regex:${pair%%|*}" --launch-skip 2 --launch-count 1 \
+          # The kernel's third launch (after the check and the warm-up) is profiled. NCU_CASES
+          # (';'-separated KERNEL-REGEX|ONLY|SIZE) replaces the default cases, so that a run can
+          # profile each miss beside its vendor kernel (CUB's, cuSPARSE's) at the size it misses.
+          local cases=("scan_kernel|scan inclusive sum|2^28" "compact_kernel|compact x>0 stable|2^28"
+            "spmv_chunk_kernel|spmv regular|2^28" "histogram_slice_kernel|histogram 65536 uniform|2^28")
+          [ -n "${NCU_REDUCE:-}" ] && cases+=("reduce_kernel|reduce max|2^28")
+          [ -n "${NCU_CASES:-}" ] && IFS=';' read -ra cases <<<"$NCU_CASES"
+          for c in "${cases[@]}"; do
+            IFS='|' read -r kernel only size <<<"$c"
+            echo "===== ncu $kernel, --only \"$only\" --sizes $size"
+            # NCU_ARGS, e.g. "--clock-control none", profiles at the clocks the bench runs at.
+            # shellcheck disable=SC2086
+            timeout 200 "$ncu" ${NCU_ARGS:-} --kernel-name "regex:$kernel" --launch-skip 2 --launch-count 1 \
               --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
-              --section WarpStateStats \
-              "$bin/wavekit" bench --backend cuda --sizes 2^28 --reps 3 --only "${pair#*|}"
-          done >"$out/ncu.txt" 2>&1 || status=1
+              --section WarpStateStats --section LaunchStats \
+              "$bin/wavekit" bench --backend cuda --sizes "$size" --reps 3 --only "$only" || status=1
+          done >"$out/ncu.txt" 2>&1
           grep -E '_kernel|DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per' "$out/ncu.txt" | head -n 40
         fi
         ;;

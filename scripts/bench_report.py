@@ -97,6 +97,8 @@ def targets(gpu, cpu):
             add("reduce vs CUB", f"reduce {op}", t, 1 << 28, "ratio", 1.0, "{:.2f}x")
     add("count_if % of copy", "count_if x<0", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
     add("unordered compaction % of copy", "compact x>0 unordered", "f32", 1 << 28, "pct_of_copy", 90.0, "{:.1f}%")
+    # Issue 25: the unordered kernel against CUB's (stable) DeviceSelect::If, the only select CUB has.
+    add("unordered compaction vs CUB select", "compact x>0 unordered", "f32", 1 << 28, "ratio", 1.0, "{:.2f}x")
     add("histogram 256 vs plain, low entropy", "histogram 256 skewed", "u32", 1 << 28, "ratio", 2.0, "{:.2f}x")
     return "\n".join(out)
 
