@@ -235,12 +235,14 @@ def main():
         device,
         "```",
         "",
-        "Commands (on the device, in the calls listed above): the CUDA test binaries with `--include-ignored`; "
+        "Commands (on the device, in the calls listed above): "
+        + ("the CUDA test binaries with `--include-ignored`; " if os.path.exists(os.path.join(src, "tests.log")) else "") +
         "`wavekit bench --backend cuda --sizes 2^20,2^24,2^28 --reps 15 --only <group>` for the groups reduce, scan, "
         "compact, spmv, histogram, warp reduce, count_if, segreduce (one process each: every row's CUB/cuSPARSE "
         "baseline and copy/read kernels are timed in that process right after the row); `python3 bench_peers.py "
         "--sizes 2^20,2^24,2^28 --reps 15`; `wavekit bench --backend cpu --warp 32 --sizes 2^28 --reps 10 --only <group>` "
-        "for reduce, scan, `compact x>0 stable`, `histogram 256 uniform`; compute-sanitizer over tests/cuda_sanitize.rs.",
+        "for reduce, scan, `compact x>0 stable`, `histogram 256 uniform`"
+        + ("; compute-sanitizer over tests/cuda_sanitize.rs." if os.path.exists(os.path.join(src, "sanitize.txt")) else "."),
         "",
         "Method: every input is random (never zeros) and every result is compared bit for bit with the "
         "conformance reference before it is timed (and outputs again after). GPU times are medians of "
