@@ -80,6 +80,7 @@ pub fn run(opts: &Options) -> CliResult<bool> {
         sizes: opts.sizes.clone(),
     };
     let progress = RefCell::new(Progress::new(selected.backends.len()));
+    let csv_file = CsvFile(opts.csv.as_deref());
     for any in &selected.backends {
         let name = any.name();
         with_backend!(any, |b| bench_one(
@@ -91,6 +92,8 @@ pub fn run(opts: &Options) -> CliResult<bool> {
                 progress.borrow_mut().clear();
                 println!("{}", layout.line(&row));
                 rows.push(row);
+                // A failed write here is reported by the last write, after the loop.
+                let _ = csv_file.write(&rows);
             },
             &mut |done, total, what: &str| progress.borrow_mut().show(done, total, what),
         ));
@@ -103,8 +106,8 @@ pub fn run(opts: &Options) -> CliResult<bool> {
             opts.only.as_deref().unwrap_or("")
         )));
     }
+    csv_file.write(&rows)?;
     if let Some(path) = &opts.csv {
-        write_file(path, &csv(&rows))?;
         println!("wrote {path}");
     }
     if let Some(path) = &opts.plot {
@@ -149,9 +152,64 @@ pub fn run_ladder(opts: &Options) -> CliResult<bool> {
     }
 }
 
+/// The `--csv` file, written again after every row: a run stopped part way (a time cap on the
+/// lent GPU kills a group that runs long) keeps the rows it measured.
+struct CsvFile<'a>(Option<&'a str>);
+
+impl CsvFile<'_> {
+    /// Writes every row so far (the header alone for none); nothing without `--csv`.
+    fn write(&self, rows: &[Row]) -> CliResult<()> {
+        match self.0 {
+            Some(path) => write_file(path, &csv(rows)),
+            None => Ok(()),
+        }
+    }
+}
+
 fn write_file(path: &str, text: &str) -> CliResult<()> {
     std::fs::write(path, text).map_err(|error| CliError::Io {
         path: path.to_string(),
         error,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CsvFile;
+    use wavekit_bench::{Outcome, Row};
+
+    #[test]
+    fn the_csv_holds_the_rows_measured_so_far() {
+        let dir = std::env::temp_dir().join(format!("wavekit-csv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rows.csv");
+        let file = CsvFile(Some(path.to_str().unwrap()));
+        let row = |n| Row {
+            collective: "reduce sum",
+            elem: "f32",
+            n,
+            backend: "cpu/w32".to_string(),
+            outcome: Outcome::Error("stopped".to_string()),
+        };
+        let mut rows = vec![row(1024)];
+        file.write(&rows).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        rows.push(row(2048));
+        file.write(&rows).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<_> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(
+            lines[1].starts_with("reduce sum,f32,1024,cpu/w32,"),
+            "{text}"
+        );
+        assert!(
+            lines[2].starts_with("reduce sum,f32,2048,cpu/w32,"),
+            "{text}"
+        );
+        // Without --csv nothing is written and nothing fails.
+        CsvFile(None).write(&rows).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
