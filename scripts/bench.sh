@@ -7,7 +7,9 @@
 #                                      packs them with this script and the torch/cupy peers
 #                                      script into DEST (default
 #                                      <checkout>/.gpu-perf; it must sit in, and be ignored by,
-#                                      the checkout the device tool sends).
+#                                      the checkout the device tool sends): payload.tar.xz (the
+#                                      binaries) and tests.tar.xz (the test binaries, needed only
+#                                      by the tests and sanitize steps); carry each by name.
 #   bash .gpu-perf/bench.sh device     on the lent GPU, from that checkout's root: unpacks, runs
 #                                      the steps named in STEPS (default: all) and writes the
 #                                      results to $OUT (at most 8 files).
