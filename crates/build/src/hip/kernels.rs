@@ -7,9 +7,12 @@ use super::clang::{self, run};
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Compiles every source, at most NUM_JOBS at a time; the objects in the sources' order.
-/// Each compiler's warnings become cargo warnings.
+/// Compiles every source, NUM_JOBS at a time (each worker takes the next source when it
+/// finishes one: the sources differ up to tenfold in compile time, so fixed batches would wait
+/// on their slowest); the objects in the sources' order. Each compiler's warnings become cargo
+/// warnings, in the sources' order.
 pub fn compile_all(
     tc: &Toolchain,
     include: &Path,
@@ -21,26 +24,42 @@ pub fn compile_all(
         .ok()
         .and_then(|j| j.parse().ok())
         .unwrap_or(1usize)
-        .max(1);
-    let mut objects = Vec::new();
-    for chunk in sources.chunks(jobs) {
-        let results: Vec<Result<(PathBuf, Vec<String>), String>> = std::thread::scope(|s| {
-            let handles: Vec<_> = chunk
-                .iter()
-                .map(|src| s.spawn(move || compile_one(tc, include, src, dir)))
+        .clamp(1, sources.len().max(1));
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let mut results: Vec<(usize, Result<(PathBuf, Vec<String>), String>)> =
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..jobs)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut done = Vec::new();
+                        // After a failure the others finish the file they have and stop.
+                        while !failed.load(Ordering::Relaxed) {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(src) = sources.get(i) else { break };
+                            let r = compile_one(tc, include, src, dir);
+                            if r.is_err() {
+                                failed.store(true, Ordering::Relaxed);
+                            }
+                            done.push((i, r));
+                        }
+                        done
+                    })
+                })
                 .collect();
-            handles
+            workers
                 .into_iter()
-                .map(|h| h.join().expect("compile thread"))
+                .flat_map(|w| w.join().expect("compile thread"))
                 .collect()
         });
-        for result in results {
-            let (obj, warnings) = result?;
-            for line in warnings {
-                println!("cargo:warning={line}");
-            }
-            objects.push(obj);
+    results.sort_by_key(|(i, _)| *i);
+    let mut objects = Vec::new();
+    for (_, result) in results {
+        let (obj, warnings) = result?;
+        for line in warnings {
+            println!("cargo:warning={line}");
         }
+        objects.push(obj);
     }
     Ok(objects)
 }
