@@ -10,8 +10,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Compiles every source, NUM_JOBS at a time (each worker takes the next source when it
-/// finishes one: the sources differ up to tenfold in compile time, so fixed batches would wait
-/// on their slowest); the objects in the sources' order. Each compiler's warnings become cargo
+/// finishes one, largest first: the sources differ up to tenfold in compile time, so fixed
+/// batches would wait on their slowest); the objects in the sources' order. Each compiler's warnings become cargo
 /// warnings, in the sources' order.
 pub fn compile_all(
     tc: &Toolchain,
@@ -25,33 +25,37 @@ pub fn compile_all(
         .and_then(|j| j.parse().ok())
         .unwrap_or(1usize)
         .clamp(1, sources.len().max(1));
+    // Largest first, so that no large file starts last and leaves the other workers idle.
+    let mut order: Vec<usize> = (0..sources.len()).collect();
+    order
+        .sort_by_key(|&i| std::cmp::Reverse(std::fs::metadata(&sources[i]).map_or(0, |m| m.len())));
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let mut results: Vec<(usize, Result<(PathBuf, Vec<String>), String>)> =
-        std::thread::scope(|s| {
-            let workers: Vec<_> = (0..jobs)
-                .map(|_| {
-                    s.spawn(|| {
-                        let mut done = Vec::new();
-                        // After a failure the others finish the file they have and stop.
-                        while !failed.load(Ordering::Relaxed) {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(src) = sources.get(i) else { break };
-                            let r = compile_one(tc, include, src, dir);
-                            if r.is_err() {
-                                failed.store(true, Ordering::Relaxed);
-                            }
-                            done.push((i, r));
+    let mut results: Vec<(usize, Compiled)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    // After a failure the others finish the file they have and stop.
+                    while !failed.load(Ordering::Relaxed) {
+                        let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let r = compile_one(tc, include, &sources[i], dir);
+                        if r.is_err() {
+                            failed.store(true, Ordering::Relaxed);
                         }
-                        done
-                    })
+                        done.push((i, r));
+                    }
+                    done
                 })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().expect("compile thread"))
-                .collect()
-        });
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("compile thread"))
+            .collect()
+    });
     results.sort_by_key(|(i, _)| *i);
     let mut objects = Vec::new();
     for (_, result) in results {
@@ -63,6 +67,9 @@ pub fn compile_all(
     }
     Ok(objects)
 }
+
+/// One source's object and its compilers' warnings, or why it failed.
+type Compiled = Result<(PathBuf, Vec<String>), String>;
 
 /// The flags both the device and the host compiles of a source get.
 fn common_flags(cmd: &mut Command, include: &Path) {
