@@ -444,6 +444,21 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 }
 
 }  // namespace
+}  // namespace WK_NS
+
+#ifndef WK_SCAN_PAIRS_TILES
+#define WK_SCAN_PAIRS_TILES 4
+#endif
+// The 16-bit floats' scan_pairs_kernel from 1024 tiles (2^22 items): it holds four tiles a
+// block, so below that it leaves SMs idle, and at 2^20 it ran 1.14x slower than scan_kernel (H200,
+// 2026-11-30). The executor's build takes it from two tiles, so that the suite runs both.
+#ifndef WK_SCAN_PAIRS_FROM_TILES
+#define WK_SCAN_PAIRS_FROM_TILES 1024
+#endif
+#include "device_scan_pairs.h"
+
+namespace WK_NS {
+const uint64_t kScanPairsFromTiles = WK_SCAN_PAIRS_FROM_TILES;
 
 uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n) {
   if (n == 0) return 0;
@@ -527,17 +542,16 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
   } while (0)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
-      // The 16-bit floats get the default shape only, and with every type of 4 bytes or less
-      // variant 1: the default with its loads through shared memory.
-      // Variant 2, Sum of every type: the default with its stores 4 bytes a lane.
+      // Variant 1, Sum of 4-byte types: the default with its loads through shared memory.
+      // Variant 2, Sum of 4- and 8-byte types: the default with its stores 4 bytes a lane.
       typedef ScanOccupancy<T> D;
-      // Four tiles a block: the default of large 4-byte Sum scans, and the bench's row of the
-      // 16-bit floats in that shape (CUDA builds only). Variants 1 and 2 take the default's
-      // shape on CUDA too, so that their ratios to it measure their load or store path alone.
-      constexpr bool kWideBuilt = kScanWideFromTiles != 0 && O == OP_SUM && sizeof(T) == 4 &&
-                                  (sizeof(IO) == 4 || kVendorCuda);
-      const bool wide_default = kWideBuilt && sizeof(IO) == 4 && tiles >= kScanWideFromTiles;
-      if constexpr (O == OP_SUM && sizeof(IO) <= 4) {
+      // Four tiles a block: the default of large 4-byte Sum scans. Variants 1 and 2 take the
+      // default's shape on CUDA too, so that their ratios to it measure their load or store
+      // path alone.
+      constexpr bool kWideBuilt =
+          kScanWideFromTiles != 0 && O == OP_SUM && sizeof(T) == 4 && sizeof(IO) == 4;
+      const bool wide_default = kWideBuilt && tiles >= kScanWideFromTiles;
+      if constexpr (O == OP_SUM && sizeof(IO) == 4) {
         if (variant == 1) {
           if constexpr (kWideBuilt && kVendorCuda && sizeof(IO) == 4) {
             if (wide_default) {
@@ -549,7 +563,7 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
           return host::launch_error();
         }
       }
-      if constexpr (O == OP_SUM) {
+      if constexpr (O == OP_SUM && sizeof(IO) != 2) {
         if (variant == 2) {
           if constexpr (kWideBuilt && kVendorCuda && sizeof(IO) == 4) {
             if (wide_default) {
@@ -564,6 +578,17 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       if constexpr (kWideBuilt) {
         if ((variant == 0 && wide_default) || variant == 4 * 16 + 2) {
           WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO>);
+          return host::launch_error();
+        }
+      }
+      // The 16-bit floats: scan_pairs_kernel from kScanPairsFromTiles tiles, scan_kernel below
+      // (and as variant 3, the bench's "tile parked in shared memory (before)" rows).
+      if constexpr (sizeof(IO) == 2) {
+        if (variant != 3 && tiles >= kScanPairsFromTiles) {
+          typedef PairShape PS;
+          WK_LAUNCH((unsigned)((tiles + PS::tiles - 1) / PS::tiles), kPairThreads * PS::tiles, 0,
+                    hs, scan_pairs_kernel<O, T, S, IO>)((const IO*)in, n, exclusive, counter,
+                                                        status, (IO*)out);
           return host::launch_error();
         }
       }

@@ -207,11 +207,11 @@ uint64_t status_layout(char* s, uint64_t tiles, typename StatusFor<T>::type* st)
 // the stash and stayed there, every look-back longer than the one before: 2.5 ms instead of
 // 0.9 ms at 2^28 f32 in some runs.
 const unsigned kStashWindows = 32;
-const unsigned kStashSize = kStashWindows * WK_WARP_SIZE;
 // Elements of the stash and of its flags a look-back over T needs: integers use neither, so
 // their kernels keep one element instead of 4-8 KB of shared memory they never touch.
-template <typename T> struct StashFor {
-  static const unsigned size = Elem<T>::is_float ? kStashSize : 1;
+// WINDOWS: a kernel that holds more tiles at once than 32 windows cover asks for more.
+template <typename T, unsigned WINDOWS = kStashWindows> struct StashFor {
+  static const unsigned size = Elem<T>::is_float ? WINDOWS * WK_WARP_SIZE : 1;
   static const unsigned flags = Elem<T>::is_float ? WK_WARP_SIZE : 1;
 };
 // Stash loads in flight per step of the float fold: eight left f32 Min/Max spilling at seven
@@ -231,7 +231,9 @@ const unsigned kFoldBatch = 4;
 // - Floats: the fold must run left to right from the inclusive prefix, one combine per tile.
 //   The windows' values go to shared memory on the way back, then every lane folds them forward
 //   kFoldBatch at a time (those loads in flight together), so each tile costs about one add.
-template <int OP, typename T, typename Status, typename S, typename F>
+// WINDOWS is the stash's size in windows (StashFor<T, WINDOWS>).
+template <int OP, typename T, unsigned WINDOWS = kStashWindows, typename Status, typename S,
+          typename F>
 __device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash, F flags) {
   typedef Op<OP, T> O;
   const unsigned ln = prims::lane();
@@ -261,7 +263,7 @@ __device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash,
     unsigned f = kStatusEmpty;
     if (idx >= 0) f = st.wait((uint64_t)idx, &v);
     const wk_lanemask_t incl = arch::ballot_sync(all, f == kStatusInclusive);
-    if (windows < kStashWindows) stash[windows * WK_WARP_SIZE + ln] = v;
+    if (windows < WINDOWS) stash[windows * WK_WARP_SIZE + ln] = v;
     if (incl != 0) {
       lo = (unsigned)arch::lowest_lane(incl);
       found = j - lo;
@@ -272,7 +274,7 @@ __device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash,
   }
   prims::syncwarp(prims::NATIVE, all);
   T acc;
-  if (windows < kStashWindows) {
+  if (windows < WINDOWS) {
     // stash[p] holds tile (tile - 1 - p); the inclusive prefix is at p = top.
     const int top = (int)(windows * WK_WARP_SIZE + lo);
     acc = stash[top];

@@ -122,7 +122,11 @@ pub fn build() {
                 // Its span scan by rows from three spans (partition.cu).
                 .define("WK_PARTITION_FEW_SPANS", Some("2"))
                 // The scan's four-tiles-a-block shape from two tiles (device_scan.cu).
-                .define("WK_SCAN_WIDE_FROM_TILES", Some("2"));
+                .define("WK_SCAN_WIDE_FROM_TILES", Some("2"))
+                // The 16-bit scan's pairs kernel from two tiles, two tiles a block
+                // (device_scan_pairs.h): a look-back at three.
+                .define("WK_SCAN_PAIRS_FROM_TILES", Some("2"))
+                .define("WK_SCAN_PAIRS_TILES", Some("2"));
             if let Some(dir) = &f.include {
                 b.include(dir);
             }
