@@ -20,8 +20,8 @@ static_assert(kPairThreads % WK_LOGICAL_GROUP == 0, "t and t + 128 are the same 
 
 // Tiles per block (WK_SCAN_PAIRS_TILES: the executor's build takes two, so that the conformance
 // suite's inputs of three tiles run a look-back) and blocks per SM: 2048 threads, 16 tiles an SM.
-// Eight tiles a block (one look-back per 64 KB, as the f32 scan's four tiles) measured 0.98x /
-// 1.00x of four at 2^28 (f16 / bf16) and 0.92-0.98x at 2^24 (H200, 2026-11-30).
+// Eight tiles a block (one look-back per 64 KB, as the f32 scan's four tiles) ran 1.02x / 1.00x
+// as fast as four at 2^28 (f16 / bf16) and 0.98x / 0.92x at 2^24 (H200, 2026-11-30).
 // The stash holds 80 windows of predecessors: 2560 tiles, more than the 132-148 SMs of an H100,
 // H200 or B200 hold at 16 (the look-back past the stash is the slow one).
 struct PairShape {
