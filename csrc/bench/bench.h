@@ -26,9 +26,11 @@ int32_t wk_bench_cub_scan(void* stream, uint32_t dtype, uint32_t op, uint32_t ex
 // cub::DeviceSegmentedReduce::Sum of f32 over `count` segments [offsets[i], offsets[i+1]).
 int32_t wk_bench_cub_segreduce(void* stream, const float* in, float* out, const uint32_t* offsets,
                                uint64_t count, void* temp, size_t* temp_bytes);
-// cub::DeviceSelect::If keeping x > threshold (f32), the count to *count (device int64).
-int32_t wk_bench_cub_select_gt(void* stream, const float* in, uint64_t n, float threshold,
-                               float* out, int64_t* count, void* temp, size_t* temp_bytes);
+// cub::DeviceSelect::If keeping x > threshold (dtype f32 or f64), the count to *count (device
+// int64).
+int32_t wk_bench_cub_select_gt(void* stream, uint32_t dtype, const void* in, uint64_t n,
+                               double threshold, void* out, int64_t* count, void* temp,
+                               size_t* temp_bytes);
 // cub::DeviceHistogram::HistogramEven of u32 keys into `bins` u32 counts (levels 0..bins, so
 // bin k counts the keys equal to k; keys at or past `bins` are dropped).
 // CUB's sorts (cub_sort.cu): keys of any dtype, pairs with u32 values, stable segmented keys.
@@ -90,18 +92,18 @@ int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n, 
 uint32_t wk_bench_warp_rounds_count(void);
 int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_t* out,
                              uint32_t hw);
-// Compaction (stable or unordered) of f32 x > threshold in the shape `blocks` names
-// (compact_launch_b; 0 the default); scratch as the compact launcher's, the count to *count
-// (device).
-int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
-                           void* scratch, uint64_t scratch_bytes, float* out, uint64_t* count,
-                           uint32_t stable, uint32_t blocks);
-// Stable two-way partition of f32 by x > threshold in the shape `blocks` names
-// (partition_launch_b; 0 the default); scratch as the partition launcher's, the size of the
-// first part to *counts (device).
-int32_t wk_bench_partition_b(void* stream, const float* in, uint64_t n, float threshold,
-                             void* scratch, uint64_t scratch_bytes, float* out, uint64_t* counts,
-                             uint32_t blocks);
+// Compaction (stable or unordered) of f32 or f64 (dtype) x > threshold (its bits) in the shape
+// `blocks` names (compact_launch_b; 0 the default); scratch as the compact launcher's, the count
+// to *count (device).
+int32_t wk_bench_compact_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
+                           uint64_t threshold_bits, void* scratch, uint64_t scratch_bytes,
+                           void* out, uint64_t* count, uint32_t stable, uint32_t blocks);
+// Stable two-way partition of f32 or f64 (dtype) by x > threshold (its bits) in the shape
+// `blocks` names (partition_launch_b; 0 the default); scratch as the partition launcher's, the
+// size of the first part to *counts (device).
+int32_t wk_bench_partition_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
+                             uint64_t threshold_bits, void* scratch, uint64_t scratch_bytes,
+                             void* out, uint64_t* counts, uint32_t blocks);
 // The balanced SpMV (f32) in the shape `variant` names (spmv_balanced_launch_b: 0 the default,
 // 1 the vector kernel, 4 or 8 blocks an SM, plus 16 x log2 of a chunk); x has `rows` entries (a square matrix), scratch as
 // the SpMV launcher's.

@@ -46,10 +46,17 @@ int32_t scan_t(cudaStream_t s, uint32_t op, uint32_t exclusive, const void* in, 
   return (int32_t)cub::DeviceScan::InclusiveSum(temp, *bytes, i, o, n, s);
 }
 
-struct Greater {
-  float threshold;
-  __host__ __device__ bool operator()(float x) const { return x > threshold; }
+template <typename T> struct Greater {
+  T threshold;
+  __host__ __device__ bool operator()(T x) const { return x > threshold; }
 };
+
+template <typename T>
+int32_t select_gt(cudaStream_t s, const void* in, uint64_t n, double threshold, void* out,
+                  int64_t* count, void* temp, size_t* temp_bytes) {
+  return (int32_t)cub::DeviceSelect::If(temp, *temp_bytes, (const T*)in, (T*)out, count,
+                                        (int64_t)n, Greater<T>{(T)threshold}, s);
+}
 
 }  // namespace
 
@@ -86,9 +93,14 @@ extern "C" int32_t wk_bench_cub_segreduce(void* stream, const float* in, float* 
                                                   offsets, offsets + 1, as_stream(stream));
 }
 
-extern "C" int32_t wk_bench_cub_select_gt(void* stream, const float* in, uint64_t n,
-                                          float threshold, float* out, int64_t* count, void* temp,
-                                          size_t* temp_bytes) {
-  return (int32_t)cub::DeviceSelect::If(temp, *temp_bytes, in, out, count, (int64_t)n,
-                                        Greater{threshold}, as_stream(stream));
+extern "C" int32_t wk_bench_cub_select_gt(void* stream, uint32_t dtype, const void* in,
+                                          uint64_t n, double threshold, void* out,
+                                          int64_t* count, void* temp, size_t* temp_bytes) {
+  switch (dtype) {
+    case WK_NS::DT_F32:
+      return select_gt<float>(as_stream(stream), in, n, threshold, out, count, temp, temp_bytes);
+    case WK_NS::DT_F64:
+      return select_gt<double>(as_stream(stream), in, n, threshold, out, count, temp, temp_bytes);
+    default: return WK_ERR_ARG;
+  }
 }

@@ -39,24 +39,22 @@ extern "C" int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_
   return (int32_t)cudaGetLastError();
 }
 
-extern "C" int32_t wk_bench_compact_b(void* stream, const float* in, uint64_t n, float threshold,
-                                      void* scratch, uint64_t scratch_bytes, float* out,
-                                      uint64_t* count, uint32_t stable, uint32_t blocks) {
-  uint32_t bits;
-  __builtin_memcpy(&bits, &threshold, sizeof bits);
+extern "C" int32_t wk_bench_compact_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
+                                      uint64_t threshold_bits, void* scratch,
+                                      uint64_t scratch_bytes, void* out, uint64_t* count,
+                                      uint32_t stable, uint32_t blocks) {
   // Predicate code 2: x > a (src/op.rs Predicate::encode).
-  return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, bits, 0,
+  return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, dtype, 2, threshold_bits, 0,
                                  stable, in, n, scratch, scratch_bytes, out, count, blocks);
 }
 
-extern "C" int32_t wk_bench_partition_b(void* stream, const float* in, uint64_t n,
-                                        float threshold, void* scratch, uint64_t scratch_bytes,
-                                        float* out, uint64_t* counts, uint32_t blocks) {
-  uint32_t bits;
-  __builtin_memcpy(&bits, &threshold, sizeof bits);
+extern "C" int32_t wk_bench_partition_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
+                                        uint64_t threshold_bits, void* scratch,
+                                        uint64_t scratch_bytes, void* out, uint64_t* counts,
+                                        uint32_t blocks) {
   // Two-way, predicate code 2: x > a (src/op.rs Predicate::encode).
-  return WK_NS::partition_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_F32, 2, 2, bits, 0, 0,
-                                   0, 0, in, n, scratch, scratch_bytes, out, counts, blocks);
+  return WK_NS::partition_launch_b(stream, nullptr, WK_WARP_SIZE, dtype, 2, 2, threshold_bits, 0,
+                                   0, 0, 0, in, n, scratch, scratch_bytes, out, counts, blocks);
 }
 
 extern "C" int32_t wk_bench_runs_b(void* stream, const uint32_t* keys, uint64_t n, void* scratch,

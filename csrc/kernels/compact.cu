@@ -120,10 +120,14 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 // The default shape, in the launcher's `blocks` code (tiles x 16 + blocks, or blocks alone for
 // one tile): two tiles at four blocks for stable compaction of 4-byte or smaller elements, else
 // one tile at seven (measured below, compact_launch_b). Two tiles of 8-byte elements pass the
-// 48 KB of static shared memory.
+// 48 KB of static shared memory, and their sixteen items take 32 registers a thread alone: at
+// seven blocks (32 registers) ptxas spilled 208-236 bytes a thread; unordered at five (48) and
+// stable (which keeps the look-back's state besides) at four (64) spill none. H200, f64,
+// 2026-11-30 (the bench's "blocks=7 (before)" rows): unordered 1.54x / 1.41x / 1.09x faster at
+// 2^28 / 2^24 / 2^20, stable 0.99x / 1.04x / 1.12x.
 template <typename T, bool STABLE> struct CompactDefault {
   static const int tiles = STABLE && sizeof(T) <= 4 ? 2 : 1;
-  static const int blocks = tiles == 2 ? 4 : 7;
+  static const int blocks = tiles == 2 ? 4 : sizeof(T) != 8 ? 7 : STABLE ? 4 : 5;
   static const unsigned code = tiles == 1 ? blocks : tiles * 16 + blocks;
 };
 
@@ -202,7 +206,8 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
     default: WK_COMPACT_LAUNCH(1, compact_kernel<T, S, 7>);                                  \
   }
     // The defaults alone for every type but f32, the only one the bench's shape rows measure
-    // (each shape is one more kernel a type in every build).
+    // (each shape is one more kernel a type in every build), and f64 at seven blocks (the
+    // bench's "blocks=7 (before)" rows of the spilling floor 8-byte types had).
 #define WK_COMPACT_DEFAULT(D, S) \
   WK_COMPACT_LAUNCH(D::tiles, compact_kernel<T, S, D::blocks, D::tiles>);
     if constexpr (std::is_same<T, float>::value) {
@@ -211,10 +216,19 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
       } else {
         WK_COMPACT_SHAPES(false)
       }
-    } else if (stable) {
-      WK_COMPACT_DEFAULT(DS, true)
     } else {
-      WK_COMPACT_DEFAULT(DU, false)
+      bool before = false;
+      if constexpr (std::is_same<T, double>::value) {
+        before = blocks == 7;
+        if (before && stable) WK_COMPACT_LAUNCH(1, compact_kernel<T, true, 7>);
+        if (before && !stable) WK_COMPACT_LAUNCH(1, compact_kernel<T, false, 7>);
+      }
+      if (before) {
+      } else if (stable) {
+        WK_COMPACT_DEFAULT(DS, true)
+      } else {
+        WK_COMPACT_DEFAULT(DU, false)
+      }
     }
 #undef WK_COMPACT_DEFAULT
 #undef WK_COMPACT_SHAPES

@@ -451,8 +451,13 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
     // The default from 1024 tiles: two tiles a block at four blocks an SM for 4-byte and smaller
     // elements (two tiles of 8-byte ones pass the 48 KB of static shared memory), else one at
     // six. Measured against the others by the bench's "partition ... blocks=" rows.
+    // 8-byte elements take four: their sixteen items are 32 registers a thread, and at six
+    // blocks (40 registers) ptxas spilled 1-1.5 KB a thread. H200, f64, 2026-11-30 (the
+    // bench's "blocks=6 (before)" row): 1.33x / 1.30x / 1.02x faster at 2^28 / 2^24 / 2^20.
     if (blocks == 0)
-      blocks = sizeof(T) <= 4 && tiles >= WK_PARTITION_WIDE_FROM_TILES ? 2 * 16 + 4 : 6;
+      blocks = sizeof(T) <= 4 && tiles >= WK_PARTITION_WIDE_FROM_TILES ? 2 * 16 + 4
+               : sizeof(T) == 8                                     ? 4
+                                                                    : 6;
     // The "through shared memory" shape is the bench's, which measures it on f32 only: every
     // other type falls through to the default kernel (one kernel a type less in every build).
     switch (blocks) {
@@ -468,7 +473,19 @@ int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t
           break;
         }
         [[fallthrough]];
-      default: WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, true>);
+      default:
+        // f64 at six blocks: the bench's "blocks=6 (before)" row of the spilling floor.
+        if constexpr (std::is_same<T, double>::value) {
+          if (blocks == 6) {
+            WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, true>);
+            break;
+          }
+        }
+        if constexpr (sizeof(T) == 8) {
+          WK_PARTITION_LAUNCH(1, partition_kernel<T, 4, 1, true>);
+        } else {
+          WK_PARTITION_LAUNCH(1, partition_kernel<T, 6, 1, true>);
+        }
     }
 #undef WK_PARTITION_LAUNCH
     return host::launch_error();

@@ -32,8 +32,10 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 // TILES: tiles a block (TILES x 256 threads: one count and one look-back for all of them, the
 // same output). POS: whether positions are staged (lengths or values asked for; without them
 // two tiles fit the 48 KB of static shared memory).
-template <typename K, typename V, int BLOCKS = 6, bool DIRECT = true, int TILES = 1,
-          bool POS = true>
+// 8-byte keys: five, since at six (40 registers) ptxas spilled 56-104 bytes a thread (not
+// timed: the bench's runs rows have u32 keys).
+template <typename K, typename V, int BLOCKS = sizeof(K) == 8 ? 5 : 6, bool DIRECT = true,
+          int TILES = 1, bool POS = true>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
     runs_kernel(wk_status* st, uint32_t warp_size, const K* keys, const V* vals, uint64_t n,
                 unsigned* counter, CountStatus heads, CountStatus lasts, K* keys_out,

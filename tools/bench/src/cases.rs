@@ -185,10 +185,16 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
             RowLengths::PowerLaw
         )),
         case!("count_if x<0", f32, count_if::<B>),
-        case!("compact x>0 stable", f32, |b, h, n| compact::<B>(
+        case!("compact x>0 stable", f32, |b, h, n| compact::<B, f32>(
             b, h, n, true
         )),
-        case!("compact x>0 unordered", f32, |b, h, n| compact::<B>(
+        case!("compact x>0 unordered", f32, |b, h, n| compact::<B, f32>(
+            b, h, n, false
+        )),
+        case!("compact x>0 stable", f64, |b, h, n| compact::<B, f64>(
+            b, h, n, true
+        )),
+        case!("compact x>0 unordered", f64, |b, h, n| compact::<B, f64>(
             b, h, n, false
         )),
         case!("histogram 256 uniform", u32, |b, h, n| histogram::<B>(
@@ -547,9 +553,10 @@ fn count_if<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     Ok(measured(timed, size_of::<f32>(n), size_of::<f32>(n), true))
 }
 
-fn compact<B: BenchBackend>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseResult {
-    let pred = Predicate::Gt(0.0f32);
-    let x: Vec<f32> = random(n, 11);
+/// Compaction of random `T` by `x > 0` (about half selected), stable or unordered.
+fn compact<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseResult {
+    let pred = Predicate::Gt(T::default());
+    let x: Vec<T> = random(n, 11);
     let expected = reference::compact(&x, &pred);
     let buf = b.upload(&x)?;
     let got = b.compact(&buf, pred, stable)?;
@@ -557,18 +564,15 @@ fn compact<B: BenchBackend>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseR
     data.truncate(got.len.min(n));
     if !stable {
         // Unordered keeps the multiset: compare sorted bit patterns.
-        let mut want: Vec<u32> = expected.iter().map(|v| v.to_bits()).collect();
-        let mut have: Vec<u32> = data.iter().map(|v| v.to_bits()).collect();
+        let mut want: Vec<u64> = expected.iter().map(|v| v.to_bits()).collect();
+        let mut have: Vec<u64> = data.iter().map(|v| v.to_bits()).collect();
         want.par_sort_unstable();
         have.par_sort_unstable();
-        check_all(
-            &want.iter().map(|&u| f32::from_bits(u)).collect::<Vec<_>>(),
-            &have.iter().map(|&u| f32::from_bits(u)).collect::<Vec<_>>(),
-        )?;
+        check_all(&want, &have)?;
     } else {
         check_all(&expected, &data)?;
     }
-    let mut out = b.upload(&random::<f32>(n, 16))?;
+    let mut out = b.upload(&random::<T>(n, 16))?;
     let mut count = b.alloc::<u64>(1)?;
     let timed = b.time_job(
         h,
@@ -584,11 +588,11 @@ fn compact<B: BenchBackend>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseR
     if stable {
         check_all(&expected, &b.download(&out)?[..expected.len()])?;
     } else {
-        let mut have: Vec<u32> = b.download(&out)?[..expected.len()]
+        let mut have: Vec<u64> = b.download(&out)?[..expected.len()]
             .iter()
             .map(|v| v.to_bits())
             .collect();
-        let mut want: Vec<u32> = expected.iter().map(|v| v.to_bits()).collect();
+        let mut want: Vec<u64> = expected.iter().map(|v| v.to_bits()).collect();
         have.par_sort_unstable();
         want.par_sort_unstable();
         if have != want {
@@ -599,8 +603,8 @@ fn compact<B: BenchBackend>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseR
     }
     Ok(measured(
         timed,
-        size_of::<f32>(n + expected.len()),
-        size_of::<f32>(n),
+        size_of::<T>(n + expected.len()),
+        size_of::<T>(n),
         false,
     ))
 }

@@ -50,10 +50,11 @@ unsafe extern "C" {
     ) -> i32;
     pub fn wk_bench_cub_select_gt(
         s: S,
-        input: *const f32,
+        dtype: u32,
+        input: *const c_void,
         n: u64,
-        threshold: f32,
-        out: *mut f32,
+        threshold: f64,
+        out: *mut c_void,
         count: *mut i64,
         temp: *mut c_void,
         temp_bytes: *mut usize,
@@ -81,8 +82,9 @@ unsafe extern "C" {
     ) -> i32;
     pub fn wk_bench_cub_partition_positive(
         s: S,
-        input: *const f32,
-        out: *mut f32,
+        dtype: u32,
+        input: *const c_void,
+        out: *mut c_void,
         count: *mut i64,
         n: u64,
         temp: *mut c_void,
@@ -210,24 +212,26 @@ unsafe extern "C" {
     pub fn wk_bench_warp_rounds(s: S, input: *const i32, n: u64, out: *mut i32, hw: u32) -> i32;
     pub fn wk_bench_compact_b(
         s: S,
-        input: *const f32,
+        dtype: u32,
+        input: *const c_void,
         n: u64,
-        threshold: f32,
+        threshold_bits: u64,
         scratch: *mut c_void,
         scratch_bytes: u64,
-        out: *mut f32,
+        out: *mut c_void,
         count: *mut u64,
         stable: u32,
         blocks: u32,
     ) -> i32;
     pub fn wk_bench_partition_b(
         s: S,
-        input: *const f32,
+        dtype: u32,
+        input: *const c_void,
         n: u64,
-        threshold: f32,
+        threshold_bits: u64,
         scratch: *mut c_void,
         scratch_bytes: u64,
-        out: *mut f32,
+        out: *mut c_void,
         counts: *mut u64,
         blocks: u32,
     ) -> i32;

@@ -452,14 +452,19 @@ impl BenchBackend for CudaBackend {
                         format!("launch counted {raw}, API {api}"),
                     ));
                 }
-                // CUB's DeviceSelect::If (stable) for f32 `x > a`.
-                let baseline = if T::KIND == ElemKind::F32 && code == 2 {
-                    let threshold = f32::from_bits(a as u32);
-                    let cub_out = self.alloc::<f32>(input.len())?;
+                // CUB's DeviceSelect::If (stable) for f32 and f64 `x > a`.
+                let threshold = match T::KIND {
+                    ElemKind::F32 => Some(f32::from_bits(a as u32) as f64),
+                    ElemKind::F64 => Some(f64::from_bits(a)),
+                    _ => None,
+                };
+                let baseline = if let (Some(threshold), 2) = (threshold, code) {
+                    let cub_out = self.alloc::<T>(input.len())?;
                     let cub_count = self.alloc::<i64>(1)?;
                     let (temp, tb) = cub_temp(self, "cub select", |tb| unsafe {
                         ffi::wk_bench_cub_select_gt(
                             std::ptr::null_mut(),
+                            kind,
                             inp(input),
                             n,
                             threshold,
@@ -473,6 +478,7 @@ impl BenchBackend for CudaBackend {
                         let mut tb = tb;
                         ffi::wk_bench_cub_select_gt(
                             s,
+                            kind,
                             inp(input),
                             n,
                             threshold,

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use wavekit::Backend;
 use wavekit::Predicate;
 use wavekit::cuda::CudaBackend;
+use wavekit::element::Element;
 use wavekit::gpu::GpuRuntime;
 use wavekit::gpu::ffi as wk;
 use wavekit_conformance::reference;
@@ -28,52 +29,68 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
         Case {
             collective: "compact x>0 stable via shared memory (before)",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, true, 128 + 2 * 16 + 4),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, true, 128 + 2 * 16 + 4),
         },
         Case {
             collective: "compact x>0 stable tiles=1 blocks=7",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, true, 7),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, true, 7),
         },
         Case {
             collective: "compact x>0 stable tiles=1 blocks=8",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, true, 8),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, true, 8),
         },
         Case {
             collective: "compact x>0 stable tiles=2 blocks=3",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, true, 2 * 16 + 3),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, true, 2 * 16 + 3),
         },
         Case {
             collective: "compact x>0 unordered via shared memory (before)",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, false, 128 + 7),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, false, 128 + 7),
         },
         Case {
             collective: "compact x>0 unordered tiles=1 blocks=compiler",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, false, 1),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, false, 1),
         },
         Case {
             collective: "compact x>0 unordered tiles=1 blocks=8",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, false, 8),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, false, 8),
         },
         Case {
             collective: "compact x>0 unordered tiles=2 blocks=4",
             elem: "f32",
-            run: |b, h, n| compact_shape(b, h, n, false, 2 * 16 + 4),
+            run: |b, h, n| compact_shape::<f32>(b, h, n, false, 2 * 16 + 4),
         },
         Case {
             collective: "partition x>0 via shared memory (before)",
             elem: "f32",
-            run: |b, h, n| partition_shape(b, h, n, 128 + 6),
+            run: |b, h, n| partition_shape::<f32>(b, h, n, 128 + 6),
         },
         Case {
             collective: "partition x>0 tiles=1 blocks=6",
             elem: "f32",
-            run: |b, h, n| partition_shape(b, h, n, 6),
+            run: |b, h, n| partition_shape::<f32>(b, h, n, 6),
+        },
+        // 8-byte elements at the floor they had, which spilled (ptxas: 200-1500 bytes a thread).
+        Case {
+            collective: "compact x>0 stable tiles=1 blocks=7 (before)",
+            elem: "f64",
+            run: |b, h, n| compact_shape::<f64>(b, h, n, true, 7),
+        },
+        Case {
+            collective: "compact x>0 unordered tiles=1 blocks=7 (before)",
+            elem: "f64",
+            run: |b, h, n| compact_shape::<f64>(b, h, n, false, 7),
+        },
+        Case {
+            collective: "partition x>0 tiles=1 blocks=6 (before)",
+            elem: "f64",
+            run: |b, h, n| partition_shape::<f64>(b, h, n, 6),
         },
         Case {
             collective: "histogram 65536 uniform vs before",
@@ -143,24 +160,32 @@ fn warp_rounds(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
 /// `blocks` argument takes (1..8: one tile a block compiled for that many blocks per SM,
 /// tiles per block times 16 plus blocks per SM, 128 + a default shape: loaded through shared
 /// memory).
-fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u32) -> CaseResult {
-    let x: Vec<f32> = random(n, 11);
-    let mut want = reference::compact(&x, &Predicate::Gt(0.0f32));
+fn compact_shape<T: Element>(
+    b: &CudaBackend,
+    h: &Harness,
+    n: usize,
+    stable: bool,
+    blocks: u32,
+) -> CaseResult {
+    let x: Vec<T> = random(n, 11);
+    let mut want = reference::compact(&x, &Predicate::Gt(T::default()));
     if !stable {
         // Unordered keeps the multiset: compare in bit order.
         want.par_sort_unstable_by_key(|v| v.to_bits());
     }
     let input = b.upload(&x)?;
     // SAFETY: a pure size computation.
-    let bytes = unsafe { (b.runtime().launchers().scratch_bytes)(wk::ALGO_COMPACT, 4, n as u64) };
+    let bytes = unsafe {
+        (b.runtime().launchers().scratch_bytes)(wk::ALGO_COMPACT, T::KIND as u32, n as u64)
+    };
     let sc = scratch(b, bytes)?;
-    let res = b.alloc::<f32>(n)?;
+    let res = b.alloc::<T>(n)?;
     let count = b.alloc::<u64>(1)?;
     let timer = DeviceTimer::new(b)?;
     let (i, s_ptr, o, c) = (
-        inp::<_, f32>(&input),
+        inp::<_, std::ffi::c_void>(&input),
         out::<_, std::ffi::c_void>(&sc),
-        out::<_, f32>(&res),
+        out::<_, std::ffi::c_void>(&res),
         out::<_, u64>(&count),
     );
     let run = |blocks: u32| {
@@ -168,9 +193,10 @@ fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u
             // SAFETY: live buffers of the sizes given, the backend's stream.
             ffi::wk_bench_compact_b(
                 s,
+                T::KIND as u32,
                 i,
                 n as u64,
-                0.0,
+                T::default().to_bits(),
                 s_ptr,
                 bytes,
                 o,
@@ -192,36 +218,49 @@ fn compact_shape(b: &CudaBackend, h: &Harness, n: usize, stable: bool, blocks: u
     let (timing, default) = timer.shape_against_default(h, "compact shape", blocks, run, verify)?;
     Ok(Measured {
         timing,
-        bytes: size_of::<f32>(n + want.len()),
-        input_bytes: size_of::<f32>(n),
+        bytes: size_of::<T>(n + want.len()),
+        input_bytes: size_of::<T>(n),
         baseline: Some(default),
         read_only: false,
     })
 }
 
-/// The stable two-way partition (f32, x > 0) in another shape, against the default: `blocks`
+/// The stable two-way partition (f32 or f64, x > 0) in another shape, against the default: `blocks`
 /// is what the launcher's `blocks` argument takes (6: one tile a block at six blocks an SM,
 /// 128 + 6: the same loaded through shared memory).
-fn partition_shape(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
-    let x: Vec<f32> = random(n, 13);
-    let (want, selected) = reference::partition(&x, &Predicate::Gt(0.0f32));
+fn partition_shape<T: Element>(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseResult {
+    let x: Vec<T> = random(n, 13);
+    let (want, selected) = reference::partition(&x, &Predicate::Gt(T::default()));
     let input = b.upload(&x)?;
     // SAFETY: a pure size computation.
-    let bytes = unsafe { (b.runtime().launchers().scratch_bytes)(wk::ALGO_PARTITION, 4, n as u64) };
+    let bytes = unsafe {
+        (b.runtime().launchers().scratch_bytes)(wk::ALGO_PARTITION, T::KIND as u32, n as u64)
+    };
     let sc = scratch(b, bytes)?;
-    let res = b.alloc::<f32>(n)?;
+    let res = b.alloc::<T>(n)?;
     let count = b.alloc::<u64>(1)?;
     let timer = DeviceTimer::new(b)?;
     let (i, s_ptr, o, c) = (
-        inp::<_, f32>(&input),
+        inp::<_, std::ffi::c_void>(&input),
         out::<_, std::ffi::c_void>(&sc),
-        out::<_, f32>(&res),
+        out::<_, std::ffi::c_void>(&res),
         out::<_, u64>(&count),
     );
     let run = |blocks: u32| {
         move |s| unsafe {
             // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_partition_b(s, i, n as u64, 0.0, s_ptr, bytes, o, c, blocks)
+            ffi::wk_bench_partition_b(
+                s,
+                T::KIND as u32,
+                i,
+                n as u64,
+                T::default().to_bits(),
+                s_ptr,
+                bytes,
+                o,
+                c,
+                blocks,
+            )
         }
     };
     let verify = |b: &CudaBackend| -> Result<(), Refused> {
@@ -237,8 +276,8 @@ fn partition_shape(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> CaseR
         timer.shape_against_default(h, "partition shape", blocks, run, verify)?;
     Ok(Measured {
         timing,
-        bytes: size_of::<f32>(2 * n),
-        input_bytes: size_of::<f32>(n),
+        bytes: size_of::<T>(2 * n),
+        input_bytes: size_of::<T>(n),
         baseline: Some(default),
         read_only: false,
     })

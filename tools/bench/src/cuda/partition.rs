@@ -1,6 +1,6 @@
 //! The partition job on CUDA: timed with device events around the public `partition_into`
 //! (which only enqueues on the backend's stream), against CUB's `DevicePartition::If` (x > 0 on
-//! `f32`) in the same process on the same stream. CUB writes its rejected part in reverse
+//! `f32` and `f64`) in the same process on the same stream. CUB writes its rejected part in reverse
 //! order: its selected part and count must equal ours, and its rejected part reversed ours,
 //! bit for bit, before its time is used.
 
@@ -28,7 +28,9 @@ pub(super) fn baseline<T: Element>(
             pred,
             out: ours,
             count,
-        } if T::KIND == ElemKind::F32 && *pred == Predicate::Gt(T::default()) => {
+        } if matches!(T::KIND, ElemKind::F32 | ElemKind::F64)
+            && *pred == Predicate::Gt(T::default()) =>
+        {
             cub_partition(b, timer, h, input, ours, count)?
         }
         _ => None,
@@ -48,10 +50,11 @@ fn cub_partition<T: Element>(
     let n = input.len();
     let (po, count) = (b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
     let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
-        // SAFETY: live buffers of n f32 (the caller checked the kind) in and out and one
-        // count; a null `temp` is CUB's size query.
+        // SAFETY: live buffers of n f32 or f64 (the caller checked the kind) in and out and
+        // one count; a null `temp` is CUB's size query.
         ffi::wk_bench_cub_partition_positive(
             s,
+            T::KIND as u32,
             inp(input),
             out(&po),
             out(&count),
