@@ -105,8 +105,9 @@ int32_t wk_bench_partition_b(void* stream, uint32_t dtype, const void* in, uint6
                              uint64_t threshold_bits, void* scratch, uint64_t scratch_bytes,
                              void* out, uint64_t* counts, uint32_t blocks);
 // The balanced SpMV (f32) in the shape `variant` names (spmv_balanced_launch_b: 0 the default,
-// 1 the vector kernel, 4 or 8 blocks an SM, plus 16 x log2 of a chunk); x has `rows` entries (a square matrix), scratch as
-// the SpMV launcher's.
+// 1 the vector kernel, 4 blocks an SM, plus 16 x log2 of a chunk, plus its bits: 256 prepared,
+// 512 rows a group each, 1024 merge-path chunks); x has `rows` entries (a square matrix),
+// scratch as the SpMV launcher's for nnz (for nnz + rows with bit 1024).
 int32_t wk_bench_spmv_b(void* stream, const uint32_t* row_offsets, const uint32_t* cols,
                         const float* vals, const float* x, uint64_t rows, uint64_t nnz,
                         uint32_t vector, void* scratch, uint64_t scratch_bytes, float* y,

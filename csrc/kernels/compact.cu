@@ -217,14 +217,16 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
         WK_COMPACT_SHAPES(false)
       }
     } else {
-      bool before = false;
       if constexpr (std::is_same<T, double>::value) {
-        before = blocks == 7;
-        if (before && stable) WK_COMPACT_LAUNCH(1, compact_kernel<T, true, 7>);
-        if (before && !stable) WK_COMPACT_LAUNCH(1, compact_kernel<T, false, 7>);
+        if (blocks == 7) {
+          if (stable)
+            WK_COMPACT_LAUNCH(1, compact_kernel<T, true, 7>);
+          else
+            WK_COMPACT_LAUNCH(1, compact_kernel<T, false, 7>);
+          return host::launch_error();
+        }
       }
-      if (before) {
-      } else if (stable) {
+      if (stable) {
         WK_COMPACT_DEFAULT(DS, true)
       } else {
         WK_COMPACT_DEFAULT(DU, false)

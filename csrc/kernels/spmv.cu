@@ -23,6 +23,15 @@
 // (BENCHMARKS.md "SpMV: the partition made once"). spmv_planned also knows the matrix's longest
 // row, and gives small matrices of even rows to spmv_kernel (kSpmvVectorNnz).
 //
+// A plan's chunks are of the merge path (Merrill and Garland's split of rows and nonzeros
+// together): a row starts at r + row_offsets[r], so a block owns at most `chunk` rows and
+// nonzeros, and a run of empty or short rows spreads over blocks instead of falling to the one
+// block where the nonzeros resume (all of a matrix's trailing empty rows to the last block). Each
+// row is still folded whole by its owner: rows split between threads, as in Merrill and
+// Garland's kernel, would change the documented order. On the bench's matrices it is as fast as
+// chunks of nonzeros, and on a band of empty rows many times faster (BENCHMARKS.md "SpMV: merge-
+// path chunks"). spmv_balanced keeps chunks of nonzeros: its scratch is sized by nnz alone.
+//
 // The gather is bound by L2 latency and the fold by shared memory and shuffles, so blocks must
 // overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
 // registers) measured slower, and the compiler's own choice (66 registers, three blocks) up to
@@ -139,13 +148,19 @@ uint64_t spmv_chunk(uint64_t nnz) {
 
 // row_begin[c] = the first row whose start, as a chunk (clamped to the last chunk), is >= c;
 // row_begin[chunks] = rows. Thread r writes the chunks in (chunk(r-1), chunk(r)].
+// A row's start is its first nonzero's position, or with `merge` its position on the merge path
+// of rows and nonzeros (r + row_offsets[r]: the rows and the nonzeros before it), so that a
+// chunk holds `chunk` rows and nonzeros together and runs of short or empty rows spread over
+// blocks instead of piling onto the block where they start.
 __global__ void spmv_row_begin_kernel(const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
-                                      uint64_t chunk, uint64_t chunks, uint64_t* row_begin) {
+                                      uint64_t chunk, uint64_t chunks, bool merge,
+                                      uint64_t* row_begin) {
   const uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (r > rows) return;
   const uint64_t last = chunks - 1;
   auto chunk_of = [&](uint64_t row) {
-    const uint64_t c = clamp_offset(row_offsets[row], nnz) >> log2_pow2(chunk);
+    const uint64_t at = clamp_offset(row_offsets[row], nnz) + (merge ? row : 0);
+    const uint64_t c = at >> log2_pow2(chunk);
     return c < last ? c : last;
   };
   const uint64_t hi = r == rows ? chunks : chunk_of(r);
@@ -366,27 +381,35 @@ const uint64_t kSpmvVectorNnz = 1ull << 22;
 
 // Variant bit: every row folded by a group (no fold_short_first).
 const unsigned kGroupsOnly = 512;
+// Variant bit: chunks of the merge path, rows and nonzeros together (spmv_row_begin_kernel).
+const unsigned kMergePath = 1024;
 
-// row_begin of the matrix's chunks of `chunk` nonzeros into `plan`.
+// What a partition counts: nonzeros, or rows and nonzeros on the merge path.
+uint64_t spmv_units(uint64_t rows, uint64_t nnz, bool merge) { return nnz + (merge ? rows : 0); }
+
+// row_begin of the matrix's chunks of `chunk` units into `plan`.
 int plan_launch(host::stream_t s, const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
-                uint64_t chunk, void* plan, uint64_t plan_bytes) {
-  const uint64_t chunks = (nnz + chunk - 1) / chunk;
+                uint64_t chunk, bool merge, void* plan, uint64_t plan_bytes) {
+  const uint64_t chunks = (spmv_units(rows, nnz, merge) + chunk - 1) / chunk;
   unsigned grid;
   if (chunks > 0x7fffffffull || !grid_for(rows + 1, kBlock, &grid)) return WK_ERR_ARG;
-  // A chunk of at least 256 nonzeros needs no more than spmv_scratch(nnz).
-  if (plan_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
+  // A chunk of at least 256 nonzeros needs no more than spmv_scratch(nnz); the merge path's
+  // chunks count rows too, so its plan is checked against its own length.
+  if (plan_bytes < (merge ? (chunks + 1) * sizeof(uint64_t) : spmv_scratch(nnz)))
+    return WK_ERR_SCRATCH;
   WK_LAUNCH(grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk, chunks,
-                                                       (uint64_t*)plan);
+                                                       merge, (uint64_t*)plan);
   return host::launch_error();
 }
 
-// The chunk kernel over the partition `row_begin` of chunks of `chunk` nonzeros, in the shape
-// `variant` % 16 names (spmv_balanced_launch_b).
+// The chunk kernel over the partition `row_begin` of chunks of `chunk` units (nonzeros, or
+// rows and nonzeros with kMergePath), in the shape `variant` % 16 names (spmv_balanced_launch_b).
 int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                   const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                   uint64_t rows, uint64_t nnz, uint32_t vector, uint64_t chunk,
                   const uint64_t* row_begin, void* y, unsigned variant) {
-  const uint64_t chunks = (nnz + chunk - 1) / chunk;
+  const uint64_t chunks =
+      (spmv_units(rows, nnz, (variant & kMergePath) != 0) + chunk - 1) / chunk;
   if (chunks > 0x7fffffffull) return WK_ERR_ARG;
   const unsigned grid = (unsigned)chunks;
   // Short rows a thread each where a group is at least twice the longest of them (the
@@ -414,7 +437,9 @@ int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_
 // vector kernel (spmv_kernel), 4 (f32 only) for the chunk kernel compiled for four blocks an
 // SM; (variant / 16) % 16, when not 0, is log2 of the chunk (8..12) in place of spmv_chunk's;
 // bit 256 skips the row_begin pass (the scratch already holds it for this matrix and chunk: a
-// prepared partition, as spmv_planned); bit 512 (kGroupsOnly) folds every row by a group.
+// prepared partition, as spmv_planned); bit 512 (kGroupsOnly) folds every row by a group; bit
+// 1024 (kMergePath) makes the chunks of rows and nonzeros together (its scratch holds a word for
+// every 256 of them).
 int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                            const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                            uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
@@ -422,6 +447,7 @@ int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const ui
   const unsigned chunk_log = (variant >> 4) & 15;
   const bool prepared = (variant & 256) != 0;
   const unsigned groups_only = variant & kGroupsOnly;
+  const bool merge = (variant & kMergePath) != 0;
   variant &= 15;
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
   if (chunk_log != 0 && (chunk_log < 8 || chunk_log > 12)) return WK_ERR_ARG;
@@ -431,15 +457,17 @@ int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const ui
   // No nonzeros: every row is empty, the vector kernel writes the identities.
   if (nnz == 0 || variant == 1)
     return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
-  const uint64_t chunk = chunk_log ? 1ull << chunk_log : spmv_chunk(nnz);
+  const uint64_t units = spmv_units(rows, nnz, merge);
+  const uint64_t chunk = chunk_log ? 1ull << chunk_log : spmv_chunk(units);
   host::stream_t s = as_stream(stream);
-  if (scratch_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
+  if (scratch_bytes < spmv_scratch(units)) return WK_ERR_SCRATCH;
   if (!prepared) {
-    const int rc = plan_launch(s, row_offsets, rows, nnz, chunk, scratch, scratch_bytes);
+    const int rc = plan_launch(s, row_offsets, rows, nnz, chunk, merge, scratch, scratch_bytes);
     if (rc) return rc;
   }
   return chunks_launch(s, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz, vector, chunk,
-                       (const uint64_t*)scratch, y, variant | groups_only);
+                       (const uint64_t*)scratch, y,
+                       variant | groups_only | (merge ? kMergePath : 0));
 }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
@@ -450,11 +478,13 @@ int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint
                                 vector, scratch, scratch_bytes, y, 0);
 }
 
+// A matrix's plan is of the merge path's chunks (a word for every 256 rows and nonzeros or
+// fewer: spmv_scratch(rows + nnz)).
 int spmv_plan_launch(void* stream, const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
                      void* plan, uint64_t plan_bytes) {
   if (rows == 0 || nnz == 0) return 0;
-  return plan_launch(as_stream(stream), row_offsets, rows, nnz, spmv_chunk(nnz), plan,
-                     plan_bytes);
+  return plan_launch(as_stream(stream), row_offsets, rows, nnz,
+                     spmv_chunk(spmv_units(rows, nnz, true)), true, plan, plan_bytes);
 }
 
 int spmv_planned_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
@@ -466,9 +496,10 @@ int spmv_planned_launch(void* stream, wk_status* st, uint32_t dtype, const uint3
   // No nonzeros, or rows even enough for the vector kernel (above).
   if (nnz == 0 || (nnz <= kSpmvVectorNnz && longest_row <= 2ull * vector))
     return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
-  if (plan_bytes < spmv_scratch(nnz)) return WK_ERR_SCRATCH;
+  const uint64_t units = spmv_units(rows, nnz, true);
+  if (plan_bytes < spmv_scratch(units)) return WK_ERR_SCRATCH;
   return chunks_launch(as_stream(stream), st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
-                       vector, spmv_chunk(nnz), (const uint64_t*)plan, y, 0);
+                       vector, spmv_chunk(units), (const uint64_t*)plan, y, kMergePath);
 }
 
 int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,

@@ -39,7 +39,7 @@ macro_rules! raw_probes {
             device_scan_into_one_element compact_into_a_short_output warp_calls_with_short_values
             widths_tiles_blocks_and_masks_the_kernels_cannot_run
             activemask_of_every_thread_is_out_of_memory spmv_with_columns_past_x_and_short_buffers
-            spmv_planned_with_another_matrix_plan
+            spmv_planned_with_another_matrix_plan spmv_unplanned_over_a_run_of_empty_rows
             segmented_reduce_and_atomics_with_short_outputs segment_offsets_past_the_input
             queued_kernel_errors_name_their_launch);
     };
@@ -252,6 +252,55 @@ pub fn spmv_planned_with_another_matrix_plan<R: GpuRuntime>(b: &GpuBackend<R>, _
         .unwrap();
     let row1 = vals.iter().fold(0.0f32, |acc, a| acc + a * 2.0);
     assert_eq!(b.download(&y3).unwrap(), [0.0, row1, 0.0]);
+}
+
+pub fn spmv_unplanned_over_a_run_of_empty_rows<R: GpuRuntime>(b: &GpuBackend<R>, _: WarpWidth) {
+    // raw_spmv's chunks are of nonzeros, so the 3000 empty rows here all start in one chunk and
+    // its block folds them from global offsets (more than it stages); Csr's plan splits rows and
+    // nonzeros together and never gives a block that many, so only this call reaches that path.
+    // A row of 5000 nonzeros runs past a block's window. Small integers: every order gives the
+    // same sums, so the expectation is a plain loop.
+    let mut lens: Vec<u32> = (0..400u32).map(|r| r % 23).collect();
+    lens.extend(std::iter::repeat_n(0, 3000));
+    lens.push(5000);
+    lens.extend((0..400u32).map(|r| (r * 7) % 19));
+    let rows = lens.len();
+    let mut offsets = vec![0u32];
+    for l in &lens {
+        offsets.push(offsets.last().unwrap() + l);
+    }
+    let nnz = *offsets.last().unwrap() as usize;
+    let cols: Vec<u32> = (0..nnz).map(|k| ((k * 7919) % rows) as u32).collect();
+    let vals: Vec<i32> = (0..nnz).map(|k| (k % 7) as i32 - 3).collect();
+    let x: Vec<i32> = (0..rows).map(|c| (c % 5) as i32 - 2).collect();
+    let want: Vec<i32> = (0..rows)
+        .map(|r| {
+            (offsets[r] as usize..offsets[r + 1] as usize)
+                .map(|k| vals[k] * x[cols[k] as usize])
+                .sum()
+        })
+        .collect();
+    let (o, c, v, xb) = (
+        b.upload(&offsets).unwrap(),
+        b.upload(&cols).unwrap(),
+        b.upload(&vals).unwrap(),
+        b.upload(&x).unwrap(),
+    );
+    let mut y = b.alloc::<i32>(rows).unwrap();
+    for vector in [1u32, 4, 32] {
+        b.write(&mut y, &vec![i32::MIN; rows]).unwrap();
+        b.raw_spmv(token(), &o, &c, &v, &xb, &mut y, vector)
+            .unwrap();
+        assert_eq!(b.download(&y).unwrap(), want, "raw_spmv, vector {vector}");
+        let plan = b
+            .raw_spmv_plan(token(), &o, nnz)
+            .unwrap()
+            .expect("a GPU plan");
+        b.write(&mut y, &vec![i32::MIN; rows]).unwrap();
+        b.raw_spmv_planned(token(), &o, &c, &v, &plan, 5000, &xb, &mut y, vector)
+            .unwrap();
+        assert_eq!(b.download(&y).unwrap(), want, "planned, vector {vector}");
+    }
 }
 
 pub fn segmented_reduce_and_atomics_with_short_outputs<R: GpuRuntime>(

@@ -13,9 +13,10 @@ use wavekit_core::error::{Result, WavekitError};
 
 impl<R: GpuRuntime> GpuBackend<R> {
     /// What `RawBackend::raw_spmv_plan` does on this backend: the first row of each chunk of
-    /// nonzeros, which the launcher of `raw_spmv` otherwise derives into its scratch on every
-    /// call. Waited for, as an upload is, so the matrix is whole when `Csr::new` returns; the
-    /// wait reports no error of earlier queued work (that stays for the next synchronisation).
+    /// the merge path (rows and nonzeros together, a word for every 256 or fewer), where the
+    /// launcher of `raw_spmv` derives chunks of nonzeros into its scratch on every call. Waited
+    /// for, as an upload is, so the matrix is whole when `Csr::new` returns; the wait reports no
+    /// error of earlier queued work (that stays for the next synchronisation).
     pub(crate) fn spmv_plan(
         &self,
         row_offsets: &GpuBuffer<u32, R>,
@@ -23,7 +24,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
     ) -> Result<Option<GpuBuffer<u64, R>>> {
         self.own(row_offsets)?;
         let rows = row_offsets.len.saturating_sub(1);
-        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, ElemKind::U32, nnz);
+        // The merge path's chunks count rows and nonzeros together.
+        let bytes = self.scratch_bytes(ffi::ALGO_SPMV, ElemKind::U32, nnz.saturating_add(rows));
         if rows == 0 || bytes == 0 {
             return Ok(None);
         }

@@ -395,8 +395,9 @@ pub trait RawBackend: Backend {
     ) -> Result<()>;
     /// What the backend derives once from a CSR matrix's row offsets for its `raw_spmv_planned`
     /// launches, kept with the matrix ([`crate::Csr`]) as cuSPARSE keeps its SpMV
-    /// preprocessing: on the GPU backends the first row of each chunk of nonzeros, which
-    /// `raw_spmv` derives again on every call. `None` (the default): the backend keeps nothing.
+    /// preprocessing: on the GPU backends the first row of each chunk of the merge path (rows
+    /// and nonzeros together), where `raw_spmv` derives chunks of nonzeros on every call.
+    /// `None` (the default): the backend keeps nothing.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.

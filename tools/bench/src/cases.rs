@@ -462,6 +462,9 @@ pub(crate) enum RowLengths {
     Regular,
     /// Pareto-like: most rows short, a few hundreds or thousands long (capped at 4096).
     PowerLaw,
+    /// `Regular`, then as many empty rows (a band of empty rows: the rows a chunk of nonzeros
+    /// alone would give to one block).
+    RegularThenEmpty,
 }
 
 fn row_lengths(nnz: usize, kind: RowLengths) -> Vec<u32> {
@@ -471,7 +474,7 @@ fn row_lengths(nnz: usize, kind: RowLengths) -> Vec<u32> {
     while total < nnz {
         let r = splitmix(6 << 40 | i);
         let len = match kind {
-            RowLengths::Regular => 8 + (r % 57) as usize,
+            RowLengths::Regular | RowLengths::RegularThenEmpty => 8 + (r % 57) as usize,
             RowLengths::PowerLaw => {
                 // u in (0, 1]; len = 4 / u^(1/1.2), so P(len > L) ~ (4/L)^1.2.
                 let u = ((r >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
@@ -482,6 +485,9 @@ fn row_lengths(nnz: usize, kind: RowLengths) -> Vec<u32> {
         lens.push(len as u32);
         total += len;
         i += 1;
+    }
+    if let RowLengths::RegularThenEmpty = kind {
+        lens.extend(std::iter::repeat_n(0, lens.len()));
     }
     lens
 }

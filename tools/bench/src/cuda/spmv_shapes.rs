@@ -1,7 +1,9 @@
 //! CUDA-only rows of the balanced SpMV kernel in other shapes against its default launch (the
 //! partition derived on every call, six blocks an SM) in the same run on the bench's SpMV
 //! matrices: the partition prepared once, four blocks an SM, other chunk sizes, the vector
-//! kernel, and every row folded by a group (no short rows a thread each). Every result is
+//! kernel, every row folded by a group (no short rows a thread each), and chunks of the merge
+//! path (rows and nonzeros together, the planned launch's, so also on a matrix whose second
+//! half of rows is empty). Every result is
 //! checked bit for bit against the reference before and after it is timed.
 
 use super::ffi;
@@ -24,10 +26,14 @@ const PREPARED: u32 = 256;
 /// spmv_balanced_launch_b's bit for every row folded by a group of V lanes (no short rows a
 /// thread each).
 const GROUPS_ONLY: u32 = 512;
+/// spmv_balanced_launch_b's bit for chunks of the merge path: a block owns the rows that start
+/// in its share of rows and nonzeros together (not of nonzeros alone), each still folded whole
+/// in the documented order.
+const MERGE_PATH: u32 = 1024;
 
 /// One row: the SpMV of `kind` rows in shape `variant` (spmv_balanced_launch_b's argument:
 /// 1 the vector kernel, 4 four blocks an SM, log2 of the chunk times 16, `PREPARED`,
-/// `GROUPS_ONLY`).
+/// `GROUPS_ONLY`, `MERGE_PATH`).
 macro_rules! shape_case {
     ($name:literal, $kind:expr, $variant:expr) => {
         Case {
@@ -39,7 +45,7 @@ macro_rules! shape_case {
 }
 
 pub fn cases() -> Vec<Case<CudaBackend>> {
-    use RowLengths::{PowerLaw, Regular};
+    use RowLengths::{PowerLaw, Regular, RegularThenEmpty};
     vec![
         shape_case!("spmv regular 8..64 partition prepared", Regular, PREPARED),
         shape_case!("spmv power-law partition prepared", PowerLaw, PREPARED),
@@ -52,6 +58,38 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             "spmv power-law prepared, rows a group each",
             PowerLaw,
             PREPARED | GROUPS_ONLY
+        ),
+        shape_case!("spmv regular 8..64 merge-path", Regular, MERGE_PATH),
+        shape_case!("spmv power-law merge-path", PowerLaw, MERGE_PATH),
+        shape_case!(
+            "spmv regular 8..64 merge-path prepared",
+            Regular,
+            MERGE_PATH | PREPARED
+        ),
+        shape_case!(
+            "spmv power-law merge-path prepared",
+            PowerLaw,
+            MERGE_PATH | PREPARED
+        ),
+        shape_case!(
+            "spmv regular 8..64 merge-path prepared chunk=4096",
+            Regular,
+            MERGE_PATH | PREPARED | (12 << 4)
+        ),
+        shape_case!(
+            "spmv power-law merge-path prepared chunk=4096",
+            PowerLaw,
+            MERGE_PATH | PREPARED | (12 << 4)
+        ),
+        shape_case!(
+            "spmv regular, then empty rows, partition prepared",
+            RegularThenEmpty,
+            PREPARED
+        ),
+        shape_case!(
+            "spmv regular, then empty rows, merge-path prepared",
+            RegularThenEmpty,
+            MERGE_PATH | PREPARED
         ),
         shape_case!("spmv regular 8..64 blocks=4", Regular, 4),
         shape_case!("spmv regular 8..64 vector kernel", Regular, 1),
@@ -84,9 +122,15 @@ fn spmv_shape(
         b.upload(&x)?,
     );
     let y = std::cell::RefCell::new(b.alloc::<f32>(rows)?);
+    // The merge path's chunks count rows and nonzeros: its scratch is sized for both.
+    let units = if variant & MERGE_PATH != 0 {
+        n + rows
+    } else {
+        n
+    };
     // SAFETY: a pure size computation.
     let bytes = unsafe {
-        (b.runtime().launchers().scratch_bytes)(wk::ALGO_SPMV, ElemKind::F32 as u32, n as u64)
+        (b.runtime().launchers().scratch_bytes)(wk::ALGO_SPMV, ElemKind::F32 as u32, units as u64)
     };
     let sc = scratch(b, bytes)?;
     let timer = DeviceTimer::new(b)?;
