@@ -390,13 +390,12 @@ uint64_t spmv_units(uint64_t rows, uint64_t nnz, bool merge) { return nnz + (mer
 // row_begin of the matrix's chunks of `chunk` units into `plan`.
 int plan_launch(host::stream_t s, const uint32_t* row_offsets, uint64_t rows, uint64_t nnz,
                 uint64_t chunk, bool merge, void* plan, uint64_t plan_bytes) {
-  const uint64_t chunks = (spmv_units(rows, nnz, merge) + chunk - 1) / chunk;
+  const uint64_t units = spmv_units(rows, nnz, merge);
+  const uint64_t chunks = (units + chunk - 1) / chunk;
   unsigned grid;
   if (chunks > 0x7fffffffull || !grid_for(rows + 1, kBlock, &grid)) return WK_ERR_ARG;
-  // A chunk of at least 256 nonzeros needs no more than spmv_scratch(nnz); the merge path's
-  // chunks count rows too, so its plan is checked against its own length.
-  if (plan_bytes < (merge ? (chunks + 1) * sizeof(uint64_t) : spmv_scratch(nnz)))
-    return WK_ERR_SCRATCH;
+  // A chunk of at least 256 units needs no more than spmv_scratch(units).
+  if (plan_bytes < spmv_scratch(units)) return WK_ERR_SCRATCH;
   WK_LAUNCH(grid, kBlock, 0, s, spmv_row_begin_kernel)(row_offsets, rows, nnz, chunk, chunks,
                                                        merge, (uint64_t*)plan);
   return host::launch_error();

@@ -287,15 +287,15 @@ pub fn spmv_unplanned_over_a_run_of_empty_rows<R: GpuRuntime>(b: &GpuBackend<R>,
         b.upload(&x).unwrap(),
     );
     let mut y = b.alloc::<i32>(rows).unwrap();
+    let plan = b
+        .raw_spmv_plan(token(), &o, nnz)
+        .unwrap()
+        .expect("a GPU plan");
     for vector in [1u32, 4, 32] {
         b.write(&mut y, &vec![i32::MIN; rows]).unwrap();
         b.raw_spmv(token(), &o, &c, &v, &xb, &mut y, vector)
             .unwrap();
         assert_eq!(b.download(&y).unwrap(), want, "raw_spmv, vector {vector}");
-        let plan = b
-            .raw_spmv_plan(token(), &o, nnz)
-            .unwrap()
-            .expect("a GPU plan");
         b.write(&mut y, &vec![i32::MIN; rows]).unwrap();
         b.raw_spmv_planned(token(), &o, &c, &v, &plan, 5000, &xb, &mut y, vector)
             .unwrap();

@@ -3,8 +3,8 @@
 //! matrices: the partition prepared once, four blocks an SM, other chunk sizes, the vector
 //! kernel, every row folded by a group (no short rows a thread each), and chunks of the merge
 //! path (rows and nonzeros together, the planned launch's, so also on a matrix whose second
-//! half of rows is empty). Every result is
-//! checked bit for bit against the reference before and after it is timed.
+//! half of rows is empty). Every result is checked bit for bit against the reference before
+//! and after it is timed.
 
 use super::ffi;
 use super::timer::{DeviceTimer, check};
