@@ -72,7 +72,9 @@ int32_t wk_bench_delay(void* stream, uint32_t micros);
 int32_t wk_bench_count_atomic(void* stream, const float* in, uint64_t n, float threshold,
                               unsigned long long* out);
 
-// wavekit's device reduce with k tiles per block (1, 2, 4, 8; 0 = the launcher's choice).
+// wavekit's device reduce with k % 16 tiles per block (1, 2, 4, 8; 0 = the launcher's choice);
+// bit 256: two launches where the launcher would take them; bit 512: four 16-bit tiles' partials
+// each reduced alone.
 int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
                           void* scratch, uint64_t scratch_bytes, void* out, uint32_t k);
 // wavekit's inclusive/exclusive Sum scan with `variant` = tiles per block x 16 + blocks per SM

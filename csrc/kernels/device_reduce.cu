@@ -138,6 +138,63 @@ __device__ __forceinline__ T tile_partial(T v, G groups) {
   }
 }
 
+// The tile partials of K tiles at once (K <= 4, a power of two; not float Min / Max, which
+// tile_partial reduces as keys), v[k] being this thread's lane accumulator of tile k: the same
+// bits as K calls of tile_partial, in 9 shuffles instead of 40 for four tiles and one pair of
+// barriers instead of four. In the
+// group reduce's first butterfly (step 3 of SEMANTICS "device_reduce": levels 16 .. 1 over each
+// logical group of 32), the level-d partners combine every tile's pair of values, but only half
+// of them is needed past it by each of the two: so each keeps half its tiles (the lower lane the
+// lower half), sends the other half and combines what it gets with what it kept, as `bfly`
+// would have (own value first). After log2 K levels a lane holds one tile, the one of the class
+// of lanes that agree in those high bits, and the lower levels run as before. In the second
+// butterfly, over the 8 group partials padded to 32 lanes with the identity, levels 16 and 8
+// only ever combine a partial with the identity, which gives it back exactly; so tile t's eight
+// run levels 4 .. 1 in lanes 8t .. 8t + 7 side by side. Tile t's partial ends in thread 8t (with
+// K <= 4 the four tiles' 32 group partials fill one logical group).
+template <unsigned M, int OP, typename T, unsigned K>
+__device__ __forceinline__ void keep_half(wk_lanemask_t mask, T (&v)[K], unsigned d) {
+  if constexpr (M > 1) {
+    const bool upper = (lane() & d) != 0;
+#pragma unroll
+    for (unsigned i = 0; i < M / 2; ++i) {
+      const T keep = upper ? v[i + M / 2] : v[i];
+      const T send = upper ? v[i] : v[i + M / 2];
+      v[i] = Op<OP, T>::combine(keep, shfl_xor(mask, send, d, WK_LOGICAL_GROUP));
+    }
+    keep_half<M / 2, OP, T, K>(mask, v, d >> 1);
+  }
+}
+
+template <int OP, typename T, unsigned K, typename G>
+__device__ __forceinline__ T tile_partials(T (&v)[K], G groups) {
+  static_assert(K >= 1 && K <= 4 && (K & (K - 1)) == 0, "one logical group holds 4 tiles' partials");
+  const unsigned W = WK_LOGICAL_GROUP;
+  const unsigned kGroups = WK_REDUCE_TILE_LANES / WK_LOGICAL_GROUP;
+  const wk_lanemask_t mask = block_warp_lanes();
+  keep_half<K, OP, T, K>(mask, v, W / 2);
+  T g = v[0];
+#pragma unroll
+  for (unsigned d = W / (2 * K); d >= 1; d >>= 1)
+    g = Op<OP, T>::combine(g, shfl_xor(mask, g, d, W));
+  // Lane l of group q holds tile l / (W / K): the class's lowest lane stores it.
+  const unsigned l = threadIdx.x % W, q = threadIdx.x / W;
+  if (l % (W / K) == 0) groups[(l / (W / K)) * kGroups + q] = g;
+  __syncthreads();
+  T r = g;
+  if (threadIdx.x < W) {
+    // Lane 8t + j: group j's partial of tile t (the identity past the K tiles).
+    const unsigned t = threadIdx.x / kGroups;
+    T x = t < K ? groups[threadIdx.x] : Op<OP, T>::identity();
+#pragma unroll
+    for (unsigned d = kGroups / 2; d >= 1; d >>= 1)
+      x = Op<OP, T>::combine(x, shfl_xor(mask & low_lanes(W), x, d, W));
+    r = x;
+  }
+  __syncthreads();
+  return r;
+}
+
 // The lane's fold of its 16 elements, in (chunk, slot) order. The canonical order is
 // sequential; for order-free ops a pairwise tree gives the same bits with a chain four combines
 // deep instead of sixteen.
@@ -216,7 +273,10 @@ template <typename T, unsigned K, typename IO = T> struct ReduceOccupancy {
 
 // OUT: the type the result is written in (IO, but the 16-bit floats' second launch reads
 // float partials and writes the 16-bit result).
-template <int OP, typename T, unsigned K, typename IO = T, typename OUT = IO>
+// BATCH: the K tiles' partials reduced together (tile_partials), for the 16-bit floats' four
+// tiles a block, whose instructions bound them (BENCHMARKS.md "The 16-bit reduce: four tiles'
+// partials at once").
+template <int OP, typename T, unsigned K, typename IO = T, typename OUT = IO, bool BATCH = false>
 __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, IO>::blocks))
     reduce_kernel(const IO* in, ReducePlan<T> plan, void* out) {
   WK_SHARED(T, groups, WK_MAX_GROUPS);
@@ -230,8 +290,40 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, I
 
   typename Vec<IO>::W buf[Vec<IO>::chunks];
   if (first < full_end) load_tile(in, first, buf);
+  if constexpr (BATCH) {
+    // The same loads and folds as below, unrolled so that the K accumulators stay in registers;
+    // tiles past the input fold to the identity and are not written.
+    T acc[K];
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) {
+      const uint64_t tile = first + k;
+      if (tile < full_end) {
+        typename Vec<IO>::W next[Vec<IO>::chunks];
+        const bool prefetch = k + 1 < K && tile + 1 < full_end;
+        if (prefetch) load_tile(in, tile + 1, next);
+        acc[k] = fold_vectors<OP, T, IO>(buf);
+        if (prefetch) {
+#pragma unroll
+          for (unsigned c = 0; c < Vec<IO>::chunks; ++c) buf[c] = next[c];
+        }
+      } else if (tile < tiles) {
+        acc[k] = fold_scalar<OP, T, false, IO>(in, n, tile);
+      } else {
+        acc[k] = Op<OP, T>::identity();
+      }
+    }
+    const T r = tile_partials<OP, T, K>(acc, groups);
+    const unsigned per = WK_REDUCE_TILE_LANES / WK_LOGICAL_GROUP;
+    const uint64_t tile = first + threadIdx.x / per;
+    if (threadIdx.x < K * per && threadIdx.x % per == 0 && tile < tiles) {
+      if (plan.top == 1)
+        put_out<T, OUT>(plan, out, tile, r);
+      else
+        plan.part[1][tile] = r;
+    }
+  }
 #pragma unroll 1
-  for (unsigned k = 0; k < K; ++k) {
+  for (unsigned k = 0; k < (BATCH ? 0 : K); ++k) {
     const uint64_t tile = first + k;
     if (tile >= tiles) break;
     T acc;
@@ -309,18 +401,25 @@ uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
 // Tiles per block. Measured on an H100 (BENCHMARKS.md, "reduce sum k=..." rows, 2^16..2^28,
 // f32 and f64): one tile per block with full occupancy was never slower than 2, 4 or 8 tiles
 // per block with a prefetched next tile, and 1-4% faster at 2^28, so the launcher always
-// takes one; the others stay for that comparison. The 16-bit floats move half the bytes a tile,
-// and one tile a block left them at 85% of a read at 2^28 (H100, 2026-11-26, the "reduce sum
-// k=" f16 rows): four tiles a block reach 98.6% there (two: 96.7%), while at 2^20 and 2^24 one
-// tile is as fast or faster (67% / 87% of a read; four: 54% / 82%), so they take four from
-// 2^14 tiles (2^26 elements) up.
+// takes one; the others stay for that comparison. The 16-bit floats move half the bytes a tile;
+// in one launch, where every block waits at a ticket, one tile a block left them at 85% of a
+// read at 2^28 and four reached 98.6% (H100, 2026-11-26), so from 2^14 tiles (2^26 elements, two
+// launches) they take four. There, on the H200, four tiles' partials reduced together
+// (tile_partials, Sum and Product) read at 96-97% where four each reduced alone were at 88-90%;
+// one tile a block measured the same for Sum, and slower for Max (74% of a read against four
+// tiles' 78%: its tile partials are of keys, each reduced alone), 2026-11-30, BENCHMARKS.md "The
+// 16-bit reduce: four tiles' partials at once".
+// The executor build takes four from two tiles, so that the conformance suite runs them.
+#ifndef WK_REDUCE_HALF_WIDE_FROM_TILES
+#define WK_REDUCE_HALF_WIDE_FROM_TILES (1u << 14)
+#endif
 unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
-  return io_size == 2 && tiles >= (1u << 14) ? 4 : 1;
+  return io_size == 2 && tiles >= WK_REDUCE_HALF_WIDE_FROM_TILES ? 4 : 1;
 }
 
 // From this many tiles a reduce runs as two launches: every block writes its tiles' partials
-// and exits, then a reduce of the partials climbs the rest of the tree (for the 16-bit floats,
-// whose blocks take four tiles, over the float partials, rounding the result once as before).
+// and exits, then a reduce of the partials climbs the rest of the tree (for the 16-bit floats
+// over the float partials, rounding the result once as before).
 // In one launch each block waits at its group's ticket (a fence, then an atomic's round trip to
 // L2) holding its slot with no loads in flight: on an H200 (2026-11-28,
 // benches/results/reduce-h200-2026-11-28/rb.cu) tiles with that ticket streamed 2^28 f32 in
@@ -331,8 +430,17 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
 #define WK_REDUCE_TWO_LAUNCH_TILES (1u << 14)
 #endif
 
+// Whether four tiles a block reduce their partials together (tile_partials): the 16-bit floats'
+// blocks, but for float Min and Max, whose tile partials are of keys.
+template <int OP, typename T, typename IO> struct BatchPartials {
+  static const bool value = sizeof(IO) == 2 && !(Elem<T>::is_float && (OP == OP_MIN || OP == OP_MAX));
+};
+
+// per_tile: the bench's row of four 16-bit tiles a block each reduced alone (as before
+// tile_partials).
 template <int OP, typename T, typename IO, typename OUT>
-int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* out, unsigned k) {
+int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* out, unsigned k,
+             bool per_tile) {
   const uint64_t blocks = (plan.m[1] + k - 1) / k;
   if constexpr (sizeof(IO) != sizeof(OUT)) {
     // Only the 16-bit floats' second launch, over float partials: one tile a block.
@@ -343,7 +451,15 @@ int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* ou
   switch (k) {
     case 1: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 1, IO>)(in, plan, out); break;
     case 2: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 2, IO>)(in, plan, out); break;
-    case 4: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4, IO>)(in, plan, out); break;
+    case 4:
+      if constexpr (BatchPartials<OP, T, IO>::value) {
+        if (!per_tile) {
+          WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4, IO, IO, true>)(in, plan, out);
+          break;
+        }
+      }
+      WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4, IO>)(in, plan, out);
+      break;
     // Eight tiles a block are the bench's comparison for f32 and f64 only.
     case 8:
       if constexpr (sizeof(IO) == sizeof(T)) {
@@ -371,16 +487,20 @@ namespace {
 
 // The reduce of n elements of IO up to level `levels` (0 or past the last: to one value) with
 // k tiles a block (0: the launcher's choice), in IO's accumulator type, the result written as
-// OUT.
+// OUT. The bench's rows (device_reduce_launch_k) pass k % 16 tiles a block, bit 256 for two
+// launches where the launcher would take them, and bit 512 for four 16-bit tiles' partials each
+// reduced alone.
 template <typename IO, typename OUT>
 int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scratch,
                uint64_t scratch_bytes, void* out, unsigned k, unsigned levels) {
   typedef typename Elem<IO>::Acc T;
   uint64_t tiles = (n + kTile - 1) / kTile;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
-  // An explicit k (the bench's tiles-a-block rows) always runs as one launch.
-  const bool auto_k = k == 0;
-  if (auto_k) k = tiles_per_block(tiles, sizeof(IO));
+  // An explicit k (the bench's tiles-a-block rows) runs as one launch unless bit 256 asks.
+  const bool auto_k = k == 0 || (k & 256) != 0;
+  const bool per_tile = (k & 512) != 0;
+  k &= 15;
+  if (k == 0) k = tiles_per_block(tiles, sizeof(IO));
   if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
   ReducePlan<T> plan = {};
   unsigned top = level_sizes(n, plan.m);
@@ -415,7 +535,8 @@ int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scra
   }
   int rc = with_op<T>(op, [&](auto ot) {
     return launch_k<decltype(ot)::value, T, IO, OUT>(as_stream(stream), (const IO*)in, plan,
-                                                     two ? (void*)plan.part[1] : out, k);
+                                                     two ? (void*)plan.part[1] : out, k,
+                                                     per_tile);
   });
   if (rc != 0 || !two) return rc;
   return run_levels<T, OUT>(stream, op, plan.part[1], plan.m[1], scratch,

@@ -117,6 +117,8 @@ pub fn build() {
                 // The device reduce's two-launch path from two tiles, so that the conformance
                 // suite's small inputs run it too (csrc/kernels/device_reduce.cu).
                 .define("WK_REDUCE_TWO_LAUNCH_TILES", Some("2"))
+                // Its 16-bit floats' four tiles a block from two tiles.
+                .define("WK_REDUCE_HALF_WIDE_FROM_TILES", Some("2"))
                 // The partition's two-tiles-a-block shape from two tiles (partition.cu).
                 .define("WK_PARTITION_WIDE_FROM_TILES", Some("2"))
                 // Its span scan by rows from three spans (partition.cu).

@@ -83,6 +83,39 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             elem: "f16",
             run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 4),
         },
+        // The 16-bit Sums in two launches as the launcher runs them from 2^26 elements
+        // (k + 256; + 512: four tiles' partials each reduced alone, as before tile_partials).
+        Case {
+            collective: "reduce sum two k=4 per-tile",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 4 | 256 | 512),
+        },
+        Case {
+            collective: "reduce sum two k=4 per-tile",
+            elem: "bf16",
+            run: |b, h, n| reduce_k::<wavekit::bf16>(b, h, n, 4 | 256 | 512),
+        },
+        Case {
+            collective: "reduce sum two k=4",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 4 | 256),
+        },
+        Case {
+            collective: "reduce sum two k=2",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 2 | 256),
+        },
+        Case {
+            collective: "reduce sum two k=1",
+            elem: "f16",
+            run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 1 | 256),
+        },
+        // Max's partials are keys: four tiles a block each reduced alone (the launcher's shape).
+        Case {
+            collective: "reduce max two k=4",
+            elem: "f16",
+            run: |b, h, n| reduce_op_k::<wavekit::f16>(b, h, n, ReduceOp::Max, 4 | 256),
+        },
         Case {
             collective: "reduce sum e2e",
             elem: "f32",
@@ -156,9 +189,20 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
     ]
 }
 
-/// The device reduce with `k` tiles per block (the launcher picks by size).
+/// The device reduce with `k` tiles per block (the launcher picks by size), or in the shape
+/// `k` names as device_reduce.cu's run_levels reads it (two launches, per-tile partials).
 fn reduce_k<T: Element>(b: &CudaBackend, h: &Harness, n: usize, k: u32) -> CaseResult {
-    let op = ReduceOp::Sum;
+    reduce_op_k::<T>(b, h, n, ReduceOp::Sum, k)
+}
+
+/// [`reduce_k`] of `op`.
+fn reduce_op_k<T: Element>(
+    b: &CudaBackend,
+    h: &Harness,
+    n: usize,
+    op: ReduceOp,
+    k: u32,
+) -> CaseResult {
     let x: Vec<T> = random(n, 1);
     let expected = reference::device_reduce(&x, op);
     let input = b.upload(&x)?;
