@@ -321,30 +321,31 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, I
       else
         plan.part[1][tile] = r;
     }
-  }
+  } else {
 #pragma unroll 1
-  for (unsigned k = 0; k < (BATCH ? 0 : K); ++k) {
-    const uint64_t tile = first + k;
-    if (tile >= tiles) break;
-    T acc;
-    if (tile < full_end) {
-      typename Vec<IO>::W next[Vec<IO>::chunks];
-      const bool prefetch = k + 1 < K && tile + 1 < full_end;
-      if (prefetch) load_tile(in, tile + 1, next);
-      acc = fold_vectors<OP, T, IO>(buf);
-      if (prefetch) {
+    for (unsigned k = 0; k < K; ++k) {
+      const uint64_t tile = first + k;
+      if (tile >= tiles) break;
+      T acc;
+      if (tile < full_end) {
+        typename Vec<IO>::W next[Vec<IO>::chunks];
+        const bool prefetch = k + 1 < K && tile + 1 < full_end;
+        if (prefetch) load_tile(in, tile + 1, next);
+        acc = fold_vectors<OP, T, IO>(buf);
+        if (prefetch) {
 #pragma unroll
-        for (unsigned c = 0; c < Vec<IO>::chunks; ++c) buf[c] = next[c];
+          for (unsigned c = 0; c < Vec<IO>::chunks; ++c) buf[c] = next[c];
+        }
+      } else {
+        acc = fold_scalar<OP, T, false, IO>(in, n, tile);
       }
-    } else {
-      acc = fold_scalar<OP, T, false, IO>(in, n, tile);
-    }
-    T r = tile_partial<OP, T>(acc, groups);
-    if (threadIdx.x == 0) {
-      if (plan.top == 1)
-        put_out<T, OUT>(plan, out, tile, r);
-      else
-        plan.part[1][tile] = r;
+      T r = tile_partial<OP, T>(acc, groups);
+      if (threadIdx.x == 0) {
+        if (plan.top == 1)
+          put_out<T, OUT>(plan, out, tile, r);
+        else
+          plan.part[1][tile] = r;
+      }
     }
   }
   if (plan.top == 1) return;
