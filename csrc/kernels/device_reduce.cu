@@ -108,6 +108,47 @@ template <int OP, typename T> __device__ __forceinline__ T fold_float_minmax(con
   return from_bits<T>((typename K::U)float_key<T>((typename K::U)k[0]));
 }
 
+// Float Min / Max of a lane's 16 values of a 16-bit float (fold_float_minmax's result, without
+// widening them): the loaded words, two values each, as pairs of 16-bit keys (half.h,
+// half_keys2), reduced half by half with the signed 16-bit min and max (an instruction a pair
+// on sm_90). The lane's least key is a negative NaN's if it has one, its greatest a positive
+// NaN's, so both trees run; the winner's widening is exact, so the float is the one the
+// widened values' keys give, bit for bit. At 2^28 on an H200 (2026-11-30) the widened fold read
+// at 77-78% of a read's speed, this one at 94% (BENCHMARKS.md "The 16-bit Min and Max on the
+// loaded words").
+template <int OP, typename T, typename IO>
+__device__ __forceinline__ T fold_half_minmax(const void* words) {
+  const unsigned kWords = WK_REDUCE_ITEMS_PER_LANE / 2;
+  uint32_t k[kWords];
+  __builtin_memcpy(k, words, sizeof(k));
+#pragma unroll
+  for (unsigned i = 0; i < kWords; ++i) k[i] = half_keys2(k[i]);
+  uint32_t lo[kWords / 2], hi[kWords / 2];
+#pragma unroll
+  for (unsigned i = 0; i < kWords / 2; ++i) {
+    lo[i] = min_s16x2(k[2 * i], k[2 * i + 1]);
+    hi[i] = max_s16x2(k[2 * i], k[2 * i + 1]);
+  }
+#pragma unroll
+  for (unsigned w = 1; w < kWords / 2; w *= 2) {
+#pragma unroll
+    for (unsigned i = 0; i + w < kWords / 2; i += 2 * w) {
+      lo[i] = min_s16x2(lo[i], lo[i + w]);
+      hi[i] = max_s16x2(hi[i], hi[i + w]);
+    }
+  }
+  const int32_t l0 = (int16_t)lo[0], l1 = (int16_t)(lo[0] >> 16);
+  const int32_t h0 = (int16_t)hi[0], h1 = (int16_t)(hi[0] >> 16);
+  const int32_t least = l1 < l0 ? l1 : l0, most = h1 > h0 ? h1 : h0;
+  // Past +inf's key, or below -inf's (-(inf bits) - 1): a NaN.
+  const int32_t inf = (int32_t)HalfBits<IO>::kInf;
+  if (most > inf || least < -inf - 1) return from_bits<T>(FloatKey<T>::kQuietNan);
+  const int32_t r = OP == OP_MIN ? least : most;
+  IO v;
+  v.bits = (uint16_t)(r ^ ((r >> 15) & 0x7fff));
+  return to_acc(v);
+}
+
 // A tile's (or a group's of partials) reduction of one value per thread, the result in thread
 // 0. The canonical tree for every op; float Min and Max are order-free, so they reduce the
 // threads' integer keys instead (a NaN anywhere becomes the key that wins, which no number
@@ -195,6 +236,26 @@ __device__ __forceinline__ T tile_partials(T (&v)[K], G groups) {
   return r;
 }
 
+// tile_partials for float Min / Max: the K tiles' lane values as tile_partial's integer keys
+// (a NaN the key that wins), reduced together, each tile's winner mapped back: tile_partial's
+// bits for each tile.
+template <int OP, typename T, unsigned K>
+__device__ __forceinline__ T tile_key_partials(const T (&v)[K]) {
+  typedef FloatKey<T> FK;
+  typedef typename FK::S S;
+  WK_SHARED(S, key_groups, K * (WK_REDUCE_TILE_LANES / WK_LOGICAL_GROUP));
+  const S win = OP == OP_MIN ? int_min<S>() : int_max<S>();
+  S k[K];
+#pragma unroll
+  for (unsigned i = 0; i < K; ++i) {
+    const typename FK::U b = to_bits(v[i]);
+    k[i] = (b & FK::kAbs) > FK::kInf ? win : float_key<T>(b);
+  }
+  const S r = tile_partials<OP, S, K>(k, key_groups);
+  if (r == win) return from_bits<T>(FK::kQuietNan);
+  return from_bits<T>((typename FK::U)float_key<T>((typename FK::U)r));
+}
+
 // The lane's fold of its 16 elements, in (chunk, slot) order. The canonical order is
 // sequential; for order-free ops a pairwise tree gives the same bits with a chain four combines
 // deep instead of sixteen.
@@ -216,8 +277,12 @@ template <int OP, typename T> __device__ __forceinline__ T fold_values(T* vals) 
   return acc;
 }
 
-template <int OP, typename T, typename IO>
+// WIDE: the 16-bit floats' Min / Max widened first (the kernel before fold_half_minmax, kept
+// for the bench's comparison).
+template <int OP, typename T, typename IO, bool WIDE = false>
 __device__ __forceinline__ T fold_vectors(const typename Vec<IO>::W* buf) {
+  if constexpr (sizeof(IO) == 2 && !WIDE && (OP == OP_MIN || OP == OP_MAX))
+    return fold_half_minmax<OP, T, IO>(buf);
   IO raw[WK_REDUCE_ITEMS_PER_LANE];
 #pragma unroll
   for (unsigned c = 0; c < Vec<IO>::chunks; ++c)
@@ -273,10 +338,11 @@ template <typename T, unsigned K, typename IO = T> struct ReduceOccupancy {
 
 // OUT: the type the result is written in (IO, but the 16-bit floats' second launch reads
 // float partials and writes the 16-bit result).
-// BATCH: the K tiles' partials reduced together (tile_partials), for the 16-bit floats' four
-// tiles a block, whose instructions bound them (BENCHMARKS.md "The 16-bit reduce: four tiles'
-// partials at once").
-template <int OP, typename T, unsigned K, typename IO = T, typename OUT = IO, bool BATCH = false>
+// BATCH: the K tiles' partials reduced together (tile_partials, tile_key_partials), for the
+// 16-bit floats' four tiles a block, whose instructions bound them (BENCHMARKS.md "The 16-bit
+// reduce: four tiles' partials at once"). WIDE: fold_vectors' (the bench's old 16-bit Min / Max).
+template <int OP, typename T, unsigned K, typename IO = T, typename OUT = IO, bool BATCH = false,
+          bool WIDE = false>
 __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, IO>::blocks))
     reduce_kernel(const IO* in, ReducePlan<T> plan, void* out) {
   WK_SHARED(T, groups, WK_MAX_GROUPS);
@@ -312,7 +378,11 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, I
         acc[k] = Op<OP, T>::identity();
       }
     }
-    const T r = tile_partials<OP, T, K>(acc, groups);
+    T r;
+    if constexpr (Elem<T>::is_float && (OP == OP_MIN || OP == OP_MAX))
+      r = tile_key_partials<OP, T, K>(acc);
+    else
+      r = tile_partials<OP, T, K>(acc, groups);
     const unsigned per = WK_REDUCE_TILE_LANES / WK_LOGICAL_GROUP;
     const uint64_t tile = first + threadIdx.x / per;
     if (threadIdx.x < K * per && threadIdx.x % per == 0 && tile < tiles) {
@@ -331,7 +401,7 @@ __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, I
         typename Vec<IO>::W next[Vec<IO>::chunks];
         const bool prefetch = k + 1 < K && tile + 1 < full_end;
         if (prefetch) load_tile(in, tile + 1, next);
-        acc = fold_vectors<OP, T, IO>(buf);
+        acc = fold_vectors<OP, T, IO, WIDE>(buf);
         if (prefetch) {
 #pragma unroll
           for (unsigned c = 0; c < Vec<IO>::chunks; ++c) buf[c] = next[c];
@@ -408,8 +478,8 @@ uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
 // launches) they take four. There, on the H200, four tiles' partials reduced together
 // (tile_partials, Sum and Product) read at 96-97% where four each reduced alone were at 88-90%;
 // one tile a block measured the same for Sum, and slower for Max (74% of a read against four
-// tiles' 78%: its tile partials are of keys, each reduced alone), 2026-11-30, BENCHMARKS.md "The
-// 16-bit reduce: four tiles' partials at once".
+// tiles' 78%), 2026-11-30, BENCHMARKS.md "The 16-bit reduce: four tiles' partials at once".
+// Min and Max now fold the loaded words as keys and batch their tiles' key partials too.
 // The executor build takes four from two tiles, so that the conformance suite runs them.
 #ifndef WK_REDUCE_HALF_WIDE_FROM_TILES
 #define WK_REDUCE_HALF_WIDE_FROM_TILES (1u << 14)
@@ -431,17 +501,17 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
 #define WK_REDUCE_TWO_LAUNCH_TILES (1u << 14)
 #endif
 
-// Whether four tiles a block reduce their partials together (tile_partials): the 16-bit floats'
-// blocks, but for float Min and Max, whose tile partials are of keys.
+// Whether four tiles a block reduce their partials together: the 16-bit floats' blocks.
 template <int OP, typename T, typename IO> struct BatchPartials {
-  static const bool value = sizeof(IO) == 2 && !(Elem<T>::is_float && (OP == OP_MIN || OP == OP_MAX));
+  static const bool value = sizeof(IO) == 2;
 };
 
 // per_tile: the bench's row of four 16-bit tiles a block each reduced alone (as before
-// tile_partials).
+// tile_partials); wide: the same with the 16-bit Min / Max widened before the fold (as before
+// fold_half_minmax).
 template <int OP, typename T, typename IO, typename OUT>
 int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* out, unsigned k,
-             bool per_tile) {
+             bool per_tile, bool wide) {
   const uint64_t blocks = (plan.m[1] + k - 1) / k;
   if constexpr (sizeof(IO) != sizeof(OUT)) {
     // Only the 16-bit floats' second launch, over float partials: one tile a block.
@@ -453,6 +523,14 @@ int launch_k(host::stream_t s, const IO* in, const ReducePlan<T>& plan, void* ou
     case 1: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 1, IO>)(in, plan, out); break;
     case 2: WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 2, IO>)(in, plan, out); break;
     case 4:
+      if constexpr (sizeof(IO) == 2 && (OP == OP_MIN || OP == OP_MAX)) {
+        if (wide) {
+          WK_LAUNCH((unsigned)blocks, kLanes, 0, s,
+                    reduce_kernel<OP, T, 4, IO, IO, false, true>)(in, plan, out);
+          break;
+        }
+      }
+      if (wide) return WK_ERR_ARG;
       if constexpr (BatchPartials<OP, T, IO>::value) {
         if (!per_tile) {
           WK_LAUNCH((unsigned)blocks, kLanes, 0, s, reduce_kernel<OP, T, 4, IO, IO, true>)(in, plan, out);
@@ -489,8 +567,8 @@ namespace {
 // The reduce of n elements of IO up to level `levels` (0 or past the last: to one value) with
 // k tiles a block (0: the launcher's choice), in IO's accumulator type, the result written as
 // OUT. The bench's rows (device_reduce_launch_k) pass k % 16 tiles a block, bit 256 for two
-// launches where the launcher would take them, and bit 512 for four 16-bit tiles' partials each
-// reduced alone.
+// launches where the launcher would take them, bit 512 for four 16-bit tiles' partials each
+// reduced alone, and bit 1024 for those of the 16-bit Min / Max widened before the fold.
 template <typename IO, typename OUT>
 int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scratch,
                uint64_t scratch_bytes, void* out, unsigned k, unsigned levels) {
@@ -500,6 +578,7 @@ int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scra
   // An explicit k (the bench's tiles-a-block rows) runs as one launch unless bit 256 asks.
   const bool auto_k = k == 0 || (k & 256) != 0;
   const bool per_tile = (k & 512) != 0;
+  const bool wide = (k & 1024) != 0;
   k &= 15;
   if (k == 0) k = tiles_per_block(tiles, sizeof(IO));
   if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
@@ -537,7 +616,7 @@ int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scra
   int rc = with_op<T>(op, [&](auto ot) {
     return launch_k<decltype(ot)::value, T, IO, OUT>(as_stream(stream), (const IO*)in, plan,
                                                      two ? (void*)plan.part[1] : out, k,
-                                                     per_tile);
+                                                     per_tile, wide);
   });
   if (rc != 0 || !two) return rc;
   return run_levels<T, OUT>(stream, op, plan.part[1], plan.m[1], scratch,

@@ -96,6 +96,11 @@
 #else
 #define WK_NATIVE_WARP_REDUX 0
 #endif
+// half.h's pairs of 16-bit keys in three instructions a pair: prmt's sign fill of each half,
+// and sm_90's min.s16x2 / max.s16x2 (before sm_90 PTX emulates them, so half.h's own code).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define WK_NATIVE_S16X2_MINMAX 1
+#endif
 
 namespace WK_NS {
 namespace arch {
@@ -196,6 +201,26 @@ __device__ __forceinline__ uint32_t f32x2_to_f16x2(float lo, float hi) {
 __device__ __forceinline__ uint32_t f32x2_to_bf16x2(float lo, float hi) {
   uint32_t d;
   asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo));
+  return d;
+}
+#endif
+
+#if defined(WK_NATIVE_S16X2_MINMAX)
+// Each half of the word 0xffff where its sign bit is set, else 0 (selector nibbles 9 and 11
+// replicate the top bit of bytes 1 and 3).
+__device__ __forceinline__ uint32_t sign_fill_halves(uint32_t x) {
+  uint32_t d;
+  asm("prmt.b32 %0, %1, 0, 0xBB99;" : "=r"(d) : "r"(x));
+  return d;
+}
+__device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("min.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t max_s16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("max.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
   return d;
 }
 #endif

@@ -105,6 +105,7 @@ macro_rules! conformance_cases {
             block_reduce
             device_reduce
             device_reduce_three_levels
+            device_reduce_min_max_specials
             device_scan_inclusive
             device_scan_exclusive
             half_rounding

@@ -104,6 +104,10 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
             b, h, n, Sum
         )),
         case!("reduce max", f16, |b, h, n| reduce::<B, f16>(b, h, n, Max)),
+        case!("reduce max", bf16, |b, h, n| reduce::<B, bf16>(
+            b, h, n, Max
+        )),
+        case!("reduce min", f16, |b, h, n| reduce::<B, f16>(b, h, n, Min)),
         case!("argmin", f32, |b, h, n| arg_reduce::<B, f32>(
             b,
             h,

@@ -8,7 +8,7 @@ use crate::reference;
 use wavekit_core::RawBackend;
 use wavekit_core::api::Collectives;
 use wavekit_core::canonical::REDUCE_TILE;
-use wavekit_core::element::Element;
+use wavekit_core::element::{ElemKind, Element, splitmix};
 use wavekit_core::error::WavekitError as E;
 use wavekit_core::op::ReduceOp;
 
@@ -56,6 +56,100 @@ fn device_reduce_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result
 pub fn device_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     each_type!(device_reduce_typed(b, scale));
     each_half!(device_reduce_typed(b, scale));
+    Ok(())
+}
+
+/// Float Min and Max over whole tiles, where the reduce folds its vector loads (for the 16-bit
+/// floats on keys of the loaded words, two to a word, and from a few tiles in four-tile blocks):
+/// signed zeros, negatives only, subnormals, infinities, and a NaN of either sign, late.
+fn min_max_specials_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    let t = REDUCE_TILE;
+    let sign = 1u64 << (T::KIND.size() * 8 - 1);
+    let exp: u64 = match T::KIND {
+        ElemKind::F32 => 0x7F80_0000,
+        ElemKind::F64 => 0x7FF0_0000_0000_0000,
+        ElemKind::F16 => 0x7C00,
+        ElemKind::BF16 => 0x7F80,
+        _ => return Err(format!("{}: not a float", T::KIND.name())),
+    };
+    let quiet_nan = exp | (exp >> 1 & !exp);
+    for &n in &pick(scale, &[t, 4 * t + 7, 9 * t + 1], &[t, 3 * t + 5]) {
+        let seed = n as u64 * 7;
+        let r = |i: usize| splitmix(seed ^ (i as u64).wrapping_mul(0x9E37));
+        let from =
+            |f: &dyn Fn(usize) -> u64| -> Vec<T> { (0..n).map(|i| T::from_bits(f(i))).collect() };
+        let rand = values::<T>(n, seed);
+        let magnitude = |i: usize| rand[i].to_bits() & !sign;
+        let sets: Vec<(&str, Vec<T>)> = vec![
+            (
+                "signed zeros",
+                from(&|i| if r(i) % 2 == 0 { sign } else { 0 }),
+            ),
+            (
+                "-0.0 and one +0.0",
+                from(&|i| if i == n * 2 / 3 { 0 } else { sign }),
+            ),
+            (
+                "+0.0 and one -0.0",
+                from(&|i| if i == n / 3 { sign } else { 0 }),
+            ),
+            (
+                "negatives, one -inf",
+                from(&|i| {
+                    if i == n / 2 {
+                        sign | exp
+                    } else {
+                        sign | magnitude(i)
+                    }
+                }),
+            ),
+            (
+                "subnormals",
+                from(&|i| (r(i) % 1000 + 1) | if r(i) >> 40 & 1 == 1 { sign } else { 0 }),
+            ),
+            (
+                "infinities and zeros",
+                from(&|i| [exp, sign | exp, 0, sign][(r(i) >> 8) as usize % 4]),
+            ),
+            (
+                "negatives, a NaN last",
+                from(&|i| {
+                    if i == n - 1 {
+                        quiet_nan
+                    } else {
+                        sign | magnitude(i)
+                    }
+                }),
+            ),
+            (
+                "positives, a negative NaN",
+                from(&|i| {
+                    if i == n * 3 / 4 {
+                        sign | exp | 1
+                    } else {
+                        magnitude(i)
+                    }
+                }),
+            ),
+        ];
+        for (name, vals) in &sets {
+            for op in [ReduceOp::Min, ReduceOp::Max] {
+                check_reduce(
+                    b,
+                    &format!("{op:?} {} n={n} {name}", T::KIND.name()),
+                    vals,
+                    op,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn device_reduce_min_max_specials<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    min_max_specials_typed::<f32, B>(b, scale)?;
+    min_max_specials_typed::<f64, B>(b, scale)?;
+    each_half!(min_max_specials_typed(b, scale));
     Ok(())
 }
 

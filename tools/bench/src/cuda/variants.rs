@@ -110,11 +110,33 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             elem: "f16",
             run: |b, h, n| reduce_k::<wavekit::f16>(b, h, n, 1 | 256),
         },
-        // Max's partials are keys: four tiles a block each reduced alone (the launcher's shape).
+        // The 16-bit Max as the launcher runs it from 2^26 elements, then its four tiles' key
+        // partials each reduced alone (+ 512), then also its values widened before the fold
+        // (+ 1024: the kernel before fold_half_minmax).
         Case {
             collective: "reduce max two k=4",
             elem: "f16",
             run: |b, h, n| reduce_op_k::<wavekit::f16>(b, h, n, ReduceOp::Max, 4 | 256),
+        },
+        Case {
+            collective: "reduce max two k=4 per-tile",
+            elem: "f16",
+            run: |b, h, n| reduce_op_k::<wavekit::f16>(b, h, n, ReduceOp::Max, 4 | 256 | 512),
+        },
+        Case {
+            collective: "reduce max two k=4 widened",
+            elem: "f16",
+            run: |b, h, n| reduce_op_k::<wavekit::f16>(b, h, n, ReduceOp::Max, 4 | 256 | 1024),
+        },
+        Case {
+            collective: "reduce max two k=4 widened",
+            elem: "bf16",
+            run: |b, h, n| reduce_op_k::<wavekit::bf16>(b, h, n, ReduceOp::Max, 4 | 256 | 1024),
+        },
+        Case {
+            collective: "reduce min two k=4 widened",
+            elem: "f16",
+            run: |b, h, n| reduce_op_k::<wavekit::f16>(b, h, n, ReduceOp::Min, 4 | 256 | 1024),
         },
         Case {
             collective: "reduce sum e2e",
