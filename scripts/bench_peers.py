@@ -142,7 +142,7 @@ def main():
         return a.only is None or a.only in name
 
     for n in sizes:
-        if want("sum") or want("cumsum") or want("masked select") or want("half sum") or want("half cumsum"):
+        if want("sum") or want("cumsum") or want("masked select") or want("half sum") or want("half cumsum") or want("half max"):
             x = uniform(n, 1)
             xt = torch.as_tensor(x, device="cuda")
             ref = float(xt.double().sum())
@@ -171,7 +171,7 @@ def main():
                     elif abs(float(got[-1]) - ref) > tol:
                         raise SystemExit(f"{peer} cumsum f32: last {float(got[-1])} against {ref}")
                     add(peer, "cumsum", elem, n, t.time(f), 2 * n * v.element_size())
-        if want("half sum") or want("half cumsum"):
+        if want("half sum") or want("half cumsum") or want("half max"):
             # The 16-bit floats: values in [-1/8, 1/8), so no prefix leaves f16's range at 2^28,
             # summed by torch and returned in the type. Checked against a float64 sum of the
             # same values: a peer that sums in 16 bits misses by far more than the tolerance and
@@ -182,15 +182,20 @@ def main():
                 href = float(h.double().sum())
                 ulp = 2.0 ** -10 if elem == "f16" else 2.0 ** -7
                 htol = 2 * ulp * max(1.0, abs(href))
-                for name, f, nbytes in [("half sum", lambda: h.sum(), 2 * n),
-                                        ("half cumsum", lambda: torch.cumsum(h, 0)[-1], 4 * n)]:
+                hmax = float(h.double().max())
+                # (name, the checked value, the timed call, its bytes, expected, tolerance): the
+                # max is one of the values, so exact.
+                for name, f, call, nbytes, want_v, tol_v in [
+                        ("half sum", lambda: h.sum(), lambda: h.sum(), 2 * n, href, htol),
+                        ("half max", lambda: h.max(), lambda: h.max(), 2 * n, hmax, 0.0),
+                        ("half cumsum", lambda: torch.cumsum(h, 0)[-1], lambda: torch.cumsum(h, 0),
+                         4 * n, href, htol)]:
                     if not want(name):
                         continue
                     got = float(f())
-                    if abs(got - href) > htol:
-                        print(f"torch {name} {elem} n={n}: {got} against {href}: no row", flush=True)
+                    if abs(got - want_v) > tol_v:
+                        print(f"torch {name} {elem} n={n}: {got} against {want_v}: no row", flush=True)
                         continue
-                    call = (lambda: h.sum()) if name == "half sum" else (lambda: torch.cumsum(h, 0))
                     add("torch", name, elem, n, t.time(call), nbytes)
                 del h
             del base

@@ -109,43 +109,48 @@ template <int OP, typename T> __device__ __forceinline__ T fold_float_minmax(con
 }
 
 // Float Min / Max of a lane's 16 values of a 16-bit float (fold_float_minmax's result, without
-// widening them): the loaded words, two values each, as pairs of 16-bit keys (half.h,
-// half_keys2), reduced half by half with the signed 16-bit min and max (an instruction a pair
-// on sm_90). The lane's least key is a negative NaN's if it has one, its greatest a positive
-// NaN's, so both trees run; the winner's widening is exact, so the float is the one the
-// widened values' keys give, bit for bit. At 2^28 on an H200 (2026-11-30) the widened fold read
-// at 77-78% of a read's speed, this one at 94% (BENCHMARKS.md "The 16-bit Min and Max on the
-// loaded words").
+// widening them), on the loaded words' bits, two values a word, half by half (an instruction a
+// pair, three pairs on sm_90). With its sign clear a float orders as its bits, with its sign
+// set in reverse, and every such value is below every one with its sign clear, so three
+// reductions of the bits decide: the signed max (the greatest value whose sign is clear, a
+// positive NaN's bits above +inf's), the unsigned max (a negative NaN's bits above -inf's; the
+// least value when one has its sign set) and, for Max, the unsigned min (the greatest value
+// when all have their sign set), for Min the signed min (whether one has). -0.0 orders below
+// +0.0. The winner's widening is exact, so the float is the one the widened values give, bit
+// for bit. At 2^28 on an H200 (2026-11-30) the widened fold read at 77-78% of a read's speed,
+// a fold of order-preserving 16-bit keys (two instructions a word to make them) at 94%, this
+// one at 96%, as fast as the Sum (BENCHMARKS.md "The 16-bit Min and Max on the loaded words").
 template <int OP, typename T, typename IO>
 __device__ __forceinline__ T fold_half_minmax(const void* words) {
   const unsigned kWords = WK_REDUCE_ITEMS_PER_LANE / 2;
-  uint32_t k[kWords];
-  __builtin_memcpy(k, words, sizeof(k));
+  uint32_t smax[kWords], umax[kWords], third[kWords];
+  __builtin_memcpy(smax, words, sizeof(smax));
 #pragma unroll
-  for (unsigned i = 0; i < kWords; ++i) k[i] = half_keys2(k[i]);
-  uint32_t lo[kWords / 2], hi[kWords / 2];
+  for (unsigned i = 0; i < kWords; ++i) umax[i] = third[i] = smax[i];
 #pragma unroll
-  for (unsigned i = 0; i < kWords / 2; ++i) {
-    lo[i] = min_s16x2(k[2 * i], k[2 * i + 1]);
-    hi[i] = max_s16x2(k[2 * i], k[2 * i + 1]);
-  }
+  for (unsigned w = 1; w < kWords; w *= 2) {
 #pragma unroll
-  for (unsigned w = 1; w < kWords / 2; w *= 2) {
-#pragma unroll
-    for (unsigned i = 0; i + w < kWords / 2; i += 2 * w) {
-      lo[i] = min_s16x2(lo[i], lo[i + w]);
-      hi[i] = max_s16x2(hi[i], hi[i + w]);
+    for (unsigned i = 0; i + w < kWords; i += 2 * w) {
+      smax[i] = max_s16x2(smax[i], smax[i + w]);
+      umax[i] = max_u16x2(umax[i], umax[i + w]);
+      third[i] = OP == OP_MAX ? min_u16x2(third[i], third[i + w]) : min_s16x2(third[i], third[i + w]);
     }
   }
-  const int32_t l0 = (int16_t)lo[0], l1 = (int16_t)(lo[0] >> 16);
-  const int32_t h0 = (int16_t)hi[0], h1 = (int16_t)(hi[0] >> 16);
-  const int32_t least = l1 < l0 ? l1 : l0, most = h1 > h0 ? h1 : h0;
-  // Past +inf's key, or below -inf's (-(inf bits) - 1): a NaN.
-  const int32_t inf = (int32_t)HalfBits<IO>::kInf;
-  if (most > inf || least < -inf - 1) return from_bits<T>(FloatKey<T>::kQuietNan);
-  const int32_t r = OP == OP_MIN ? least : most;
+  const int32_t s0 = (int16_t)smax[0], s1 = (int16_t)(smax[0] >> 16);
+  const uint32_t u0 = umax[0] & 0xffffu, u1 = umax[0] >> 16;
+  const int32_t sm = s1 > s0 ? s1 : s0;
+  const uint32_t ux = u1 > u0 ? u1 : u0;
+  const uint32_t inf = HalfBits<IO>::kInf;
+  if (sm > (int32_t)inf || ux > (0x8000u | inf)) return from_bits<T>(FloatKey<T>::kQuietNan);
   IO v;
-  v.bits = (uint16_t)(r ^ ((r >> 15) & 0x7fff));
+  if (OP == OP_MAX) {
+    const uint32_t t0 = third[0] & 0xffffu, t1 = third[0] >> 16;
+    v.bits = (uint16_t)(sm >= 0 ? (uint32_t)sm : t1 < t0 ? t1 : t0);
+  } else {
+    const int32_t t0 = (int16_t)third[0], t1 = (int16_t)(third[0] >> 16);
+    const int32_t least = t1 < t0 ? t1 : t0;
+    v.bits = (uint16_t)(least < 0 ? ux : (uint32_t)least);
+  }
   return to_acc(v);
 }
 
@@ -479,7 +484,7 @@ uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
 // (tile_partials, Sum and Product) read at 96-97% where four each reduced alone were at 88-90%;
 // one tile a block measured the same for Sum, and slower for Max (74% of a read against four
 // tiles' 78%), 2026-11-30, BENCHMARKS.md "The 16-bit reduce: four tiles' partials at once".
-// Min and Max now fold the loaded words as keys and batch their tiles' key partials too.
+// Min and Max now fold the loaded words' bits and batch their tiles' key partials too.
 // The executor build takes four from two tiles, so that the conformance suite runs them.
 #ifndef WK_REDUCE_HALF_WIDE_FROM_TILES
 #define WK_REDUCE_HALF_WIDE_FROM_TILES (1u << 14)

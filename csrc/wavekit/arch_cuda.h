@@ -96,10 +96,10 @@
 #else
 #define WK_NATIVE_WARP_REDUX 0
 #endif
-// half.h's pairs of 16-bit keys in three instructions a pair: prmt's sign fill of each half,
-// and sm_90's min.s16x2 / max.s16x2 (before sm_90 PTX emulates them, so half.h's own code).
+// half.h's min / max of 16-bit halves in one instruction: sm_90's {min,max}.{s,u}16x2 (before
+// sm_90 PTX emulates them, so half.h's own code there).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define WK_NATIVE_S16X2_MINMAX 1
+#define WK_NATIVE_16X2_MINMAX 1
 #endif
 
 namespace WK_NS {
@@ -205,14 +205,7 @@ __device__ __forceinline__ uint32_t f32x2_to_bf16x2(float lo, float hi) {
 }
 #endif
 
-#if defined(WK_NATIVE_S16X2_MINMAX)
-// Each half of the word 0xffff where its sign bit is set, else 0 (selector nibbles 9 and 11
-// replicate the top bit of bytes 1 and 3).
-__device__ __forceinline__ uint32_t sign_fill_halves(uint32_t x) {
-  uint32_t d;
-  asm("prmt.b32 %0, %1, 0, 0xBB99;" : "=r"(d) : "r"(x));
-  return d;
-}
+#if defined(WK_NATIVE_16X2_MINMAX)
 __device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) {
   uint32_t d;
   asm("min.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
@@ -221,6 +214,16 @@ __device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) {
 __device__ __forceinline__ uint32_t max_s16x2(uint32_t a, uint32_t b) {
   uint32_t d;
   asm("max.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t min_u16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+  return d;
+}
+__device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) {
+  uint32_t d;
+  asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
   return d;
 }
 #endif

@@ -83,30 +83,37 @@ template <typename T> struct HalfBits;
 template <> struct HalfBits<wk_f16> { static const uint32_t kInf = 0x7c00u; };
 template <> struct HalfBits<wk_bf16> { static const uint32_t kInf = 0x7f80u; };
 
-// Two 16-bit floats of a 32-bit word as two signed 16-bit keys, each half mapped as FloatKey
-// maps a float (bits ^ (sign ? 0x7fff : 0)): an order-preserving bijection, -0.0 below +0.0,
-// so that the Min and Max of the 16-bit floats run on the loaded words, two values an
-// instruction, without widening (device_reduce.cu, fold_half_minmax).
-__device__ __forceinline__ uint32_t half_keys2(uint32_t x) {
-#if defined(WK_NATIVE_S16X2_MINMAX)
-  return x ^ (arch::sign_fill_halves(x) & 0x7fff7fffu);
-#else
-  // 0x8000 - 1 in a half whose sign is set, 0 in the other: no borrow crosses the halves.
-  const uint32_t s = x & 0x80008000u;
-  return x ^ (s - (s >> 15));
-#endif
-}
-// The signed 16-bit min and max of two words of keys, half by half.
+// The min and max of two words' halves as signed or unsigned 16-bit integers, for the Min and
+// Max of the 16-bit floats on their loaded words, two values an instruction, without widening
+// them (device_reduce.cu, fold_half_minmax).
 __device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) {
-#if defined(WK_NATIVE_S16X2_MINMAX)
+#if defined(WK_NATIVE_16X2_MINMAX)
   return arch::min_s16x2(a, b);
 #else
   const int16_t al = (int16_t)a, bl = (int16_t)b, ah = (int16_t)(a >> 16), bh = (int16_t)(b >> 16);
   return (uint32_t)(uint16_t)(bl < al ? bl : al) | ((uint32_t)(uint16_t)(bh < ah ? bh : ah) << 16);
 #endif
 }
+__device__ __forceinline__ uint32_t min_u16x2(uint32_t a, uint32_t b) {
+#if defined(WK_NATIVE_16X2_MINMAX)
+  return arch::min_u16x2(a, b);
+#else
+  const uint32_t l = (a & 0xffffu) < (b & 0xffffu) ? a & 0xffffu : b & 0xffffu;
+  const uint32_t h = (a >> 16) < (b >> 16) ? a >> 16 : b >> 16;
+  return l | (h << 16);
+#endif
+}
+__device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) {
+#if defined(WK_NATIVE_16X2_MINMAX)
+  return arch::max_u16x2(a, b);
+#else
+  const uint32_t l = (a & 0xffffu) > (b & 0xffffu) ? a & 0xffffu : b & 0xffffu;
+  const uint32_t h = (a >> 16) > (b >> 16) ? a >> 16 : b >> 16;
+  return l | (h << 16);
+#endif
+}
 __device__ __forceinline__ uint32_t max_s16x2(uint32_t a, uint32_t b) {
-#if defined(WK_NATIVE_S16X2_MINMAX)
+#if defined(WK_NATIVE_16X2_MINMAX)
   return arch::max_s16x2(a, b);
 #else
   const int16_t al = (int16_t)a, bl = (int16_t)b, ah = (int16_t)(a >> 16), bh = (int16_t)(b >> 16);
