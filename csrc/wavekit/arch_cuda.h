@@ -206,26 +206,17 @@ __device__ __forceinline__ uint32_t f32x2_to_bf16x2(float lo, float hi) {
 #endif
 
 #if defined(WK_NATIVE_16X2_MINMAX)
-__device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) {
-  uint32_t d;
-  asm("min.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
-__device__ __forceinline__ uint32_t max_s16x2(uint32_t a, uint32_t b) {
-  uint32_t d;
-  asm("max.s16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
-__device__ __forceinline__ uint32_t min_u16x2(uint32_t a, uint32_t b) {
-  uint32_t d;
-  asm("min.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
-__device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) {
-  uint32_t d;
-  asm("max.u16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-  return d;
-}
+#define WK_CUDA_16X2(NAME, INS)                                                                    \
+  __device__ __forceinline__ uint32_t NAME(uint32_t a, uint32_t b) {                               \
+    uint32_t d;                                                                                    \
+    asm(INS " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));                                            \
+    return d;                                                                                      \
+  }
+WK_CUDA_16X2(min_s16x2, "min.s16x2")
+WK_CUDA_16X2(max_s16x2, "max.s16x2")
+WK_CUDA_16X2(min_u16x2, "min.u16x2")
+WK_CUDA_16X2(max_u16x2, "max.u16x2")
+#undef WK_CUDA_16X2
 #endif
 
 #if defined(WK_NATIVE_NAN_MINMAX)

@@ -86,40 +86,23 @@ template <> struct HalfBits<wk_bf16> { static const uint32_t kInf = 0x7f80u; };
 // The min and max of two words' halves as signed or unsigned 16-bit integers, for the Min and
 // Max of the 16-bit floats on their loaded words, two values an instruction, without widening
 // them (device_reduce.cu, fold_half_minmax).
-__device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) {
 #if defined(WK_NATIVE_16X2_MINMAX)
-  return arch::min_s16x2(a, b);
+using arch::max_s16x2;
+using arch::max_u16x2;
+using arch::min_s16x2;
+using arch::min_u16x2;
 #else
-  const int16_t al = (int16_t)a, bl = (int16_t)b, ah = (int16_t)(a >> 16), bh = (int16_t)(b >> 16);
-  return (uint32_t)(uint16_t)(bl < al ? bl : al) | ((uint32_t)(uint16_t)(bh < ah ? bh : ah) << 16);
-#endif
+// Half by half as H (int16_t or uint16_t); halves that compare equal are the same bits.
+template <typename H, bool MAX> __device__ __forceinline__ uint32_t pick_16x2(uint32_t a, uint32_t b) {
+  const H al = (H)a, bl = (H)b, ah = (H)(a >> 16), bh = (H)(b >> 16);
+  const H l = (bl > al) == MAX ? bl : al, h = (bh > ah) == MAX ? bh : ah;
+  return (uint32_t)(uint16_t)l | ((uint32_t)(uint16_t)h << 16);
 }
-__device__ __forceinline__ uint32_t min_u16x2(uint32_t a, uint32_t b) {
-#if defined(WK_NATIVE_16X2_MINMAX)
-  return arch::min_u16x2(a, b);
-#else
-  const uint32_t l = (a & 0xffffu) < (b & 0xffffu) ? a & 0xffffu : b & 0xffffu;
-  const uint32_t h = (a >> 16) < (b >> 16) ? a >> 16 : b >> 16;
-  return l | (h << 16);
+__device__ __forceinline__ uint32_t min_s16x2(uint32_t a, uint32_t b) { return pick_16x2<int16_t, false>(a, b); }
+__device__ __forceinline__ uint32_t max_s16x2(uint32_t a, uint32_t b) { return pick_16x2<int16_t, true>(a, b); }
+__device__ __forceinline__ uint32_t min_u16x2(uint32_t a, uint32_t b) { return pick_16x2<uint16_t, false>(a, b); }
+__device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) { return pick_16x2<uint16_t, true>(a, b); }
 #endif
-}
-__device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) {
-#if defined(WK_NATIVE_16X2_MINMAX)
-  return arch::max_u16x2(a, b);
-#else
-  const uint32_t l = (a & 0xffffu) > (b & 0xffffu) ? a & 0xffffu : b & 0xffffu;
-  const uint32_t h = (a >> 16) > (b >> 16) ? a >> 16 : b >> 16;
-  return l | (h << 16);
-#endif
-}
-__device__ __forceinline__ uint32_t max_s16x2(uint32_t a, uint32_t b) {
-#if defined(WK_NATIVE_16X2_MINMAX)
-  return arch::max_s16x2(a, b);
-#else
-  const int16_t al = (int16_t)a, bl = (int16_t)b, ah = (int16_t)(a >> 16), bh = (int16_t)(b >> 16);
-  return (uint32_t)(uint16_t)(bl > al ? bl : al) | ((uint32_t)(uint16_t)(bh > ah ? bh : ah) << 16);
-#endif
-}
 
 // A value widened to its accumulator type, exactly; every other type is its own.
 template <typename T> __device__ __forceinline__ T to_acc(T v) { return v; }
