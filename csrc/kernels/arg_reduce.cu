@@ -78,21 +78,24 @@ template <int OP, typename T> __device__ __forceinline__ uint32_t arg_keys2(uint
 }
 
 // The selection among the 16-bit floats of one 16-byte vector (element j at index first + j):
-// the vector's Min or Max found on the bits (half.h, half_extreme_bits) and its key made once
-// (a NaN's key is 0, the smallest: the first NaN wins), and the (rarely taken, once the
-// thread's key is small) search for the first element with that key, through every element's
-// key, only when it beats the thread's key. The keys order as the values (-0.0 below +0.0) and
-// differ for different bits but the NaNs', so the smallest key is the extreme value's.
+// the keys two to a word, their smallest found first with key comparisons only, and the
+// (rarely taken, once the thread's key is small) search for the first element with it only
+// when it beats the thread's key. A NaN's key is 0, the smallest: the first NaN wins.
 template <int OP, typename T, typename U>
 __device__ __forceinline__ void take16(const uint4& v, uint64_t first, U& key, uint64_t& index) {
   uint32_t w[4];
   __builtin_memcpy(w, &v, sizeof(w));
-  const uint32_t b = half_extreme_bits<OP == OP_MAX, T>(w);
-  const U m = b == kHalfNan ? (U)0 : (U)(arg_keys2<OP, T>(b) & 0xffffu);
-  if (m < key) {
-    uint32_t k[4];
+  uint32_t k[4];
 #pragma unroll
-    for (unsigned i = 0; i < 4; ++i) k[i] = arg_keys2<OP, T>(w[i]);
+  for (unsigned i = 0; i < 4; ++i) k[i] = arg_keys2<OP, T>(w[i]);
+  U m = (U)0xffffu;
+#pragma unroll
+  for (unsigned i = 0; i < 4; ++i) {
+    const U lo = k[i] & 0xffffu, hi = k[i] >> 16;
+    m = lo < m ? lo : m;
+    m = hi < m ? hi : m;
+  }
+  if (m < key) {
     unsigned at = 0;
 #pragma unroll
     for (unsigned j = 8; j-- > 0;)

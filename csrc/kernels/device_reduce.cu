@@ -109,20 +109,48 @@ template <int OP, typename T> __device__ __forceinline__ T fold_float_minmax(con
 }
 
 // Float Min / Max of a lane's 16 values of a 16-bit float (fold_float_minmax's result, without
-// widening them): half_extreme_bits over the eight loaded words (three trees of sm_90's
-// {min,max}.{s,u}16x2). The winner's widening is exact, so the float is the one the widened
-// values give, bit for bit. At 2^28 on an H200 (2026-11-30) the widened fold read at 77-78% of
-// a read's speed, a fold of order-preserving 16-bit keys (two instructions a word to make them)
-// at 94%, this one at 96%, as fast as the Sum (BENCHMARKS.md "The 16-bit Min and Max on the
-// loaded words").
+// widening them), on the loaded words' bits, two values a word, half by half (an instruction a
+// pair, three pairs on sm_90). With its sign clear a float orders as its bits, with its sign
+// set in reverse, and every such value is below every one with its sign clear, so three
+// reductions of the bits decide: the signed max (the greatest value whose sign is clear, a
+// positive NaN's bits above +inf's), the unsigned max (a negative NaN's bits above -inf's; the
+// least value when one has its sign set) and, for Max, the unsigned min (the greatest value
+// when all have their sign set), for Min the signed min (whether one has). -0.0 orders below
+// +0.0. The winner's widening is exact, so the float is the one the widened values give, bit
+// for bit. At 2^28 on an H200 (2026-11-30) the widened fold read at 77-78% of a read's speed,
+// a fold of order-preserving 16-bit keys (two instructions a word to make them) at 94%, this
+// one at 96%, as fast as the Sum (BENCHMARKS.md "The 16-bit Min and Max on the loaded words").
 template <int OP, typename T, typename IO>
 __device__ __forceinline__ T fold_half_minmax(const void* words) {
-  uint32_t w[WK_REDUCE_ITEMS_PER_LANE / 2];
-  __builtin_memcpy(w, words, sizeof(w));
-  const uint32_t b = half_extreme_bits<OP == OP_MAX, IO>(w);
-  if (b == kHalfNan) return from_bits<T>(FloatKey<T>::kQuietNan);
+  const unsigned kWords = WK_REDUCE_ITEMS_PER_LANE / 2;
+  uint32_t smax[kWords], umax[kWords], third[kWords];
+  __builtin_memcpy(smax, words, sizeof(smax));
+#pragma unroll
+  for (unsigned i = 0; i < kWords; ++i) umax[i] = third[i] = smax[i];
+#pragma unroll
+  for (unsigned w = 1; w < kWords; w *= 2) {
+#pragma unroll
+    for (unsigned i = 0; i + w < kWords; i += 2 * w) {
+      smax[i] = max_s16x2(smax[i], smax[i + w]);
+      umax[i] = max_u16x2(umax[i], umax[i + w]);
+      third[i] = OP == OP_MAX ? min_u16x2(third[i], third[i + w]) : min_s16x2(third[i], third[i + w]);
+    }
+  }
+  const int32_t s0 = (int16_t)smax[0], s1 = (int16_t)(smax[0] >> 16);
+  const uint32_t u0 = umax[0] & 0xffffu, u1 = umax[0] >> 16;
+  const int32_t sm = s1 > s0 ? s1 : s0;
+  const uint32_t ux = u1 > u0 ? u1 : u0;
+  const uint32_t inf = HalfBits<IO>::kInf;
+  if (sm > (int32_t)inf || ux > (0x8000u | inf)) return from_bits<T>(FloatKey<T>::kQuietNan);
   IO v;
-  v.bits = (uint16_t)b;
+  if (OP == OP_MAX) {
+    const uint32_t t0 = third[0] & 0xffffu, t1 = third[0] >> 16;
+    v.bits = (uint16_t)(sm >= 0 ? (uint32_t)sm : t1 < t0 ? t1 : t0);
+  } else {
+    const int32_t t0 = (int16_t)third[0], t1 = (int16_t)(third[0] >> 16);
+    const int32_t least = t1 < t0 ? t1 : t0;
+    v.bits = (uint16_t)(least < 0 ? ux : (uint32_t)least);
+  }
   return to_acc(v);
 }
 

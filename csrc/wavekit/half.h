@@ -104,44 +104,6 @@ __device__ __forceinline__ uint32_t min_u16x2(uint32_t a, uint32_t b) { return p
 __device__ __forceinline__ uint32_t max_u16x2(uint32_t a, uint32_t b) { return pick_16x2<uint16_t, true>(a, b); }
 #endif
 
-// The Min (MAX false) or Max of the 2 * W 16-bit floats IO in the halves of w, found on their
-// bits, unwidened, two values an instruction. With its sign clear a float orders as its bits,
-// with its sign set in reverse, and every such value is below every one with its sign clear, so
-// three reductions of the bits decide: the signed max (the greatest value whose sign is clear; a
-// positive NaN's bits lie above +inf's), the unsigned max (a negative NaN's bits lie above
-// -inf's; the least value when one has its sign set) and, for Max, the unsigned min (the
-// greatest value when all have their sign set), for Min the signed min (whether one has).
-// -0.0 orders below +0.0. Returns the winner's bits, or kHalfNan when a value is a NaN.
-const uint32_t kHalfNan = 0x10000u;
-template <bool MAX, typename IO, unsigned W>
-__device__ __forceinline__ uint32_t half_extreme_bits(const uint32_t (&w)[W]) {
-  uint32_t smax[W], umax[W], third[W];
-#pragma unroll
-  for (unsigned i = 0; i < W; ++i) smax[i] = umax[i] = third[i] = w[i];
-#pragma unroll
-  for (unsigned d = 1; d < W; d *= 2) {
-#pragma unroll
-    for (unsigned i = 0; i + d < W; i += 2 * d) {
-      smax[i] = max_s16x2(smax[i], smax[i + d]);
-      umax[i] = max_u16x2(umax[i], umax[i + d]);
-      third[i] = MAX ? min_u16x2(third[i], third[i + d]) : min_s16x2(third[i], third[i + d]);
-    }
-  }
-  const int32_t s0 = (int16_t)smax[0], s1 = (int16_t)(smax[0] >> 16);
-  const uint32_t u0 = umax[0] & 0xffffu, u1 = umax[0] >> 16;
-  const int32_t sm = s1 > s0 ? s1 : s0;
-  const uint32_t ux = u1 > u0 ? u1 : u0;
-  const uint32_t inf = HalfBits<IO>::kInf;
-  if (sm > (int32_t)inf || ux > (0x8000u | inf)) return kHalfNan;
-  if (MAX) {
-    const uint32_t t0 = third[0] & 0xffffu, t1 = third[0] >> 16;
-    return sm >= 0 ? (uint32_t)sm : t1 < t0 ? t1 : t0;
-  }
-  const int32_t t0 = (int16_t)third[0], t1 = (int16_t)(third[0] >> 16);
-  const int32_t least = t1 < t0 ? t1 : t0;
-  return least < 0 ? ux : (uint32_t)least;
-}
-
 // A value widened to its accumulator type, exactly; every other type is its own.
 template <typename T> __device__ __forceinline__ T to_acc(T v) { return v; }
 __device__ __forceinline__ float to_acc(wk_f16 v) {
