@@ -90,9 +90,10 @@ fn device_reduce_three_levels_matches_cpu() {
     device_reduce_case::<f64>(&g, &c, &[n]);
 }
 
-/// The 16-bit floats' reduce from 2^14 tiles (2^26 elements), where blocks take four tiles (the
-/// Sum's and Product's partials reduced together) and a second launch reduces the float partials: the sizes below that, as
-/// the conformance suite's, never reach it. A last block of three tiles, the last one short.
+/// The 16-bit floats' reduce from 2^14 tiles (2^26 elements), where blocks take four tiles (their
+/// partials reduced together) and a second launch reduces the float partials: the sizes below
+/// that, as the conformance suite's, never reach it. A last block of three tiles, the last one
+/// short.
 fn half_reduce_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
     let n = (1 << 26) + 3 * 4096 - 100;
     for op in ReduceOp::ops_for(T::KIND) {

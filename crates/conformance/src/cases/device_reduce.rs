@@ -60,8 +60,8 @@ pub fn device_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
 }
 
 /// Float Min and Max over whole tiles, where the reduce folds its vector loads (for the 16-bit
-/// floats on keys of the loaded words, two to a word, and from a few tiles in four-tile blocks):
-/// signed zeros, negatives only, subnormals, infinities, and a NaN of either sign, late.
+/// floats on the loaded words' bits, two values to a word, and from a few tiles in four-tile
+/// blocks): signed zeros, negatives only, subnormals, infinities, and a NaN of either sign, late.
 fn min_max_specials_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let t = REDUCE_TILE;
     let sign = 1u64 << (T::KIND.size() * 8 - 1);
