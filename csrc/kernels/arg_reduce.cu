@@ -3,11 +3,12 @@
 // smallest key, so the first NaN wins; -0.0 orders below +0.0). That is a total order, so any
 // tree of selections gives the same element, bit for bit: no canonical combining order.
 //   device:    arg_partials_kernel strides over the input in 16-byte vectors (kVecItems in
-//              flight a thread; element by element when misaligned and for the last few;
-//              16-bit keys two to a 32-bit word, take16),
-//              each block selecting one (key, index) partial into the scratch; arg_final_kernel,
-//              one block, selects among the partials and writes the value (read back from the
-//              input at the winning index) and the index. Two launches: no ticket to reset.
+//              flight a thread, the last batch too; element by element when misaligned and for
+//              the last few; 16-bit keys two to a 32-bit word, take16), on a grid the SMs hold
+//              at once (arg_grid), each block selecting one (key, index) partial into the
+//              scratch; arg_final_kernel, one block, selects among the partials and writes the
+//              value (read back from the input at the winning index) and the index. Two
+//              launches: no ticket to reset.
 //   segmented: `vector` lanes per segment, as segmented_reduce (lane j takes items j, j + V, ...,
 //              then a butterfly over the V lanes).
 //   warp:      one lane per value, a butterfly over each segment of `width` lanes.
@@ -37,11 +38,42 @@ template <typename F> int with_arg_op(uint32_t op, F&& f) {
   }
 }
 
-// Blocks of the device form's first launch: kItems elements a thread, at most kMaxGrid.
+// The most blocks of the device form's first launch (the scratch holds a partial each):
+// kItems elements a thread, at most kMaxGrid.
 unsigned partial_blocks(uint64_t n) {
   const uint64_t per = (uint64_t)kBlock * kItems;
   const uint64_t g = (n + per - 1) / per;
   return (unsigned)(g < kMaxGrid ? (g ? g : 1) : kMaxGrid);
+}
+
+// Blocks an SM the device form's registers must allow (ptxas, sm_90: the most without a spill;
+// the 16-bit floats' take16 spilled at eight).
+template <typename T> struct ArgOccupancy {
+  static const int blocks = sizeof(T) == 8 ? 5 : sizeof(T) == 2 ? 6 : 8;
+};
+
+// The device form's grid: no more blocks than the SMs hold at once (a second wave of the
+// strided loop left part of the GPU idle at its end: argmax f16 at 2^28 on an H200 took 162 us
+// on 4096 blocks, 153 us on 1056), and no more than give each thread one batch of loads (at
+// 2^20 f32, 512 blocks issued a thread's two vectors one after the other).
+template <typename T> unsigned arg_grid(const T* in, uint64_t n) {
+  const uint64_t per = ((uintptr_t)in % sizeof(uint4)) == 0
+                           ? (uint64_t)kVecItems * (sizeof(uint4) / sizeof(T))
+                           : (uint64_t)kItems;
+  uint64_t g = (n + (uint64_t)kBlock * per - 1) / ((uint64_t)kBlock * per);
+  const uint64_t resident = (uint64_t)host::multiprocessors() * ArgOccupancy<T>::blocks;
+  if (resident && g > resident) g = resident;
+  const unsigned most = partial_blocks(n);
+  return g == 0 ? 1 : g < most ? (unsigned)g : most;
+}
+
+// Whether key k is taken over the thread's (key, index). An integer element can have the key
+// ~0 a thread starts with (argmin of all the type's largest values, argmax of all its
+// smallest): it is taken while the thread holds none. No float has that key.
+template <typename T, typename U>
+__device__ __forceinline__ bool beats(U k, U key, uint64_t index) {
+  if constexpr (Elem<T>::is_float) return k < key;
+  else return k < key || (k == key && index == kNone64);
 }
 
 // The block's selected pair, in thread 0 (every thread of the block calls it; it ends with the
@@ -105,18 +137,49 @@ __device__ __forceinline__ void take16(const uint4& v, uint64_t first, U& key, u
   }
 }
 
-// Takes (k, i) when its key is smaller: a thread visits its elements in increasing index
-// order, so among equal keys the one it holds is already the first.
-template <typename U>
+// The selection among the live ones of kVecItems vectors of 4- or 8-byte elements loaded
+// together (vector u at c + u * stride, element j at index (c + u * stride) * V + j): their
+// smallest key first, with key comparisons only, and the search for the first element with it
+// only when it beats the thread's key (rarely, once that key is small). A thread's indices
+// grow with u and j, so the first match in that order is the lowest index among equal keys;
+// the live vectors come first (vector 0 always is), so a match is never a dead one.
+template <int OP, typename T, typename U>
+__device__ __forceinline__ void take_vectors(const uint4 (&w)[kVecItems], const bool (&live)[kVecItems],
+                                             uint64_t c, uint64_t stride, U& key, uint64_t& index) {
+  const unsigned V = sizeof(uint4) / sizeof(T);
+  U k[kVecItems * V];
+#pragma unroll
+  for (unsigned u = 0; u < kVecItems; ++u) {
+    T e[V];
+    __builtin_memcpy(e, &w[u], sizeof(uint4));
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j) k[u * V + j] = live[u] ? arg_key<OP, T>(e[j]) : (U)~(U)0;
+  }
+  U m = k[0];
+#pragma unroll
+  for (unsigned x = 1; x < kVecItems * V; ++x) m = k[x] < m ? k[x] : m;
+  if (beats<T>(m, key, index)) {
+    unsigned at = 0;
+#pragma unroll
+    for (unsigned x = kVecItems * V; x-- > 0;)
+      if (k[x] == m) at = x;
+    key = m;
+    index = (c + (at / V) * stride) * V + at % V;
+  }
+}
+
+// Takes (k, i) when its key beats the thread's: a thread visits its elements in increasing
+// index order, so among equal keys the one it holds is already the first.
+template <typename T, typename U>
 __device__ __forceinline__ void take(U k, uint64_t i, U& key, uint64_t& index) {
-  if (k < key) {
+  if (beats<T>(k, key, index)) {
     key = k;
     index = i;
   }
 }
 
 template <int OP, typename T>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kBlock, ArgOccupancy<T>::blocks)
     arg_partials_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
                         uint64_t* part_key, uint64_t* part_idx) {
   typedef ArgU<T> U;
@@ -127,54 +190,42 @@ __global__ void __launch_bounds__(kBlock)
   uint64_t index = kNone64;
   const uint64_t stride = (uint64_t)gridDim.x * kBlock;
   const uint64_t tid = (uint64_t)blockIdx.x * kBlock + threadIdx.x;
-  // An aligned input is read as 16-byte vectors of V elements (kVecItems in flight a thread),
-  // the few past the last whole vector element by element below. Either way a thread's
-  // indices only grow (vector c + u * stride, element j within it, then the tail).
+  // An aligned input is read as 16-byte vectors of V elements, kVecItems issued before any is
+  // compared (in the last batch only those before nv), the few past the last whole vector
+  // element by element below, kItems at once. Either way a thread's indices only grow (vector
+  // c + u * stride, element j within it, then the tail).
   uint64_t first = 0;
   if (((uintptr_t)in % sizeof(uint4)) == 0) {
     const unsigned V = sizeof(uint4) / sizeof(T);
     const uint64_t nv = n / V;
     const uint4* p = reinterpret_cast<const uint4*>(in);
-    uint64_t c = tid;
-    for (; c + (kVecItems - 1) * stride < nv; c += kVecItems * stride) {
+    for (uint64_t c = tid; c < nv; c += kVecItems * stride) {
       uint4 w[kVecItems];
-#pragma unroll
-      for (unsigned u = 0; u < kVecItems; ++u) w[u] = p[c + u * stride];
+      bool live[kVecItems];
 #pragma unroll
       for (unsigned u = 0; u < kVecItems; ++u) {
-        if constexpr (sizeof(T) == 2) {
-          take16<OP, T>(w[u], (c + u * stride) * V, key, index);
-          continue;
-        }
-        T e[V];
-        __builtin_memcpy(e, &w[u], sizeof(uint4));
-#pragma unroll
-        for (unsigned j = 0; j < V; ++j) take(arg_key<OP, T>(e[j]), (c + u * stride) * V + j, key, index);
+        live[u] = c + u * stride < nv;
+        w[u] = live[u] ? p[c + u * stride] : uint4();
       }
-    }
-    for (; c < nv; c += stride) {
-      const uint4 w = p[c];
       if constexpr (sizeof(T) == 2) {
-        take16<OP, T>(w, c * V, key, index);
-        continue;
-      }
-      T e[V];
-      __builtin_memcpy(e, &w, sizeof(uint4));
 #pragma unroll
-      for (unsigned j = 0; j < V; ++j) take(arg_key<OP, T>(e[j]), c * V + j, key, index);
+        for (unsigned u = 0; u < kVecItems; ++u)
+          if (live[u]) take16<OP, T>(w[u], (c + u * stride) * V, key, index);
+      } else {
+        take_vectors<OP, T>(w, live, c, stride, key, index);
+      }
     }
     first = nv * V;
   }
-  uint64_t i = first + tid;
-  // kItems loads issued before any is compared.
-  for (; i + (kItems - 1) * stride < n; i += kItems * stride) {
+  for (uint64_t i = first + tid; i < n; i += kItems * stride) {
     U k[kItems];
 #pragma unroll
-    for (unsigned u = 0; u < kItems; ++u) k[u] = arg_key<OP, T>(in[i + u * stride]);
+    for (unsigned u = 0; u < kItems; ++u)
+      k[u] = i + u * stride < n ? arg_key<OP, T>(in[i + u * stride]) : (U)~(U)0;
 #pragma unroll
-    for (unsigned u = 0; u < kItems; ++u) take(k[u], i + u * stride, key, index);
+    for (unsigned u = 0; u < kItems; ++u)
+      if (i + u * stride < n) take<T>(k[u], i + u * stride, key, index);
   }
-  for (; i < n; i += stride) take(arg_key<OP, T>(in[i]), i, key, index);
   block_select(key, index, skey, sidx);
   if (threadIdx.x == 0) {
     part_key[blockIdx.x] = (uint64_t)key;
@@ -293,11 +344,12 @@ int arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t 
                       uint64_t scratch_bytes, void* value_out, uint64_t* index_out) {
   if (n == 0 || !value_out || !index_out) return WK_ERR_ARG;
   if (scratch_bytes < arg_reduce_scratch(n)) return WK_ERR_SCRATCH;
-  const unsigned grid = partial_blocks(n);
   uint64_t* part_key = (uint64_t*)scratch;
-  uint64_t* part_idx = (uint64_t*)((char*)scratch + round_up((uint64_t)grid * sizeof(uint64_t)));
+  uint64_t* part_idx =
+      (uint64_t*)((char*)scratch + round_up((uint64_t)partial_blocks(n) * sizeof(uint64_t)));
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
+    const unsigned grid = arg_grid((const T*)in, n);
     return with_arg_op(op, [&](auto ot) {
       constexpr int OP = decltype(ot)::value;
       host::stream_t s = as_stream(stream);

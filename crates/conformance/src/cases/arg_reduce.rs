@@ -179,7 +179,26 @@ pub fn arg_reduce<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
         b.upload(&[i64::MIN, i64::MAX, i64::MIN, i64::MAX]),
     )?;
     eq("argmin i64", (i64::MIN, 0), ok("argmin", b.argmin(&m))?)?;
-    eq("argmax i64", (i64::MAX, 1), ok("argmax", b.argmax(&m))?)
+    eq("argmax i64", (i64::MAX, 1), ok("argmax", b.argmax(&m))?)?;
+    // Every element the type's largest (argmin) or smallest (argmax): the key a lane starts
+    // from before it has taken an element. Sizes that end in the vectors' last batch and in
+    // the element-wise tail.
+    for n in [1usize, 5, 4099, 70_001] {
+        all_same(b, n, u32::MAX, ArgOp::Min)?;
+        all_same(b, n, 0u32, ArgOp::Max)?;
+        all_same(b, n, i32::MAX, ArgOp::Min)?;
+        all_same(b, n, i32::MIN, ArgOp::Max)?;
+        all_same(b, n, u64::MAX, ArgOp::Min)?;
+        all_same(b, n, i64::MIN, ArgOp::Max)?;
+    }
+    Ok(())
+}
+
+/// argmin / argmax of `n` copies of `v`: `v` at index 0.
+fn all_same<T: Element, B: RawBackend>(b: &B, n: usize, v: T, op: ArgOp) -> Result<(), String> {
+    let ctx = format!("{} of {n} x {} {}", op.name(), show(v), T::KIND.name());
+    let input = ok("upload", b.upload(&vec![v; n]))?;
+    same_pair(&ctx, (v, 0), ok(&ctx, b.arg_reduce(&input, op))?)
 }
 
 fn check_segmented<T: Element, B: RawBackend>(
