@@ -293,6 +293,27 @@ __device__ __forceinline__ ArgU<T> arg_key(T value) {
   return OP == OP_MAX ? (U)~rank : rank;
 }
 
+// The element whose arg_key<OP, T> is k: the key is one to one but for a float's NaNs, which
+// all have key 0 (the caller reads those from the input).
+template <int OP, typename T>
+__device__ __forceinline__ T arg_value(ArgU<T> k) {
+  typedef typename Elem<T>::Acc A;
+  typedef ArgU<T> U;
+  if constexpr (sizeof(T) == 2) {
+    const uint32_t rank = OP == OP_MAX ? (0xffffu ^ (uint32_t)k) : (uint32_t)k;
+    return from_bits<T>((uint16_t)((rank & 0x8000u) ? (rank & 0x7fffu) : (~rank & 0xffffu)));
+  } else {
+    const unsigned top = sizeof(U) * 8 - 1;
+    const U rank = OP == OP_MAX ? (U)~k : k;
+    U b;
+    if constexpr (Elem<A>::is_float)
+      b = (rank >> top) ? (U)(rank ^ ((U)1 << top)) : (U)~rank;
+    else
+      b = A(-1) < A(0) ? (U)(rank ^ ((U)1 << top)) : rank;
+    return from_bits<T>(b);
+  }
+}
+
 // True when (k, i) is selected over (key, index).
 template <typename U, typename I>
 __device__ __forceinline__ bool arg_better(U k, I i, U key, I index) {
