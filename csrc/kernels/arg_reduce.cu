@@ -168,15 +168,20 @@ __device__ __forceinline__ void take_vectors(const uint4 (&w)[kVecItems], const 
   }
 }
 
-// A batch of kVecItems vectors (vector u at c + u * stride, the last batch's past nv not
-// loaded when GUARD): take16 of each 16-bit one, take_vectors of the others.
+// A batch of kVecItems vectors of p's nv (vector u at c + u * stride; when GUARD, the
+// thread's last batch, those past nv are not loaded), all loaded before any is compared:
+// take16 of each 16-bit one, take_vectors of the others.
 template <int OP, typename T, bool GUARD, typename U>
-__device__ __forceinline__ void take_batch(const uint4 (&w)[kVecItems], uint64_t c, uint64_t stride,
-                                           uint64_t nv, U& key, uint64_t& index) {
+__device__ __forceinline__ void take_batch(const uint4* p, uint64_t c, uint64_t stride, uint64_t nv,
+                                           U& key, uint64_t& index) {
   const unsigned V = sizeof(uint4) / sizeof(T);
   bool live[kVecItems];
+  uint4 w[kVecItems];
 #pragma unroll
-  for (unsigned u = 0; u < kVecItems; ++u) live[u] = !GUARD || c + u * stride < nv;
+  for (unsigned u = 0; u < kVecItems; ++u) {
+    live[u] = !GUARD || c + u * stride < nv;
+    w[u] = live[u] ? p[c + u * stride] : uint4();
+  }
   if constexpr (sizeof(T) == 2) {
 #pragma unroll
     for (unsigned u = 0; u < kVecItems; ++u)
@@ -194,6 +199,20 @@ __device__ __forceinline__ void take(U k, uint64_t i, U& key, uint64_t& index) {
     key = k;
     index = i;
   }
+}
+
+// A batch of kItems elements of in's n (element u at i + u * stride; when GUARD, the thread's
+// last batch, those past n are not loaded), all loaded before any is compared.
+template <int OP, typename T, bool GUARD, typename U>
+__device__ __forceinline__ void take_elements(const T* in, uint64_t i, uint64_t stride, uint64_t n,
+                                              U& key, uint64_t& index) {
+  U k[kItems];
+#pragma unroll
+  for (unsigned u = 0; u < kItems; ++u)
+    k[u] = !GUARD || i + u * stride < n ? arg_key<OP, T>(in[i + u * stride]) : (U)~(U)0;
+#pragma unroll
+  for (unsigned u = 0; u < kItems; ++u)
+    if (!GUARD || i + u * stride < n) take<T>(k[u], i + u * stride, key, index);
 }
 
 template <int OP, typename T>
@@ -218,37 +237,15 @@ __global__ void __launch_bounds__(kBlock, ArgOccupancy<T>::blocks)
     const uint64_t nv = n / V;
     const uint4* p = reinterpret_cast<const uint4*>(in);
     uint64_t c = tid;
-    for (; c + (kVecItems - 1) * stride < nv; c += kVecItems * stride) {
-      uint4 w[kVecItems];
-#pragma unroll
-      for (unsigned u = 0; u < kVecItems; ++u) w[u] = p[c + u * stride];
-      take_batch<OP, T, false>(w, c, stride, nv, key, index);
-    }
-    if (c < nv) {
-      uint4 w[kVecItems];
-#pragma unroll
-      for (unsigned u = 0; u < kVecItems; ++u) w[u] = c + u * stride < nv ? p[c + u * stride] : uint4();
-      take_batch<OP, T, true>(w, c, stride, nv, key, index);
-    }
+    for (; c + (kVecItems - 1) * stride < nv; c += kVecItems * stride)
+      take_batch<OP, T, false>(p, c, stride, nv, key, index);
+    if (c < nv) take_batch<OP, T, true>(p, c, stride, nv, key, index);
     first = nv * V;
   }
   uint64_t i = first + tid;
-  for (; i + (kItems - 1) * stride < n; i += kItems * stride) {
-    U k[kItems];
-#pragma unroll
-    for (unsigned u = 0; u < kItems; ++u) k[u] = arg_key<OP, T>(in[i + u * stride]);
-#pragma unroll
-    for (unsigned u = 0; u < kItems; ++u) take<T>(k[u], i + u * stride, key, index);
-  }
-  if (i < n) {
-    U k[kItems];
-#pragma unroll
-    for (unsigned u = 0; u < kItems; ++u)
-      k[u] = i + u * stride < n ? arg_key<OP, T>(in[i + u * stride]) : (U)~(U)0;
-#pragma unroll
-    for (unsigned u = 0; u < kItems; ++u)
-      if (i + u * stride < n) take<T>(k[u], i + u * stride, key, index);
-  }
+  for (; i + (kItems - 1) * stride < n; i += kItems * stride)
+    take_elements<OP, T, false>(in, i, stride, n, key, index);
+  if (i < n) take_elements<OP, T, true>(in, i, stride, n, key, index);
   block_select(key, index, skey, sidx);
   if (threadIdx.x == 0) {
     part_key[blockIdx.x] = (uint64_t)key;
