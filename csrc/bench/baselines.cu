@@ -93,9 +93,10 @@ extern "C" int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, 
 
 extern "C" int32_t wk_bench_scan_b(void* stream, uint32_t dtype, uint32_t exclusive,
                                    const void* in, uint64_t n, void* scratch,
-                                   uint64_t scratch_bytes, void* out, uint32_t variant) {
+                                   uint64_t scratch_bytes, void* out, uint32_t variant,
+                                   uint32_t tag) {
   return WK_NS::device_scan_launch_b(stream, nullptr, dtype, WK_NS::OP_SUM, exclusive, in, n,
-                                     scratch, scratch_bytes, out, variant);
+                                     scratch, scratch_bytes, out, variant, tag);
 }
 
 extern "C" int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n,

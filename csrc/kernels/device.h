@@ -30,10 +30,11 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
                            uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                            unsigned k);
 // variant = tiles per block x 16 + blocks per SM (1x16 + 4..7, 2x16 + 3..4): the Sum scan kernel
-// compiled that way; 0 (and every other op): the default (ScanOccupancy).
+// compiled that way; 0 (and every other op): the default (ScanOccupancy). tag: as
+// device_scan_tagged's (launchers.def).
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                         uint64_t scratch_bytes, void* out, unsigned variant);
+                         uint64_t scratch_bytes, void* out, unsigned variant, uint32_t tag);
 // variant % 16: 0 the default, 1 the vector kernel, 4 (f32 only) the balanced kernel compiled
 // for four blocks an SM;
 // (variant / 16) % 16: log2 of the chunk, 0 the default; bit 256: the partition already in the

@@ -295,7 +295,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   // Blocks are numbered in the order they start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
   // aggs (device_scan_aggregates): tiles are independent, any order will do.
-  if (bt == 0) s_first = aggs ? blockIdx.x : atomicAdd(counter, 1u);
+  if (bt == 0) s_first = aggs ? blockIdx.x : take_ticket(counter);
   __syncthreads();
   const uint64_t first = (uint64_t)s_first * K;
   const uint64_t tile = first + h;
@@ -469,19 +469,26 @@ int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out) {
   return device_scan_launch_b(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes,
-                              out, 0);
+                              out, 0, 1);
+}
+
+int device_scan_tagged_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
+                              uint32_t exclusive, const void* in, uint64_t n, void* scratch,
+                              uint64_t scratch_bytes, uint32_t tag, void* out) {
+  return device_scan_launch_b(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes,
+                              out, 0, tag);
 }
 
 static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
-                       void* aggs);
+                       void* aggs, uint32_t tag);
 
 int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                          uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                         uint64_t scratch_bytes, void* out, unsigned variant) {
+                         uint64_t scratch_bytes, void* out, unsigned variant, uint32_t tag) {
   return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out,
-                     variant, nullptr, nullptr);
+                     variant, nullptr, nullptr, tag);
 }
 
 // The sharded scan's steps (wavekit-dist, docs/SEMANTICS.md "dist_scan"), for types that scan
@@ -490,7 +497,7 @@ int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t o
 int device_scan_aggregates_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                                   const void* in, uint64_t n, void* out) {
   if (dtype == DT_F16 || dtype == DT_BF16) return WK_ERR_DTYPE;
-  return scan_launch(stream, st, dtype, op, 0, in, n, nullptr, 0, nullptr, 0, nullptr, out);
+  return scan_launch(stream, st, dtype, op, 0, in, n, nullptr, 0, nullptr, 0, nullptr, out, 1);
 }
 
 int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
@@ -500,17 +507,17 @@ int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint
   if (dtype == DT_F16 || dtype == DT_BF16) return WK_ERR_DTYPE;
   if (carry == nullptr) return WK_ERR_ARG;
   return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out, 0,
-                     carry, nullptr);
+                     carry, nullptr, 1);
 }
 
 // aggs: device_scan_aggregates (no scratch, nothing stored but the aggregates); carry:
-// device_scan_carried.
+// device_scan_carried. tag: the statuses' (device_scan_tagged); 1 zeroes the scratch first.
 static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
-                       void* aggs) {
+                       void* aggs, uint32_t tag) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
+  if (n == 0 || tiles > 0x7fffffffull || tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
     typedef typename Elem<IO>::Acc T;
@@ -518,10 +525,13 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
     char* s = (char*)scratch;
     unsigned* counter = (unsigned*)s;
     typename StatusFor<T>::type status{};
+    status.tag = tag;
     if (!aggs) {
       const uint64_t zeroed = status_layout<T>(s, tiles, &status);
-      int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
-      if (rc) return rc;
+      if (tag == 1) {
+        int rc = host::memset_async(s, 0, zeroed, as_stream(stream));
+        if (rc) return rc;
+      }
     }
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;

@@ -70,26 +70,47 @@ const unsigned kStatusEmpty = 0;
 const unsigned kStatusAggregate = 1;
 const unsigned kStatusInclusive = 2;
 
-// 4-byte values: flag and value share one 64-bit word, published and read whole, so a reader
-// needs one load per tile and no fence. `words` is zeroed before the launch.
+// Tagged statuses (Packed, Wide, Split): a tile publishes its flag with the call's tag above it,
+// (tag << 2) | flag, and a reader takes any other tag for "nothing published yet". Scratch zeroed
+// once therefore serves calls with tags 1, 2, 3, ... without being zeroed again: what an earlier
+// call left holds an older tag (device_scan_tagged in launchers.def). Zeroed scratch and tag 1
+// are the untagged use.
+__host__ __device__ constexpr unsigned tagged(unsigned tag, unsigned flag) {
+  return (tag << 2) | flag;
+}
+
+// The ticket of a block that looks back: blocks take them in the order they start. The block
+// that takes the last one puts the counter back to zero (every other block has taken its own),
+// so the next call on the same scratch starts from zero without a memset.
+__device__ __forceinline__ unsigned take_ticket(unsigned* counter) {
+  const unsigned t = atomicAdd(counter, 1u);
+  if (t == gridDim.x - 1) *(volatile unsigned*)counter = 0;
+  return t;
+}
+
+// 4-byte values: the tagged flag and the value share one 64-bit word, published and read whole,
+// so a reader needs one load per tile and no fence.
 template <typename T> struct PackedStatus {
   static const unsigned kFlagShift = sizeof(uint32_t) * 8;
   unsigned long long* words;
+  unsigned tag = 1;
 
   static uint64_t bytes(uint64_t tiles) { return tiles * sizeof(unsigned long long); }
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
-    unsigned long long w = ((unsigned long long)flag << kFlagShift) | (unsigned long long)to_bits(v);
+    unsigned long long w = ((unsigned long long)tagged(tag, flag) << kFlagShift) |
+                           (unsigned long long)to_bits(v);
     *(volatile unsigned long long*)(words + tile) = w;
   }
-  // Spins until the tile has published something; returns the flag, `*v` its value.
+  // Spins until the tile has published something in this call; returns the flag, `*v` its
+  // value.
   __device__ __forceinline__ unsigned wait(uint64_t tile, T* v) const {
     unsigned long long w;
     do {
       w = *(const volatile unsigned long long*)(words + tile);
-    } while ((w >> kFlagShift) == kStatusEmpty);
+    } while ((unsigned)(w >> (kFlagShift + 2)) != tag);
     *v = from_bits<T>((typename Elem<T>::U)(uint32_t)w);
-    return (unsigned)(w >> kFlagShift);
+    return (unsigned)(w >> kFlagShift) & 3u;
   }
 };
 
@@ -116,21 +137,23 @@ struct CountStatus {
 // is never overwritten), ordered by a fence between value and flag. Used where no 16-byte
 // status word is available (HIP).
 template <typename T> struct SplitStatus {
-  unsigned* flags;
+  unsigned* flags;  // tagged
   T* aggs;
   T* incls;
+  unsigned tag = 1;
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
     T* dst = flag == kStatusInclusive ? incls : aggs;
     *(volatile T*)(dst + tile) = v;
     arch::fence_device();
-    *(volatile unsigned*)(flags + tile) = flag;
+    *(volatile unsigned*)(flags + tile) = tagged(tag, flag);
   }
   __device__ __forceinline__ unsigned wait(uint64_t tile, T* v) const {
     unsigned f;
     do {
       f = *(const volatile unsigned*)(flags + tile);
-    } while (f == kStatusEmpty);
+    } while ((f >> 2) != tag);
+    f &= 3u;
     arch::fence_device();
     *v = *(const volatile T*)((f == kStatusInclusive ? incls : aggs) + tile);
     return f;
@@ -141,12 +164,13 @@ template <typename T> struct SplitStatus {
 // 8-byte values on CUDA: flag and value in one aligned 16-byte word, stored and loaded with one
 // vector access each (as CUB's tile status does), so a reader needs one load and no fence.
 template <typename T> struct WideStatus {
-  unsigned long long* words;  // two per tile: flag, value bits
+  unsigned long long* words;  // two per tile: tagged flag, value bits
+  unsigned tag = 1;
 
   static uint64_t bytes(uint64_t tiles) { return tiles * 2 * sizeof(unsigned long long); }
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
-    unsigned long long f = flag, b = to_bits(v);
+    unsigned long long f = tagged(tag, flag), b = to_bits(v);
     asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(words + 2 * tile), "l"(f),
                  "l"(b)
                  : "memory");
@@ -158,9 +182,9 @@ template <typename T> struct WideStatus {
                    : "=l"(f), "=l"(b)
                    : "l"(words + 2 * tile)
                    : "memory");
-    } while (f == kStatusEmpty);
+    } while ((f >> 2) != tag);
     *v = from_bits<T>((typename Elem<T>::U)b);
-    return (unsigned)f;
+    return (unsigned)f & 3u;
   }
 };
 #endif

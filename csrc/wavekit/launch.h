@@ -20,7 +20,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 18
+#define WK_ABI_VERSION 19
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -60,6 +60,10 @@
 #define WK_MAX_PEERS 8
 #define WK_PEER_FLAG_WORDS 1024
 // ABI 14: peer_all_reduce's peers list ends with this rank's own send and recv (staging).
+
+// ABI 19: the largest tag of device_scan_tagged (a tile status keeps it above a 2-bit flag in 32
+// bits).
+#define WK_MAX_STATUS_TAG 1073741823
 
 #ifdef __cplusplus
 extern "C" {

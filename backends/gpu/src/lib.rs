@@ -32,6 +32,7 @@ pub mod rtc;
 mod runs;
 pub mod runtime;
 mod scan;
+mod scan_pool;
 mod sort;
 mod spmv;
 mod strided;

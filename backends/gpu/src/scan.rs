@@ -31,27 +31,37 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = input.len;
-        let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
         let exclusive = (scan == ScanKind::Exclusive) as u32;
         let (src, dst) = (cptr(input.device_ptr()), dptr(output.device_ptr()));
         let (dt, code) = (kind::<T>(), op as u32);
         match carry {
-            None => self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
-                (self.table.device_scan)(
-                    s,
-                    st,
-                    dt,
-                    code,
-                    exclusive,
-                    src,
-                    n as u64,
-                    dptr(scratch),
-                    bytes,
-                    dst,
-                )
-            }),
+            None => {
+                let (scratch, bytes, tag) = self.scan_scratch::<T>(&mut work, n)?;
+                let launched =
+                    self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
+                        (self.table.device_scan_tagged)(
+                            s,
+                            st,
+                            dt,
+                            code,
+                            exclusive,
+                            src,
+                            n as u64,
+                            dptr(scratch),
+                            bytes,
+                            tag,
+                            dst,
+                        )
+                    });
+                if launched.is_err() {
+                    // Whether the launch ran is not known: the next call zeroes the statuses.
+                    work.scan_pool.tags.forget();
+                }
+                launched
+            }
             Some(c) => {
+                let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
+                let scratch = self.ensure_pool(&mut work, bytes)?;
                 let carried = cptr(c.device_ptr());
                 self.launch(
                     &mut work,

@@ -108,6 +108,7 @@ macro_rules! conformance_cases {
             device_reduce_min_max_specials
             device_scan_inclusive
             device_scan_exclusive
+            device_scan_reused
             half_rounding
             half_order
             segmented_reduce_fixed

@@ -65,6 +65,48 @@ pub fn device_scan_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), S
     Ok(())
 }
 
+/// Scans one after another as a caller makes them: new values of the same length, fewer tiles,
+/// more tiles, another type and back. A GPU backend keeps the scan's tile statuses between calls
+/// without zeroing them (backends/gpu/src/scan_pool.rs), so a scan that took an earlier call's
+/// statuses for its own would come out wrong here.
+pub fn device_scan_reused<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    let t = SCAN_TILE;
+    let (mid, few, many) = match scale {
+        Scale::Full => (3 * t + 7, t + 1, 6 * t + 333),
+        Scale::Small => (2 * t + 5, t + 1, 3 * t + 9),
+    };
+    let steps: [(usize, u64, ScanKind); 6] = [
+        (mid, 1, ScanKind::Inclusive),
+        (mid, 2, ScanKind::Inclusive),
+        (mid, 3, ScanKind::Exclusive),
+        (few, 4, ScanKind::Inclusive),
+        (many, 5, ScanKind::Inclusive),
+        (mid, 6, ScanKind::Inclusive),
+    ];
+    for (i, &(n, seed, kind)) in steps.iter().enumerate() {
+        let vals: Vec<f32> = crate::inputs::values(n, seed);
+        check_scan(
+            b,
+            &format!("f32 step {i} n={n}"),
+            &vals,
+            ReduceOp::Sum,
+            kind,
+        )?;
+        if i == 3 {
+            // Another type between two f32 scans: other statuses in the same scratch.
+            let ints: Vec<i64> = crate::inputs::values(mid, seed);
+            check_scan(
+                b,
+                &format!("i64 after step {i} n={mid}"),
+                &ints,
+                ReduceOp::Sum,
+                kind,
+            )?;
+        }
+    }
+    Ok(())
+}
+
 pub fn err_scan_length<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
     let input = ok("upload", b.upload(&vec![1.0f32; 100]))?;
     for out_len in [0usize, 1, 99, 101] {

@@ -199,6 +199,7 @@ unsafe extern "C" {
         scratch_bytes: u64,
         out: *mut c_void,
         variant: u32,
+        tag: u32,
     ) -> i32;
     pub fn wk_bench_histogram_mode(
         s: S,

@@ -224,8 +224,11 @@ impl BenchBackend for CudaBackend {
                 let exclusive = (*scan == ScanKind::Exclusive) as u32;
                 let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
                 let sc = scratch(self, bytes)?;
+                // As the backend does: this scratch kept for the scan, zeroed by the first call.
+                let tags = std::cell::Cell::new(0u32);
                 let timing = timer.time(h, "device_scan", |s| unsafe {
-                    (t.device_scan)(
+                    tags.set(tags.get() + 1);
+                    (t.device_scan_tagged)(
                         s,
                         st,
                         kind,
@@ -235,6 +238,7 @@ impl BenchBackend for CudaBackend {
                         n as u64,
                         out(&sc),
                         bytes,
+                        tags.get(),
                         out(output),
                     )
                 })?;

@@ -290,11 +290,27 @@ fn scan_variant<T: Element>(
     let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<T>(n)?;
+    // Tags as the backend's (scan_pool.rs): the scratch zeroed by the first call only; each
+    // variant may lay out its statuses alike, so one count serves them all.
+    let tags = std::cell::Cell::new(0u32);
     let run = |variant: u32| {
         let (i, s_ptr, o) = (inp(&input), out(&sc), out(&res));
+        let tags = &tags;
         move |s| unsafe {
+            tags.set(tags.get() + 1);
             // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_scan_b(s, kind, exclusive, i, n as u64, s_ptr, bytes, o, variant)
+            ffi::wk_bench_scan_b(
+                s,
+                kind,
+                exclusive,
+                i,
+                n as u64,
+                s_ptr,
+                bytes,
+                o,
+                variant,
+                tags.get(),
+            )
         }
     };
     check(b, run(variant)(super::stream(b)?), "scan variant")?;
