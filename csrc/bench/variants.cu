@@ -45,7 +45,7 @@ extern "C" int32_t wk_bench_compact_b(void* stream, uint32_t dtype, const void* 
                                       uint32_t stable, uint32_t blocks) {
   // Predicate code 2: x > a (src/op.rs Predicate::encode).
   return WK_NS::compact_launch_b(stream, nullptr, WK_WARP_SIZE, dtype, 2, threshold_bits, 0,
-                                 stable, in, n, scratch, scratch_bytes, out, count, blocks);
+                                 stable, in, n, scratch, scratch_bytes, out, count, blocks, 1);
 }
 
 extern "C" int32_t wk_bench_partition_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
@@ -61,7 +61,8 @@ extern "C" int32_t wk_bench_runs_b(void* stream, const uint32_t* keys, uint64_t 
                                    uint64_t scratch_bytes, uint32_t* keys_out, uint32_t* lengths,
                                    uint64_t* count, uint32_t blocks) {
   return WK_NS::runs_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_U32, 0, keys, nullptr, n,
-                              scratch, scratch_bytes, keys_out, nullptr, lengths, count, blocks);
+                              scratch, scratch_bytes, keys_out, nullptr, lengths, count, blocks,
+                              1);
 }
 
 extern "C" int32_t wk_bench_reduce_by_key_b(void* stream, const uint32_t* keys, const float* vals,
@@ -71,7 +72,7 @@ extern "C" int32_t wk_bench_reduce_by_key_b(void* stream, const uint32_t* keys, 
   // Mode 2: reduce_by_key (by_key.cu), op 0: Sum.
   return WK_NS::by_key_launch_b(stream, nullptr, WK_WARP_SIZE, WK_NS::DT_U32, WK_NS::DT_F32, 0, 2,
                                 keys, vals, n, scratch, scratch_bytes, out, keys_out, count,
-                                blocks);
+                                blocks, 1);
 }
 
 extern "C" int32_t wk_bench_spmv_b(void* stream, const uint32_t* row_offsets, const uint32_t* cols,

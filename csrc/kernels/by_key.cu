@@ -113,7 +113,11 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
   WK_SHARED(unsigned, park_ranks, kThreads);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
-  if (t == 0) s_tile = atomicAdd(counter, 1u);
+  if (t == 0) {
+    s_tile = take_ticket(counter);
+    status.prefetch(s_tile);
+    counts.prefetch(s_tile);
+  }
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * WK_SCAN_TILE;
@@ -363,15 +367,24 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
                   uint64_t n, void* scratch, uint64_t scratch_bytes, void* out, void* keys_out,
                   uint64_t* count) {
   return by_key_launch_b(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
-                         scratch, scratch_bytes, out, keys_out, count, 0);
+                         scratch, scratch_bytes, out, keys_out, count, 0, 1);
+}
+
+int by_key_tagged_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                         uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
+                         const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
+                         uint32_t tag, void* out, void* keys_out, uint64_t* count) {
+  return by_key_launch_b(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
+                         scratch, scratch_bytes, out, keys_out, count, 0, tag);
 }
 
 int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
                     uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
                     const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
-                    void* out, void* keys_out, uint64_t* count, unsigned blocks) {
+                    void* out, void* keys_out, uint64_t* count, unsigned blocks, uint32_t tag) {
   const bool known = mode == kModeInclusive || mode == kModeExclusive || mode == kModeReduce;
   if (!known || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
+  if (tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
   host::stream_t hs = as_stream(stream);
   // Empty buffers may have no address: only the count is written.
   if (n == 0) {
@@ -380,7 +393,8 @@ int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t ke
   }
   if (mode == kModeReduce && keys_out == nullptr) return WK_ERR_ARG;
   const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  if (tiles > 0x7fffffffull) return WK_ERR_ARG;
+  // Run counts are published in CountStatus words.
+  if (tiles > 0x7fffffffull || n >= kCountLimit) return WK_ERR_ARG;
   // The kernel sees only the keys' bits and, for float keys, the bits of +infinity.
   uint32_t key_size = 0;
   with_dtype_io(key_dtype, [&](auto kt) {
@@ -404,10 +418,14 @@ int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t ke
     const uint64_t sb = status_bytes(sizeof(A), tiles);
     CountStatus counts;
     counts.words = (unsigned long long*)(s + sb);
-    // The counter, the value statuses' flags and the head counts.
-    int rc = host::memset_async(s, 0, zeroed, hs);
-    if (!rc) rc = host::memset_async(s + sb, 0, round_up(CountStatus::bytes(tiles)), hs);
-    if (rc) return rc;
+    status.tag = counts.tag = tag;
+    // The counter, the value statuses' flags and the head counts (tag 1; later tags find what
+    // earlier calls left and take it for unpublished).
+    if (tag == 1) {
+      int rc = host::memset_async(s, 0, zeroed, hs);
+      if (!rc) rc = host::memset_async(s + sb, 0, round_up(CountStatus::bytes(tiles)), hs);
+      if (rc) return rc;
+    }
     return with_op<T>(op, [&](auto ot) {
       const int O = decltype(ot)::value;
       typedef typename StatusFor<A>::type S;

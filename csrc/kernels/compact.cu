@@ -36,7 +36,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
-  if (t == 0) s_tile = STABLE ? atomicAdd(counter, 1u) : blockIdx.x;
+  if (t == 0) {
+    s_tile = STABLE ? take_ticket(counter) : blockIdx.x;
+    if (STABLE) status.prefetch(s_tile);
+  }
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * K * WK_SCAN_TILE;
@@ -142,24 +145,37 @@ int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dty
                    uint64_t a, uint64_t b, uint32_t stable, const void* in, uint64_t n,
                    void* scratch, uint64_t scratch_bytes, void* out, uint64_t* out_count) {
   return compact_launch_b(stream, st, warp_size, dtype, pred, a, b, stable, in, n, scratch,
-                          scratch_bytes, out, out_count, 0);
+                          scratch_bytes, out, out_count, 0, 1);
+}
+
+int compact_tagged_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                          uint32_t pred, uint64_t a, uint64_t b, const void* in, uint64_t n,
+                          void* scratch, uint64_t scratch_bytes, uint32_t tag, void* out,
+                          uint64_t* out_count) {
+  return compact_launch_b(stream, st, warp_size, dtype, pred, a, b, 1, in, n, scratch,
+                          scratch_bytes, out, out_count, 0, tag);
 }
 
 int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                      uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
-                     uint64_t* out_count, unsigned blocks) {
-  if (pred > 6 || n == 0) return WK_ERR_ARG;
+                     uint64_t* out_count, unsigned blocks, uint32_t tag) {
+  if (pred > 6 || n == 0 || tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  if (tiles > 0x7fffffffull) return WK_ERR_ARG;
+  if (tiles > 0x7fffffffull || (stable && n >= kCountLimit)) return WK_ERR_ARG;
   if (stable && scratch_bytes < compact_scratch(n)) return WK_ERR_SCRATCH;
   CountStatus status;
+  status.tag = tag;
   unsigned* counter = (unsigned*)scratch;
   status.words = stable ? (unsigned long long*)((char*)scratch + 256) : nullptr;
-  // Stable: tile numbers and statuses start at zero; the last tile writes the count.
-  // Unordered: tiles reserve their output with atomics on the count.
-  int rc = stable ? host::memset_async(scratch, 0, compact_scratch(n), as_stream(stream))
-                  : host::memset_async(out_count, 0, sizeof(uint64_t), as_stream(stream));
+  // Stable: tile numbers start at zero and statuses unpublished (zeroed at tag 1, an earlier
+  // call's tag after); the last tile writes the count. Unordered: tiles reserve their output
+  // with atomics on the count.
+  int rc = 0;
+  if (!stable)
+    rc = host::memset_async(out_count, 0, sizeof(uint64_t), as_stream(stream));
+  else if (tag == 1)
+    rc = host::memset_async(scratch, 0, compact_scratch(n), as_stream(stream));
   if (rc) return rc;
   return with_dtype_io(dtype, [&](auto tag) {
     typedef typename decltype(tag)::type T;

@@ -295,7 +295,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   // Blocks are numbered in the order they start, so every predecessor of a tile is already
   // running or done and the look-back always makes progress.
   // aggs (device_scan_aggregates): tiles are independent, any order will do.
-  if (bt == 0) s_first = aggs ? blockIdx.x : take_ticket(counter);
+  if (bt == 0) {
+    s_first = aggs ? blockIdx.x : take_ticket(counter);
+    if (!aggs) status.prefetch((uint64_t)s_first * K);
+  }
   __syncthreads();
   const uint64_t first = (uint64_t)s_first * K;
   const uint64_t tile = first + h;

@@ -79,7 +79,10 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   const unsigned pt = bt % kPairThreads;
   const unsigned ln = lane();
   // Blocks are numbered in the order they start (the look-back's progress, as in scan_kernel).
-  if (bt == 0) s_first = take_ticket(counter);
+  if (bt == 0) {
+    s_first = take_ticket(counter);
+    status.prefetch((uint64_t)s_first * K);
+  }
   __syncthreads();
   const uint64_t first = (uint64_t)s_first * K;
   const uint64_t tile = first + h;

@@ -82,6 +82,10 @@ __host__ __device__ constexpr unsigned tagged(unsigned tag, unsigned flag) {
 // The ticket of a block that looks back: blocks take them in the order they start. The block
 // that takes the last one puts the counter back to zero (every other block has taken its own),
 // so the next call on the same scratch starts from zero without a memset.
+// Statuses a call did not zero are cold: an earlier call wrote them, and the data that streamed
+// through L2 since has pushed them out, so a look-back reading one a tile has not yet published
+// would wait a DRAM round trip. So each block, once it has its ticket, asks for its own tile's
+// status line (`prefetch`, a hint), well before its successors look back at it.
 __device__ __forceinline__ unsigned take_ticket(unsigned* counter) {
   const unsigned t = atomicAdd(counter, 1u);
   if (t == gridDim.x - 1) *(volatile unsigned*)counter = 0;
@@ -96,6 +100,7 @@ template <typename T> struct PackedStatus {
   unsigned tag = 1;
 
   static uint64_t bytes(uint64_t tiles) { return tiles * sizeof(unsigned long long); }
+  __device__ __forceinline__ void prefetch(uint64_t tile) const { arch::prefetch_l2(words + tile); }
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
     unsigned long long w = ((unsigned long long)tagged(tag, flag) << kFlagShift) |
@@ -114,22 +119,28 @@ template <typename T> struct PackedStatus {
   }
 };
 
-// Counts below 2^62 (compaction offsets): the flag in the top two bits of one 64-bit word.
+// Counts and positions below 2^40 (kCountLimit; compaction offsets, run heads): the tagged flag
+// in the top 24 bits of one 64-bit word (tags up to WK_MAX_STATUS_TAG = 2^22 - 1 fit).
+const uint64_t kCountLimit = 1ull << 40;
 struct CountStatus {
+  static const unsigned kValueBits = 40;
   unsigned long long* words;
+  unsigned tag = 1;
 
   static uint64_t bytes(uint64_t tiles) { return tiles * sizeof(unsigned long long); }
+  __device__ __forceinline__ void prefetch(uint64_t tile) const { arch::prefetch_l2(words + tile); }
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, uint64_t v) const {
-    *(volatile unsigned long long*)(words + tile) = ((unsigned long long)flag << 62) | v;
+    *(volatile unsigned long long*)(words + tile) =
+        ((unsigned long long)tagged(tag, flag) << kValueBits) | v;
   }
   __device__ __forceinline__ unsigned wait(uint64_t tile, uint64_t* v) const {
     unsigned long long w;
     do {
       w = *(const volatile unsigned long long*)(words + tile);
-    } while ((w >> 62) == kStatusEmpty);
-    *v = w & ((1ull << 62) - 1);
-    return (unsigned)(w >> 62);
+    } while ((unsigned)(w >> (kValueBits + 2)) != tag);
+    *v = w & (kCountLimit - 1);
+    return (unsigned)(w >> kValueBits) & 3u;
   }
 };
 
@@ -141,6 +152,8 @@ template <typename T> struct SplitStatus {
   T* aggs;
   T* incls;
   unsigned tag = 1;
+
+  __device__ __forceinline__ void prefetch(uint64_t tile) const { arch::prefetch_l2(flags + tile); }
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
     T* dst = flag == kStatusInclusive ? incls : aggs;
@@ -168,6 +181,9 @@ template <typename T> struct WideStatus {
   unsigned tag = 1;
 
   static uint64_t bytes(uint64_t tiles) { return tiles * 2 * sizeof(unsigned long long); }
+  __device__ __forceinline__ void prefetch(uint64_t tile) const {
+    arch::prefetch_l2(words + 2 * tile);
+  }
 
   __device__ __forceinline__ void publish(uint64_t tile, unsigned flag, T v) const {
     unsigned long long f = tagged(tag, flag), b = to_bits(v);

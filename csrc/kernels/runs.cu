@@ -50,7 +50,11 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x;
-  if (t == 0) s_tile = atomicAdd(counter, 1u);
+  if (t == 0) {
+    s_tile = take_ticket(counter);
+    heads.prefetch(s_tile);
+    if (lengths) lasts.prefetch(s_tile);
+  }
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * kBlockItems;
@@ -191,27 +195,40 @@ int runs_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dt
                 void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
                 uint32_t* lengths, uint64_t* count) {
   return runs_launch_b(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
-                       scratch_bytes, keys_out, vals_out, lengths, count, 0);
+                       scratch_bytes, keys_out, vals_out, lengths, count, 0, 1);
+}
+
+int runs_tagged_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                       uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+                       void* scratch, uint64_t scratch_bytes, uint32_t tag, void* keys_out,
+                       void* vals_out, uint32_t* lengths, uint64_t* count) {
+  return runs_launch_b(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
+                       scratch_bytes, keys_out, vals_out, lengths, count, 0, tag);
 }
 
 int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
                   uint32_t value_size, const void* keys, const void* vals, uint64_t n,
                   void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
-                  uint32_t* lengths, uint64_t* count, unsigned blocks) {
+                  uint32_t* lengths, uint64_t* count, unsigned blocks, uint32_t tag) {
+  if (tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
   if (value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8) return WK_ERR_ARG;
   if ((value_size != 0) != (vals != nullptr && vals_out != nullptr)) return WK_ERR_ARG;
   if (n == 0) return host::memset_async(count, 0, sizeof(uint64_t), as_stream(stream));
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  if (tiles > 0x7fffffffull) return WK_ERR_ARG;
+  // Run counts and positions are published in CountStatus words.
+  if (tiles > 0x7fffffffull || n >= kCountLimit) return WK_ERR_ARG;
   // Lengths are u32 and the length look-back stores positions.
   if (lengths && n > (uint64_t)UINT32_MAX) return WK_ERR_ARG;
   if (scratch_bytes < runs_scratch(n)) return WK_ERR_SCRATCH;
   unsigned* counter = (unsigned*)scratch;
   CountStatus heads, lasts;
+  heads.tag = lasts.tag = tag;
   heads.words = (unsigned long long*)((char*)scratch + 256);
   lasts.words = (unsigned long long*)((char*)scratch + 256 + round_up(CountStatus::bytes(tiles)));
-  int rc = host::memset_async(scratch, 0, runs_scratch(n), as_stream(stream));
-  if (rc) return rc;
+  if (tag == 1) {
+    int rc = host::memset_async(scratch, 0, runs_scratch(n), as_stream(stream));
+    if (rc) return rc;
+  }
   return with_dtype_io(key_dtype, [&](auto tag) {
     typedef typename decltype(tag)::type K;
     host::stream_t hs = as_stream(stream);

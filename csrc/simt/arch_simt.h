@@ -106,6 +106,7 @@ WK_SIMT_SHFL(uint32_t)
 WK_SIMT_SHFL(uint64_t)
 #undef WK_SIMT_SHFL
 
+inline void prefetch_l2(const void*) {}
 inline void fence_block() { ::wk_simt::fence_block(); }
 inline void fence_device() { ::wk_simt::fence_block(); }
 

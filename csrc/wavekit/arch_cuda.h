@@ -31,6 +31,8 @@
 // Streaming loads: a global load of data read once, marked to leave the caches first
 // (evict-first), so it does not push out data that is read again (an SpMV's x)
 //   uint32_t load_streaming(const uint32_t* p); uint64_t load_streaming(const uint64_t* p);
+// A hint: bring the line at p into L2 ahead of its use (nothing where the arch has no such hint)
+//   void prefetch_l2(const void* p);
 // Memory fences
 //   void fence_block();                       // __threadfence_block
 //   void fence_device();                      // __threadfence
@@ -231,6 +233,10 @@ __device__ __forceinline__ float max_nan(float a, float b) {
   return d;
 }
 #endif
+
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
 
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }

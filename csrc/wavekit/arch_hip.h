@@ -179,6 +179,9 @@ WK_HIP_SHFL(uint64_t)
 // disassembly of transpose_kernel: ds_write, s_waitcnt lgkmcnt(0), ds_read). The ballot is a
 // convergent operation, so it keeps the members together in control flow; its value is unused
 // and the compiler may drop it, which is harmless for the reason above.
+// No L2 prefetch instruction is exposed on AMD targets: a hint that does nothing.
+__device__ __forceinline__ void prefetch_l2(const void*) {}
+
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }
 

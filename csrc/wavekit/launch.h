@@ -20,7 +20,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 19
+#define WK_ABI_VERSION 20
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -61,9 +61,9 @@
 #define WK_PEER_FLAG_WORDS 1024
 // ABI 14: peer_all_reduce's peers list ends with this rank's own send and recv (staging).
 
-// ABI 19: the largest tag of device_scan_tagged (a tile status keeps it above a 2-bit flag in 32
-// bits).
-#define WK_MAX_STATUS_TAG 1073741823
+// ABI 20: the largest tag of the *_tagged launchers (a count's tile status keeps it and a 2-bit
+// flag in the 24 bits above a 40-bit count; ABI 19 allowed 2^30 - 1 for device_scan_tagged).
+#define WK_MAX_STATUS_TAG 4194303
 
 #ifdef __cplusplus
 extern "C" {

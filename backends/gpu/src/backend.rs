@@ -10,7 +10,7 @@ use super::buffer::{DeviceMem, GpuBuffer};
 use super::ffi::{self, Launchers, Status, dptr};
 use super::mem_cache::MemCache;
 use super::runtime::{DevPtr, GpuRuntime};
-use super::scan_pool::{ScanPool, Tags};
+use super::tagged_pool::TaggedPool;
 use std::ffi::{CStr, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -52,16 +52,17 @@ pub struct GpuBackend<R: GpuRuntime> {
 /// one-value results come back through, a grow-only scratch pool (compaction counts, look-back
 /// statuses), the device reduce's own scratch, zeroed when allocated: its tickets must start
 /// at zero and every reduce leaves them zero (csrc/kernels/device_reduce.cu), so no call pays
-/// for a memset, and the device scan's own, whose statuses each call tags (scan_pool.rs), for
-/// the same reason. The lock also serialises calls on one backend, so the work of one call uses
+/// for a memset, and the look-back collectives' own, whose statuses each call tags
+/// (tagged_pool.rs), for the same reason. The lock also serialises calls on one backend, so the work of one call uses
 /// the pools after the previous call's work on the same stream.
 pub(crate) struct Work<R: GpuRuntime> {
     pub(crate) status: DeviceMem<R>,
     pub(crate) result: DeviceMem<R>,
     pub(crate) pool: DeviceMem<R>,
     pub(crate) reduce_pool: DeviceMem<R>,
-    /// The device scan's scratch, its statuses kept between calls (scan_pool.rs).
-    pub(crate) scan_pool: ScanPool<R>,
+    /// The look-back collectives' scratch, their statuses kept between calls (tagged_pool.rs),
+    /// indexed by `Tagged`.
+    pub(crate) tagged: [TaggedPool<R>; 4],
     /// One-element outputs lent to the returning conveniences (`raw_scalar`), kept for reuse.
     pub(crate) slots: Vec<DeviceMem<R>>,
     /// Queued launches whose kernels may have written a status slot since they were last read.
@@ -207,10 +208,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 result: empty()?,
                 pool: empty()?,
                 reduce_pool: empty()?,
-                scan_pool: ScanPool {
-                    mem: empty()?,
-                    tags: Tags::default(),
-                },
+                tagged: [
+                    TaggedPool::new(empty()?),
+                    TaggedPool::new(empty()?),
+                    TaggedPool::new(empty()?),
+                    TaggedPool::new(empty()?),
+                ],
                 slots: Vec::new(),
                 pending: Pending::default(),
             }),
@@ -261,8 +264,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.ensure_pool(&mut work, pool)?;
         let reduce = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
         self.ensure_reduce_pool(&mut work, reduce)?;
-        let scan = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
-        self.ensure_scan_pool(&mut work, scan)?;
+        self.reserve_tagged::<T>(&mut work, n)?;
         if work.slots.is_empty() {
             let slot = self.mem(RESULT_BYTES)?;
             work.slots.push(slot);

@@ -1,11 +1,12 @@
 //! reduce_by_key and scan_by_key on a GPU (`RawBackend::raw_by_key`, which imp.rs hands here):
-//! the op and every length checked again against the buffers, the scratch taken from the
-//! backend's pool, csrc/kernels/by_key.cu's two launches on the stream.
+//! the op and every length checked again against the buffers, the scratch its own
+//! (tagged_pool.rs), csrc/kernels/by_key.cu's launch on the stream.
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::dptr;
 use super::runtime::GpuRuntime;
+use super::tagged_pool::Tagged;
 use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
@@ -63,10 +64,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         };
         let mut work = self.lock();
         self.rt.make_current()?;
-        let bytes = self.scratch_bytes(ffi::ALGO_BY_KEY, V::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        self.launch(&mut work, "by_key", Reports::Errors, |s, st| unsafe {
-            (self.table.by_key)(
+        // The statuses are laid out by the values' type alone (by_key.cu), so the tags follow V.
+        let (scratch, bytes, tag) = self.tagged_scratch::<V>(&mut work, Tagged::ByKey, n)?;
+        let launched = self.launch(&mut work, "by_key", Reports::Errors, |s, st| unsafe {
+            (self.table.by_key_tagged)(
                 s,
                 st,
                 self.launch_width,
@@ -79,10 +80,15 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 n as u64,
                 dptr(scratch),
                 bytes,
+                tag,
                 out,
                 keys_out,
                 count.cast::<u64>(),
             )
-        })
+        });
+        if launched.is_err() {
+            self.forget_tags(&mut work, Tagged::ByKey);
+        }
+        launched
     }
 }

@@ -3,8 +3,9 @@
 
 use super::backend::{GpuBackend, Reports, Work};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, cptr, dptr, kind};
+use super::ffi::{cptr, dptr, kind};
 use super::runtime::{DevPtr, GpuRuntime};
+use super::tagged_pool::Tagged;
 use wavekit_core::Predicate;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
@@ -84,15 +85,36 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if n == 0 {
             return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
         }
-        let bytes = if stable {
-            self.scratch_bytes(ffi::ALGO_COMPACT, T::KIND, n)
-        } else {
-            0
-        };
-        let scratch = self.ensure_pool(&mut work, bytes)?;
         let (code, a, b) = pred.encode();
-        self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
-            (self.table.compact)(
+        let (src, dst, cnt) = (
+            cptr(input.device_ptr()),
+            dptr(output.device_ptr()),
+            dptr(count.device_ptr()),
+        );
+        if !stable {
+            // No scratch: tiles reserve their output with atomics on the count.
+            return self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
+                (self.table.compact)(
+                    s,
+                    st,
+                    self.launch_width,
+                    kind::<T>(),
+                    code,
+                    a,
+                    b,
+                    0,
+                    src,
+                    n as u64,
+                    std::ptr::null_mut(),
+                    0,
+                    dst,
+                    cnt,
+                )
+            });
+        }
+        let (scratch, bytes, tag) = self.tagged_scratch::<T>(&mut work, Tagged::Compact, n)?;
+        let launched = self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
+            (self.table.compact_tagged)(
                 s,
                 st,
                 self.launch_width,
@@ -100,14 +122,18 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 code,
                 a,
                 b,
-                stable as u32,
-                cptr(input.device_ptr()),
+                src,
                 n as u64,
                 dptr(scratch),
                 bytes,
-                dptr(output.device_ptr()),
-                dptr(count.device_ptr()),
+                tag,
+                dst,
+                cnt,
             )
-        })
+        });
+        if launched.is_err() {
+            self.forget_tags(&mut work, Tagged::Compact);
+        }
+        launched
     }
 }

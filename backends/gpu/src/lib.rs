@@ -32,10 +32,10 @@ pub mod rtc;
 mod runs;
 pub mod runtime;
 mod scan;
-mod scan_pool;
 mod sort;
 mod spmv;
 mod strided;
+mod tagged_pool;
 
 pub use backend::GpuBackend;
 pub use bfly_rows::MAX_BFLY_ROWS;

@@ -1,11 +1,12 @@
 //! The runs collectives on a GPU (`RawBackend::raw_runs`, which imp.rs hands here): every
-//! length checked again against the buffers, the scratch taken from the backend's pool, one
+//! length checked again against the buffers, the scratch its own (tagged_pool.rs), one
 //! launch of csrc/kernels/runs.cu on the stream.
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::dptr;
 use super::runtime::GpuRuntime;
+use super::tagged_pool::Tagged;
 use std::ffi::c_void;
 use wavekit_core::RunsOut;
 use wavekit_core::api::check_len;
@@ -72,10 +73,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if n == 0 {
             return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
         }
-        let bytes = self.scratch_bytes(ffi::ALGO_RUNS, K::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        self.launch(&mut work, "runs", Reports::Errors, |s, st| unsafe {
-            (self.table.runs)(
+        let (scratch, bytes, tag) = self.tagged_scratch::<K>(&mut work, Tagged::Runs, n)?;
+        let launched = self.launch(&mut work, "runs", Reports::Errors, |s, st| unsafe {
+            (self.table.runs_tagged)(
                 s,
                 st,
                 self.launch_width,
@@ -86,11 +86,16 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 n as u64,
                 dptr(scratch),
                 bytes,
+                tag,
                 kout,
                 vout,
                 lengths,
                 dptr(count.device_ptr()),
             )
-        })
+        });
+        if launched.is_err() {
+            self.forget_tags(&mut work, Tagged::Runs);
+        }
+        launched
     }
 }

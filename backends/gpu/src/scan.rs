@@ -1,10 +1,12 @@
 //! The device scan on a GPU (`RawBackend::raw_device_scan`, which imp.rs hands here): the
-//! lengths checked again, the scratch taken from the backend's pool, one launch on the stream.
+//! lengths checked again, the scratch its own (tagged_pool.rs; the carried scan's from the
+//! backend's pool), one launch on the stream.
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
 use super::ffi::{self, cptr, dptr, kind};
 use super::runtime::GpuRuntime;
+use super::tagged_pool::Tagged;
 use wavekit_core::api::{check_len, check_scan_steps};
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
@@ -36,7 +38,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let (dt, code) = (kind::<T>(), op as u32);
         match carry {
             None => {
-                let (scratch, bytes, tag) = self.scan_scratch::<T>(&mut work, n)?;
+                let (scratch, bytes, tag) = self.tagged_scratch::<T>(&mut work, Tagged::Scan, n)?;
                 let launched =
                     self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
                         (self.table.device_scan_tagged)(
@@ -54,8 +56,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                         )
                     });
                 if launched.is_err() {
-                    // Whether the launch ran is not known: the next call zeroes the statuses.
-                    work.scan_pool.tags.forget();
+                    self.forget_tags(&mut work, Tagged::Scan);
                 }
                 launched
             }

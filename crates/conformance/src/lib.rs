@@ -118,6 +118,7 @@ macro_rules! conformance_cases {
             count_if
             compact_stable
             compact_unordered
+            compact_reused
             histogram
             spmv_balanced
             histogram_wide
@@ -130,6 +131,7 @@ macro_rules! conformance_cases {
             unique
             unique_by_key
             run_length_encode
+            runs_reused
             arg_reduce
             segmented_arg_reduce_fixed
             segmented_arg_reduce_offsets
@@ -137,6 +139,7 @@ macro_rules! conformance_cases {
             scan_by_key_inclusive
             scan_by_key_exclusive
             reduce_by_key
+            by_key_reused
             partition
             partition3
             err_mask_width

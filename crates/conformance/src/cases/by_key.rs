@@ -249,6 +249,48 @@ pub fn reduce_by_key<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     Ok(())
 }
 
+/// scan_by_key and reduce_by_key one after another as a caller makes them: new keys at the
+/// same length, fewer tiles, more tiles, f64 values and back, scans and reduces on the same
+/// scratch. A GPU backend keeps by_key's tile statuses between calls without zeroing them
+/// (backends/gpu/src/tagged_pool.rs), so a call that took an earlier call's statuses for its
+/// own would come out wrong here.
+pub fn by_key_reused<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    let t = SCAN_TILE;
+    let (mid, few, many) = match scale {
+        Scale::Full => (3 * t + 7, t + 1, 6 * t + 333),
+        Scale::Small => (2 * t + 5, t + 1, 3 * t + 9),
+    };
+    let steps = [(mid, 3), (mid, 9), (few, 2), (many, 5), (mid, 700)];
+    for (i, (n, mean)) in steps.into_iter().enumerate() {
+        let seed = 1300 + i as u64;
+        let vals = mixed::<f32>(n, seed);
+        let ctx = format!("step {i} n={n} runs of ~{mean}");
+        let which = if i % 2 == 0 {
+            Which::Reduce
+        } else {
+            Which::Scan(ScanKind::Inclusive)
+        };
+        check::<u32, f32, B>(b, &ctx, Keys::Runs(mean), seed, &vals, ReduceOp::Sum, which)?;
+        let which = Which::Scan(ScanKind::Exclusive);
+        check::<u32, f32, B>(b, &ctx, Keys::Runs(mean), seed, &vals, ReduceOp::Max, which)?;
+        if i == 2 {
+            // Other values between two f32 calls: other statuses in the same scratch.
+            let other = mixed::<f64>(mid, seed ^ 7);
+            let ctx = format!("{ctx}, f64 values");
+            check::<u32, f64, B>(
+                b,
+                &ctx,
+                Keys::Runs(4),
+                seed,
+                &other,
+                ReduceOp::Sum,
+                Which::Reduce,
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Refused arguments (value or output lengths, a count of two, a bitwise op on floats) leave
 /// every output as it was; the same calls with good arguments then work; an empty input
 /// writes nothing to a scan's output and 0 runs.

@@ -67,7 +67,7 @@ pub fn device_scan_exclusive<B: RawBackend>(b: &B, scale: Scale) -> Result<(), S
 
 /// Scans one after another as a caller makes them: new values of the same length, fewer tiles,
 /// more tiles, another type and back. A GPU backend keeps the scan's tile statuses between calls
-/// without zeroing them (backends/gpu/src/scan_pool.rs), so a scan that took an earlier call's
+/// without zeroing them (backends/gpu/src/tagged_pool.rs), so a scan that took an earlier call's
 /// statuses for its own would come out wrong here.
 pub fn device_scan_reused<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let t = SCAN_TILE;

@@ -132,6 +132,58 @@ pub fn run_length_encode<B: RawBackend>(b: &B, scale: Scale) -> Result<(), Strin
     Ok(())
 }
 
+/// Runs one after another as a caller makes them: run_length_encode and unique of new keys at
+/// the same length, fewer tiles, more tiles, another key type and back. A GPU backend keeps the
+/// runs' tile statuses between calls without zeroing them (backends/gpu/src/tagged_pool.rs), so
+/// a call that took an earlier call's statuses for its own would come out wrong here.
+pub fn runs_reused<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    let t = wavekit_core::canonical::SCAN_TILE;
+    let (mid, few, many) = match scale {
+        Scale::Full => (3 * t + 7, t + 1, 6 * t + 333),
+        Scale::Small => (2 * t + 5, t + 1, 3 * t + 9),
+    };
+    for (i, (n, mean)) in [(mid, 3), (mid, 5), (few, 2), (many, 4), (mid, 7)]
+        .into_iter()
+        .enumerate()
+    {
+        let keys = run_keys::<u32>(n, 900 + i as u64, mean);
+        let ctx = format!("u32 step {i} n={n} runs of ~{mean}");
+        let runs = reference::runs(&keys);
+        let buf = ok(&ctx, b.upload(&keys))?;
+        let got = ok(&ctx, b.run_length_encode(&buf))?;
+        eq(&format!("{ctx}: runs"), runs.len(), got.len)?;
+        let (gk, gl) = (
+            ok(&ctx, b.download(&got.keys))?,
+            ok(&ctx, b.download(&got.lengths))?,
+        );
+        let m = got.len.min(gk.len());
+        let wk: Vec<u32> = runs.iter().map(|r| keys[r.0]).collect();
+        let wl: Vec<u32> = runs.iter().map(|r| r.1 as u32).collect();
+        same_elems(&ctx, "run keys", &wk, &gk[..m])?;
+        eq(&format!("{ctx}: run lengths"), &wl[..], &gl[..m])?;
+        let got = ok(&ctx, b.unique(&buf))?;
+        let all = ok(&ctx, b.download(&got.data))?;
+        eq(&format!("{ctx}: unique runs"), runs.len(), got.len)?;
+        same_elems(&ctx, "unique keys", &wk, &all[..got.len.min(all.len())])?;
+        if i == 2 {
+            // Another key type between two u32 calls: other statuses in the same scratch.
+            let other = run_keys::<f64>(mid, 950, 3);
+            let want: Vec<f64> = reference::runs(&other).iter().map(|r| other[r.0]).collect();
+            let ob = ok(&ctx, b.upload(&other))?;
+            let got = ok(&ctx, b.unique(&ob))?;
+            let all = ok(&ctx, b.download(&got.data))?;
+            eq(&format!("{ctx}: f64 runs"), want.len(), got.len)?;
+            same_elems(
+                &ctx,
+                "f64 unique keys",
+                &want,
+                &all[..got.len.min(all.len())],
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Bad lengths are refused before any work and leave every output as it was; an empty input
 /// has no runs.
 pub fn err_runs<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {

@@ -430,8 +430,30 @@ impl BenchBackend for CudaBackend {
                 let count = self.alloc::<u64>(1)?;
                 let warp = self.warp_width().lanes();
                 let stable_flag = *stable as u32;
+                // Stable: as the backend does, this scratch kept for the compaction, zeroed by
+                // the first call.
+                let tags = std::cell::Cell::new(0u32);
                 let timing = timer.time(h, "compact", |s| unsafe {
-                    (t.compact)(
+                    if stable_flag == 0 {
+                        return (t.compact)(
+                            s,
+                            st,
+                            warp,
+                            kind,
+                            code,
+                            a,
+                            bb,
+                            0,
+                            inp(input),
+                            n,
+                            out(&sc),
+                            bytes,
+                            out(output),
+                            out(&count),
+                        );
+                    }
+                    tags.set(tags.get() + 1);
+                    (t.compact_tagged)(
                         s,
                         st,
                         warp,
@@ -439,11 +461,11 @@ impl BenchBackend for CudaBackend {
                         code,
                         a,
                         bb,
-                        stable_flag,
                         inp(input),
                         n,
                         out(&sc),
                         bytes,
+                        tags.get(),
                         out(output),
                         out(&count),
                     )

@@ -290,7 +290,7 @@ fn scan_variant<T: Element>(
     let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<T>(n)?;
-    // Tags as the backend's (scan_pool.rs): the scratch zeroed by the first call only; each
+    // Tags as the backend's (tagged_pool.rs): the scratch zeroed by the first call only; each
     // variant may lay out its statuses alike, so one count serves them all.
     let tags = std::cell::Cell::new(0u32);
     let run = |variant: u32| {
