@@ -2,7 +2,7 @@
 //! the op and every length checked again against the buffers, the scratch its own
 //! (tagged_pool.rs), csrc/kernels/by_key.cu's launch on the stream.
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
 use super::ffi::dptr;
 use super::runtime::GpuRuntime;
@@ -65,30 +65,31 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         // The statuses are laid out by the values' type alone (by_key.cu), so the tags follow V.
-        let (scratch, bytes, tag) = self.tagged_scratch::<V>(&mut work, Tagged::ByKey, n)?;
-        let launched = self.launch(&mut work, "by_key", Reports::Errors, |s, st| unsafe {
-            (self.table.by_key_tagged)(
-                s,
-                st,
-                self.launch_width,
-                K::KIND as u32,
-                V::KIND as u32,
-                op as u32,
-                mode,
-                dptr::<c_void>(keys.device_ptr()).cast_const(),
-                dptr::<c_void>(values.device_ptr()).cast_const(),
-                n as u64,
-                dptr(scratch),
-                bytes,
-                tag,
-                out,
-                keys_out,
-                count.cast::<u64>(),
-            )
-        });
-        if launched.is_err() {
-            self.forget_tags(&mut work, Tagged::ByKey);
-        }
-        launched
+        self.launch_tagged::<V>(
+            &mut work,
+            Tagged::ByKey,
+            n,
+            "by_key",
+            |s, st, scratch, bytes, tag| unsafe {
+                (self.table.by_key_tagged)(
+                    s,
+                    st,
+                    self.launch_width,
+                    K::KIND as u32,
+                    V::KIND as u32,
+                    op as u32,
+                    mode,
+                    dptr::<c_void>(keys.device_ptr()).cast_const(),
+                    dptr::<c_void>(values.device_ptr()).cast_const(),
+                    n as u64,
+                    dptr(scratch),
+                    bytes,
+                    tag,
+                    out,
+                    keys_out,
+                    count.cast::<u64>(),
+                )
+            },
+        )
     }
 }

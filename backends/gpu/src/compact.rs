@@ -112,28 +112,29 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 )
             });
         }
-        let (scratch, bytes, tag) = self.tagged_scratch::<T>(&mut work, Tagged::Compact, n)?;
-        let launched = self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
-            (self.table.compact_tagged)(
-                s,
-                st,
-                self.launch_width,
-                kind::<T>(),
-                code,
-                a,
-                b,
-                src,
-                n as u64,
-                dptr(scratch),
-                bytes,
-                tag,
-                dst,
-                cnt,
-            )
-        });
-        if launched.is_err() {
-            self.forget_tags(&mut work, Tagged::Compact);
-        }
-        launched
+        self.launch_tagged::<T>(
+            &mut work,
+            Tagged::Compact,
+            n,
+            "compact",
+            |s, st, scratch, bytes, tag| unsafe {
+                (self.table.compact_tagged)(
+                    s,
+                    st,
+                    self.launch_width,
+                    kind::<T>(),
+                    code,
+                    a,
+                    b,
+                    src,
+                    n as u64,
+                    dptr(scratch),
+                    bytes,
+                    tag,
+                    dst,
+                    cnt,
+                )
+            },
+        )
     }
 }

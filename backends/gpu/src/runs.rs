@@ -2,7 +2,7 @@
 //! length checked again against the buffers, the scratch its own (tagged_pool.rs), one
 //! launch of csrc/kernels/runs.cu on the stream.
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
 use super::ffi::dptr;
 use super::runtime::GpuRuntime;
@@ -73,29 +73,30 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if n == 0 {
             return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
         }
-        let (scratch, bytes, tag) = self.tagged_scratch::<K>(&mut work, Tagged::Runs, n)?;
-        let launched = self.launch(&mut work, "runs", Reports::Errors, |s, st| unsafe {
-            (self.table.runs_tagged)(
-                s,
-                st,
-                self.launch_width,
-                K::KIND as u32,
-                value_size as u32,
-                dptr::<c_void>(keys.device_ptr()).cast_const(),
-                vin,
-                n as u64,
-                dptr(scratch),
-                bytes,
-                tag,
-                kout,
-                vout,
-                lengths,
-                dptr(count.device_ptr()),
-            )
-        });
-        if launched.is_err() {
-            self.forget_tags(&mut work, Tagged::Runs);
-        }
-        launched
+        self.launch_tagged::<K>(
+            &mut work,
+            Tagged::Runs,
+            n,
+            "runs",
+            |s, st, scratch, bytes, tag| unsafe {
+                (self.table.runs_tagged)(
+                    s,
+                    st,
+                    self.launch_width,
+                    K::KIND as u32,
+                    value_size as u32,
+                    dptr::<c_void>(keys.device_ptr()).cast_const(),
+                    vin,
+                    n as u64,
+                    dptr(scratch),
+                    bytes,
+                    tag,
+                    kout,
+                    vout,
+                    lengths,
+                    dptr(count.device_ptr()),
+                )
+            },
+        )
     }
 }

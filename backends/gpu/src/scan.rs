@@ -37,29 +37,27 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let (src, dst) = (cptr(input.device_ptr()), dptr(output.device_ptr()));
         let (dt, code) = (kind::<T>(), op as u32);
         match carry {
-            None => {
-                let (scratch, bytes, tag) = self.tagged_scratch::<T>(&mut work, Tagged::Scan, n)?;
-                let launched =
-                    self.launch(&mut work, "device_scan", Reports::Errors, |s, st| unsafe {
-                        (self.table.device_scan_tagged)(
-                            s,
-                            st,
-                            dt,
-                            code,
-                            exclusive,
-                            src,
-                            n as u64,
-                            dptr(scratch),
-                            bytes,
-                            tag,
-                            dst,
-                        )
-                    });
-                if launched.is_err() {
-                    self.forget_tags(&mut work, Tagged::Scan);
-                }
-                launched
-            }
+            None => self.launch_tagged::<T>(
+                &mut work,
+                Tagged::Scan,
+                n,
+                "device_scan",
+                |s, st, scratch, bytes, tag| unsafe {
+                    (self.table.device_scan_tagged)(
+                        s,
+                        st,
+                        dt,
+                        code,
+                        exclusive,
+                        src,
+                        n as u64,
+                        dptr(scratch),
+                        bytes,
+                        tag,
+                        dst,
+                    )
+                },
+            ),
             Some(c) => {
                 let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
                 let scratch = self.ensure_pool(&mut work, bytes)?;

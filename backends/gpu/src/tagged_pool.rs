@@ -7,10 +7,11 @@
 //! scratch there; each collective has its own, so that calls alternating between them keep
 //! theirs.
 
-use super::backend::{GpuBackend, Work};
+use super::backend::{GpuBackend, Reports, Work};
 use super::buffer::DeviceMem;
-use super::ffi;
+use super::ffi::{self, Status};
 use super::runtime::{DevPtr, GpuRuntime};
+use std::ffi::c_void;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
 
@@ -102,17 +103,27 @@ impl<R: GpuRuntime> GpuBackend<R> {
         Ok(pool.mem.ptr)
     }
 
-    /// `which`'s scratch for `n` elements of `T`: address, bytes and the call's tag.
-    pub(crate) fn tagged_scratch<T: Element>(
+    /// One launch of `which` on its own scratch for `n` elements of `T`: `f` gets the stream,
+    /// the status slot, the scratch's address and bytes and the call's tag. After a failed
+    /// launch whether it ran is not known, so the tags are forgotten and the next call zeroes.
+    pub(crate) fn launch_tagged<T: Element>(
         &self,
         work: &mut Work<R>,
         which: Tagged,
         n: usize,
-    ) -> Result<(DevPtr, u64, u32)> {
+        call: &'static str,
+        f: impl FnOnce(*mut c_void, *mut Status, DevPtr, u64, u32) -> i32,
+    ) -> Result<()> {
         let bytes = self.scratch_bytes(which.algo(), T::KIND, n);
-        let ptr = self.ensure_tagged_pool(work, which, bytes)?;
+        let scratch = self.ensure_tagged_pool(work, which, bytes)?;
         let tag = work.tagged[which as usize].tags.next(T::KIND as u32, bytes);
-        Ok((ptr, bytes, tag))
+        let launched = self.launch(work, call, Reports::Errors, |s, st| {
+            f(s, st, scratch, bytes, tag)
+        });
+        if launched.is_err() {
+            work.tagged[which as usize].tags.forget();
+        }
+        launched
     }
 
     /// The sizes `reserve` makes each collective's scratch for `n` elements of `T`.
@@ -122,12 +133,6 @@ impl<R: GpuRuntime> GpuBackend<R> {
             self.ensure_tagged_pool(work, which, bytes)?;
         }
         Ok(())
-    }
-
-    /// After a launch on `which`'s scratch failed: whether it ran is not known, so the next call
-    /// zeroes the statuses.
-    pub(crate) fn forget_tags(&self, work: &mut Work<R>, which: Tagged) {
-        work.tagged[which as usize].tags.forget();
     }
 }
 
