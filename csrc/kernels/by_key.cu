@@ -384,7 +384,7 @@ int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t ke
                     void* out, void* keys_out, uint64_t* count, unsigned blocks, uint32_t tag) {
   const bool known = mode == kModeInclusive || mode == kModeExclusive || mode == kModeReduce;
   if (!known || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
-  if (tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
+  if (!tag_ok(tag)) return WK_ERR_ARG;
   host::stream_t hs = as_stream(stream);
   // Empty buffers may have no address: only the count is written.
   if (n == 0) {

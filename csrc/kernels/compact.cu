@@ -160,7 +160,7 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
                      uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                      uint64_t* out_count, unsigned blocks, uint32_t tag) {
-  if (pred > 6 || n == 0 || tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
+  if (pred > 6 || n == 0 || !tag_ok(tag)) return WK_ERR_ARG;
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (tiles > 0x7fffffffull || (stable && n >= kCountLimit)) return WK_ERR_ARG;
   if (stable && scratch_bytes < compact_scratch(n)) return WK_ERR_SCRATCH;
@@ -177,8 +177,8 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
   else if (tag == 1)
     rc = host::memset_async(scratch, 0, compact_scratch(n), as_stream(stream));
   if (rc) return rc;
-  return with_dtype_io(dtype, [&](auto tag) {
-    typedef typename decltype(tag)::type T;
+  return with_dtype_io(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type T;
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)out_count;
     // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.

@@ -520,7 +520,7 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                        uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
                        void* aggs, uint32_t tag) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-  if (n == 0 || tiles > 0x7fffffffull || tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
+  if (n == 0 || tiles > 0x7fffffffull || !tag_ok(tag)) return WK_ERR_ARG;
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
     typedef typename Elem<IO>::Acc T;

@@ -79,6 +79,10 @@ __host__ __device__ constexpr unsigned tagged(unsigned tag, unsigned flag) {
   return (tag << 2) | flag;
 }
 
+// Whether a launcher may take `tag`: 0 is "no call yet", and above WK_MAX_STATUS_TAG the tag no
+// longer fits beside a 40-bit count in one word (CountStatus).
+inline bool tag_ok(unsigned tag) { return tag != 0 && tag <= WK_MAX_STATUS_TAG; }
+
 // The ticket of a block that looks back: blocks take them in the order they start. The block
 // that takes the last one puts the counter back to zero (every other block has taken its own),
 // so the next call on the same scratch starts from zero without a memset.

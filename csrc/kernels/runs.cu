@@ -210,7 +210,7 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
                   uint32_t value_size, const void* keys, const void* vals, uint64_t n,
                   void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
                   uint32_t* lengths, uint64_t* count, unsigned blocks, uint32_t tag) {
-  if (tag == 0 || tag > WK_MAX_STATUS_TAG) return WK_ERR_ARG;
+  if (!tag_ok(tag)) return WK_ERR_ARG;
   if (value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8) return WK_ERR_ARG;
   if ((value_size != 0) != (vals != nullptr && vals_out != nullptr)) return WK_ERR_ARG;
   if (n == 0) return host::memset_async(count, 0, sizeof(uint64_t), as_stream(stream));
@@ -229,8 +229,8 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     int rc = host::memset_async(scratch, 0, runs_scratch(n), as_stream(stream));
     if (rc) return rc;
   }
-  return with_dtype_io(key_dtype, [&](auto tag) {
-    typedef typename decltype(tag)::type K;
+  return with_dtype_io(key_dtype, [&](auto kt) {
+    typedef typename decltype(kt)::type K;
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)count;
     // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.

@@ -34,6 +34,9 @@ mod features;
 mod half;
 mod half_simd;
 mod histogram;
+#[cfg(not(test))]
+#[doc(hidden)]
+pub mod instances;
 mod lookback;
 mod r#match;
 mod memory;
