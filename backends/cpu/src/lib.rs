@@ -34,7 +34,9 @@ mod features;
 mod half;
 mod half_simd;
 mod histogram;
-#[cfg(not(test))]
+// Only where instances are shared: debug builds (opt-level 1). A release build would compile
+// every instance at opt-level 3 for no one.
+#[cfg(all(debug_assertions, not(test)))]
 #[doc(hidden)]
 pub mod instances;
 mod lookback;
