@@ -263,6 +263,18 @@ template <typename T, unsigned WINDOWS = kStashWindows> struct StashFor {
 // shared-memory latency behind the dependent combines.
 const unsigned kFoldBatch = 4;
 
+// How long the look-back warp sleeps before it reads its first window: a look-back that starts
+// at once finds its nearest predecessors unpublished and spins on them, and on a large grid the
+// spinning warps of every resident block slow the blocks they wait for. Measured on the H200
+// (BENCHMARKS.md, "Look-back: a delay before the first window", 2026-12-01, sweeping 200 to
+// 1800 ns): at 2^28 the stable compaction 0.95x -> 1.05x CUB, unique 0.99x -> 1.10x,
+// reduce_by_key 1.04x -> 1.10x, the i64 scan 1.08x -> 1.14x; on grids of a few hundred blocks
+// (2^20 elements) the long delay cost the scans up to 8%, so they wait less. CUB's look-back
+// sleeps before its first window too (its delay constructors), on grids of 500 blocks and more.
+const unsigned kLookBackDelayGrid = 1024;
+const unsigned kLookBackDelayNs = 1800;
+const unsigned kLookBackDelaySmallNs = 450;
+
 // The exclusive prefix X_tile (tile > 0) for the canonical left fold, called by every lane of
 // one full warp; the result is valid in every lane. `stash` is StashFor<T>::size elements and
 // `flags` StashFor<T>::flags words of shared memory owned by that warp (both unused for integers); they are
@@ -283,6 +295,7 @@ __device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash,
   const unsigned ln = prims::lane();
   const wk_lanemask_t all = WK_FULL_MASK;
   int64_t j = (int64_t)tile - 1;
+  arch::sleep_ns(gridDim.x >= kLookBackDelayGrid ? kLookBackDelayNs : kLookBackDelaySmallNs);
   if (!Elem<T>::is_float) {
     T acc = O::identity();
     for (;;) {

@@ -107,6 +107,7 @@ WK_SIMT_SHFL(uint64_t)
 #undef WK_SIMT_SHFL
 
 inline void prefetch_l2(const void*) {}
+inline void sleep_ns(unsigned) {}
 inline void fence_block() { ::wk_simt::fence_block(); }
 inline void fence_device() { ::wk_simt::fence_block(); }
 

@@ -33,6 +33,9 @@
 //   uint32_t load_streaming(const uint32_t* p); uint64_t load_streaming(const uint64_t* p);
 // A hint: bring the line at p into L2 ahead of its use (nothing where the arch has no such hint)
 //   void prefetch_l2(const void* p);
+// A hint: leave the issue slots to the SM's other warps for about ns nanoseconds (nothing
+// where the arch has no such sleep)
+//   void sleep_ns(unsigned ns);
 // Memory fences
 //   void fence_block();                       // __threadfence_block
 //   void fence_device();                      // __threadfence
@@ -236,6 +239,14 @@ __device__ __forceinline__ float max_nan(float a, float b) {
 
 __device__ __forceinline__ void prefetch_l2(const void* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+__device__ __forceinline__ void sleep_ns(unsigned ns) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(ns);
+#else
+  (void)ns;
+#endif
 }
 
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }

@@ -181,6 +181,9 @@ WK_HIP_SHFL(uint64_t)
 // and the compiler may drop it, which is harmless for the reason above.
 // No L2 prefetch instruction is exposed on AMD targets: a hint that does nothing.
 __device__ __forceinline__ void prefetch_l2(const void*) {}
+// s_sleep would do on AMD what __nanosleep does on CUDA, but the look-back's delay it serves was
+// measured on NVIDIA GPUs only: no AMD GPU here to tune it on, so a hint that does nothing.
+__device__ __forceinline__ void sleep_ns(unsigned) {}
 
 __device__ __forceinline__ void fence_block() { __threadfence_block(); }
 __device__ __forceinline__ void fence_device() { __threadfence(); }

@@ -20,6 +20,8 @@ pub mod by_key;
 pub mod cases;
 #[cfg(feature = "cuda")]
 pub mod cuda;
+// The executor and HIP share its copy baseline; a CUDA-only build has neither.
+#[cfg(any(feature = "simt", feature = "hip"))]
 mod gpu;
 pub mod job;
 pub mod partition;
