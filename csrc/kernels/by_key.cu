@@ -271,7 +271,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
         if (t == 0) counts.publish(0, kStatusInclusive, count);
       } else {
         if (t == 0) counts.publish(tile, kStatusAggregate, count);
-        x0 = look_back<OP_SUM, uint64_t>(counts, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
+        // No second sleep after the values' look-back (look_back.h, kLookBackDelayNs).
+        x0 = look_back<OP_SUM, uint64_t>(counts, tile, (uint64_t*)nullptr, (unsigned*)nullptr,
+                                         s_starts != 0u);
         if (t == 0) counts.publish(tile, kStatusInclusive, x0 + count);
       }
     }

@@ -271,6 +271,10 @@ const unsigned kFoldBatch = 4;
 // reduce_by_key 1.04x -> 1.10x, the i64 scan 1.08x -> 1.14x; on grids of a few hundred blocks
 // (2^20 elements) the long delay cost the scans up to 8%, so they wait less. CUB's look-back
 // sleeps before its first window too (its delay constructors), on grids of 500 blocks and more.
+// A warp that runs a second look-back right after a first (run_length_encode's run heads, then
+// its last head; reduce_by_key's values, then its counts) passes `delay = false` to the second:
+// the predecessors published both statuses together, and sleeping twice made run_length_encode
+// 3-7% slower at 2^24-2^28.
 const unsigned kLookBackDelayGrid = 1024;
 const unsigned kLookBackDelayNs = 1800;
 const unsigned kLookBackDelaySmallNs = 450;
@@ -287,15 +291,17 @@ const unsigned kLookBackDelaySmallNs = 450;
 // - Floats: the fold must run left to right from the inclusive prefix, one combine per tile.
 //   The windows' values go to shared memory on the way back, then every lane folds them forward
 //   kFoldBatch at a time (those loads in flight together), so each tile costs about one add.
-// WINDOWS is the stash's size in windows (StashFor<T, WINDOWS>).
+// WINDOWS is the stash's size in windows (StashFor<T, WINDOWS>). `delay`: sleep before the first
+// window (kLookBackDelayNs); false for a second look-back right after a first.
 template <int OP, typename T, unsigned WINDOWS = kStashWindows, typename Status, typename S,
           typename F>
-__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash, F flags) {
+__device__ __forceinline__ T look_back(const Status& st, uint64_t tile, S stash, F flags,
+                                       bool delay = true) {
   typedef Op<OP, T> O;
   const unsigned ln = prims::lane();
   const wk_lanemask_t all = WK_FULL_MASK;
   int64_t j = (int64_t)tile - 1;
-  arch::sleep_ns(gridDim.x >= kLookBackDelayGrid ? kLookBackDelayNs : kLookBackDelaySmallNs);
+  if (delay) arch::sleep_ns(gridDim.x >= kLookBackDelayGrid ? kLookBackDelayNs : kLookBackDelaySmallNs);
   if (!Elem<T>::is_float) {
     T acc = O::identity();
     for (;;) {

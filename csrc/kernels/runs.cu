@@ -147,7 +147,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
           look_back<OP_SUM, uint64_t>(heads, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
       uint64_t b0 = 0;
       if (lengths)
-        b0 = look_back<OP_MAX, uint64_t>(lasts, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
+        b0 = look_back<OP_MAX, uint64_t>(lasts, tile, (uint64_t*)nullptr, (unsigned*)nullptr,
+                                         false);
       if (t == 0) {
         heads.publish(tile, kStatusInclusive, x0 + count);
         if (lengths) lasts.publish(tile, kStatusInclusive, b0 > agg_last ? b0 : agg_last);
