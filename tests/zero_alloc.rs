@@ -1,8 +1,9 @@
 //! No device allocation in steady state: once a backend's workspace is sized (by `reserve`, or
 //! by a first call of each collective), repeated calls of every `_into` collective, `scan` and
 //! `spmv` (3 of the sorts, runs, by_key and partition) into preallocated outputs make no device
-//! allocation, and their results are the reference's: 100 calls on CUDA, 10 on the executor. Runs on the SIMT executor at 32 and 64 lanes (a `GpuRuntime`, the same host
-//! code as CUDA and HIP) and on CUDA.
+//! allocation, and their results are the reference's: 100 calls on CUDA, 10 on the executor.
+//! Runs on the SIMT executor at 32 and 64 lanes (a `GpuRuntime`, the same host code as CUDA and
+//! HIP) and on CUDA.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
