@@ -139,7 +139,9 @@ device() {
         # One process per group (GROUPS, ';'-separated name filters; each row's copy/read and
         # vendor baselines are timed in its process right after it), so that a group that runs
         # long loses only itself; the rows stream to bench.txt as they are measured.
+        # A warm machine keeps /tmp between calls: an earlier call's CSVs would join this one's.
         local i=0
+        rm -f "$wk"/gpu-*.csv
         IFS=';' read -ra groups <<<"${GROUPS_ONLY:-reduce;scan;compact;spmv;histogram;warp reduce;count_if;segreduce}"
         for only in "${groups[@]}"; do
           echo "===== $only"
@@ -156,6 +158,7 @@ device() {
         # Issue 13's CPU rows: every reduce op against read, scan, stable compaction and the
         # 256-bin histogram against copy; each invocation measures its own same-run baselines.
         local i=0
+        rm -f "$wk"/cpu-*.csv
         IFS=';' read -ra cpu_only <<<"${CPU_ONLY:-reduce;scan;compact x>0 stable;histogram 256 uniform}"
         for only in "${cpu_only[@]}"; do
           timeout "${CPU_TIMEOUT:-150}" "$bin/wavekit" bench --backend cpu --warp 32 --only "$only" \

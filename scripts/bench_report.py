@@ -50,7 +50,7 @@ def verdict(ok):
     return "met" if ok else "**missed**"
 
 
-def targets(gpu, cpu):
+def targets(gpu, cpu, peer_rows=()):
     out = ["| target | collective | type | n | measured | required | |", "|---|---|---|---|---|---|---|"]
 
     def add(what, coll, elem, n, field, need, fmt, cmp=lambda v, need: v >= need):
@@ -100,7 +100,59 @@ def targets(gpu, cpu):
     # Issue 25: the unordered kernel against CUB's (stable) DeviceSelect::If, the only select CUB has.
     add("unordered compaction vs CUB select", "compact x>0 unordered", "f32", 1 << 28, "ratio", 1.0, "{:.2f}x")
     add("histogram 256 vs plain, low entropy", "histogram 256 skewed", "u32", 1 << 28, "ratio", 2.0, "{:.2f}x")
+    # Issue 23, at 2^28: each grouped collective and argmin / argmax >= 1.0x CUB, >= 3x torch
+    # where torch has the call; the 16-bit floats' reduce >= 95% of a read, scan >= 75% of copy.
+    for coll, elem in ISSUE23_VS_CUB:
+        add("grouped / arg vs CUB", coll, elem, 1 << 28, "ratio", 1.0, "{:.2f}x")
+    for peer, elem, coll in ISSUE23_VS_TORCH:
+        r = find(gpu, coll, elem, 1 << 28)
+        t = [p for p in peer_rows if p["peer"] == "torch" and p["collective"] == peer
+             and p["type"] == elem and int(p["n"]) == 1 << 28]
+        what = f"vs torch ({peer})"
+        if r is None or r["status"] != "ok":
+            out.append(f"| {what} | {coll} | {elem} | 2^28 | not measured | 3.00x | **missed** |")
+            continue
+        if not t:
+            # bench_peers.py checks torch's result too and writes no row for one past the check.
+            out.append(f"| {what} | {coll} | {elem} | 2^28 | no torch row (torch's result failed the check, or it was not run) | 3.00x | n/a |")
+            continue
+        v = float(t[0]["median_s"]) / float(r["median_s"])
+        out.append(f"| {what} | {coll} | {elem} | 2^28 | {v:.2f}x | 3.00x | {verdict(v >= 3.0)} |")
+    # The bench's 16-bit reduce rows (it has no bf16 Min row).
+    for op, t in [("sum", "f16"), ("sum", "bf16"), ("min", "f16"), ("max", "f16"), ("max", "bf16")]:
+        add("16-bit reduce % of read", f"reduce {op}", t, 1 << 28, "pct_of_read", 95.0, "{:.1f}%")
+    for t in ["f16", "bf16"]:
+        add("16-bit scan % of copy", "scan inclusive sum", t, 1 << 28, "pct_of_copy", 75.0, "{:.1f}%")
     return "\n".join(out)
+
+
+# Issue 23's rows against CUB (ReduceByKey, InclusiveSumByKey, RunLengthEncode::Encode,
+# Select::Unique, DevicePartition::If, ArgMin / ArgMax) and against torch (the peers file).
+ISSUE23_VS_CUB = [
+    ("reduce_by_key runs of 8", "f32"),
+    ("scan_by_key runs of 8", "f32"),
+    ("run_length_encode runs of 8", "u32"),
+    ("unique runs of 8", "u32"),
+    ("partition", "f32"),
+    ("partition", "f64"),
+    ("argmin", "f32"),
+    ("argmax", "f64"),
+    ("argmax", "f16"),
+    ("argmax", "bf16"),
+]
+ISSUE23_VS_TORCH = [
+    ("reduce_by_key runs of 8", "f32", "reduce_by_key runs of 8"),
+    ("run_length_encode runs of 8", "u32", "run_length_encode runs of 8"),
+    ("unique runs of 8", "u32", "unique runs of 8"),
+    ("argmin", "f32", "argmin"),
+    ("argmax", "f64", "argmax"),
+    ("argmax", "f16", "argmax"),
+    ("argmax", "bf16", "argmax"),
+    ("half sum", "f16", "reduce sum"),
+    ("half sum", "bf16", "reduce sum"),
+    ("half cumsum", "f16", "scan inclusive sum"),
+    ("half cumsum", "bf16", "scan inclusive sum"),
+]
 
 
 def table(rows, title):
@@ -141,6 +193,17 @@ PEER_ROWS = [
     ("bincount 65536 skewed", "u32", "histogram 65536 skewed vs CUB"),
     ("spmv regular 8..64", "f32", "spmv regular 8..64"),
     ("spmv power-law", "f32", "spmv power-law"),
+    ("reduce_by_key runs of 8", "f32", "reduce_by_key runs of 8"),
+    ("run_length_encode runs of 8", "u32", "run_length_encode runs of 8"),
+    ("unique runs of 8", "u32", "unique runs of 8"),
+    ("argmin", "f32", "argmin"),
+    ("argmax", "f64", "argmax"),
+    ("argmax", "f16", "argmax"),
+    ("argmax", "bf16", "argmax"),
+    ("half sum", "f16", "reduce sum"),
+    ("half sum", "bf16", "reduce sum"),
+    ("half cumsum", "f16", "scan inclusive sum"),
+    ("half cumsum", "bf16", "scan inclusive sum"),
 ]
 
 
@@ -237,11 +300,10 @@ def main():
         "",
         "Commands (on the device, in the calls listed above): "
         + ("the CUDA test binaries with `--include-ignored`; " if os.path.exists(os.path.join(src, "tests.log")) else "") +
-        "`wavekit bench --backend cuda --sizes 2^20,2^24,2^28 --reps 15 --only <group>` for the groups reduce, scan, "
-        "compact, spmv, histogram, warp reduce, count_if, segreduce (one process each: every row's CUB/cuSPARSE "
-        "baseline and copy/read kernels are timed in that process right after the row); `python3 bench_peers.py "
-        "--sizes 2^20,2^24,2^28 --reps 15`; `wavekit bench --backend cpu --warp 32 --sizes 2^28 --reps 10 --only <group>` "
-        "for reduce, scan, `compact x>0 stable`, `histogram 256 uniform`"
+        "`wavekit bench --backend cuda --sizes 2^20,2^24,2^28 --reps 15 --only <group>` for each group the calls "
+        "name (one process each: every row's CUB/cuSPARSE baseline and copy/read kernels are timed in that process "
+        "right after the row); `python3 bench_peers.py --sizes 2^20,2^24,2^28 --reps 15`; `wavekit bench --backend "
+        "cpu --warp 32 --sizes 2^28 --reps 10 --only <group>` for the CPU groups"
         + ("; compute-sanitizer over tests/cuda_sanitize.rs." if os.path.exists(os.path.join(src, "sanitize.txt")) else "."),
         "",
         "Method: every input is random (never zeros) and every result is compared bit for bit with the "
@@ -256,7 +318,7 @@ def main():
         "",
         "## Targets",
         "",
-        targets(gpu, cpu),
+        targets(gpu, cpu, peer_rows),
         "",
         "## Peers: torch and cupy on the same GPU",
         "",
