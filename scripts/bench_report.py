@@ -193,18 +193,7 @@ PEER_ROWS = [
     ("bincount 65536 skewed", "u32", "histogram 65536 skewed vs CUB"),
     ("spmv regular 8..64", "f32", "spmv regular 8..64"),
     ("spmv power-law", "f32", "spmv power-law"),
-    ("reduce_by_key runs of 8", "f32", "reduce_by_key runs of 8"),
-    ("run_length_encode runs of 8", "u32", "run_length_encode runs of 8"),
-    ("unique runs of 8", "u32", "unique runs of 8"),
-    ("argmin", "f32", "argmin"),
-    ("argmax", "f64", "argmax"),
-    ("argmax", "f16", "argmax"),
-    ("argmax", "bf16", "argmax"),
-    ("half sum", "f16", "reduce sum"),
-    ("half sum", "bf16", "reduce sum"),
-    ("half cumsum", "f16", "scan inclusive sum"),
-    ("half cumsum", "bf16", "scan inclusive sum"),
-]
+] + ISSUE23_VS_TORCH
 
 
 def peers(gpu, rows):
