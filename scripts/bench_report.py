@@ -46,6 +46,11 @@ def find(rows, collective, elem, n):
     return None
 
 
+def peers_at(rows, coll, elem, n):
+    """The peers file's rows of one collective, type and size, by peer (torch, cupy)."""
+    return {r["peer"]: r for r in rows if r["collective"] == coll and r["type"] == elem and int(r["n"]) == n}
+
+
 def verdict(ok):
     return "met" if ok else "**missed**"
 
@@ -106,8 +111,7 @@ def targets(gpu, cpu, peer_rows=()):
         add("grouped / arg vs CUB", coll, elem, 1 << 28, "ratio", 1.0, "{:.2f}x")
     for peer, elem, coll in ISSUE23_VS_TORCH:
         r = find(gpu, coll, elem, 1 << 28)
-        t = [p for p in peer_rows if p["peer"] == "torch" and p["collective"] == peer
-             and p["type"] == elem and int(p["n"]) == 1 << 28]
+        t = peers_at(peer_rows, peer, elem, 1 << 28).get("torch")
         what = f"vs torch ({peer})"
         if r is None or r["status"] != "ok":
             out.append(f"| {what} | {coll} | {elem} | 2^28 | not measured | 3.00x | **missed** |")
@@ -116,7 +120,7 @@ def targets(gpu, cpu, peer_rows=()):
             # bench_peers.py checks torch's result too and writes no row for one past the check.
             out.append(f"| {what} | {coll} | {elem} | 2^28 | no torch row (torch's result failed the check, or it was not run) | 3.00x | n/a |")
             continue
-        v = float(t[0]["median_s"]) / float(r["median_s"])
+        v = float(t["median_s"]) / float(r["median_s"])
         out.append(f"| {what} | {coll} | {elem} | 2^28 | {v:.2f}x | 3.00x | {verdict(v >= 3.0)} |")
     # The bench's 16-bit reduce rows (it has no bf16 Min row).
     for op, t in [("sum", "f16"), ("sum", "bf16"), ("min", "f16"), ("max", "f16"), ("max", "bf16")]:
@@ -208,7 +212,7 @@ def peers(gpu, rows):
     sizes = sorted({int(r["n"]) for r in rows})
     for coll, elem, ours in PEER_ROWS:
         for n in sizes:
-            got = {r["peer"]: r for r in rows if r["collective"] == coll and r["type"] == elem and int(r["n"]) == n}
+            got = peers_at(rows, coll, elem, n)
             if not got:
                 continue
             w = find(gpu, ours, elem, n)
