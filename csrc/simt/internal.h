@@ -90,6 +90,8 @@ struct Epoch {
 struct Cell {
   bool has_write = false;
   Epoch write{};
+  // The reads since the write, all of one barrier interval; a thread's older read may still be
+  // there beside its latest until shared.cpp compacts the list (latest_reads).
   std::vector<Epoch> reads;
 };
 
