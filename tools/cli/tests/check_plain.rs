@@ -190,6 +190,48 @@ fn seed_002_kernels_give_the_reports_the_seed_describes() {
 }
 
 #[test]
+fn a_write_unordered_with_the_first_of_many_reads_is_a_race() {
+    // Thread 0 reads the cell, then the writer's warp reads it four rounds over (129 or 257
+    // reads: past the 64 from which the executor compacts its list of them); only thread 0's
+    // read, the oldest, is unordered with the write. With a barrier before the write, no hazard.
+    let f = "kernels/stale_read.cu";
+    let write = line_of(f, "// BUG");
+    for schedule in ["forward", "reverse"] {
+        let (code, t) = check(
+            f,
+            &[
+                "--kernel",
+                "stale_read",
+                "--kernel",
+                "stale_read_fixed",
+                "--block",
+                "128",
+                "--len",
+                "128",
+                "--schedule",
+                schedule,
+            ],
+        );
+        assert_eq!(code, Some(1), "{t}");
+        for lanes in [32, 64] {
+            let w = at(&t, "stale_read", lanes);
+            let race = w
+                .lines()
+                .find(|l| l.contains("SharedRace"))
+                .unwrap_or_else(|| panic!("no race at {lanes} lanes ({schedule}):\n{t}"));
+            assert!(
+                race.contains(&write) && race.contains("thread 0 "),
+                "{race}"
+            );
+            assert!(
+                at(&t, "stale_read_fixed", lanes).contains(": no hazard"),
+                "{t}"
+            );
+        }
+    }
+}
+
+#[test]
 fn seed_003_ladder_is_right_on_32_lanes_and_its_full_mask_breaks_on_64() {
     let (code, t) = check(
         "seeds/003_ladder.cu",
