@@ -39,14 +39,8 @@ pub fn backends(choice: Option<BackendKind>, warp: Option<WarpWidth>) -> CliResu
 
 /// Runs the suite and prints as it goes; `Ok(true)` when every case of every backend passed.
 pub fn run(choice: Option<BackendKind>, warp: Option<WarpWidth>, scale: Scale) -> CliResult<bool> {
-    run_on(backends(choice, warp)?, scale, &[])
+    run_on(backends(choice, warp)?, scale)
 }
-
-/// The executor's cases that `wavekit` with no command leaves to `wavekit verify` and `cargo
-/// test`: at the executor's small scale they took 85 of the 131 s of its 32-lane instance on
-/// one core (2026-12-01), which ran the default job to 181 s after the build, past the two
-/// minutes it is meant to take. The CPU and GPU backends still run them.
-pub const DEFAULT_EXECUTOR_SKIPS: &[&str] = &["partition", "partition3", "reduce_by_key", "top_k"];
 
 /// `wavekit` with no command: the suite on every backend built in, the executor on its own arch
 /// layer at both widths. Its two instances on the real arch_hip.h, which run in lockstep with
@@ -61,13 +55,7 @@ pub fn run_default() -> CliResult<bool> {
              (`wavekit verify --backend simt` runs them)"
         );
     }
-    if selected.backends.iter().any(on_executor) {
-        println!(
-            "not run here on the executor: {} (`wavekit verify --backend simt` runs them)",
-            DEFAULT_EXECUTOR_SKIPS.join(", ")
-        );
-    }
-    run_on(selected, Scale::Full, DEFAULT_EXECUTOR_SKIPS)
+    run_on(selected, Scale::Full)
 }
 
 /// What [`run_default`] verifies, and how many instances it leaves out.
@@ -77,16 +65,6 @@ pub fn default_backends() -> CliResult<(Selected, usize)> {
     selected.backends.retain(|b| !on_arch_hip(b));
     let left_out = before - selected.backends.len();
     Ok((selected, left_out))
-}
-
-/// Whether `any` is the executor (on either arch layer).
-fn on_executor(any: &AnyBackend) -> bool {
-    #[cfg(feature = "simt")]
-    if let AnyBackend::Simt(_) = any {
-        return true;
-    }
-    let _ = any;
-    false
 }
 
 /// Whether `any` is the executor running the kernels built against the real arch_hip.h.
@@ -99,7 +77,7 @@ fn on_arch_hip(any: &AnyBackend) -> bool {
     false
 }
 
-fn run_on(selected: Selected, scale: Scale, executor_skips: &[&str]) -> CliResult<bool> {
+fn run_on(selected: Selected, scale: Scale) -> CliResult<bool> {
     for (kind, why) in &selected.skipped {
         println!("skipped {}: {why}", kind.name());
     }
@@ -107,7 +85,7 @@ fn run_on(selected: Selected, scale: Scale, executor_skips: &[&str]) -> CliResul
         return Err(CliError::Usage("no backend to verify".into()));
     }
     let start = Instant::now();
-    let rows = verify_all(&selected.backends, scale, executor_skips);
+    let rows = verify_all(&selected.backends, scale);
     let (text, ok) = summarize(&rows);
     print!("{text}");
     eprintln!("verify took {:.1} s", start.elapsed().as_secs_f64());
@@ -119,10 +97,10 @@ fn run_on(selected: Selected, scale: Scale, executor_skips: &[&str]) -> CliResul
 /// took 126 of the 131 s of `verify` on 2 cores. The other backends run in turn on this
 /// thread meanwhile: the CPU oracle is parallel already, and a GPU backend stays on the thread
 /// that opened it.
-fn verify_all(backends: &[AnyBackend], scale: Scale, executor_skips: &[&str]) -> Vec<Row> {
+fn verify_all(backends: &[AnyBackend], scale: Scale) -> Vec<Row> {
     let (mut side, mut here) = (Vec::new(), Vec::new());
     for (i, any) in backends.iter().enumerate() {
-        match side_job(any, executor_skips) {
+        match side_job(any) {
             Some(job) => side.push((i, job)),
             None => here.push(i),
         }
@@ -183,20 +161,20 @@ fn next<'a>(
         .next()
 }
 
-/// The suite on `any` as a job for another thread, for the executor (see `verify_all`), but the
-/// cases in `skips`; `None` for a backend that runs on this thread.
-fn side_job<'a>(any: &'a AnyBackend, skips: &'a [&'a str]) -> Option<SideJob<'a>> {
+/// The suite on `any` as a job for another thread, for the executor (see `verify_all`); `None`
+/// for a backend that runs on this thread.
+fn side_job(any: &AnyBackend) -> Option<SideJob<'_>> {
     #[cfg(feature = "simt")]
     if let AnyBackend::Simt(b) = any {
         let (name, width) = (any.name(), any.warp_width());
         // The executor simulates every lane as a fiber: the small inputs keep it to seconds.
         return Some(Box::new(move || {
             verify_one(name, width, || {
-                wavekit_conformance::run_all_except(b, Scale::Small, skips)
+                wavekit_conformance::run_all(b, Scale::Small)
             })
         }));
     }
-    let _ = (any, skips);
+    let _ = any;
     None
 }
 
