@@ -76,8 +76,7 @@ pub fn run_case<B: RawBackend>(
 }
 
 /// Calls `$callback! { [$($args)*] case_a case_b … }` with every case name, once each. The
-/// single list behind `run_all_except` (and so `run_all`), `case_names` and the per-backend test
-/// modules in tests/.
+/// single list behind `run_all`, `case_names` and the per-backend test modules in tests/.
 #[macro_export]
 macro_rules! conformance_cases {
     ($($callback:ident)::+; $($args:tt)*) => {
@@ -170,15 +169,9 @@ macro_rules! conformance_cases {
 }
 
 macro_rules! registry {
-    ([$b:ident $backend:ident $scale:ident $skip:ident] $($case:ident)*) => {{
-        let mut results = Vec::new();
-        $(
-            if !$skip.contains(&stringify!($case)) {
-                results.push(run_case(stringify!($case), $backend, $scale, cases::$case::<$b>));
-            }
-        )*
-        results
-    }};
+    ([$b:ident $backend:ident $scale:ident] $($case:ident)*) => {
+        vec![$(run_case(stringify!($case), $backend, $scale, cases::$case::<$b>)),*]
+    };
 }
 
 macro_rules! names {
@@ -194,14 +187,7 @@ pub fn case_names() -> &'static [&'static str] {
 
 /// Runs every conformance case on `backend`.
 pub fn run_all<B: RawBackend>(backend: &B, scale: Scale) -> Vec<CaseResult> {
-    run_all_except(backend, scale, &[])
-}
-
-/// Runs every conformance case on `backend` but those named in `skip`, which are left out of
-/// the results: the caller says what it did not run (the command line's default job leaves the
-/// executor's slowest cases to `wavekit verify`).
-pub fn run_all_except<B: RawBackend>(backend: &B, scale: Scale, skip: &[&str]) -> Vec<CaseResult> {
-    crate::conformance_cases!(registry; B backend scale skip)
+    crate::conformance_cases!(registry; B backend scale)
 }
 
 /// A `#[test]` module `$module` with one test per conformance case, each running on a backend
