@@ -15,7 +15,9 @@
 //
 // With groups of 16 or 32 lanes, a row of up to 8 items (a skewed matrix's many short rows
 // under the V its mean length picks) is folded by one thread alone, the butterfly's levels in
-// registers, and the groups take only the other rows (fold_short_first): the same bits.
+// registers; a row of up to 2V items by a quad of lanes, each folding V/4 of the canonical lanes
+// in registers before two shuffles; and the groups take only the longer rows (fold_by_length):
+// the same bits.
 //
 // Which rows a block owns (row_begin, the first row starting in each chunk) is the matrix's
 // partition: spmv_balanced derives it in a pass of its own before every launch, spmv_plan once
@@ -217,25 +219,33 @@ const unsigned kSpmvStagedRows = 1024;
 const unsigned kGather = 4;
 // Blocks an SM the chunk kernel is compiled for (see the top of the file).
 const unsigned kSpmvBlocks = 6;
-// The longest row a thread folds alone (fold_short_first).
+// The longest row a thread folds alone (fold_by_length).
 const unsigned kSpmvShortRow = 8;
+// Lanes that fold a row of at most kSpmvMidItems * V items together (fold_by_length): each
+// takes V / kSpmvQuad of the row's V canonical lanes.
+const unsigned kSpmvQuad = 4;
+const unsigned kSpmvMidItems = 2;
 
 // Positions inside the matrix fit 32 bits (the offsets are u32, so nnz < 2^32).
 template <typename T, unsigned BLOCKS>
 __global__ void __launch_bounds__(kBlock, BLOCKS)
     spmv_chunk_kernel(wk_status* st, const uint32_t* row_offsets, const uint32_t* cols,
                       const T* vals, const T* x, uint64_t x_len, uint64_t rows, uint64_t nnz,
-                      uint32_t vector, uint32_t short_rows, const uint64_t* row_begin, T* y) {
+                      uint32_t vector, uint32_t short_rows, bool quads,
+                      const uint64_t* row_begin, T* y) {
   // Products and sums in the accumulator type (float for the 16-bit floats), each row rounded
   // once.
   typedef typename Elem<T>::Acc A;
   typedef Op<OP_SUM, A> O;
   WK_SHARED(A, prod, kSpmvWindow);
   WK_SHARED(uint32_t, offs, kSpmvStagedRows);
-  // The rows left to the groups when short rows go a thread each (fold_short_first, 4-byte
-  // sums only: 8-byte ones would need more shared memory than six blocks an SM have).
+  // The rows left to the quads and to the groups when rows are folded by length
+  // (fold_by_length, 4-byte sums only: 8-byte ones would need more shared memory than six
+  // blocks an SM have).
   WK_SHARED(uint16_t, longs, sizeof(A) == 4 ? kSpmvStagedRows : 1);
+  WK_SHARED(uint16_t, mids, sizeof(A) == 4 ? kSpmvStagedRows : 1);
   WK_SHARED_VAR(uint32_t, nlongs);
+  WK_SHARED_VAR(uint32_t, nmids);
   // Clamped into the matrix, so a partition made for another matrix cannot move a load or a
   // store out of it.
   const uint64_t rb = min_u64(row_begin[blockIdx.x], rows);
@@ -278,7 +288,17 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     if (live) {
       const uint32_t b = start_of(i, all_staged);
       const uint32_t e = max_u32(b, start_of((I)(i + 1), all_staged));
-      for (uint32_t k = b + j; k < e; k += V) acc = O::combine(acc, prod[k]);
+      // Eight shared loads in flight before their eight in-order combines: a long row's lane
+      // adds hundreds of items in a chain.
+      uint32_t k = b + j;
+      for (; k + 7 * V < e; k += 8 * V) {
+        A t[8];
+#pragma unroll
+        for (unsigned u = 0; u < 8; ++u) t[u] = prod[k + u * V];
+#pragma unroll
+        for (unsigned u = 0; u < 8; ++u) acc = O::combine(acc, t[u]);
+      }
+      for (; k < e; k += V) acc = O::combine(acc, prod[k]);
     }
     const A r = group_sum(acc, V);
     if (live && j == 0) y[rb + i] = from_acc<T>(r);
@@ -288,29 +308,88 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     const I n = (I)nrows;
     for (I base = 0; base < n; base += groups) fold_in_group(base + g < n, (I)(base + g), all_staged);
   };
-  // Rows of at most `short_rows` (<= V) items a thread each, then the others a group each. With
-  // no more items than lanes, lane j of the group holds item j alone (the identity, -0.0 for
-  // float Sum, added exactly) and the butterfly's lanes past the row's items only ever add
-  // identities, so lane 0's result is the canonical butterfly over the row's items in
-  // registers (bfly_fold, which bfly_rows and peer_all_reduce share): the same bits. Most rows of a skewed
-  // matrix are far shorter than the V its mean length picks, and leave most of a group idle.
-  auto fold_short_first = [&]() {
+  // Rows by length (4-byte sums whose offsets are all staged). A row of at most `short_rows`
+  // (<= V) items is folded by one thread: lane j of its group would hold item j alone (the
+  // identity, -0.0 for float Sum, added exactly) and the butterfly's lanes past the row's items
+  // only ever add identities, so lane 0's result is the canonical butterfly over the row's items
+  // in registers (bfly_fold, which bfly_rows and peer_all_reduce share). A row of at most
+  // kSpmvMidItems * V items is folded by a quad of lanes: lane q of the quad holds the canonical
+  // lanes j = q, q + 4, ..., each summing its items j, j + V, ... from the identity; the
+  // butterfly's levels V/2 .. 4 pair lanes of one residue mod 4, so the quad lane folds its
+  // V / 4 lanes in registers (bfly_fold) and the last two levels are shuffles within the quad:
+  // the same combines in the same order, so the same bits. The rest are folded by a group of V
+  // lanes. A group spends a butterfly of log2(V) shuffles on each row; the quads take eight rows a
+  // warp for two (BENCHMARKS.md "SpMV: rows folded by quads").
+  auto fold_by_length = [&]() {
     const uint32_t n = (uint32_t)nrows;
-    if (threadIdx.x == 0) nlongs = 0;
+    const uint32_t mid_rows = quads && V >= kSpmvQuad ? kSpmvMidItems * V : 0;
+    if (threadIdx.x == 0) {
+      nlongs = 0;
+      nmids = 0;
+    }
     __syncthreads();
-    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
-      const uint32_t b = start_of(i, Flag<true>());
-      const uint32_t len = max_u32(b, start_of(i + 1, Flag<true>())) - b;
-      if (len > short_rows) {
-        longs[atomicAdd(&nlongs, 1u)] = (uint16_t)i;
-        continue;
+    // Warp by warp (every lane comes, for the ballots): each list's places a warp takes with
+    // one shared atomic, not one a row (the same address from every lane serialises).
+    const unsigned ln = lane();
+    for (uint32_t base = threadIdx.x - ln; base < n; base += blockDim.x) {
+      const uint32_t i = base + ln;
+      const bool in = i < n;
+      const uint32_t b = in ? start_of(i, Flag<true>()) : 0;
+      const uint32_t len = in ? max_u32(b, start_of(i + 1, Flag<true>())) - b : 0;
+      const bool mid = in && len > short_rows && len <= mid_rows;
+      const bool lng = in && len > short_rows && len > mid_rows;
+      const wk_lanemask_t mm = arch::ballot_sync(WK_FULL_MASK, mid);
+      const wk_lanemask_t ml = arch::ballot_sync(WK_FULL_MASK, lng);
+      uint32_t at_m = 0, at_l = 0;
+      if (ln == 0) {
+        if (mm) at_m = atomicAdd(&nmids, (uint32_t)arch::popc(mm));
+        if (ml) at_l = atomicAdd(&nlongs, (uint32_t)arch::popc(ml));
       }
+      at_m = shfl_idx(WK_FULL_MASK, at_m, 0, WK_WARP_SIZE);
+      at_l = shfl_idx(WK_FULL_MASK, at_l, 0, WK_WARP_SIZE);
+      const wk_lanemask_t below = arch::lanemask_lt();
+      if (mid) mids[at_m + arch::popc(mm & below)] = (uint16_t)i;
+      if (lng) longs[at_l + arch::popc(ml & below)] = (uint16_t)i;
+      if (!in || mid || lng) continue;
       A w[kSpmvShortRow];
 #pragma unroll
       for (unsigned k = 0; k < kSpmvShortRow; ++k) w[k] = k < len ? prod[b + k] : O::identity();
       y[rb + i] = from_acc<T>(bfly_fold<OP_SUM, A, kSpmvShortRow>(w, len));
     }
     __syncthreads();
+    const uint32_t nm = nmids;
+    const unsigned nquads = blockDim.x / kSpmvQuad;
+    const unsigned qd = threadIdx.x / kSpmvQuad, q = threadIdx.x % kSpmvQuad;
+    const unsigned per_lane = V / kSpmvQuad;
+    for (uint32_t base = 0; base < nm; base += nquads) {
+      const bool live = base + qd < nm;
+      A r[WK_MAX_VECTOR / kSpmvQuad];
+#pragma unroll
+      for (unsigned m = 0; m < WK_MAX_VECTOR / kSpmvQuad; ++m) r[m] = O::identity();
+      uint32_t i = 0;
+      if (live) {
+        i = mids[base + qd];
+        const uint32_t b = start_of(i, Flag<true>());
+        const uint32_t e = max_u32(b, start_of(i + 1, Flag<true>()));
+#pragma unroll
+        for (unsigned m = 0; m < WK_MAX_VECTOR / kSpmvQuad; ++m) {
+          if (m < per_lane) {
+            A acc = O::identity();
+#pragma unroll
+            for (unsigned t = 0; t < kSpmvMidItems; ++t) {
+              const uint32_t k = b + q + kSpmvQuad * m + t * V;
+              if (k < e) acc = O::combine(acc, prod[k]);
+            }
+            r[m] = acc;
+          }
+        }
+      }
+      A v = bfly_fold<OP_SUM, A, WK_MAX_VECTOR / kSpmvQuad>(r, per_lane);
+#pragma unroll
+      for (unsigned d = kSpmvQuad / 2; d >= 1; d >>= 1)
+        v = O::combine(v, shfl_xor(WK_FULL_MASK, v, d, kSpmvQuad));
+      if (live && q == 0) y[rb + i] = from_acc<T>(v);
+    }
     const uint32_t nl = nlongs;
     for (uint32_t base = 0; base < nl; base += groups) {
       const bool live = base + g < nl;
@@ -319,8 +398,8 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   };
   // (8-byte sums keep one 64-bit form: two forms of the fold spill their registers.)
   if (sizeof(A) == 4 && span < kSpmvStagedRows) {
-    if (short_rows > 0)
-      fold_short_first();
+    if (short_rows > 0 || (quads && V >= kSpmvQuad))
+      fold_by_length();
     else
       fold_rows(uint32_t(), Flag<true>());
   } else {
@@ -373,14 +452,18 @@ namespace {
 
 // The planned SpMV takes the vector kernel when no row has more than two items a lane and the
 // matrix is at most this many nonzeros: there a block of the chunk kernel is one serial gather
-// then fold in a single wave, and the vector kernel's many short blocks finish first (regular
-// rows of 8..64 at V = 32: BENCHMARKS.md "SpMV: short rows a thread each"); above it, the
-// chunk kernel is as fast or faster. longest_row is the host's count (Csr::new) and only picks
-// the kernel: both read within the row offsets whatever it says.
-const uint64_t kSpmvVectorNnz = 1ull << 22;
+// then fold in a single wave, and the vector kernel's many short blocks finished first (regular
+// rows of 8..64 at V = 32, up to 2^22: BENCHMARKS.md "SpMV: short rows a thread each"). Since
+// the chunk kernel folds such rows by quads it is 2-3% faster than the vector kernel at 2^20
+// and as fast at 2^22 (BENCHMARKS.md "SpMV: rows folded by quads"); smaller matrices were not
+// measured again and keep the vector kernel. longest_row is the host's count (Csr::new) and
+// only picks the kernel: both read within the row offsets whatever it says.
+const uint64_t kSpmvVectorNnz = 1ull << 19;
 
-// Variant bit: every row folded by a group (no fold_short_first).
+// Variant bit: every row folded by a group (no row a thread or a quad: fold_by_length).
 const unsigned kGroupsOnly = 512;
+// Variant bit: no row folded by a quad (rows a thread each, then the groups).
+const unsigned kNoQuads = 2048;
 // Variant bit: chunks of the merge path, rows and nonzeros together (spmv_row_begin_kernel).
 const unsigned kMergePath = 1024;
 
@@ -415,17 +498,19 @@ int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_
   // equivalence needs an item a lane at most; smaller groups fold short rows cheaply).
   const uint32_t short_rows =
       !(variant & kGroupsOnly) && vector >= 2 * kSpmvShortRow ? kSpmvShortRow : 0;
+  // Rows of up to kSpmvMidItems * V items a quad of lanes each (fold_by_length).
+  const bool quads = !(variant & (kGroupsOnly | kNoQuads));
   if ((variant & 15) == 4) {
     WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 4>)(
         st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, rows, nnz, vector,
-        short_rows, row_begin, (float*)y);
+        short_rows, quads, row_begin, (float*)y);
     return host::launch_error();
   }
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<T, kSpmvBlocks>)(
         st, row_offsets, cols, (const T*)vals, (const T*)x, x_len, rows, nnz, vector,
-        short_rows, row_begin, (T*)y);
+        short_rows, quads, row_begin, (T*)y);
     return host::launch_error();
   });
 }
@@ -438,14 +523,14 @@ int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_
 // bit 256 skips the row_begin pass (the scratch already holds it for this matrix and chunk: a
 // prepared partition, as spmv_planned); bit 512 (kGroupsOnly) folds every row by a group; bit
 // 1024 (kMergePath) makes the chunks of rows and nonzeros together (its scratch holds a word for
-// every 256 of them).
+// every 256 of them); bit 2048 (kNoQuads) folds no row by a quad of lanes.
 int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                            const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                            uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
                            uint64_t scratch_bytes, void* y, unsigned variant) {
   const unsigned chunk_log = (variant >> 4) & 15;
   const bool prepared = (variant & 256) != 0;
-  const unsigned groups_only = variant & kGroupsOnly;
+  const unsigned groups_only = variant & (kGroupsOnly | kNoQuads);
   const bool merge = (variant & kMergePath) != 0;
   variant &= 15;
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;

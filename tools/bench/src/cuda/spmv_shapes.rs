@@ -1,10 +1,10 @@
 //! CUDA-only rows of the balanced SpMV kernel in other shapes against its default launch (the
 //! partition derived on every call, six blocks an SM) in the same run on the bench's SpMV
 //! matrices: the partition prepared once, four blocks an SM, other chunk sizes, the vector
-//! kernel, every row folded by a group (no short rows a thread each), and chunks of the merge
-//! path (rows and nonzeros together, the planned launch's, so also on a matrix whose second
-//! half of rows is empty). Every result is checked bit for bit against the reference before
-//! and after it is timed.
+//! kernel, every row folded by a group (no short rows a thread each), no rows folded by quads,
+//! and chunks of the merge path (rows and nonzeros together, the planned launch's, so also on a
+//! matrix whose second half of rows is empty). Every result is checked bit for bit against the
+//! reference before and after it is timed.
 
 use super::ffi;
 use super::timer::{DeviceTimer, check};
@@ -31,9 +31,13 @@ const GROUPS_ONLY: u32 = 512;
 /// in the documented order.
 const MERGE_PATH: u32 = 1024;
 
+/// spmv_balanced_launch_b's bit for no row folded by a quad of lanes (rows of up to 8 items a
+/// thread each, the rest by groups of V lanes: the chunk kernel before the quads).
+const NO_QUADS: u32 = 2048;
+
 /// One row: the SpMV of `kind` rows in shape `variant` (spmv_balanced_launch_b's argument:
 /// 1 the vector kernel, 4 four blocks an SM, log2 of the chunk times 16, `PREPARED`,
-/// `GROUPS_ONLY`, `MERGE_PATH`).
+/// `GROUPS_ONLY`, `MERGE_PATH`, `NO_QUADS`).
 macro_rules! shape_case {
     ($name:literal, $kind:expr, $variant:expr) => {
         Case {
@@ -70,6 +74,16 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             "spmv power-law merge-path prepared",
             PowerLaw,
             MERGE_PATH | PREPARED
+        ),
+        shape_case!(
+            "spmv regular 8..64 merge-path prepared, no quads",
+            Regular,
+            MERGE_PATH | PREPARED | NO_QUADS
+        ),
+        shape_case!(
+            "spmv power-law merge-path prepared, no quads",
+            PowerLaw,
+            MERGE_PATH | PREPARED | NO_QUADS
         ),
         shape_case!(
             "spmv regular 8..64 merge-path prepared chunk=4096",
