@@ -178,32 +178,39 @@ __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* c
                                                 const T* x, uint64_t x_len, uint64_t w0,
                                                 uint64_t w1, P prod) {
   typedef typename Elem<T>::Acc A;
-  // 32-bit positions inside the window (at most kSpmvWindow) keep the loads' addresses cheap in
-  // registers.
-  const uint32_t cnt = (uint32_t)(w1 - w0);
-  const uint32_t* cw = cols + w0;
-  const T* vw = vals + w0;
-  for (uint32_t i0 = threadIdx.x; i0 < cnt; i0 += G * blockDim.x) {
+  // Positions count from the warp-aligned position at or below w0, so that each warp's column
+  // and value loads fill whole cache lines: from w0 itself a warp's 4-byte columns straddled two
+  // lines, two L2 requests each, which made our L2 requests 7% more than cuSPARSE's on the same
+  // sectors (Nsight Compute, BENCHMARKS.md "SpMV: rows folded by quads"). 32-bit positions inside
+  // the window (at most kSpmvWindow plus a warp) keep the loads' addresses cheap in registers.
+  const uint64_t a0 = w0 & ~(uint64_t)(WK_WARP_SIZE - 1);
+  const uint32_t lead = (uint32_t)(w0 - a0);
+  const uint32_t end = (uint32_t)(w1 - a0);
+  const uint32_t* cw = cols + a0;
+  const T* vw = vals + a0;
+  for (uint32_t i0 = threadIdx.x; i0 < end; i0 += G * blockDim.x) {
     uint32_t c[G];
     A v[G], xv[G];
 #pragma unroll
     for (unsigned u = 0; u < G; ++u) {
       const uint32_t i = i0 + u * blockDim.x;
-      c[u] = i < cnt ? arch::load_streaming(cw + i) : 0;
-      v[u] = i < cnt ? to_acc(load_matrix_value(vw + i)) : A(0);
+      const bool in = i >= lead && i < end;
+      c[u] = in ? arch::load_streaming(cw + i) : 0;
+      v[u] = in ? to_acc(load_matrix_value(vw + i)) : A(0);
     }
 #pragma unroll
     for (unsigned u = 0; u < G; ++u) {
       const uint32_t i = i0 + u * blockDim.x;
+      const bool in = i >= lead && i < end;
       // Defence in depth, as spmv_kernel: a column past x is reported, never loaded.
       const bool in_x = c[u] < x_len;
-      if (i < cnt && !in_x) report(st, WK_ERR_INDEX, c[u]);
-      xv[u] = i < cnt && in_x ? to_acc(x[c[u]]) : A(0);
+      if (in && !in_x) report(st, WK_ERR_INDEX, c[u]);
+      xv[u] = in && in_x ? to_acc(x[c[u]]) : A(0);
     }
 #pragma unroll
     for (unsigned u = 0; u < G; ++u) {
       const uint32_t i = i0 + u * blockDim.x;
-      if (i < cnt) prod[i] = mul(v[u], xv[u]);
+      if (i >= lead && i < end) prod[i - lead] = mul(v[u], xv[u]);
     }
   }
 }

@@ -1,6 +1,6 @@
 //! wavekit-conformance: the conformance suite, every check generic over a backend, against
 //! sequential definitions of docs/SEMANTICS.md written independently of the CPU oracle
-//! ([`reference`], the one executable copy of the spec).
+//! ([`reference`](mod@reference), the one executable copy of the spec).
 //!
 //! How it fits: it depends on wavekit-core only. A backend's tests instantiate it in one line,
 //! one `#[test]` per case ([`instantiate!`]):
