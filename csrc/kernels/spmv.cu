@@ -215,6 +215,24 @@ __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* c
   }
 }
 
+// Lane j's items k, k + V, ... below `end` combined into acc in order, eight shared loads in
+// flight before their eight combines (a long row's lane adds hundreds of items in a chain); item
+// k sits at prod[k - base]. Returns the first k at or past `end`, where the next window resumes.
+template <typename A, typename P>
+__device__ __forceinline__ uint32_t fold_lane(A& acc, P prod, uint32_t k, uint32_t end,
+                                              unsigned V, uint32_t base) {
+  typedef Op<OP_SUM, A> O;
+  for (; k + 7 * V < end; k += 8 * V) {
+    A t[8];
+#pragma unroll
+    for (unsigned u = 0; u < 8; ++u) t[u] = prod[k + u * V - base];
+#pragma unroll
+    for (unsigned u = 0; u < 8; ++u) acc = O::combine(acc, t[u]);
+  }
+  for (; k < end; k += V) acc = O::combine(acc, prod[k - base]);
+  return k;
+}
+
 template <bool B> struct Flag {
   static const bool value = B;
 };
@@ -295,17 +313,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
     if (live) {
       const uint32_t b = start_of(i, all_staged);
       const uint32_t e = max_u32(b, start_of((I)(i + 1), all_staged));
-      // Eight shared loads in flight before their eight in-order combines: a long row's lane
-      // adds hundreds of items in a chain.
-      uint32_t k = b + j;
-      for (; k + 7 * V < e; k += 8 * V) {
-        A t[8];
-#pragma unroll
-        for (unsigned u = 0; u < 8; ++u) t[u] = prod[k + u * V];
-#pragma unroll
-        for (unsigned u = 0; u < 8; ++u) acc = O::combine(acc, t[u]);
-      }
-      for (; k < e; k += V) acc = O::combine(acc, prod[k]);
+      fold_lane(acc, prod, b + j, e, V, 0);
     }
     const A r = group_sum(acc, V);
     if (live && j == 0) y[rb + i] = from_acc<T>(r);
@@ -327,17 +335,26 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   // the same combines in the same order, so the same bits. The rest are folded by a group of V
   // lanes. A group spends a butterfly of log2(V) shuffles on each row; the quads take eight rows a
   // warp for two (BENCHMARKS.md "SpMV: rows folded by quads").
+  const bool by_quads = quads && V >= kSpmvQuad;
   auto fold_by_length = [&]() {
     const uint32_t n = (uint32_t)nrows;
-    const uint32_t mid_rows = quads && V >= kSpmvQuad ? kSpmvMidItems * V : 0;
+    const uint32_t mid_rows = by_quads ? kSpmvMidItems * V : 0;
     if (threadIdx.x == 0) {
       nlongs = 0;
       nmids = 0;
     }
     __syncthreads();
     // Warp by warp (every lane comes, for the ballots): each list's places a warp takes with
-    // one shared atomic, not one a row (the same address from every lane serialises).
+    // one shared atomic, not one a row (the same address from every lane serialises); the
+    // wanting lanes' places follow lane order.
     const unsigned ln = lane();
+    auto place_in = [&](bool want, auto& count) -> uint32_t {
+      const wk_lanemask_t m = arch::ballot_sync(WK_FULL_MASK, want);
+      uint32_t at = 0;
+      if (ln == 0 && m) at = atomicAdd(&count, (uint32_t)arch::popc(m));
+      return shfl_idx(WK_FULL_MASK, at, 0, WK_WARP_SIZE) +
+             (uint32_t)arch::popc(m & arch::lanemask_lt());
+    };
     for (uint32_t base = threadIdx.x - ln; base < n; base += blockDim.x) {
       const uint32_t i = base + ln;
       const bool in = i < n;
@@ -345,18 +362,10 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
       const uint32_t len = in ? max_u32(b, start_of(i + 1, Flag<true>())) - b : 0;
       const bool mid = in && len > short_rows && len <= mid_rows;
       const bool lng = in && len > short_rows && len > mid_rows;
-      const wk_lanemask_t mm = arch::ballot_sync(WK_FULL_MASK, mid);
-      const wk_lanemask_t ml = arch::ballot_sync(WK_FULL_MASK, lng);
-      uint32_t at_m = 0, at_l = 0;
-      if (ln == 0) {
-        if (mm) at_m = atomicAdd(&nmids, (uint32_t)arch::popc(mm));
-        if (ml) at_l = atomicAdd(&nlongs, (uint32_t)arch::popc(ml));
-      }
-      at_m = shfl_idx(WK_FULL_MASK, at_m, 0, WK_WARP_SIZE);
-      at_l = shfl_idx(WK_FULL_MASK, at_l, 0, WK_WARP_SIZE);
-      const wk_lanemask_t below = arch::lanemask_lt();
-      if (mid) mids[at_m + arch::popc(mm & below)] = (uint16_t)i;
-      if (lng) longs[at_l + arch::popc(ml & below)] = (uint16_t)i;
+      const uint32_t at_m = place_in(mid, nmids);
+      const uint32_t at_l = place_in(lng, nlongs);
+      if (mid) mids[at_m] = (uint16_t)i;
+      if (lng) longs[at_l] = (uint16_t)i;
       if (!in || mid || lng) continue;
       A w[kSpmvShortRow];
 #pragma unroll
@@ -405,7 +414,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   };
   // (8-byte sums keep one 64-bit form: two forms of the fold spill their registers.)
   if (sizeof(A) == 4 && span < kSpmvStagedRows) {
-    if (short_rows > 0 || (quads && V >= kSpmvQuad))
+    if (short_rows > 0 || by_quads)
       fold_by_length();
     else
       fold_rows(uint32_t(), Flag<true>());
@@ -423,17 +432,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   uint32_t wend = w1 - k0;
   const uint32_t kend = k1 - k0;
   for (;;) {
-    if (mine) {
-      // Eight shared loads in flight before their eight in-order combines.
-      for (; k + 7 * V < wend; k += 8 * V) {
-        A b[8];
-#pragma unroll
-        for (unsigned u = 0; u < 8; ++u) b[u] = prod[k + u * V - w0];
-#pragma unroll
-        for (unsigned u = 0; u < 8; ++u) acc = O::combine(acc, b[u]);
-      }
-      for (; k < wend; k += V) acc = O::combine(acc, prod[k - w0]);
-    }
+    if (mine) k = fold_lane(acc, prod, k, wend, V, w0);
     if (wend >= kend) break;
     __syncthreads();
     w0 = wend;
@@ -537,7 +536,7 @@ int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const ui
                            uint64_t scratch_bytes, void* y, unsigned variant) {
   const unsigned chunk_log = (variant >> 4) & 15;
   const bool prepared = (variant & 256) != 0;
-  const unsigned groups_only = variant & (kGroupsOnly | kNoQuads);
+  const unsigned fold_bits = variant & (kGroupsOnly | kNoQuads);
   const bool merge = (variant & kMergePath) != 0;
   variant &= 15;
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
@@ -558,7 +557,7 @@ int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const ui
   }
   return chunks_launch(s, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz, vector, chunk,
                        (const uint64_t*)scratch, y,
-                       variant | groups_only | (merge ? kMergePath : 0));
+                       variant | fold_bits | (merge ? kMergePath : 0));
 }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
