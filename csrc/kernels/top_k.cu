@@ -10,8 +10,10 @@
 //           round at a time), those equal to it go to the other candidate buffer with a histogram of
 //           their digit p, the rest drop out;
 //   the last pass takes those at or below the last digit, which leaves exactly k.
-// The k pairs, appended in no fixed order, are sorted by position and then stably by key: the
-// stable sort's first k. Larger k take the whole argsort and gather its first k.
+// The k pairs, appended in no fixed order, are put in (rank, position) order: the stable sort's
+// first k. Up to kRankSortMax of them each thread counts the pairs before its own (one launch);
+// more are sorted by position and then stably by key. Larger k take the whole argsort and gather
+// its first k.
 #include "sort.h"
 
 namespace WK_NS {
@@ -74,16 +76,19 @@ __global__ void __launch_bounds__(kSortThreads)
   WK_SHARED(unsigned, warp_sums, kSelectWarps);
   WK_SHARED(unsigned, bases, 2);
   if (!width_ok(st, warp_size)) return;
+  const uint64_t count = from.index ? *from_count : n;
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  // Past the first pass or two few pairs are left: a block with none has nothing to count or
+  // append (the whole block leaves, before any barrier).
+  if ((uint64_t)blockIdx.x * per >= count) return;
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
   for (unsigned i = t; i < kSelectWarps * kRadix; i += kSortThreads) h[i] = 0;
   __syncthreads();
   const unsigned mine = w * kRadix;
-  const uint64_t count = from.index ? *from_count : n;
   const unsigned want = pass ? chosen[pass - 1] : 0;
   const RankFlip<U> flip(r);
   const unsigned width = r.end - r.begin;
   const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
-  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
   // Whole blocks go round together: every thread reaches the barriers.
   for (uint64_t b = (uint64_t)blockIdx.x * per; b < count; b += (uint64_t)gridDim.x * per) {
     U key[kSelectItems];
@@ -171,6 +176,32 @@ __global__ void __launch_bounds__(kRadix)
   }
 }
 
+// The answer in order when it is small, one launch in place of the two digit sorts' (four
+// launches a digit): all pairs are distinct, so a pair's place is the number of pairs before it
+// in (rank, position) order. Each block holds all k pairs in shared memory and places
+// kSortThreads of them, a thread each.
+const unsigned kRankSortMax = 1024;
+template <typename U>
+__global__ void __launch_bounds__(kSortThreads)
+    rank_sort_kernel(Candidates<U> answer, unsigned k, RankSpec r, U* values_out,
+                     uint32_t* indices_out) {
+  WK_SHARED(U, ranks, kRankSortMax);
+  WK_SHARED(uint32_t, pos, kRankSortMax);
+  for (unsigned i = threadIdx.x; i < k; i += blockDim.x) {
+    ranks[i] = rank_of<U>(answer.keys[i], r);
+    pos[i] = answer.index[i];
+  }
+  __syncthreads();
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= k) return;
+  const U mine = ranks[i];
+  const uint32_t at = pos[i];
+  unsigned before = 0;
+  for (unsigned j = 0; j < k; ++j) before += ranks[j] < mine || (ranks[j] == mine && pos[j] < at);
+  values_out[before] = answer.keys[i];
+  if (indices_out) indices_out[before] = at;
+}
+
 template <typename U>
 int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                  const RankSpec& r, const U* in, uint64_t n, uint64_t k, char* scratch,
@@ -200,7 +231,9 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
   if (at > scratch_bytes) return WK_ERR_SCRATCH;
   int rc = host::memset_async(scratch, 0, zeroed, s);
   if (rc) return rc;
-  const unsigned grid = strided_grid(n);
+  // One block a round of the first passes' input: the later passes read fewer pairs.
+  const uint64_t rounds = (n + kSortThreads * kSelectItems - 1) / (kSortThreads * kSelectItems);
+  const unsigned grid = (unsigned)(rounds < kMaxGrid ? rounds : kMaxGrid);
   const Candidates<U> input{(U*)in, nullptr};
   for (unsigned pass = 0; pass <= pd.total(); ++pass) {
     const bool last = pass == pd.total();
@@ -220,11 +253,18 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
     WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hist, pass, k, chosen, state, reset);
     if ((rc = host::launch_error())) return rc;
   }
-  // The answer in position order, then stably in key order.
+  if (k <= kRankSortMax) {
+    const unsigned threads = (unsigned)((k + warp_size - 1) / warp_size * warp_size);
+    const unsigned block = threads < kSortThreads ? threads : kSortThreads;
+    WK_LAUNCH((unsigned)((k + block - 1) / block), block, 0, s, rank_sort_kernel<U>)(
+        answer, (unsigned)k, r, (U*)values_out, indices_out);
+    return host::launch_error();
+  }
+  // The answer in position order (the digits a position below n has), then stably in key order.
   char* rest = scratch + at;
   const uint64_t rest_bytes = scratch_bytes - at;
   const uint32_t pos_type = DT_U32;
-  const uint32_t pos_bits = sizeof(uint32_t) * 8;
+  const uint32_t pos_bits = pd.index_digits * kDigitBits;
   if ((rc = sort_run(stream, st, warp_size, pos_type, size, WK_SORT_VALUES_GIVEN, answer.index,
                      answer.keys, k, 0, pos_bits, 0, rest, rest_bytes, by_index.index,
                      by_index.keys)))
