@@ -178,9 +178,12 @@ __global__ void __launch_bounds__(kRadix)
 
 // The answer in order when it is small, one launch in place of the two digit sorts' (four
 // launches a digit): all pairs are distinct, so a pair's place is the number of pairs before it
-// in (rank, position) order. Each block holds all k pairs in shared memory and places
-// kSortThreads of them, a thread each.
+// in (rank, position) order. Each block holds all k pairs in shared memory; kRankLanes lanes
+// count one pair's predecessors, each a strided share of them, and add their counts (with a
+// thread a pair walking all k, top_k with k = 1024 took 57 us longer than with k = 32 on an
+// H200).
 const unsigned kRankSortMax = 1024;
+const unsigned kRankLanes = 16;
 template <typename U>
 __global__ void __launch_bounds__(kSortThreads)
     rank_sort_kernel(Candidates<U> answer, unsigned k, RankSpec r, U* values_out,
@@ -192,12 +195,19 @@ __global__ void __launch_bounds__(kSortThreads)
     pos[i] = answer.index[i];
   }
   __syncthreads();
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= k) return;
-  const U mine = ranks[i];
-  const uint32_t at = pos[i];
+  const unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) / kRankLanes;
+  const bool live = i < k;
+  const U mine = live ? ranks[i] : (U)0;
+  const uint32_t at = live ? pos[i] : 0;
   unsigned before = 0;
-  for (unsigned j = 0; j < k; ++j) before += ranks[j] < mine || (ranks[j] == mine && pos[j] < at);
+  if (live) {
+#pragma unroll 4
+    for (unsigned j = threadIdx.x % kRankLanes; j < k; j += kRankLanes)
+      before += ranks[j] < mine || (ranks[j] == mine && pos[j] < at);
+  }
+  // Whole warps: the block is a multiple of the warp and every lane reaches the shuffles.
+  before = bfly<OP_SUM, unsigned>(WK_FULL_MASK, before, kRankLanes);
+  if (!live || threadIdx.x % kRankLanes) return;
   values_out[before] = answer.keys[i];
   if (indices_out) indices_out[before] = at;
 }
@@ -254,9 +264,10 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
     if ((rc = host::launch_error())) return rc;
   }
   if (k <= kRankSortMax) {
-    const unsigned threads = (unsigned)((k + warp_size - 1) / warp_size * warp_size);
+    const uint64_t lanes = k * kRankLanes;
+    const unsigned threads = (unsigned)((lanes + warp_size - 1) / warp_size * warp_size);
     const unsigned block = threads < kSortThreads ? threads : kSortThreads;
-    WK_LAUNCH((unsigned)((k + block - 1) / block), block, 0, s, rank_sort_kernel<U>)(
+    WK_LAUNCH((unsigned)((lanes + block - 1) / block), block, 0, s, rank_sort_kernel<U>)(
         answer, (unsigned)k, r, (U*)values_out, indices_out);
     return host::launch_error();
   }
