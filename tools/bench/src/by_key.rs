@@ -4,7 +4,7 @@
 //! bit for bit; the expected sums are added up here in f64 over the conformance reference's
 //! runs and compared before and after timing.
 
-use super::cases::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
 use super::job::Job;
 use super::runs::run_keys;
 use super::timing::{BenchBackend, Harness};

@@ -5,65 +5,15 @@
 //! Collectives with outputs are checked again after timing, so a run that went wrong while being
 //! timed is refused too.
 
+use super::case::{Case, CaseResult, Measured, Refused, check_all, check_one, random, size_of};
 use super::job::{Job, RawCsr, RawSegments};
-use super::timing::{Baseline, BenchBackend, Harness, Timing};
+use super::timing::{BenchBackend, Harness};
 use rayon::prelude::*;
 use wavekit::api::{Csr, Segments, VectorSize};
 use wavekit::backend::ScanKind;
 use wavekit::element::{Element, bf16, f16, splitmix};
-use wavekit::error::WavekitError;
 use wavekit::{ArgOp, ArgReduce, Predicate, ReduceOp};
 use wavekit_conformance::reference;
-
-/// A timed, checked case.
-#[derive(Clone, Debug)]
-pub struct Measured {
-    pub timing: Timing,
-    /// Bytes the collective must move: its input read once, plus what it writes.
-    pub bytes: u64,
-    /// Bytes of the input: the size of the copy (and read) it is compared with.
-    pub input_bytes: u64,
-    /// The same work done another way in the same run (CUB, plain atomics), if the backend has it.
-    pub baseline: Option<Baseline>,
-    /// The collective only reads its input, so a read of the same bytes is its ceiling.
-    pub read_only: bool,
-}
-
-/// Why a case has no number.
-#[derive(Clone, Debug)]
-pub enum Refused {
-    /// The backend's result differs from the reference (the first difference).
-    Wrong(String),
-    Error(WavekitError),
-}
-
-impl From<WavekitError> for Refused {
-    fn from(e: WavekitError) -> Self {
-        Refused::Error(e)
-    }
-}
-
-pub type CaseResult = Result<Measured, Refused>;
-
-/// One collective on one element type, for backend `B`.
-#[derive(Debug)]
-pub struct Case<B> {
-    pub collective: &'static str,
-    pub elem: &'static str,
-    pub run: fn(&B, &Harness, usize) -> CaseResult,
-}
-
-/// Cases only some backends have (variants of their kernels), run after the common ones. A
-/// trait of its own rather than a method of `BenchBackend`, so that the timing layer does not
-/// depend on the cases it times.
-pub trait ExtraCases: BenchBackend {
-    /// This backend's own cases; none by default.
-    fn extra_cases() -> Vec<Case<Self>> {
-        Vec::new()
-    }
-}
-
-impl ExtraCases for wavekit::cpu::CpuBackend {}
 
 /// Bins of the histogram cases; keys run a little past them so `outside` is exercised. The
 /// large one is past what fits in shared memory, so its counts live in global memory.
@@ -230,45 +180,6 @@ pub fn all<B: BenchBackend>() -> Vec<Case<B>> {
     .chain(super::by_key::cases())
     .chain(super::partition::cases())
     .collect()
-}
-
-/// `n` random values of stream `stream` (distinct streams give unrelated arrays).
-pub fn random<T: Element>(n: usize, stream: u64) -> Vec<T> {
-    (0..n as u64)
-        .into_par_iter()
-        .map(|i| T::from_seed(stream << 40 | i))
-        .collect()
-}
-
-pub fn size_of<T: Element>(n: usize) -> u64 {
-    (n * T::KIND.size()) as u64
-}
-
-pub fn check_one<T: Element>(expected: T, got: T) -> Result<(), Refused> {
-    if expected.same(got) {
-        Ok(())
-    } else {
-        Err(Refused::Wrong(format!(
-            "expected {expected:?}, got {got:?}"
-        )))
-    }
-}
-
-pub fn check_all<T: Element>(expected: &[T], got: &[T]) -> Result<(), Refused> {
-    if expected.len() != got.len() {
-        return Err(Refused::Wrong(format!(
-            "expected {} results, got {}",
-            expected.len(),
-            got.len()
-        )));
-    }
-    match expected.iter().zip(got).position(|(e, g)| !e.same(*g)) {
-        None => Ok(()),
-        Some(i) => Err(Refused::Wrong(format!(
-            "index {i}: expected {:?}, got {:?}",
-            expected[i], got[i]
-        ))),
-    }
 }
 
 fn measured(

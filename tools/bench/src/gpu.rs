@@ -3,7 +3,7 @@
 //! the collectives. CUDA has device-event timing, CUB and its own kernels
 //! (src/cuda).
 
-use crate::cases::ExtraCases;
+use crate::case::ExtraCases;
 use crate::timing::{BenchBackend, Harness, Timing};
 use wavekit::Backend;
 use wavekit::error::Result;

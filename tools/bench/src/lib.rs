@@ -2,8 +2,10 @@
 //!
 //! - [`job`]: one collective call as a value, so `wavekit bench` and the criterion bench time the
 //!   same work.
-//! - [`cases`], [`sort`]: every collective at a size, its input made and its result checked bit for bit
-//!   against wavekit-conformance's reference before it is timed (a wrong result gets no number).
+//! - [`case`]: what a case is (a collective on one type, checked bit for bit against
+//!   wavekit-conformance's reference before it is timed: a wrong result gets no number).
+//! - [`cases`] (the list of them all), [`sort`], [`runs`], [`by_key`], [`partition`]: every
+//!   collective at a size, its input made and its expected result computed.
 //! - [`timing`]: the harness and the same-run copy/read baselines; a backend joins by
 //!   implementing [`timing::BenchBackend`] (done here for the CPU, the executor, CUDA and HIP).
 //! - [`runner`], [`report`]: running the cases on a backend and printing/CSV/SVG of the rows.
@@ -17,6 +19,7 @@
 #![warn(missing_debug_implementations)]
 
 pub mod by_key;
+pub mod case;
 pub mod cases;
 #[cfg(feature = "cuda")]
 pub mod cuda;

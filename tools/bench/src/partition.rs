@@ -2,7 +2,7 @@
 //! selected), checked before and after timing against the conformance reference (the selected
 //! in input order, then the rest in input order), bit for bit.
 
-use super::cases::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
 use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use wavekit::Predicate;

@@ -1,7 +1,8 @@
 //! Running every bench case on one backend: each result checked, then timed, then the copy and
 //! read baselines timed right after it.
 
-use crate::cases::{self, ExtraCases, Measured, Refused};
+use crate::case::{Case, ExtraCases, Measured, Refused};
+use crate::cases;
 use crate::report::{Outcome, Row, show_n};
 use crate::timing::{BenchBackend, Harness, Timing};
 use std::io::{IsTerminal, Write as _};
@@ -79,12 +80,12 @@ pub fn bench_one<B: ExtraCases>(
     progress: &mut dyn FnMut(usize, usize, &str),
 ) {
     // The name, or the name and element type ("scan inclusive sum f16").
-    let wanted = |c: &cases::Case<B>| {
+    let wanted = |c: &Case<B>| {
         opts.only.as_deref().is_none_or(|s| {
             c.collective.contains(s) || format!("{} {}", c.collective, c.elem).contains(s)
         })
     };
-    let list: Vec<cases::Case<B>> = cases::all::<B>()
+    let list: Vec<Case<B>> = cases::all::<B>()
         .into_iter()
         .chain(B::extra_cases())
         .filter(wanted)

@@ -2,7 +2,7 @@
 //! measured case). The expected runs come from the conformance suite's sequential reference and
 //! are compared before and after timing.
 
-use super::cases::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
 use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use wavekit_conformance::reference;

@@ -4,7 +4,7 @@
 //! computed with rayon's stable parallel sort (independent of every wavekit backend, and fast
 //! enough at 2^28), and compared bit for bit before and after timing.
 
-use super::cases::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
 use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use rayon::prelude::*;

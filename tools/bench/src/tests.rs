@@ -2,7 +2,7 @@
 //! deliberately wrong device reduce (one ulp off) and histogram (one key too many) gets no number
 //! for those, and numbers for everything else.
 
-use super::cases::ExtraCases;
+use super::case::ExtraCases;
 use super::timing::{BenchBackend, Harness, Timing};
 use crate::{Outcome, Row, Selection, bench_one};
 use wavekit::cpu::{CpuBackend, CpuBuffer};

@@ -7,7 +7,7 @@ use super::ffi;
 use super::timer::DeviceTimer;
 use super::{inp, out, scratch};
 use crate::by_key::by_key_input;
-use crate::cases::{Case, CaseResult, Measured, Refused, check_all, size_of};
+use crate::case::{Case, CaseResult, Measured, Refused, check_all, size_of};
 use crate::runs::run_keys;
 use crate::timing::Harness;
 use wavekit::Backend;

@@ -17,7 +17,7 @@ pub mod timer;
 mod variants;
 mod vendor;
 
-use super::cases::{Case, ExtraCases};
+use super::case::{Case, ExtraCases};
 use super::job::Job;
 use super::timing::{Baseline, BenchBackend, Harness, Timed, Timing};
 use std::ffi::c_void;

@@ -8,7 +8,8 @@
 use super::ffi;
 use super::timer::{DeviceTimer, check};
 use super::{inp, out, scratch, stream};
-use crate::cases::{Case, CaseResult, Measured, Refused, check_all, keys_for, random, size_of};
+use crate::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use crate::cases::keys_for;
 use crate::timing::{Baseline, Harness};
 use rayon::prelude::*;
 use wavekit::Backend;

@@ -9,9 +9,8 @@
 use super::ffi;
 use super::timer::{DeviceTimer, check};
 use super::{inp, out, scratch};
-use crate::cases::{
-    Case, CaseResult, Measured, Refused, RowLengths, check_all, size_of, spmv_input,
-};
+use crate::case::{Case, CaseResult, Measured, Refused, check_all, size_of};
+use crate::cases::{RowLengths, spmv_input};
 use crate::timing::Harness;
 use wavekit::Backend;
 use wavekit::cuda::CudaBackend;

@@ -7,7 +7,7 @@
 //! cold L2 as a buffer far larger than L2 would be.
 
 use super::ffi;
-use crate::cases::Refused;
+use crate::case::Refused;
 use crate::timing::{Baseline, Harness, Timing};
 use cudarc::driver::result as cu;
 use cudarc::driver::sys;

@@ -5,10 +5,8 @@
 use super::ffi;
 use super::timer::{DeviceTimer, check};
 use super::{cub_reduce, inp, out, scratch};
-use crate::cases::{
-    BINS, Case, CaseResult, Measured, Refused, check_all, check_one, histogram_keys, random,
-    size_of,
-};
+use crate::case::{Case, CaseResult, Measured, Refused, check_all, check_one, random, size_of};
+use crate::cases::{BINS, histogram_keys};
 use crate::timing::{Baseline, Harness};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::Element;

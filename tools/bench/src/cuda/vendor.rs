@@ -7,7 +7,8 @@
 use super::ffi;
 use super::timer::{DeviceTimer, check};
 use super::{Buf, inp, out, scratch, stream};
-use crate::cases::{Case, CaseResult, Measured, Refused, check_all, keys_for, size_of};
+use crate::case::{Case, CaseResult, Measured, Refused, check_all, size_of};
+use crate::cases::keys_for;
 use crate::job::RawCsr;
 use crate::timing::{Baseline, Harness, Timing};
 use std::ffi::{CStr, c_void};
