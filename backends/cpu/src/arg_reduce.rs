@@ -3,7 +3,7 @@
 
 use super::CpuBuffer;
 use super::segmented_reduce::{Bounds, SEGMENTS_PER_TASK};
-use crate::lookback::Disjoint;
+use crate::disjoint::Disjoint;
 use crate::{order_free, par};
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;

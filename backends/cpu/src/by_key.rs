@@ -15,7 +15,7 @@
 //! nothing once the scratch has grown to the input.
 
 use super::combine::{kogge_stone, with_op};
-use super::lookback::Disjoint;
+use super::disjoint::Disjoint;
 use super::scratch::Scratch;
 use super::{CpuBackend, CpuBuffer};
 use crate::par;

@@ -6,7 +6,8 @@
 //! compaction reserves room with one fetch_add per chunk, so chunk order varies by run.
 
 use super::compact_simd;
-use super::lookback::{Disjoint, chained};
+use super::disjoint::Disjoint;
+use super::lookback::chained;
 use super::memory;
 use super::pred::with_pred;
 use super::scratch::Scratch;

@@ -8,8 +8,9 @@
 use super::combine::with_op;
 use super::device_scan_simd;
 use super::device_scan_tile::{self, TILES_PER_CHUNK, kept_len};
+use super::disjoint::Disjoint;
 use super::half_simd::{narrow, widen};
-use super::lookback::{Disjoint, chained, workers};
+use super::lookback::{chained, workers};
 use super::memory;
 use super::scratch::Scratch;
 use wavekit_core::ScanKind;

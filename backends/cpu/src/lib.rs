@@ -30,6 +30,7 @@ mod device_scan_half;
 mod device_scan_int_simd;
 mod device_scan_simd;
 mod device_scan_tile;
+mod disjoint;
 mod features;
 mod half;
 mod half_simd;

@@ -6,7 +6,7 @@
 //! compiled into a plain loop over each range; one call through the pointer a range costs
 //! nothing next to the range's work.
 
-use crate::lookback::Disjoint;
+use crate::disjoint::Disjoint;
 use std::ops::Range;
 
 /// Calls `f` with disjoint ranges that cover `0..n`, each at least `min_len` long unless `n`

@@ -3,7 +3,7 @@
 //! order) gives each chunk its own range of each part, and the second pass writes each chunk's
 //! elements to its ranges in input order, so every write is to a slice the chunk owns.
 
-use super::lookback::Disjoint;
+use super::disjoint::Disjoint;
 use super::memory;
 use super::pred::with_pred;
 use crate::par;

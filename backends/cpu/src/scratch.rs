@@ -1,7 +1,7 @@
 //! Scratch memory kept by the backend between calls, so a device reduce or scan does not
 //! allocate its partials every time.
 
-use super::lookback::Disjoint;
+use super::disjoint::Disjoint;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavekit_core::element::Element;
