@@ -17,6 +17,7 @@ mod backend;
 mod bfly_rows;
 mod buffer;
 mod by_key;
+mod cached_memory;
 mod compact;
 pub mod ffi;
 mod histogram;
@@ -35,6 +36,7 @@ mod scan;
 mod sort;
 mod spmv;
 mod strided;
+mod tagged_launch;
 mod tagged_pool;
 
 pub use backend::GpuBackend;

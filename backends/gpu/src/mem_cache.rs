@@ -9,11 +9,11 @@
 //! A backend's cache holds at most its limit (unbounded on CUDA and HIP, as a CUDA caching
 //! allocator is; none on the SIMT executor, whose bounds checks need every buffer exactly its
 //! own allocation) and gives everything back when an allocation finds the device full, on
-//! [`GpuBackend::release_cached_memory`], and when the backend and its last buffer are dropped.
-//! Memory exported to another process ([`GpuBackend::ipc_export`]) is never kept: a process that
+//! [`GpuBackend::release_cached_memory`](crate::GpuBackend::release_cached_memory), and when the
+//! backend and its last buffer are dropped. Memory exported to another process
+//! ([`GpuBackend::ipc_export`](crate::GpuBackend::ipc_export)) is never kept: a process that
 //! mapped it could still read it.
 
-use super::backend::GpuBackend;
 use super::runtime::{DevPtr, GpuRuntime};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -140,7 +140,7 @@ impl<R: GpuRuntime> MemCache<R> {
         }
     }
 
-    fn cached(&self) -> usize {
+    pub(crate) fn cached(&self) -> usize {
         self.lock().cached
     }
 }
@@ -148,43 +148,5 @@ impl<R: GpuRuntime> MemCache<R> {
 impl<R: GpuRuntime> Drop for MemCache<R> {
     fn drop(&mut self) {
         self.release();
-    }
-}
-
-impl<R: GpuRuntime> GpuBackend<R> {
-    /// Frees the device memory this backend keeps for reuse (blocks of dropped buffers and
-    /// outgrown scratch) and returns its bytes: for other users of the device, such as another
-    /// library in this process. Buffers in use are untouched, and the next allocations are
-    /// fresh ones.
-    ///
-    /// ```
-    /// use wavekit_core::{Backend, WarpWidth};
-    /// let b = wavekit_simt::open(WarpWidth::W32).unwrap();
-    /// b.set_memory_cache_limit(usize::MAX); // the executor keeps none by default
-    /// let buf = b.upload(&[1u32; 1000]).unwrap();
-    /// let at = buf.device_ptr();
-    /// drop(buf);
-    /// assert_eq!(b.cached_memory(), 4000);
-    /// assert_eq!(b.upload(&[2u32; 990]).unwrap().device_ptr(), at); // reused
-    /// drop(b.upload(&[3u32; 1000]).unwrap());
-    /// assert_eq!(b.cached_memory(), 4000);
-    /// assert_eq!(b.release_cached_memory(), 4000);
-    /// assert_eq!(b.cached_memory(), 0);
-    /// ```
-    pub fn release_cached_memory(&self) -> usize {
-        self.cache.release()
-    }
-
-    /// Bytes of device memory this backend keeps for reuse ([`Self::release_cached_memory`]).
-    pub fn cached_memory(&self) -> usize {
-        self.cache.cached()
-    }
-
-    /// Keeps at most `bytes` of freed device memory for reuse (0: frees every buffer's memory
-    /// when it is dropped); what is kept beyond it is freed now. The default is the runtime's:
-    /// no limit on CUDA and HIP (kept memory goes back to the device when an allocation finds
-    /// it full), none kept on the SIMT executor.
-    pub fn set_memory_cache_limit(&self, bytes: usize) {
-        self.cache.set_limit(bytes);
     }
 }
