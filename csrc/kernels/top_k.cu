@@ -11,7 +11,7 @@
 //           their digit p, the rest drop out;
 //   the last pass takes those at or below the last digit, which leaves exactly k.
 // The k pairs, appended in no fixed order, are put in (rank, position) order: the stable sort's
-// first k. Up to kRankSortMax of them each thread counts the pairs before its own (one launch);
+// first k. Up to kRankSortMax of them are placed by counting the pairs before each (one launch);
 // more are sorted by position and then stably by key. Larger k take the whole argsort and gather
 // its first k.
 #include "sort.h"
@@ -212,6 +212,9 @@ __global__ void __launch_bounds__(kSortThreads)
   if (indices_out) indices_out[before] = at;
 }
 
+// The select passes' grid comes from strided_grid, which counts blocks of kBlock threads.
+static_assert(kSortThreads == kBlock, "select passes run blocks of kBlock threads");
+
 template <typename U>
 int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                  const RankSpec& r, const U* in, uint64_t n, uint64_t k, char* scratch,
@@ -241,9 +244,9 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
   if (at > scratch_bytes) return WK_ERR_SCRATCH;
   int rc = host::memset_async(scratch, 0, zeroed, s);
   if (rc) return rc;
-  // One block a round of the first passes' input: the later passes read fewer pairs.
-  const uint64_t rounds = (n + kSortThreads * kSelectItems - 1) / (kSortThreads * kSelectItems);
-  const unsigned grid = (unsigned)(rounds < kMaxGrid ? rounds : kMaxGrid);
+  // One block a round of the first passes' input (kSelectItems keys a thread): the later passes
+  // read fewer pairs.
+  const unsigned grid = strided_grid((n + kSelectItems - 1) / kSelectItems);
   const Candidates<U> input{(U*)in, nullptr};
   for (unsigned pass = 0; pass <= pd.total(); ++pass) {
     const bool last = pass == pd.total();

@@ -11,7 +11,9 @@ use wavekit_core::{RawBackend, SortOrder, TopK};
 
 fn top_k_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let salt = T::KIND as usize;
-    for (i, n) in sort_sizes(scale).into_iter().enumerate() {
+    let sizes = sort_sizes(scale);
+    let largest = sizes.len() - 1;
+    for (i, n) in sizes.into_iter().enumerate() {
         for kind in [0, 1] {
             if scale == Scale::Small && kind != (i + salt) % 2 {
                 continue;
@@ -23,8 +25,7 @@ fn top_k_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Str
             // executor's small scale meets the digit sorts at its largest size only.
             let mut ks = vec![1, 32, n / 4, n / 2, n - 1, n];
             if scale == Scale::Small {
-                let largest = i + 1 == sort_sizes(scale).len();
-                ks = vec![1, if largest { n / 4 } else { 32 }, n];
+                ks = vec![1, if i == largest { n / 4 } else { 32 }, n];
             }
             ks.retain(|&k| k >= 1 && k <= n);
             ks.dedup();
