@@ -11,6 +11,7 @@ use wavekit::error::WavekitError;
 /// A timed, checked case.
 #[derive(Clone, Debug)]
 pub struct Measured {
+    /// The call's timed samples.
     pub timing: Timing,
     /// Bytes the collective must move: its input read once, plus what it writes.
     pub bytes: u64,
@@ -27,6 +28,7 @@ pub struct Measured {
 pub enum Refused {
     /// The backend's result differs from the reference (the first difference).
     Wrong(String),
+    /// The backend refused or failed the call.
     Error(WavekitError),
 }
 
@@ -36,13 +38,17 @@ impl From<WavekitError> for Refused {
     }
 }
 
+/// A case's outcome: its measurement, or why it has none.
 pub type CaseResult = Result<Measured, Refused>;
 
 /// One collective on one element type, for backend `B`.
 #[derive(Debug)]
 pub struct Case<B> {
+    /// The row's name (the collective and its shape), which `--only` matches.
     pub collective: &'static str,
+    /// The element type's name.
     pub elem: &'static str,
+    /// Makes the input, checks the result and times the call at a size.
     pub run: fn(&B, &Harness, usize) -> CaseResult,
 }
 
@@ -66,10 +72,12 @@ pub fn random<T: Element>(n: usize, stream: u64) -> Vec<T> {
         .collect()
 }
 
+/// Bytes of `n` elements of `T`.
 pub fn size_of<T: Element>(n: usize) -> u64 {
     (n * T::KIND.size()) as u64
 }
 
+/// The result `got` bit for bit equal to `expected`, or why not.
 pub fn check_one<T: Element>(expected: T, got: T) -> Result<(), Refused> {
     if expected.same(got) {
         Ok(())
@@ -80,6 +88,7 @@ pub fn check_one<T: Element>(expected: T, got: T) -> Result<(), Refused> {
     }
 }
 
+/// Every result bit for bit equal to the expected one (and as many), or the first difference.
 pub fn check_all<T: Element>(expected: &[T], got: &[T]) -> Result<(), Refused> {
     if expected.len() != got.len() {
         return Err(Refused::Wrong(format!(
