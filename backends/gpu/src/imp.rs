@@ -1,6 +1,7 @@
-//! The `Backend` trait for `GpuBackend`. The warp primitives upload their host values, run one
-//! launcher from the table and read the result back; the device collectives enqueue their
-//! launcher on the stream with the caller's output pointers and return without waiting.
+//! The `RawBackend` trait for `GpuBackend` (its `Backend` buffer calls are in buffer_calls.rs).
+//! The warp primitives upload their host values, run one launcher from the table and read the
+//! result back; the device collectives enqueue their launcher on the stream with the caller's
+//! output pointers and return without waiting.
 //!
 //! Defence in depth: every raw method checks its arguments against the buffers it is handed
 //! again (lengths, mask width, sub-width, tile and block size) before any launch, although the
@@ -11,102 +12,17 @@ use super::buffer::GpuBuffer;
 use super::ffi::{Status, cptr, dptr, kind};
 use super::runtime::GpuRuntime;
 use std::ffi::c_void;
-use std::ops::Range;
 use wavekit_core::api::check_len;
-use wavekit_core::element::{Element, as_bytes};
+use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
-use wavekit_core::width::WarpWidth;
 use wavekit_core::{
-    ArgOp, Backend, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec,
-    Validated, Vote, WarpLaunch,
+    ArgOp, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
+    Vote, WarpLaunch,
 };
-use wavekit_core::{Predicate, ReduceOp, View, ViewMut};
+use wavekit_core::{Predicate, ReduceOp};
 
 fn bools(preds: &[bool]) -> Vec<u8> {
     preds.iter().map(|&p| p as u8).collect()
-}
-
-impl<R: GpuRuntime> Backend for GpuBackend<R> {
-    type Buffer<T: Element> = GpuBuffer<T, R>;
-
-    fn name(&self) -> String {
-        let emu = if self.emulation() {
-            " [emulated primitives]"
-        } else {
-            ""
-        };
-        format!(
-            "{}:{} ({}){emu}",
-            R::BACKEND,
-            self.rt.ordinal(),
-            self.rt.device_name()
-        )
-    }
-
-    fn warp_width(&self) -> WarpWidth {
-        self.width
-    }
-
-    /// Waits for the work queued on this backend's stream, then returns the first error its
-    /// kernels reported (see [`Collectives`](wavekit_core::Collectives)).
-    fn synchronize(&self) -> Result<()> {
-        self.synchronize_flushed()
-    }
-
-    fn alloc<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
-        self.rt.make_current()?;
-        let buf = self.buffer_zeroed(len)?;
-        // The zero fill is queued on this stream: wait for it (as `upload` waits for its copy),
-        // so that a backend on another stream of the device may write the buffer at once.
-        // Without this, its kernel could run before the fill and be overwritten by zeros
-        // (found by compute-sanitizer racecheck slowing the kernels in tests/fuzz_streams.rs).
-        if len != 0 {
-            self.rt.synchronize()?;
-        }
-        Ok(buf)
-    }
-
-    fn upload<T: Element>(&self, data: &[T]) -> Result<GpuBuffer<T, R>> {
-        self.rt.make_current()?;
-        self.buffer_from(data)
-    }
-
-    fn download<T: Element>(&self, buf: &GpuBuffer<T, R>) -> Result<Vec<T>> {
-        self.own(buf)?;
-        self.read_flushed(buf.device_ptr(), buf.len)
-    }
-
-    fn write<T: Element>(&self, buf: &mut GpuBuffer<T, R>, data: &[T]) -> Result<()> {
-        self.own(buf)?;
-        if data.len() != buf.len {
-            return Err(WavekitError::LengthMismatch {
-                what: "write source",
-                expected: buf.len,
-                got: data.len(),
-            });
-        }
-        self.rt.make_current()?;
-        if buf.bytes() != 0 {
-            self.rt.copy_htod(buf.device_ptr(), as_bytes(data))?;
-        }
-        Ok(())
-    }
-
-    fn slice<'a, T: Element>(
-        &self,
-        buf: &'a GpuBuffer<T, R>,
-        range: Range<usize>,
-    ) -> Result<View<'a, GpuBuffer<T, R>>> {
-        self.slice_of(buf, range)
-    }
-
-    fn slice_mut<'a, T: Element>(
-        &self,
-        buf: &'a mut GpuBuffer<T, R>,
-        range: Range<usize>,
-    ) -> Result<ViewMut<'a, GpuBuffer<T, R>>> {
-        self.slice_mut_of(buf, range)
-    }
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {

@@ -16,6 +16,7 @@ mod atomic_agg_inc;
 mod backend;
 mod bfly_rows;
 mod buffer;
+mod buffer_calls;
 mod by_key;
 mod cached_memory;
 mod compact;

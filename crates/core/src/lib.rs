@@ -33,6 +33,7 @@ pub mod mask;
 pub mod op;
 pub mod predicate;
 pub mod raw;
+mod raw_args;
 pub mod view;
 pub mod width;
 

@@ -3,8 +3,9 @@
 //! aggregation). Each variant is checked against the reference before it is timed.
 
 use super::ffi;
+use super::reduce::cub_reduce;
 use super::timer::{DeviceTimer, check};
-use super::{cub_reduce, inp, out, scratch};
+use super::{inp, out, scratch};
 use crate::case::{Case, CaseResult, Measured, Refused, check_all, check_one, random, size_of};
 use crate::cases::{BINS, histogram_keys};
 use crate::timing::{Baseline, Harness};

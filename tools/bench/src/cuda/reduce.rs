@@ -1,0 +1,64 @@
+//! The reduce rows' baseline: CUB's DeviceReduce timed on the same buffers as wavekit's reduce.
+
+use super::timer::DeviceTimer;
+use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use crate::timing::{Baseline, Harness};
+use wavekit::cuda::CudaBackend;
+use wavekit::element::{ElemKind, Element};
+use wavekit::error::Result;
+use wavekit::op::ReduceOp;
+use wavekit::{Backend, DeviceBuffer};
+
+/// CUB's DeviceReduce for Sum/Min/Max on i32, f32, f64; its result is checked where it must
+/// equal ours bit for bit (integers, Min, Max) and for being finite otherwise.
+pub(super) fn cub_reduce<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    op: ReduceOp,
+    ours: T,
+) -> Result<Option<Baseline>> {
+    let supported = matches!(T::KIND, ElemKind::I32 | ElemKind::F32 | ElemKind::F64)
+        && matches!(op, ReduceOp::Sum | ReduceOp::Min | ReduceOp::Max);
+    if !supported {
+        return Ok(None);
+    }
+    let kind = T::KIND as u32;
+    let n = input.len() as u64;
+    let res = b.alloc::<T>(1)?;
+    let (temp, tb) = cub_temp(b, "cub reduce", |tb| unsafe {
+        ffi::wk_bench_cub_reduce(
+            std::ptr::null_mut(),
+            kind,
+            op as u32,
+            inp(input),
+            n,
+            out(&res),
+            std::ptr::null_mut(),
+            tb,
+        )
+    })?;
+    let timing = timer.time(h, "cub reduce", |s| unsafe {
+        let mut tb = tb;
+        ffi::wk_bench_cub_reduce(
+            s,
+            kind,
+            op as u32,
+            inp(input),
+            n,
+            out(&res),
+            out(&temp),
+            &mut tb,
+        )
+    })?;
+    let got = b.download(&res)?[0];
+    let exact = !T::KIND.is_float() || op != ReduceOp::Sum;
+    if (exact && !got.same(ours)) || (!exact && !got.to_f64().is_finite()) {
+        return Err(mismatch(
+            "cub reduce",
+            format!("CUB gave {got:?}, wavekit {ours:?}"),
+        ));
+    }
+    Ok(cub(timing))
+}
