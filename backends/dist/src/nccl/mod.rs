@@ -22,6 +22,7 @@ mod board;
 mod bootstrap;
 mod ffi;
 mod file_board;
+mod init;
 mod library;
 mod peer;
 mod watchdog;
@@ -38,7 +39,6 @@ use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use file_board::FileBoard;
 use library::Library;
 use std::ffi::{c_int, c_void};
-use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -120,133 +120,6 @@ impl<R: GpuRuntime> std::fmt::Debug for NcclTransport<R> {
 }
 
 impl<R: GpuRuntime> NcclTransport<R> {
-    /// Launch mode 1: one communicator over several GPUs of this process, one backend per
-    /// rank (rank i = `backends[i]`). Move each transport into its own thread.
-    pub fn init_all(vendor: Vendor, backends: Vec<GpuBackend<R>>) -> Result<Vec<Self>> {
-        let lib = Library::get(vendor)?;
-        let n = backends.len();
-        let devs: Vec<c_int> = backends
-            .iter()
-            .map(|b| b.runtime().ordinal() as c_int)
-            .collect();
-        let mut comms: Vec<Comm> = vec![std::ptr::null_mut(); n];
-        // SAFETY: `comms` has room for n communicators, `devs` holds n device ordinals.
-        let code = unsafe { (lib.comm_init_all)(comms.as_mut_ptr(), n as c_int, devs.as_ptr()) };
-        lib.check(code, "ncclCommInitAll", None)?;
-        let board = Board::new(n);
-        Ok(backends
-            .into_iter()
-            .zip(comms)
-            .enumerate()
-            .map(|(rank, (backend, comm))| NcclTransport {
-                lib,
-                backend,
-                comm: SendComm(comm),
-                rank,
-                world: n,
-                timeout: DEFAULT_TIMEOUT,
-                pairs: Mutex::new(None),
-                watchdog: Watchdog::start(lib),
-                queued: AtomicBool::new(false),
-                board: Some(HostBoard::Threads(Arc::clone(&board))),
-                peer: Mutex::new(peer::State::Untried),
-                peer_config: peer::Config::default(),
-            })
-            .collect())
-    }
-
-    /// Launch mode 2: this process is `launch.rank` of `launch.world`, on `backend` (usually
-    /// the GPU `launch.local_rank`); rank 0 makes the unique id and shares it as `launch` says.
-    /// Fails with `RankLost` if the others do not join within `timeout`.
-    pub fn from_launch(
-        vendor: Vendor,
-        backend: GpuBackend<R>,
-        launch: &Launch,
-        timeout: Duration,
-    ) -> Result<Self> {
-        let lib = Library::get(vendor)?;
-        let id = launch.share_id(|| unique_id(vendor), timeout)?;
-        // ncclCommInitRank blocks until every rank has joined, on the GPU current on the
-        // calling thread: run it, with the backend, on a thread we can stop waiting for (it is
-        // left behind only when a rank never comes).
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (rank, world) = (launch.rank as c_int, launch.world as c_int);
-        std::thread::spawn(move || {
-            let mut comm: Comm = std::ptr::null_mut();
-            let code = backend.runtime().make_current().map(|()| {
-                // SAFETY: writes one communicator; `id` is the shared unique id.
-                unsafe { (lib.comm_init_rank)(&mut comm, world, id, rank) }
-            });
-            let _ = tx.send((code, SendComm(comm), backend));
-        });
-        let (code, comm, backend) =
-            rx.recv_timeout(timeout)
-                .map_err(|_| WavekitError::RankLost {
-                    peer: None,
-                    reason: format!(
-                        "ncclCommInitRank: not every rank of {world} joined within {} s",
-                        timeout.as_secs()
-                    ),
-                })?;
-        lib.check(code?, "ncclCommInitRank", None)?;
-        let mut t = NcclTransport {
-            lib,
-            backend,
-            comm,
-            rank: launch.rank,
-            world: launch.world,
-            timeout,
-            pairs: Mutex::new(None),
-            watchdog: Watchdog::start(lib),
-            queued: AtomicBool::new(false),
-            board: None,
-            peer: Mutex::new(peer::State::Untried),
-            peer_config: peer::Config::default(),
-        };
-        t.board = t.file_board(&id)?.map(HostBoard::Files);
-        Ok(t)
-    }
-
-    /// A board in a shared file when every rank runs on this host and every rank could open
-    /// it; `None` otherwise (the device path). Two tiny allgathers decide, so all ranks agree.
-    fn file_board(&self, id: &UniqueId) -> Result<Option<FileBoard>> {
-        if self.world < 2 {
-            return Ok(None);
-        }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        for f in [
-            "/proc/sys/kernel/hostname",
-            "/proc/sys/kernel/random/boot_id",
-        ] {
-            std::fs::read(f).ok().hash(&mut h);
-        }
-        let host = h.finish();
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        id.internal.hash(&mut h);
-        let path = FileBoard::path_for(h.finish());
-        // Rank 0 makes the file before the first allgather, which the others open after.
-        let made = if self.rank == 0 {
-            FileBoard::create(path.clone(), self.world).ok()
-        } else {
-            None
-        };
-        let words = self.gather_words(&[host, u64::from(made.is_some())])?;
-        let same_host = words.chunks(2).all(|w| w[0] == host);
-        if !same_host || words[1] == 0 {
-            return Ok(None);
-        }
-        let board = match made {
-            Some(b) => Some(b),
-            None => FileBoard::open(path, self.rank, self.world).ok(),
-        };
-        let opened = self.gather_words(&[u64::from(board.is_some())])?;
-        Ok(if opened.iter().all(|&o| o == 1) {
-            board
-        } else {
-            None
-        })
-    }
-
     /// Whether the ranks are threads of this process (`init_all`): their device addresses
     /// mean the same to all of them.
     fn shares_process(&self) -> bool {
