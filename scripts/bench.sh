@@ -8,8 +8,10 @@
 #                                      script into DEST (default
 #                                      <checkout>/.gpu-perf; it must sit in, and be ignored by,
 #                                      the checkout the device tool sends): payload.tar.xz (the
-#                                      binaries) and tests.tar.xz (the test binaries, needed only
-#                                      by the tests and sanitize steps); carry each by name.
+#                                      binaries) and the test binaries, needed only by the tests
+#                                      and sanitize steps, in four tests-*.tar.xz archives that
+#                                      each fit beside the payload in what the device tool
+#                                      carries; carry each by name.
 #   bash .gpu-perf/bench.sh device     on the lent GPU, from that checkout's root: unpacks, runs
 #                                      the steps named in STEPS (default: all) and writes the
 #                                      results to $OUT (at most 8 files).
@@ -64,11 +66,28 @@ for line in sys.stdin:
   # xz's strongest preset: the binaries share most of their code, which its larger window
   # finds (the CLI and four test binaries: 59 MiB at the default level, 30 MiB here), and the
   # device tool carries at most 64 MiB with the checkout.
-  # The test binaries go in an archive of their own: with them the payload passed the 64 MiB
-  # the device tool carries (102 MiB on 2026-11-29), so a bench run carries payload.tar.xz and
-  # bench.sh, and a run of the `tests` or `sanitize` steps also tests.tar.xz.
+  # The test binaries go in archives of their own: with them the payload passed the 64 MiB
+  # the device tool carries (102 MiB on 2026-11-29), and all fifteen in one archive still did
+  # (77 MB on 2026-12-02). So a bench run carries payload.tar.xz and bench.sh, and a run of the
+  # `tests` or `sanitize` steps also some of: tests-conformance (the suite, the CPU comparison,
+  # the look-back test: 18 MB on 2026-12-02), tests-cuda (the other cuda_* binaries and the
+  # sanitize runner: 13 MB), tests-host (zero_alloc, threads and the fuzz binaries: 21 MB),
+  # tests-examples (the examples the runner's tests mode runs: 23 MB). Each fits beside the
+  # payload (21 MB); the steps run the binaries that were carried.
   tar -C "$work" -cf - bin commit.txt | xz -T0 -9e >"$dest/payload.tar.xz"
-  tar -C "$work" -cf - tests | xz -T0 -9e >"$dest/tests.tar.xz"
+  rm -f "$dest"/tests*.tar.xz
+  local conformance=(conformance_cuda cuda_vs_cpu cuda_lookback) f
+  local cuda=(tests/run.sh) host=()
+  for f in "$work"/tests/bin/*; do
+    f="$(basename "$f")"
+    case " ${conformance[*]} " in *" $f "*) continue ;; esac
+    case "$f" in cuda_*) cuda+=("tests/bin/$f") ;; *) host+=("tests/bin/$f") ;; esac
+  done
+  tar -C "$work" -cf - "${conformance[@]/#/tests/bin/}" |
+    xz -T0 -9e >"$dest/tests-conformance.tar.xz"
+  tar -C "$work" -cf - "${cuda[@]}" | xz -T0 -9e >"$dest/tests-cuda.tar.xz"
+  tar -C "$work" -cf - "${host[@]}" | xz -T0 -9e >"$dest/tests-host.tar.xz"
+  tar -C "$work" -cf - tests/examples | xz -T0 -9e >"$dest/tests-examples.tar.xz"
   cp "$here/bench.sh" "$dest/bench.sh"
   rm -rf "$work"
   du -sh "$dest"/* | sed 's/^/staged: /'
@@ -82,9 +101,10 @@ device() {
   local reps="${REPS:-25}"
   mkdir -p "$out" "$wk"
   tar -C "$wk" -xJf "$(dirname "${BASH_SOURCE[0]}")/payload.tar.xz"
-  if [ -f "$(dirname "${BASH_SOURCE[0]}")/tests.tar.xz" ]; then
-    tar -C "$wk" -xJf "$(dirname "${BASH_SOURCE[0]}")/tests.tar.xz"
-  fi
+  local archive
+  for archive in "$(dirname "${BASH_SOURCE[0]}")"/tests*.tar.xz; do
+    if [ -f "$archive" ]; then tar -C "$wk" -xJf "$archive"; fi
+  done
   local bin="$wk/bin"
   # cuSPARSE for the SpMV baseline is opened at run time: the device's toolkit copy, else the
   # one in the image's Python wheels.
@@ -113,7 +133,7 @@ device() {
         ;;
       tests | sanitize)
         if [ ! -d "$wk/tests/bin" ]; then
-          echo "step $step: no test binaries (carry .gpu-perf/tests.tar.xz as well)"
+          echo "step $step: no test binaries (carry some of .gpu-perf/tests-*.tar.xz as well)"
           status=1
           continue
         fi
