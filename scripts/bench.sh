@@ -74,7 +74,13 @@ for line in sys.stdin:
   # sanitize runner: 13 MB), tests-host (zero_alloc, threads and the fuzz binaries: 21 MB),
   # tests-examples (the examples the runner's tests mode runs: 23 MB). Each fits beside the
   # payload (21 MB); the steps run the binaries that were carried.
-  tar -C "$work" -cf - bin commit.txt | xz -T0 -9e >"$dest/payload.tar.xz"
+  # pack NAME PATH...: the paths (under $work) as $dest/NAME.tar.xz.
+  pack() {
+    local name="$1"
+    shift
+    tar -C "$work" -cf - "$@" | xz -T0 -9e >"$dest/$name.tar.xz"
+  }
+  pack payload bin commit.txt
   rm -f "$dest"/tests*.tar.xz
   local conformance=(conformance_cuda cuda_vs_cpu cuda_lookback) f
   local cuda=(tests/run.sh) host=()
@@ -83,11 +89,10 @@ for line in sys.stdin:
     case " ${conformance[*]} " in *" $f "*) continue ;; esac
     case "$f" in cuda_*) cuda+=("tests/bin/$f") ;; *) host+=("tests/bin/$f") ;; esac
   done
-  tar -C "$work" -cf - "${conformance[@]/#/tests/bin/}" |
-    xz -T0 -9e >"$dest/tests-conformance.tar.xz"
-  tar -C "$work" -cf - "${cuda[@]}" | xz -T0 -9e >"$dest/tests-cuda.tar.xz"
-  tar -C "$work" -cf - "${host[@]}" | xz -T0 -9e >"$dest/tests-host.tar.xz"
-  tar -C "$work" -cf - tests/examples | xz -T0 -9e >"$dest/tests-examples.tar.xz"
+  pack tests-conformance "${conformance[@]/#/tests/bin/}"
+  pack tests-cuda "${cuda[@]}"
+  pack tests-host "${host[@]}"
+  pack tests-examples tests/examples
   cp "$here/bench.sh" "$dest/bench.sh"
   rm -rf "$work"
   du -sh "$dest"/* | sed 's/^/staged: /'
