@@ -79,8 +79,9 @@ int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, const void*
                           void* scratch, uint64_t scratch_bytes, void* out, uint32_t k);
 // wavekit's inclusive/exclusive Sum scan with `variant` = tiles per block x 16 + blocks per SM
 // (1x16 + 4..7, 2x16 + 3..4), 0 for the launcher's choice, 1 for that choice with its loads
-// through shared memory (types of 4 bytes or less), or 2 with its stores 4 bytes a lane; `tag`
-// as device_scan_tagged's (1: the scratch zeroed first).
+// through shared memory (types of 4 bytes or less), 2 with its stores 4 bytes a lane, or (the
+// 16-bit floats, CUDA) 5 / 6 scan_pairs_kernel with blocks numbered by index, four / two tiles
+// a block; `tag` as device_scan_tagged's (1: the scratch zeroed first).
 int32_t wk_bench_scan_b(void* stream, uint32_t dtype, uint32_t exclusive, const void* in,
                         uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                         uint32_t variant, uint32_t tag);

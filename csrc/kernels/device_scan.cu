@@ -596,6 +596,20 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       }
       // The 16-bit floats: scan_pairs_kernel from kScanPairsFromTiles tiles, scan_kernel below
       // (and as variant 3, the bench's "tile parked in shared memory (before)" rows).
+      if constexpr (sizeof(IO) == 2 && kVendorCuda && O == OP_SUM) {
+        // Variants 5 and 6: scan_pairs_kernel without tickets, four or two tiles a block.
+        if (variant == 5 || variant == 6) {
+          if (variant == 5)
+            WK_LAUNCH((unsigned)((tiles + 3) / 4), kPairThreads * 4, 0, hs,
+                      scan_pairs_kernel<O, T, S, IO, 4, 4, false>)((const IO*)in, n, exclusive,
+                                                                  counter, status, (IO*)out);
+          else
+            WK_LAUNCH((unsigned)((tiles + 1) / 2), kPairThreads * 2, 0, hs,
+                      scan_pairs_kernel<O, T, S, IO, 8, 2, false>)((const IO*)in, n, exclusive,
+                                                                  counter, status, (IO*)out);
+          return host::launch_error();
+        }
+      }
       if constexpr (sizeof(IO) == 2) {
         if (variant != 3 && tiles >= kScanPairsFromTiles) {
           typedef PairShape PS;

@@ -56,8 +56,11 @@ template <typename IO, typename S> __device__ __forceinline__ void get16(S p, vo
   }
 }
 
+// TICKET: blocks numbered by a ticket taken as they start (every target); without, by
+// blockIdx.x, which needs blocks started in index order (NVIDIA's hardware does; CUB's
+// look-back relies on it) and spares each block the ticket's atomic round trip before its loads.
 template <int OP, typename T, typename Status, typename IO, int BLOCKS = PairShape::blocks,
-          int K = PairShape::tiles>
+          int K = PairShape::tiles, bool TICKET = true>
 __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
     scan_pairs_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter,
                       Status status, IO* out) {
@@ -79,12 +82,16 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   const unsigned pt = bt % kPairThreads;
   const unsigned ln = lane();
   // Blocks are numbered in the order they start (the look-back's progress, as in scan_kernel).
-  if (bt == 0) {
-    s_first = take_ticket(counter);
-    status.prefetch((uint64_t)s_first * K);
+  if constexpr (TICKET) {
+    if (bt == 0) {
+      s_first = take_ticket(counter);
+      status.prefetch((uint64_t)s_first * K);
+    }
+    __syncthreads();
+  } else if (bt == 0) {
+    status.prefetch((uint64_t)blockIdx.x * K);
   }
-  __syncthreads();
-  const uint64_t first = (uint64_t)s_first * K;
+  const uint64_t first = (uint64_t)(TICKET ? s_first : blockIdx.x) * K;
   const uint64_t tile = first + h;
   const uint64_t tbase = tile * WK_SCAN_TILE;
   const wk_lanemask_t mask = block_warp_lanes();

@@ -179,6 +179,15 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
         ),
         scan_case!(inclusive, "tiles=1 blocks=4", i64, shape(1, 4)),
         scan_case!(inclusive, "tiles=1 blocks=6", i64, shape(1, 6)),
+        scan_case!(inclusive, "blocks in index order", wavekit::f16, 5),
+        scan_case!(inclusive, "blocks in index order", wavekit::bf16, 5),
+        scan_case!(inclusive, "blocks in index order, 2 tiles", wavekit::f16, 6),
+        scan_case!(
+            inclusive,
+            "blocks in index order, 2 tiles",
+            wavekit::bf16,
+            6
+        ),
         scan_case!(inclusive, "loads via shared memory (before)", f32, 1),
         scan_case!(inclusive, "loads via shared memory (before)", i32, 1),
         scan_case!(inclusive, "stores 4 bytes a lane (before)", f32, 2),
@@ -270,7 +279,9 @@ const fn shape(tiles: u32, blocks: u32) -> u32 {
 /// The inclusive or exclusive Sum scan in bench.h's `variant` (a [`shape`]; 1: the default
 /// shape with its loads through shared memory; 2: with its stores 4 bytes a lane; 3: the
 /// 16-bit floats' kernel before scan_pairs_kernel (csrc/kernels/device_scan_pairs.h), its tile's
-/// float accumulators parked in shared memory through the look-back, 8 tiles an SM), against the
+/// float accumulators parked in shared memory through the look-back, 8 tiles an SM; 5 and 6:
+/// scan_pairs_kernel with its blocks numbered by `blockIdx.x` instead of a ticket, four or two
+/// tiles a block), against the
 /// launcher's default timed in the same run, every result checked against the reference.
 fn scan_variant<T: Element>(
     b: &CudaBackend,
