@@ -12,12 +12,6 @@ namespace wk_simt {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "%#llx", (unsigned long long)v);
-  return b;
-}
-
 std::string range(int64_t lo, int64_t hi) {
   return lo == hi ? std::to_string(lo) : std::to_string(lo) + ".." + std::to_string(hi);
 }

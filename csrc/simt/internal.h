@@ -172,6 +172,9 @@ void release_collective(Launch& L, unsigned w, uint64_t group, bool orders);
 // first (csrc/simt/amdgcn/wave.cpp). False if no lane waits at one.
 bool resolve_wave(Launch& L);
 
+// names.cpp: a collective's name, and how reports write values, lanes, threads and sites.
+const char* op_name(Op op);
+std::string hex(uint64_t v);
 std::string lane_list(uint64_t bits);
 std::string thread_list(const std::vector<unsigned>& threads);
 std::string site_str(Site s);

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 const CORE: &[&str] = &[
     "checks.cpp",
     "executor.cpp",
+    "names.cpp",
     "fiber.cpp",
     "session.cpp",
     "shared.cpp",
