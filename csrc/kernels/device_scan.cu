@@ -477,6 +477,10 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
     WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), dyn, hs, __VA_ARGS__)(       \
         (const IO*)in, n, exclusive, counter, status, (IO*)out, (const T*)carry, (T*)aggs); \
   } while (0)
+      // scan_pairs_kernel with K tiles a block (kPairThreads threads a tile).
+#define WK_PAIRS_LAUNCH(K, ...)                                                          \
+  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kPairThreads*(K), 0, hs, __VA_ARGS__)(   \
+      (const IO*)in, n, exclusive, counter, status, (IO*)out)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
       // Variant 1, Sum of 4-byte types: the default with its loads through shared memory.
@@ -522,24 +526,18 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // (and as variant 3, the bench's "tile parked in shared memory (before)" rows).
       if constexpr (sizeof(IO) == 2 && kVendorCuda && O == OP_SUM) {
         // Variants 5 and 6: scan_pairs_kernel without tickets, four or two tiles a block.
-        if (variant == 5 || variant == 6) {
-          if (variant == 5)
-            WK_LAUNCH((unsigned)((tiles + 3) / 4), kPairThreads * 4, 0, hs,
-                      scan_pairs_kernel<O, T, S, IO, 4, 4, false>)((const IO*)in, n, exclusive,
-                                                                  counter, status, (IO*)out);
-          else
-            WK_LAUNCH((unsigned)((tiles + 1) / 2), kPairThreads * 2, 0, hs,
-                      scan_pairs_kernel<O, T, S, IO, 8, 2, false>)((const IO*)in, n, exclusive,
-                                                                  counter, status, (IO*)out);
+        if (variant == 5) {
+          WK_PAIRS_LAUNCH(4, scan_pairs_kernel<O, T, S, IO, 4, 4, false>);
+          return host::launch_error();
+        }
+        if (variant == 6) {
+          WK_PAIRS_LAUNCH(2, scan_pairs_kernel<O, T, S, IO, 8, 2, false>);
           return host::launch_error();
         }
       }
       if constexpr (sizeof(IO) == 2) {
         if (variant != 3 && tiles >= kScanPairsFromTiles) {
-          typedef PairShape PS;
-          WK_LAUNCH((unsigned)((tiles + PS::tiles - 1) / PS::tiles), kPairThreads * PS::tiles, 0,
-                    hs, scan_pairs_kernel<O, T, S, IO>)((const IO*)in, n, exclusive, counter,
-                                                        status, (IO*)out);
+          WK_PAIRS_LAUNCH(PairShape::tiles, scan_pairs_kernel<O, T, S, IO>);
           return host::launch_error();
         }
       }
@@ -566,6 +564,7 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
         WK_SCAN_LAUNCH(D::tiles, scan_kernel<O, T, S, D::blocks, D::tiles, IO>);
       }
 #undef WK_SCAN_LAUNCH
+#undef WK_PAIRS_LAUNCH
       return host::launch_error();
     });
   });
