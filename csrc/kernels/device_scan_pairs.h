@@ -59,12 +59,19 @@ template <typename IO, typename S> __device__ __forceinline__ void get16(S p, vo
 // TICKET: blocks numbered by a ticket taken as they start (every target); without, by
 // blockIdx.x, which needs blocks started in index order (NVIDIA's hardware does; CUB's
 // look-back relies on it) and spares each block the ticket's atomic round trip before its loads.
+// L: logical threads a thread carries (t, t + 256 / L, ...). Four hold more of an SM's bytes in
+// registers (64 threads a tile, 32 registers of items a thread), but 20 or 18 tiles an SM ran
+// 0.95x / 1.00x as fast as the default's 16 at 2^28 (bench variants 7 and 8, H200, 2026-12-02).
 template <int OP, typename T, typename Status, typename IO, int BLOCKS = PairShape::blocks,
-          int K = PairShape::tiles, bool TICKET = true>
-__global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
+          int K = PairShape::tiles, bool TICKET = true, int L = 2>
+__global__ void __launch_bounds__(kThreads / L * K, BLOCKS)
     scan_pairs_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter,
                       Status status, IO* out) {
   typedef Op<OP, T> O;
+  const unsigned kPairThreads = kThreads / L;
+  static_assert(kThreads % L == 0 && kThreads / L % WK_WARP_SIZE == 0 &&
+                    kThreads / L % WK_LOGICAL_GROUP == 0,
+                "a warp carries logical threads of one tile, t and t + 256 / L the same lane");
   static_assert(sizeof(IO) == 2 && kItems == 16, "16 items of 16 bits: two 16-byte chunks");
   typedef StashFor<T, PairShape::windows> Stash;
   // The tiles' outputs, at their positions in the output, before the coalesced stores.
@@ -96,13 +103,14 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   const uint64_t tbase = tile * WK_SCAN_TILE;
   const wk_lanemask_t mask = block_warp_lanes();
 
-  // Logical thread pt + j * 128's 16 items: two 16-byte loads where the tile is whole and the
-  // input 16-byte aligned (a warp's loads cover its 1 KB slice), else one by one; a tile past
-  // the input (the last block's fourth, say) and the last tile's padding hold the identity.
-  IO x[2][kItems];
+  // The 16 items of logical thread pt + j * kPairThreads: two 16-byte loads where the tile is
+  // whole and the input 16-byte aligned (a warp's loads cover its 1 KB slice), else one by one;
+  // a tile past the input (the last block's fourth, say) and the last tile's padding hold the
+  // identity.
+  IO x[L][kItems];
   const bool vec_in = tbase + WK_SCAN_TILE <= n && ((uintptr_t)in % 16) == 0;
 #pragma unroll
-  for (unsigned j = 0; j < 2; ++j) {
+  for (unsigned j = 0; j < L; ++j) {
     const uint64_t b = tbase + (uint64_t)(pt + j * kPairThreads) * kItems;
     if (vec_in) {
       const uint4* p = reinterpret_cast<const uint4*>(in + b);
@@ -117,10 +125,10 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
 
   // 1. Each logical thread's total s_15; 2. Kogge-Stone in its logical group, then over the
   // group totals (the first warp of each tile).
-  T w[2], w_prev[2];
+  T w[L], w_prev[L];
   T last_total = O::identity();
 #pragma unroll
-  for (unsigned j = 0; j < 2; ++j) {
+  for (unsigned j = 0; j < L; ++j) {
     T s = to_acc(x[j][0]);
 #pragma unroll
     for (unsigned k = 1; k < kItems; ++k) s = O::combine(s, to_acc(x[j][k]));
@@ -132,10 +140,10 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   const auto tot = group_tot + h * kGroups;
   const auto incl = group_incl + h * kGroups;
 #pragma unroll
-  for (unsigned j = 0; j < 2; ++j)
+  for (unsigned j = 0; j < L; ++j)
     if (gl == WK_LOGICAL_GROUP - 1) tot[(pt + j * kPairThreads) / WK_LOGICAL_GROUP] = w[j];
   if (pt == kPairThreads - 1) {
-    last_w_prev[h] = w_prev[1];
+    last_w_prev[h] = w_prev[L - 1];
     last_local[h] = last_total;
   }
   __syncthreads();
@@ -146,9 +154,9 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   }
   __syncthreads();
   // 3. Thread prefixes P_t.
-  T p[2];
+  T p[L];
 #pragma unroll
-  for (unsigned j = 0; j < 2; ++j) {
+  for (unsigned j = 0; j < L; ++j) {
     const unsigned g = (pt + j * kPairThreads) / WK_LOGICAL_GROUP;
     const T e_g = g == 0 ? O::identity() : incl[g - 1];
     p[j] = gl == 0 ? e_g : O::combine(e_g, w_prev[j]);
@@ -161,7 +169,7 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   const auto park = stage + h * WK_SCAN_TILE + pt * kItems;
   if (bt < WK_WARP_SIZE) {
 #pragma unroll
-    for (unsigned j = 0; j < 2; ++j) {
+    for (unsigned j = 0; j < L; ++j) {
       put16<IO>(park + j * kPairThreads * kItems, x[j]);
       put16<IO>(park + j * kPairThreads * kItems + 8, x[j] + 8);
     }
@@ -190,7 +198,7 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
       }
     }
 #pragma unroll
-    for (unsigned j = 0; j < 2; ++j) {
+    for (unsigned j = 0; j < L; ++j) {
       get16<IO>(park + j * kPairThreads * kItems, x[j]);
       get16<IO>(park + j * kPairThreads * kItems + 8, x[j] + 8);
     }
@@ -204,7 +212,7 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   // further on).
   const auto st = stage + h * WK_SCAN_TILE;
 #pragma unroll
-  for (unsigned j = 0; j < 2; ++j) {
+  for (unsigned j = 0; j < L; ++j) {
     const unsigned t0 = (pt + j * kPairThreads) * kItems;
     uint32_t y[2][4];
     T s = O::identity();
@@ -252,7 +260,7 @@ __global__ void __launch_bounds__(kPairThreads * K, BLOCKS)
   // aligned, else item by item (coalesced either way).
   const bool vec_out = ((uintptr_t)out % 16) == 0;
 #pragma unroll
-  for (unsigned j = 0; j < 2; ++j) {
+  for (unsigned j = 0; j < L; ++j) {
     const unsigned s0 = (pt - ln + j * kPairThreads) * kItems;
     const uint64_t ob = tbase + s0;
     if (vec_out && ob + kWarpItems <= n) {

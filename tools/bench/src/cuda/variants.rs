@@ -188,6 +188,20 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             wavekit::bf16,
             6
         ),
+        scan_case!(inclusive, "4 logical threads a thread", wavekit::f16, 7),
+        scan_case!(inclusive, "4 logical threads a thread", wavekit::bf16, 7),
+        scan_case!(
+            inclusive,
+            "4 logical threads a thread, 3 tiles",
+            wavekit::f16,
+            8
+        ),
+        scan_case!(
+            inclusive,
+            "4 logical threads a thread, 3 tiles",
+            wavekit::bf16,
+            8
+        ),
         scan_case!(inclusive, "loads via shared memory (before)", f32, 1),
         scan_case!(inclusive, "loads via shared memory (before)", i32, 1),
         scan_case!(inclusive, "stores 4 bytes a lane (before)", f32, 2),
@@ -281,7 +295,8 @@ const fn shape(tiles: u32, blocks: u32) -> u32 {
 /// 16-bit floats' kernel before scan_pairs_kernel (csrc/kernels/device_scan_pairs.h), its tile's
 /// float accumulators parked in shared memory through the look-back, 8 tiles an SM; 5 and 6:
 /// scan_pairs_kernel with its blocks numbered by `blockIdx.x` instead of a ticket, four or two
-/// tiles a block), against the
+/// tiles a block; 7 and 8: scan_pairs_kernel with four logical threads a thread, four tiles a
+/// block five blocks an SM or three tiles six blocks), against the
 /// launcher's default timed in the same run, every result checked against the reference.
 fn scan_variant<T: Element>(
     b: &CudaBackend,
