@@ -477,10 +477,13 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
     WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), dyn, hs, __VA_ARGS__)(       \
         (const IO*)in, n, exclusive, counter, status, (IO*)out, (const T*)carry, (T*)aggs); \
   } while (0)
-      // scan_pairs_kernel with K tiles a block, L logical threads a thread.
-#define WK_PAIRS_LAUNCH(K, L, ...)                                                        \
-  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads / (L) * (K), 0, hs, __VA_ARGS__)( \
-      (const IO*)in, n, exclusive, counter, status, (IO*)out)
+      // scan_pairs_kernel with BLOCKS blocks an SM, K tiles a block, tickets or not, L logical
+      // threads a thread: each named once, for the kernel and its grid.
+#define WK_PAIRS_LAUNCH(BLOCKS, K, TICKET, L)                                          \
+  WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads / (L) * (K), 0, hs,            \
+            scan_pairs_kernel<O, T, S, IO, BLOCKS, K, TICKET, L>)((const IO*)in, n,    \
+                                                                  exclusive, counter, \
+                                                                  status, (IO*)out)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
       // Variant 1, Sum of 4-byte types: the default with its loads through shared memory.
@@ -527,27 +530,27 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       if constexpr (sizeof(IO) == 2 && kVendorCuda && O == OP_SUM) {
         // Variants 5 and 6: scan_pairs_kernel without tickets, four or two tiles a block.
         if (variant == 5) {
-          WK_PAIRS_LAUNCH(4, 2, scan_pairs_kernel<O, T, S, IO, 4, 4, false>);
+          WK_PAIRS_LAUNCH(4, 4, false, 2);
           return host::launch_error();
         }
         if (variant == 6) {
-          WK_PAIRS_LAUNCH(2, 2, scan_pairs_kernel<O, T, S, IO, 8, 2, false>);
+          WK_PAIRS_LAUNCH(8, 2, false, 2);
           return host::launch_error();
         }
         // Variants 7 and 8: four logical threads a thread (64 threads a tile), four tiles a
         // block five blocks an SM or three tiles six blocks: 20 or 18 tiles an SM in registers.
         if (variant == 7) {
-          WK_PAIRS_LAUNCH(4, 4, scan_pairs_kernel<O, T, S, IO, 5, 4, true, 4>);
+          WK_PAIRS_LAUNCH(5, 4, true, 4);
           return host::launch_error();
         }
         if (variant == 8) {
-          WK_PAIRS_LAUNCH(3, 4, scan_pairs_kernel<O, T, S, IO, 6, 3, true, 4>);
+          WK_PAIRS_LAUNCH(6, 3, true, 4);
           return host::launch_error();
         }
       }
       if constexpr (sizeof(IO) == 2) {
         if (variant != 3 && tiles >= kScanPairsFromTiles) {
-          WK_PAIRS_LAUNCH(PairShape::tiles, 2, scan_pairs_kernel<O, T, S, IO>);
+          WK_PAIRS_LAUNCH(PairShape::blocks, PairShape::tiles, true, PairShape::logical);
           return host::launch_error();
         }
       }

@@ -13,20 +13,17 @@ namespace WK_NS {
 namespace {
 using namespace prims;
 
-// Threads of a tile here: two logical threads each.
-const unsigned kPairThreads = kThreads / 2;
-static_assert(kPairThreads % WK_WARP_SIZE == 0, "a warp carries logical threads of one tile");
-static_assert(kPairThreads % WK_LOGICAL_GROUP == 0, "t and t + 128 are the same lane of a group");
-
 // Tiles per block (WK_SCAN_PAIRS_TILES: the executor's build takes two, so that the conformance
 // suite's inputs of three tiles run a look-back) and blocks per SM: 2048 threads, 16 tiles an SM.
 // Eight tiles a block (one look-back per 64 KB, as the f32 scan's four tiles) ran 1.02x / 1.00x
 // as fast as four at 2^28 (f16 / bf16) and 0.98x / 0.92x at 2^24 (H200, 2026-11-30).
 // The stash holds 80 windows of predecessors: 2560 tiles, more than the 132-148 SMs of an H100,
 // H200 or B200 hold at 16 (the look-back past the stash is the slow one).
+// logical: logical threads a thread carries (two: 128 threads a tile).
 struct PairShape {
+  static const int logical = 2;
   static const int tiles = WK_SCAN_PAIRS_TILES;
-  static const int blocks = 2048 / (kPairThreads * WK_SCAN_PAIRS_TILES);
+  static const int blocks = 2048 / (kThreads / logical * WK_SCAN_PAIRS_TILES);
   static const unsigned windows = 80;
 };
 
@@ -63,7 +60,7 @@ template <typename IO, typename S> __device__ __forceinline__ void get16(S p, vo
 // registers (64 threads a tile, 32 registers of items a thread), but 20 or 18 tiles an SM ran
 // 0.95x / 1.00x as fast as the default's 16 at 2^28 (bench variants 7 and 8, H200, 2026-12-02).
 template <int OP, typename T, typename Status, typename IO, int BLOCKS = PairShape::blocks,
-          int K = PairShape::tiles, bool TICKET = true, int L = 2>
+          int K = PairShape::tiles, bool TICKET = true, int L = PairShape::logical>
 __global__ void __launch_bounds__(kThreads / L * K, BLOCKS)
     scan_pairs_kernel(const IO* in, uint64_t n, uint32_t exclusive, unsigned* counter,
                       Status status, IO* out) {
