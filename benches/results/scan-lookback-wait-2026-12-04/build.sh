@@ -31,3 +31,20 @@ b st_pad3 -DXP_STATS -DXP_PAD=30000
 b st_pad2 -DXP_STATS -DXP_PAD=65536
 b coal -DXP_COAL
 b st_coal -DXP_STATS -DXP_COAL
+# call 9: without the counters, the fold skipped, and no look-back at all (x0 = identity)
+b nofold -DXP_NOFOLD
+b nolb -DXP_NOLB
+# call 10: one status per four / two tiles with the block's own status line prefetched (calls 3,
+# 5 and 7 prefetched the line of status first * K, not the block's: a flawed proxy)
+b sup4p -DXP_SUPER=4
+b sup2p -DXP_SUPER=2
+# call 11: no look-back, with lane-contiguous loads, with 3 blocks an SM (all three builds spill
+# 176 bytes a thread: ptxas -v); call 12: no look-back with the counters (no spill)
+b nolb_coal -DXP_NOLB -DXP_COAL
+b nolb_pad3 -DXP_NOLB -DXP_PAD=30000
+b st_nolb -DXP_STATS -DXP_NOLB
+# call 13: sass.sh on the default's cubin (nvcc -cubin of csrc/kernels/device_scan.cu at 1ce90a9)
+# call 14: one dependent add a batch of four stash entries (wrong sums; loads and statuses as the
+# default's), without and with the counters
+b fold4 -DXP_FOLD_ONE_IN_4
+b st_fold4 -DXP_STATS -DXP_FOLD_ONE_IN_4
