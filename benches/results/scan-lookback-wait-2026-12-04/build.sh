@@ -48,3 +48,7 @@ b st_nolb -DXP_STATS -DXP_NOLB
 # default's), without and with the counters
 b fold4 -DXP_FOLD_ONE_IN_4
 b st_fold4 -DXP_STATS -DXP_FOLD_ONE_IN_4
+# call 15: the fold with the stash read 16 bytes a load, two loads ahead (XP_PIPE; the stash
+# 16-byte aligned in every build from here on, drv2 being the default with that alignment alone)
+b pipe -DXP_PIPE
+b drv2
