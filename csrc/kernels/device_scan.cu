@@ -529,23 +529,14 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       // (and as variant 3, the bench's "tile parked in shared memory (before)" rows).
       if constexpr (sizeof(IO) == 2 && kVendorCuda && O == OP_SUM) {
         // Variants 5 and 6: scan_pairs_kernel without tickets, four or two tiles a block.
-        if (variant == 5) {
-          WK_PAIRS_LAUNCH(4, 4, false, 2);
-          return host::launch_error();
-        }
-        if (variant == 6) {
-          WK_PAIRS_LAUNCH(8, 2, false, 2);
-          return host::launch_error();
-        }
         // Variants 7 and 8: four logical threads a thread (64 threads a tile), four tiles a
         // block five blocks an SM or three tiles six blocks: 20 or 18 tiles an SM in registers.
-        if (variant == 7) {
-          WK_PAIRS_LAUNCH(5, 4, true, 4);
-          return host::launch_error();
-        }
-        if (variant == 8) {
-          WK_PAIRS_LAUNCH(6, 3, true, 4);
-          return host::launch_error();
+        switch (variant) {
+          case 5: WK_PAIRS_LAUNCH(4, 4, false, 2); return host::launch_error();
+          case 6: WK_PAIRS_LAUNCH(8, 2, false, 2); return host::launch_error();
+          case 7: WK_PAIRS_LAUNCH(5, 4, true, 4); return host::launch_error();
+          case 8: WK_PAIRS_LAUNCH(6, 3, true, 4); return host::launch_error();
+          default: break;
         }
       }
       if constexpr (sizeof(IO) == 2) {
