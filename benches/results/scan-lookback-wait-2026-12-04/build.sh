@@ -52,3 +52,5 @@ b st_fold4 -DXP_STATS -DXP_FOLD_ONE_IN_4
 # 16-byte aligned in every build from here on, drv2 being the default with that alignment alone)
 b pipe -DXP_PIPE
 b drv2
+# call 16: the float look-back's window index in 32 bits (XP_IDX32; ptxas still 24 bytes spilled)
+b idx32 -DXP_IDX32

@@ -7,7 +7,7 @@
 # st_sup4 st_nofold" (7), "drv coal st_coal" (8), "drv nofold nolb" (9), "drv sup4p sup2p
 # nofold" (10), "drv nolb nolb_coal nolb_pad3" (11, ROUNDS=1), "st_nolb" (12, ROUNDS=1), "drv fold4
 # nofold" then ROUNDS=1 "st_drv st_fold4 st_nofold" (14), "drv pipe drv2 nofold" (15); call 13
-# is sass.sh.
+# is sass.sh; "drv idx32" (16).
 O=${OUT:-/tmp/out}; mkdir -p $O
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv; } > $O/device.txt
 for r in ${ROUNDS:-1 2}; do for v in $VARS; do timeout 60 .gpu-perf-h/$v $v; done; done > $O/pf.txt 2>&1
