@@ -1,7 +1,8 @@
 #!/bin/bash
-# #23, 2026-12-04: the standalone driver's binaries of this directory's calls. Run from a copy of
-# csrc (at 1ce90a9) with experiments.patch applied (patch -p1 inside the copy's parent, the
-# driver as driver.cu beside csrc). Every variant is a macro; without one the build is the default.
+# #23, 2026-12-04: the standalone driver's binaries of this directory's calls. Run beside a copy of
+# csrc as at 1ce90a9 with experiments.patch applied (`patch -p1` in the directory holding csrc),
+# the driver (driver.cu.txt) as driver.cu. Every variant is a macro; without one the build is the
+# default (with the stash 16-byte aligned, as from call 15 on).
 NV=${NV:-/work/main/.venv-cuda/lib/python3.11/site-packages/nvidia/cu13}
 b() { out=$1; shift; $NV/bin/nvcc -std=c++17 -O3 --fmad=false "$@" -I csrc -L $NV/lib \
   -gencode=arch=compute_90,code=sm_90 -o $out driver.cu csrc/kernels/device_scan.cu; }
