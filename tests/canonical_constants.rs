@@ -43,13 +43,14 @@ fn header_defines() -> HashMap<String, u64> {
 #[test]
 fn header_and_rust_constants_agree() {
     let d = header_defines();
-    let pairs: [(&str, u64); 9] = [
+    let pairs: [(&str, u64); 10] = [
         ("WK_REDUCE_TILE_LANES", REDUCE_TILE_LANES as u64),
         ("WK_REDUCE_ITEMS_PER_LANE", REDUCE_ITEMS_PER_LANE as u64),
         ("WK_REDUCE_TILE", REDUCE_TILE as u64),
         ("WK_SCAN_TILE_THREADS", SCAN_TILE_THREADS as u64),
         ("WK_SCAN_ITEMS_PER_THREAD", SCAN_ITEMS_PER_THREAD as u64),
         ("WK_SCAN_TILE", SCAN_TILE as u64),
+        ("WK_SCAN_HALF_GROUP", SCAN_HALF_GROUP as u64),
         ("WK_MAX_BLOCK", MAX_BLOCK as u64),
         ("WK_MAX_GROUPS", MAX_GROUPS as u64),
         ("WK_MAX_VECTOR", MAX_VECTOR as u64),

@@ -145,6 +145,23 @@ fn device_scan_matches_cpu() {
     for_each_type!(device_scan_case(&g, &c, &sizes));
 }
 
+/// The 16-bit floats' scan, whose tile prefixes advance in groups of four tiles (SEMANTICS
+/// "device_scan" step 5): scan_kernel's two tiles a block (blocks start inside groups) below
+/// 1024 tiles, scan_pairs_kernel's four from there (a last block of three tiles, the last one
+/// short, and a last group cut short).
+fn half_scan_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
+    let sizes = [17 * 4096 + 9, 150 * 4096 + 3, (1 << 22) + 3 * 4096 - 100];
+    device_scan_case::<T>(g, c, &sizes);
+}
+
+#[test]
+#[ignore = "needs a CUDA device"]
+fn device_scan_of_16_bit_floats_in_tile_groups_matches_cpu() {
+    let (g, c) = (gpu(), cpu());
+    half_scan_case::<wavekit::f16>(&g, &c);
+    half_scan_case::<wavekit::bf16>(&g, &c);
+}
+
 fn small_collectives_case<T: Element>(g: &CudaBackend, c: &CpuBackend) {
     let n = 5003;
     for op in ReduceOp::ops_for(T::KIND) {

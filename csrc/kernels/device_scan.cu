@@ -9,7 +9,7 @@
 // Items go through shared memory where that keeps global accesses coalesced (the stores, and the
 // loads of partial or unaligned slices), in the layouts of device_scan_slots.h.
 #include "device.h"
-#include "look_back.h"
+#include "tile_groups.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -328,7 +328,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   syncwarp(NATIVE, mask);
 
   // 5. Tile prefixes: X of the block's first tile by look-back, folded left to right from the
-  // nearest inclusive prefix; each next tile's X is the inclusive prefix before it.
+  // nearest inclusive prefix; each next tile's X is the inclusive prefix before it (the 16-bit
+  // floats: by groups of tiles, tile_groups.h).
   if (bt < WK_WARP_SIZE) {
     T agg[K];
 #pragma unroll
@@ -336,23 +337,30 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
       agg[j] = O::combine(O::combine(group_incl[j * kGroups + kGroups - 2], last_w_prev[j]),
                           last_local[j]);
     const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-    // carry (device_scan_carried): tile 0's prefix X_0, as if the array went on from earlier
-    // tiles whose left fold it is.
-    T x = carry ? *carry : O::identity();
-    if (first != 0) {
+    const unsigned G = TileGroup<IO>::size;
+    if constexpr (G > 1) {
+      // The 16-bit floats' grouped order (tile_groups.h; they take no carry).
+      grouped_prefixes<OP, T, G, K, kStashWindows>(
+          status, first, tiles, [&](int j) { return agg[j]; }, s_prefix, stash, stash_flags);
+    } else {
+      // carry (device_scan_carried): tile 0's prefix X_0, as if the array went on from earlier
+      // tiles whose left fold it is.
+      T x = carry ? *carry : O::identity();
+      if (first != 0) {
+        if (bt == 0) {
+#pragma unroll
+          for (int j = 0; j < K; ++j)
+            if (first + j < tiles) status.publish(first + j, kStatusAggregate, agg[j]);
+        }
+        x = look_back<OP, T>(status, first, stash, stash_flags);
+      }
       if (bt == 0) {
 #pragma unroll
-        for (int j = 0; j < K; ++j)
-          if (first + j < tiles) status.publish(first + j, kStatusAggregate, agg[j]);
-      }
-      x = look_back<OP, T>(status, first, stash, stash_flags);
-    }
-    if (bt == 0) {
-#pragma unroll
-      for (int j = 0; j < K; ++j) {
-        s_prefix[j] = x;
-        x = first + j == 0 && !carry ? agg[j] : O::combine(x, agg[j]);
-        if (first + j < tiles) status.publish(first + j, kStatusInclusive, x);
+        for (int j = 0; j < K; ++j) {
+          s_prefix[j] = x;
+          x = first + j == 0 && !carry ? agg[j] : O::combine(x, agg[j]);
+          if (first + j < tiles) status.publish(first + j, kStatusInclusive, x);
+        }
       }
     }
   }

@@ -13,12 +13,14 @@ namespace WK_NS {
 namespace {
 using namespace prims;
 
-// Tiles per block (WK_SCAN_PAIRS_TILES: the executor's build takes two, so that the conformance
-// suite's inputs of three tiles run a look-back) and blocks per SM: 2048 threads, 16 tiles an SM.
+// Tiles per block (WK_SCAN_PAIRS_TILES: the executor's build takes two, so that its blocks start
+// inside groups of four tiles and the suite's inputs of ten tiles run a look-back over groups)
+// and blocks per SM: 2048 threads, 16 tiles an SM.
 // Eight tiles a block (one look-back per 64 KB, as the f32 scan's four tiles) ran 1.02x / 1.00x
 // as fast as four at 2^28 (f16 / bf16) and 0.98x / 0.92x at 2^24 (H200, 2026-11-30).
-// The stash holds 80 windows of predecessors: 2560 tiles, more than the 132-148 SMs of an H100,
-// H200 or B200 hold at 16 (the look-back past the stash is the slow one).
+// The stash holds 80 windows of predecessors, groups of four tiles since the grouped order
+// (tile_groups.h): far more than the 132-148 SMs of an H100, H200 or B200 hold at 16 tiles (the
+// look-back past the stash is the slow one).
 // logical: logical threads a thread carries (two: 128 threads a tile).
 struct PairShape {
   static const int logical = 2;
@@ -71,6 +73,9 @@ __global__ void __launch_bounds__(kThreads / L * K, BLOCKS)
                 "a warp carries logical threads of one tile, t and t + 256 / L the same lane");
   static_assert(sizeof(IO) == 2 && kItems == 16, "16 items of 16 bits: two 16-byte chunks");
   typedef StashFor<T, PairShape::windows> Stash;
+  // The grouped order of the 16-bit floats (tile_groups.h).
+  const unsigned G = TileGroup<IO>::size;
+  static_assert(G > 1, "the 16-bit floats' tiles advance in groups");
   // The tiles' outputs, at their positions in the output, before the coalesced stores.
   WK_SHARED_ALIGNED(IO, stage, K * WK_SCAN_TILE, 16);
   WK_SHARED(T, group_tot, K * kGroups);
@@ -159,8 +164,9 @@ __global__ void __launch_bounds__(kThreads / L * K, BLOCKS)
     p[j] = gl == 0 ? e_g : O::combine(e_g, w_prev[j]);
   }
 
-  // 5. Tile prefixes, as scan_kernel makes them. The looking warp parks its items in the stage
-  // (their inputs' slots, nobody else's until the barrier below) and takes them back after:
+  // 5. Tile prefixes in groups (tile_groups.h), as scan_kernel makes them. The looking warp
+  // parks its items in the stage (their inputs' slots, nobody else's until the barrier below)
+  // and takes them back after:
   // kept in its registers through the look-back, they spilled (ptxas: 84-250 bytes at the 32
   // registers of 2048 threads an SM).
   const auto park = stage + h * WK_SCAN_TILE + pt * kItems;
@@ -177,23 +183,8 @@ __global__ void __launch_bounds__(kThreads / L * K, BLOCKS)
                         last_local[j]);
     };
     const uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
-    T x0 = O::identity();
-    if (first != 0) {
-      if (bt == 0) {
-#pragma unroll
-        for (int j = 0; j < K; ++j)
-          if (first + j < tiles) status.publish(first + j, kStatusAggregate, agg(j));
-      }
-      x0 = look_back<OP, T, PairShape::windows>(status, first, stash, stash_flags);
-    }
-    if (bt == 0) {
-#pragma unroll
-      for (int j = 0; j < K; ++j) {
-        s_prefix[j] = x0;
-        x0 = first + j == 0 ? agg(j) : O::combine(x0, agg(j));
-        if (first + j < tiles) status.publish(first + j, kStatusInclusive, x0);
-      }
-    }
+    grouped_prefixes<OP, T, G, K, PairShape::windows>(status, first, tiles, agg, s_prefix, stash,
+                                                      stash_flags);
 #pragma unroll
     for (unsigned j = 0; j < L; ++j) {
       get16<IO>(park + j * kPairThreads * kItems, x[j]);

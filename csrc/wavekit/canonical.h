@@ -11,6 +11,8 @@
 #define WK_SCAN_TILE_THREADS 256
 #define WK_SCAN_ITEMS_PER_THREAD 16
 #define WK_SCAN_TILE (WK_SCAN_TILE_THREADS * WK_SCAN_ITEMS_PER_THREAD)
+// Tiles whose prefixes advance together in the 16-bit floats' device scan (SEMANTICS step 5).
+#define WK_SCAN_HALF_GROUP 4
 
 #define WK_MAX_BLOCK 1024
 #define WK_MAX_GROUPS (WK_MAX_BLOCK / WK_LOGICAL_GROUP)

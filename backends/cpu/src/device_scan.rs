@@ -70,8 +70,10 @@ pub(crate) fn device<T: Element>(
                 let o = unsafe { out.part(c * chunk, x.len()) };
                 if T::KIND.is_float() {
                     // The vector kernels where the CPU, type and op have one; else the portable.
-                    if !device_scan_simd::chunk(x, o, buf, ahead, link, exclusive, stream, op) {
-                        device_scan_tile::chunk(x, o, buf, ahead, link, exclusive, stream, op, f);
+                    if !device_scan_simd::chunk(x, o, buf, ahead, link, exclusive, stream, 1, op) {
+                        device_scan_tile::chunk(
+                            x, o, buf, ahead, link, exclusive, stream, 1, op, f,
+                        );
                     }
                 } else {
                     // The total first, while the predecessor may still be working: only the

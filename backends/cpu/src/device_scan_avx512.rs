@@ -146,6 +146,7 @@ pub(crate) mod x86 {
     /// # Safety
     /// The CPU has AVX-512F.
     #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn chunk<O: Op<__m512>>(
         x: &[f32],
         out: &mut [f32],
@@ -154,6 +155,7 @@ pub(crate) mod x86 {
         link: &mut Link,
         exclusive: bool,
         stream: bool,
+        group: usize,
     ) {
         let k = Kernel::<O>(PhantomData);
         chunk_with(
@@ -165,6 +167,7 @@ pub(crate) mod x86 {
             link,
             exclusive,
             stream,
+            group,
             f32::identity(O::OP),
         );
     }

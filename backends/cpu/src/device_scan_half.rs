@@ -14,7 +14,7 @@ use super::lookback::{chained, workers};
 use super::memory;
 use super::scratch::Scratch;
 use wavekit_core::ScanKind;
-use wavekit_core::canonical::SCAN_TILE;
+use wavekit_core::canonical::{SCAN_HALF_GROUP as GROUP, SCAN_TILE};
 use wavekit_core::element::Element;
 use wavekit_core::op::ReduceOp;
 
@@ -23,6 +23,8 @@ use wavekit_core::op::ReduceOp;
 /// folds take. With whole chunks (768 KiB a worker) the lent machine's 16 cores ran the 16-bit
 /// scans 1.0-1.26x slower than with halves (benches/results/cpu-scan-kept-2026-11-29/run3.log).
 const CHUNK: usize = TILES_PER_CHUNK / 2 * SCAN_TILE;
+// A chunk starts a group of tiles (the link carries Y of the group it starts).
+const _: () = assert!((TILES_PER_CHUNK / 2).is_multiple_of(GROUP));
 
 /// `out` (as long as `input`, which is not empty) gets the scan of `input`; `wide` holds the
 /// workers' `f32` buffers.
@@ -56,8 +58,19 @@ pub(crate) fn device<T: Element>(
                 widen(x, wx);
                 // The kernels fetch no input ahead (it is 16-bit): the rounding loop below
                 // does.
-                if !device_scan_simd::chunk(wx, wo, kept, &[], link, exclusive, false, op) {
-                    device_scan_tile::chunk(wx, wo, kept, &[], link, exclusive, false, op, f);
+                if !device_scan_simd::chunk(wx, wo, kept, &[], link, exclusive, false, GROUP, op) {
+                    device_scan_tile::chunk(
+                        wx,
+                        wo,
+                        kept,
+                        &[],
+                        link,
+                        exclusive,
+                        false,
+                        GROUP,
+                        op,
+                        f,
+                    );
                 }
                 let ahead = link
                     .next()

@@ -20,6 +20,7 @@ pub(crate) fn chunk<T: Element>(
     link: &mut Link,
     exclusive: bool,
     stream: bool,
+    group: usize,
     op: ReduceOp,
 ) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -35,9 +36,11 @@ pub(crate) fn chunk<T: Element>(
             unsafe { cast(ahead) },
         );
         match op {
-            ReduceOp::Sum => unsafe { avx512::<Add>(x, out, kept, ahead, link, exclusive, stream) },
+            ReduceOp::Sum => unsafe {
+                avx512::<Add>(x, out, kept, ahead, link, exclusive, stream, group)
+            },
             ReduceOp::Product => unsafe {
-                avx512::<Mul>(x, out, kept, ahead, link, exclusive, stream)
+                avx512::<Mul>(x, out, kept, ahead, link, exclusive, stream, group)
             },
             _ => return false,
         }
@@ -57,11 +60,12 @@ pub(crate) fn chunk<T: Element>(
                 link,
                 exclusive,
                 stream,
+                group,
             )
         })
         .is_some();
     }
-    let _ = (x, out, kept, ahead, link, exclusive, stream, op);
+    let _ = (x, out, kept, ahead, link, exclusive, stream, group, op);
     false
 }
 
@@ -279,6 +283,7 @@ mod x86 {
     /// # Safety
     /// The CPU has AVX2.
     #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn chunk<R: Halves, O: Op<R>>(
         x: &[R::E],
         out: &mut [R::E],
@@ -287,6 +292,7 @@ mod x86 {
         link: &mut Link,
         exclusive: bool,
         stream: bool,
+        group: usize,
     ) {
         let k = Kernel::<R, O>(PhantomData);
         chunk_with(
@@ -298,6 +304,7 @@ mod x86 {
             link,
             exclusive,
             stream,
+            group,
             R::E::identity(O::OP),
         );
     }

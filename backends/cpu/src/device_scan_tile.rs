@@ -5,7 +5,7 @@
 //! the worker's `kept` buffer, in whatever layout the kernel reads fastest), the 256 thread
 //! prefixes P_t and the aggregate A; the chunk then takes the inclusive prefix of the tile
 //! before it from the look-back and folds its aggregates into it left to right (step 5, X_i =
-//! op(X_{i-1}, A_{i-1})), publishing the last; pass 2 reads the kept s_k from cache and writes
+//! op(X_{i-1}, A_{i-1}); in groups of tiles for the 16-bit floats), publishing the last; pass 2 reads the kept s_k from cache and writes
 //! `op(X_i, op(P_t, s_k))`. Keeping s_k spares pass 2 the fold and, for the vector kernels,
 //! the transpose that brought the items into thread order.
 //!
@@ -62,6 +62,7 @@ pub(crate) fn chunk<T: Element>(
     link: &mut Link,
     exclusive: bool,
     stream: bool,
+    group: usize,
     op: ReduceOp,
     f: impl Fn(T, T) -> T + Copy,
 ) {
@@ -75,6 +76,7 @@ pub(crate) fn chunk<T: Element>(
         link,
         exclusive,
         stream,
+        group,
         T::identity(op),
     );
 }
@@ -94,6 +96,7 @@ pub(crate) fn chunk_with<T: Element>(
     link: &mut Link,
     exclusive: bool,
     stream: bool,
+    group: usize,
     id: T,
 ) {
     let tiles = x.len().div_ceil(SCAN_TILE);
@@ -111,14 +114,25 @@ pub(crate) fn chunk_with<T: Element>(
             totals[GROUP - 1][GROUPS - 1],
         );
     }
-    // X of each tile: None for the input's tile 0, which has no prefix.
-    let mut carry = link.wait().map(T::from_bits);
+    // X of each tile: None for the input's tile 0, which has no prefix. Tiles advance `group`
+    // at a time (step 5): the link carries Y of the group the chunk starts, `p` is the left
+    // fold of the aggregates of the group's tiles so far, and X = op(Y, P).
+    let join = |a: Option<T>, b: Option<T>| match (a, b) {
+        (Some(a), Some(b)) => Some(k.op(a, b)),
+        (a, b) => a.or(b),
+    };
+    let mut y = link.wait().map(T::from_bits);
+    let mut p = None;
     let mut tile_prefix = [None; TILES_PER_CHUNK];
-    for (xp, &a) in tile_prefix.iter_mut().zip(&aggregates[..tiles]) {
-        *xp = carry;
-        carry = Some(carry.map_or(a, |c| k.op(c, a)));
+    for (i, (xp, &a)) in tile_prefix.iter_mut().zip(&aggregates[..tiles]).enumerate() {
+        *xp = join(y, p);
+        p = join(p, Some(a));
+        if i % group == group - 1 {
+            y = join(y, p.take());
+        }
     }
-    link.publish(carry.expect("a chunk has a tile").to_bits());
+    // A whole chunk ends a group; the input's last chunk may not (nothing follows it).
+    link.publish(join(y, p).expect("a chunk has a tile").to_bits());
     let mut local = None;
     for i in 0..tiles {
         let s = &kept[i * SCAN_TILE..][..SCAN_TILE];

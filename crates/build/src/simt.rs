@@ -127,7 +127,8 @@ pub fn build() {
                 // The scan's four-tiles-a-block shape from two tiles (device_scan.cu).
                 .define("WK_SCAN_WIDE_FROM_TILES", Some("2"))
                 // The 16-bit scan's pairs kernel from two tiles, two tiles a block
-                // (device_scan_pairs.h): a look-back at three.
+                // (device_scan_pairs.h): blocks that start inside a group of four tiles
+                // (tile_groups.h), a look-back over groups from the fifth tile.
                 .define("WK_SCAN_PAIRS_FROM_TILES", Some("2"))
                 .define("WK_SCAN_PAIRS_TILES", Some("2"));
             if let Some(dir) = &f.include {

@@ -111,6 +111,7 @@ macro_rules! conformance_cases {
             device_scan_reused
             half_rounding
             half_order
+            half_scan_groups
             segmented_reduce_fixed
             segmented_reduce_offsets
             spmv

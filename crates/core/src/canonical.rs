@@ -18,6 +18,9 @@ pub const SCAN_TILE_THREADS: usize = 256;
 pub const SCAN_ITEMS_PER_THREAD: usize = 16;
 /// Elements in one device-scan tile, for every element type.
 pub const SCAN_TILE: usize = SCAN_TILE_THREADS * SCAN_ITEMS_PER_THREAD;
+/// Tiles whose prefixes advance together in the device scan of the 16-bit floats (SEMANTICS
+/// "device_scan", step 5): a look-back then chains one combine per group, not per tile.
+pub const SCAN_HALF_GROUP: usize = 4;
 
 /// Largest block for block_reduce, as on every CUDA and HIP device.
 pub const MAX_BLOCK: u32 = 1024;

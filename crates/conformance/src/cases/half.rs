@@ -13,7 +13,7 @@ use crate::check::{ok, same_elems, same_lanes, show};
 use crate::inputs::pick;
 use crate::reference;
 use wavekit_core::api::Collectives;
-use wavekit_core::canonical::REDUCE_TILE;
+use wavekit_core::canonical::{REDUCE_TILE, SCAN_TILE};
 use wavekit_core::element::splitmix;
 use wavekit_core::element::{Element, bf16, f16};
 use wavekit_core::op::ReduceOp;
@@ -310,4 +310,34 @@ pub fn half_order<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     order_typed::<f16, B>(b, scale, 0x7800, 0x1800, 0x400)?;
     // bf16: ±2^26 (f32's unit there is 8) among values in [0.5, 1).
     order_typed::<bf16, B>(b, scale, 0x4C80, 0x3F00, 0x80)
+}
+
+/// The 16-bit floats' scan in groups of SCAN_HALF_GROUP tiles (SEMANTICS "device_scan" step 5):
+/// cancelling values, so that a scan folding its tile prefixes tile by tile (or in any other
+/// grouping) gets other bits from the sixth tile on. Ten tiles and a bit: blocks of two tiles
+/// (the executor's) start inside groups and end them, a third group is left partial; at full
+/// scale 150 tiles walk more than one look-back window of groups.
+fn groups_typed<T: Element, B: RawBackend>(
+    b: &B,
+    scale: Scale,
+    big: u16,
+    small_base: u16,
+    small_span: u16,
+) -> Result<(), String> {
+    let t = SCAN_TILE;
+    let sizes = pick(scale, &[10 * t + 7, 150 * t + 3], &[10 * t + 7]);
+    for &n in &sizes {
+        let vals: Vec<T> = cancelling(n, 3 * n as u64 + 1, big, small_base, small_span);
+        for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+            let ctx = format!("{} Sum {kind:?} n={n} cancelling", T::KIND.name());
+            check_scan(b, &ctx, &vals, ReduceOp::Sum, kind)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn half_scan_groups<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    // The values of half_order.
+    groups_typed::<f16, B>(b, scale, 0x7800, 0x1800, 0x400)?;
+    groups_typed::<bf16, B>(b, scale, 0x4C80, 0x3F00, 0x80)
 }

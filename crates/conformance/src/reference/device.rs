@@ -5,8 +5,8 @@
 use super::ops::{apply, bfly, group_reduce, identity, kogge_stone_with, mul};
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::{
-    MAX_VECTOR, REDUCE_ITEMS_PER_LANE, REDUCE_TILE, REDUCE_TILE_LANES, SCAN_ITEMS_PER_THREAD,
-    SCAN_TILE, SCAN_TILE_THREADS,
+    MAX_VECTOR, REDUCE_ITEMS_PER_LANE, REDUCE_TILE, REDUCE_TILE_LANES, SCAN_HALF_GROUP,
+    SCAN_ITEMS_PER_THREAD, SCAN_TILE, SCAN_TILE_THREADS,
 };
 use wavekit_core::element::Element;
 use wavekit_core::width::LOGICAL_GROUP;
@@ -117,21 +117,53 @@ fn scan_tile<P: Copy>(tile: &[P], id: P, f: &impl Fn(P, P) -> P) -> Vec<P> {
 /// The inclusive device scan (steps 1-6 of SEMANTICS "device_scan") of `vals` over any
 /// combinable values, with `id` as the identity and padding and `f` as `op`.
 pub(crate) fn device_scan_with<P: Copy>(vals: &[P], id: P, f: impl Fn(P, P) -> P) -> Vec<P> {
+    device_scan_grouped(vals, id, f, 1)
+}
+
+/// device_scan_with with tile prefixes advancing `group` tiles at a time (SEMANTICS
+/// "device_scan" step 5; one for every type but the 16-bit floats): `Y_1 = S_0`,
+/// `Y_{q+1} = op(Y_q, S_q)` with `S_q` the left fold of group q's tile aggregates, and tile
+/// `qG + r` gets `X = op(Y_q, P_r)`, `P_r` the left fold of the group's first r aggregates (no
+/// Y in group 0, no P at r = 0, no X at all in tile 0).
+pub(crate) fn device_scan_grouped<P: Copy>(
+    vals: &[P],
+    id: P,
+    f: impl Fn(P, P) -> P,
+    group: usize,
+) -> Vec<P> {
+    grouped_with_prefixes(vals, id, f, group).0
+}
+
+/// device_scan_grouped's inclusive values and each tile's prefix X (None for tile 0).
+fn grouped_with_prefixes<P: Copy>(
+    vals: &[P],
+    id: P,
+    f: impl Fn(P, P) -> P,
+    group: usize,
+) -> (Vec<P>, Vec<Option<P>>) {
+    let join = |a: Option<P>, b: Option<P>| match (a, b) {
+        (Some(a), Some(b)) => Some(f(a, b)),
+        (a, b) => a.or(b),
+    };
     let mut incl = Vec::with_capacity(vals.len());
-    let mut carry: Option<P> = None; // X_i, the op of all earlier tile aggregates
-    for tile in vals.chunks(SCAN_TILE) {
+    let mut prefixes = Vec::new();
+    let (mut y, mut p): (Option<P>, Option<P>) = (None, None);
+    for (i, tile) in vals.chunks(SCAN_TILE).enumerate() {
         let local = scan_tile(tile, id, &f);
         let aggregate = local[SCAN_TILE - 1];
-        match carry {
+        let x = join(y, p);
+        prefixes.push(x);
+        match x {
             None => incl.extend_from_slice(&local[..tile.len()]),
             Some(x) => incl.extend(local[..tile.len()].iter().map(|&l| f(x, l))),
         }
-        carry = Some(match carry {
-            None => aggregate,
-            Some(x) => f(x, aggregate),
-        });
+        p = join(p, Some(aggregate));
+        if i % group == group - 1 {
+            y = join(y, p);
+            p = None;
+        }
     }
-    incl
+    (incl, prefixes)
 }
 
 /// The values widened to their accumulator type (f32 for the 16-bit floats), exactly.
@@ -139,22 +171,33 @@ pub(crate) fn widen<T: Element>(vals: &[T]) -> Vec<T::Acc> {
     vals.iter().map(|&x| x.to_acc()).collect()
 }
 
-/// device_scan in the canonical order; the 16-bit floats scan their values widened to f32 and
-/// round every result once (SEMANTICS "Half precision").
+/// device_scan in the canonical order; the 16-bit floats scan their values widened to f32 in
+/// groups of SCAN_HALF_GROUP tiles and round every result once (SEMANTICS "Half precision",
+/// "device_scan" step 5).
 pub fn device_scan<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind) -> Vec<T> {
     if T::KIND.is_half() {
-        return device_scan(&widen(vals), op, kind)
+        return scan_grouped(&widen(vals), op, kind, SCAN_HALF_GROUP)
             .into_iter()
             .map(T::from_acc)
             .collect();
     }
-    let incl = device_scan_with(vals, identity(op), |a, b| apply(op, a, b));
+    scan_grouped(vals, op, kind, 1)
+}
+
+/// device_scan of `vals` in their own type with tile prefixes in groups of `group` tiles. The
+/// exclusive scan is the inclusive one shifted right by one, but for a tile's first position,
+/// which gets the tile prefix X (step 6): the same bits where tiles advance one at a time.
+fn scan_grouped<T: Element>(vals: &[T], op: ReduceOp, kind: ScanKind, group: usize) -> Vec<T> {
+    let (incl, prefixes) = grouped_with_prefixes(vals, identity(op), |a, b| apply(op, a, b), group);
     match kind {
         ScanKind::Inclusive => incl,
         ScanKind::Exclusive => {
             let mut out = vec![identity(op)];
             out.extend_from_slice(&incl[..incl.len().saturating_sub(1)]);
             out.truncate(vals.len());
+            for (i, x) in prefixes.iter().enumerate().skip(1) {
+                out[i * SCAN_TILE] = x.expect("a tile after the first has a prefix");
+            }
             out
         }
     }
