@@ -206,18 +206,39 @@ pub fn half_rounding<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> 
     rounding_typed::<bf16, B>(b, BF16_ROWS)
 }
 
+/// The bits of `cancelling`'s values: the large one (its sign alternates), and the small ones
+/// from `small_base` on, `small_span` of them.
+#[derive(Clone, Copy)]
+struct Mix {
+    big: u16,
+    small_base: u16,
+    small_span: u16,
+}
+
+/// f16: ±2^15 (f32's unit there is 2^-8) among values in [2^-9, 2^-8).
+const F16_MIX: Mix = Mix {
+    big: 0x7800,
+    small_base: 0x1800,
+    small_span: 0x400,
+};
+/// bf16: ±2^26 (f32's unit there is 8) among values in [0.5, 1).
+const BF16_MIX: Mix = Mix {
+    big: 0x4C80,
+    small_base: 0x3F00,
+    small_span: 0x80,
+};
+
 /// Large values that cancel (alternating signs, in order of appearance) among small ones: an
 /// f32 accumulator holding a large value drops the small ones' low bits, so the result, once
 /// the large ones have cancelled, depends on which elements were combined in which order, and
 /// it is small enough that rounding to 16 bits keeps the difference. Any other tree (say, f16
 /// data laid out as 8 to a lane-vector instead of f32's 4) changes the bits.
-fn cancelling<T: Element>(
-    n: usize,
-    seed: u64,
-    big: u16,
-    small_base: u16,
-    small_span: u16,
-) -> Vec<T> {
+fn cancelling<T: Element>(n: usize, seed: u64, mix: Mix) -> Vec<T> {
+    let Mix {
+        big,
+        small_base,
+        small_span,
+    } = mix;
     let mut sign = 0u16;
     let mut v: Vec<u16> = (0..n as u64)
         .map(|i| {
@@ -240,13 +261,7 @@ fn cancelling<T: Element>(
     v.into_iter().map(|b| T::from_bits(b as u64)).collect()
 }
 
-fn order_typed<T: Element, B: RawBackend>(
-    b: &B,
-    scale: Scale,
-    big: u16,
-    small_base: u16,
-    small_span: u16,
-) -> Result<(), String> {
+fn order_typed<T: Element, B: RawBackend>(b: &B, scale: Scale, mix: Mix) -> Result<(), String> {
     let t = REDUCE_TILE;
     let sizes = pick(
         scale,
@@ -254,7 +269,7 @@ fn order_typed<T: Element, B: RawBackend>(
         &[37, 1000, t + 5],
     );
     for &n in &sizes {
-        let vals: Vec<T> = cancelling(n, n as u64, big, small_base, small_span);
+        let vals: Vec<T> = cancelling(n, n as u64, mix);
         let ctx = format!("{} Sum n={n} cancelling", T::KIND.name());
         check_reduce(b, &ctx, &vals, ReduceOp::Sum)?;
         check_scan(b, &ctx, &vals, ReduceOp::Sum, ScanKind::Inclusive)?;
@@ -306,10 +321,8 @@ fn order_typed<T: Element, B: RawBackend>(
 }
 
 pub fn half_order<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
-    // f16: ±2^15 (f32's unit there is 2^-8) among values in [2^-9, 2^-8).
-    order_typed::<f16, B>(b, scale, 0x7800, 0x1800, 0x400)?;
-    // bf16: ±2^26 (f32's unit there is 8) among values in [0.5, 1).
-    order_typed::<bf16, B>(b, scale, 0x4C80, 0x3F00, 0x80)
+    order_typed::<f16, B>(b, scale, F16_MIX)?;
+    order_typed::<bf16, B>(b, scale, BF16_MIX)
 }
 
 /// The 16-bit floats' scan in groups of SCAN_HALF_GROUP tiles (SEMANTICS "device_scan" step 5):
@@ -317,17 +330,11 @@ pub fn half_order<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
 /// grouping) gets other bits from the sixth tile on. Ten tiles and a bit: blocks of two tiles
 /// (the executor's) start inside groups and end them, a third group is left partial; at full
 /// scale 150 tiles walk more than one look-back window of groups.
-fn groups_typed<T: Element, B: RawBackend>(
-    b: &B,
-    scale: Scale,
-    big: u16,
-    small_base: u16,
-    small_span: u16,
-) -> Result<(), String> {
+fn groups_typed<T: Element, B: RawBackend>(b: &B, scale: Scale, mix: Mix) -> Result<(), String> {
     let t = SCAN_TILE;
     let sizes = pick(scale, &[10 * t + 7, 150 * t + 3], &[10 * t + 7]);
     for &n in &sizes {
-        let vals: Vec<T> = cancelling(n, 3 * n as u64 + 1, big, small_base, small_span);
+        let vals: Vec<T> = cancelling(n, 3 * n as u64 + 1, mix);
         for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
             let ctx = format!("{} Sum {kind:?} n={n} cancelling", T::KIND.name());
             check_scan(b, &ctx, &vals, ReduceOp::Sum, kind)?;
@@ -337,7 +344,6 @@ fn groups_typed<T: Element, B: RawBackend>(
 }
 
 pub fn half_scan_groups<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
-    // The values of half_order.
-    groups_typed::<f16, B>(b, scale, 0x7800, 0x1800, 0x400)?;
-    groups_typed::<bf16, B>(b, scale, 0x4C80, 0x3F00, 0x80)
+    groups_typed::<f16, B>(b, scale, F16_MIX)?;
+    groups_typed::<bf16, B>(b, scale, BF16_MIX)
 }
