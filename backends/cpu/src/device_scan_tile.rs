@@ -5,8 +5,8 @@
 //! the worker's `kept` buffer, in whatever layout the kernel reads fastest), the 256 thread
 //! prefixes P_t and the aggregate A; the chunk then takes the inclusive prefix of the tile
 //! before it from the look-back and folds its aggregates into it left to right (step 5, X_i =
-//! op(X_{i-1}, A_{i-1}); in groups of tiles for the 16-bit floats), publishing the last; pass 2 reads the kept s_k from cache and writes
-//! `op(X_i, op(P_t, s_k))`. Keeping s_k spares pass 2 the fold and, for the vector kernels,
+//! op(X_{i-1}, A_{i-1}); in groups of tiles for the 16-bit floats), publishing the last; pass 2
+//! reads the kept s_k from cache and writes `op(X_i, op(P_t, s_k))`. Keeping s_k spares pass 2 the fold and, for the vector kernels,
 //! the transpose that brought the items into thread order.
 //!
 //! Per-thread values are held with thread `32 g + lane` at `[lane][g]`, so the Kogge-Stone

@@ -117,24 +117,15 @@ fn scan_tile<P: Copy>(tile: &[P], id: P, f: &impl Fn(P, P) -> P) -> Vec<P> {
 /// The inclusive device scan (steps 1-6 of SEMANTICS "device_scan") of `vals` over any
 /// combinable values, with `id` as the identity and padding and `f` as `op`.
 pub(crate) fn device_scan_with<P: Copy>(vals: &[P], id: P, f: impl Fn(P, P) -> P) -> Vec<P> {
-    device_scan_grouped(vals, id, f, 1)
+    grouped_with_prefixes(vals, id, f, 1).0
 }
 
-/// device_scan_with with tile prefixes advancing `group` tiles at a time (SEMANTICS
+/// The inclusive device scan with tile prefixes advancing `group` tiles at a time (SEMANTICS
 /// "device_scan" step 5; one for every type but the 16-bit floats): `Y_1 = S_0`,
 /// `Y_{q+1} = op(Y_q, S_q)` with `S_q` the left fold of group q's tile aggregates, and tile
 /// `qG + r` gets `X = op(Y_q, P_r)`, `P_r` the left fold of the group's first r aggregates (no
-/// Y in group 0, no P at r = 0, no X at all in tile 0).
-pub(crate) fn device_scan_grouped<P: Copy>(
-    vals: &[P],
-    id: P,
-    f: impl Fn(P, P) -> P,
-    group: usize,
-) -> Vec<P> {
-    grouped_with_prefixes(vals, id, f, group).0
-}
-
-/// device_scan_grouped's inclusive values and each tile's prefix X (None for tile 0).
+/// Y in group 0, no P at r = 0, no X at all in tile 0). Returns the inclusive values and each
+/// tile's prefix X (None for tile 0).
 fn grouped_with_prefixes<P: Copy>(
     vals: &[P],
     id: P,
