@@ -12,7 +12,8 @@ maximum) synchronise with the host inside the call; that is the library's API, a
 as it is. The SpMV matrices and histogram keys are generated with the same splitmix streams and
 formulas as crates/bench/src/cases.rs (not yet compared row for row with the Rust generator);
 float vectors are uniform in [-1000, 1000) like wavekit's (not the same bits). Every result is
-checked before it is timed: sums against a float64 sum, cumsum's last element likewise, masked
+checked before it is timed: sums against a float64 sum, cumsum's last element likewise (the
+16-bit cumsum every element, to a scan's tolerance: see "half cumsum" below), masked
 select's count and values against the mask, bincount against the other library's counts, SpMV
 against a float64 product.
 """
@@ -124,7 +125,8 @@ def main():
     ap.add_argument("--sizes", default="2^20,2^24,2^28")
     ap.add_argument("--reps", type=int, default=25)
     ap.add_argument("--csv", default=None)
-    ap.add_argument("--only", default=None, help="substring of the collective names to run")
+    ap.add_argument("--only", default=None,
+                    help="substrings of the collective names to run, separated by ';'")
     a = ap.parse_args()
     sizes = [1 << int(s[2:]) if s.startswith("2^") else int(s) for s in a.sizes.split(",")]
     # torch and cupy on the same (legacy default) stream, so the flush and delay order them.
@@ -139,7 +141,7 @@ def main():
         print(f"{peer:6} {collective:28} {elem:4} n={n:>10}  {seconds * 1e6:10.1f} us  {gbs:8.1f} GB/s", flush=True)
 
     def want(name):
-        return a.only is None or a.only in name
+        return a.only is None or any(o in name for o in a.only.split(";") if o)
 
     for n in sizes:
         if want("sum") or want("cumsum") or want("masked select") or want("half sum") or want("half cumsum") or want("half max"):
@@ -187,9 +189,7 @@ def main():
                 # max is one of the values, so exact.
                 for name, f, call, nbytes, want_v, tol_v in [
                         ("half sum", lambda: h.sum(), lambda: h.sum(), 2 * n, href, htol),
-                        ("half max", lambda: h.max(), lambda: h.max(), 2 * n, hmax, 0.0),
-                        ("half cumsum", lambda: torch.cumsum(h, 0)[-1], lambda: torch.cumsum(h, 0),
-                         4 * n, href, htol)]:
+                        ("half max", lambda: h.max(), lambda: h.max(), 2 * n, hmax, 0.0)]:
                     if not want(name):
                         continue
                     got = float(f())
@@ -197,6 +197,27 @@ def main():
                         print(f"torch {name} {elem} n={n}: {got} against {want_v}: no row", flush=True)
                         continue
                     add("torch", name, elem, n, t.time(call), nbytes)
+                if want("half cumsum"):
+                    # torch's 16-bit cumsum drifts from the exact prefix sums far more than
+                    # rounding each output once would (its last element up to ~10% on 2^28
+                    # values), so its row is checked as a scan, not to 16-bit accuracy: every
+                    # element within 1e-3 of the absolute values summed so far (plus 2 ulp) of
+                    # the float64 prefix sum. That still fails anything that is not a prefix
+                    # sum (the first thousands of elements are held to ~1e-3 of a few dozen),
+                    # and the drift at the end is printed beside the row.
+                    got = torch.cumsum(h, 0).double()
+                    hd = h.double()
+                    ref = hd.cumsum(0)
+                    tol = 1e-3 * hd.abs().cumsum(0) + 2 * ulp * ref.abs().clamp(min=1.0)
+                    bad = int(((got - ref).abs() > tol).sum())
+                    last, want_last = float(got[-1]), float(ref[-1])
+                    del got, hd, ref, tol
+                    if bad:
+                        print(f"torch half cumsum {elem} n={n}: {bad} elements off: no row", flush=True)
+                    else:
+                        print(f"torch half cumsum {elem} n={n}: last {last} against {want_last} "
+                              f"({abs(last - want_last) / max(abs(want_last), 1.0):.2%} off)", flush=True)
+                        add("torch", "half cumsum", elem, n, t.time(lambda: torch.cumsum(h, 0)), 4 * n)
                 del h
             del base
         if want("masked select"):
@@ -333,8 +354,7 @@ def main():
         torch.cuda.empty_cache()
         cp.get_default_memory_pool().free_all_blocks()
 
-    # Every peer can fail its check (`--only "half cumsum"`: torch's 16-bit cumsums often do):
-    # then there is no row to write.
+    # Every peer can fail its check: then there may be no row to write.
     if a.csv and rows:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -21,8 +21,12 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 //
 // Lengths: a run's length is the next head's position minus its own. Within a tile the next
 // head is the next staged one; the tile's last run is finished by the first later tile holding a
-// head (or the last tile, by n), which learns where that run started from a second look-back
-// over each tile's last head position (max is associative, and tile 0 always has a head).
+// head (or the last tile, by n), which needs where that run started: read back from the keys
+// before the tile (last_head_in_keys) when it started at most kRunsKeyWindows warps of keys
+// before, else from each tile's published last head position (last_head_before). A second
+// warp finds it while the first looks back over the head counts. (H200, 2^28 u32 keys in runs
+// of 8, 2026-12-04: the keys read back 1.15x faster than the nearest-head walk over the
+// statuses, 1.10x than a second look-back over them; see BENCHMARKS.md.)
 // Runtime-null outputs are skipped; the branches are uniform over the block.
 // BLOCKS: blocks an SM the registers must allow (1: the compiler's choice). Unbounded the first
 // version took 72 registers (ncu, H100, 2^24 u32 keys in runs of 8), three blocks an SM, 37.5%
@@ -31,17 +35,77 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 // compaction's do (false: every tile through shared memory, the bench's "before" row).
 // TILES: tiles a block (TILES x 256 threads: one count and one look-back for all of them, the
 // same output). POS: whether positions are staged (lengths or values asked for; without them
-// two tiles fit the 48 KB of static shared memory).
+// two tiles fit the 48 KB of static shared memory; with them the keys go to dynamic shared
+// memory past RunsDynamic's bound). DELAY_NS: the sleep before the head counts' look-back (0:
+// the look-back's own, kLookBackDelayNs on large grids).
 // 8-byte keys: five, since at six (40 registers) ptxas spilled 56-104 bytes a thread (not
 // timed: the bench's runs rows have u32 keys).
+// The last head position before `tile` (tile > 0), called by every lane of one full warp; valid
+// in every lane. Positions grow with the tiles, so a tile holding a head has an aggregate that
+// is already the max over every tile up to it: the walk stops at the nearest tile that has a
+// head, or publishes an inclusive max, and needs no predecessor's look-back to have finished.
+// Tile 0 publishes at once and tiles after 0 holding a head publish a non-zero position, so a
+// zero aggregate means "no head here". The inclusive maxes only bound walks across tiles
+// without heads (runs longer than a tile). Only runs longer than last_head_in_keys reads back
+// come here, so it waits without the look-back's first sleep.
+__device__ __forceinline__ uint64_t last_head_before(const CountStatus& st, uint64_t tile) {
+  const unsigned ln = lane();
+  const wk_lanemask_t all = WK_FULL_MASK;
+  for (int64_t j = (int64_t)tile - 1;; j -= WK_WARP_SIZE) {
+    const int64_t idx = j - (int64_t)ln;
+    uint64_t v = 0;
+    unsigned f = kStatusInclusive;
+    if (idx >= 0) f = st.wait((uint64_t)idx, &v);
+    const wk_lanemask_t stop = arch::ballot_sync(all, f == kStatusInclusive || v != 0);
+    if (stop != 0) return shfl_idx(all, v, (unsigned)arch::lowest_lane(stop), WK_WARP_SIZE);
+  }
+}
+
+// Windows of keys a tile reads back for the run open at its start before it turns to the
+// statuses (4 x the warp: runs up to 128 or 256 keys).
+const unsigned kRunsKeyWindows = 4;
+
+// The last head at or before position `from` (< n) found in the keys themselves, one warp, one
+// window of WK_WARP_SIZE positions at a time, at most `windows` windows; valid in every lane.
+// Returns false when none was found that near (a run longer than the windows).
+template <typename K>
+__device__ __forceinline__ bool last_head_in_keys(const K* keys, uint64_t from, unsigned windows,
+                                                  uint64_t* at) {
+  const unsigned ln = lane();
+  const wk_lanemask_t all = WK_FULL_MASK;
+  for (unsigned w = 0; w < windows; ++w) {
+    const int64_t p = (int64_t)from - (int64_t)(w * WK_WARP_SIZE + ln);
+    const bool head = p <= 0 || !(keys[p] == keys[p - 1]);
+    const wk_lanemask_t hs = arch::ballot_sync(all, head);
+    if (hs != 0) {
+      const int64_t q = (int64_t)from - (int64_t)(w * WK_WARP_SIZE) - arch::lowest_lane(hs);
+      *at = q > 0 ? (uint64_t)q : 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Static shared memory stops at 48 KB a block: past kRunsStaticBytes (staged keys and
+// positions) the keys take the launch's dynamic shared memory, which the launch opts into.
+const size_t kRunsStaticBytes = 45 * 1024;
+template <typename K, int TILES, bool POS> struct RunsDynamic {
+  static const size_t items = (size_t)TILES * Pad<K>::size * sizeof(K);
+  static const size_t pos = POS ? (size_t)TILES * WK_SCAN_TILE * sizeof(uint16_t) : 0;
+  static const size_t bytes = items + pos > kRunsStaticBytes ? items : 0;
+};
+
 template <typename K, typename V, int BLOCKS = sizeof(K) == 8 ? 5 : 6, bool DIRECT = true,
-          int TILES = 1, bool POS = true>
+          int TILES = 1, bool POS = true, unsigned DELAY_NS = 0>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
     runs_kernel(wk_status* st, uint32_t warp_size, const K* keys, const V* vals, uint64_t n,
                 unsigned* counter, CountStatus heads, CountStatus lasts, K* keys_out,
                 V* vals_out, uint32_t* lengths, unsigned long long* total) {
   const unsigned kBlockItems = TILES * WK_SCAN_TILE;
-  WK_SHARED(K, items, TILES * Pad<K>::size);
+  constexpr bool kDynamic = RunsDynamic<K, TILES, POS>::bytes != 0;
+  WK_SHARED(K, items_static, kDynamic ? 1 : TILES * Pad<K>::size);
+  WK_DYNAMIC_SHARED_ALIGNED(K, items_dynamic);
+  const auto items = kDynamic ? items_dynamic : items_static;
   WK_SHARED(uint16_t, pos, POS ? TILES * WK_SCAN_TILE : 1);
   WK_SHARED(unsigned, warp_tot, TILES * kWarps);
   WK_SHARED(unsigned, warp_last, TILES * kWarps);
@@ -127,32 +191,42 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
       ++rank;
     }
   }
+  // The head counts' look-back in the first warp, the open run's start in the second, so that
+  // neither waits for the other's round trips (one warp doing both made a tile's inclusive
+  // prefix wait for the sum of the two).
   if (t < WK_WARP_SIZE) {
-    // The tile's last head as a global position (0 when it has none: the max's identity, and
-    // position 0 is tile 0's first head anyway).
-    const uint64_t agg_last = last ? base + last - 1 : 0;
     if (tile == 0) {
       if (t == 0) {
         heads.publish(0, kStatusInclusive, count);
-        if (lengths) lasts.publish(0, kStatusInclusive, agg_last);
         s_offset = 0;
+      }
+    } else {
+      if (t == 0) heads.publish(tile, kStatusAggregate, count);
+      if (DELAY_NS) arch::sleep_ns(DELAY_NS);
+      const uint64_t x0 = look_back<OP_SUM, uint64_t>(heads, tile, (uint64_t*)nullptr,
+                                                      (unsigned*)nullptr, DELAY_NS == 0);
+      if (t == 0) {
+        heads.publish(tile, kStatusInclusive, x0 + count);
+        s_offset = x0;
+      }
+    }
+  } else if (lengths && t < 2 * WK_WARP_SIZE) {
+    // The tile's last head as a global position (0 when it has none: the max's identity, and
+    // position 0 is tile 0's first head anyway).
+    const uint64_t agg_last = last ? base + last - 1 : 0;
+    const bool first_lane = t == WK_WARP_SIZE;
+    if (tile == 0) {
+      if (first_lane) {
+        lasts.publish(0, kStatusInclusive, agg_last);
         s_before = 0;
       }
     } else {
-      if (t == 0) {
-        heads.publish(tile, kStatusAggregate, count);
-        if (lengths) lasts.publish(tile, kStatusAggregate, agg_last);
-      }
-      const uint64_t x0 =
-          look_back<OP_SUM, uint64_t>(heads, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
+      if (first_lane) lasts.publish(tile, kStatusAggregate, agg_last);
       uint64_t b0 = 0;
-      if (lengths)
-        b0 = look_back<OP_MAX, uint64_t>(lasts, tile, (uint64_t*)nullptr, (unsigned*)nullptr,
-                                         false);
-      if (t == 0) {
-        heads.publish(tile, kStatusInclusive, x0 + count);
-        if (lengths) lasts.publish(tile, kStatusInclusive, b0 > agg_last ? b0 : agg_last);
-        s_offset = x0;
+      if (!last_head_in_keys(keys, base - 1, kRunsKeyWindows, &b0))
+        b0 = last_head_before(lasts, tile);
+      if (first_lane) {
+        lasts.publish(tile, kStatusInclusive, b0 > agg_last ? b0 : agg_last);
         s_before = b0;
       }
     }
@@ -235,11 +309,19 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)count;
     // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.
-#define WK_RUNS_LAUNCH_T(T, V, ...)                                                          \
-  WK_LAUNCH((unsigned)((tiles + (T)-1) / (T)), kThreads*(T), 0, hs, __VA_ARGS__)(            \
-      st, warp_size, (const K*)keys, (const V*)vals, n, counter, heads, lasts, (K*)keys_out, \
-      (V*)vals_out, lengths, total)
-#define WK_RUNS_LAUNCH(V, ...) WK_RUNS_LAUNCH_T(1, V, __VA_ARGS__)
+#define WK_RUNS_LAUNCH_T(T, POS, V, ...)                                                       \
+  do {                                                                                         \
+    const size_t dyn = RunsDynamic<K, T, POS>::bytes;                                          \
+    if (dyn) {                                                                                 \
+      const int rc = host::allow_dynamic_shared(__VA_ARGS__, dyn);                             \
+      if (rc) return rc;                                                                       \
+    }                                                                                          \
+    WK_LAUNCH((unsigned)((tiles + (T)-1) / (T)), kThreads*(T), dyn, hs, __VA_ARGS__)(          \
+        st, warp_size, (const K*)keys, (const V*)vals, n, counter, heads, lasts, (K*)keys_out, \
+        (V*)vals_out, lengths, total);                                                         \
+  } while (0)
+#define WK_RUNS_LAUNCH(V, ...) WK_RUNS_LAUNCH_T(1, true, V, __VA_ARGS__)
+#define WK_RUNS_DELAY(D) WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8, true, 1, true, D>)
     if (value_size == 2) {
       WK_RUNS_LAUNCH(uint16_t, runs_kernel<K, uint16_t>);
     } else if (value_size == 8) {
@@ -247,7 +329,9 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     } else {
       // blocks (the bench's neighbours of the default, u32 keys only): 1, 6 or 8 blocks an SM
       // (1: the compiler's choice), 128 + 6: every tile through shared memory, 2 x 16 + 3 or 4:
-      // two tiles a block at 3 or 4 blocks an SM (keys only: no lengths, no values).
+      // two tiles a block at 3 or 4 blocks an SM (keys only: without positions; with lengths
+      // or values 4 blocks, the keys staged in dynamic shared memory), 4 x 16 + 2: four tiles
+      // a block at two, with positions.
       const bool keys_only = lengths == nullptr && vals == nullptr;
       bool shaped = false;
       if constexpr (std::is_same<K, uint32_t>::value) {
@@ -258,14 +342,25 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
           case 8: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8>); break;
           case 128 + 6: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 6, false>); break;
           case 2 * 16 + 3:
-          case 2 * 16 + 4:
-            if (!keys_only) {
+            if (keys_only)
+              WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 3, true, 2, false>);
+            else
               shaped = false;
-            } else if (blocks == 2 * 16 + 3) {
-              WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 3, true, 2, false>);
-            } else {
-              WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
-            }
+            break;
+          case 2 * 16 + 4:
+            if (keys_only)
+              WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
+            else
+              WK_RUNS_LAUNCH_T(2, true, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, true>);
+            break;
+          // 256 + 1 .. 4: eight blocks an SM, the head counts' look-back after a sleep of
+          // 1.3, 2.4, 3 or 4 us (the default's is the look-back's own, 1.8 us).
+          case 256 + 1: WK_RUNS_DELAY(1300); break;
+          case 256 + 2: WK_RUNS_DELAY(2400); break;
+          case 256 + 3: WK_RUNS_DELAY(3000); break;
+          case 256 + 4: WK_RUNS_DELAY(4000); break;
+          case 4 * 16 + 2:
+            WK_RUNS_LAUNCH_T(4, true, uint32_t, runs_kernel<K, uint32_t, 2, true, 4, true>);
             break;
           default: shaped = false;
         }
@@ -280,7 +375,7 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
       if (!shaped) {
         if constexpr (sizeof(K) <= 4) {
           if (keys_only && tiles >= kRunsWideFrom) {
-            WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
+            WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
           } else if (value_size == 0 && tiles >= kRunsWideFrom) {
             WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8>);
           } else {
@@ -291,6 +386,7 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
         }
       }
     }
+#undef WK_RUNS_DELAY
 #undef WK_RUNS_LAUNCH
 #undef WK_RUNS_LAUNCH_T
     return host::launch_error();

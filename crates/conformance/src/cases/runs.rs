@@ -27,14 +27,40 @@ fn shapes(scale: Scale) -> Vec<(usize, usize)> {
 }
 
 fn inputs<K: Element>(scale: Scale) -> Vec<(String, Vec<K>)> {
-    shapes(scale)
+    let mut all: Vec<(String, Vec<K>)> = shapes(scale)
         .into_iter()
         .enumerate()
         .map(|(i, (n, mean))| {
             let keys = run_keys::<K>(n, 77 + i as u64, mean);
             (format!("{} n={n} runs of ~{mean}", K::KIND.name()), keys)
         })
-        .collect()
+        .collect();
+    all.push((
+        format!("{} runs open at tile starts", K::KIND.name()),
+        open_at_tile_starts(),
+    ));
+    all
+}
+
+/// Keys in short runs, except that the run open where tile k + 1 starts began `OPEN_BEFORE[k]`
+/// keys before it: a kernel that reads the keys back a few warps' worth to find that run's
+/// start (csrc/kernels/runs.cu) is tried on each side of its last window at both widths.
+const OPEN_BEFORE: [usize; 13] = [1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257];
+
+fn open_at_tile_starts<K: Element>() -> Vec<K> {
+    let tile = wavekit_core::canonical::SCAN_TILE;
+    let mut keys = run_keys::<K>((OPEN_BEFORE.len() + 1) * tile, 91, 4);
+    for (k, &before) in OPEN_BEFORE.iter().enumerate() {
+        let (start, end) = ((k + 1) * tile - before, (k + 1) * tile + 5);
+        // A key unlike the keys on either side (and not NaN, which never equals itself and so
+        // would start a run at every position).
+        let key = values::<K>(64, 500 + k as u64)
+            .into_iter()
+            .find(|v| !v.to_f64().is_nan() && !(*v == keys[start - 1]) && !(*v == keys[end]))
+            .expect("a key unlike two others among 64");
+        keys[start..end].fill(key);
+    }
+    keys
 }
 
 fn unique_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
