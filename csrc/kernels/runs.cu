@@ -36,8 +36,7 @@ const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 // TILES: tiles a block (TILES x 256 threads: one count and one look-back for all of them, the
 // same output). POS: whether positions are staged (lengths or values asked for; without them
 // two tiles fit the 48 KB of static shared memory; with them the keys go to dynamic shared
-// memory past RunsDynamic's bound). DELAY_NS: the sleep before the head counts' look-back (0:
-// the look-back's own, kLookBackDelayNs on large grids).
+// memory past RunsDynamic's bound).
 // 8-byte keys: five, since at six (40 registers) ptxas spilled 56-104 bytes a thread (not
 // timed: the bench's runs rows have u32 keys).
 // The last head position before `tile` (tile > 0), called by every lane of one full warp; valid
@@ -96,7 +95,7 @@ template <typename K, int TILES, bool POS> struct RunsDynamic {
 };
 
 template <typename K, typename V, int BLOCKS = sizeof(K) == 8 ? 5 : 6, bool DIRECT = true,
-          int TILES = 1, bool POS = true, unsigned DELAY_NS = 0>
+          int TILES = 1, bool POS = true>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
     runs_kernel(wk_status* st, uint32_t warp_size, const K* keys, const V* vals, uint64_t n,
                 unsigned* counter, CountStatus heads, CountStatus lasts, K* keys_out,
@@ -202,9 +201,8 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
       }
     } else {
       if (t == 0) heads.publish(tile, kStatusAggregate, count);
-      if (DELAY_NS) arch::sleep_ns(DELAY_NS);
-      const uint64_t x0 = look_back<OP_SUM, uint64_t>(heads, tile, (uint64_t*)nullptr,
-                                                      (unsigned*)nullptr, DELAY_NS == 0);
+      const uint64_t x0 =
+          look_back<OP_SUM, uint64_t>(heads, tile, (uint64_t*)nullptr, (unsigned*)nullptr);
       if (t == 0) {
         heads.publish(tile, kStatusInclusive, x0 + count);
         s_offset = x0;
@@ -321,7 +319,6 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
         (V*)vals_out, lengths, total);                                                         \
   } while (0)
 #define WK_RUNS_LAUNCH(V, ...) WK_RUNS_LAUNCH_T(1, true, V, __VA_ARGS__)
-#define WK_RUNS_DELAY(D) WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8, true, 1, true, D>)
     if (value_size == 2) {
       WK_RUNS_LAUNCH(uint16_t, runs_kernel<K, uint16_t>);
     } else if (value_size == 8) {
@@ -330,8 +327,7 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
       // blocks (the bench's neighbours of the default, u32 keys only): 1, 6 or 8 blocks an SM
       // (1: the compiler's choice), 128 + 6: every tile through shared memory, 2 x 16 + 3 or 4:
       // two tiles a block at 3 or 4 blocks an SM (keys only: without positions; with lengths
-      // or values 4 blocks, the keys staged in dynamic shared memory), 4 x 16 + 2: four tiles
-      // a block at two, with positions.
+      // or values 4 blocks, the keys staged in dynamic shared memory).
       const bool keys_only = lengths == nullptr && vals == nullptr;
       bool shaped = false;
       if constexpr (std::is_same<K, uint32_t>::value) {
@@ -352,15 +348,6 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
               WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
             else
               WK_RUNS_LAUNCH_T(2, true, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, true>);
-            break;
-          // 256 + 1 .. 4: eight blocks an SM, the head counts' look-back after a sleep of
-          // 1.3, 2.4, 3 or 4 us (the default's is the look-back's own, 1.8 us).
-          case 256 + 1: WK_RUNS_DELAY(1300); break;
-          case 256 + 2: WK_RUNS_DELAY(2400); break;
-          case 256 + 3: WK_RUNS_DELAY(3000); break;
-          case 256 + 4: WK_RUNS_DELAY(4000); break;
-          case 4 * 16 + 2:
-            WK_RUNS_LAUNCH_T(4, true, uint32_t, runs_kernel<K, uint32_t, 2, true, 4, true>);
             break;
           default: shaped = false;
         }
@@ -386,7 +373,6 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
         }
       }
     }
-#undef WK_RUNS_DELAY
 #undef WK_RUNS_LAUNCH
 #undef WK_RUNS_LAUNCH_T
     return host::launch_error();

@@ -52,15 +52,6 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
             true,
             2 * 16 + 4
         ),
-        shape_case!(
-            "run_length_encode runs of 8 tiles=4 blocks=2",
-            true,
-            4 * 16 + 2
-        ),
-        shape_case!("run_length_encode runs of 8 delay=1300", true, 256 + 1),
-        shape_case!("run_length_encode runs of 8 delay=2400", true, 256 + 2),
-        shape_case!("run_length_encode runs of 8 delay=3000", true, 256 + 3),
-        shape_case!("run_length_encode runs of 8 delay=4000", true, 256 + 4),
         Case {
             collective: "reduce_by_key runs of 8 blocks=5",
             elem: "f32",
@@ -76,8 +67,7 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
 
 /// The runs kernel in another shape, against the default: `blocks` is what the launcher's
 /// `blocks` argument takes (1, 6, 8 blocks an SM; 128 + 6: loaded through shared memory;
-/// 2 x 16 + 3 or 4: two tiles a block (3: keys only); 4 x 16 + 2: four tiles a block;
-/// 256 + 1 .. 4: eight blocks an SM, other sleeps before the look-back).
+/// 2 x 16 + 3 or 4: two tiles a block (3: keys only)).
 fn runs_shape(b: &CudaBackend, h: &Harness, n: usize, lengths: bool, blocks: u32) -> CaseResult {
     let keys = run_keys(n, 8);
     let want = reference::runs(&keys);
