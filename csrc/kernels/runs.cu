@@ -12,33 +12,12 @@ const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kWarps = WK_SCAN_TILE_THREADS / WK_WARP_SIZE;
 
-// One pass over tiles of 256 threads x 16 consecutive keys, as compact.cu: a key is a run's
-// head when it is the first or differs (!=) from the key before it. The block scans the heads,
-// the tile's first output slot comes from a decoupled look-back over head counts, and the heads
-// are staged in shared memory at their rank (the keys, and their tile positions in 16 bits when
-// lengths or values are asked for: a tile has 4096 keys) so the outputs are written in rank
-// order by consecutive threads.
-//
-// Lengths: a run's length is the next head's position minus its own. Within a tile the next
-// head is the next staged one; the tile's last run is finished by the first later tile holding a
-// head (or the last tile, by n), which needs where that run started: read back from the keys
-// before the tile (last_head_in_keys) when it started at most kRunsKeyWindows warps of keys
-// before, else from each tile's published last head position (last_head_before). A second
-// warp finds it while the first looks back over the head counts. (H200, 2^28 u32 keys in runs
-// of 8, 2026-12-04: the keys read back 1.15x faster than the nearest-head walk over the
-// statuses, 1.10x than a second look-back over them; see BENCHMARKS.md.)
-// Runtime-null outputs are skipped; the branches are uniform over the block.
-// BLOCKS: blocks an SM the registers must allow (1: the compiler's choice). Unbounded the first
-// version took 72 registers (ncu, H100, 2^24 u32 keys in runs of 8), three blocks an SM, 37.5%
-// occupancy and 25% of DRAM bandwidth; six took it to 0.98x CUB (H200). DIRECT: full tiles of
-// a 16-byte aligned input of 4-byte or smaller keys load straight into registers, as the
-// compaction's do (false: every tile through shared memory, the bench's "before" row).
-// TILES: tiles a block (TILES x 256 threads: one count and one look-back for all of them, the
-// same output). POS: whether positions are staged (lengths or values asked for; without them
-// two tiles fit the 48 KB of static shared memory; with them the keys go to dynamic shared
-// memory past RunsDynamic's bound).
-// 8-byte keys: five, since at six (40 registers) ptxas spilled 56-104 bytes a thread (not
-// timed: the bench's runs rows have u32 keys).
+// The runs' head rule: a key starts a run when it differs (!=) from the key before it, so that
+// every NaN starts one and -0.0 continues a run of 0.0.
+template <typename K> __device__ __forceinline__ bool starts_run(K prev, K x) {
+  return !(x == prev);
+}
+
 // The last head position before `tile` (tile > 0), called by every lane of one full warp; valid
 // in every lane. Positions grow with the tiles, so a tile holding a head has an aggregate that
 // is already the max over every tile up to it: the walk stops at the nearest tile that has a
@@ -74,7 +53,7 @@ __device__ __forceinline__ bool last_head_in_keys(const K* keys, uint64_t from, 
   const wk_lanemask_t all = WK_FULL_MASK;
   for (unsigned w = 0; w < windows; ++w) {
     const int64_t p = (int64_t)from - (int64_t)(w * WK_WARP_SIZE + ln);
-    const bool head = p <= 0 || !(keys[p] == keys[p - 1]);
+    const bool head = p <= 0 || starts_run(keys[p - 1], keys[p]);
     const wk_lanemask_t hs = arch::ballot_sync(all, head);
     if (hs != 0) {
       const int64_t q = (int64_t)from - (int64_t)(w * WK_WARP_SIZE) - arch::lowest_lane(hs);
@@ -85,15 +64,32 @@ __device__ __forceinline__ bool last_head_in_keys(const K* keys, uint64_t from, 
   return false;
 }
 
-// Static shared memory stops at 48 KB a block: past kRunsStaticBytes (staged keys and
-// positions) the keys take the launch's dynamic shared memory, which the launch opts into.
-const size_t kRunsStaticBytes = 45 * 1024;
-template <typename K, int TILES, bool POS> struct RunsDynamic {
-  static const size_t items = (size_t)TILES * Pad<K>::size * sizeof(K);
-  static const size_t pos = POS ? (size_t)TILES * WK_SCAN_TILE * sizeof(uint16_t) : 0;
-  static const size_t bytes = items + pos > kRunsStaticBytes ? items : 0;
-};
-
+// One pass over tiles of 256 threads x 16 consecutive keys, as compact.cu: a key is a run's
+// head when it is the first or differs (!=) from the key before it. The block scans the heads,
+// the tile's first output slot comes from a decoupled look-back over head counts, and the heads
+// are staged in shared memory at their rank (the keys, and their tile positions in 16 bits when
+// lengths or values are asked for: a tile has 4096 keys) so the outputs are written in rank
+// order by consecutive threads.
+//
+// Lengths: a run's length is the next head's position minus its own. Within a tile the next
+// head is the next staged one; the tile's last run is finished by the first later tile holding a
+// head (or the last tile, by n), which needs where that run started: read back from the keys
+// before the tile (last_head_in_keys) when it started at most kRunsKeyWindows warps of keys
+// before, else from each tile's published last head position (last_head_before). A second
+// warp finds it while the first looks back over the head counts. (H200, 2^28 u32 keys in runs
+// of 8, 2026-12-04: the keys read back 1.15x faster than the nearest-head walk over the
+// statuses, 1.10x than a second look-back over them; see BENCHMARKS.md.)
+// Runtime-null outputs are skipped; the branches are uniform over the block.
+// BLOCKS: blocks an SM the registers must allow (1: the compiler's choice). Unbounded the first
+// version took 72 registers (ncu, H100, 2^24 u32 keys in runs of 8), three blocks an SM, 37.5%
+// occupancy and 25% of DRAM bandwidth; six took it to 0.98x CUB (H200). DIRECT: full tiles of
+// a 16-byte aligned input of 4-byte or smaller keys load straight into registers, as the
+// compaction's do (false: every tile through shared memory, the bench's "before" row).
+// TILES: tiles a block (TILES x 256 threads: one count and one look-back for all of them, the
+// same output). POS: whether positions are staged (lengths or values asked for; without them
+// two tiles fit the 48 KB of static shared memory).
+// 8-byte keys: five, since at six (40 registers) ptxas spilled 56-104 bytes a thread (not
+// timed: the bench's runs rows have u32 keys).
 template <typename K, typename V, int BLOCKS = sizeof(K) == 8 ? 5 : 6, bool DIRECT = true,
           int TILES = 1, bool POS = true>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
@@ -101,10 +97,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
                 unsigned* counter, CountStatus heads, CountStatus lasts, K* keys_out,
                 V* vals_out, uint32_t* lengths, unsigned long long* total) {
   const unsigned kBlockItems = TILES * WK_SCAN_TILE;
-  constexpr bool kDynamic = RunsDynamic<K, TILES, POS>::bytes != 0;
-  WK_SHARED(K, items_static, kDynamic ? 1 : TILES * Pad<K>::size);
-  WK_DYNAMIC_SHARED_ALIGNED(K, items_dynamic);
-  const auto items = kDynamic ? items_dynamic : items_static;
+  WK_SHARED(K, items, TILES * Pad<K>::size);
   WK_SHARED(uint16_t, pos, POS ? TILES * WK_SCAN_TILE : 1);
   WK_SHARED(unsigned, warp_tot, TILES * kWarps);
   WK_SHARED(unsigned, warp_last, TILES * kWarps);
@@ -155,7 +148,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
   unsigned sel = 0;
 #pragma unroll
   for (unsigned k = 0; k < kItems; ++k) {
-    if (!(x[k] == prev)) sel |= 1u << k;
+    if (starts_run(prev, x[k])) sel |= 1u << k;
     prev = x[k];
   }
   if (first == 0) sel |= 1u;
@@ -307,18 +300,11 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     host::stream_t hs = as_stream(stream);
     unsigned long long* total = (unsigned long long*)count;
     // A macro, not a lambda: the SIMT executor's launch names the kernel as a template argument.
-#define WK_RUNS_LAUNCH_T(T, POS, V, ...)                                                       \
-  do {                                                                                         \
-    const size_t dyn = RunsDynamic<K, T, POS>::bytes;                                          \
-    if (dyn) {                                                                                 \
-      const int rc = host::allow_dynamic_shared(__VA_ARGS__, dyn);                             \
-      if (rc) return rc;                                                                       \
-    }                                                                                          \
-    WK_LAUNCH((unsigned)((tiles + (T)-1) / (T)), kThreads*(T), dyn, hs, __VA_ARGS__)(          \
-        st, warp_size, (const K*)keys, (const V*)vals, n, counter, heads, lasts, (K*)keys_out, \
-        (V*)vals_out, lengths, total);                                                         \
-  } while (0)
-#define WK_RUNS_LAUNCH(V, ...) WK_RUNS_LAUNCH_T(1, true, V, __VA_ARGS__)
+#define WK_RUNS_LAUNCH_T(T, V, ...)                                                          \
+  WK_LAUNCH((unsigned)((tiles + (T)-1) / (T)), kThreads*(T), 0, hs, __VA_ARGS__)(            \
+      st, warp_size, (const K*)keys, (const V*)vals, n, counter, heads, lasts, (K*)keys_out, \
+      (V*)vals_out, lengths, total)
+#define WK_RUNS_LAUNCH(V, ...) WK_RUNS_LAUNCH_T(1, V, __VA_ARGS__)
     if (value_size == 2) {
       WK_RUNS_LAUNCH(uint16_t, runs_kernel<K, uint16_t>);
     } else if (value_size == 8) {
@@ -326,8 +312,7 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
     } else {
       // blocks (the bench's neighbours of the default, u32 keys only): 1, 6 or 8 blocks an SM
       // (1: the compiler's choice), 128 + 6: every tile through shared memory, 2 x 16 + 3 or 4:
-      // two tiles a block at 3 or 4 blocks an SM (keys only: without positions; with lengths
-      // or values 4 blocks, the keys staged in dynamic shared memory).
+      // two tiles a block at 3 or 4 blocks an SM (keys only: no lengths, no values).
       const bool keys_only = lengths == nullptr && vals == nullptr;
       bool shaped = false;
       if constexpr (std::is_same<K, uint32_t>::value) {
@@ -338,16 +323,14 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
           case 8: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8>); break;
           case 128 + 6: WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 6, false>); break;
           case 2 * 16 + 3:
-            if (keys_only)
-              WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 3, true, 2, false>);
-            else
-              shaped = false;
-            break;
           case 2 * 16 + 4:
-            if (keys_only)
-              WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
-            else
-              WK_RUNS_LAUNCH_T(2, true, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, true>);
+            if (!keys_only) {
+              shaped = false;
+            } else if (blocks == 2 * 16 + 3) {
+              WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 3, true, 2, false>);
+            } else {
+              WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
+            }
             break;
           default: shaped = false;
         }
@@ -362,7 +345,7 @@ int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
       if (!shaped) {
         if constexpr (sizeof(K) <= 4) {
           if (keys_only && tiles >= kRunsWideFrom) {
-            WK_RUNS_LAUNCH_T(2, false, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
+            WK_RUNS_LAUNCH_T(2, uint32_t, runs_kernel<K, uint32_t, 4, true, 2, false>);
           } else if (value_size == 0 && tiles >= kRunsWideFrom) {
             WK_RUNS_LAUNCH(uint32_t, runs_kernel<K, uint32_t, 8>);
           } else {

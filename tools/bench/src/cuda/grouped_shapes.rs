@@ -47,11 +47,6 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
         ),
         shape_case!("run_length_encode runs of 8 blocks=6", true, 6),
         shape_case!("run_length_encode runs of 8 blocks=8", true, 8),
-        shape_case!(
-            "run_length_encode runs of 8 tiles=2 blocks=4",
-            true,
-            2 * 16 + 4
-        ),
         Case {
             collective: "reduce_by_key runs of 8 blocks=5",
             elem: "f32",
@@ -67,7 +62,7 @@ pub fn cases() -> Vec<Case<CudaBackend>> {
 
 /// The runs kernel in another shape, against the default: `blocks` is what the launcher's
 /// `blocks` argument takes (1, 6, 8 blocks an SM; 128 + 6: loaded through shared memory;
-/// 2 x 16 + 3 or 4: two tiles a block (3: keys only)).
+/// 2 x 16 + 3 or 4: two tiles a block, keys only).
 fn runs_shape(b: &CudaBackend, h: &Harness, n: usize, lengths: bool, blocks: u32) -> CaseResult {
     let keys = run_keys(n, 8);
     let want = reference::runs(&keys);
