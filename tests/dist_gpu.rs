@@ -10,7 +10,7 @@ use wavekit::dist::nccl::{NcclTransport, Vendor};
 use wavekit::dist::{Comm, Layout, Mode, ThreadWorld, Transport};
 use wavekit::element::splitmix;
 use wavekit::gpu::{GpuBackend, GpuRuntime};
-use wavekit::{Backend, Collectives, DeviceBuffer, Predicate, ReduceOp, ScanKind, SortOrder};
+use wavekit::{Backend, Collectives, DeviceBuffer, Predicate, ReduceOp, ScanKind, SortOrder, bf16};
 
 fn sum_is_single_device<R: GpuRuntime>(
     vendor: Vendor,
@@ -117,7 +117,50 @@ fn every_collective<X: Transport>(
     let first = b.slice(&send, 0..per_rank)?;
     c.all_gather(&first, &mut gathered)?;
     out.push(("all_gather", f(b.download(&gathered)?)));
+    every_16_bit_collective(c, data, layout, &mut out)?;
     Ok(out)
+}
+
+/// The collectives that take the 16-bit floats (bf16 here): compared, ordered and moved as
+/// bits, and Mode::Fast's sums, of small integers so that every order of adds gives the same.
+fn every_16_bit_collective<X: Transport>(
+    c: &Comm<X>,
+    data: &[f32],
+    layout: &Layout,
+    out: &mut Vec<(&'static str, Vec<u64>)>,
+) -> wavekit::Result<()> {
+    let b = c.backend();
+    let f = |v: Vec<bf16>| {
+        v.into_iter()
+            .map(|x| u64::from(x.to_bits()))
+            .collect::<Vec<_>>()
+    };
+    let mine: Vec<bf16> = data[layout.range(c.rank())]
+        .iter()
+        .map(|&x| bf16::from_f32(x))
+        .collect();
+    let shard = b.upload(&mine)?;
+    let kept = c.compact(&shard, Predicate::Lt(bf16::ZERO))?;
+    let mut got = f(b.download(&kept.data)?);
+    got.truncate(kept.len);
+    got.extend([kept.offset, kept.total]);
+    out.push(("compact bf16", got));
+    let (sorted, values) = c.sort_pairs(&shard, &shard, SortOrder::DESCENDING)?;
+    let mut got = f(b.download(&sorted.keys)?);
+    got.extend(f(b.download(&values)?));
+    got.extend([sorted.offset, sorted.total]);
+    out.push(("sort_pairs bf16", got));
+    let ints: Vec<bf16> = (0..1000)
+        .map(|i| bf16::from_f32(((i + c.rank()) % 8) as f32 - 3.0))
+        .collect();
+    let send = b.upload(&ints)?;
+    let mut sum = b.alloc::<bf16>(ints.len())?;
+    c.all_reduce(&send, &mut sum, ReduceOp::Sum, Mode::Fast)?;
+    out.push(("all_reduce fast bf16", f(b.download(&sum)?)));
+    let mut gathered = b.alloc::<bf16>(ints.len() * c.world())?;
+    c.all_gather(&send, &mut gathered)?;
+    out.push(("all_gather bf16", f(b.download(&gathered)?)));
+    Ok(())
 }
 
 fn every_collective_is_the_oracles<R: GpuRuntime>(

@@ -150,7 +150,6 @@ impl<X: Transport> Comm<X> {
             .spec::<K>()
             .map(|_| ())
             .and_then(|()| crate::check_len("values (one per key)", keys.len(), values.len()));
-        let local = local.and_then(|()| V::KIND.check_full("dist sort_pairs"));
         self.sort_handshake::<K>(keys.len(), order, V::KIND as u64, local)?;
         let spec = order.spec::<K>()?;
         let b = self.backend();

@@ -366,35 +366,49 @@ fn a_rank_that_stalls_past_the_timeout_aborts_the_world() {
     }
 }
 
+/// The 16-bit floats are refused where a reproducible result would need `f32` partials across
+/// ranks (reduce, scan, elementwise reduce), on every rank, before any work: the output keeps
+/// what it held. Mode::Fast and the other collectives take them (tests/oracle_half.rs).
 #[test]
-fn the_16_bit_floats_are_refused_on_every_rank_before_any_work() {
-    use wavekit_core::{SortOrder, bf16, f16};
+fn reproducible_16_bit_arithmetic_is_refused_on_every_rank_before_any_work() {
+    use wavekit_core::{bf16, f16};
     let x = [f16::ONE; 6];
-    let errs = errors(3, |c| {
+    let sentinel = [f16::from_f32(-7.0); 6];
+    let untouched = |c: &Comm<ThreadRank>, out: &wavekit_dist::Buf<ThreadRank, f16>| {
+        assert_eq!(c.backend().download(out).unwrap(), sentinel);
+    };
+    let mut errs = errors(3, |c| {
         let b = c.backend();
         c.all_reduce_value(&b.upload(&x)?, ReduceOp::Sum, Mode::Reproducible)?;
         Ok(())
     });
-    let errs2 = errors(2, |c| {
-        let b = c.backend();
-        let mut out = b.alloc::<bf16>(4)?;
-        c.all_reduce(
-            &b.upload(&[bf16::ONE; 4])?,
-            &mut out,
-            ReduceOp::Max,
-            Mode::Fast,
-        )
-    });
-    let errs3 = errors(2, |c| {
-        let b = c.backend();
-        c.sort_pairs(
-            &b.upload(&[3u32, 1])?,
-            &b.upload(&x[..2])?,
-            SortOrder::ASCENDING,
-        )?;
+    errs.extend(errors(2, |c| {
+        c.plan_reduce::<bf16>(4, ReduceOp::Max, Mode::Reproducible)?;
         Ok(())
-    });
-    for e in errs.iter().chain(&errs2).chain(&errs3) {
+    }));
+    errs.extend(errors(2, |c| {
+        let b = c.backend();
+        let mut out = b.upload(&sentinel)?;
+        let r = c.all_reduce(&b.upload(&x)?, &mut out, ReduceOp::Sum, Mode::Reproducible);
+        untouched(c, &out);
+        r
+    }));
+    errs.extend(errors(2, |c| {
+        let b = c.backend();
+        let mut out = b.upload(&sentinel[..3])?;
+        let r = c.reduce_scatter(&b.upload(&x)?, &mut out, ReduceOp::Min, Mode::Reproducible);
+        assert_eq!(b.download(&out)?, sentinel[..3]);
+        r
+    }));
+    errs.extend(errors(3, |c| {
+        let b = c.backend();
+        let mut out = b.upload(&sentinel)?;
+        let r = c.scan(&b.upload(&x)?, &mut out, ReduceOp::Sum, ScanKind::Inclusive);
+        untouched(c, &out);
+        r
+    }));
+    assert_eq!(errs.len(), 12);
+    for e in errs {
         assert!(matches!(e, WavekitError::UnsupportedType { .. }), "{e}");
     }
 }
