@@ -121,8 +121,9 @@ fn every_collective<X: Transport>(
     Ok(out)
 }
 
-/// The collectives that take the 16-bit floats (bf16 here): compared, ordered and moved as
-/// bits, and Mode::Fast's sums, of small integers so that every order of adds gives the same.
+/// The collectives that take the 16-bit floats (bf16 here): the reproducible reduce, compared,
+/// ordered and moved as bits, and Mode::Fast's sums, of small integers so that every order of
+/// adds gives the same.
 fn every_16_bit_collective<X: Transport>(
     c: &Comm<X>,
     data: &[f32],
@@ -140,6 +141,9 @@ fn every_16_bit_collective<X: Transport>(
         .map(|&x| bf16::from_f32(x))
         .collect();
     let shard = b.upload(&mine)?;
+    // The reproducible reduce: f32 partials across ranks, rounded once.
+    let sum = c.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
+    out.push(("reduce_value bf16", vec![u64::from(sum.to_bits())]));
     let kept = c.compact(&shard, Predicate::Lt(bf16::ZERO))?;
     let mut got = f(b.download(&kept.data)?);
     got.truncate(kept.len);

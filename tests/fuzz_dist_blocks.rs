@@ -1,6 +1,7 @@
 //! Fuzz of the building blocks wavekit-dist's collectives are made of, called directly as a
-//! user may: `bfly_rows_in_place` (the CPU backend and the SIMT executor at 32 and 64 lanes),
-//! `GpuBackend::reduce_partials_into` and `GpuBackend::merge_runs_pairs` (the executor), with
+//! user may: `bfly_rows_in_place`, `reduce_partials_into` and `reduce_acc_into` (the CPU
+//! backend and the SIMT executor at 32 and 64 lanes; i64, f32 and bf16 partials) and
+//! `GpuBackend::merge_runs_pairs` (the executor), with
 //! random row counts, destination rows, row lengths and lengths that are not a multiple of the
 //! rows, tree levels in and out of 1..=4, empty inputs, outputs of the right length or off by
 //! one, every op; run lengths that do or do not cover the keys, none or too many runs, and
@@ -10,7 +11,8 @@
 //! of the documented rules says the arguments are invalid, the buffer then as it was; otherwise
 //! `wavekit_conformance::reference` bit for bit (the butterfly over each column's rows, padded
 //! to a power of two, in the destination row and every other row unchanged; each chunk's
-//! device reduce in each partial; the stable sort of the runs, which the merge must equal).
+//! device reduce in each partial, in the accumulator type, and their fold the reduce of the
+//! whole; the stable sort of the runs, which the merge must equal).
 
 #![cfg(feature = "simt")]
 
@@ -18,9 +20,10 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::canonical::REDUCE_TILE;
 use wavekit::gpu::{MAX_BFLY_ROWS, MAX_MERGE_RUNS};
-use wavekit::{Backend, Collectives, ReduceOp, Sort, SortOrder, WavekitError};
+use wavekit::{Backend, Element, ReduceOp, Sort, SortOrder, WavekitError, bf16};
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
+use wavekit_tests::on;
 
 fn fail(e: WavekitError) -> TestCaseError {
     TestCaseError::fail(e.to_string())
@@ -78,55 +81,77 @@ fn fuzz_bfly_rows() {
     );
 }
 
+/// One case of `reduce_partials_into` and `reduce_acc_into` over `vals` of `T`: the partials
+/// against each chunk's reference reduce in the accumulator type, then their fold (a typed
+/// error for no partials or a bitwise op on floats) against the reference reduce of the whole.
+fn partials_case<T: Element>(
+    t: &dyn Target,
+    vals: &[T],
+    op: ReduceOp,
+    levels: u32,
+    delta: i64,
+) -> Result<Tally, TestCaseError> {
+    let n = vals.len();
+    let chunk = (REDUCE_TILE as u64).saturating_pow(levels.max(1)) as usize;
+    let chunks = n.div_ceil(chunk);
+    let out_len = (chunks as i64 + delta).max(0) as usize;
+    let sentinel: Vec<T::Acc> = (0..out_len as u64)
+        .map(|i| T::Acc::from_seed(i + 7))
+        .collect();
+    let valid = op_ok::<T>(op) && (1..=4).contains(&levels) && n > 0 && out_len == chunks;
+    let want: Vec<T::Acc> = if valid {
+        vals.chunks(chunk)
+            .map(|c| {
+                let wide: Vec<T::Acc> = c.iter().map(|x| x.to_acc()).collect();
+                reference::device_reduce(&wide, op)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    on!(t, |b| {
+        let input = b.upload(vals).map_err(fail)?;
+        let mut out = b.upload(&sentinel).map_err(fail)?;
+        let result = b.reduce_partials_into(&input, op, levels, &mut out);
+        let after = b.download(&out).map_err(fail)?;
+        if result.is_err() {
+            same(&sentinel, &after)?;
+        }
+        let mut tally = judged("reduce_partials_into", valid, result, |()| {
+            same(&want, &after)
+        })?;
+        let mut one = b.upload(&[T::from_seed(3)]).map_err(fail)?;
+        let folded = b.reduce_acc_into(&out, op, &mut one);
+        let fold_ok = op_ok::<T>(op) && out_len > 0;
+        let got = b.download(&one).map_err(fail)?;
+        if folded.is_err() {
+            same(&[T::from_seed(3)], &got)?;
+        }
+        tally += judged("reduce_acc_into", fold_ok, folded, |()| {
+            if valid {
+                same(&[reference::device_reduce(vals, op)], &got)?;
+            }
+            Ok(())
+        })?;
+        Ok(tally)
+    })
+}
+
 #[test]
 fn fuzz_reduce_partials() {
     let n = prop_oneof![2 => len(), 1 => 4000usize..13000];
     let levels = prop_oneof![4 => 1u32..3, 1 => 0u32..6];
     let delta = prop_oneof![4 => Just(0i64), 1 => -1i64..2];
-    let s = (op(), n, levels, delta, any::<u64>());
+    let s = (op(), n, levels, delta, 0u8..3, any::<u64>());
     fuzz(
         "reduce_partials_into",
         s,
-        |t, (op, n, levels, delta, seed)| {
-            let vals: Vec<i64> = inputs::values_with_specials(n, seed);
-            let chunk = (REDUCE_TILE as u64).saturating_pow(levels.max(1)) as usize;
-            let chunks = n.div_ceil(chunk);
-            let out_len = (chunks as i64 + delta).max(0) as usize;
-            let sentinel: Vec<i64> = (0..out_len as i64).map(|i| -i - 7).collect();
-            let valid = op_ok::<i64>(op) && (1..=4).contains(&levels) && n > 0 && out_len == chunks;
-            t.with(&mut |any| {
-                let want = || -> Vec<i64> {
-                    vals.chunks(chunk)
-                        .map(|c| reference::device_reduce(c, op))
-                        .collect()
-                };
-                let b = match any {
-                    Any::Simt(b) => b,
-                    // The CPU backend has no partials entry point: wavekit-dist reduces a rank's
-                    // chunks one by one there, which must give the same partials.
-                    Any::Cpu(b) => {
-                        if !valid {
-                            return Ok(Tally::default());
-                        }
-                        let mut got = Vec::with_capacity(chunks);
-                        for c in vals.chunks(chunk) {
-                            got.push(b.reduce(&b.upload(c).map_err(fail)?, op).map_err(fail)?);
-                        }
-                        same(&want(), &got)?;
-                        return Ok(Tally::MATCHED);
-                    }
-                };
-                let input = b.upload(&vals).map_err(fail)?;
-                let mut out = b.upload(&sentinel).map_err(fail)?;
-                let result = b.reduce_partials_into(&input, op, levels, &mut out);
-                let after = b.download(&out).map_err(fail)?;
-                if result.is_err() {
-                    same(&sentinel, &after)?;
-                }
-                judged("reduce_partials_into", valid, result, |()| {
-                    same(&want(), &after)
-                })
-            })
+        |t, (op, n, levels, delta, kind, seed)| match kind {
+            0 => partials_case::<i64>(t, &inputs::values_with_specials(n, seed), op, levels, delta),
+            1 => partials_case::<f32>(t, &inputs::values_with_specials(n, seed), op, levels, delta),
+            _ => {
+                partials_case::<bf16>(t, &inputs::values_with_specials(n, seed), op, levels, delta)
+            }
         },
     );
 }

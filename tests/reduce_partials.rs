@@ -15,16 +15,21 @@ fn values<T: Element>(n: usize, seed: u64) -> Vec<T> {
         .collect()
 }
 
-/// `levels` of the tree over `vals`, compared with the reference's reduce of every chunk.
+/// `levels` of the tree over `vals`, compared with the reference's reduce of every chunk in the
+/// accumulator type (a 16-bit float's partial is an `f32` sum, not rounded); then the partials
+/// folded by `reduce_acc_into`, compared with the reference's reduce of the whole.
 fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, vals: &[T], op: ReduceOp, levels: u32) {
     let chunk = REDUCE_TILE.saturating_pow(levels);
-    let want: Vec<T> = vals
+    let want: Vec<T::Acc> = vals
         .chunks(chunk)
-        .map(|c| reference::device_reduce(c, op))
+        .map(|c| {
+            let wide: Vec<T::Acc> = c.iter().map(|x| x.to_acc()).collect();
+            reference::device_reduce(&wide, op)
+        })
         .collect();
     let input = b.upload(vals).unwrap();
     // A poisoned output: every slot must be written.
-    let mut out = b.upload(&vec![T::from_seed(7); want.len()]).unwrap();
+    let mut out = b.upload(&vec![T::Acc::from_seed(7); want.len()]).unwrap();
     b.reduce_partials_into(&input, op, levels, &mut out)
         .unwrap();
     let got = b.download(&out).unwrap();
@@ -33,6 +38,16 @@ fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, vals: &[T], op: ReduceOp,
     for (c, (g, w)) in got.iter().zip(&want).enumerate() {
         assert!(g.same(*w), "{what}: chunk {c}: got {g:?}, want {w:?}");
     }
+    let mut one = b.upload(&[T::from_seed(8)]).unwrap();
+    b.reduce_acc_into(&out, op, &mut one).unwrap();
+    let (g, w) = (
+        b.download(&one).unwrap()[0],
+        reference::device_reduce(vals, op),
+    );
+    assert!(
+        g.same(w),
+        "{what}: the partials folded: got {g:?}, want {w:?}"
+    );
 }
 
 fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
@@ -57,6 +72,20 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
         before,
         "nothing written on error"
     );
+    // The fold: one output, at least one partial, a float op.
+    let before = b.download(&two).unwrap();
+    let e = bad(b.reduce_acc_into::<f32>(&empty, ReduceOp::Sum, &mut two));
+    assert!(matches!(e, WavekitError::EmptyInput { .. }), "{e}");
+    let e = bad(b.reduce_acc_into::<f32>(&three, ReduceOp::Sum, &mut two));
+    assert!(matches!(e, WavekitError::LengthMismatch { .. }), "{e}");
+    let mut one = b.alloc::<wavekit::f16>(1).unwrap();
+    let e = bad(b.reduce_acc_into(&three, ReduceOp::BitOr, &mut one));
+    assert!(matches!(e, WavekitError::UnsupportedOp { .. }), "{e}");
+    assert_eq!(
+        b.download(&two).unwrap(),
+        before,
+        "nothing written on error"
+    );
 }
 
 #[cfg(feature = "simt")]
@@ -73,6 +102,11 @@ fn executor_partials_are_the_chunks_reduces() {
         // Levels at or past the tree's top: the one value of `reduce`.
         check(&b, &values::<f64>(n, 5), ReduceOp::Sum, 2);
         check(&b, &values::<f32>(n, 6), ReduceOp::Min, 4);
+        // The 16-bit floats: f32 partials, also at the top of the tree (level 2 here).
+        check(&b, &values::<f16>(n, 12), ReduceOp::Sum, 1);
+        check(&b, &values::<bf16>(n, 13), ReduceOp::Sum, 2);
+        check(&b, &values::<f16>(n, 14), ReduceOp::Product, 1);
+        check(&b, &values::<bf16>(n, 15), ReduceOp::Max, 1);
         bad_input(&b);
     }
 }
@@ -105,6 +139,8 @@ fn cuda_partials_are_the_chunks_reduces() {
     check(&b, &values::<f64>(n, 9), ReduceOp::Product, 2);
     check(&b, &values::<f32>(n, 10), ReduceOp::Sum, 1);
     check(&b, &values::<i32>(n, 11), ReduceOp::Min, 3);
+    check(&b, &values::<bf16>(n, 16), ReduceOp::Sum, 1);
+    check(&b, &values::<f16>(n, 17), ReduceOp::Sum, 2);
     assert!(reduce(&big).same(whole));
     bad_input(&b);
 }

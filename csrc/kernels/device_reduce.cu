@@ -514,9 +514,10 @@ int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scra
   if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
   ReducePlan<T> plan = {};
   unsigned top = level_sizes(n, plan.m);
-  // Stopping below the top leaves partials, which stay in the accumulator type.
-  plan.out_acc = levels != 0 && levels < top;
-  if (plan.out_acc) top = levels;
+  // A level of the tree (levels != 0) stays in the accumulator type, also where it is the top
+  // (one value): a sharded reduce folds 16-bit floats' partials in f32 and rounds once.
+  plan.out_acc = levels != 0;
+  if (levels != 0 && levels < top) top = levels;
   plan.top = top;
   // Tickets from the start of the scratch, partials packed at its end. A caller that keeps
   // one grow-only scratch for every reduce (the GPU backend) passes all of it: the region
@@ -572,13 +573,27 @@ int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void
 
 // Level `levels` of the reduce's tree (docs/SEMANTICS.md "device_reduce", step 4): the
 // reductions of the ceil(n / 4096^levels) consecutive chunks of 4096^levels elements, bit for
-// bit what device_reduce gives for each chunk alone, from one launch. A sharded reduce
-// (wavekit-dist) gets all of a rank's partials this way instead of a launch per chunk.
+// bit what device_reduce gives for each chunk alone before its rounding (the accumulator type),
+// from one launch. A sharded reduce (wavekit-dist) gets all of a rank's partials this way
+// instead of a launch per chunk.
 int device_reduce_partials_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                                   const void* in, uint64_t n, uint32_t levels, void* scratch,
                                   uint64_t scratch_bytes, void* out) {
   if (levels == 0 || levels >= kMaxLevels) return WK_ERR_ARG;
   return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, 0, levels);
+}
+
+// The levels of the tree above partials: the reduce of n values of dtype's accumulator type
+// (device_reduce_partials' output, gathered), the result rounded to dtype once. One tile a
+// block (k = 1): the partials are few, and the mixed-type launch takes only that shape.
+int device_reduce_acc_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
+                             const void* in, uint64_t n, void* scratch, uint64_t scratch_bytes,
+                             void* out) {
+  return with_dtype_io(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type IO;
+    typedef typename Elem<IO>::Acc A;
+    return run_levels<A, IO>(stream, op, in, n, scratch, scratch_bytes, out, 1, 0);
+  });
 }
 
 int device_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,

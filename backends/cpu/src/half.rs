@@ -19,9 +19,20 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp, wide: &Scratch, scrat
     if let Some(r) = super::order_free::reduce(vals, op) {
         return r;
     }
+    T::from_acc(reduce_wide(vals, op, wide, scratch))
+}
+
+/// Sum or Product of a non-empty 16-bit slice in `f32`, not rounded: what `reduce` rounds, and
+/// a sharded reduce's partial (`CpuBackend::reduce_partials_into`).
+pub(crate) fn reduce_wide<T: Element>(
+    vals: &[T],
+    op: ReduceOp,
+    wide: &Scratch,
+    scratch: &Scratch,
+) -> T::Acc {
     let tiles = vals.len().div_ceil(REDUCE_TILE);
     wide.with::<T::Acc, _>(tiles, |partials| {
         device_reduce::widened_partials(vals, partials, op);
-        T::from_acc(device_reduce::device(partials, op, scratch))
+        device_reduce::device(partials, op, scratch)
     })
 }

@@ -49,6 +49,7 @@ mod order_free_simd;
 mod par;
 mod partition;
 mod pred;
+mod reduce_partials;
 mod runs;
 mod scratch;
 mod segmented_reduce;

@@ -2,8 +2,8 @@
 //! device buffers, copied on the device (a GPU never round-trips a shard through the host).
 
 use std::ops::Range;
-use wavekit_core::api::{check_reduce_partials, check_scan_steps, check_strided};
-use wavekit_core::canonical::{REDUCE_TILE, SCAN_TILE};
+use wavekit_core::api::{check_scan_steps, check_strided};
+use wavekit_core::canonical::SCAN_TILE;
 use wavekit_core::{
     Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind, Sort, SortOrder,
     WavekitError,
@@ -146,25 +146,26 @@ pub trait SliceDevice: Collectives {
         self.write(out, &[x])
     }
 
-    /// `out[c]` = `reduce` of chunk c of `input`, chunks of `REDUCE_TILE^levels` elements
-    /// (the last may be short): level `levels` of the device reduce's tree. The default
-    /// reduces chunk by chunk; a GPU takes them all in one launch.
+    /// `out[c]` = `reduce` of chunk c of `input` before its rounding, in the accumulator type,
+    /// chunks of `REDUCE_TILE^levels` elements (the last may be short): level `levels` of the
+    /// device reduce's tree (`CpuBackend::reduce_partials_into`, `GpuBackend::`'s in one
+    /// launch).
     fn reduce_partials_into<T: Element>(
         &self,
         input: &Self::Buffer<T>,
         op: ReduceOp,
         levels: u32,
+        out: &mut Self::Buffer<T::Acc>,
+    ) -> Result<()>;
+
+    /// `out` (one element) = the reduce of partials of the accumulator type as the tree's
+    /// levels above them, rounded to `T` once (`reduce_acc_into` of the backend).
+    fn reduce_acc_into<T: Element>(
+        &self,
+        input: &Self::Buffer<T::Acc>,
+        op: ReduceOp,
         out: &mut Self::Buffer<T>,
-    ) -> Result<()> {
-        check_reduce_partials::<T>(op, input.len(), levels, out.len())?;
-        let chunk = REDUCE_TILE.pow(levels);
-        for c in 0..out.len() {
-            let part = self.slice(input, c * chunk..((c + 1) * chunk).min(input.len()))?;
-            let mut slot = self.slice_mut(out, c..c + 1)?;
-            self.reduce_into(&part, op, &mut slot)?;
-        }
-        Ok(())
-    }
+    ) -> Result<()>;
 }
 
 /// The sharded scan's device steps, as the default computes them from the backend's own scan
@@ -216,6 +217,25 @@ fn check_range(what: &'static str, end: usize, len: usize) -> Result<()> {
 }
 
 impl SliceDevice for CpuBackend {
+    fn reduce_partials_into<T: Element>(
+        &self,
+        input: &CpuBuffer<T>,
+        op: ReduceOp,
+        levels: u32,
+        out: &mut CpuBuffer<T::Acc>,
+    ) -> Result<()> {
+        CpuBackend::reduce_partials_into(self, input, op, levels, out)
+    }
+
+    fn reduce_acc_into<T: Element>(
+        &self,
+        input: &CpuBuffer<T::Acc>,
+        op: ReduceOp,
+        out: &mut CpuBuffer<T>,
+    ) -> Result<()> {
+        CpuBackend::reduce_acc_into(self, input, op, out)
+    }
+
     const MAX_BFLY_ROWS: usize = usize::MAX;
 
     fn bfly_rows_in_place<T: Element>(
@@ -385,9 +405,18 @@ mod gpu {
             input: &GpuBuffer<T, R>,
             op: ReduceOp,
             levels: u32,
-            out: &mut GpuBuffer<T, R>,
+            out: &mut GpuBuffer<T::Acc, R>,
         ) -> Result<()> {
             GpuBackend::reduce_partials_into(self, input, op, levels, out)
+        }
+
+        fn reduce_acc_into<T: Element>(
+            &self,
+            input: &GpuBuffer<T::Acc, R>,
+            op: ReduceOp,
+            out: &mut GpuBuffer<T, R>,
+        ) -> Result<()> {
+            GpuBackend::reduce_acc_into(self, input, op, out)
         }
 
         fn merge_runs_keys<K: Element>(

@@ -171,18 +171,22 @@ pub(crate) struct Header {
 const WORDS: usize = 8;
 
 impl Header {
-    /// The 16-bit floats go wherever a collective moves, compares or orders them, or leaves the
-    /// arithmetic to the transport (`Mode::Fast`). A reproducible reduce, scan or elementwise
-    /// reduce of them is refused on every rank before any work: to be the single-device result
-    /// (combined in `f32`, rounded once) its partials would have to cross ranks in `f32`, which
-    /// is not built yet.
+    /// The 16-bit floats go wherever a collective moves, compares or orders them, reduces a
+    /// sharded array (its partials cross ranks in `f32`, rounded once at the end as the
+    /// single-device reduce does), or leaves the arithmetic to the transport (`Mode::Fast`). A
+    /// reproducible scan or elementwise reduce of them is refused on every rank before any
+    /// work: those would need the same `f32` carry across ranks, which is not built yet.
     fn check_half(&self) -> Result<()> {
-        let mode = self.call.args().iter().find_map(|a| match a {
-            Arg::Mode(w) => Some(self.words(true)[*w]),
-            _ => None,
-        });
-        match mode {
-            Some(m) if m != Mode::Fast as u64 => self.kind.check_full(self.call.name()),
+        let words = self.words(true);
+        let reproducible = self
+            .call
+            .args()
+            .iter()
+            .any(|a| matches!(a, Arg::Mode(w) if words[*w] != Mode::Fast as u64));
+        match self.call {
+            Call::Scan | Call::AllReduce | Call::ReduceScatter if reproducible => {
+                self.kind.check_full(self.call.name())
+            }
             _ => Ok(()),
         }
     }

@@ -182,6 +182,8 @@ impl<X: Transport> Comm<X> {
             Mode::Reproducible => self.canonical_steps(layout)?,
         };
         b.reserve::<T>(len.max(steps.largest()))?;
+        // The fold runs over partials of the accumulator type (f32 for the 16-bit floats).
+        b.reserve::<T::Acc>(steps.largest())?;
         if capture_ready {
             self.x.batch(|| steps.warm_up(self, op))?;
         }
@@ -307,12 +309,12 @@ impl<X: Transport> Comm<X> {
                 .map(|e| b.alloc::<T>(at).map(|r| (e, r)))
                 .transpose()?,
             straddling,
-            send: b.alloc::<T>(cap)?,
-            gathered: b.alloc::<T>(cap * world)?,
+            send: b.alloc::<T::Acc>(cap)?,
+            gathered: b.alloc::<T::Acc>(cap * world)?,
             all: if uniform {
                 None
             } else {
-                Some(b.alloc::<T>(total)?)
+                Some(b.alloc::<T::Acc>(total)?)
             },
             counts,
         }))
@@ -406,7 +408,8 @@ impl<X: Transport, T: Element> Steps<X, T> {
 /// then the rebuilt straddling tiles) into `send`, one allgather of `send` (padded to the
 /// largest rank's count) into `gathered`, the partials put in tile order (`all`, unless every
 /// rank has the same count), and one device reduce of them: the single-device rule, so the
-/// bits of the single-device reduce of the whole array.
+/// bits of the single-device reduce of the whole array. Partials are in the accumulator type
+/// (`f32` for the 16-bit floats, rounded once at the end, as the single-device reduce does).
 struct Canonical<X: Transport, T: Element> {
     levels: u32,
     /// The stretch of the shard made of whole owned chunks, and how many chunks.
@@ -416,9 +419,9 @@ struct Canonical<X: Transport, T: Element> {
     edges: Option<(EdgePlan<X, T>, Buf<X, T>)>,
     /// Where each straddling owned tile lies in the rebuilt buffer.
     straddling: Vec<Range<usize>>,
-    send: Buf<X, T>,
-    gathered: Buf<X, T>,
-    all: Option<Buf<X, T>>,
+    send: Buf<X, T::Acc>,
+    gathered: Buf<X, T::Acc>,
+    all: Option<Buf<X, T::Acc>>,
     /// Partials per rank.
     counts: Vec<usize>,
 }
@@ -448,7 +451,7 @@ impl<X: Transport, T: Element> Canonical<X, T> {
             for (k, r) in self.straddling.iter().enumerate() {
                 let tile = b.slice(rebuilt, r.clone())?;
                 let mut slot = b.slice_mut(&mut self.send, skip + k..skip + k + 1)?;
-                b.reduce_into(&tile, op, &mut slot)?;
+                b.reduce_partials_into(&tile, op, 1, &mut slot)?;
             }
         }
         x.all_gather(&self.send, &mut self.gathered)?;
@@ -460,11 +463,7 @@ impl<X: Transport, T: Element> Canonical<X, T> {
                 &*all
             }
         };
-        if partials.len() == 1 {
-            b.copy_from(out, partials, 0)
-        } else {
-            b.reduce_into(partials, op, out)
-        }
+        b.reduce_acc_into(partials, op, out)
     }
 }
 

@@ -6,7 +6,7 @@ mod common;
 use common::{WORLDS, data, run, shard, split};
 use wavekit_conformance::reference;
 use wavekit_core::canonical::REDUCE_TILE;
-use wavekit_core::{Backend, Collectives, Element, ReduceOp, WarpWidth};
+use wavekit_core::{Backend, Collectives, Element, ReduceOp, WarpWidth, bf16, f16};
 use wavekit_cpu::CpuBackend;
 use wavekit_dist::{Layout, Mode};
 
@@ -47,6 +47,42 @@ fn other_ops_and_types_match() {
     check::<f32>(20_000, ReduceOp::Max, 9);
     check::<i32>(20_000, ReduceOp::Sum, 10);
     check::<u64>(20_000, ReduceOp::BitXor, 11);
+}
+
+/// The 16-bit floats: each rank's partials are `f32` sums, not rounded, and the result is
+/// rounded once after the fold, so any split gives the single-device bits (partials rounded to
+/// 16 bits before the fold would not).
+#[test]
+fn the_16_bit_floats_are_the_single_device_bits_for_any_split() {
+    for (n, seed) in [(1, 21), (4097, 22), (30_000, 23), (100_003, 24)] {
+        check::<f16>(n, ReduceOp::Sum, seed);
+        check::<bf16>(n, ReduceOp::Sum, seed + 10);
+    }
+    check::<bf16>(20_000, ReduceOp::Product, 31);
+    check::<f16>(20_000, ReduceOp::Min, 32);
+    check::<bf16>(20_000, ReduceOp::Max, 33);
+}
+
+/// 16-bit shards on a multiple of REDUCE_TILE^2: the first rank's partial is a whole level-2
+/// chunk's `f32` sum (the top of that chunk's tree, still not rounded), and the fold spans
+/// more than one tile of partials.
+#[test]
+fn the_16_bit_floats_at_level_two() {
+    let t = REDUCE_TILE;
+    let all = data::<bf16>(t * t + 3 * t + 5, 25);
+    let want = reference::device_reduce(&all, ReduceOp::Sum);
+    for layout in [
+        Layout::from_lens(&[t * t, 3 * t + 5]),
+        Layout::from_lens(&[t * t - 7, 3 * t + 12]),
+    ] {
+        let got = run(2, |c| {
+            c.all_reduce_value(&shard(c, &all, &layout)?, ReduceOp::Sum, Mode::Reproducible)
+        });
+        assert!(
+            got.iter().all(|g| g.same(want)),
+            "{layout:?}: {got:?} != {want:?}"
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
 use super::ffi::{cptr, dptr, kind};
 use super::runtime::{DevPtr, GpuRuntime};
-use wavekit_core::api::{check_len, check_reduce_partials};
+use wavekit_core::api::{check_len, check_reduce_acc, check_reduce_partials};
 use wavekit_core::canonical::MAX_BLOCK;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
@@ -100,9 +100,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// Level `levels` (1 ..= 4) of `reduce`'s tree over `input` (docs/SEMANTICS.md
     /// "device_reduce", step 4): `out[c]` is `reduce` of the chunk
     /// `input[c * REDUCE_TILE^levels ..]` of `REDUCE_TILE^levels` elements (the last may be
-    /// short), bit for bit, for `out.len() = ceil(input.len() / REDUCE_TILE^levels)` chunks,
-    /// all from one launch on the stream. wavekit-dist's sharded reduce takes a rank's
-    /// partials this way instead of a launch per chunk.
+    /// short) before its rounding, in the accumulator type (`f32` for `f16` / `bf16`, the type
+    /// itself otherwise), bit for bit, for `out.len() = ceil(input.len() / REDUCE_TILE^levels)`
+    /// chunks, all from one launch on the stream. wavekit-dist's sharded reduce takes a rank's
+    /// partials this way instead of a launch per chunk, and folds them with
+    /// [`GpuBackend::reduce_acc_into`].
     ///
     /// # Errors
     /// `UnsupportedOp` (a bitwise op on floats), `EmptyInput`, `IndexOutOfRange` for `levels`
@@ -113,7 +115,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
         levels: u32,
-        out: &mut GpuBuffer<T, R>,
+        out: &mut GpuBuffer<T::Acc, R>,
     ) -> Result<()> {
         check_reduce_partials::<T>(op, input.len, levels, out.len)?;
         self.own(input)?;
@@ -121,14 +123,56 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.reduce_levels_enqueue(input, op, levels, out)
     }
 
-    /// The device reduce's launch, checked by the caller: to one value (`levels` 0, the
-    /// device_reduce launcher) or up to level `levels` (device_reduce_partials).
-    fn reduce_levels_enqueue<T: Element>(
+    /// The levels of `reduce`'s tree above partials: `out` (one element) is the reduce of
+    /// `input`, values of `T`'s accumulator type, as the tree's levels above them, rounded to
+    /// `T` once. Of the partials [`GpuBackend::reduce_partials_into`] gives for consecutive
+    /// chunks of an array, in order, it is `reduce` of that array, bit for bit.
+    ///
+    /// # Errors
+    /// `UnsupportedOp`, `EmptyInput`, `LengthMismatch` when `out` is not one element,
+    /// `ForeignBuffer`, `OutOfMemory`, `Device`. Nothing is written on error.
+    pub fn reduce_acc_into<T: Element>(
+        &self,
+        input: &GpuBuffer<T::Acc, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        check_reduce_acc::<T>(op, input.len, out.len)?;
+        self.own(input)?;
+        self.own(out)?;
+        let mut work = self.lock();
+        self.rt.make_current()?;
+        let n = input.len;
+        let (scratch, bytes) = self.reduce_scratch::<T::Acc>(&mut work, n)?;
+        // The launcher does not pass the status word to its kernels.
+        self.launch(&mut work, "device_reduce_acc", Reports::Nothing, |s, st| {
+            // SAFETY: input, scratch and output are device memory of the lengths checked
+            // above and by reduce_scratch.
+            unsafe {
+                (self.table.device_reduce_acc)(
+                    s,
+                    st,
+                    kind::<T>(),
+                    op as u32,
+                    cptr(input.device_ptr()),
+                    n as u64,
+                    dptr(scratch),
+                    bytes,
+                    dptr(out.device_ptr()),
+                )
+            }
+        })
+    }
+
+    /// The device reduce's launch, checked by the caller: to one value of `T` (`levels` 0, the
+    /// device_reduce launcher; `O` is `T`) or up to level `levels` (device_reduce_partials;
+    /// `O` is `T::Acc`).
+    fn reduce_levels_enqueue<T: Element, O: Element>(
         &self,
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
         levels: u32,
-        out: &mut GpuBuffer<T, R>,
+        out: &mut GpuBuffer<O, R>,
     ) -> Result<()> {
         let mut work = self.lock();
         self.rt.make_current()?;

@@ -33,7 +33,8 @@ pub(crate) fn reduce_into<B: RawBackend, T: Element>(
 
 /// The checks of a level of the reduce's tree (`reduce_partials_into` on the backends that
 /// have it, wavekit-dist's sharded reduce): `levels` in 1..=4, a non-empty input of `n`
-/// elements, and `out_len` one slot for each chunk of `REDUCE_TILE^levels` elements.
+/// elements, and `out_len` one slot (of the accumulator type) for each chunk of
+/// `REDUCE_TILE^levels` elements.
 ///
 /// # Errors
 /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `levels`, `EmptyInput`,
@@ -44,7 +45,6 @@ pub fn check_reduce_partials<T: Element>(
     levels: u32,
     out_len: usize,
 ) -> Result<()> {
-    super::full::<T>("reduce_partials")?;
     op.check::<T>()?;
     if !(1..=4).contains(&levels) {
         return Err(WavekitError::IndexOutOfRange {
@@ -64,4 +64,20 @@ pub fn check_reduce_partials<T: Element>(
         (n as u64).div_ceil(chunk) as usize,
         out_len,
     )
+}
+
+/// The checks of the levels above partials (`reduce_acc_into` on the backends that have it,
+/// the fold of wavekit-dist's sharded reduce): `n` partials of `T`'s accumulator type, at least
+/// one, into one element of `T`.
+///
+/// # Errors
+/// `UnsupportedOp` (a bitwise op on floats), `EmptyInput`, `LengthMismatch`.
+pub fn check_reduce_acc<T: Element>(op: ReduceOp, n: usize, out_len: usize) -> Result<()> {
+    op.check::<T>()?;
+    if n == 0 {
+        return Err(WavekitError::EmptyInput {
+            what: "reduce partials",
+        });
+    }
+    check_len("reduce output (one element)", 1, out_len)
 }

@@ -34,7 +34,7 @@ pub use bfly_rows::check_bfly_rows;
 pub use by_key::{ByKey, ReducedByKey};
 pub use collectives::Collectives;
 pub use compact::Compacted;
-pub use device_reduce::check_reduce_partials;
+pub use device_reduce::{check_reduce_acc, check_reduce_partials};
 pub use device_scan::check_scan_steps;
 pub use partition::{Partition, Partitioned, Partitioned3};
 pub use runs::{RunLengths, Runs, UniqueByKey};
