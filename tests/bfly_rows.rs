@@ -1,5 +1,7 @@
 //! `GpuBackend::bfly_rows_in_place` (the fold of wavekit-dist's reproducible allreduce over 3
-//! to 32 ranks) and `CpuBackend::bfly_rows_in_place` against the conformance reference's butterfly, column by column, bit for bit:
+//! to 32 ranks, 2 to 32 for the 16-bit floats, folded in f32 and rounded once) and
+//! `CpuBackend::bfly_rows_in_place` against the conformance reference's butterfly, column by
+//! column, bit for bit:
 //! on the SIMT executor at 32 and 64 lanes (CI) and on a CUDA device.
 
 use wavekit::gpu::{GpuBackend, GpuRuntime, MAX_BFLY_ROWS};
@@ -19,8 +21,9 @@ fn case<T: Element>(r: usize, m: usize, op: ReduceOp) -> (Vec<T>, usize, Vec<T>)
     let dst = (r * 7 + 3) % r;
     let mut want = vals.clone();
     for j in 0..m {
-        let column: Vec<T> = (0..r).map(|k| vals[k * m + j]).collect();
-        want[dst * m + j] = reference::bfly_pow2(op, &column);
+        // In the accumulator type (f32 for the 16-bit floats), rounded once.
+        let column: Vec<T::Acc> = (0..r).map(|k| vals[k * m + j].to_acc()).collect();
+        want[dst * m + j] = T::from_acc(reference::bfly_pow2(op, &column));
     }
     (vals, dst, want)
 }
@@ -74,6 +77,10 @@ fn every_shape<R: GpuRuntime>(b: &GpuBackend<R>, m: usize) {
     check::<f32, R>(b, 3, m, ReduceOp::Min);
     check::<u32, R>(b, 12, m, ReduceOp::BitXor);
     check::<f32, R>(b, 4, 0, ReduceOp::Sum);
+    check::<f16, R>(b, 7, m, ReduceOp::Sum);
+    check::<bf16, R>(b, MAX_BFLY_ROWS, m, ReduceOp::Sum);
+    check::<bf16, R>(b, 3, m, ReduceOp::Product);
+    check::<f16, R>(b, 5, m, ReduceOp::Max);
     bad_input(b);
 }
 
@@ -93,6 +100,11 @@ fn cpu_fold_is_the_reference_butterfly() {
         cpu.bfly_rows_in_place(&mut rows, r, dst, op).unwrap();
         compare(rows.as_slice(), &want, r, 257, dst, op);
     }
+    let (vals, dst, want) = case::<bf16>(6, 257, ReduceOp::Sum);
+    let mut rows = cpu.upload(&vals).unwrap();
+    cpu.bfly_rows_in_place(&mut rows, 6, dst, ReduceOp::Sum)
+        .unwrap();
+    compare(rows.as_slice(), &want, 6, 257, dst, ReduceOp::Sum);
     let (vals, dst, want) = case::<u64>(12, 100, ReduceOp::BitXor);
     let mut rows = cpu.upload(&vals).unwrap();
     cpu.bfly_rows_in_place(&mut rows, 12, dst, ReduceOp::BitXor)

@@ -121,9 +121,9 @@ fn every_collective<X: Transport>(
     Ok(out)
 }
 
-/// The collectives that take the 16-bit floats (bf16 here): the reproducible reduce, compared,
-/// ordered and moved as bits, and Mode::Fast's sums, of small integers so that every order of
-/// adds gives the same.
+/// The collectives that take the 16-bit floats (bf16 here): the reproducible reduce and
+/// elementwise reduce, compaction, the pairs sort and the allgather, and Mode::Fast's sums, of
+/// small integers so that every order of adds gives the same.
 fn every_16_bit_collective<X: Transport>(
     c: &Comm<X>,
     data: &[f32],
@@ -161,6 +161,22 @@ fn every_16_bit_collective<X: Transport>(
     let mut sum = b.alloc::<bf16>(ints.len())?;
     c.all_reduce(&send, &mut sum, ReduceOp::Sum, Mode::Fast)?;
     out.push(("all_reduce fast bf16", f(b.download(&sum)?)));
+    // The reproducible elementwise reduce: the butterfly over ranks in f32, rounded once, on
+    // values whose sums round (1000 elements of `data`, each rank its own stretch).
+    let r = c.rank();
+    let vals: Vec<bf16> = data[r * 1000..(r + 1) * 1000]
+        .iter()
+        .map(|&x| bf16::from_f32(x))
+        .collect();
+    let send = b.upload(&vals)?;
+    let mut all = b.alloc::<bf16>(vals.len())?;
+    c.all_reduce(&send, &mut all, ReduceOp::Sum, Mode::Reproducible)?;
+    out.push(("all_reduce bf16", f(b.download(&all)?)));
+    let mut part = b.alloc::<bf16>(vals.len() / c.world())?;
+    let even = b.slice(&send, 0..part.len() * c.world())?;
+    c.reduce_scatter(&even, &mut part, ReduceOp::Sum, Mode::Reproducible)?;
+    out.push(("reduce_scatter bf16", f(b.download(&part)?)));
+    let send = b.upload(&ints)?;
     let mut gathered = b.alloc::<bf16>(ints.len() * c.world())?;
     c.all_gather(&send, &mut gathered)?;
     out.push(("all_gather bf16", f(b.download(&gathered)?)));

@@ -15,17 +15,21 @@ namespace {
 // lane count: each thread holds one value a row in registers.
 const unsigned kMaxRows = 32;
 
-template <int OP, typename T, unsigned Q>
-__global__ void bfly_rows_kernel(T* rows, uint64_t m, unsigned r, unsigned dst) {
+// The fold runs in IO's accumulator type (f32 for f16 / bf16, IO itself otherwise) and the
+// result is rounded once.
+template <int OP, typename IO, unsigned Q>
+__global__ void bfly_rows_kernel(IO* rows, uint64_t m, unsigned r, unsigned dst) {
+  typedef typename Elem<IO>::Acc T;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += stride) {
     T v[Q];
 #pragma unroll
-    for (unsigned k = 0; k < Q; ++k) v[k] = k < r ? rows[k * m + j] : Op<OP, T>::identity();
+    for (unsigned k = 0; k < Q; ++k)
+      v[k] = k < r ? to_acc(rows[k * m + j]) : Op<OP, T>::identity();
     const T out = bfly_fold<OP, T, Q>(v, r);
     // Every row of this column was read above, by this thread alone: writing over row `dst`
     // in place is safe.
-    rows[dst * m + j] = out;
+    rows[dst * m + j] = from_acc<IO>(out);
   }
 }
 
@@ -46,10 +50,10 @@ int bfly_rows_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, void
                      uint64_t m, uint32_t r, uint32_t dst) {
   if (r == 0 || r > kMaxRows || dst >= r) return WK_ERR_ARG;
   if (m == 0) return WK_OK;
-  return with_dtype(dtype, [&](auto tt) {
-    typedef typename decltype(tt)::type T;
-    return with_op<T>(op, [&](auto ot) {
-      return launch_q<decltype(ot)::value, T>(as_stream(stream), (T*)rows, m, r, dst);
+  return with_dtype_io(dtype, [&](auto tt) {
+    typedef typename decltype(tt)::type IO;
+    return with_op<typename Elem<IO>::Acc>(op, [&](auto ot) {
+      return launch_q<decltype(ot)::value, IO>(as_stream(stream), (IO*)rows, m, r, dst);
     });
   });
 }

@@ -39,12 +39,13 @@ impl CpuBackend {
         // Past the rows the identity, which combines exactly. bfly writes only below half the
         // padded length, which is below r: the padding stays the identity from column to
         // column.
-        let mut column = vec![T::identity(op); r.next_power_of_two()];
+        // In the accumulator type (f32 for the 16-bit floats), each result rounded once.
+        let mut column = vec![T::Acc::identity(op); r.next_power_of_two()];
         for j in 0..m {
             for (k, v) in column.iter_mut().take(r).enumerate() {
-                *v = data[k * m + j];
+                *v = data[k * m + j].to_acc();
             }
-            data[dst * m + j] = bfly(&mut column, |a, b| T::combine(op, a, b));
+            data[dst * m + j] = T::from_acc(bfly(&mut column, |a, b| T::Acc::combine(op, a, b)));
         }
         Ok(())
     }

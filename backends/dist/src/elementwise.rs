@@ -60,7 +60,9 @@ impl<X: Transport> Comm<X> {
         if n == 0 {
             return Ok(());
         }
-        if mode == Mode::Reproducible {
+        // The peer kernel combines in the element type: not for the 16-bit floats, whose
+        // butterfly runs in f32 and rounds once (the fold below).
+        if mode == Mode::Reproducible && !T::KIND.is_half() {
             let words: Vec<[u64; 2]> = args.iter().map(|a| [a[2], a[3]]).collect();
             if let Some(done) = self.x.all_reduce_fused(send, recv, op, &words) {
                 return done;
@@ -71,11 +73,25 @@ impl<X: Transport> Comm<X> {
             // Both in-place forms touch only `send` and `recv` (no allocation, no host read),
             // so their steps are queued back to back and waited for once. Two ranks take one
             // pair allreduce; three or more one all-to-all, a fold and an allgather.
-            Mode::Reproducible if n % self.world() == 0 && self.folds_rows() => {
+            Mode::Reproducible if n % self.world() == 0 && self.folds_rows::<T>() => {
                 self.x.batch(|| {
                     self.fold_rows(send, recv, op)?;
                     self.x.all_gather_in_place(recv, n / self.world())
                 })
+            }
+            // The 16-bit floats never take the halving, whose pair calls would round at every
+            // level: a length that does not split evenly is padded to equal rows.
+            Mode::Reproducible if T::KIND.is_half() && self.folds_rows::<T>() => {
+                let (b, world) = (self.backend(), self.world());
+                let m = n.div_ceil(world);
+                let tail = b.upload(&vec![T::identity(op); m * world - n])?;
+                let padded = b.concat(&[send, &tail])?;
+                let mut rows = b.alloc::<T>(m * world)?;
+                self.x.batch(|| {
+                    self.fold_rows(&padded, &mut rows, op)?;
+                    self.x.all_gather_in_place(&mut rows, m)
+                })?;
+                b.copy_from(recv, &rows, 0)
             }
             Mode::Reproducible if self.world().is_power_of_two() && n % self.world() == 0 => {
                 self.x.batch(|| self.halve_in_place(send, recv, op))
@@ -146,7 +162,7 @@ impl<X: Transport> Comm<X> {
                 b.copy_from(recv, &all, mine)
             }
             // Three or more ranks: the allreduce's all-to-all and fold, without its allgather.
-            Mode::Reproducible if self.folds_rows() => {
+            Mode::Reproducible if self.folds_rows::<T>() => {
                 let mut rows = b.alloc::<T>(send.len())?;
                 self.x.batch(|| {
                     self.fold_rows(send, &mut rows, op)?;
@@ -290,9 +306,11 @@ impl<X: Transport> Comm<X> {
     }
 
     /// Whether this world takes the all-to-all and the fold (3 ..= the backend's most rows);
-    /// two ranks take one pair call instead.
-    fn folds_rows(&self) -> bool {
-        (3..=X::Backend::MAX_BFLY_ROWS).contains(&self.world())
+    /// two ranks take one pair call instead, but for the 16-bit floats, whose butterfly runs in
+    /// f32 and rounds once only in the fold. One rank has nothing to combine.
+    fn folds_rows<T: Element>(&self) -> bool {
+        let least = if T::KIND.is_half() { 2 } else { 3 };
+        (least..=X::Backend::MAX_BFLY_ROWS).contains(&self.world())
     }
 
     /// The reduce-scatter half of the butterfly over ranks, for a length that splits evenly:

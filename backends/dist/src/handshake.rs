@@ -5,7 +5,7 @@
 //! what each side holds by name ("rank 0 has sum, rank 1 has max").
 
 use crate::layout::Layout;
-use crate::{Comm, Mode, Transport};
+use crate::{Comm, Mode, SliceDevice, Transport};
 use wavekit_core::{ElemKind, Element, ReduceOp, Result, WavekitError};
 
 /// Which collective a rank is in.
@@ -171,12 +171,13 @@ pub(crate) struct Header {
 const WORDS: usize = 8;
 
 impl Header {
-    /// The 16-bit floats go wherever a collective moves, compares or orders them, reduces a
-    /// sharded array (its partials cross ranks in `f32`, rounded once at the end as the
-    /// single-device reduce does), or leaves the arithmetic to the transport (`Mode::Fast`). A
-    /// reproducible scan or elementwise reduce of them is refused on every rank before any
-    /// work: those would need the same `f32` carry across ranks, which is not built yet.
-    fn check_half(&self) -> Result<()> {
+    /// The 16-bit floats go wherever a collective moves, compares or orders them, combines
+    /// them with one rounding at the end (the sharded reduce: its partials cross ranks in
+    /// `f32`; the elementwise reduce: its butterfly over ranks folds in `f32`, on one device,
+    /// up to `max_rows` ranks), or leaves the arithmetic to the transport (`Mode::Fast`). A
+    /// reproducible scan of them, or an elementwise reduce over more ranks, is refused on every
+    /// rank before any work: those would need an `f32` carry across ranks, not built yet.
+    fn check_half(&self, world: usize, max_rows: usize) -> Result<()> {
         let words = self.words(true);
         let reproducible = self
             .call
@@ -184,7 +185,8 @@ impl Header {
             .iter()
             .any(|a| matches!(a, Arg::Mode(w) if words[*w] != Mode::Fast as u64));
         match self.call {
-            Call::Scan | Call::AllReduce | Call::ReduceScatter if reproducible => {
+            Call::Scan => self.kind.check_full(self.call.name()),
+            Call::AllReduce | Call::ReduceScatter if reproducible && world > max_rows => {
                 self.kind.check_full(self.call.name())
             }
             _ => Ok(()),
@@ -228,7 +230,8 @@ impl<X: Transport> Comm<X> {
         lengths: Lengths,
         local: Result<()>,
     ) -> Result<(Layout, Vec<[u64; 4]>)> {
-        let local = local.and_then(|()| h.check_half());
+        let local = local
+            .and_then(|()| h.check_half(self.world(), <X::Backend as SliceDevice>::MAX_BFLY_ROWS));
         let all = self.exchange_words(&h.words(local.is_ok()))?;
         local?;
         let ranks: Vec<&[u64]> = all.chunks(WORDS).collect();

@@ -5,7 +5,7 @@ mod common;
 
 use common::{WORLDS, data, run, same_bits};
 use wavekit_conformance::reference;
-use wavekit_core::{Backend, Element, ReduceOp};
+use wavekit_core::{Backend, Element, ReduceOp, bf16, f16};
 use wavekit_dist::Mode;
 
 /// Rank r's buffer.
@@ -13,13 +13,14 @@ fn input<T: Element>(n: usize, r: usize) -> Vec<T> {
     data::<T>(n, 1000 + r as u64)
 }
 
-/// Element i = bfly over the ranks' element i, padded to a power of two.
+/// Element i = bfly over the ranks' element i, padded to a power of two, in the accumulator
+/// type (f32 for the 16-bit floats) and rounded once.
 fn want<T: Element>(n: usize, world: usize, op: ReduceOp) -> Vec<T> {
     let ins: Vec<Vec<T>> = (0..world).map(|r| input(n, r)).collect();
     (0..n)
         .map(|i| {
-            let column: Vec<T> = ins.iter().map(|v| v[i]).collect();
-            reference::bfly_pow2(op, &column)
+            let column: Vec<T::Acc> = ins.iter().map(|v| v[i].to_acc()).collect();
+            T::from_acc(reference::bfly_pow2(op, &column))
         })
         .collect()
 }
@@ -60,6 +61,48 @@ fn all_reduce_is_the_butterfly_over_ranks() {
     check_all_reduce::<f64>(333, ReduceOp::Min);
     check_all_reduce::<i32>(333, ReduceOp::Product);
     check_all_reduce::<u32>(333, ReduceOp::BitAnd);
+}
+
+/// The 16-bit floats: the butterfly over ranks in f32, each element rounded once, at every
+/// world (two ranks and powers of two included, which other types halve) and length.
+#[test]
+fn the_16_bit_floats_fold_in_f32_and_round_once() {
+    for n in [1, 7, 840, 1000, 4099] {
+        check_all_reduce::<f16>(n, ReduceOp::Sum);
+        check_all_reduce::<bf16>(n, ReduceOp::Sum);
+    }
+    check_all_reduce::<bf16>(333, ReduceOp::Product);
+    check_all_reduce::<f16>(333, ReduceOp::Min);
+    check_all_reduce::<bf16>(1024, ReduceOp::Max);
+    // Rounding at every level of the butterfly would differ: so the test above can tell.
+    let (n, world) = (1000, 4);
+    let once = want::<bf16>(n, world, ReduceOp::Sum);
+    let each: Vec<bf16> = (0..n)
+        .map(|i| {
+            let x = |r: usize| input::<bf16>(n, r)[i];
+            let s = |a: bf16, b: bf16| bf16::from_f32(a.to_f32() + b.to_f32());
+            s(s(x(0), x(2)), s(x(1), x(3)))
+        })
+        .collect();
+    assert!(!same_bits(&once, &each));
+    let m = 129;
+    for world in WORLDS {
+        let want = want::<f16>(m * world, world, ReduceOp::Sum);
+        let got = run(world, |c| {
+            let b = c.backend();
+            let mut out = b.alloc::<f16>(m)?;
+            let send = b.upload(&input::<f16>(m * world, c.rank()))?;
+            c.reduce_scatter(&send, &mut out, ReduceOp::Sum, Mode::Reproducible)?;
+            b.download(&out)
+        });
+        for (rank, g) in got.iter().enumerate() {
+            let chunk = &want[rank * m..(rank + 1) * m];
+            assert!(
+                same_bits(g, chunk),
+                "reduce_scatter f16 world {world} rank {rank}"
+            );
+        }
+    }
 }
 
 /// The output may be a view of the caller's memory: the result lands there, and nothing

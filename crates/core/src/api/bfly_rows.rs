@@ -19,7 +19,6 @@ pub fn check_bfly_rows<T: Element>(
     dst: usize,
     max_rows: usize,
 ) -> Result<usize> {
-    super::full::<T>("bfly_rows")?;
     op.check::<T>()?;
     if rows == 0 || rows > max_rows {
         return Err(WavekitError::IndexOutOfRange {
