@@ -121,7 +121,7 @@ fn every_collective<X: Transport>(
     Ok(out)
 }
 
-/// The collectives that take the 16-bit floats (bf16 here): the reproducible reduce and
+/// The collectives with the 16-bit floats (bf16 here): the reproducible reduce, scan and
 /// elementwise reduce, compaction, the pairs sort and the allgather, and Mode::Fast's sums, of
 /// small integers so that every order of adds gives the same.
 fn every_16_bit_collective<X: Transport>(
@@ -144,6 +144,9 @@ fn every_16_bit_collective<X: Transport>(
     // The reproducible reduce: f32 partials across ranks, rounded once.
     let sum = c.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
     out.push(("reduce_value bf16", vec![u64::from(sum.to_bits())]));
+    let mut scanned = b.alloc::<bf16>(shard.len())?;
+    c.scan(&shard, &mut scanned, ReduceOp::Sum, ScanKind::Exclusive)?;
+    out.push(("scan bf16", f(b.download(&scanned)?)));
     let kept = c.compact(&shard, Predicate::Lt(bf16::ZERO))?;
     let mut got = f(b.download(&kept.data)?);
     got.truncate(kept.len);

@@ -8,7 +8,7 @@ use crate::device::pack_gathered;
 use crate::handshake::{Call, Header, Lengths};
 use crate::layout::Layout;
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
-use wavekit_core::canonical::SCAN_TILE;
+use wavekit_core::canonical::{SCAN_HALF_GROUP, SCAN_TILE};
 use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, Result, ScanKind};
 
 impl<X: Transport> Comm<X> {
@@ -97,7 +97,9 @@ impl<X: Transport> Comm<X> {
         )?;
         let b = self.backend();
         b.reserve::<T>(len)?;
-        let device = if layout.aligned_chunk(SCAN_TILE) >= SCAN_TILE {
+        // The device steps carry one prefix a tile; the 16-bit floats' prefixes advance in
+        // groups of tiles (SEMANTICS "device_scan" step 5), which only the host path folds.
+        let device = if !T::KIND.is_half() && layout.aligned_chunk(SCAN_TILE) >= SCAN_TILE {
             let mut d = DeviceScan::new(b, &layout, self.rank())?;
             if capture_ready {
                 self.x
@@ -176,8 +178,10 @@ impl<X: Transport> Comm<X> {
         }
     }
 
-    /// The scan of a layout whose shards cut tiles: every touched tile scanned on its own,
-    /// through host memory.
+    /// The scan of a layout whose shards cut tiles (and of the 16-bit floats): every touched
+    /// tile scanned on its own, through host memory, in the accumulator type (`f32` for the
+    /// 16-bit floats, each output rounded once), the tile prefixes folded as the single-device
+    /// scan folds them: one tile at a time, or `SCAN_HALF_GROUP` for the 16-bit floats.
     fn scan_host<T: Element>(
         &self,
         layout: &Layout,
@@ -192,15 +196,20 @@ impl<X: Transport> Comm<X> {
         let edges = self.gather_edges(layout, SCAN_TILE, shard)?;
         let touching = layout.touching(rank, SCAN_TILE);
         // Tile-local inclusive scans L of every tile this rank touches.
-        let mut scanned = Vec::with_capacity(touching.len());
+        let mut scanned: Vec<Vec<T::Acc>> = Vec::with_capacity(touching.len());
         for t in touching.clone() {
-            let tile = b.upload(&edges.tile_data(t, rank, &local))?;
-            let mut l = b.alloc::<T>(tile.len())?;
+            let wide: Vec<T::Acc> = edges
+                .tile_data(t, rank, &local)
+                .into_iter()
+                .map(Element::to_acc)
+                .collect();
+            let tile = b.upload(&wide)?;
+            let mut l = b.alloc::<T::Acc>(tile.len())?;
             b.scan(&tile, &mut l, op, ScanKind::Inclusive)?;
             scanned.push(b.download(&l)?);
         }
         let owned = layout.owned(rank, SCAN_TILE);
-        let aggregates: Vec<T> = owned
+        let aggregates: Vec<T::Acc> = owned
             .clone()
             .map(|t| {
                 *scanned[t - touching.start]
@@ -212,29 +221,22 @@ impl<X: Transport> Comm<X> {
             .map(|q| layout.owned(q, SCAN_TILE).len())
             .collect();
         let all = self.gather_counted(&aggregates, &counts)?.concat();
-        // X_t for the touching tiles: the left fold of the aggregates before them.
-        let mut prefix = Vec::with_capacity(touching.len());
-        let mut x: Option<T> = None;
-        for (t, &a) in all.iter().enumerate().take(touching.end) {
-            if t >= touching.start {
-                prefix.push(x);
-            }
-            x = Some(x.map_or(a, |x| T::combine(op, x, a)));
-        }
+        let prefix = tile_prefixes::<T>(&all, op, touching.clone());
+        let f = |a: T::Acc, b: T::Acc| T::Acc::combine(op, a, b);
         let incl = |p: usize| {
             let t = p / SCAN_TILE;
             let l = scanned[t - touching.start][p - t * SCAN_TILE];
-            prefix[t - touching.start].map_or(l, |x| T::combine(op, x, l))
+            T::from_acc(prefix[t - touching.start].map_or(l, |x| f(x, l)))
         };
         let out: Vec<T> = layout
             .range(rank)
             .map(|p| match kind {
                 ScanKind::Inclusive => incl(p),
                 ScanKind::Exclusive if p == 0 => T::identity(op),
-                // The inclusive value at the end of the previous tile is that tile's X.
-                ScanKind::Exclusive if p % SCAN_TILE == 0 => {
-                    prefix[p / SCAN_TILE - touching.start].expect("tile > 0 has a prefix")
-                }
+                // A tile's first position is that tile's X (SEMANTICS "device_scan" step 6).
+                ScanKind::Exclusive if p % SCAN_TILE == 0 => T::from_acc(
+                    prefix[p / SCAN_TILE - touching.start].expect("tile > 0 has a prefix"),
+                ),
                 ScanKind::Exclusive => incl(p - 1),
             })
             .collect();
@@ -243,6 +245,41 @@ impl<X: Transport> Comm<X> {
         }
         Ok(())
     }
+}
+
+/// The prefixes X_t of the tiles in `want` (None for tile 0) from every tile's aggregate, in
+/// tile order, as the single-device scan folds them (SEMANTICS "device_scan" step 5): groups of
+/// G tiles (`SCAN_HALF_GROUP` for the 16-bit floats, 1 otherwise), `Y_{q+1} = op(Y_q, S_q)`
+/// with `S_q` the left fold of group q's aggregates, and tile `qG + r` gets `op(Y_q, P_r)`,
+/// `P_r` the left fold of the group's first r aggregates. With G = 1, the left fold of every
+/// aggregate before the tile.
+fn tile_prefixes<T: Element>(
+    all: &[T::Acc],
+    op: ReduceOp,
+    want: std::ops::Range<usize>,
+) -> Vec<Option<T::Acc>> {
+    let group = if T::KIND.is_half() {
+        SCAN_HALF_GROUP
+    } else {
+        1
+    };
+    let join = |a: Option<T::Acc>, b: Option<T::Acc>| match (a, b) {
+        (Some(a), Some(b)) => Some(T::Acc::combine(op, a, b)),
+        (a, b) => a.or(b),
+    };
+    let (mut y, mut p) = (None, None);
+    let mut out = Vec::with_capacity(want.len());
+    for (t, &a) in all.iter().enumerate().take(want.end) {
+        if t >= want.start {
+            out.push(join(y, p));
+        }
+        p = join(p, Some(a));
+        if t % group == group - 1 {
+            y = join(y, p);
+            p = None;
+        }
+    }
+    out
 }
 
 /// A distributed scan prepared by [`Comm::plan_scan`] for one shard length, op and kind.

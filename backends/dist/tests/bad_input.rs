@@ -366,27 +366,6 @@ fn a_rank_that_stalls_past_the_timeout_aborts_the_world() {
     }
 }
 
-/// The 16-bit floats' reproducible scan is refused (it would need an `f32` carry across ranks
-/// that is not built), on every rank, before any work: the output keeps what it held. Every
-/// other collective takes them (tests/oracle_half.rs, oracle_reduce.rs, oracle_elementwise.rs).
-#[test]
-fn the_16_bit_reproducible_scan_is_refused_on_every_rank_before_any_work() {
-    use wavekit_core::f16;
-    let x = [f16::ONE; 6];
-    let sentinel = [f16::from_f32(-7.0); 6];
-    let errs = errors(3, |c| {
-        let b = c.backend();
-        let mut out = b.upload(&sentinel)?;
-        let r = c.scan(&b.upload(&x)?, &mut out, ReduceOp::Sum, ScanKind::Inclusive);
-        assert_eq!(b.download(&out)?, sentinel);
-        r
-    });
-    assert_eq!(errs.len(), 3);
-    for e in errs {
-        assert!(matches!(e, WavekitError::UnsupportedType { .. }), "{e}");
-    }
-}
-
 /// A planned run checks its buffers before it enqueues anything: a shard of another length
 /// than planned or an output of the wrong length is refused on the rank that passes it, and
 /// the plan still runs afterwards.

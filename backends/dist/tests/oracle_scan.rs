@@ -6,7 +6,9 @@ mod common;
 use common::{WORLDS, data, run, same_bits, shard, split};
 use wavekit_conformance::reference;
 use wavekit_core::canonical::SCAN_TILE;
-use wavekit_core::{Backend, Collectives, DeviceBuffer, Element, ReduceOp, ScanKind, WarpWidth};
+use wavekit_core::{
+    Backend, Collectives, DeviceBuffer, Element, ReduceOp, ScanKind, WarpWidth, bf16, f16,
+};
 use wavekit_cpu::CpuBackend;
 use wavekit_dist::Layout;
 
@@ -57,6 +59,29 @@ fn float_scans_are_the_single_device_bits_for_any_split() {
         for (n, seed) in [(1, 1), (4097, 2), (25_000, 3)] {
             check::<f32>(n, ReduceOp::Sum, kind, seed);
             check::<f64>(n, ReduceOp::Sum, kind, seed);
+        }
+    }
+}
+
+/// The 16-bit floats: tile scans and aggregates in f32, tile prefixes in groups of
+/// SCAN_HALF_GROUP tiles as the single-device scan folds them, each output rounded once. Past
+/// eight tiles a left fold of the aggregates would give other bits; tile-aligned shards too.
+#[test]
+fn the_16_bit_floats_are_the_single_device_bits_for_any_split() {
+    for kind in [ScanKind::Inclusive, ScanKind::Exclusive] {
+        for (n, seed) in [(1, 11), (4097, 12), (100_003, 13)] {
+            check::<f16>(n, ReduceOp::Sum, kind, seed);
+            check::<bf16>(n, ReduceOp::Sum, kind, seed + 10);
+        }
+        check::<bf16>(40_000, ReduceOp::Product, kind, 14);
+        check::<f16>(40_000, ReduceOp::Max, kind, 15);
+        let all = data::<bf16>(9 * SCAN_TILE + 123, 16);
+        let want = reference::device_scan(&all, ReduceOp::Sum, kind);
+        for lens in [
+            [4 * SCAN_TILE, 5 * SCAN_TILE + 123],
+            [SCAN_TILE, 8 * SCAN_TILE + 123],
+        ] {
+            check_layout(&all, &want, &Layout::from_lens(&lens), ReduceOp::Sum, kind);
         }
     }
 }
