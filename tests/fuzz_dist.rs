@@ -1,7 +1,8 @@
 //! Fuzz of wavekit-dist over the thread transport (issue 28): worlds of 1 to 9 ranks, random
 //! shard splits (tile-aligned or not, empty shards included), one to three collectives in a
 //! row (reduce to every rank or to a root, scan, elementwise allreduce, reduce-scatter,
-//! allgather, count_if, compaction, histogram, sort; floats or integers; reproducible or fast), one
+//! allgather, count_if, compaction, histogram, sort; f32, bf16 or integers; reproducible or
+//! fast), one
 //! rank's arguments sometimes wrong in one call (its own check fails, or it disagrees with the
 //! others on the collective, element type, op, mode, scan kind, sort order, predicate, bins,
 //! root or length), and sometimes one rank stalling past the timeout before a call.
@@ -64,6 +65,8 @@ struct Call {
     coll: Coll,
     /// Integers (`i32`) instead of floats (`f32`).
     int: bool,
+    /// Floats in 16 bits (`bf16`) instead of `f32`.
+    half: bool,
     op: ReduceOp,
     fast: bool,
     /// A scan's kind (exclusive), a sort's direction (descending).
@@ -136,11 +139,13 @@ fn call() -> impl Strategy<Value = Call> {
         bins,
         0usize..9,
         any::<bool>(),
+        prop_oneof![2 => Just(false), 1 => Just(true)],
     )
         .prop_map(
-            |(coll, int, op, fast, exclusive, pred, bins, root, planned)| Call {
+            |(coll, int, op, fast, exclusive, pred, bins, root, planned, half)| Call {
                 coll,
                 int,
+                half: half && !int,
                 op,
                 fast,
                 exclusive,

@@ -3,7 +3,7 @@
 
 use super::model::{Effective, data, effective, equal_len, keys};
 use super::{Case, Coll};
-use wavekit::{Backend, DeviceBuffer, Element, Predicate, ScanKind, SortOrder, WavekitError};
+use wavekit::{Backend, DeviceBuffer, Element, Predicate, ScanKind, SortOrder, WavekitError, bf16};
 use wavekit_conformance::inputs;
 use wavekit_dist::{Buf, Comm, Layout, Mode, ThreadRank};
 
@@ -30,6 +30,11 @@ macro_rules! num {
     ($($t:ty),*) => {$(impl Num for $t { fn of(x: f32) -> Self { x as $t } })*};
 }
 num!(f32, f64, i32, i64);
+impl Num for bf16 {
+    fn of(x: f32) -> Self {
+        bf16::from_f32(x)
+    }
+}
 
 pub fn pred<T: Num>(p: Predicate<f32>) -> Predicate<T> {
     match p {
@@ -72,6 +77,7 @@ type Outcome = Result<Value, (WavekitError, bool)>;
 pub fn exec(comm: &Comm<ThreadRank>, c: &Case, k: usize, layout: &Layout) -> Outcome {
     let e = effective(c, k, comm.rank());
     match (e.call.int, e.wide) {
+        (false, false) if e.call.half => typed::<bf16>(comm, c, &e, layout),
         (false, false) => typed::<f32>(comm, c, &e, layout),
         (false, true) => typed::<f64>(comm, c, &e, layout),
         (true, false) => typed::<i32>(comm, c, &e, layout),

@@ -147,8 +147,9 @@ pub fn keys(c: &Case, bins: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Elementwise over the ranks' buffers: the butterfly (reproducible) or the left fold in rank
-/// order (the thread transport's own allreduce, the fast mode).
+/// Elementwise over the ranks' buffers: the butterfly (reproducible; in the accumulator type,
+/// f32 for bf16, rounded once) or the left fold in rank order (the thread transport's own
+/// allreduce, the fast mode).
 fn across<T: Element>(parts: &[Vec<T>], op: ReduceOp, fast: bool) -> Vec<T> {
     (0..parts[0].len())
         .map(|i| {
@@ -157,7 +158,10 @@ fn across<T: Element>(parts: &[Vec<T>], op: ReduceOp, fast: bool) -> Vec<T> {
                 true => column[1..]
                     .iter()
                     .fold(column[0], |a, &b| reference::apply(op, a, b)),
-                false => reference::bfly_pow2(op, &column),
+                false => {
+                    let wide: Vec<T::Acc> = column.iter().map(|x| x.to_acc()).collect();
+                    T::from_acc(reference::bfly_pow2(op, &wide))
+                }
             }
         })
         .collect()
@@ -306,9 +310,10 @@ pub fn check(c: &Case, layout: &Layout, got: &[Vec<Got>]) -> Result<Tally, TestC
             // Too slow for the stall case's short timeout: allowed before the stall.
             lost_from = Some(k);
         }
-        let want = match call.int {
-            true => want::<i32>(c, call, layout),
-            false => want::<f32>(c, call, layout),
+        let want = match (call.int, call.half) {
+            (true, _) => want::<i32>(c, call, layout),
+            (false, true) => want::<wavekit::bf16>(c, call, layout),
+            (false, false) => want::<f32>(c, call, layout),
         };
         let fault = fault(c, k);
         // A sort's parts differ in length: each must be the next stretch of the whole.
