@@ -128,6 +128,24 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// `T` once. Of the partials [`GpuBackend::reduce_partials_into`] gives for consecutive
     /// chunks of an array, in order, it is `reduce` of that array, bit for bit.
     ///
+    /// ```
+    /// use wavekit_core::canonical::REDUCE_TILE;
+    /// use wavekit_core::{Backend, Collectives, ReduceOp, WarpWidth, bf16};
+    /// let gpu = wavekit_simt::open(WarpWidth::W64)?;
+    /// let vals: Vec<bf16> = (0..3 * REDUCE_TILE)
+    ///     .map(|i| bf16::from_f32(1.0 + (i % 7) as f32 / 64.0))
+    ///     .collect();
+    /// let input = gpu.upload(&vals)?;
+    /// // One f32 partial a tile, not rounded to bf16's 8 bits...
+    /// let mut parts = gpu.alloc::<f32>(3)?;
+    /// gpu.reduce_partials_into(&input, ReduceOp::Sum, 1, &mut parts)?;
+    /// // ...folded and rounded once: the reduce of the whole.
+    /// let mut sum = gpu.alloc::<bf16>(1)?;
+    /// gpu.reduce_acc_into(&parts, ReduceOp::Sum, &mut sum)?;
+    /// assert_eq!(gpu.download(&sum)?, [gpu.reduce(&input, ReduceOp::Sum)?]);
+    /// # Ok::<(), wavekit_core::WavekitError>(())
+    /// ```
+    ///
     /// # Errors
     /// `UnsupportedOp`, `EmptyInput`, `LengthMismatch` when `out` is not one element,
     /// `ForeignBuffer`, `OutOfMemory`, `Device`. Nothing is written on error.
