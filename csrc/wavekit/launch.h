@@ -7,7 +7,8 @@
 //   - takes the vendor stream first (cudaStream_t / hipStream_t as void*), then the device
 //     status word, and runs asynchronously on that stream;
 //   - takes element types as `dtype` (ElemKind's repr: i32 u32 i64 u64 f32 f64 = 0..5, and
-//     f16 bf16 = 6, 7 for device_reduce and device_scan only, ABI 11), ops as
+//     f16 bf16 = 6, 7 since ABI 11 where the kernels take them; launchers.def says where
+//     not), ops as
 //     `op` (ReduceOp's repr), raw device pointers, and counts as uint64_t;
 //   - warp primitives also take the runtime warp size (the kernel compares it with the width it
 //     was compiled for and reports WK_ERR_WARP_SIZE in the status word if they differ) and
