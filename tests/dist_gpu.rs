@@ -136,11 +136,8 @@ fn every_16_bit_collective<X: Transport>(
             .map(|x| u64::from(x.to_bits()))
             .collect::<Vec<_>>()
     };
-    let mine: Vec<bf16> = data[layout.range(c.rank())]
-        .iter()
-        .map(|&x| bf16::from_f32(x))
-        .collect();
-    let shard = b.upload(&mine)?;
+    let bf16s = |v: &[f32]| v.iter().map(|&x| bf16::from_f32(x)).collect::<Vec<_>>();
+    let shard = b.upload(&bf16s(&data[layout.range(c.rank())]))?;
     // The reproducible reduce: f32 partials across ranks, rounded once.
     let sum = c.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
     out.push(("reduce_value bf16", vec![u64::from(sum.to_bits())]));
@@ -160,28 +157,23 @@ fn every_16_bit_collective<X: Transport>(
     let ints: Vec<bf16> = (0..1000)
         .map(|i| bf16::from_f32(((i + c.rank()) % 8) as f32 - 3.0))
         .collect();
-    let send = b.upload(&ints)?;
+    let small = b.upload(&ints)?;
     let mut sum = b.alloc::<bf16>(ints.len())?;
-    c.all_reduce(&send, &mut sum, ReduceOp::Sum, Mode::Fast)?;
+    c.all_reduce(&small, &mut sum, ReduceOp::Sum, Mode::Fast)?;
     out.push(("all_reduce fast bf16", f(b.download(&sum)?)));
     // The reproducible elementwise reduce: the butterfly over ranks in f32, rounded once, on
     // values whose sums round (1000 elements of `data`, each rank its own stretch).
     let r = c.rank();
-    let vals: Vec<bf16> = data[r * 1000..(r + 1) * 1000]
-        .iter()
-        .map(|&x| bf16::from_f32(x))
-        .collect();
-    let send = b.upload(&vals)?;
-    let mut all = b.alloc::<bf16>(vals.len())?;
+    let send = b.upload(&bf16s(&data[r * 1000..(r + 1) * 1000]))?;
+    let mut all = b.alloc::<bf16>(send.len())?;
     c.all_reduce(&send, &mut all, ReduceOp::Sum, Mode::Reproducible)?;
     out.push(("all_reduce bf16", f(b.download(&all)?)));
-    let mut part = b.alloc::<bf16>(vals.len() / c.world())?;
+    let mut part = b.alloc::<bf16>(send.len() / c.world())?;
     let even = b.slice(&send, 0..part.len() * c.world())?;
     c.reduce_scatter(&even, &mut part, ReduceOp::Sum, Mode::Reproducible)?;
     out.push(("reduce_scatter bf16", f(b.download(&part)?)));
-    let send = b.upload(&ints)?;
     let mut gathered = b.alloc::<bf16>(ints.len() * c.world())?;
-    c.all_gather(&send, &mut gathered)?;
+    c.all_gather(&small, &mut gathered)?;
     out.push(("all_gather bf16", f(b.download(&gathered)?)));
     Ok(())
 }

@@ -84,8 +84,7 @@ impl<X: Transport> Comm<X> {
             Mode::Reproducible if T::KIND.is_half() && self.folds_rows::<T>() => {
                 let (b, world) = (self.backend(), self.world());
                 let m = n.div_ceil(world);
-                let tail = b.upload(&vec![T::identity(op); m * world - n])?;
-                let padded = b.concat(&[send, &tail])?;
+                let padded = self.padded(send, m * world, op)?;
                 let mut rows = b.alloc::<T>(m * world)?;
                 self.x.batch(|| {
                     self.fold_rows(&padded, &mut rows, op)?;
@@ -228,8 +227,7 @@ impl<X: Transport> Comm<X> {
         let padded = if p * m == send.len() {
             None
         } else {
-            let tail = b.upload(&vec![T::identity(op); p * m - send.len()])?;
-            Some(b.concat(&[send, &tail])?)
+            Some(self.padded(send, p * m, op)?)
         };
         let base = padded.as_ref().unwrap_or(send);
         if r >= p {
@@ -303,6 +301,13 @@ impl<X: Transport> Comm<X> {
             src = Some(dst);
         }
         self.x.all_gather_in_place(recv, m)
+    }
+
+    /// A copy of `send` padded with the identity to `len` elements.
+    fn padded<T: Element>(&self, send: &Buf<X, T>, len: usize, op: ReduceOp) -> Result<Buf<X, T>> {
+        let b = self.backend();
+        let tail = b.upload(&vec![T::identity(op); len - send.len()])?;
+        b.concat(&[send, &tail])
     }
 
     /// Whether this world takes the all-to-all and the fold (3 ..= the backend's most rows);

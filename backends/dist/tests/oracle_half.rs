@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{WORLDS, data, run, same_bits, shard, split};
+use common::{WORLDS, data, joined, run, same_bits, shard, split};
 use wavekit_conformance::reference;
 use wavekit_core::{Backend, DeviceBuffer, Element, Predicate, ReduceOp, SortOrder, bf16, f16};
 use wavekit_dist::{Layout, Mode};
@@ -28,15 +28,6 @@ fn floats<T: Element<Acc = f32>>(n: usize, seed: u64) -> Vec<T> {
         }
     }
     v
-}
-
-fn joined<T: Clone>(parts: Vec<(u64, u64, Vec<T>)>, n: usize) -> Vec<T> {
-    let mut all = Vec::new();
-    for (offset, total, part) in parts {
-        assert_eq!((offset as usize, total as usize), (all.len(), n));
-        all.extend(part);
-    }
-    all
 }
 
 fn selections<T: Element<Acc = f32>>(seed: u64) {

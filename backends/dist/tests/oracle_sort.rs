@@ -5,21 +5,10 @@
 
 mod common;
 
-use common::{WORLDS, data, run, same_bits, shard, split};
+use common::{WORLDS, data, joined, run, same_bits, shard, split};
 use wavekit_conformance::reference;
 use wavekit_core::{Backend, DeviceBuffer, Element, SortOrder, WavekitError};
 use wavekit_dist::{Comm, ThreadWorld};
-
-/// The ranks' parts, checked to tile the whole (offsets and totals), concatenated.
-fn joined<T: Clone>(parts: Vec<(u64, u64, Vec<T>)>, n: usize) -> Vec<T> {
-    let mut all = Vec::new();
-    for (offset, total, part) in parts {
-        assert_eq!(offset as usize, all.len(), "a rank's offset");
-        assert_eq!(total as usize, n, "the total");
-        all.extend(part);
-    }
-    all
-}
 
 fn keys_match<K: Element>(all: &[K], order: SortOrder, seed: u64) {
     let want: Vec<K> = reference::sort_permutation(all, order)

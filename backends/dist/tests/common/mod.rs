@@ -56,3 +56,15 @@ pub fn shard<T: Element>(
 pub fn same_bits<T: Element>(a: &[T], b: &[T]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(*y))
 }
+
+/// The ranks' parts of a sort or compaction (offset, total, elements), checked to tile the
+/// whole (offsets and totals), concatenated.
+pub fn joined<T: Clone>(parts: Vec<(u64, u64, Vec<T>)>, n: usize) -> Vec<T> {
+    let mut all = Vec::new();
+    for (offset, total, part) in parts {
+        assert_eq!(offset as usize, all.len(), "a rank's offset");
+        assert_eq!(total as usize, n, "the total");
+        all.extend(part);
+    }
+    all
+}
