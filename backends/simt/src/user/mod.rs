@@ -1,7 +1,7 @@
 //! Users' own kernels on the executor: `.cu` files written against csrc/wavekit.h
 //! (docs/DEVICE_API.md), each kernel exported with `WK_EXPORT_KERNEL(name)`, compiled at 32 and
 //! 64 lanes by `wavekit_kernels::user::executor` from the user's build script, or plain CUDA and
-//! HIP built by `wavekit_kernels::plain` into a shared library ([`Library`]). [`user_kernel!`]
+//! HIP built by `wavekit_kernels::plain` into a shared library ([`Library`]). [`user_kernel!`](crate::user_kernel)
 //! finds both builds of a kernel by name; [`Kernel::launch`] runs one under a [`Session`], whose
 //! reports then name the kernel, block, warp, lanes and source line of each hazard.
 //!
@@ -374,7 +374,7 @@ fn scalar_slot(p: &Param, a: &mut Arg) -> Option<(u64, usize)> {
     }
 }
 
-/// Both builds of a user kernel, as [`user_kernel!`] finds them.
+/// Both builds of a user kernel, as [`user_kernel!`](crate::user_kernel) finds them.
 #[derive(Debug)]
 pub struct UserKernel {
     w32: Kernel,
