@@ -115,3 +115,21 @@
 //!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
 //!   }
 //!   ```
+#![cfg_attr(
+    feature = "simt",
+    doc = r#"
+- **A kernel source runs in your process only through `unsafe`.** Checking a source on the
+  SIMT executor compiles it and loads it into the calling program (its global initialisers
+  run at once), and the executor guards only the page after each buffer; a kernel that writes
+  further away corrupts the caller. So
+  [`check_source`](crate::simt::user::check_source) and
+  [`SourceBuild::compile`](crate::simt::user::SourceBuild::compile) are `unsafe fn` whose
+  contract the caller takes on; `wavekit check FILE.cu` runs a file in its own process.
+
+  ```compile_fail,E0133
+  use wavekit::simt::user::{LaunchShape, check_source};
+  let src = "__global__ void k(int* p) { p[1 << 30] = 1; }";
+  let _ = check_source("k.cu", src, "k", LaunchShape::linear(1, 32), &[]);
+  ```
+"#
+)]
