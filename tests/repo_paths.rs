@@ -40,7 +40,11 @@ fn documents(root: &Path) -> Vec<PathBuf> {
 
 /// Whether `c` ends a cited path (Markdown quoting, punctuation, whitespace).
 fn ends_path(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']' | '(' | '[' | ',' | ';' | '|')
+    c.is_whitespace()
+        || matches!(
+            c,
+            '`' | '"' | '\'' | ')' | ']' | '(' | '[' | ',' | ';' | '|'
+        )
 }
 
 /// The paths under `CHECKED` that `text` cites, each with its byte offset, less those it quotes
@@ -117,13 +121,20 @@ fn cited_result_and_history_paths_exist() {
     let mut seen = 0;
     for doc in documents(&root) {
         let text = fs::read_to_string(&doc).expect("document is readable");
-        let name = doc.strip_prefix(&root).unwrap_or(&doc).display().to_string();
+        let name = doc
+            .strip_prefix(&root)
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
         seen += cited_paths(&text).len();
         bad.extend(missing(&root, &name, &text));
     }
     // BENCHMARKS.md links its history files and cites its raw results, so a checker that finds
     // nothing to check is itself broken.
-    assert!(seen > 0, "no benches/results or benches/history citation found");
+    assert!(
+        seen > 0,
+        "no benches/results or benches/history citation found"
+    );
     assert!(
         bad.is_empty(),
         "cited paths missing from the tree (quote removed files \"at commit X\"):\n{}",
