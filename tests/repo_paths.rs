@@ -97,7 +97,7 @@ fn missing(root: &Path, name: &str, text: &str) -> Vec<String> {
         .into_iter()
         .filter(|(_, p)| !root.join(p).exists())
         .map(|(at, p)| {
-            let line = text[..at].lines().count().max(1);
+            let line = text[..at].matches('\n').count() + 1;
             format!("{name}:{line}: {p}")
         })
         .collect()
@@ -156,6 +156,11 @@ fn checker_flags_a_missing_path_and_exempts_history() {
             "synthetic:1: benches/results/no-such-run-1999-01-01/x.log".to_string(),
             "synthetic:1: benches/history/no-such-month.md".to_string(),
         ]
+    );
+    // The line named is the path's own.
+    assert_eq!(
+        missing(&root, "m", "first\nsecond `benches/results/nope-x`\n"),
+        vec!["m:2: benches/results/nope-x".to_string()]
     );
     // An existing path is not reported, with or without a trailing full stop.
     assert!(missing(&root, "synthetic", "See benches/history/README.md.").is_empty());
