@@ -33,7 +33,7 @@ fn select<T: Element>(data: &[T], op: ArgOp) -> (u64, usize) {
 /// [`select`] of a chunk in two passes, both vector loops: the selected element by the
 /// order-free Min / Max fold (keys of the element's own width), then its first position (the
 /// chunk is in cache by then). One pass comparing 64-bit keys ran at 13-59% of a read on 16
-/// cores (BENCHMARKS.md, "CPU argmin / argmax").
+/// cores (benches/history/2026-11.md, "CPU argmin / argmax").
 fn select_chunk<T: Element>(data: &[T], op: ArgOp) -> (u64, usize) {
     let target = order_free::chunk_extreme(data, op == ArgOp::Min);
     (op.key(target), first_with_bits(data, target.to_bits()))
