@@ -236,7 +236,7 @@ impl CudaRuntime {
     }
 }
 
-// SAFETY (the trait's contract): memory comes from cuMemAlloc in this runtime's bound context
+// SAFETY: (the trait's contract) memory comes from cuMemAlloc in this runtime's bound context
 // and goes back through cuMemFree; every copy and memset is queued on the one stream the
 // launchers get, and the blocking ones synchronise it first; the table is the one compiled
 // from csrc by this crate's build script; the warp size is the device attribute.

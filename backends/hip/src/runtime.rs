@@ -39,6 +39,8 @@ pub struct HipRuntime {
 // it); every other field is plain data. Each call that depends on the thread's current device
 // selects this runtime's device first.
 unsafe impl Send for HipRuntime {}
+// SAFETY: as for Send: `&HipRuntime` only passes the stream handle to HIP calls, which may
+// come from several threads at once, and reads the plain fields.
 unsafe impl Sync for HipRuntime {}
 
 impl std::fmt::Debug for HipRuntime {
@@ -179,7 +181,7 @@ impl Drop for HipRuntime {
     }
 }
 
-// SAFETY (the trait's contract): memory comes from hipMalloc on this runtime's device and goes
+// SAFETY: (the trait's contract) memory comes from hipMalloc on this runtime's device and goes
 // back through hipFree; every copy and memset is queued on the one stream the launchers get,
 // and the blocking ones synchronise it first; the table is the one compiled from csrc by this
 // crate's build script; the warp size is the device attribute.

@@ -131,7 +131,7 @@ impl SimtRuntime {
     }
 }
 
-// SAFETY (the trait's contract): `alloc` returns fresh zeroed host memory, tracked until `free`
+// SAFETY: (the trait's contract) `alloc` returns fresh zeroed host memory, tracked until `free`
 // releases it; the copies are checked against those live allocations; the launchers are this
 // crate's tables for the executor compiled from csrc at this width, and they run synchronously
 // on the calling thread, so all work is done when a call returns.
