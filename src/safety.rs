@@ -192,7 +192,9 @@
 //!   let src = b.upload(&[1u32, 2, 3])?;
 //!   let mut dst = b.alloc::<u32>(4)?;
 //!   assert!(b.copy(&src, &mut dst).is_err()); // 3 elements into 4: refused
-//!   b.copy(&src, &mut b.slice_mut(&mut dst, 1..4)?)?;
+//!   let mut tail = b.slice_mut(&mut dst, 1..4)?;
+//!   b.copy(&src, &mut tail)?;
+//!   drop(tail);
 //!   assert_eq!(b.download(&dst)?, [0, 1, 2, 3]);
 //!   # }
 //!   # Ok::<(), wavekit::WavekitError>(())

@@ -343,7 +343,8 @@ mod gpu {
             let mut out = self.alloc::<T>(parts.iter().map(|p| p.len()).sum())?;
             let mut at = 0;
             for p in parts.iter().filter(|p| !p.is_empty()) {
-                self.copy(p, &mut self.slice_mut(&mut out, at..at + p.len())?)?;
+                let mut part = self.slice_mut(&mut out, at..at + p.len())?;
+                self.copy(p, &mut part)?;
                 at += p.len();
             }
             Ok(out)
@@ -360,7 +361,8 @@ mod gpu {
                 start.saturating_add(dst.len()),
                 src.len(),
             )?;
-            self.copy(&self.slice(src, start..start + dst.len())?, dst)
+            let part = self.slice(src, start..start + dst.len())?;
+            self.copy(&part, dst)
         }
 
         fn scan_aggregates_into<T: Element>(

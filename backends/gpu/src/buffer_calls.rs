@@ -104,7 +104,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// let src = b.upload(&[1u32, 2, 3, 4])?;
     /// let mut dst = b.alloc::<u32>(6)?;
     /// // Elements 1..3 of `src` into elements 4..6 of `dst`.
-    /// b.copy(&b.slice(&src, 1..3)?, &mut b.slice_mut(&mut dst, 4..6)?)?;
+    /// let (part, mut tail) = (b.slice(&src, 1..3)?, b.slice_mut(&mut dst, 4..6)?);
+    /// b.copy(&part, &mut tail)?;
+    /// drop(tail);
     /// assert_eq!(b.download(&dst)?, [0, 0, 0, 0, 2, 3]);
     /// // Lengths that differ are refused before anything is copied.
     /// assert!(b.copy(&src, &mut dst).is_err());
@@ -150,7 +152,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// use wavekit_core::{Backend, WarpWidth};
     /// let b = wavekit_simt::open(WarpWidth::W32)?;
     /// let mut buf = b.upload(&[1.5f32, 2.5, 3.5])?;
-    /// b.fill_zero(&mut b.slice_mut(&mut buf, 1..3)?)?;
+    /// let mut tail = b.slice_mut(&mut buf, 1..3)?;
+    /// b.fill_zero(&mut tail)?;
+    /// drop(tail);
     /// assert_eq!(b.download(&buf)?, [1.5, 0.0, 0.0]);
     /// # Ok::<(), wavekit_core::WavekitError>(())
     /// ```

@@ -306,7 +306,9 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
     ) -> Result<()> {
         check_len("allgather output", send.len() * self.world, recv.len())?;
         let stream = self.backend.runtime().stream();
-        // SAFETY: device buffers of the stated lengths on this rank's GPU.
+        // SAFETY: NCCL reads `send.len()` elements of `send` and writes `world` times that to
+        // `recv`, whose length was checked to be exactly that; both are this rank's buffers,
+        // `recv` borrowed exclusively, and the call is queued on the backend's stream.
         self.run("ncclAllGather", self.comm.0, || unsafe {
             (self.lib.all_gather)(
                 ptr(send),
@@ -543,7 +545,9 @@ impl<R: GpuRuntime> NcclTransport<R> {
     ) -> Result<()> {
         let nop = red_op(op, T::KIND)?;
         let stream = self.backend.runtime().stream();
-        // SAFETY: device buffers of equal length on this rank's GPU.
+        // SAFETY: NCCL reads and writes `send.len()` elements; both callers checked that `recv`
+        // is as long as `send`. Both are this rank's buffers, `recv` borrowed exclusively (so
+        // they do not overlap), and the call is queued on the backend's stream.
         self.run(call, comm, || unsafe {
             (self.lib.all_reduce)(
                 ptr(send),
