@@ -326,6 +326,7 @@ fn reduce<K: Element, V: Element>(
                 // its tiles: the counts before its first tile up to those before the next
                 // task's, disjoint from every other task's.
                 let ko = unsafe { ko.part(b0.heads, heads_end - b0.heads) };
+                // SAFETY: as for the keys: the values of the runs ending in this task's tiles.
                 let vo = unsafe { vo.part(b0.ends, ends_end - b0.ends) };
                 let (mut h, mut e) = (0, 0);
                 let mut incl = [V::from_acc(id); SCAN_TILE];

@@ -13,6 +13,7 @@ use wavekit_core::raw::SortSpec;
 struct Dst<T>(*mut T);
 // SAFETY: only used to write the disjoint ranges of different segments (see `sort`).
 unsafe impl<T> Send for Dst<T> {}
+// SAFETY: as for Send: shared between the segments' tasks, each writing only its own range.
 unsafe impl<T> Sync for Dst<T> {}
 
 /// Sorts each segment `bounds(s)`, s < `count`, of `keys` into the same range of `keys_out`,

@@ -50,6 +50,7 @@ impl<V: Element> Values<'_, V> {
 struct Dst<T>(*mut T);
 // SAFETY: only ever used to write disjoint slots from different threads (see `pass`).
 unsafe impl<T> Send for Dst<T> {}
+// SAFETY: as for Send: shared between the chunks, each writing only its own slots.
 unsafe impl<T> Sync for Dst<T> {}
 
 /// Sorts `keys` (with their values) into `keys_out` / `values_out`; `keys_out` None: the keys

@@ -137,6 +137,7 @@ pub struct Session {
 // SAFETY: the C++ session guards its state with a mutex; launches only read its policy and
 // append reports under that lock.
 unsafe impl Send for Session {}
+// SAFETY: as for Send: every access from `&Session` goes through that mutex.
 unsafe impl Sync for Session {}
 
 fn c_str(p: *const c_char) -> String {
