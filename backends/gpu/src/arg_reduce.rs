@@ -150,6 +150,6 @@ impl<R: GpuRuntime> GpuBackend<R> {
         })?;
         let v = self.read::<T>(values.device_ptr(), n)?;
         let l = self.read::<u32>(lanes.device_ptr(), n)?;
-        Ok(v.into_iter().zip(l).collect())
+        super::imp::zipped(v, l, |v, l| (v, l))
     }
 }

@@ -15,14 +15,23 @@ use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::{
     ArgOp, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
     Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp};
 
-fn bools(preds: &[bool]) -> Vec<u8> {
-    preds.iter().map(|&p| p as u8).collect()
+/// The predicates as bytes, for the device; `OutOfMemory` when they do not fit on the host.
+fn bools(preds: &[bool]) -> Result<Vec<u8>> {
+    host::from_fn(preds.len(), |i| preds[i] as u8)
+}
+
+/// `f(a[i], b[i])` for every i of two results of one length, in a vector allocated fallibly.
+pub(crate) fn zipped<A, B, C>(a: Vec<A>, b: Vec<B>, f: impl Fn(A, B) -> C) -> Result<Vec<C>> {
+    let mut out = host::with_capacity(a.len().min(b.len()))?;
+    out.extend(a.into_iter().zip(b).map(|(a, b)| f(a, b)));
+    Ok(out)
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -70,7 +79,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
-        let input = self.mem_from(&bools(preds))?;
+        let input = self.mem_from(&bools(preds)?)?;
         let out = self.lanes_zeroed::<u64>(n)?;
         self.run_checked(&mut work, "vote", |s, st| unsafe {
             (self.table.vote)(
@@ -148,7 +157,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         })?;
         let m = self.read_u64s(masks.ptr, n)?;
         let p = self.read_bytes(preds.ptr, n)?;
-        Ok(m.into_iter().zip(p).map(|(m, p)| (m, p != 0)).collect())
+        zipped(m, p, |m, p| (m, p != 0))
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
@@ -238,7 +247,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         check_len("tile_vote predicates", threads, preds.len())?;
         let mut work = self.lock();
         self.rt.make_current()?;
-        let input = self.mem_from(&bools(preds))?;
+        let input = self.mem_from(&bools(preds)?)?;
         let out = self.lanes_zeroed::<u64>(threads)?;
         self.run_checked(&mut work, "tile_vote", |s, st| unsafe {
             (self.table.tile_vote)(
