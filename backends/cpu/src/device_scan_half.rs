@@ -16,6 +16,7 @@ use super::scratch::Scratch;
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::{SCAN_HALF_GROUP as GROUP, SCAN_TILE};
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::op::ReduceOp;
 
 /// Half the `f32` scan's chunk: a worker's three `f32` buffers (the widened input, the kept
@@ -36,7 +37,7 @@ pub(crate) fn device<T: Element>(
     kind: ScanKind,
     wide: &Scratch,
     scratch: &Scratch,
-) {
+) -> Result<()> {
     debug_assert_eq!(input.len(), out.len());
     let exclusive = kind == ScanKind::Exclusive;
     let chunks = input.len().div_ceil(CHUNK);
@@ -97,6 +98,6 @@ pub(crate) fn device<T: Element>(
                     memory::stream_fence();
                 }
             }
-        ));
-    });
+        ))
+    })?
 }

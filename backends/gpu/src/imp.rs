@@ -15,14 +15,23 @@ use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::{
     ArgOp, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
     Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp};
 
-fn bools(preds: &[bool]) -> Vec<u8> {
-    preds.iter().map(|&p| p as u8).collect()
+/// The predicates as bytes, for the device; `OutOfMemory` when they do not fit on the host.
+fn bools(preds: &[bool]) -> Result<Vec<u8>> {
+    host::from_fn(preds.len(), |i| preds[i] as u8)
+}
+
+/// `f(a[i], b[i])` for every i of two results of one length, in a vector allocated fallibly.
+pub(crate) fn zipped<A, B, C>(a: Vec<A>, b: Vec<B>, f: impl Fn(A, B) -> C) -> Result<Vec<C>> {
+    let mut out = host::with_capacity(a.len().min(b.len()))?;
+    out.extend(a.into_iter().zip(b).map(|(a, b)| f(a, b)));
+    Ok(out)
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -70,7 +79,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
-        let input = self.mem_from(&bools(preds))?;
+        let input = self.mem_from(&bools(preds)?)?;
         let out = self.lanes_zeroed::<u64>(n)?;
         // SAFETY: the launcher reads `n` predicates from `input` (a fresh upload of `preds`, whose
         // length check_launch compared with the n threads) and writes `n` masks to `out` (fresh, n
@@ -156,9 +165,15 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(preds.ptr),
             )
         })?;
+<<<<<<< HEAD
         let m = self.read_u64s(&masks, n)?;
         let p = self.read_bytes(&preds, n)?;
         Ok(m.into_iter().zip(p).map(|(m, p)| (m, p != 0)).collect())
+=======
+        let m = self.read_u64s(masks.ptr, n)?;
+        let p = self.read_bytes(preds.ptr, n)?;
+        zipped(m, p, |m, p| (m, p != 0))
+>>>>>>> h2
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
@@ -256,7 +271,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         check_len("tile_vote predicates", threads, preds.len())?;
         let mut work = self.lock();
         self.rt.make_current()?;
-        let input = self.mem_from(&bools(preds))?;
+        let input = self.mem_from(&bools(preds)?)?;
         let out = self.lanes_zeroed::<u64>(threads)?;
         // SAFETY: the launcher reads `threads` predicates from `input` (a fresh upload of `preds`,
         // check_len: `threads` of them) and writes `threads` masks to `out` (fresh, sized for

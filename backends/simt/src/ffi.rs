@@ -29,6 +29,7 @@ unsafe extern "C" {
     pub fn wk_simt_session_drop(s: *mut RawSession, n: usize);
     pub fn wk_simt_session_launches(s: *mut RawSession) -> u64;
     pub fn wk_simt_error_string(code: c_int) -> *const c_char;
+    pub fn wk_simt_take_oom_bytes() -> u64;
     pub fn wk_simt_expect_written(
         p: *mut c_void,
         count: usize,

@@ -4,7 +4,7 @@
 //! thus runs the shared GPU host code and the real kernels, with every launch checked for hazards.
 
 use super::arch::Arch;
-use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, error_message};
+use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, code_error, error_message};
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -291,10 +291,8 @@ unsafe impl GpuRuntime for SimtRuntime {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .extend(unexpected);
-        Err(WavekitError::Device {
-            backend: "simt",
-            call: call.to_string(),
-            message,
-        })
+        // A launch the executor had no memory for: `OutOfMemory`, as any allocation of the
+        // call would give.
+        Err(code_error(code, call, message))
     }
 }

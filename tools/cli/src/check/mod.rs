@@ -82,12 +82,18 @@ pub fn run(req: &Request) -> CliResult<(String, bool)> {
     } else {
         load::plain(req, &dir.0)?
     };
+    // Six u32 dimensions: their product can pass any usize.
     let threads: usize = req
         .grid
         .iter()
         .chain(&req.block)
-        .map(|&d| d as usize)
-        .product();
+        .try_fold(1usize, |a, &d| a.checked_mul(d as usize))
+        .ok_or_else(|| {
+            usage(format!(
+                "--grid {:?} --block {:?}: more threads than this machine can count",
+                req.grid, req.block
+            ))
+        })?;
     let len = req.len.unwrap_or(threads);
     let mut text = String::new();
     let mut clean = true;
