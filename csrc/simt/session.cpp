@@ -60,6 +60,11 @@ uint64_t wk_simt_session_suppressed(wk_simt_session* s) {
   return s->suppressed;
 }
 
+void wk_simt_session_set_report_cap(wk_simt_session* s, uint32_t cap) {
+  std::lock_guard<std::mutex> g(s->mu);
+  s->report_cap = cap;
+}
+
 void wk_simt_session_clear(wk_simt_session* s) {
   std::lock_guard<std::mutex> g(s->mu);
   s->reports.clear();
