@@ -234,9 +234,9 @@ pub(super) fn grid_syncs(src: &str, toks: &[Token]) -> Vec<(u32, usize)> {
         }
     }
     let mut out = Vec::new();
-    for k in 0..toks.len() {
+    for (k, tok) in toks.iter().enumerate() {
         let member = text(k) == "sync"
-            && matches!(text(k + 1), "(")
+            && text(k + 1) == "("
             && k >= 2
             && matches!(text(k - 1), "." | "->")
             && (grids.contains(&text(k - 2)) || (text(k - 2) == ")" && text(k - 4) == "this_grid"));
@@ -245,7 +245,7 @@ pub(super) fn grid_syncs(src: &str, toks: &[Token]) -> Vec<(u32, usize)> {
             && (grids.contains(&text(k + 2)) || text(k + 2) == "this_grid")
             && !(k >= 1 && matches!(text(k - 1), "." | "->"));
         if member || free {
-            out.push((toks[k].line, toks[k].start));
+            out.push((tok.line, tok.start));
         }
     }
     out
