@@ -175,7 +175,7 @@ pub fn run(req: &Request) -> CliResult<(String, bool)> {
                 run.abandoned = Some(e.to_string());
                 clean = false;
             }
-            Ok(()) => {
+            Ok(_) => {
                 for (label, v) in args::written(k, &args) {
                     let shown: Vec<String> =
                         (0..v.len().min(req.show)).map(|j| v.show(j)).collect();

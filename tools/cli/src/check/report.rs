@@ -206,7 +206,7 @@ pub fn json(file: &str, toolchain: &str, runs: &[Run], clean: bool) -> String {
     let summary: Vec<String> = summary(runs)
         .into_iter()
         .map(|((kind, at), by_width)| {
-            let (f, l) = at.rsplit_once(':').unwrap_or((&at, ""));
+            let (f, l) = at.rsplit_once(':').unwrap_or((at.as_str(), ""));
             let line = l
                 .parse::<u32>()
                 .map_or("null".to_string(), |l| l.to_string());
