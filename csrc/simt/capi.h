@@ -79,6 +79,8 @@ size_t wk_simt_session_report_count(wk_simt_session* s);
 int wk_simt_session_report(wk_simt_session* s, size_t i, wk_simt_report* out);
 // Reports left out because a launch hit its cap of reports.
 uint64_t wk_simt_session_suppressed(wk_simt_session* s);
+// The reports of each kind a launch keeps from now on (16 unless set; 0 keeps none).
+void wk_simt_session_set_report_cap(wk_simt_session* s, uint32_t cap);
 void wk_simt_session_clear(wk_simt_session* s);
 // Removes the first n reports (those a caller has copied).
 void wk_simt_session_drop(wk_simt_session* s, size_t n);

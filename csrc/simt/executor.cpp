@@ -28,7 +28,6 @@ namespace {
 
 constexpr size_t kStackBytes = 64 * 1024;
 constexpr unsigned kMaxBlock = 1024;
-constexpr uint32_t kReportsPerKind = 16;
 constexpr uint32_t kMaxForced = 4096;
 constexpr uint64_t kMaxSwitches = 400ull * 1000 * 1000;
 
@@ -518,7 +517,7 @@ void release_collective(Launch& L, unsigned w, uint64_t group, bool orders) {
 }
 
 void Launch::report(uint32_t kind, unsigned warp, uint64_t lane_bits, std::string detail) {
-  if (per_kind[kind]++ >= kReportsPerKind) {
+  if (per_kind[kind]++ >= report_cap) {
     ++suppressed;
     return;
   }
@@ -599,6 +598,7 @@ int run_launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim
   {
     std::lock_guard<std::mutex> g(s->mu);
     L.policy = s->policy;
+    L.report_cap = s->report_cap;
     L.rng = s->seed ^ (++s->launches * 0xD1B54A32D192ED03ull);
   }
   L.session = s;

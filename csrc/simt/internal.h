@@ -33,6 +33,8 @@ struct Session {
   uint64_t seed = 0;
   uint64_t launches = 0;
   uint64_t suppressed = 0;
+  // Reports a launch keeps of each kind; the rest are counted in `suppressed`.
+  uint32_t report_cap = 16;
   std::vector<Report> reports;
 };
 
@@ -136,6 +138,7 @@ struct Launch {
   bool faulted = false;  // aborted by a lane's memory fault (fault.cpp)
   int failed = 0;        // aborted by an exception on a lane (an error code, executor.cpp)
   uint32_t per_kind[WK_SIMT_REPORT_KINDS] = {};
+  uint32_t report_cap = 16;  // the session's, when the launch began
   std::vector<Report> reports;
   uint64_t suppressed = 0;
   std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;

@@ -73,6 +73,11 @@ uint64_t wk_simt_session_suppressed(wk_simt_session* s) {
   });
 }
 
+void wk_simt_session_set_report_cap(wk_simt_session* s, uint32_t cap) {
+  std::lock_guard<std::mutex> g(s->mu);
+  s->report_cap = cap;
+}
+
 void wk_simt_session_clear(wk_simt_session* s) {
   wk_simt::guarded_void([&] {
     std::lock_guard<std::mutex> g(s->mu);

@@ -236,6 +236,13 @@ impl Session {
         unsafe { ffi::wk_simt_session_suppressed(self.raw.as_ptr()) }
     }
 
+    /// How many reports of each kind a launch keeps from now on (16 unless set); the rest are
+    /// counted in [`suppressed`](Self::suppressed). `u32::MAX` keeps them all.
+    pub fn set_report_cap(&self, cap: u32) {
+        // SAFETY: `raw` is live for &self.
+        unsafe { ffi::wk_simt_session_set_report_cap(self.raw.as_ptr(), cap) }
+    }
+
     /// Launches made under this session.
     pub fn launches(&self) -> u64 {
         // SAFETY: `raw` is live for &self.

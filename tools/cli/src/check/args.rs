@@ -25,6 +25,28 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
+/// `MAJOR.MINOR` (or `MAJOR`): a toolchain's version.
+pub fn parse_version(s: &str) -> Result<(u32, u32), String> {
+    let (major, minor) = s.trim().split_once('.').unwrap_or((s.trim(), "0"));
+    match (major.parse(), minor.parse()) {
+        (Ok(a), Ok(b)) if a > 0 && b < 100 => Ok((a, b)),
+        _ => Err(format!("`{s}`: give MAJOR.MINOR, e.g. 12.4")),
+    }
+}
+
+/// A compute capability as `sm_XY` or `XY` (e.g. 90): `__CUDA_ARCH__` is ten times it.
+pub fn parse_arch(s: &str) -> Result<u32, String> {
+    let n = s
+        .trim()
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_");
+    n.trim_end_matches('a')
+        .parse()
+        .ok()
+        .filter(|&v| (10..=200).contains(&v))
+        .ok_or_else(|| format!("`{s}`: give a compute capability, e.g. 90 or sm_90"))
+}
+
 /// What `--arg` gives: parameter `index` (its field `field`, for a struct) the value text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgSpec {
