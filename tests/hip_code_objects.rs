@@ -386,7 +386,11 @@ fn each_target_was_built_by_the_compiler_the_build_names() {
         .filter(|a| ["gfx941", "gfx942"].contains(a))
         .collect();
     if hipcc_version.contains("clang version 15.") {
-        assert_eq!(clang_archs(), mi300, "clang built {CLANG_ARCHS} for {ARCHS}");
+        assert_eq!(
+            clang_archs(),
+            mi300,
+            "clang built {CLANG_ARCHS} for {ARCHS}"
+        );
     } else {
         assert!(
             clang_archs().iter().all(|a| mi300.contains(a)),

@@ -158,14 +158,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 dptr(lanes.device_ptr()),
             )
         })?;
-<<<<<<< HEAD
         let v = self.read::<T>(&values.mem, n)?;
         let l = self.read::<u32>(&lanes.mem, n)?;
-        Ok(v.into_iter().zip(l).collect())
-=======
-        let v = self.read::<T>(values.device_ptr(), n)?;
-        let l = self.read::<u32>(lanes.device_ptr(), n)?;
         super::imp::zipped(v, l, |v, l| (v, l))
->>>>>>> h2
     }
 }

@@ -165,15 +165,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(preds.ptr),
             )
         })?;
-<<<<<<< HEAD
         let m = self.read_u64s(&masks, n)?;
         let p = self.read_bytes(&preds, n)?;
-        Ok(m.into_iter().zip(p).map(|(m, p)| (m, p != 0)).collect())
-=======
-        let m = self.read_u64s(masks.ptr, n)?;
-        let p = self.read_bytes(preds.ptr, n)?;
         zipped(m, p, |m, p| (m, p != 0))
->>>>>>> h2
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
