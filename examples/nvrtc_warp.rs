@@ -53,7 +53,10 @@ fn check() -> Result<(), Box<dyn std::error::Error>> {
         Arg::Scalar(Value::U32(n as u32)),
     ];
     let shape = LaunchShape::linear(n.div_ceil(128) as u32, 128);
-    for run in check_source("nvrtc_warp.cu", SOURCE, "warp_sums", shape, &args)? {
+    // SAFETY: SOURCE is this example's own kernel: no global initialisers, and it indexes
+    // `in` below `n` and the two outputs below `n / 32` (rounded up), the lengths given here.
+    let runs = unsafe { check_source("nvrtc_warp.cu", SOURCE, "warp_sums", shape, &args)? };
+    for run in runs {
         println!(
             "executor, {} lanes: {} hazard(s)",
             run.width.lanes(),

@@ -83,7 +83,7 @@ for line in sys.stdin:
   pack payload bin commit.txt
   rm -f "$dest"/tests*.tar.xz
   local conformance=(conformance_cuda cuda_vs_cpu cuda_lookback) f
-  local cuda=(tests/run.sh) host=()
+  local cuda=(tests/run.sh tests/several-gpus.txt) host=()
   for f in "$work"/tests/bin/*; do
     f="$(basename "$f")"
     case " ${conformance[*]} " in *" $f "*) continue ;; esac

@@ -24,16 +24,22 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="${1:-$root/.gpu}"
-tests=(conformance_cuda cuda_rtc cuda_vs_cpu cuda_emulation cuda_launch cuda_sanitize cuda_host cuda_lookback cuda_probes cuda_interop zero_alloc threads cuda_streams fuzz_streams fuzz_queued)
 examples=(reduce_overhead pipeline cuda_stream nvrtc_warp)
 # The lent GPUs are Hopper (sm_90); building only what runs there keeps the carried binaries
 # small. Override with WAVEKIT_CUDA_ARCHS for other devices.
 export WAVEKIT_CUDA_ARCHS="${WAVEKIT_CUDA_ARCHS:-90}"
 
 "$root/scripts/setup-cuda.sh" >/dev/null
+cd "$root"
+# The device test binaries, read from the test package itself (scripts/device-tests.py): every
+# test target of wavekit-tests that names CUDA (a `cuda` feature gate, a CUDA device test) and
+# needs no feature but `cuda`, so that a new test file is never left out. The NCCL ones
+# (`nccl` feature) are staged by scripts/bench-dist.sh.
+mapfile -t tests < <(python3 "$root/scripts/device-tests.py" list)
+[ "${#tests[@]}" -gt 0 ] || { echo "no device test targets found" >&2; exit 1; }
+echo "device test binaries (${#tests[@]}): ${tests[*]}"
 args=()
 for t in "${tests[@]}"; do args+=(--test "$t"); done
-cd "$root"
 # The tests are the targets of the wavekit-tests package (tests/Cargo.toml).
 json="$(cargo test --release -p wavekit-tests --features cuda --no-run --message-format=json "${args[@]}")"
 
@@ -52,6 +58,9 @@ for line in sys.stdin:
         shutil.copy2(exe, os.path.join(dest, "bin", m["target"]["name"]))
 ' "$dest"
 strip "$dest"/bin/* 2>/dev/null || true
+# Tests that need several GPUs ("binary test-name" lines): run.sh skips them, by name and
+# aloud, on a machine with one.
+python3 "$root/scripts/device-tests.py" several >"$dest/several-gpus.txt"
 
 ex_args=()
 for e in "${examples[@]}"; do ex_args+=(--example "$e"); done
@@ -73,10 +82,21 @@ status=0
 echo "== device"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || status=1
 ldd --version | head -n 1
+gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')"
 if [ "$mode" = test ] || [ "$mode" = all ]; then
   for b in "$here"/bin/*; do
-    echo "== $(basename "$b")"
-    timeout "${TEST_TIMEOUT:-300}" "$b" --include-ignored ${FILTER:-} 2>&1 | tee -a "$out/tests.log"
+    name="$(basename "$b")"
+    echo "== $name"
+    skip=()
+    if [ "$gpus" -lt 2 ]; then
+      while read -r bin t; do
+        if [ "$bin" = "$name" ]; then
+          skip+=(--skip "$t")
+          echo "skipped (needs several GPUs, $gpus here): $name $t" | tee -a "$out/tests.log"
+        fi
+      done <"$here/several-gpus.txt"
+    fi
+    timeout "${TEST_TIMEOUT:-300}" "$b" --include-ignored "${skip[@]}" ${FILTER:-} 2>&1 | tee -a "$out/tests.log"
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   done
   echo "== totals"

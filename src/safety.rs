@@ -78,10 +78,10 @@
 //!   #   fn make_current(&self) -> wavekit::Result<()> { Ok(()) }
 //!       fn alloc(&self, _: usize) -> wavekit::Result<DevPtr> { Ok(0xdead_beef) }
 //!   #   unsafe fn free(&self, _: DevPtr) {}
-//!   #   fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
-//!   #   fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
-//!   #   fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
-//!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
 //!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn synchronize_device(&self) -> wavekit::Result<()> { Ok(()) }
@@ -105,13 +105,115 @@
 //!   #   fn make_current(&self) -> wavekit::Result<()> { Ok(()) }
 //!       fn alloc(&self, _: usize) -> wavekit::Result<DevPtr> { Ok(0xdead_beef) }
 //!   #   unsafe fn free(&self, _: DevPtr) {}
-//!   #   fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
-//!   #   fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
-//!   #   fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
-//!   #   fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn memset_zero(&self, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn copy_htod(&self, _: DevPtr, _: &[u8]) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn copy_dtoh(&self, _: &mut [u8], _: DevPtr) -> wavekit::Result<()> { Ok(()) }
+//!   #   unsafe fn copy_dtod(&self, _: DevPtr, _: DevPtr, _: usize) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn stream(&self) -> *mut std::ffi::c_void { std::ptr::null_mut() }
 //!   #   fn synchronize(&self) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn synchronize_device(&self) -> wavekit::Result<()> { Ok(()) }
 //!   #   fn check(&self, _: i32, _: &str) -> wavekit::Result<()> { Ok(()) }
 //!   }
 //!   ```
+//!
+//! - **No raw device address is written from safe code.** The runtime's copies
+//!   ([`GpuRuntime::memset_zero`](crate::gpu::GpuRuntime::memset_zero), `copy_htod`,
+//!   `copy_dtoh`, `copy_dtoh_strided`, `copy_dtod` and
+//!   [`copy_dtoh_each`](crate::gpu::runtime::copy_dtoh_each)) take a bare
+//!   [`DevPtr`](crate::gpu::DevPtr) they cannot check, and
+//!   [`GpuBackend::runtime`](crate::gpu::GpuBackend::runtime) is public, so they are
+//!   `unsafe fn`s whose `# Safety` sections say what the caller promises (the range inside one
+//!   live allocation, nothing unordered using it; on the SIMT executor device memory is host
+//!   memory, where a wrong address is memory corruption). Calling one outside `unsafe` does
+//!   not compile:
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   fn overwrite<R: GpuRuntime>(b: &GpuBackend<R>, buf: &GpuBuffer<u32, R>) {
+//!       // Past the end of `buf`, and through a shared borrow: nothing checks either.
+//!       b.runtime().copy_htod(buf.device_ptr() + 4096, &[0xff; 64]).unwrap();
+//!   }
+//!   ```
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   fn clear<R: GpuRuntime>(b: &GpuBackend<R>, buf: &GpuBuffer<u32, R>) {
+//!       b.runtime().memset_zero(buf.device_ptr(), 1 << 20).unwrap();
+//!   }
+//!   ```
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   fn peek<R: GpuRuntime>(b: &GpuBackend<R>, buf: &GpuBuffer<u32, R>) -> Vec<u8> {
+//!       let mut out = vec![0; 1 << 20];
+//!       b.runtime().copy_dtoh(&mut out, buf.device_ptr()).unwrap();
+//!       out
+//!   }
+//!   ```
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   fn gather<R: GpuRuntime>(b: &GpuBackend<R>, buf: &GpuBuffer<u32, R>) -> Vec<u8> {
+//!       let mut out = vec![0; 64];
+//!       b.runtime().copy_dtoh_strided(&mut out, buf.device_ptr(), 4, 1 << 20).unwrap();
+//!       out
+//!   }
+//!   ```
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   fn gather<R: GpuRuntime>(b: &GpuBackend<R>, buf: &GpuBuffer<u32, R>) -> Vec<u8> {
+//!       let mut out = vec![0; 64];
+//!       let (rt, at) = (b.runtime(), buf.device_ptr());
+//!       wavekit::gpu::runtime::copy_dtoh_each(rt, &mut out, at, 4, 1 << 20).unwrap();
+//!       out
+//!   }
+//!   ```
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   type Buf<R> = GpuBuffer<u32, R>;
+//!   fn alias<R: GpuRuntime>(b: &GpuBackend<R>, src: &Buf<R>, dst: &Buf<R>) {
+//!       // `dst` is only borrowed shared, and may be `src` itself.
+//!       b.runtime().copy_dtod(dst.device_ptr(), src.device_ptr(), 1 << 20).unwrap();
+//!   }
+//!   ```
+//!
+//!   The checked forms take typed buffers and compare lengths first:
+//!   [`Backend::write`](crate::Backend::write) and [`Backend::download`](crate::Backend::download),
+//!   [`GpuBackend::copy`](crate::gpu::GpuBackend::copy) (device to device, views for ranges),
+//!   [`GpuBackend::fill_zero`](crate::gpu::GpuBackend::fill_zero) and
+//!   [`GpuBackend::download_strided`](crate::gpu::GpuBackend::download_strided).
+//!
+//!   ```
+//!   # #[cfg(feature = "simt")] {
+//!   use wavekit::prelude::*;
+//!   let b = wavekit::simt::open(WarpWidth::W32)?;
+//!   let src = b.upload(&[1u32, 2, 3])?;
+//!   let mut dst = b.alloc::<u32>(4)?;
+//!   assert!(b.copy(&src, &mut dst).is_err()); // 3 elements into 4: refused
+//!   let mut tail = b.slice_mut(&mut dst, 1..4)?;
+//!   b.copy(&src, &mut tail)?;
+//!   drop(tail);
+//!   assert_eq!(b.download(&dst)?, [0, 1, 2, 3]);
+//!   # }
+//!   # Ok::<(), wavekit::WavekitError>(())
+//!   ```
+#![cfg_attr(
+    feature = "simt",
+    doc = r#"
+- **A kernel source runs in your process only through `unsafe`.** Checking a source on the
+  SIMT executor compiles it and loads it into the calling program (its global initialisers
+  run at once), and the executor guards only the page after each buffer; a kernel that writes
+  further away corrupts the caller. So
+  [`check_source`](crate::simt::user::check_source) and
+  [`SourceBuild::compile`](crate::simt::user::SourceBuild::compile) are `unsafe fn` whose
+  contract the caller takes on; `wavekit check FILE.cu` runs a file in its own process.
+
+  ```compile_fail,E0133
+  use wavekit::simt::user::{LaunchShape, check_source};
+  let src = "__global__ void k(int* p) { p[1 << 30] = 1; }";
+  let _ = check_source("k.cu", src, "k", LaunchShape::linear(1, 32), &[]);
+  ```
+"#
+)]

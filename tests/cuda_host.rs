@@ -42,6 +42,7 @@ fn wavekit_error_codes_have_messages() {
 #[test]
 fn scratch_sizes_follow_the_tile_counts() {
     let t = table();
+    // SAFETY: scratch_bytes is a pure size query: integers in, one integer out, no memory touched.
     let bytes = |algo, kind: ElemKind, n| unsafe { (t.scratch_bytes)(algo, kind as u32, n) };
     // One tile: its block writes the result itself, no scratch at all.
     assert_eq!(bytes(ALGO_DEVICE_REDUCE, ElemKind::F32, 4096), 0);
@@ -59,6 +60,7 @@ fn scratch_sizes_follow_the_tile_counts() {
     assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::F64, 17 * 4096), 256 + 512);
     assert_eq!(bytes(ALGO_DEVICE_SCAN, ElemKind::U32, 0), 0);
     assert_eq!(
+        // SAFETY: as above; an unknown element code sizes nothing.
         unsafe { (t.scratch_bytes)(ALGO_DEVICE_SCAN, 99, 10) },
         0,
         "unknown dtype"

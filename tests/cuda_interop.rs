@@ -175,16 +175,21 @@ fn cross_stream_adoption_is_ordered() {
 fn raw_pointers_and_raw_streams() {
     use wavekit::cuda::cudarc::driver::DevicePtr;
     let s = stream();
+    // SAFETY: `s` is a live stream of device 0's primary context, kept by this test until after
+    // `wk` drops.
     let wk = unsafe { cuda::open_on_raw_stream(0, s.cu_stream()) }.unwrap();
     let xs = ints(4096);
     let d = s.clone_htod(&xs).unwrap();
     let (ptr, _sync) = d.device_ptr(&s);
+    // SAFETY: `d` holds `xs.len()` initialised i32s on device 0, alive and unwritten until the end
+    // of the test; the copy into it was queued on `s`, the backend's stream.
     let view = unsafe { wk.adopt::<i32>(ptr, xs.len()) }.unwrap();
     assert_eq!(
         wk.reduce(&view, ReduceOp::Sum).unwrap(),
         xs.iter().sum::<i32>()
     );
     assert!(matches!(
+        // SAFETY: inside `d`, and refused anyway (misaligned) before any view exists.
         unsafe { wk.adopt::<i32>(ptr + 2, 1) },
         Err(WavekitError::Misaligned { align: 4, .. })
     ));

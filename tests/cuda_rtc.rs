@@ -62,6 +62,21 @@ fn a_compile_error_comes_back_with_nvrtcs_log() {
     ));
 }
 
+#[test]
+fn nvrtc_result_codes_outside_its_enum_get_a_fallback_message() {
+    use wavekit::gpu::rtc::RtcApi;
+    // Codes NVRTC does not define must not be turned into its enum (that was a transmute, UB
+    // for them): they are named as numbers, without asking NVRTC.
+    for code in [9999, -1, 18, i32::MIN] {
+        assert_eq!(
+            rtc::Nvrtc::error_string(code),
+            format!("NVRTC error {code}")
+        );
+    }
+    // A code it defines gets NVRTC's own message (6 is NVRTC_ERROR_COMPILATION in nvrtc.h).
+    assert_eq!(rtc::Nvrtc::error_string(6), "NVRTC_ERROR_COMPILATION");
+}
+
 fn input(n: usize) -> Vec<f32> {
     (0..n)
         .map(|i| ((i * 7919) % 613) as f32 * 0.37 - 100.0 + 1.0 / (i as f32 + 3.0))

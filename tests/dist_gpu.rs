@@ -430,9 +430,9 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                     let stream = b.runtime().stream() as sys::CUstream;
                     b.runtime().make_current().unwrap();
                     let mut graph: sys::CUgraph = std::ptr::null_mut();
-                    // SAFETY: this thread's stream of the current context; thread-local
-                    // capture, so the other ranks' threads capture their own.
                     check(
+                        // SAFETY: this thread's stream of the current context; thread-local
+                        // capture, so the other ranks' threads capture their own.
                         unsafe {
                             sys::cuStreamBeginCapture_v2(
                                 stream,
@@ -445,8 +445,8 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                     c.count_if_into(&mut count, &shard, &mut n_pos).unwrap();
                     c.histogram_into(&mut hist, &ks, &mut counts).unwrap();
                     c.scan_into(&mut scan, &sx, &mut sy).unwrap();
-                    // SAFETY: ends the capture begun above on the same stream.
                     check(
+                        // SAFETY: ends the capture begun above on the same stream.
                         unsafe { sys::cuStreamEndCapture(stream, &mut graph) },
                         "end capture (a host wait inside would have broken it)",
                     );
@@ -456,8 +456,8 @@ fn nccl_planned_collectives_run_from_a_cuda_graph() {
                         "allocated while captured"
                     );
                     let mut exec: sys::CUgraphExec = std::ptr::null_mut();
-                    // SAFETY: the graph captured above.
                     check(
+                        // SAFETY: the graph captured above.
                         unsafe { sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0) },
                         "instantiate",
                     );

@@ -16,7 +16,9 @@
 //! `WAVEKIT_FUZZ_SECONDS` runs them for a fixed time instead (the soak mode); each test prints
 //! how many calls it made and how many came back as typed errors (`--nocapture`).
 //!
-//! The warp primitives' tests are in fuzz_api/warp.rs (a module of this test binary). The same
+//! The warp primitives' tests are in fuzz_api/warp.rs (a module of this test binary), the
+//! allocation-failure family (a lowered host allocation limit: `OutOfMemory` with the output
+//! untouched, or the unlimited result) in fuzz_api/alloc.rs. The same
 //! harness and property cover the other entry points in companion files, one per family, so
 //! that each stays readable: tests/fuzz_sort.rs (sorts, segmented sorts, top-k),
 //! fuzz_runs.rs (unique, unique_by_key, run_length_encode), fuzz_by_key.rs (scan_by_key,
@@ -40,6 +42,9 @@ use wavekit_tests::on;
 
 #[path = "fuzz_api/warp.rs"]
 mod warp;
+
+#[path = "fuzz_api/alloc.rs"]
+mod alloc;
 
 // ---- strategies shared with the warp primitives' tests -----------------------------------
 

@@ -116,6 +116,8 @@ fn the_example_runs_on_the_device_and_matches_the_cpu_backend() {
         f.limits()
             .threads
             .checked_add(64)
+            // SAFETY: the same four arguments as the launch above; refused (LaunchBounds) before
+            // anything is launched.
             .map(|t| unsafe { f.launch(wk.runtime(), [1, 1, 1], [t, 1, 1], 0, &mut args) }),
         Some(Err(WavekitError::LaunchBounds { .. }))
     ));

@@ -226,6 +226,9 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
         one_shot: false,
         timeout: Duration::from_secs(5),
     };
+    // SAFETY: every address in the calls made with `run` is one of this rank's live buffers of the
+    // right size (`send`, `recv`, `flags`, or a buffer the case passes), used by nothing else, and
+    // every case is refused by the checks before anything is queued (what this test shows).
     let run = |pc: &PeerCall, recv: &mut GpuBuffer<f32, R>, op| unsafe {
         b.peer_all_reduce(&send, recv, op, pc)
     };
@@ -310,6 +313,8 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
         recvs: vec![half_out.device_ptr()],
         ..good.clone()
     };
+    // SAFETY: `half` and `half_out` are live 3-element buffers of this backend; the call is refused
+    // (16-bit floats) before anything is queued.
     let e = unsafe { b.peer_all_reduce(&half, &mut half_out, ReduceOp::Sum, &hc) }
         .expect_err("refused");
     assert!(matches!(e, WavekitError::UnsupportedType { .. }), "{e}");

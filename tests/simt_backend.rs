@@ -229,11 +229,55 @@ fn a_hazard_fails_the_call_and_is_kept() {
 fn copies_outside_allocations_are_errors() {
     let rt = SimtRuntime::new(WarpWidth::W64, Schedule::Forward);
     let p = rt.alloc(16).unwrap();
-    assert!(rt.copy_htod(p, &[1; 16]).is_ok());
-    assert!(rt.copy_htod(p + 8, &[1; 16]).is_err());
+    // SAFETY: the 16 bytes `alloc` just returned, used by no other thread.
+    assert!(unsafe { rt.copy_htod(p, &[1; 16]) }.is_ok());
+    // The next calls break the trait's bounds promise on purpose: SimtRuntime checks every
+    // range against its live allocations before it touches memory (its documented defence),
+    // which is what this test shows; nothing else uses `p`, the other half of the contract.
+    // SAFETY: refused by the executor's range check before any byte is written.
+    assert!(unsafe { rt.copy_htod(p + 8, &[1; 16]) }.is_err());
     let mut back = [0u8; 17];
-    assert!(rt.copy_dtoh(&mut back, p).is_err());
+    // SAFETY: as above, refused before any byte is read.
+    assert!(unsafe { rt.copy_dtoh(&mut back, p) }.is_err());
     // SAFETY: allocated above and not used afterwards.
     unsafe { rt.free(p) };
-    assert!(rt.copy_htod(p, &[1; 4]).is_err());
+    // SAFETY: as above: `p` is no longer a live allocation, so the check refuses it.
+    assert!(unsafe { rt.copy_htod(p, &[1; 4]) }.is_err());
+}
+
+/// The checked forms of the runtime's raw copies (`copy`, `fill_zero`): lengths and devices
+/// refused before anything is written, ranges through views.
+#[test]
+fn checked_device_copies_refuse_bad_lengths_and_devices() {
+    let b = simt::open(WarpWidth::W32).unwrap();
+    let src = b.upload(&[1u32, 2, 3, 4]).unwrap();
+    let mut dst = b.upload(&[9u32; 6]).unwrap();
+    // 4 elements into 6: refused, `dst` untouched.
+    assert!(matches!(
+        b.copy(&src, &mut dst),
+        Err(wavekit::WavekitError::LengthMismatch {
+            expected: 4,
+            got: 6,
+            ..
+        })
+    ));
+    assert_eq!(b.download(&dst).unwrap(), [9; 6]);
+    // Elements 2..4 of `src` into 1..3 of `dst`.
+    let part = b.slice(&src, 2..4).unwrap();
+    let mut head = b.slice_mut(&mut dst, 1..3).unwrap();
+    b.copy(&part, &mut head).unwrap();
+    drop(head);
+    assert_eq!(b.download(&dst).unwrap(), [9, 3, 4, 9, 9, 9]);
+    let mut mid = b.slice_mut(&mut dst, 3..5).unwrap();
+    b.fill_zero(&mut mid).unwrap();
+    drop(mid);
+    assert_eq!(b.download(&dst).unwrap(), [9, 3, 4, 0, 0, 9]);
+    // A buffer of a 64-lane executor is another device's.
+    let wide = simt::open(WarpWidth::W64).unwrap();
+    let other = wide.upload(&[5u32; 6]).unwrap();
+    assert!(matches!(
+        b.copy(&other, &mut dst),
+        Err(wavekit::WavekitError::ForeignBuffer)
+    ));
+    assert_eq!(b.download(&dst).unwrap(), [9, 3, 4, 0, 0, 9]);
 }

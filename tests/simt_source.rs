@@ -9,7 +9,28 @@
 
 use wavekit::prelude::*;
 use wavekit::simt::HazardKind;
-use wavekit::simt::user::{Arg, LaunchShape, SourceBuild, Value, Values, check_source};
+use wavekit::simt::user::{Arg, LaunchShape, SourceBuild, SourceCheck, Value, Values};
+
+/// `check_source` on this file's sources (and the example's): none has a global initialiser,
+/// and each kernel indexes only the buffers `args` gives it, within their lengths (the planted
+/// and broken variants change a mask or a line, no index).
+fn check_source(
+    name: &str,
+    source: &str,
+    kernel: &str,
+    shape: LaunchShape,
+    args: &[Arg],
+) -> wavekit::Result<Vec<SourceCheck>> {
+    // SAFETY: as above: the kernels write only inside the guarded buffers they are given.
+    unsafe { wavekit::simt::user::check_source(name, source, kernel, shape, args) }
+}
+
+/// `SourceBuild::compile` on this file's sources, under `check_source`'s reasoning.
+fn compile(name: &str, source: &str) -> wavekit::Result<SourceBuild> {
+    // SAFETY: no global initialiser runs at load; kernels are launched only through
+    // `check_source`-shaped guarded launches or not at all.
+    unsafe { SourceBuild::compile(name, source) }
+}
 
 const SOURCE: &str = include_str!("../examples/nvrtc_warp.cu");
 const N: usize = 300;
@@ -99,7 +120,7 @@ fn a_source_that_does_not_build_is_a_compile_error_with_the_log() {
         "warp_reduce<OP_SUM>(v)",
         "warp_reduce<OP_SUM>(v, undeclared_width)",
     );
-    match SourceBuild::compile("broken.cu", &broken) {
+    match compile("broken.cu", &broken) {
         Err(WavekitError::Compile {
             source_name, log, ..
         }) => {
@@ -112,7 +133,7 @@ fn a_source_that_does_not_build_is_a_compile_error_with_the_log() {
 
 #[test]
 fn kernels_are_found_by_their_export_lines() {
-    let build = SourceBuild::compile("nvrtc_warp.cu", SOURCE).unwrap();
+    let build = compile("nvrtc_warp.cu", SOURCE).unwrap();
     assert_eq!(build.kernels(), ["warp_sums"]);
     let k = build.kernel("warp_sums").unwrap();
     assert_eq!(k.at(WarpWidth::W64).width(), WarpWidth::W64);
@@ -128,7 +149,7 @@ fn kernels_are_found_by_their_export_lines() {
     }
     let unexported = SOURCE.replace("WK_EXPORT_KERNEL(warp_sums);", "");
     assert!(matches!(
-        SourceBuild::compile("unexported.cu", &unexported),
+        compile("unexported.cu", &unexported),
         Err(WavekitError::UserSource { .. })
     ));
 }
@@ -193,7 +214,7 @@ fn a_plain_cuda_source_is_checked_unmodified_and_its_wave64_bug_reported() {
             .all(|r| !r.detail.contains("wavekit-source-"))
     );
     // A plain source's kernels are found by name; a template needs its instantiation named.
-    let build = SourceBuild::compile("warp_max.cu", PLAIN).unwrap();
+    let build = compile("warp_max.cu", PLAIN).unwrap();
     assert_eq!(build.kernels(), ["warp_max"]);
     assert!(matches!(
         build.kernel("warp_min"),

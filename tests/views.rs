@@ -247,6 +247,8 @@ mod simt {
     fn simt_adopted_memory_through_the_collectives() {
         let b = simt::open(WarpWidth::W64).unwrap();
         let data = ints(3000);
+        // SAFETY: the executor's device memory is host memory: `data` is 3000 initialised i64s,
+        // alive and unwritten until the view drops at the end of the test.
         let view = unsafe { b.adopt::<i64>(data.as_ptr() as u64, data.len()) }.unwrap();
         assert!(view.is_borrowed());
         assert_eq!(
@@ -255,6 +257,8 @@ mod simt {
         );
         let mut out = vec![0i64; 3000];
         {
+            // SAFETY: `out` is 3000 i64s of host (= executor device) memory, used by nothing else
+            // until `o` drops at the end of this block.
             let mut o = unsafe { b.adopt_mut::<i64>(out.as_mut_ptr() as u64, out.len()) }.unwrap();
             b.scan(&view, &mut o, ReduceOp::Sum, ScanKind::Inclusive)
                 .unwrap();
@@ -279,6 +283,8 @@ mod simt {
         let data = [0u64; 4];
         let base = data.as_ptr() as u64;
         for off in [1, 2, 4] {
+            // SAFETY: `base + off .. + 8` lies inside `data` (32 bytes, off <= 4), so the memory is
+            // valid; the misaligned address is refused before any view exists.
             match unsafe { b.adopt::<u64>(base + off, 1) } {
                 Err(WavekitError::Misaligned { addr, align }) => {
                     assert_eq!((addr, align), (base + off, 8));
@@ -286,20 +292,27 @@ mod simt {
                 other => panic!("offset {off}: {other:?}"),
             }
             assert!(matches!(
+                // SAFETY: as above: refused before any view exists, so nothing is written through
+                // `data`'s shared borrow.
                 unsafe { b.adopt_mut::<u64>(base + off, 1) },
                 Err(WavekitError::Misaligned { .. })
             ));
         }
         // Sizes whose bytes or end address overflow.
         assert!(matches!(
+            // SAFETY: refused before any view exists (the byte size overflows), so no memory is
+            // used.
             unsafe { b.adopt::<u64>(base, usize::MAX / 4) },
             Err(WavekitError::TooLarge { .. })
         ));
         assert!(matches!(
+            // SAFETY: refused before any view exists (the end address overflows), so no memory is
+            // used.
             unsafe { b.adopt::<u32>(u64::MAX - 7, 4) },
             Err(WavekitError::TooLarge { .. })
         ));
         // Length 0 is a valid empty buffer.
+        // SAFETY: zero elements: no byte is read.
         let empty = unsafe { b.adopt::<u64>(base, 0) }.unwrap();
         assert_eq!(empty.len(), 0);
     }

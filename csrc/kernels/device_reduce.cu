@@ -269,8 +269,9 @@ template <typename T, unsigned K, typename IO = T> struct ReduceOccupancy {
 // OUT: the type the result is written in (IO, but the 16-bit floats' second launch reads
 // float partials and writes the 16-bit result).
 // BATCH: the K tiles' partials reduced together (tile_partials, tile_key_partials), for the
-// 16-bit floats' four tiles a block, whose instructions bound them (BENCHMARKS.md "The 16-bit
-// reduce: four tiles' partials at once"). WIDE: fold_vectors' (the bench's old 16-bit Min / Max).
+// 16-bit floats' four tiles a block, whose instructions bound them (benches/history/2026-11.md "The
+// 16-bit reduce: four tiles' partials at once"). WIDE: fold_vectors' (the bench's old 16-bit Min /
+// Max).
 template <int OP, typename T, unsigned K, typename IO = T, typename OUT = IO, bool BATCH = false,
           bool WIDE = false>
 __global__ void __launch_bounds__(WK_REDUCE_TILE_LANES, (ReduceOccupancy<T, K, IO>::blocks))
@@ -399,18 +400,19 @@ uint64_t ticket_bytes(const uint64_t* m, unsigned top) {
   return round_up(t * sizeof(unsigned));
 }
 
-// Tiles per block. Measured on an H100 (BENCHMARKS.md, "reduce sum k=..." rows, 2^16..2^28,
-// f32 and f64): one tile per block with full occupancy was never slower than 2, 4 or 8 tiles
-// per block with a prefetched next tile, and 1-4% faster at 2^28, so the launcher always
-// takes one; the others stay for that comparison. The 16-bit floats move half the bytes a tile;
-// in one launch, where every block waits at a ticket, one tile a block left them at 85% of a
-// read at 2^28 and four reached 98.6% (H100, 2026-11-26), so from 2^14 tiles (2^26 elements, two
-// launches) they take four. There, on the H200, four tiles' partials reduced together
-// (tile_partials, Sum and Product) read at 96-97% where four each reduced alone were at 88-90%;
-// one tile a block measured the same for Sum, and slower for Max (74% of a read against four
-// tiles' 78%), 2026-11-30, BENCHMARKS.md "The 16-bit reduce: four tiles' partials at once".
-// Min and Max now fold the loaded words' bits and batch their tiles' key partials too.
-// The executor build takes four from two tiles, so that the conformance suite runs them.
+// Tiles per block. Measured on an H100 (the "reduce sum k=..." rows at commit 1b135ea,
+// benches/results/h100-2026-11-23/, 2^16..2^28, f32 and f64): one tile per block with full
+// occupancy was never slower than 2, 4 or 8 tiles per block with a prefetched next tile, and 1-4%
+// faster at 2^28, so the launcher always takes one; the others stay for that comparison. The 16-bit
+// floats move half the bytes a tile; in one launch, where every block waits at a ticket, one tile a
+// block left them at 85% of a read at 2^28 and four reached 98.6% (H100, 2026-11-26), so from 2^14
+// tiles (2^26 elements, two launches) they take four. There, on the H200, four tiles' partials
+// reduced together (tile_partials, Sum and Product) read at 96-97% where four each reduced alone
+// were at 88-90%; one tile a block measured the same for Sum, and slower for Max (74% of a read
+// against four tiles' 78%), 2026-11-30, benches/history/2026-11.md "The 16-bit reduce: four tiles'
+// partials at once". Min and Max now fold the loaded words' bits and batch their tiles' key
+// partials too. The executor build takes four from two tiles, so that the conformance suite runs
+// them.
 #ifndef WK_REDUCE_HALF_WIDE_FROM_TILES
 #define WK_REDUCE_HALF_WIDE_FROM_TILES (1u << 14)
 #endif
@@ -422,7 +424,7 @@ unsigned tiles_per_block(uint64_t tiles, unsigned io_size) {
 // and exits, then a reduce of the partials climbs the rest of the tree (for the 16-bit floats
 // over the float partials, rounding the result once as before).
 // In one launch each block waits at its group's ticket (a fence, then an atomic's round trip to
-// L2) holding its slot with no loads in flight: on an H200 (2026-11-28,
+// L2) holding its slot with no loads in flight: on an H200 (2026-11-28, at commit 1b135ea:
 // benches/results/reduce-h200-2026-11-28/rb.cu) tiles with that ticket streamed 2^28 f32 in
 // 294 us against 242 us without it (CUB 249 us); the second launch costs a few microseconds,
 // which only large inputs win back. Same partials, same tree,

@@ -67,7 +67,8 @@ template <int OP, typename T> __device__ __forceinline__ T fold_float_minmax(con
 // +0.0. The winner's widening is exact, so the float is the one the widened values give, bit
 // for bit. At 2^28 on an H200 (2026-11-30) the widened fold read at 77-78% of a read's speed,
 // a fold of order-preserving 16-bit keys (two instructions a word to make them) at 94%, this
-// one at 96%, as fast as the Sum (BENCHMARKS.md "The 16-bit Min and Max on the loaded words").
+// one at 96%, as fast as the Sum (benches/history/2026-11.md "The 16-bit Min and Max on the loaded
+// words").
 template <int OP, typename T, typename IO>
 __device__ __forceinline__ T fold_half_minmax(const void* words) {
   const unsigned kWords = WK_REDUCE_ITEMS_PER_LANE / 2;

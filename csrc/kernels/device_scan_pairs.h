@@ -4,8 +4,8 @@
 // known. Why: the scan of 4-byte values parks its tile in shared memory through the look-back,
 // which for the 16-bit floats means their float accumulators, and then an SM holds 8 tiles
 // (2048 threads of 16 items); it spent as long waiting per tile as the f32 scan on half the
-// bytes (BENCHMARKS.md, 2026-11-29: 53-64% of copy). Here the registers hold the items in half
-// the space, a thread scans them twice (once for its totals, once for its outputs: the same
+// bytes (benches/history/2026-11.md, 2026-11-29: 53-64% of copy). Here the registers hold the items
+// in half the space, a thread scans them twice (once for its totals, once for its outputs: the same
 // combines, so the same bits) and an SM holds 16 tiles.
 #pragma once
 

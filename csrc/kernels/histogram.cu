@@ -203,10 +203,10 @@ int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32
   return host::launch_error();
 }
 
-// Measured on an H100 (BENCHMARKS.md): with the counts in shared memory, plain atomics run at
-// copy bandwidth on uniform and on skewed keys alike, and match_any only costs (5x slower on
-// uniform keys). Wider histograms count in shared memory a slice of bins at a time; with the
-// counts in global memory (mode 2, the launcher's choice before slicing: 1.5% of copy on
+// Measured on an H100 (BENCHMARKS.md at commit ea727a9): with the counts in shared memory, plain
+// atomics run at copy bandwidth on uniform and on skewed keys alike, and match_any only costs (5x
+// slower on uniform keys). Wider histograms count in shared memory a slice of bins at a time; with
+// the counts in global memory (mode 2, the launcher's choice before slicing: 1.5% of copy on
 // uniform keys), aggregation was what avoided serialising a hot bin's adds.
 int histogram_launch(void* stream, wk_status*, const uint32_t* keys, uint64_t n, uint32_t bins,
                      uint64_t* out) {

@@ -266,8 +266,8 @@ const unsigned kFoldBatch = 4;
 // How long the look-back warp sleeps before it reads its first window: a look-back that starts
 // at once finds its nearest predecessors unpublished and spins on them, and on a large grid the
 // spinning warps of every resident block slow the blocks they wait for. Measured on the H200
-// (BENCHMARKS.md, "Look-back: a delay before the first window", 2026-12-01, sweeping 200 to
-// 1800 ns): at 2^28 the stable compaction 0.95x -> 1.05x CUB, unique 0.99x -> 1.10x,
+// (benches/history/2026-12.md, "Look-back: a delay before the first window", 2026-12-01, sweeping
+// 200 to 1800 ns): at 2^28 the stable compaction 0.95x -> 1.05x CUB, unique 0.99x -> 1.10x,
 // reduce_by_key 1.04x -> 1.10x, the i64 scan 1.08x -> 1.14x; on grids of a few hundred blocks
 // (2^20 elements) the long delay cost the scans up to 8%, so they wait less. CUB's look-back
 // sleeps before its first window too (its delay constructors), on grids of 500 blocks and more.

@@ -338,7 +338,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
     // item where the generic loop below takes twenty (ncu, H200, f32 at 2^28: the kernel's
     // instructions 486M -> 366M, 606 -> 548 us, 74% -> 82% of DRAM bandwidth). Storing the
     // runs 16 bytes a lane from shared memory as well measured slower (657 us), as it did for
-    // the compaction (BENCHMARKS.md, 2026-11-27).
+    // the compaction (benches/history/2026-11.md, 2026-11-27).
 #pragma unroll
     for (unsigned k = 0; k < kItems; ++k) {
       const bool in0 = !((parts >> (2 * k + 1)) & 1u);

@@ -78,7 +78,7 @@ __device__ __forceinline__ bool last_head_in_keys(const K* keys, uint64_t from, 
 // before, else from each tile's published last head position (last_head_before). A second
 // warp finds it while the first looks back over the head counts. (H200, 2^28 u32 keys in runs
 // of 8, 2026-12-04: the keys read back 1.15x faster than the nearest-head walk over the
-// statuses, 1.10x than a second look-back over them; see BENCHMARKS.md.)
+// statuses, 1.10x than a second look-back over them; see benches/history/2026-12.md.)
 // Runtime-null outputs are skipped; the branches are uniform over the block.
 // BLOCKS: blocks an SM the registers must allow (1: the compiler's choice). Unbounded the first
 // version took 72 registers (ncu, H100, 2^24 u32 keys in runs of 8), three blocks an SM, 37.5%

@@ -22,8 +22,8 @@
 // Which rows a block owns (row_begin, the first row starting in each chunk) is the matrix's
 // partition: spmv_balanced derives it in a pass of its own before every launch, spmv_plan once
 // for a matrix that keeps it (the API's Csr), and spmv_planned is then one launch, 3-17% faster
-// (BENCHMARKS.md "SpMV: the partition made once"). spmv_planned also knows the matrix's longest
-// row, and gives small matrices of even rows to spmv_kernel (kSpmvVectorNnz).
+// (benches/history/2026-11.md "SpMV: the partition made once"). spmv_planned also knows the
+// matrix's longest row, and gives small matrices of even rows to spmv_kernel (kSpmvVectorNnz).
 //
 // A plan's chunks are of the merge path (Merrill and Garland's split of rows and nonzeros
 // together): a row starts at r + row_offsets[r], so a block owns at most `chunk` rows and
@@ -31,13 +31,14 @@
 // block where the nonzeros resume (all of a matrix's trailing empty rows to the last block). Each
 // row is still folded whole by its owner: rows split between threads, as in Merrill and
 // Garland's kernel, would change the documented order. On the bench's matrices it is as fast as
-// chunks of nonzeros, and on a band of empty rows many times faster (BENCHMARKS.md "SpMV: merge-
-// path chunks"). spmv_balanced keeps chunks of nonzeros: its scratch is sized by nnz alone.
+// chunks of nonzeros, and on a band of empty rows many times faster (benches/history/2026-11.md
+// "SpMV: merge-path chunks"). spmv_balanced keeps chunks of nonzeros: its scratch is sized by nnz
+// alone.
 //
 // The gather is bound by L2 latency and the fold by shared memory and shuffles, so blocks must
 // overlap: the chunk kernel is compiled for six blocks an SM (40 registers). Eight (32
 // registers) measured slower, and the compiler's own choice (66 registers, three blocks) up to
-// 15% slower (BENCHMARKS.md "SpMV: the balanced kernel at six blocks an SM").
+// 15% slower (benches/history/2026-11.md "SpMV: the balanced kernel at six blocks an SM").
 #include "bfly_fold.h"
 #include "spmv_items.h"
 
@@ -136,8 +137,9 @@ __device__ __forceinline__ void gather_products(wk_status* st, const uint32_t* c
   // Positions count from the warp-aligned position at or below w0, so that each warp's column
   // and value loads fill whole cache lines: from w0 itself a warp's 4-byte columns straddled two
   // lines, two L2 requests each, which made our L2 requests 7% more than cuSPARSE's on the same
-  // sectors (Nsight Compute, BENCHMARKS.md "SpMV: rows folded by quads"). 32-bit positions inside
-  // the window (at most kSpmvWindow plus a warp) keep the loads' addresses cheap in registers.
+  // sectors (Nsight Compute, benches/history/2026-12.md "SpMV: rows folded by quads"). 32-bit
+  // positions inside the window (at most kSpmvWindow plus a warp) keep the loads' addresses cheap
+  // in registers.
   const uint64_t a0 = w0 & ~(uint64_t)(WK_WARP_SIZE - 1);
   const uint32_t lead = (uint32_t)(w0 - a0);
   const uint32_t end = (uint32_t)(w1 - a0);
@@ -289,7 +291,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   // V / 4 lanes in registers (bfly_fold) and the last two levels are shuffles within the quad:
   // the same combines in the same order, so the same bits. The rest are folded by a group of V
   // lanes. A group spends a butterfly of log2(V) shuffles on each row; the quads take eight rows a
-  // warp for two (BENCHMARKS.md "SpMV: rows folded by quads").
+  // warp for two (benches/history/2026-12.md "SpMV: rows folded by quads").
   const bool by_quads = quads && V >= kSpmvQuad;
   auto fold_by_length = [&]() {
     const uint32_t n = (uint32_t)nrows;
@@ -414,11 +416,11 @@ namespace {
 // The planned SpMV takes the vector kernel when no row has more than two items a lane and the
 // matrix is at most this many nonzeros: there a block of the chunk kernel is one serial gather
 // then fold in a single wave, and the vector kernel's many short blocks finished first (regular
-// rows of 8..64 at V = 32, up to 2^22: BENCHMARKS.md "SpMV: short rows a thread each"). Since
-// the chunk kernel folds such rows by quads it is 2-3% faster than the vector kernel at 2^20
-// and as fast at 2^22 (BENCHMARKS.md "SpMV: rows folded by quads"); smaller matrices were not
-// measured again and keep the vector kernel. longest_row is the host's count (Csr::new) and
-// only picks the kernel: both read within the row offsets whatever it says.
+// rows of 8..64 at V = 32, up to 2^22: benches/history/2026-11.md "SpMV: short rows a thread
+// each"). Since the chunk kernel folds such rows by quads it is 2-3% faster than the vector kernel
+// at 2^20 and as fast at 2^22 (benches/history/2026-12.md "SpMV: rows folded by quads"); smaller
+// matrices were not measured again and keep the vector kernel. longest_row is the host's count
+// (Csr::new) and only picks the kernel: both read within the row offsets whatever it says.
 const uint64_t kSpmvVectorNnz = 1ull << 19;
 
 // Variant bit: every row folded by a group (no row a thread or a quad: fold_by_length).

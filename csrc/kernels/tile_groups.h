@@ -3,8 +3,8 @@
 // with S_q the left fold of group q's aggregates, and inside a group X_{qG+r} = op(Y_q, P_r),
 // P_r the left fold of its first r aggregates. Why: a float look-back reads one status and
 // chains one combine for every element it passes, and with one a tile the 16-bit scan's
-// look-backs went 300 tiles back (BENCHMARKS.md, 2026-12-04: 68% of copy); over groups it reads
-// and chains a quarter as many.
+// look-backs went 300 tiles back (benches/history/2026-12.md, 2026-12-04: 68% of copy); over
+// groups it reads and chains a quarter as many.
 //
 // Statuses stay one a tile, so a block may start or end inside a group: a tile inside a group
 // publishes its aggregate A_i (read only by later blocks of the same group), a group's last tile

@@ -53,6 +53,10 @@ enum {
   WK_SIMT_ERR_ABORTED = 2,  // a block was abandoned (see the STALLED report)
   WK_SIMT_HAZARDS = 3,      // the launch ran to the end and reported hazards
   WK_SIMT_ERR_FAULT = 4,    // a lane faulted (see the INVALID_ACCESS report); launch abandoned
+  WK_SIMT_ERR_OUT_OF_MEMORY = 5,  // the executor could not get memory for the launch (a fiber
+                                  // stack, its state, shared memory); nothing of it ran, or it
+                                  // was abandoned. wk_simt_take_oom_bytes says how much.
+  WK_SIMT_ERR_INTERNAL = 6,       // a C++ exception other than std::bad_alloc stopped the call
 };
 
 typedef struct wk_simt_session wk_simt_session;
@@ -75,11 +79,16 @@ size_t wk_simt_session_report_count(wk_simt_session* s);
 int wk_simt_session_report(wk_simt_session* s, size_t i, wk_simt_report* out);
 // Reports left out because a launch hit its cap of reports.
 uint64_t wk_simt_session_suppressed(wk_simt_session* s);
+// The reports of each kind a launch keeps from now on (16 unless set; 0 keeps none).
+void wk_simt_session_set_report_cap(wk_simt_session* s, uint32_t cap);
 void wk_simt_session_clear(wk_simt_session* s);
 // Removes the first n reports (those a caller has copied).
 void wk_simt_session_drop(wk_simt_session* s, size_t n);
 uint64_t wk_simt_session_launches(wk_simt_session* s);
 const char* wk_simt_error_string(int code);
+// The bytes of the allocation behind the last WK_SIMT_ERR_OUT_OF_MEMORY of this OS thread (0
+// when the allocator did not say), then 0.
+uint64_t wk_simt_take_oom_bytes(void);
 // expect_written (executor.h) for a caller outside device code: the next launch of this OS
 // thread reports the elements of `p` no thread wrote, the report naming `file`:`line` (copied).
 void wk_simt_expect_written(void* p, size_t count, size_t elem_bytes, size_t stride,

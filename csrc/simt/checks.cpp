@@ -307,9 +307,14 @@ void report_out_of_bounds(Launch& L, const std::string& array, size_t count, int
 
 void expect_written(void* p, size_t count, size_t elem, size_t stride, const char* name,
                     Site site) {
-  memset(p, kOutputPoison, count * elem);
-  t_outputs.push_back(ExpectedOutput{static_cast<unsigned char*>(p), count, elem,
-                                     stride ? stride : 1, name, site});
+  // Called from device code's entry points (the corpus), which Rust calls: no exception out.
+  // Without memory for the record the output is left as it is and the next launch of this
+  // thread fails with WK_SIMT_ERR_OUT_OF_MEMORY.
+  guarded_void([&] {
+    t_outputs.push_back(ExpectedOutput{static_cast<unsigned char*>(p), count, elem,
+                                       stride ? stride : 1, name, site});
+    memset(p, kOutputPoison, count * elem);
+  });
 }
 
 void discard_outputs() { t_outputs.clear(); }

@@ -13,13 +13,21 @@ namespace wk_simt {
 
 thread_local Launch* g_launch = nullptr;
 static thread_local int t_launch_error = 0;
+static thread_local uint64_t t_oom_bytes = 0;
+
+void note_oom(uint64_t bytes) { t_oom_bytes = bytes; }
+
+uint64_t take_oom_bytes() {
+  const uint64_t b = t_oom_bytes;
+  t_oom_bytes = 0;
+  return b;
+}
 
 
 namespace {
 
 constexpr size_t kStackBytes = 64 * 1024;
 constexpr unsigned kMaxBlock = 1024;
-constexpr uint32_t kReportsPerKind = 16;
 constexpr uint32_t kMaxForced = 4096;
 constexpr uint64_t kMaxSwitches = 400ull * 1000 * 1000;
 
@@ -29,8 +37,20 @@ struct StackPool {
   ~StackPool() {
     for (auto& s : stacks) fiber_stack_free(s);
   }
+  // Throws std::bad_alloc (the bytes noted) when a stack cannot be mapped: before any lane of
+  // the block runs, so launch() fails with nothing of the block done. The stacks mapped so far
+  // stay in the pool.
   void ensure(size_t n) {
-    while (stacks.size() < n) stacks.push_back(fiber_stack_alloc(kStackBytes));
+    if (stacks.size() >= n) return;
+    stacks.reserve(n);
+    while (stacks.size() < n) {
+      FiberStack s;
+      if (!fiber_stack_alloc(kStackBytes, s)) {
+        note_oom(fiber_stack_mapped(kStackBytes));
+        throw std::bad_alloc();
+      }
+      stacks.push_back(s);  // room reserved above: does not throw
+    }
   }
 };
 thread_local StackPool t_pool;
@@ -71,8 +91,19 @@ unsigned shfl_source(Op op, unsigned lane, unsigned arg, unsigned width, unsigne
 
 void lane_entry(void* arg) {
   Launch* L = static_cast<Launch*>(arg);
-  L->body(L->ctx);
-  lane_exit_checks(*L);
+  // An exception must not unwind past the fiber's first frame (nothing above it to unwind to:
+  // std::terminate). One that a lane throws (std::bad_alloc from a report, shared memory or a
+  // check's bookkeeping) abandons the launch, which returns its code.
+  try {
+    L->body(L->ctx);
+    lane_exit_checks(*L);
+  } catch (const std::bad_alloc&) {
+    if (!L->failed) L->failed = WK_SIMT_ERR_OUT_OF_MEMORY;
+    L->aborted = true;
+  } catch (...) {
+    if (!L->failed) L->failed = WK_SIMT_ERR_INTERNAL;
+    L->aborted = true;
+  }
   L->me().st = St::Exited;
   fiber_switch(L->me().ctx, L->sched);
   abort();  // an exited fiber is never resumed
@@ -486,7 +517,7 @@ void release_collective(Launch& L, unsigned w, uint64_t group, bool orders) {
 }
 
 void Launch::report(uint32_t kind, unsigned warp, uint64_t lane_bits, std::string detail) {
-  if (per_kind[kind]++ >= kReportsPerKind) {
+  if (per_kind[kind]++ >= report_cap) {
     ++suppressed;
     return;
   }
@@ -551,8 +582,10 @@ void note_launch_error(int code) {
   if (code && !t_launch_error) t_launch_error = code;
 }
 
-int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
-           size_t dyn_bytes, KernelBody body, const void* ctx) {
+namespace {
+
+int run_launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
+               size_t dyn_bytes, KernelBody body, const void* ctx) {
   Session* s = static_cast<Session*>(session);
   const uint64_t threads = (uint64_t)block.x * block.y * block.z;
   if (!s || (width != 32 && width != 64) || threads == 0 || threads > kMaxBlock ||
@@ -565,6 +598,7 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
   {
     std::lock_guard<std::mutex> g(s->mu);
     L.policy = s->policy;
+    L.report_cap = s->report_cap;
     L.rng = s->seed ^ (++s->launches * 0xD1B54A32D192ED03ull);
   }
   L.session = s;
@@ -597,9 +631,34 @@ int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 bl
     for (Report& r : L.reports) s->reports.push_back(std::move(r));
     s->suppressed += L.suppressed;
   }
+  if (L.failed) return L.failed;
   if (L.faulted) return WK_SIMT_ERR_FAULT;
   if (L.aborted) return WK_SIMT_ERR_ABORTED;
   return L.per_kind_total() ? WK_SIMT_HAZARDS : WK_SIMT_OK;
+}
+
+// What a launch that threw leaves: no launch running on this thread and no expected outputs.
+int launch_failed(int code) {
+  g_launch = nullptr;
+  discard_outputs();
+  return code;
+}
+
+}  // namespace
+
+// The launchers call this from device code compiled for the host, and they are called from
+// Rust: nothing may throw out of it (see guarded in internal.h). A std::bad_alloc of the
+// scheduler's own (the lanes, vector clocks, a fiber stack, a report) fails the launch with
+// WK_SIMT_ERR_OUT_OF_MEMORY; the Launch unwinds with it.
+int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
+           size_t dyn_bytes, KernelBody body, const void* ctx) {
+  try {
+    return run_launch(session, kernel, width, grid, block, dyn_bytes, body, ctx);
+  } catch (const std::bad_alloc&) {
+    return launch_failed(WK_SIMT_ERR_OUT_OF_MEMORY);
+  } catch (...) {
+    return launch_failed(WK_SIMT_ERR_INTERNAL);
+  }
 }
 
 }  // namespace wk_simt

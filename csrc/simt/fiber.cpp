@@ -1,7 +1,6 @@
 #include "fiber.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -17,24 +16,36 @@ static size_t page_size() {
   return p;
 }
 
-FiberStack fiber_stack_alloc(size_t bytes) {
+size_t fiber_stack_mapped(size_t bytes) {
   const size_t page = page_size();
-  const size_t usable = (bytes + page - 1) / page * page;
+  return (bytes + page - 1) / page * page + page;
+}
+
+bool fiber_stack_alloc(size_t bytes, FiberStack& out) {
+  const size_t page = page_size();
   FiberStack s;
-  s.mapped = usable + page;
+  s.mapped = fiber_stack_mapped(bytes);
+  // A process at its address-space limit (RLIMIT_AS) or map count gets MAP_FAILED here, and
+  // the guard page's mprotect may fail the same way (it splits the mapping): the launch then
+  // fails with WK_SIMT_ERR_OUT_OF_MEMORY instead of the process aborting.
   void* p = mmap(nullptr, s.mapped, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) {
-    fprintf(stderr, "wavekit simt: cannot map a fiber stack of %zu bytes\n", s.mapped);
-    abort();
+  if (p == MAP_FAILED) return false;
+  if (mprotect(p, page, PROT_NONE) != 0) {
+    munmap(p, s.mapped);
+    return false;
   }
-  mprotect(p, page, PROT_NONE);
   s.base = p;
   s.top = (char*)p + s.mapped;
 #if !defined(__x86_64__)
   s.uc = calloc(1, sizeof(ucontext_t));
+  if (!s.uc) {
+    munmap(p, s.mapped);
+    return false;
+  }
 #endif
-  return s;
+  out = s;
+  return true;
 }
 
 void fiber_stack_free(FiberStack& s) {

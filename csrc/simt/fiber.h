@@ -29,7 +29,11 @@ struct FiberStack {
 #endif
 };
 
-FiberStack fiber_stack_alloc(size_t bytes);
+// Maps a stack of at least `bytes` usable bytes into `out`; false (and `out` untouched) when
+// the system refuses the mapping or its guard page.
+bool fiber_stack_alloc(size_t bytes, FiberStack& out);
+// The bytes fiber_stack_alloc maps for `bytes` usable ones (the guard page included).
+size_t fiber_stack_mapped(size_t bytes);
 void fiber_stack_free(FiberStack& s);
 
 // Prepares `ctx` to run entry(arg) on `stack` the first time it is switched to. The entry must

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -32,6 +33,8 @@ struct Session {
   uint64_t seed = 0;
   uint64_t launches = 0;
   uint64_t suppressed = 0;
+  // Reports a launch keeps of each kind; the rest are counted in `suppressed`.
+  uint32_t report_cap = 16;
   std::vector<Report> reports;
 };
 
@@ -133,7 +136,9 @@ struct Launch {
   uint32_t forced = 0;
   bool aborted = false;
   bool faulted = false;  // aborted by a lane's memory fault (fault.cpp)
+  int failed = 0;        // aborted by an exception on a lane (an error code, executor.cpp)
   uint32_t per_kind[WK_SIMT_REPORT_KINDS] = {};
+  uint32_t report_cap = 16;  // the session's, when the launch began
   std::vector<Report> reports;
   uint64_t suppressed = 0;
   std::unordered_map<const void*, std::unique_ptr<SharedAlloc>> allocs;
@@ -158,6 +163,39 @@ struct Launch {
 };
 
 extern thread_local Launch* g_launch;
+
+// ---- failures of the executor's own resources (executor.cpp) ----
+// Records that `bytes` could not be had (0: unknown) for wk_simt_take_oom_bytes.
+void note_oom(uint64_t bytes);
+uint64_t take_oom_bytes();
+
+// The guard of every C entry point: a C++ exception must never cross into the Rust caller
+// (undefined behaviour, in practice an abort). `body` returns the entry point's result;
+// std::bad_alloc gives `on_oom`, any other exception `on_other`. Used once per entry point,
+// around its whole body: a try block costs nothing until something throws.
+template <class R, class F>
+R guarded(R on_oom, R on_other, F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return on_oom;
+  } catch (...) {
+    return on_other;
+  }
+}
+
+// For an entry point with no result: a failure becomes the error of this thread's next launch
+// (what its launcher returns), so it is not lost.
+template <class F>
+void guarded_void(F&& body) noexcept {
+  try {
+    body();
+  } catch (const std::bad_alloc&) {
+    note_launch_error(WK_SIMT_ERR_OUT_OF_MEMORY);
+  } catch (...) {
+    note_launch_error(WK_SIMT_ERR_INTERNAL);
+  }
+}
 
 inline bool is_wave_op(Op op) {
   return op == Op::WaveBallot || op == Op::WavePermute || op == Op::WaveFirstLane;

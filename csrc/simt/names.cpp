@@ -76,7 +76,10 @@ bool same_site(Site a, Site b) {
          (a.file == b.file || (a.file && b.file && strcmp(a.file, b.file) == 0));
 }
 
-const char* kernel_name_from(const char* pretty) {
+namespace {
+
+// The kernel's name in its instantiation's spelling (strdup: null without memory).
+const char* name_of(const char* pretty) {
   // GCC: "... [with auto F = ns::{anonymous}::name<args>]"; clang: "... [F = &ns::name<args>]".
   std::string s(pretty);
   size_t at = s.find("F = ");
@@ -94,6 +97,16 @@ const char* kernel_name_from(const char* pretty) {
   return strdup(s.substr(start).c_str());  // one per kernel instantiation, kept for good
 }
 
+}  // namespace
+
+// The name with no exception out of it: it runs in a launcher, which Rust calls. Without
+// memory for the name, reports name the kernel "?" (its launch fails on its own if memory is
+// still short).
+const char* kernel_name_from(const char* pretty) {
+  const char* name = guarded<const char*>(nullptr, nullptr, [&] { return name_of(pretty); });
+  return name ? name : "?";
+}
+
 const char* error_string(int code) {
   switch (code) {
     case WK_SIMT_OK: return "no error";
@@ -103,6 +116,10 @@ const char* error_string(int code) {
     case WK_SIMT_ERR_FAULT:
       return "a thread touched memory out of bounds of everything the launch holds; the launch "
              "was abandoned (see the InvalidAccess report)";
+    case WK_SIMT_ERR_OUT_OF_MEMORY:
+      return "the executor could not get memory for the launch (a fiber stack, its state or its "
+             "shared memory)";
+    case WK_SIMT_ERR_INTERNAL: return "the executor failed with an unexpected C++ exception";
   }
   return "unknown simt error";
 }

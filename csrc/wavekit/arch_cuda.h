@@ -95,8 +95,9 @@
 #define WK_NATIVE_HALF_X2_CVT 1
 // ops.h's float Min and Max in one instruction each (min.NaN.f32 / max.NaN.f32: a NaN in gives
 // the canonical NaN, -0.0 orders below +0.0): the same value as its compare-and-select code for
-// every pair (special values and 2^32 hashed pairs compared on an H200, 2026-11-28,
-// benches/results/minmax-2026-11-28). That code's predicates spilled registers in the scan.
+// every pair (special values and 2^32 hashed pairs compared on an H200, 2026-11-28, at commit
+// 1b135ea: benches/results/minmax-2026-11-28). That code's predicates spilled registers in the
+// scan.
 #define WK_NATIVE_NAN_MINMAX 1
 #else
 #define WK_NATIVE_WARP_REDUX 0

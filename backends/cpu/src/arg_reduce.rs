@@ -33,7 +33,7 @@ fn select<T: Element>(data: &[T], op: ArgOp) -> (u64, usize) {
 /// [`select`] of a chunk in two passes, both vector loops: the selected element by the
 /// order-free Min / Max fold (keys of the element's own width), then its first position (the
 /// chunk is in cache by then). One pass comparing 64-bit keys ran at 13-59% of a read on 16
-/// cores (BENCHMARKS.md, "CPU argmin / argmax").
+/// cores (benches/history/2026-11.md, "CPU argmin / argmax").
 fn select_chunk<T: Element>(data: &[T], op: ArgOp) -> (u64, usize) {
     let target = order_free::chunk_extreme(data, op == ArgOp::Min);
     (op.key(target), first_with_bits(data, target.to_bits()))
@@ -54,15 +54,15 @@ fn first_with_bits<T: Element>(data: &[T], bits: u64) -> usize {
 }
 
 /// The first selected element of a non-empty `input` and its index.
-pub(crate) fn device<T: Element>(input: &[T], op: ArgOp) -> (T, u64) {
+pub(crate) fn device<T: Element>(input: &[T], op: ArgOp) -> Result<(T, u64)> {
     let (_, i) = par::map_chunks(input, CHUNK, 1, |c, chunk| {
         let (k, i) = select_chunk(chunk, op);
         (k, c * CHUNK + i)
-    })
+    })?
     .into_iter()
     .min()
     .expect("a non-empty input");
-    (input[i], i as u64)
+    Ok((input[i], i as u64))
 }
 
 /// Per segment, the selected element and its input index; an empty segment gives the op's
@@ -96,14 +96,14 @@ pub(crate) fn segmented<T: Element>(
 }
 
 /// Every lane gets its segment's (of `width` lanes) selected value and lane within it.
-pub(crate) fn warp<T: Element>(vals: &[T], width: u32, op: ArgOp) -> Vec<(T, u32)> {
+pub(crate) fn warp<T: Element>(vals: &[T], width: u32, op: ArgOp) -> Result<Vec<(T, u32)>> {
     let w = width as usize;
-    let mut out = vec![(T::default(), 0u32); vals.len()];
+    let mut out = wavekit_core::host::filled(vals.len(), (T::default(), 0u32))?;
     par::chunks_mut_with(vals, &mut out, w, WARP_SEGMENTS_PER_TASK, |_, seg, o| {
         let (_, at) = select(seg, op);
         o.fill((seg[at], at as u32));
     });
-    out
+    Ok(out)
 }
 
 /// `RawBackend::raw_arg_reduce` on the CPU: the lengths checked again, then [`device`].
@@ -121,7 +121,7 @@ pub(crate) fn raw_device<T: Element>(
             what: "arg_reduce input",
         });
     }
-    let (v, i) = device(data, op);
+    let (v, i) = device(data, op)?;
     value.data_mut()?[0] = v;
     index.data_mut()?[0] = i;
     Ok(())

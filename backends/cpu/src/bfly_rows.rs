@@ -40,7 +40,7 @@ impl CpuBackend {
         // padded length, which is below r: the padding stays the identity from column to
         // column.
         // In the accumulator type (f32 for the 16-bit floats), each result rounded once.
-        let mut column = vec![T::Acc::identity(op); r.next_power_of_two()];
+        let mut column = wavekit_core::host::filled(r.next_power_of_two(), T::Acc::identity(op))?;
         for j in 0..m {
             for (k, v) in column.iter_mut().take(r).enumerate() {
                 *v = data[k * m + j].to_acc();

@@ -32,6 +32,7 @@ pub struct CpuBuffer<T> {
 // SAFETY: an owned buffer is a Vec<T>; a borrowed one stands for `&[T]` or `&mut [T]`. All three
 // are Send and Sync when T is both, which every Element is.
 unsafe impl<T: Send + Sync> Send for CpuBuffer<T> {}
+// SAFETY: as for Send: `&CpuBuffer<T>` gives only `&[T]` access, Sync when T is.
 unsafe impl<T: Send + Sync> Sync for CpuBuffer<T> {}
 
 /// The message of the one panic a moved-out view buffer can cause (`as_slice`, `clone`).

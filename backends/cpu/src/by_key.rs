@@ -248,7 +248,7 @@ fn scan<K: Element, V: Element>(
     kind: ScanKind,
     out: &mut [V],
     scratch: &Scratch,
-) {
+) -> Result<()> {
     let tiles = keys.len().div_ceil(SCAN_TILE);
     let id = V::Acc::identity(op);
     // The exclusive scan's value at a head, rounded as every output is.
@@ -285,8 +285,8 @@ fn scan<K: Element, V: Element>(
                     }
                 }
             });
-        });
-    });
+        })
+    })
 }
 
 /// reduce_by_key of `keys` (not empty) and `values` into the fronts of `keys_out` and
@@ -298,7 +298,7 @@ fn reduce<K: Element, V: Element>(
     keys_out: &mut [K],
     values_out: &mut [V],
     scratch: &Scratch,
-) -> usize {
+) -> Result<usize> {
     let n = keys.len();
     let tiles = n.div_ceil(SCAN_TILE);
     let tasks = tiles.div_ceil(TILES_PER_TASK);
@@ -326,6 +326,7 @@ fn reduce<K: Element, V: Element>(
                 // its tiles: the counts before its first tile up to those before the next
                 // task's, disjoint from every other task's.
                 let ko = unsafe { ko.part(b0.heads, heads_end - b0.heads) };
+                // SAFETY: as for the keys: the values of the runs ending in this task's tiles.
                 let vo = unsafe { vo.part(b0.ends, ends_end - b0.ends) };
                 let (mut h, mut e) = (0, 0);
                 let mut incl = [V::from_acc(id); SCAN_TILE];
@@ -367,7 +368,7 @@ pub(crate) fn raw<K: Element, V: Element>(
             check_len("scan-by-key output (the keys' length)", n, out.len())?;
             let (k, v, o) = (keys.data()?, values.data()?, out.data_mut()?);
             if n > 0 {
-                scan(k, v, op, kind, o, scratch);
+                scan(k, v, op, kind, o, scratch)?;
             }
         }
         ByKeyOut::Reduce {
@@ -387,7 +388,7 @@ pub(crate) fn raw<K: Element, V: Element>(
             c[0] = if n == 0 {
                 0
             } else {
-                reduce(k, v, op, ko, vo, scratch) as u64
+                reduce(k, v, op, ko, vo, scratch)? as u64
             };
         }
     }

@@ -6,6 +6,7 @@ use super::scratch::Scratch;
 use crate::par;
 use wavekit_core::canonical::{REDUCE_TILE, REDUCE_TILE_LANES};
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::op::ReduceOp;
 use wavekit_core::width::LOGICAL_GROUP;
 
@@ -34,10 +35,13 @@ fn level_sizes(mut n: usize) -> ([usize; MAX_LEVELS], usize) {
 /// backend's scratch, one level after another. Ops whose result does not depend on the order
 /// (every integer op, float Min/Max) take a plain parallel fold instead: the same bits
 /// (`order_free`).
-pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) -> T {
+///
+/// # Errors
+/// `OutOfMemory` when the partials do not fit in the scratch (nothing is computed then).
+pub(crate) fn device<T: Element>(vals: &[T], op: ReduceOp, scratch: &Scratch) -> Result<T> {
     debug_assert!(!vals.is_empty());
     if let Some(r) = super::order_free::reduce(vals, op) {
-        return r;
+        return Ok(r);
     }
     let (sizes, levels) = level_sizes(vals.len());
     let sizes = &sizes[..levels];

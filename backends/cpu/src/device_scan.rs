@@ -20,6 +20,7 @@ use super::scratch::Scratch;
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::SCAN_TILE;
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::op::ReduceOp;
 
 /// Bytes of input in one chunk of the integer scan.
@@ -36,7 +37,7 @@ pub(crate) fn device<T: Element>(
     kind: ScanKind,
     wide: &Scratch,
     scratch: &Scratch,
-) {
+) -> Result<()> {
     debug_assert_eq!(input.len(), out.len());
     let exclusive = kind == ScanKind::Exclusive;
     let id = T::identity(op);
@@ -105,7 +106,7 @@ pub(crate) fn device<T: Element>(
                 }
             }
         ))
-    });
+    })?
 }
 
 /// The scan of `x` from `carry`, one element after another; returns the carry after `x`.

@@ -16,12 +16,14 @@ use super::scratch::Scratch;
 use wavekit_core::ScanKind;
 use wavekit_core::canonical::{SCAN_HALF_GROUP as GROUP, SCAN_TILE};
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::op::ReduceOp;
 
 /// Half the `f32` scan's chunk: a worker's three `f32` buffers (the widened input, the kept
 /// running folds, the scanned output) then take the cache the `f32` scan's input and kept
 /// folds take. With whole chunks (768 KiB a worker) the lent machine's 16 cores ran the 16-bit
-/// scans 1.0-1.26x slower than with halves (benches/results/cpu-scan-kept-2026-11-29/run3.log).
+/// scans 1.0-1.26x slower than with halves (at commit 1b135ea:
+/// benches/results/cpu-scan-kept-2026-11-29/run3.log).
 const CHUNK: usize = TILES_PER_CHUNK / 2 * SCAN_TILE;
 // A chunk starts a group of tiles (the link carries Y of the group it starts).
 const _: () = assert!((TILES_PER_CHUNK / 2).is_multiple_of(GROUP));
@@ -35,7 +37,7 @@ pub(crate) fn device<T: Element>(
     kind: ScanKind,
     wide: &Scratch,
     scratch: &Scratch,
-) {
+) -> Result<()> {
     debug_assert_eq!(input.len(), out.len());
     let exclusive = kind == ScanKind::Exclusive;
     let chunks = input.len().div_ceil(CHUNK);
@@ -96,6 +98,6 @@ pub(crate) fn device<T: Element>(
                     memory::stream_fence();
                 }
             }
-        ));
-    });
+        ))
+    })?
 }

@@ -27,18 +27,26 @@ pub(crate) fn chunk<T: Element>(
     if crate::features::avx512() && T::KIND == wavekit_core::element::ElemKind::F32 {
         use super::device_scan_avx512::x86::chunk as avx512;
         use super::vector::{Add, Mul, cast, cast_mut};
+        // The casts below reinterpret the slices as f32, which T is (checked above): the same
+        // length, size, alignment and bit validity; each keeps its own borrow, so the four stay
+        // as disjoint as they were.
         let (x, out, kept, ahead) = (
-            // SAFETY (these four and both arms below): T is f32, and the CPU has AVX-512F
-            // (both checked above).
+            // SAFETY: T is f32 (checked above).
             unsafe { cast(x) },
+            // SAFETY: T is f32 (checked above).
             unsafe { cast_mut(out) },
+            // SAFETY: T is f32 (checked above).
             unsafe { cast_mut(kept) },
+            // SAFETY: T is f32 (checked above).
             unsafe { cast(ahead) },
         );
         match op {
+            // SAFETY: the CPU has AVX-512F (checked above), the one requirement of the
+            // target-feature kernel; its slices are the safe ones just made.
             ReduceOp::Sum => unsafe {
                 avx512::<Add>(x, out, kept, ahead, link, exclusive, stream, group)
             },
+            // SAFETY: as for Sum.
             ReduceOp::Product => unsafe {
                 avx512::<Mul>(x, out, kept, ahead, link, exclusive, stream, group)
             },

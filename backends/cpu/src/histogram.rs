@@ -11,7 +11,8 @@
 use crate::memory;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use wavekit_core::HistogramResult;
+use wavekit_core::error::Result;
+use wavekit_core::host;
 
 /// Bins up to which counting is private.
 const PRIVATE_BINS: usize = 1 << 16;
@@ -31,16 +32,21 @@ const LINE_KEYS: usize = 16;
 /// Keys per task when adding into shared counts.
 const SHARED_CHUNK: usize = 1 << 14;
 
-/// Counts each key below `bins` in its bin and every other key in `outside`.
-pub(crate) fn histogram(keys: &[u32], bins: u32) -> HistogramResult {
+/// Counts each key below `bins` in its bin of `out[..bins]` and every other key in
+/// `out[bins]`.
+///
+/// # Errors
+/// `OutOfMemory` when the counting tables do not fit in host memory; `out` is untouched then.
+pub(crate) fn histogram(keys: &[u32], bins: u32, out: &mut [u64]) -> Result<()> {
+    assert_eq!(out.len(), bins as usize + 1, "bins + 1 counts");
     if bins as usize <= PRIVATE_BINS {
-        private(keys, bins as usize)
+        private(keys, bins as usize, out)
     } else {
-        shared(keys, bins as usize)
+        shared(keys, bins as usize, out)
     }
 }
 
-fn private(keys: &[u32], bins: usize) -> HistogramResult {
+fn private(keys: &[u32], bins: usize, out: &mut [u64]) -> Result<()> {
     // Large tables take large pieces, so that summing a table stays small next to counting.
     let piece = (keys.len() / (PIECES_PER_THREAD * rayon::current_num_threads()))
         .clamp(MIN_PIECE.max(TABLE_SPAN * bins), MAX_PIECE);
@@ -49,41 +55,43 @@ fn private(keys: &[u32], bins: usize) -> HistogramResult {
     } else {
         LARGE_COPIES
     };
-    // Slot `bins` of each table counts the keys outside.
-    let mut total = keys
+    // Slot `bins` of each table counts the keys outside. The identity is the empty vector (no
+    // allocation), so every table comes from `count`, fallibly.
+    let total = keys
         .par_chunks(piece)
         .map(|c| count(c, bins, copies))
-        .reduce(
-            || vec![0u64; bins + 1],
-            |mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                a
-            },
-        );
-    let outside = total.pop().expect("the outside slot");
-    HistogramResult {
-        counts: total,
-        outside,
+        .try_reduce(Vec::new, |mut a, b| {
+            if a.is_empty() {
+                return Ok(b);
+            }
+            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+            Ok(a)
+        })?;
+    if total.is_empty() {
+        out.fill(0);
+    } else {
+        out.copy_from_slice(&total);
     }
+    Ok(())
 }
 
 /// `bins + 1` counts of one piece (fewer than 2^32 keys), the last being the keys outside.
-fn count(keys: &[u32], bins: usize, copies: usize) -> Vec<u64> {
+fn count(keys: &[u32], bins: usize, copies: usize) -> Result<Vec<u64>> {
     debug_assert!(keys.len() < u32::MAX as usize);
     let width = bins + 1;
-    let mut tables = vec![0u32; copies * width];
+    let mut tables = host::filled(copies * width, 0u32)?;
     let counted = match copies {
         SMALL_COPIES => count_into::<SMALL_COPIES>(keys, bins, &mut tables),
         _ => count_into::<LARGE_COPIES>(keys, bins, &mut tables),
     };
-    let mut out = vec![0u64; width];
+    let mut out = host::filled(width, 0u64)?;
     for t in tables.chunks_exact(width) {
         out.iter_mut().zip(t).for_each(|(o, &c)| *o += c as u64);
     }
     for &k in &keys[counted..] {
         out[(k as usize).min(bins)] += 1;
     }
-    out
+    Ok(out)
 }
 
 /// Counts the keys in whole lines of `LINE_KEYS` and groups of C, key i of a group into table
@@ -129,9 +137,10 @@ fn count_into_body<const C: usize>(keys: &[u32], bins: usize, tables: &mut [u32]
     lines.len() * LINE_KEYS
 }
 
-/// Many bins: every task adds into one shared array of atomic counts.
-fn shared(keys: &[u32], bins: usize) -> HistogramResult {
-    let counts: Vec<AtomicU64> = (0..bins).map(|_| AtomicU64::new(0)).collect();
+/// Many bins: every task adds into one shared array of atomic counts, allocated fallibly (its
+/// size is the caller's bin count) and copied into `out` once every key is counted.
+fn shared(keys: &[u32], bins: usize, out: &mut [u64]) -> Result<()> {
+    let counts: Vec<AtomicU64> = host::from_fn(bins, |_| AtomicU64::new(0))?;
     let outside = keys
         .par_chunks(SHARED_CHUNK)
         .map(|c| {
@@ -147,8 +156,9 @@ fn shared(keys: &[u32], bins: usize) -> HistogramResult {
             outside
         })
         .sum();
-    HistogramResult {
-        counts: counts.into_iter().map(AtomicU64::into_inner).collect(),
-        outside,
+    for (o, c) in out.iter_mut().zip(counts) {
+        *o = c.into_inner();
     }
+    out[bins] = outside;
+    Ok(())
 }

@@ -89,7 +89,7 @@ impl RawBackend for CpuBackend {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
-        Ok(vote::vote(launch, vote, preds))
+        vote::vote(launch, vote, preds)
     }
 
     fn raw_shfl<T: Element>(
@@ -101,7 +101,7 @@ impl RawBackend for CpuBackend {
         arg: i32,
         width: u32,
     ) -> Result<Vec<T>> {
-        Ok(shfl::shfl(launch, kind, vals, arg, width))
+        shfl::shfl(launch, kind, vals, arg, width)
     }
 
     fn raw_match<T: Element>(
@@ -111,11 +111,11 @@ impl RawBackend for CpuBackend {
         kind: Match,
         vals: &[T],
     ) -> Result<Vec<(u64, bool)>> {
-        Ok(r#match::matching(launch, kind, vals))
+        r#match::matching(launch, kind, vals)
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
-        Ok(activemask::activemask(launch))
+        activemask::activemask(launch)
     }
 
     fn raw_syncwarp_transpose<T: Element>(
@@ -124,7 +124,7 @@ impl RawBackend for CpuBackend {
         launch: &WarpLaunch,
         vals: &[T],
     ) -> Result<Vec<T>> {
-        Ok(syncwarp_transpose::transpose(launch, vals))
+        syncwarp_transpose::transpose(launch, vals)
     }
 
     fn raw_tile_shfl<T: Element>(
@@ -136,7 +136,7 @@ impl RawBackend for CpuBackend {
         vals: &[T],
         arg: i32,
     ) -> Result<Vec<T>> {
-        Ok(tile::shfl(&vals[..threads], tile, kind, arg, self.width))
+        tile::shfl(&vals[..threads], tile, kind, arg, self.width)
     }
 
     fn raw_tile_vote(
@@ -147,7 +147,7 @@ impl RawBackend for CpuBackend {
         vote: Vote,
         preds: &[bool],
     ) -> Result<Vec<u64>> {
-        Ok(tile::vote(&preds[..threads], tile, vote))
+        tile::vote(&preds[..threads], tile, vote)
     }
 
     fn raw_tile_reduce<T: Element>(
@@ -158,7 +158,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<T>> {
-        Ok(tile::reduce(&vals[..threads], tile, op))
+        tile::reduce(&vals[..threads], tile, op)
     }
 
     fn raw_warp_reduce<T: Element>(
@@ -168,7 +168,7 @@ impl RawBackend for CpuBackend {
         width: u32,
         op: ReduceOp,
     ) -> Result<Vec<T>> {
-        Ok(warp_reduce::reduce(vals, width, op))
+        warp_reduce::reduce(vals, width, op)
     }
 
     fn raw_warp_reduce_sync<T: Element>(
@@ -178,7 +178,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         vals: &[T],
     ) -> Result<Vec<T>> {
-        Ok(warp_reduce_sync::reduce(launch, op, vals))
+        warp_reduce_sync::reduce(launch, op, vals)
     }
 
     fn raw_warp_scan<T: Element>(
@@ -189,7 +189,7 @@ impl RawBackend for CpuBackend {
         op: ReduceOp,
         kind: ScanKind,
     ) -> Result<Vec<T>> {
-        Ok(warp_scan::scan(vals, width, op, kind))
+        warp_scan::scan(vals, width, op, kind)
     }
 
     fn raw_block_reduce<T: Element>(
@@ -216,9 +216,9 @@ impl RawBackend for CpuBackend {
         check_len("reduce output (one element)", 1, output.len())?;
         let vals = input.data()?;
         output.data_mut()?[0] = if T::KIND.is_half() {
-            half::reduce(vals, op, &self.wide, &self.scratch)
+            half::reduce(vals, op, &self.wide, &self.scratch)?
         } else {
-            device_reduce::device(vals, op, &self.scratch)
+            device_reduce::device(vals, op, &self.scratch)?
         };
         Ok(())
     }
@@ -233,11 +233,10 @@ impl RawBackend for CpuBackend {
     ) -> Result<()> {
         let (input, out) = (input.data()?, output.data_mut()?);
         if T::KIND.is_half() {
-            device_scan_half::device(input, out, op, kind, &self.wide, &self.scratch);
+            device_scan_half::device(input, out, op, kind, &self.wide, &self.scratch)
         } else {
-            device_scan::device(input, out, op, kind, &self.wide, &self.scratch);
+            device_scan::device(input, out, op, kind, &self.wide, &self.scratch)
         }
-        Ok(())
     }
 
     fn raw_segmented_reduce<T: Element>(
@@ -349,7 +348,7 @@ impl RawBackend for CpuBackend {
         let selected = if input.is_empty() {
             0
         } else if stable {
-            compact::stable(input.data()?, pred, output.data_mut()?, &self.scratch)
+            compact::stable(input.data()?, pred, output.data_mut()?, &self.scratch)?
         } else {
             compact::unordered(input.data()?, pred, output.data_mut()?)
         };
@@ -377,7 +376,7 @@ impl RawBackend for CpuBackend {
             parts,
             counts.len(),
         )?;
-        let k = partition::partition(input.data()?, first, second, out.data_mut()?);
+        let k = partition::partition(input.data()?, first, second, out.data_mut()?)?;
         let c = counts.data_mut()?;
         for (c, k) in c.iter_mut().zip(k) {
             *c = k as u64;
@@ -397,11 +396,7 @@ impl RawBackend for CpuBackend {
             (bins as usize).saturating_add(1),
             counts.len(),
         )?;
-        let h = histogram::histogram(keys.data()?, bins);
-        let out = counts.data_mut()?;
-        out[..bins as usize].copy_from_slice(&h.counts);
-        out[bins as usize] = h.outside;
-        Ok(())
+        histogram::histogram(keys.data()?, bins, counts.data_mut()?)
     }
 
     fn raw_sort_keys<K: Element>(
@@ -493,7 +488,6 @@ impl RawBackend for CpuBackend {
                 )
             }
         }
-        Ok(())
     }
 
     fn raw_top_k<T: Element>(
@@ -563,6 +557,6 @@ impl RawBackend for CpuBackend {
         width: u32,
         op: ArgOp,
     ) -> Result<Vec<(T, u32)>> {
-        Ok(arg_reduce::warp(vals, width, op))
+        arg_reduce::warp(vals, width, op)
     }
 }

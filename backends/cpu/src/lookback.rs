@@ -7,6 +7,7 @@
 
 use super::scratch::Scratch;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use wavekit_core::error::Result;
 
 // The status words are the scratch's u64s viewed as atomics; these hold on every target with
 // 64-bit atomics, and this stops the build where they would not.
@@ -84,12 +85,15 @@ pub(crate) fn workers(chunks: usize) -> usize {
 /// in increasing order, `state` made by `init` once per worker; each chunk must `publish`
 /// through its link exactly once. A worker only waits on a chunk another worker took earlier
 /// and is working or about to, so the chain always moves.
+///
+/// # Errors
+/// `OutOfMemory` when the links do not fit in the scratch: no chunk is worked then.
 pub(crate) fn chained<S>(
     chunks: usize,
     scratch: &Scratch,
     init: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, usize, &mut Link) + Sync,
-) {
+) -> Result<()> {
     scratch.with::<u64, _>(2 * chunks, |words| {
         words.fill(PENDING);
         // SAFETY: AtomicU64 has the size, alignment (asserted above) and bit validity of u64,

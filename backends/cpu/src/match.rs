@@ -2,6 +2,7 @@
 
 use super::warp_lanes::{bits_where, lanes, per_warp};
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::{Match, WarpLaunch};
 
 /// match_any / match_all over the members, comparing bit patterns.
@@ -9,7 +10,7 @@ pub(crate) fn matching<T: Element>(
     launch: &WarpLaunch,
     kind: Match,
     vals: &[T],
-) -> Vec<(u64, bool)> {
+) -> Result<Vec<(u64, bool)>> {
     let n = lanes(launch);
     per_warp(launch.threads, n, |w, out| {
         let members = launch.members(w).bits();

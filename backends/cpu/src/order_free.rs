@@ -26,14 +26,14 @@ pub(crate) fn reduce<T: Element>(vals: &[T], op: ReduceOp) -> Option<T> {
         return float_min_max(vals, op);
     }
     let id = T::identity(op);
-    Some(with_op!(T, op, |f| par::map_chunks(
+    Some(with_op!(T, op, |f| par::fold_chunks(
         vals,
         CHUNK,
         1,
-        |_, c| fold_ints(c, id, f)
-    )
-    .into_iter()
-    .fold(id, f)))
+        id,
+        |c| fold_ints(c, id, f),
+        f
+    )))
 }
 
 /// The fold of `c` from `id` in any association: for ops where every association gives the same bits.
@@ -175,9 +175,14 @@ fn merge<K: Ord, N: Ord>(min: bool, a: (K, N), b: (K, N)) -> (K, N) {
 /// is the type's +inf; magnitudes above it are NaNs).
 fn fold_u16(bits: &[u16], min: bool, inf: u16) -> u16 {
     let start = if min { i16::MAX } else { i16::MIN };
-    let (key, top) = par::map_chunks(bits, CHUNK, 1, |_, c| chunk_u16(c, min))
-        .into_iter()
-        .fold((start, 0), |a, b| merge(min, a, b));
+    let (key, top) = par::fold_chunks(
+        bits,
+        CHUNK,
+        1,
+        (start, 0),
+        |c| chunk_u16(c, min),
+        |a, b| merge(min, a, b),
+    );
     if top > inf {
         return *bits
             .iter()
@@ -240,11 +245,14 @@ macro_rules! key_fold {
     ($fold:ident, $chunk:ident, $chunk_avx2:path, $chunk_body:ident, $u:ty, $i:ty) => {
         /// The bits of the extreme element, or of the first NaN.
         fn $fold(bits: &[$u], min: bool) -> $u {
-            let (key, nan) = par::map_chunks(bits, CHUNK, 1, |_, c| $chunk(c, min))
-                .into_iter()
-                .fold((if min { <$i>::MAX } else { <$i>::MIN }, false), |a, b| {
-                    merge(min, a, b)
-                });
+            let (key, nan) = par::fold_chunks(
+                bits,
+                CHUNK,
+                1,
+                (if min { <$i>::MAX } else { <$i>::MIN }, false),
+                |c| $chunk(c, min),
+                |a, b| merge(min, a, b),
+            );
             if nan {
                 let first = bits.iter().find(|&&b| b & <$u>::ABS > <$u>::INF);
                 return *first.expect("a chunk saw a NaN");

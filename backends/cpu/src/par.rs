@@ -8,6 +8,8 @@
 
 use crate::disjoint::Disjoint;
 use std::ops::Range;
+use wavekit_core::error::Result;
+use wavekit_core::host;
 
 /// Calls `f` with disjoint ranges that cover `0..n`, each at least `min_len` long unless `n`
 /// is shorter, split as rayon's idle threads ask for work.
@@ -45,10 +47,17 @@ pub(crate) fn for_each_init<S>(
 }
 
 /// `[f(0), f(1), .., f(n - 1)]`, computed in parallel.
-pub(crate) fn map<R: Send>(n: usize, min_len: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
-    let mut out = Vec::with_capacity(n);
+///
+/// # Errors
+/// `OutOfMemory` when the `n` results do not fit in host memory (nothing is computed then).
+pub(crate) fn map<R: Send>(
+    n: usize,
+    min_len: usize,
+    f: impl Fn(usize) -> R + Sync,
+) -> Result<Vec<R>> {
+    let mut out = host::with_capacity(n)?;
     map_into(&mut out, n, min_len, f);
-    out
+    Ok(out)
 }
 
 /// Fills the empty `out`, which has room for them (allocated by the caller, fallibly), with
@@ -95,15 +104,39 @@ pub(crate) fn chunks<T: Sync>(
 }
 
 /// `[f(c, chunk)]` over the `size`-element chunks of `data` (the last may be shorter).
+///
+/// # Errors
+/// As [`map`].
 pub(crate) fn map_chunks<T: Sync, R: Send>(
     data: &[T],
     size: usize,
     min_len: usize,
     f: impl Fn(usize, &[T]) -> R + Sync,
-) -> Vec<R> {
+) -> Result<Vec<R>> {
     map(data.len().div_ceil(size), min_len, |c| {
         f(c, chunk(data, size, c))
     })
+}
+
+/// The `size`-element chunks of `data` folded by `f` and merged by `merge` from `id`, without a
+/// vector of per-chunk results (a call allocates nothing). The merge order depends on the
+/// scheduling: `merge` must be commutative and associative, as every caller's is (integer
+/// folds, min / max, counts).
+pub(crate) fn fold_chunks<T: Sync, R: Send + Sync + Copy>(
+    data: &[T],
+    size: usize,
+    min_len: usize,
+    id: R,
+    f: impl Fn(&[T]) -> R + Sync,
+    merge: impl Fn(R, R) -> R + Sync,
+) -> R {
+    let total = std::sync::Mutex::new(id);
+    ranges(data.len().div_ceil(size), min_len, &|r| {
+        let part = r.fold(id, |a, c| merge(a, f(chunk(data, size, c))));
+        let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+        *t = merge(*t, part);
+    });
+    total.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// `f(c, chunk)` for the `c`-th `size`-element chunk of `data`, mutably.
@@ -191,7 +224,7 @@ mod tests {
                 };
                 assert!(inits.load(Ordering::Relaxed) <= most, "n={n} min={min}");
                 assert_eq!(
-                    map(n, min, |i| i * 3),
+                    map(n, min, |i| i * 3).unwrap(),
                     (0..n).map(|i| i * 3).collect::<Vec<_>>()
                 );
             }
@@ -201,10 +234,12 @@ mod tests {
     #[test]
     fn chunks_cover_the_slice_in_order() {
         let data: Vec<u32> = (0..1001).collect();
-        let sums = map_chunks(&data, 100, 1, |c, s| (c, s.len(), s.iter().sum::<u32>()));
+        let sums = map_chunks(&data, 100, 1, |c, s| (c, s.len(), s.iter().sum::<u32>())).unwrap();
         assert_eq!(sums.len(), 11);
         assert_eq!(sums[10], (10, 1, 1000));
         assert_eq!(sums[3], (3, 100, (300..400).sum()));
+        let total = fold_chunks(&data, 100, 1, 0u32, |c| c.iter().sum(), |a, b| a + b);
+        assert_eq!(total, (0..1001).sum());
         let mut out = vec![0u32; 1001];
         chunks_mut(&mut out, 64, 2, |c, o| {
             for (k, x) in o.iter_mut().enumerate() {

@@ -9,6 +9,8 @@ use super::pred::with_pred;
 use crate::par;
 use wavekit_core::Predicate;
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
+use wavekit_core::host;
 
 /// Elements per chunk: 64 K, enough work per rayon task.
 const CHUNK: usize = 1 << 16;
@@ -20,7 +22,7 @@ pub(crate) fn partition<T: Element>(
     first: Predicate<T>,
     second: Option<Predicate<T>>,
     out: &mut [T],
-) -> [usize; 2] {
+) -> Result<[usize; 2]> {
     assert_eq!(out.len(), input.len(), "the output is the input's length");
     match second {
         None => with_pred!(first, |f| passes(input, out, move |x| (f(x), false))),
@@ -39,7 +41,7 @@ fn passes<T: Element>(
     input: &[T],
     out: &mut [T],
     part: impl Fn(T) -> (bool, bool) + Copy + Sync,
-) -> [usize; 2] {
+) -> Result<[usize; 2]> {
     let n = input.len();
     // Pass 1: each chunk's count in each part.
     let counts: Vec<[usize; 3]> = par::map_chunks(input, CHUNK, 1, |_, c| {
@@ -52,12 +54,12 @@ fn passes<T: Element>(
             }
         });
         [k0, k1, c.len() - k0 - k1]
-    });
+    })?;
     let totals = counts
         .iter()
         .fold([0usize; 3], |t, k| [t[0] + k[0], t[1] + k[1], t[2] + k[2]]);
     // Each chunk's start in each part: the part's base plus the chunk's predecessors' counts.
-    let mut starts = Vec::with_capacity(counts.len());
+    let mut starts = host::with_capacity(counts.len())?;
     let mut next = [0, totals[0], totals[0] + totals[1]];
     for k in &counts {
         starts.push(next);
@@ -93,5 +95,5 @@ fn passes<T: Element>(
         let ends = [0, 1, 2].map(|p| starts[p].wrapping_add(k[p]));
         debug_assert_eq!([a, b, r], ends, "every part's range filled exactly");
     });
-    [totals[0], totals[1]]
+    Ok([totals[0], totals[1]])
 }

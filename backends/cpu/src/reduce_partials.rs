@@ -48,8 +48,8 @@ impl CpuBackend {
             *slot = match order_free::reduce(c, op) {
                 // Min and Max select an element: exact in any type.
                 Some(r) => r.to_acc(),
-                None if T::KIND.is_half() => half::reduce_wide(c, op, &self.wide, &self.scratch),
-                None => device_reduce::device(c, op, &self.scratch).to_acc(),
+                None if T::KIND.is_half() => half::reduce_wide(c, op, &self.wide, &self.scratch)?,
+                None => device_reduce::device(c, op, &self.scratch)?.to_acc(),
             };
         }
         Ok(())
@@ -70,7 +70,7 @@ impl CpuBackend {
         out: &mut CpuBuffer<T>,
     ) -> Result<()> {
         check_reduce_acc::<T>(op, input.len(), out.len())?;
-        let v = device_reduce::device(input.data()?, op, &self.scratch);
+        let v = device_reduce::device(input.data()?, op, &self.scratch)?;
         out.data_mut()?[0] = T::from_acc(v);
         Ok(())
     }

@@ -8,6 +8,7 @@ use crate::par;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::{DeviceBuffer, RunsOut};
 
 /// Keys per chunk: 64 K, enough work per rayon task, few enough that a 2^20 input still spreads
@@ -46,10 +47,10 @@ pub(crate) fn runs<K: Element, V: Element>(
     keys: &[K],
     values: Option<&[V]>,
     out: Out<'_, K, V>,
-) -> usize {
+) -> Result<usize> {
     let n = keys.len();
     if n == 0 {
-        return 0;
+        return Ok(0);
     }
     let chunks = n.div_ceil(CHUNK);
     let range = |c: usize| c * CHUNK..n.min((c + 1) * CHUNK);
@@ -64,9 +65,9 @@ pub(crate) fn runs<K: Element, V: Element>(
             }
         }
         (count, first)
-    });
+    })?;
     // The next head after each chunk's last: the first head of a later chunk, or the end.
-    let mut next_after = vec![n; chunks];
+    let mut next_after = host::filled(chunks, n)?;
     for c in (0..chunks.saturating_sub(1)).rev() {
         next_after[c] = if stats[c + 1].1 < n {
             stats[c + 1].1
@@ -76,7 +77,7 @@ pub(crate) fn runs<K: Element, V: Element>(
     }
     let total: usize = stats.iter().map(|s| s.0).sum();
     // Each chunk's own part of every output, in chunk order.
-    let mut parts = Vec::with_capacity(chunks);
+    let mut parts = host::with_capacity(chunks)?;
     let (mut k, mut v, mut l) = (
         out.keys.map(|s| &mut s[..total]),
         out.values.map(|s| &mut s[..total]),
@@ -113,7 +114,7 @@ pub(crate) fn runs<K: Element, V: Element>(
             l[r - 1] = (next_after[c] - p) as u32;
         }
     });
-    total
+    Ok(total)
 }
 
 /// `RawBackend::raw_runs` on the CPU: every length checked again (the outputs are written by
@@ -146,5 +147,5 @@ pub(crate) fn raw<K: Element, V: Element>(
         values: out.values.map(CpuBuffer::data_mut).transpose()?,
         lengths: out.lengths.map(CpuBuffer::data_mut).transpose()?,
     };
-    Ok(runs(keys.data()?, values, out))
+    runs(keys.data()?, values, out)
 }

@@ -5,6 +5,8 @@ use super::disjoint::Disjoint;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use wavekit_core::element::Element;
+use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 
 /// One growable pool of 8-byte words, viewed as any element type. A call takes the pool out
 /// for its duration; a concurrent call finds it empty and uses its own, and the larger of the
@@ -16,11 +18,28 @@ pub(crate) struct Scratch {
 
 impl Scratch {
     /// Runs `f` on `len` elements of scratch (contents unspecified).
-    pub(crate) fn with<T: Element, R>(&self, len: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+    ///
+    /// # Errors
+    /// [`WavekitError::OutOfMemory`] when the pool cannot grow to `len` elements (past
+    /// `host::HOST_ALLOC_LIMIT`, or refused by the allocator); `f` does not run then.
+    pub(crate) fn with<T: Element, R>(
+        &self,
+        len: usize,
+        f: impl FnOnce(&mut [T]) -> R,
+    ) -> Result<R> {
         const { assert!(align_of::<T>() <= align_of::<u64>()) };
-        let mut words = std::mem::take(&mut *self.lock());
+        // Checked first: `len * size_of::<T>()` below cannot overflow once this passes.
+        host::check::<T>(len)?;
         let need = (len * size_of::<T>()).div_ceil(size_of::<u64>());
+        let mut words = std::mem::take(&mut *self.lock());
         if words.len() < need {
+            // Grown fallibly: the size is the caller's. A refusal leaves the pool as it was.
+            if words.try_reserve_exact(need - words.len()).is_err() {
+                self.keep(words);
+                return Err(WavekitError::OutOfMemory {
+                    bytes: host::bytes_of::<u64>(need),
+                });
+            }
             words.resize(need, 0);
         }
         // SAFETY: the pool holds at least `len * size_of::<T>()` initialised bytes, aligned
@@ -28,11 +47,16 @@ impl Scratch {
         // bit pattern is valid, and the borrow of `words` is exclusive for the slice's life.
         let view = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<T>(), len) };
         let out = f(view);
+        self.keep(words);
+        Ok(out)
+    }
+
+    /// Puts `words` back as the pool, unless a concurrent call left a larger one.
+    fn keep(&self, words: Vec<u64>) {
         let mut kept = self.lock();
         if kept.len() < words.len() {
             *kept = words;
         }
-        out
     }
 
     /// Runs `f` with `count` disjoint buffers of `len` elements each (contents unspecified),
@@ -42,8 +66,11 @@ impl Scratch {
         count: usize,
         len: usize,
         f: impl FnOnce(&Buffers<T>) -> R,
-    ) -> R {
-        self.with::<T, _>(count * len, |all| {
+    ) -> Result<R> {
+        let total = count
+            .checked_mul(len)
+            .ok_or(WavekitError::OutOfMemory { bytes: u64::MAX })?;
+        self.with::<T, _>(total, |all| {
             f(&Buffers {
                 all: Disjoint::new(all),
                 count,

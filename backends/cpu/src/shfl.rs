@@ -2,6 +2,7 @@
 
 use super::warp_lanes::{lanes, per_warp};
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::lanes::shfl_source;
 use wavekit_core::{Shfl, WarpLaunch};
 
@@ -13,7 +14,7 @@ pub(crate) fn shfl<T: Element>(
     vals: &[T],
     arg: i32,
     width: u32,
-) -> Vec<T> {
+) -> Result<Vec<T>> {
     let n = lanes(launch);
     let warp_width = launch.mask.width();
     per_warp(launch.threads, n, |w, out| {

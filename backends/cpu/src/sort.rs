@@ -11,6 +11,7 @@ use crate::memory;
 use crate::par;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
+use wavekit_core::host;
 use wavekit_core::raw::SortSpec;
 
 const DIGIT_BITS: u32 = 8;
@@ -50,6 +51,7 @@ impl<V: Element> Values<'_, V> {
 struct Dst<T>(*mut T);
 // SAFETY: only ever used to write disjoint slots from different threads (see `pass`).
 unsafe impl<T> Send for Dst<T> {}
+// SAFETY: as for Send: shared between the chunks, each writing only its own slots.
 unsafe impl<T> Sync for Dst<T> {}
 
 /// Sorts `keys` (with their values) into `keys_out` / `values_out`; `keys_out` None: the keys
@@ -84,6 +86,12 @@ pub(crate) fn sort<K: Element, V: Element>(
     };
     let mut empty: [V; 0] = [];
     let out_v: &mut [V] = values_out.unwrap_or(&mut empty);
+    // The passes' per-chunk tables, allocated before any pass writes an output.
+    let chunks = n.div_ceil(chunk_len(n));
+    let mut tables = Tables {
+        counts: host::with_capacity(chunks)?,
+        offsets: host::filled(chunks, [0; RADIX])?,
+    };
 
     // The passes that move something: a digit shared by every key is skipped.
     let varying = varying_bits(keys, &spec);
@@ -116,6 +124,7 @@ pub(crate) fn sort<K: Element, V: Element>(
                 &spec,
                 shift,
                 bits,
+                &mut tables,
             ),
             None => scatter(
                 keys,
@@ -126,6 +135,7 @@ pub(crate) fn sort<K: Element, V: Element>(
                 &spec,
                 shift,
                 bits,
+                &mut tables,
             ),
             Some(true) => scatter(
                 out_k,
@@ -136,6 +146,7 @@ pub(crate) fn sort<K: Element, V: Element>(
                 &spec,
                 shift,
                 bits,
+                &mut tables,
             ),
             Some(false) => scatter(
                 &tmp_k,
@@ -146,6 +157,7 @@ pub(crate) fn sort<K: Element, V: Element>(
                 &spec,
                 shift,
                 bits,
+                &mut tables,
             ),
         }
         in_out = Some(to_out);
@@ -193,11 +205,20 @@ impl Digit {
 /// exactly when its digit has one of them. One read of the keys for every pass.
 fn varying_bits<K: Element>(keys: &[K], spec: &SortSpec) -> u64 {
     let first = rank(keys[0], spec);
-    par::map_chunks(keys, chunk_len(keys.len()), 1, |_, c| {
-        c.iter().fold(0, |a, &k| a | (rank(k, spec) ^ first))
-    })
-    .into_iter()
-    .fold(0, |a, b| a | b)
+    par::fold_chunks(
+        keys,
+        chunk_len(keys.len()),
+        1,
+        0,
+        |c| c.iter().fold(0, |a, &k| a | (rank(k, spec) ^ first)),
+        |a, b| a | b,
+    )
+}
+
+/// A scatter pass's digit counts and offsets, one row per chunk of `chunk_len`.
+struct Tables {
+    counts: Vec<[usize; RADIX]>,
+    offsets: Vec<[usize; RADIX]>,
 }
 
 fn chunk_len(n: usize) -> usize {
@@ -216,17 +237,20 @@ fn scatter<K: Element, V: Element>(
     spec: &SortSpec,
     shift: u32,
     bits: u32,
+    tables: &mut Tables,
 ) {
     let n = src.len();
     let chunk = chunk_len(n);
     let digit = Digit::new(spec, shift, bits);
-    let counts: Vec<[usize; RADIX]> = par::map_chunks(src, chunk, 1, |_, c| {
+    let Tables { counts, offsets } = tables;
+    counts.clear();
+    par::map_into(counts, n.div_ceil(chunk), 1, |c| {
         let mut h = [0usize; RADIX];
+        let c = par::chunk(src, chunk, c);
         memory::read_ahead(c, |c| c.iter().for_each(|&k| h[digit.of(k)] += 1));
         h
     });
     // Digit-major offsets over the chunks: stability across chunks.
-    let mut offsets = vec![[0usize; RADIX]; counts.len()];
     let mut at = 0;
     for d in 0..RADIX {
         for (c, h) in counts.iter().enumerate() {
@@ -237,7 +261,7 @@ fn scatter<K: Element, V: Element>(
     debug_assert_eq!(at, n);
     let (dk, dv) = (Dst(dst.as_mut_ptr()), Dst(dst_v.as_mut_ptr()));
     assert!(dst.len() == n && (!with_values || dst_v.len() == n));
-    par::chunks_mut(&mut offsets, 1, 1, |c, off| {
+    par::chunks_mut(offsets, 1, 1, |c, off| {
         let off = &mut off[0];
         let keys = par::chunk(src, chunk, c);
         let mut i = c * chunk;

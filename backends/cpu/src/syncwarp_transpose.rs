@@ -4,10 +4,11 @@
 use super::warp_lanes::{lanes, per_warp};
 use wavekit_core::WarpLaunch;
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::lanes::transpose_source;
 
 /// Members store row-major, sync, then read the column-major slot.
-pub(crate) fn transpose<T: Element>(launch: &WarpLaunch, vals: &[T]) -> Vec<T> {
+pub(crate) fn transpose<T: Element>(launch: &WarpLaunch, vals: &[T]) -> Result<Vec<T>> {
     let width = launch.mask.width();
     let n = lanes(launch);
     per_warp(launch.threads, n, |w, out| {

@@ -5,6 +5,7 @@
 use super::combine::{bfly_padded_acc, with_op};
 use super::warp_lanes::per_warp;
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::lanes::shfl_source;
 use wavekit_core::op::ReduceOp;
 use wavekit_core::width::WarpWidth;
@@ -18,7 +19,7 @@ pub(crate) fn shfl<T: Element>(
     kind: Shfl,
     arg: i32,
     warp: WarpWidth,
-) -> Vec<T> {
+) -> Result<Vec<T>> {
     let n = tile as usize;
     let w = warp.lanes() as usize;
     per_warp(vals.len(), n, |k, out| {
@@ -34,7 +35,7 @@ pub(crate) fn shfl<T: Element>(
 }
 
 /// Votes over a tile's ranks; ballot bit r is rank r.
-pub(crate) fn vote(preds: &[bool], tile: u32, vote: Vote) -> Vec<u64> {
+pub(crate) fn vote(preds: &[bool], tile: u32, vote: Vote) -> Result<Vec<u64>> {
     let n = tile as usize;
     per_warp(preds.len(), n, |k, out| {
         let lanes = &preds[k * n..][..out.len()];
@@ -59,7 +60,7 @@ pub(crate) fn vote(preds: &[bool], tile: u32, vote: Vote) -> Vec<u64> {
 
 /// Every lane of a tile gets bfly over the tile (group reduce at tile <= 32 is exactly this,
 /// and a 64-lane tile is one 64-lane butterfly).
-pub(crate) fn reduce<T: Element>(vals: &[T], tile: u32, op: ReduceOp) -> Vec<T> {
+pub(crate) fn reduce<T: Element>(vals: &[T], tile: u32, op: ReduceOp) -> Result<Vec<T>> {
     let n = tile as usize;
     let id = T::Acc::identity(op);
     // In `T::Acc` (f32 for the 16-bit floats), each result rounded once.

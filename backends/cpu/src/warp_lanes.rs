@@ -4,19 +4,24 @@
 
 use crate::par;
 use wavekit_core::WarpLaunch;
+use wavekit_core::error::Result;
+use wavekit_core::host;
 
 /// Warps handed to one rayon task: a warp's work is tiny, so fewer, larger tasks.
 const WARPS_PER_TASK: usize = 256;
 
 /// One result per thread, each warp's lanes written by `f(warp, lanes_out)`.
+///
+/// # Errors
+/// `OutOfMemory` when one result per thread does not fit in host memory.
 pub(crate) fn per_warp<R: Copy + Default + Send>(
     threads: usize,
     lanes: usize,
     f: impl Fn(usize, &mut [R]) + Sync,
-) -> Vec<R> {
-    let mut out = vec![R::default(); threads];
+) -> Result<Vec<R>> {
+    let mut out = host::filled(threads, R::default())?;
     par::chunks_mut(&mut out, lanes, WARPS_PER_TASK, f);
-    out
+    Ok(out)
 }
 
 /// Lanes of one warp of the launch.

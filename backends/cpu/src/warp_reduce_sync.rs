@@ -6,11 +6,12 @@ use super::combine::{bfly, with_op};
 use super::warp_lanes::{lanes, per_warp};
 use wavekit_core::WarpLaunch;
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::op::ReduceOp;
 use wavekit_core::width::WarpWidth;
 
 /// Every lane of a warp gets its warp's member reduction; the public layer keeps the members'.
-pub(crate) fn reduce<T: Element>(launch: &WarpLaunch, op: ReduceOp, vals: &[T]) -> Vec<T> {
+pub(crate) fn reduce<T: Element>(launch: &WarpLaunch, op: ReduceOp, vals: &[T]) -> Result<Vec<T>> {
     let n = lanes(launch);
     let id = T::Acc::identity(op);
     // In `T::Acc` (f32 for the 16-bit floats), each result rounded once.

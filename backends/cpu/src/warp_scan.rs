@@ -4,6 +4,7 @@ use super::combine::{kogge_stone, with_op};
 use crate::par;
 use wavekit_core::ScanKind;
 use wavekit_core::element::Element;
+use wavekit_core::error::Result;
 use wavekit_core::op::ReduceOp;
 use wavekit_core::width::WarpWidth;
 
@@ -13,9 +14,15 @@ const SEGMENTS_PER_TASK: usize = 1024;
 /// Kogge-Stone within each segment; exclusive gives the segment's first lane the identity and
 /// every other lane the inclusive value of the lane before it. Lanes scan in `T::Acc` (f32 for
 /// the 16-bit floats), each result rounded once.
-pub(crate) fn scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanKind) -> Vec<T> {
+pub(crate) fn scan<T: Element>(
+    vals: &[T],
+    width: u32,
+    op: ReduceOp,
+    kind: ScanKind,
+) -> Result<Vec<T>> {
     let id = T::Acc::identity(op);
-    let mut out = vals.to_vec();
+    let mut out = wavekit_core::host::with_capacity(vals.len())?;
+    out.extend_from_slice(vals);
     with_op!(T::Acc, op, |f| par::chunks_mut(
         &mut out,
         width as usize,
@@ -36,5 +43,5 @@ pub(crate) fn scan<T: Element>(vals: &[T], width: u32, op: ReduceOp, kind: ScanK
             }
         }
     ));
-    out
+    Ok(out)
 }

@@ -108,6 +108,7 @@ struct EventRef(*const CudaEvent);
 // SAFETY: CudaEvent is Send and Sync; the pointer is only read while the view's borrow of the
 // slice lasts (the hook runs inside 'a or never, GpuBackend::adopt_with).
 unsafe impl Send for EventRef {}
+// SAFETY: as for Send: shared, it only gives `&CudaEvent`, and CudaEvent is Sync.
 unsafe impl Sync for EventRef {}
 
 /// What runs when the view drops: cudarc's event recorded on our stream, and their stream made

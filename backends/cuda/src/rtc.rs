@@ -99,18 +99,56 @@ unsafe impl RtcApi for Nvrtc {
         // SAFETY: as above.
         code(unsafe { nv::nvrtcDestroyProgram(p) })
     }
+    /// NVRTC's message for a code it defines; `NVRTC error {c}` for any other (a code from a
+    /// newer NVRTC than the bindings know, or none of NVRTC's), without calling NVRTC.
     fn error_string(c: i32) -> String {
-        // SAFETY: NVRTC's own result codes only reach here; the message is a static string.
-        let r: nv::nvrtcResult = unsafe { std::mem::transmute(c) };
-        // SAFETY: as above.
+        let Some(r) = nvrtc_result(c) else {
+            return format!("NVRTC error {c}");
+        };
+        if load_nvrtc().is_err() {
+            // Only NVRTC's own calls produce these codes, so it is loaded; should it not be,
+            // the code's name says as much as NVRTC would.
+            return format!("{r:?} ({c})");
+        }
+        // SAFETY: `r` is a value of the enum (nvrtc_result matched it), NVRTC is loaded (just
+        // checked), and nvrtcGetErrorString takes any of its codes.
         let s = unsafe { nv::nvrtcGetErrorString(r) };
         if s.is_null() {
             format!("NVRTC error {c}")
         } else {
-            // SAFETY: a NUL-terminated static string.
+            // SAFETY: non-null, so a NUL-terminated string NVRTC keeps for the process.
             unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()
         }
     }
+}
+
+/// The `nvrtcResult` of value `c`, if the bindings define one: a checked conversion (an `i32`
+/// outside the enum's values must never become one, which transmuting it would do).
+fn nvrtc_result(c: i32) -> Option<nv::nvrtcResult> {
+    use nv::nvrtcResult::*;
+    const ALL: [nv::nvrtcResult; 18] = [
+        NVRTC_SUCCESS,
+        NVRTC_ERROR_OUT_OF_MEMORY,
+        NVRTC_ERROR_PROGRAM_CREATION_FAILURE,
+        NVRTC_ERROR_INVALID_INPUT,
+        NVRTC_ERROR_INVALID_PROGRAM,
+        NVRTC_ERROR_INVALID_OPTION,
+        NVRTC_ERROR_COMPILATION,
+        NVRTC_ERROR_BUILTIN_OPERATION_FAILURE,
+        NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
+        NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION,
+        NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID,
+        NVRTC_ERROR_INTERNAL_ERROR,
+        NVRTC_ERROR_TIME_FILE_WRITE_FAILED,
+        NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED,
+        NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED,
+        NVRTC_ERROR_PCH_CREATE,
+        NVRTC_ERROR_CANCELLED,
+        NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED,
+    ];
+    // Compared by value (`as i64` reads an enum's discriminant safely), so a variant the
+    // bindings number differently, or one added in a newer cudarc, is never guessed at.
+    ALL.into_iter().find(|&r| r as i64 == i64::from(c))
 }
 
 unsafe extern "C" {
@@ -366,5 +404,34 @@ impl RtcFunction {
     /// `Device` with the driver's message.
     pub fn check<T>(&self, launched: std::result::Result<T, DriverError>) -> Result<T> {
         launched.map_err(|e| driver(&format!("launch of {}", self.name), e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_codes_convert_only_inside_the_enum() {
+        // Values from NVRTC's header (nvrtc.h), not from the conversion under test.
+        assert_eq!(nvrtc_result(0), Some(nv::nvrtcResult::NVRTC_SUCCESS));
+        assert_eq!(
+            nvrtc_result(6),
+            Some(nv::nvrtcResult::NVRTC_ERROR_COMPILATION)
+        );
+        assert_eq!(
+            nvrtc_result(17),
+            Some(nv::nvrtcResult::NVRTC_ERROR_TIME_TRACE_FILE_WRITE_FAILED)
+        );
+        for c in [18, 9999, -1, i32::MIN, i32::MAX] {
+            assert_eq!(nvrtc_result(c), None, "{c}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_codes_get_the_fallback_without_nvrtc() {
+        for c in [18, 9999, -1, i32::MIN] {
+            assert_eq!(Nvrtc::error_string(c), format!("NVRTC error {c}"));
+        }
     }
 }

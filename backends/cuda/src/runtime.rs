@@ -236,7 +236,7 @@ impl CudaRuntime {
     }
 }
 
-// SAFETY (the trait's contract): memory comes from cuMemAlloc in this runtime's bound context
+// SAFETY: (the trait's contract) memory comes from cuMemAlloc in this runtime's bound context
 // and goes back through cuMemFree; every copy and memset is queued on the one stream the
 // launchers get, and the blocking ones synchronise it first; the table is the one compiled
 // from csrc by this crate's build script; the warp size is the device attribute.
@@ -289,30 +289,37 @@ unsafe impl GpuRuntime for CudaRuntime {
         }
     }
 
-    fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
+    unsafe fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
         self.bind()?;
-        // SAFETY: ptr..ptr+bytes is device memory owned by the caller.
+        // SAFETY: ptr..ptr+bytes lies in one live allocation of this context, unused by
+        // anything unordered with this stream (the caller's contract); the memset is queued
+        // on the stream.
         unsafe { cu::memset_d8_async(ptr, 0, bytes, self.stream.cu_stream()) }
             .map_err(|e| err("cuMemsetD8Async", e))
     }
 
-    fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
+    unsafe fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
         self.bind()?;
-        // SAFETY: dst holds src.len() bytes; the stream is synchronised before src is released.
+        // SAFETY: dst..dst+src.len() lies in one live allocation unused by unordered work (the
+        // caller's contract); `src` stays borrowed until the stream is synchronised below, so
+        // the asynchronous copy has read it before the borrow ends (on an error from the
+        // enqueue, nothing was queued).
         unsafe { cu::memcpy_htod_async(dst, src, self.stream.cu_stream()) }
             .map_err(|e| err("cuMemcpyHtoDAsync", e))?;
         self.synchronize()
     }
 
-    fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
+    unsafe fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
         self.bind()?;
-        // SAFETY: src holds dst.len() bytes; synchronised before dst is read.
+        // SAFETY: src..src+dst.len() lies in one live allocation not written by unordered
+        // work (the caller's contract); `dst` is borrowed exclusively until the stream is
+        // synchronised below, so nothing reads it while the copy writes it.
         unsafe { cu::memcpy_dtoh_async(dst, src, self.stream.cu_stream()) }
             .map_err(|e| err("cuMemcpyDtoHAsync", e))?;
         self.synchronize()
     }
 
-    fn copy_dtoh_strided(
+    unsafe fn copy_dtoh_strided(
         &self,
         dst: &mut [u8],
         src: DevPtr,
@@ -321,7 +328,8 @@ unsafe impl GpuRuntime for CudaRuntime {
     ) -> Result<()> {
         // A pitch takes at most i32::MAX bytes and at least a row's.
         if elem == 0 || stride < elem || stride > i32::MAX as usize {
-            return wavekit_gpu::runtime::copy_dtoh_each(self, dst, src, elem, stride);
+            // SAFETY: the same contract as this method's, passed on.
+            return unsafe { wavekit_gpu::runtime::copy_dtoh_each(self, dst, src, elem, stride) };
         }
         self.bind()?;
         let copy = sys::CUDA_MEMCPY2D {
@@ -342,17 +350,21 @@ unsafe impl GpuRuntime for CudaRuntime {
             WidthInBytes: elem,
             Height: dst.len() / elem,
         };
-        // SAFETY: rows of `elem` bytes `stride` apart lie in device memory (the caller's
-        // promise), `dst` holds every row; synchronised before dst is read.
+        // SAFETY: rows of `elem` bytes `stride` apart lie in one live allocation not written
+        // by unordered work (the caller's contract); `dst` holds every row (`Height` is
+        // `dst.len() / elem` rows of `elem` bytes, packed) and is borrowed exclusively until
+        // the stream is synchronised below; the descriptor lives on this frame, which the
+        // driver reads during the call.
         unsafe { sys::cuMemcpy2DAsync_v2(&copy, self.stream.cu_stream()) }
             .result()
             .map_err(|e| err("cuMemcpy2DAsync", e))?;
         self.synchronize()
     }
 
-    fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
+    unsafe fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
         self.bind()?;
-        // SAFETY: both ranges are device memory of at least `bytes`.
+        // SAFETY: both ranges lie in live allocations, do not overlap and are not used by
+        // unordered work (the caller's contract); the copy is queued on the stream.
         unsafe { cu::memcpy_dtod_async(dst, src, bytes, self.stream.cu_stream()) }
             .map_err(|e| err("cuMemcpyDtoDAsync", e))
     }
@@ -392,8 +404,8 @@ unsafe impl GpuRuntime for CudaRuntime {
         }
         check_device(peer)?;
         let mut can = 0;
-        // SAFETY: two device ordinals that exist (the peer's checked just above).
         let code =
+            // SAFETY: two device ordinals that exist (the peer's checked just above).
             unsafe { sys::cuDeviceCanAccessPeer(&mut can, self.ordinal as i32, peer as i32) };
         code.result().map_err(|e| err("cuDeviceCanAccessPeer", e))?;
         if can == 0 {

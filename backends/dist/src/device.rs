@@ -284,7 +284,12 @@ impl SliceDevice for CpuBackend {
         src: &CpuBuffer<T>,
         start: usize,
     ) -> Result<()> {
-        check_range("copy source end", start + dst.len(), src.len())?;
+        // Saturating: a start near usize::MAX is an error, not an overflow.
+        check_range(
+            "copy source end",
+            start.saturating_add(dst.len()),
+            src.len(),
+        )?;
         let part = &src.as_slice()[start..start + dst.len()];
         self.write(dst, part)
     }
@@ -294,10 +299,6 @@ impl SliceDevice for CpuBackend {
 mod gpu {
     use super::*;
     use wavekit_gpu::{GpuBackend, GpuBuffer, GpuRuntime};
-
-    fn bytes<T: Element>(n: usize) -> usize {
-        n * size_of::<T>()
-    }
 
     impl<R: GpuRuntime> SliceDevice for GpuBackend<R> {
         const MAX_BFLY_ROWS: usize = wavekit_gpu::MAX_BFLY_ROWS;
@@ -322,13 +323,9 @@ mod gpu {
             range: Range<usize>,
         ) -> Result<GpuBuffer<T, R>> {
             check_range("slice end", range.end, buf.len())?;
-            let out = self.alloc::<T>(range.len())?;
-            if !range.is_empty() {
-                let src = buf.device_ptr() + bytes::<T>(range.start) as u64;
-                self.runtime().make_current()?;
-                self.runtime()
-                    .copy_dtod(out.device_ptr(), src, bytes::<T>(range.len()))?;
-            }
+            let part = self.slice(buf, range)?;
+            let mut out = self.alloc::<T>(part.len())?;
+            self.copy(&part, &mut out)?;
             Ok(out)
         }
 
@@ -343,13 +340,11 @@ mod gpu {
         }
 
         fn concat<T: Element>(&self, parts: &[&GpuBuffer<T, R>]) -> Result<GpuBuffer<T, R>> {
-            let out = self.alloc::<T>(parts.iter().map(|p| p.len()).sum())?;
-            self.runtime().make_current()?;
+            let mut out = self.alloc::<T>(parts.iter().map(|p| p.len()).sum())?;
             let mut at = 0;
             for p in parts.iter().filter(|p| !p.is_empty()) {
-                let dst = out.device_ptr() + bytes::<T>(at) as u64;
-                self.runtime()
-                    .copy_dtod(dst, p.device_ptr(), bytes::<T>(p.len()))?;
+                let mut part = self.slice_mut(&mut out, at..at + p.len())?;
+                self.copy(p, &mut part)?;
                 at += p.len();
             }
             Ok(out)
@@ -361,14 +356,13 @@ mod gpu {
             src: &GpuBuffer<T, R>,
             start: usize,
         ) -> Result<()> {
-            check_range("copy source end", start + dst.len(), src.len())?;
-            if dst.is_empty() {
-                return Ok(());
-            }
-            self.runtime().make_current()?;
-            let from = src.device_ptr() + bytes::<T>(start) as u64;
-            self.runtime()
-                .copy_dtod(dst.device_ptr(), from, bytes::<T>(dst.len()))
+            check_range(
+                "copy source end",
+                start.saturating_add(dst.len()),
+                src.len(),
+            )?;
+            let part = self.slice(src, start..start + dst.len())?;
+            self.copy(&part, dst)
         }
 
         fn scan_aggregates_into<T: Element>(

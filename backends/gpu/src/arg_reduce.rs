@@ -43,6 +43,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.make_current()?;
         let bytes = self.scratch_bytes(ffi::ALGO_ARG_REDUCE, T::KIND, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
+        // SAFETY: the launcher reads the n elements of `input`, uses `bytes` bytes of scratch (the
+        // pool, at least `bytes` long after ensure_pool, owned by the locked workspace) and writes
+        // one value and one index, the lengths of `value` and `index` (checked above); the outputs
+        // are borrowed exclusively, so nothing aliases them.
         self.launch(&mut work, "arg_reduce", Reports::Errors, |s, st| unsafe {
             (self.table.arg_reduce)(
                 s,
@@ -101,6 +105,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 limit: n as u64 + 1,
             },
         };
+        // SAFETY: the kernels read `input` only below n (offsets, count + 1 of them as segment_args
+        // checked, are clamped to it and reported; fixed segments end at it) and write one value
+        // and one index per segment, `count` of each = the outputs' lengths (checked above), which
+        // are borrowed exclusively.
         self.launch(&mut work, "segmented_arg_reduce", reports, |s, st| unsafe {
             (self.table.segmented_arg_reduce)(
                 s,
@@ -134,6 +142,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let input = self.buffer_from(vals)?;
         let values = self.buffer_zeroed::<T>(n)?;
         let lanes = self.buffer_zeroed::<u32>(n)?;
+        // SAFETY: the launcher reads the n values of `input` (a fresh upload of `vals`) and writes
+        // n values and n lanes to `values` and `lanes` (fresh, n each); nothing else holds them.
         self.run_checked(&mut work, "warp_arg_reduce", |s, st| unsafe {
             (self.table.warp_arg_reduce)(
                 s,
@@ -148,8 +158,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 dptr(lanes.device_ptr()),
             )
         })?;
-        let v = self.read::<T>(values.device_ptr(), n)?;
-        let l = self.read::<u32>(lanes.device_ptr(), n)?;
-        Ok(v.into_iter().zip(l).collect())
+        let v = self.read::<T>(&values.mem, n)?;
+        let l = self.read::<u32>(&lanes.mem, n)?;
+        super::imp::zipped(v, l, |v, l| (v, l))
     }
 }

@@ -23,17 +23,22 @@ impl<R: GpuRuntime> GpuBackend<R> {
             return Ok(None); // every u32 slot is below it
         };
         let result = work.result.ptr;
-        self.enqueue_count_if(
-            work,
-            "atomic_agg_inc slot check",
-            slots,
-            Predicate::Ge(limit),
-            result,
-        )?;
-        if self.read::<u64>(result, 1)?[0] == 0 {
+        // SAFETY: the result slot is RESULT_BYTES (64) bytes of this backend's workspace, alive
+        // as long as the backend; `work` is the locked workspace, so no other call of this
+        // backend uses the slot until the count is read back below (which waits for it).
+        unsafe {
+            self.enqueue_count_if(
+                work,
+                "atomic_agg_inc slot check",
+                slots,
+                Predicate::Ge(limit),
+                result,
+            )?;
+        }
+        if self.read::<u64>(&work.result, 1)?[0] == 0 {
             return Ok(None);
         }
-        let host = self.read::<u32>(slots.device_ptr(), slots.len)?;
+        let host = self.read::<u32>(&slots.mem, slots.len)?;
         Ok(host.into_iter().find(|&s| s >= limit))
     }
 
@@ -64,6 +69,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
             what: "atomic_agg_inc slot",
             limit: counters.len as u64,
         };
+        // SAFETY: the kernel reads the `slots.len` slots, adds only to counters below
+        // `counters.len` (the slots were all checked below it just above, and the kernel checks
+        // each again) and writes one old value per slot to `olds` (its length checked against the
+        // slots'); the two outputs are borrowed exclusively, so they are distinct and unaliased.
         self.launch(&mut work, "atomic_agg_inc", reports, |s, st| unsafe {
             (self.table.atomic_agg_inc)(
                 s,

@@ -301,7 +301,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.emulate
     }
 
-    /// The vendor runtime underneath.
+    /// The vendor runtime underneath: its device, stream and attributes. Its raw copies take
+    /// bare device addresses and are `unsafe fn`s; the checked forms on buffers are
+    /// `Backend::write` / `download`, [`Self::copy`], [`Self::fill_zero`] and
+    /// [`Self::download_strided`].
     pub fn runtime(&self) -> &R {
         &self.rt
     }
@@ -368,7 +371,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             return Ok(());
         }
         let mut bytes = vec![0u8; used * STATUS_BYTES];
-        self.rt.copy_dtoh(&mut bytes, work.status.ptr)?;
+        self.read_mem(&work.status, &mut bytes)?;
         let statuses: Vec<Status> = bytes
             .chunks_exact(STATUS_BYTES)
             .map(|b| Status::from_bytes(b.try_into().expect("one status")))
@@ -376,7 +379,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if statuses.iter().all(|s| *s == Status::CLEAR) {
             return Ok(());
         }
-        self.rt.copy_htod(work.status.ptr, &clear(used))?;
+        self.write_mem(&mut work.status, &clear(used))?;
         let Some((slot, status)) = pending
             .slots
             .iter()
@@ -414,9 +417,13 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// of that work (`flush`): a read is where asynchronous errors come back.
     /// The wait itself happens outside the lock, so threads sharing the backend can queue
     /// work meanwhile.
-    pub(crate) fn read_flushed<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {
+    pub(crate) fn read_flushed<T: Element>(
+        &self,
+        mem: &DeviceMem<R>,
+        len: usize,
+    ) -> Result<Vec<T>> {
         self.rt.make_current()?;
-        let out = self.read(ptr, len)?;
+        let out = self.read(mem, len)?;
         self.flush(&mut self.lock())?;
         Ok(out)
     }
@@ -504,19 +511,60 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 
     pub(crate) fn mem_zeroed(&self, bytes: usize) -> Result<DeviceMem<R>> {
-        let mem = self.mem(bytes)?;
-        if bytes != 0 {
-            self.rt.memset_zero(mem.ptr, bytes)?;
-        }
+        let mut mem = self.mem(bytes)?;
+        self.zero_mem(&mut mem, bytes)?;
         Ok(mem)
     }
 
     pub(crate) fn mem_from(&self, data: &[u8]) -> Result<DeviceMem<R>> {
-        let mem = self.mem(data.len())?;
-        if !data.is_empty() {
-            self.rt.copy_htod(mem.ptr, data)?;
-        }
+        let mut mem = self.mem(data.len())?;
+        self.write_mem(&mut mem, data)?;
         Ok(mem)
+    }
+
+    /// Zeroes the first `bytes` bytes of `mem` (refused past its end), ordered with this
+    /// backend's stream.
+    pub(crate) fn zero_mem(&self, mem: &mut DeviceMem<R>, bytes: usize) -> Result<()> {
+        check_fits("device zero fill", bytes, mem.bytes)?;
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: `bytes <= mem.bytes` (checked above), and `mem` is `mem.bytes` bytes of one
+        // live region (DeviceMem's invariant: an allocation of at least that size from this
+        // backend's cache, a checked part of one, or memory an `adopt_mut` caller vouched
+        // for), alive while borrowed here. The `&mut` means no other handle of this process's
+        // safe API can use it meanwhile: kernels of this backend that used it were queued on
+        // this stream before the memset, and the executor runs launches to completion on the
+        // calling thread.
+        unsafe { self.rt.memset_zero(mem.ptr, bytes) }
+    }
+
+    /// Copies `data` to the start of `mem` (refused when longer than `mem`), ordered with this
+    /// backend's stream; returns once `data` has been read.
+    pub(crate) fn write_mem(&self, mem: &mut DeviceMem<R>, data: &[u8]) -> Result<()> {
+        check_fits("device write", data.len(), mem.bytes)?;
+        if data.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: `data.len() <= mem.bytes` (checked above), so the range lies inside `mem`,
+        // one live region as `zero_mem` says; the `&mut` keeps every other user of the memory
+        // out, as there, and `data` is host memory, which no device region overlaps.
+        unsafe { self.rt.copy_htod(mem.ptr, data) }
+    }
+
+    /// Fills `out` from the start of `mem` (refused when `out` is longer than `mem`), after
+    /// the work queued on this backend's stream.
+    pub(crate) fn read_mem(&self, mem: &DeviceMem<R>, out: &mut [u8]) -> Result<()> {
+        check_fits("device read", out.len(), mem.bytes)?;
+        if out.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: `out.len() <= mem.bytes` (checked above), so the range lies inside `mem`,
+        // one live region as `zero_mem` says, alive while borrowed here. Writers: a kernel
+        // takes its outputs as `&mut`, which cannot coexist with this `&`; those queued on
+        // this stream before are ordered before the copy, and the executor's have finished.
+        // (Work of another backend, on another stream, is ordered by the caller: see `own`.)
+        unsafe { self.rt.copy_dtoh(out, mem.ptr) }
     }
 
     pub(crate) fn buffer_zeroed<T: Element>(&self, len: usize) -> Result<GpuBuffer<T, R>> {
@@ -538,24 +586,37 @@ impl<R: GpuRuntime> GpuBackend<R> {
         ))
     }
 
-    pub(crate) fn read<T: Element>(&self, ptr: DevPtr, len: usize) -> Result<Vec<T>> {
+    /// The first `len` values of `T` in `mem`, after the work queued before (checked: `len`
+    /// values fit in `mem`).
+    pub(crate) fn read<T: Element>(&self, mem: &DeviceMem<R>, len: usize) -> Result<Vec<T>> {
+        check_fits("device read", bytes_for::<T>(len)?, mem.bytes)?;
         let mut out = host::filled(len, T::default())?;
-        if len != 0 {
-            self.rt.copy_dtoh(as_bytes_mut(&mut out), ptr)?;
-        }
+        self.read_mem(mem, as_bytes_mut(&mut out))?;
         Ok(out)
     }
 
-    pub(crate) fn read_u64s(&self, ptr: DevPtr, len: usize) -> Result<Vec<u64>> {
-        self.read::<u64>(ptr, len)
+    pub(crate) fn read_u64s(&self, mem: &DeviceMem<R>, len: usize) -> Result<Vec<u64>> {
+        self.read::<u64>(mem, len)
     }
 
-    pub(crate) fn read_bytes(&self, ptr: DevPtr, len: usize) -> Result<Vec<u8>> {
+    pub(crate) fn read_bytes(&self, mem: &DeviceMem<R>, len: usize) -> Result<Vec<u8>> {
         let mut out = host::filled(len, 0u8)?;
-        if len != 0 {
-            self.rt.copy_dtoh(&mut out, ptr)?;
-        }
+        self.read_mem(mem, &mut out)?;
         Ok(out)
+    }
+}
+
+/// `Ok` when `bytes` bytes fit in memory of `limit` bytes: the device copies above check
+/// every length against the memory they name, so no caller can reach past it.
+fn check_fits(what: &'static str, bytes: usize, limit: usize) -> Result<()> {
+    if bytes <= limit {
+        Ok(())
+    } else {
+        Err(WavekitError::IndexOutOfRange {
+            what,
+            value: bytes as u64,
+            limit: limit as u64,
+        })
     }
 }
 

@@ -34,6 +34,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let m = check_bfly_rows::<T>(op, rows.len, r, dst, MAX_BFLY_ROWS)?;
         self.own(rows)?;
         let mut work = self.lock();
+        // SAFETY: the kernel reads and writes the `r` rows of `m` elements of `rows`, r * m =
+        // `rows.len` (check_bfly_rows), in place; `rows` is borrowed exclusively.
         self.launch(&mut work, "bfly_rows", Reports::Nothing, |s, st| unsafe {
             (self.table.bfly_rows)(
                 s,

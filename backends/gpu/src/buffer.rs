@@ -147,7 +147,25 @@ impl<T: Element, R: GpuRuntime> GpuBuffer<T, R> {
         }
     }
 
-    /// The device address of element 0.
+    /// The device address of element 0, for a launch or a library call of the caller's own
+    /// (cudarc, NCCL, a kernel compiled with `rtc`). Getting it is safe, as `Vec::as_ptr` is;
+    /// using it is the caller's `unsafe`, which must uphold:
+    ///
+    /// - **Bounds.** The buffer is `len * size_of::<T>()` bytes from this address; nothing
+    ///   past that belongs to it.
+    /// - **Lifetime.** The address is valid while the buffer lives (and a view's, while its
+    ///   view does); after the buffer is dropped the backend may reuse or free the memory.
+    /// - **Ordering.** wavekit queues its work on the backend's stream and the `_into` calls
+    ///   return before it has run: work of the caller's on another stream must wait for it
+    ///   (`Backend::synchronize`, or an event on the stream), and work on that stream is
+    ///   ordered with wavekit's already.
+    /// - **Aliasing.** Writing through the address while the buffer is borrowed, or reading
+    ///   it while it is borrowed mutably, breaks the guarantees that the borrows give the
+    ///   safe API (on the SIMT executor, device memory is host memory: a data race).
+    ///
+    /// The checked forms of the copies are `Backend::download`, `Backend::write`,
+    /// [`GpuBackend::copy`](crate::GpuBackend::copy) and
+    /// [`GpuBackend::fill_zero`](crate::GpuBackend::fill_zero).
     pub fn device_ptr(&self) -> DevPtr {
         self.mem.ptr
     }

@@ -70,6 +70,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
             Tagged::ByKey,
             n,
             "by_key",
+            // SAFETY: the kernel reads n keys and n values (checked above) and writes, by `mode`, n
+            // scanned values, or at most n reduced keys and values and one count (each output
+            // checked to hold that, null when the mode has none); `scratch` is `bytes` bytes of the
+            // by-key tagged pool, sized by launch_tagged for n. The outputs are borrowed
+            // exclusively, so nothing aliases them.
             |s, st, scratch, bytes, tag| unsafe {
                 (self.table.by_key_tagged)(
                     s,

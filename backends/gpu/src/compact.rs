@@ -14,7 +14,12 @@ use wavekit_core::error::{Result, WavekitError};
 impl<R: GpuRuntime> GpuBackend<R> {
     /// Enqueues the count_if kernel over `input`, its count into the `u64` at `out`; an empty
     /// input writes 0 without a launch (the kernels need one element).
-    pub(crate) fn enqueue_count_if<T: Element>(
+    ///
+    /// # Safety
+    /// `out..out + 8` lies in one live device region of this backend's device, aligned for a
+    /// `u64`, and nothing else reads or writes it until the work queued here has run (work
+    /// queued later on this backend's stream is ordered after it).
+    pub(crate) unsafe fn enqueue_count_if<T: Element>(
         &self,
         work: &mut Work<R>,
         call: &'static str,
@@ -23,10 +28,13 @@ impl<R: GpuRuntime> GpuBackend<R> {
         out: DevPtr,
     ) -> Result<()> {
         if input.len == 0 {
-            return self.rt.memset_zero(out, size_of::<u64>());
+            // SAFETY: the 8 bytes at `out` the caller vouches for.
+            return unsafe { self.rt.memset_zero(out, size_of::<u64>()) };
         }
         let (code, a, b) = pred.encode();
         // The count_if launcher does not pass the status word to its kernel.
+        // SAFETY: the kernel reads the `input.len` elements of `input` and writes one u64 at `out`,
+        // the 8 bytes the caller vouches for (no scratch: null, 0 bytes).
         self.launch(work, call, Reports::Nothing, |s, st| unsafe {
             (self.table.count_if)(
                 s,
@@ -56,7 +64,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
         check_len("count_if output (one element)", 1, count.len)?;
         let mut work = self.lock();
         self.rt.make_current()?;
-        self.enqueue_count_if(&mut work, "count_if", input, pred, count.device_ptr())
+        // SAFETY: `count` holds one u64 (checked above), borrowed exclusively for the call, so
+        // only the work queued here (and later work on this stream) touches it.
+        unsafe { self.enqueue_count_if(&mut work, "count_if", input, pred, count.device_ptr()) }
     }
 
     /// What `RawBackend::raw_compact` does on this backend.
@@ -83,7 +93,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.make_current()?;
         let n = input.len;
         if n == 0 {
-            return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
+            return self.zero_mem(&mut count.mem, size_of::<u64>());
         }
         let (code, a, b) = pred.encode();
         let (src, dst, cnt) = (
@@ -93,6 +103,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
         );
         if !stable {
             // No scratch: tiles reserve their output with atomics on the count.
+            // SAFETY: the kernel reads the n elements of `input` and writes at most n to `output`
+            // (its length is at least n, checked above) and one u64 to `count` (one element,
+            // checked); the outputs are borrowed exclusively, so nothing aliases them.
             return self.launch(&mut work, "compact", Reports::Errors, |s, st| unsafe {
                 (self.table.compact)(
                     s,
@@ -117,6 +130,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             Tagged::Compact,
             n,
             "compact",
+            // SAFETY: as above for input, output and count; `scratch` is `bytes` bytes of the
+            // compaction's own tagged pool (launch_tagged sized it for n), owned by the locked
+            // workspace.
             |s, st, scratch, bytes, tag| unsafe {
                 (self.table.compact_tagged)(
                     s,

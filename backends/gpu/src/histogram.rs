@@ -25,11 +25,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         if keys.len == 0 {
-            return self
-                .rt
-                .memset_zero(counts.device_ptr(), slots * size_of::<u64>());
+            return self.zero_mem(&mut counts.mem, slots * size_of::<u64>());
         }
         // The histogram launcher zeroes the counts itself and does not pass the status word.
+        // SAFETY: the kernel reads the `keys.len` keys and zeroes, then counts into, `bins + 1`
+        // u64s of `counts` (its length, checked above; a key past the bins counts in the last
+        // slot); `counts` is borrowed exclusively.
         self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
             (self.table.histogram)(
                 s,

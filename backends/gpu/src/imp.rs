@@ -15,14 +15,23 @@ use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
+use wavekit_core::host;
 use wavekit_core::{
     ArgOp, ByKeyOut, Match, RawBackend, RunsOut, ScanKind, SegmentSpec, Shfl, SortSpec, Validated,
     Vote, WarpLaunch,
 };
 use wavekit_core::{Predicate, ReduceOp};
 
-fn bools(preds: &[bool]) -> Vec<u8> {
-    preds.iter().map(|&p| p as u8).collect()
+/// The predicates as bytes, for the device; `OutOfMemory` when they do not fit on the host.
+fn bools(preds: &[bool]) -> Result<Vec<u8>> {
+    host::from_fn(preds.len(), |i| preds[i] as u8)
+}
+
+/// `f(a[i], b[i])` for every i of two results of one length, in a vector allocated fallibly.
+pub(crate) fn zipped<A, B, C>(a: Vec<A>, b: Vec<B>, f: impl Fn(A, B) -> C) -> Result<Vec<C>> {
+    let mut out = host::with_capacity(a.len().min(b.len()))?;
+    out.extend(a.into_iter().zip(b).map(|(a, b)| f(a, b)));
+    Ok(out)
 }
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -42,7 +51,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.run_checked(&mut work, call, |s, st| {
             launch(s, st, cptr(input.device_ptr()), dptr(out.device_ptr()))
         })?;
-        self.read(out.device_ptr(), out_len)
+        self.read(&out.mem, out_len)
     }
 
     /// A warp launch this backend can run: its mask is for this warp width and `len` inputs
@@ -70,8 +79,12 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let n = launch.threads;
-        let input = self.mem_from(&bools(preds))?;
+        let input = self.mem_from(&bools(preds)?)?;
         let out = self.lanes_zeroed::<u64>(n)?;
+        // SAFETY: the launcher reads `n` predicates from `input` (a fresh upload of `preds`, whose
+        // length check_launch compared with the n threads) and writes `n` masks to `out` (fresh, n
+        // u64s); nothing else holds either, and `s`/`st` are this backend's stream and a status
+        // slot of its locked workspace.
         self.run_checked(&mut work, "vote", |s, st| unsafe {
             (self.table.vote)(
                 s,
@@ -85,7 +98,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(out.ptr),
             )
         })?;
-        self.read_u64s(out.ptr, n)
+        self.read_u64s(&out, n)
     }
 
     fn raw_shfl<T: Element>(
@@ -100,6 +113,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.check_launch(launch, "shfl values", vals.len())?;
         self.width.check_sub_width(width)?;
         let n = launch.threads;
+        // SAFETY: map_values passes a fresh upload of `vals` (n of them: check_launch compared the
+        // length with the n threads) and a fresh output of n values; the launcher reads and writes
+        // n of each, and nothing else holds them.
         self.map_values("shfl", vals, n, |s, st, input, out| unsafe {
             (self.table.shfl)(
                 s,
@@ -131,6 +147,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let input = self.buffer_from(vals)?;
         let masks = self.lanes_zeroed::<u64>(n)?;
         let preds = self.lanes_zeroed::<u8>(n)?;
+        // SAFETY: the launcher reads n values from `input` (a fresh upload of `vals`, whose length
+        // check_launch compared with the n threads) and writes n masks to `masks` and n bytes to
+        // `preds` (fresh, sized for n); nothing else holds them.
         self.run_checked(&mut work, "match", |s, st| unsafe {
             (self.table.r#match)(
                 s,
@@ -146,9 +165,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(preds.ptr),
             )
         })?;
-        let m = self.read_u64s(masks.ptr, n)?;
-        let p = self.read_bytes(preds.ptr, n)?;
-        Ok(m.into_iter().zip(p).map(|(m, p)| (m, p != 0)).collect())
+        let m = self.read_u64s(&masks, n)?;
+        let p = self.read_bytes(&preds, n)?;
+        zipped(m, p, |m, p| (m, p != 0))
     }
 
     fn raw_activemask(&self, _: Validated, launch: &WarpLaunch) -> Result<Vec<u64>> {
@@ -157,6 +176,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.rt.make_current()?;
         let n = launch.threads;
         let out = self.lanes_zeroed::<u64>(n)?;
+        // SAFETY: the launcher writes one mask per thread, `n` u64s, to `out` (fresh, sized for n);
+        // nothing else holds it.
         self.run_checked(&mut work, "activemask", |s, st| unsafe {
             (self.table.activemask)(
                 s,
@@ -168,7 +189,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(out.ptr),
             )
         })?;
-        self.read_u64s(out.ptr, n)
+        self.read_u64s(&out, n)
     }
 
     fn raw_syncwarp_transpose<T: Element>(
@@ -183,6 +204,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         let n = launch.threads;
         let input = self.buffer_from(vals)?;
         let out = self.buffer_zeroed::<T>(n)?;
+        // SAFETY: the launcher reads n values from `input` (a fresh upload of `vals`, whose length
+        // check_launch compared with the n threads) and writes n to `out` (fresh, n values);
+        // nothing else holds them.
         self.run_checked(&mut work, "syncwarp_transpose", |s, st| unsafe {
             (self.table.syncwarp_transpose)(
                 s,
@@ -196,7 +220,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(out.device_ptr()),
             )
         })?;
-        self.read(out.device_ptr(), n)
+        self.read(&out.mem, n)
     }
 
     fn raw_tile_shfl<T: Element>(
@@ -210,6 +234,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_shfl values", threads, vals.len())?;
+        // SAFETY: map_values passes a fresh upload of `vals` (check_len: `threads` of them) and a
+        // fresh output of `threads` values; the launcher reads and writes `threads` of each, and
+        // nothing else holds them.
         self.map_values("tile_shfl", vals, threads, |s, st, input, out| unsafe {
             (self.table.tile_shfl)(
                 s,
@@ -238,8 +265,11 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         check_len("tile_vote predicates", threads, preds.len())?;
         let mut work = self.lock();
         self.rt.make_current()?;
-        let input = self.mem_from(&bools(preds))?;
+        let input = self.mem_from(&bools(preds)?)?;
         let out = self.lanes_zeroed::<u64>(threads)?;
+        // SAFETY: the launcher reads `threads` predicates from `input` (a fresh upload of `preds`,
+        // check_len: `threads` of them) and writes `threads` masks to `out` (fresh, sized for
+        // them); nothing else holds either.
         self.run_checked(&mut work, "tile_vote", |s, st| unsafe {
             (self.table.tile_vote)(
                 s,
@@ -253,7 +283,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
                 dptr(out.ptr),
             )
         })?;
-        self.read_u64s(out.ptr, threads)
+        self.read_u64s(&out, threads)
     }
 
     fn raw_tile_reduce<T: Element>(
@@ -266,6 +296,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<Vec<T>> {
         self.width.check_tile(tile)?;
         check_len("tile_reduce values", threads, vals.len())?;
+        // SAFETY: map_values passes a fresh upload of `vals` (check_len: `threads` of them) and a
+        // fresh output of `threads` values; the launcher reads and writes `threads` of each, and
+        // nothing else holds them.
         self.map_values("tile_reduce", vals, threads, |s, st, input, out| unsafe {
             (self.table.tile_reduce)(
                 s,
@@ -291,6 +324,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.width.check_sub_width(width)?;
         let n = vals.len();
         let segs = n.div_ceil(width as usize);
+        // SAFETY: map_values passes a fresh upload of the n `vals` and a fresh output of `segs` =
+        // ceil(n / width) values; the launcher reads n and writes one value per segment of `width`,
+        // and nothing else holds them.
         self.map_values("warp_reduce", vals, segs, |s, st, input, out| unsafe {
             (self.table.warp_reduce)(
                 s,
@@ -316,6 +352,9 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.check_launch(launch, "warp_reduce_sync values", vals.len())?;
         op.check::<T>()?;
         let n = launch.threads;
+        // SAFETY: map_values passes a fresh upload of `vals` (check_launch: n of them, one per
+        // thread) and a fresh output of n values; the launcher reads and writes n of each, and
+        // nothing else holds them.
         self.map_values("warp_reduce_sync", vals, n, |s, st, input, out| unsafe {
             (self.table.warp_reduce_sync)(
                 s,
@@ -343,6 +382,8 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.width.check_sub_width(width)?;
         let n = vals.len();
         let exclusive = (scan == ScanKind::Exclusive) as u32;
+        // SAFETY: map_values passes a fresh upload of the n `vals` and a fresh output of n values;
+        // the launcher reads and writes n of each, and nothing else holds them.
         self.map_values("warp_scan", vals, n, |s, st, input, out| unsafe {
             (self.table.warp_scan)(
                 s,
@@ -496,7 +537,7 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
     ) -> Result<T> {
         // A slot this backend keeps, so a convenience allocates nothing in steady state.
         let mut out = GpuBuffer::<T, R>::from_mem(self.take_slot()?, 1);
-        let value = fill(&mut out).and_then(|()| self.read_flushed::<T>(out.device_ptr(), 1));
+        let value = fill(&mut out).and_then(|()| self.read_flushed::<T>(&out.mem, 1));
         self.return_slot(out.into_mem());
         Ok(value?[0])
     }

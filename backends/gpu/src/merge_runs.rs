@@ -111,11 +111,13 @@ impl<R: GpuRuntime> GpuBackend<R> {
         )?;
         self.own(keys)?;
         self.own(keys_out)?;
+        check_len("merged keys (one per key)", n, keys_out.len)?;
         let (vin, vout, value_size) = match (values, values_out) {
             (Some(v), Some(o)) => {
                 self.own(v)?;
                 self.own(o)?;
                 check_len("values (one per key)", n, v.len)?;
+                check_len("merged values (one per key)", n, o.len)?;
                 let vin = cptr::<c_void>(v.device_ptr());
                 (vin, dptr::<c_void>(o.device_ptr()), size_of::<V>())
             }
@@ -129,9 +131,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.make_current()?;
         let bytes = self.sort_scratch(ffi::ALGO_MERGE_RUNS, size_of::<K>(), value_size, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
+        // SAFETY: the kernels read n keys (and n values when `vin` is not null) and write n
+        // keys to `keys_out` (and n values to `vout`), every length checked against n above;
+        // the run lengths sum to n and are host memory the launcher reads before it returns;
+        // `scratch` is `bytes` bytes of the pool (ensure_pool), owned by the locked workspace.
+        // The outputs are borrowed exclusively, so nothing aliases them.
         self.launch(&mut work, "merge_runs", Reports::Nothing, |s, st| unsafe {
-            // SAFETY: every buffer is this backend's and n long (checked above); the run
-            // lengths are host memory the launcher reads before it returns.
             (self.table.merge_runs)(
                 s,
                 st,

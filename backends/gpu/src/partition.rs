@@ -39,6 +39,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.make_current()?;
         let bytes = self.scratch_bytes(ffi::ALGO_PARTITION, T::KIND, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
+        // SAFETY: the kernels read the n elements of `input` and write n to `out` (its length,
+        // checked above) and `ways - 1` counts to `counts` (its length, checked); `scratch` is
+        // `bytes` bytes of the pool (ensure_pool), owned by the locked workspace. The outputs are
+        // borrowed exclusively, so nothing aliases them.
         self.launch(&mut work, "partition", Reports::Errors, |s, st| unsafe {
             (self.table.partition)(
                 s,

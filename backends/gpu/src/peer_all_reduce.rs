@@ -166,6 +166,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
             &mut work,
             "peer_all_reduce",
             Reports::Errors,
+            // SAFETY: every address in `peers` is a live buffer of `send.len` elements on a
+            // reachable GPU (flags: PEER_FLAG_WORDS words), unused by anyone else until every
+            // rank's launch is done: this function's contract, which the caller took on; this
+            // rank's own two are `send` and `recv` (lengths checked equal above) or one staging
+            // buffer apart from both (checked above). The address list is host memory the launcher
+            // reads before it returns.
             |s, st| unsafe {
                 (self.table.peer_all_reduce)(
                     s,

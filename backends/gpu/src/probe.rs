@@ -66,9 +66,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
             })?;
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
+        // SAFETY: the kernel reads `tiles` flags and values (`flags` and `values` are fresh
+        // uploads of that many) and writes one value to `out` (fresh, one element), none of
+        // which anything else holds; `scratch` is `bytes` bytes of the pool (ensure_pool).
         self.run_checked(&mut work, "look_back_probe", |s, _| unsafe {
-            // SAFETY: live device buffers of `tiles` flags and values, one output element, and
-            // scratch of the size the table asked for.
             (self.table.look_back_probe)(
                 s,
                 T::KIND as u32,

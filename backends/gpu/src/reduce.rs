@@ -69,6 +69,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             &mut work,
             "block_reduce",
             Reports::Nothing,
+            // SAFETY: the launcher reads the n elements of `input` and writes one value per block
+            // of `block`, ceil(n / block) of them, which is `output`'s length (checked above);
+            // `output` is borrowed exclusively and `input` shared, so they are distinct memory.
             |s, st| unsafe {
                 (self.table.block_reduce)(
                     s,
@@ -245,6 +248,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 limit: input.len as u64 + 1,
             },
         };
+        // SAFETY: the kernels read `input` only below its length (fixed segments end at it;
+        // offsets, count + 1 of them as segment_args checked, are clamped to it and reported) and
+        // write one value per segment, `count` = `output.len` (checked above); `output` is borrowed
+        // exclusively, so no input aliases it.
         self.launch(&mut work, "segmented_reduce", reports, |s, st| unsafe {
             (self.table.segmented_reduce)(
                 s,

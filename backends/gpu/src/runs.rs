@@ -71,13 +71,18 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         if n == 0 {
-            return self.rt.memset_zero(count.device_ptr(), size_of::<u64>());
+            return self.zero_mem(&mut count.mem, size_of::<u64>());
         }
         self.launch_tagged::<K>(
             &mut work,
             Tagged::Runs,
             n,
             "runs",
+            // SAFETY: the kernel reads n keys (and n values when `vin` is not null: their length
+            // was checked against n) and writes at most n run keys, values and lengths to the
+            // outputs given (each checked to hold n, null when absent) and one u64 to `count` (one
+            // element); `scratch` is `bytes` bytes of the runs' own tagged pool, sized by
+            // launch_tagged for n. The outputs are borrowed exclusively, so nothing aliases them.
             |s, st, scratch, bytes, tag| unsafe {
                 (self.table.runs_tagged)(
                     s,

@@ -60,10 +60,11 @@ impl IpcHandle {
 ///   region of at least `bytes` bytes on this runtime's device, reachable by the launchers'
 ///   kernels and by the copy functions, overlapping no other live region, and valid until it is
 ///   passed to `free`. `free` releases only what `alloc` returned.
-/// - **Copies.** `memset_zero`, `copy_htod`, `copy_dtoh` and `copy_dtod` touch exactly the bytes
-///   named, at the addresses given, and are ordered with the work queued on `stream()`;
-///   `copy_htod` has read `src` when it returns and `copy_dtoh` has filled `dst` (after all
-///   queued work) when it returns.
+/// - **Copies.** `memset_zero`, `copy_htod`, `copy_dtoh`, `copy_dtoh_strided` and `copy_dtod`
+///   touch exactly the bytes named, at the addresses given, and are ordered with the work
+///   queued on `stream()`; `copy_htod` has read `src` when it returns and `copy_dtoh` has
+///   filled `dst` (after all queued work) when it returns. (Their callers in turn promise
+///   that the bytes named lie in live memory: the methods are `unsafe fn`.)
 /// - **Launches.** `launchers()` returns the launcher table of wavekit's own csrc object
 ///   compiled for this device (the ABI version is checked, the code cannot be), `stream()` a
 ///   handle those launchers accept (or null for the default stream), `make_current` makes the
@@ -118,34 +119,86 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     }
     /// Zeroes `bytes` bytes at `ptr`, ordered with the stream.
     ///
-    /// # Errors
-    /// A `Device` error.
-    fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()>;
-    /// Returns once `src` has been read, so the caller may reuse it.
-    fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()>;
-    /// Returns once `dst` holds the data (stream-ordered after all queued work).
-    fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()>;
-    /// Fills `dst` with `dst.len() / elem` elements of `elem` bytes each, the k-th from
-    /// `src + k * stride` (every one inside one region from `alloc`); returns as `copy_dtoh`
-    /// does. The default copies one element at a time; a runtime with a pitched copy
-    /// (cuMemcpy2D) makes it one.
+    /// The safe form is `Backend::alloc`, which returns zeroed buffers, or
+    /// [`GpuBackend::fill_zero`](crate::GpuBackend::fill_zero) for one that exists.
+    ///
+    /// # Safety
+    /// `ptr..ptr + bytes` lies inside one live device region this runtime may use: one that
+    /// `alloc` of this runtime (or of a runtime it is [`same_device`](Self::same_device) with)
+    /// returned and `free` has not released, or memory adopted under
+    /// [`GpuBackend::adopt_mut`](crate::GpuBackend::adopt_mut)'s contract. Nothing reads or
+    /// writes that range while the memset may run unless it is ordered with it: work queued
+    /// earlier on [`stream`](Self::stream) is; a kernel on another stream, or a host thread
+    /// using the memory (on the SIMT executor device memory is host memory, so that is a data
+    /// race), is not. Rust references to the range, if any, are given up for the duration.
     ///
     /// # Errors
     /// A `Device` error.
-    fn copy_dtoh_strided(
+    unsafe fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()>;
+    /// Copies `src` to `dst`; returns once `src` has been read, so the caller may reuse it.
+    ///
+    /// The safe form is `Backend::write` (or `Backend::upload`), which checks the length.
+    ///
+    /// # Safety
+    /// `dst..dst + src.len()` satisfies [`memset_zero`](Self::memset_zero)'s contract for
+    /// `ptr..ptr + bytes`: inside one live region, written by nothing and read by nothing
+    /// that is not ordered with this runtime's stream until the copy is done.
+    ///
+    /// # Errors
+    /// A `Device` error.
+    unsafe fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()>;
+    /// Fills `dst` from `src`; returns once `dst` holds the data (stream-ordered after all
+    /// queued work).
+    ///
+    /// The safe form is `Backend::download`, which reads exactly the buffer's bytes.
+    ///
+    /// # Safety
+    /// `src..src + dst.len()` lies inside one live region (as for
+    /// [`memset_zero`](Self::memset_zero)) and nothing writes it during the copy unless it is
+    /// ordered with this runtime's stream (a kernel on another stream, or a host thread on the
+    /// SIMT executor, is not).
+    ///
+    /// # Errors
+    /// A `Device` error.
+    unsafe fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()>;
+    /// Fills `dst` with `dst.len() / elem` elements of `elem` bytes each, the k-th from
+    /// `src + k * stride`; returns as `copy_dtoh` does. The default copies one element at a
+    /// time; a runtime with a pitched copy (cuMemcpy2D) makes it one.
+    ///
+    /// The safe form is [`GpuBackend::download_strided`](crate::GpuBackend::download_strided),
+    /// which checks the last element against the buffer.
+    ///
+    /// # Safety
+    /// For every k below `dst.len() / elem`, `src + k * stride .. src + k * stride + elem`
+    /// (computed without overflow) satisfies [`copy_dtoh`](Self::copy_dtoh)'s contract, all
+    /// inside one live region.
+    ///
+    /// # Errors
+    /// A `Device` error.
+    unsafe fn copy_dtoh_strided(
         &self,
         dst: &mut [u8],
         src: DevPtr,
         elem: usize,
         stride: usize,
     ) -> Result<()> {
-        copy_dtoh_each(self, dst, src, elem, stride)
+        // SAFETY: copy_dtoh_each's contract is this method's, passed on unchanged.
+        unsafe { copy_dtoh_each(self, dst, src, elem, stride) }
     }
     /// Copies `bytes` bytes from `src` to `dst` on the device, ordered with the stream.
     ///
+    /// The safe form is [`GpuBackend::copy`](crate::GpuBackend::copy), between typed buffers
+    /// (or their views) of equal length.
+    ///
+    /// # Safety
+    /// `dst..dst + bytes` satisfies [`memset_zero`](Self::memset_zero)'s contract and
+    /// `src..src + bytes` [`copy_dtoh`](Self::copy_dtoh)'s (each inside one live region; the
+    /// source written by nothing unordered, the destination neither read nor written by
+    /// anything unordered), and the two ranges do not overlap.
+    ///
     /// # Errors
     /// A `Device` error.
-    fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()>;
+    unsafe fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()>;
     /// The stream handle passed to every launcher (cudaStream_t / hipStream_t).
     fn stream(&self) -> *mut std::ffi::c_void;
     /// Returns once all work queued on the stream is done.
@@ -208,9 +261,14 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
 /// [`GpuRuntime::copy_dtoh_strided`] one element at a time (its default, and a runtime's
 /// fallback where its pitched copy does not apply).
 ///
+/// # Safety
+/// [`GpuRuntime::copy_dtoh_strided`]'s contract: every element `src + k * stride` of `elem`
+/// bytes, for k below `dst.len() / elem`, lies inside one live region of `rt` and is not
+/// written during the copy by anything unordered with `rt`'s stream.
+///
 /// # Errors
 /// The runtime's `copy_dtoh` errors.
-pub fn copy_dtoh_each<R: GpuRuntime + ?Sized>(
+pub unsafe fn copy_dtoh_each<R: GpuRuntime + ?Sized>(
     rt: &R,
     dst: &mut [u8],
     src: DevPtr,
@@ -218,7 +276,9 @@ pub fn copy_dtoh_each<R: GpuRuntime + ?Sized>(
     stride: usize,
 ) -> Result<()> {
     for (k, d) in dst.chunks_exact_mut(elem.max(1)).enumerate() {
-        rt.copy_dtoh(d, src + (k * stride) as DevPtr)?;
+        // SAFETY: element k is one of those the caller vouches for (k < dst.len() / elem), of
+        // `d.len()` bytes at `src + k * stride`; `d` is a disjoint part of `dst`.
+        unsafe { rt.copy_dtoh(d, src + (k * stride) as DevPtr)? };
     }
     Ok(())
 }

@@ -42,6 +42,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 Tagged::Scan,
                 n,
                 "device_scan",
+                // SAFETY: the kernels read the n elements of `input` and write n to `output` (its
+                // length, checked above); `scratch` is `bytes` bytes of the scan's own tagged pool,
+                // sized by launch_tagged for n and owned by the locked workspace. `output` is
+                // borrowed exclusively, so neither input aliases it.
                 |s, st, scratch, bytes, tag| unsafe {
                     (self.table.device_scan_tagged)(
                         s,
@@ -66,6 +70,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
                     &mut work,
                     "device_scan_carried",
                     Reports::Errors,
+                    // SAFETY: as for the tagged scan, with `scratch` the pool (at least `bytes`
+                    // after ensure_pool) and `carried` one element (scan_carried_into, the only
+                    // caller with a carry, checked its length), read only.
                     |s, st| unsafe {
                         (self.table.device_scan_carried)(
                             s,
@@ -156,6 +163,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             "scan_aggregates" => (self.table.device_scan_aggregates, "device_scan_aggregates"),
             _ => (self.table.fold_left, "fold_left"),
         };
+        // SAFETY: check_scan_steps gave `out` the length this step writes (one value a tile of
+        // `input`, or one value), and the kernels read the `input.len` elements of `input`; `out`
+        // is borrowed exclusively, so it does not alias `input`.
         self.launch(&mut work, call, Reports::Errors, |s, st| unsafe {
             launcher(
                 s,

@@ -113,6 +113,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let bytes = self.sort_scratch(algo, size_of::<K>(), value_size, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
         let vin = values.map_or(std::ptr::null(), |v| cptr(v.device_ptr()));
+        // SAFETY: the kernels read n keys (and n values when `vin` is not null: checked above) and
+        // write n keys to `kout` and n values or indices to `vout` where those are not null (each
+        // output checked to hold n); `scratch` is `bytes` bytes of the pool (ensure_pool), owned by
+        // the locked workspace. The outputs are borrowed exclusively, so no input aliases them.
         self.launch(&mut work, "sort", Reports::Errors, |s, st| unsafe {
             (self.table.sort)(
                 s,
@@ -214,6 +218,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
             &mut work,
             "segmented_sort",
             Reports::Errors,
+            // SAFETY: the kernels read n keys (and n values when `vin` is not null) and write n to
+            // `keys_out` (and n to `vout`), all checked against n above; the segments lie inside
+            // the n keys: fixed ones cover them with the count checked, offsets (count + 1 of them,
+            // checked) come from a validated `Segments` whose last offset the API checked against
+            // n. `scratch` is `bytes` bytes of the pool (none when every segment fits a warp). The
+            // outputs are borrowed exclusively.
             |s, st| unsafe {
                 (self.table.segmented_sort)(
                     s,
@@ -269,6 +279,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.make_current()?;
         let bytes = self.sort_scratch(ffi::ALGO_TOP_K, size_of::<T>(), 4, n);
         let scratch = self.ensure_pool(&mut work, bytes)?;
+        // SAFETY: the kernels read the n elements of `input` and write k values to `values_out`
+        // and, when not null, k indices to `iout` (both checked to hold k, and k <= n); `scratch`
+        // is `bytes` bytes of the pool (ensure_pool), owned by the locked workspace. The outputs
+        // are borrowed exclusively.
         self.launch(&mut work, "top_k", Reports::Errors, |s, st| unsafe {
             (self.table.top_k)(
                 s,

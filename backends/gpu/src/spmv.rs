@@ -33,6 +33,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             usize::try_from(bytes.div_ceil(8)).map_err(|_| WavekitError::OutOfMemory { bytes })?;
         let plan = self.alloc::<u64>(words)?;
         let mut work = self.lock();
+        // SAFETY: the plan kernel reads `rows + 1` offsets (`row_offsets.len`, rows computed from
+        // it) and writes at most `bytes` bytes to `plan`, allocated just above with ceil(bytes / 8)
+        // words, which nothing else holds; the offsets it reads are clamped to nnz.
         self.launch(&mut work, "spmv_plan", Reports::Nothing, |s, _| unsafe {
             (self.table.spmv_plan)(
                 s,
@@ -89,6 +92,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
             what: "SpMV column",
             limit: x.len as u64,
         };
+        // SAFETY: the kernels read `rows + 1` = `row_offsets.len` offsets (checked against y
+        // above), clamped to nnz, nnz column indices and values (`vals.len` = `cols.len`, checked),
+        // `x` only below `x.len` (each column is checked against it and reported), and write
+        // `y.len` values to `y`; `scratch` is `bytes` bytes of the pool (ensure_pool). `y` is
+        // borrowed exclusively, so no input aliases it.
         self.launch(&mut work, "spmv", reports, |s, st| unsafe {
             (self.table.spmv_balanced)(
                 s,
@@ -128,6 +136,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
             limit: x.len as u64,
         };
         let plan_bytes = (plan.len as u64).saturating_mul(8);
+        // SAFETY: as in spmv_enqueue, whose checks this shares; the plan is `plan_bytes` = 8 *
+        // `plan.len` bytes, read only, that spmv_plan wrote for this matrix (the raw API takes
+        // it from the validated `Csr` that made it, whose fields no caller can change).
         self.launch(&mut work, "spmv", reports, |s, st| unsafe {
             (self.table.spmv_planned)(
                 s,

@@ -43,8 +43,16 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let src = buf.device_ptr() + (start * size) as u64;
         // One element reads none past the first, whatever its stride: saturate, not overflow.
         let pitch = stride.saturating_mul(size);
-        self.rt
-            .copy_dtoh_strided(as_bytes_mut(&mut out), src, size, pitch)?;
+        // SAFETY: `check_strided` put the last element, `start + (count - 1) * stride`, below
+        // `buf.len`, so element k (k < count, `out` holds `count` of `size` bytes) lies at
+        // `(start + k * stride) * size` bytes into the buffer's `len * size` bytes of one live
+        // region (and for count > 1 the pitch did not saturate: the offsets fit the buffer). We
+        // hold `&buf`, so no kernel of the safe API writes it meanwhile (kernels take outputs
+        // as `&mut`); the work queued on this stream before is ordered before the copy.
+        unsafe {
+            self.rt
+                .copy_dtoh_strided(as_bytes_mut(&mut out), src, size, pitch)?;
+        }
         self.flush(&mut self.lock())?;
         Ok(out)
     }

@@ -28,6 +28,7 @@ pub fn check(code: HipError, call: &str) -> Result<()> {
 pub fn describe(code: HipError) -> String {
     // SAFETY: both return pointers to static NUL-terminated strings (or null), for any code.
     let name = unsafe { static_str(sys::hipGetErrorName(code)) };
+    // SAFETY: as for the name just above: a static NUL-terminated string (or null) for any code.
     let text = unsafe { static_str(sys::hipGetErrorString(code)) };
     match (name, text) {
         (Some(n), Some(t)) if n != t => format!("{n} ({code}): {t}"),
@@ -39,12 +40,15 @@ pub fn describe(code: HipError) -> String {
 /// # Safety
 /// `p` is null or points to a NUL-terminated string that lives for the program.
 unsafe fn static_str(p: *const c_char) -> Option<String> {
+    // SAFETY: the caller promises `p` is a NUL-terminated string that lives for the program, and it
+    // is not null here.
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
 /// The number of HIP devices; 0 when the runtime reports hipErrorNoDevice.
 pub fn device_count() -> Result<usize> {
     let mut n: c_int = 0;
+    // SAFETY: writes one c_int through a reference to a local, which outlives the call.
     let code = unsafe { sys::hipGetDeviceCount(&mut n) };
     if code == sys::wk_hip_abi_error_no_device {
         return Ok(0);
@@ -55,6 +59,7 @@ pub fn device_count() -> Result<usize> {
 
 /// `hipSetDevice`: makes `device` current on the calling thread.
 pub fn set_device(device: c_int) -> Result<()> {
+    // SAFETY: takes an integer only; an ordinal the runtime does not know is an error code, not UB.
     check(unsafe { sys::hipSetDevice(device) }, "hipSetDevice")
 }
 
@@ -62,6 +67,8 @@ pub fn set_device(device: c_int) -> Result<()> {
 pub fn device_attribute(attr: c_int, device: c_int, what: &str) -> Result<i32> {
     let mut v: c_int = 0;
     check(
+        // SAFETY: writes one c_int through a reference to a local; any attribute or device number
+        // the runtime does not know is an error code.
         unsafe { sys::hipDeviceGetAttribute(&mut v, attr, device) },
         &format!("hipDeviceGetAttribute({what})"),
     )?;
@@ -81,6 +88,7 @@ fn c_buffer_string(buf: &[c_char]) -> String {
 pub fn device_name(device: c_int) -> Result<String> {
     let mut buf: [c_char; 256] = [0; 256];
     check(
+        // SAFETY: writes at most `len` - 1 = 255 chars and a NUL into the 256-char local buffer.
         unsafe { sys::hipDeviceGetName(buf.as_mut_ptr(), buf.len() as c_int - 1, device) },
         "hipDeviceGetName",
     )?;
@@ -91,6 +99,8 @@ pub fn device_name(device: c_int) -> Result<String> {
 pub fn device_arch_name(device: c_int) -> Result<String> {
     let mut buf: [c_char; 256] = [0; 256];
     check(
+        // SAFETY: writes at most `buf.len()` chars (NUL included) into the local buffer (wavekit's
+        // own shim truncates to the length given).
         unsafe { sys::wk_hip_device_arch_name(device, buf.as_mut_ptr(), buf.len()) },
         "hipGetDeviceProperties(gcnArchName)",
     )?;
@@ -101,6 +111,7 @@ pub fn device_arch_name(device: c_int) -> Result<String> {
 pub fn runtime_version() -> Result<i32> {
     let mut v: c_int = 0;
     check(
+        // SAFETY: writes one c_int through a reference to a local.
         unsafe { sys::hipRuntimeGetVersion(&mut v) },
         "hipRuntimeGetVersion",
     )?;
@@ -110,6 +121,7 @@ pub fn runtime_version() -> Result<i32> {
 /// `hipDeviceSynchronize`: waits for all work on the current device.
 pub fn device_synchronize() -> Result<()> {
     check(
+        // SAFETY: takes no arguments; waits for the current device.
         unsafe { sys::hipDeviceSynchronize() },
         "hipDeviceSynchronize",
     )
@@ -117,12 +129,15 @@ pub fn device_synchronize() -> Result<()> {
 
 /// Clears and returns the thread's last launch error.
 pub fn last_error() -> Result<()> {
+    // SAFETY: takes no arguments; reads and clears the thread's last error.
     check(unsafe { sys::hipGetLastError() }, "hipGetLastError")
 }
 
 /// `hipMalloc`: `OutOfMemory` when the device has no room for `bytes`.
 pub fn malloc(bytes: usize) -> Result<*mut c_void> {
     let mut p: *mut c_void = std::ptr::null_mut();
+    // SAFETY: writes one pointer through a reference to a local; the memory it returns is the
+    // caller's to free.
     let code = unsafe { sys::hipMalloc(&mut p, bytes) };
     if code == sys::wk_hip_abi_error_out_of_memory {
         return Err(WavekitError::OutOfMemory {
@@ -136,6 +151,7 @@ pub fn malloc(bytes: usize) -> Result<*mut c_void> {
 /// # Safety
 /// `p` came from `malloc` and is not used afterwards.
 pub unsafe fn free(p: *mut c_void) -> Result<()> {
+    // SAFETY: the caller promises `p` came from `malloc` and is not used afterwards.
     check(unsafe { sys::hipFree(p) }, "hipFree")
 }
 
@@ -171,6 +187,8 @@ pub unsafe fn memcpy(
     kind: CopyKind,
 ) -> Result<()> {
     check(
+        // SAFETY: the caller promises `dst` and `src` are valid for `bytes` on the sides `kind`
+        // names; the copy is synchronous, so they need be valid only during the call.
         unsafe { sys::hipMemcpy(dst, src, bytes, kind.raw()) },
         &format!("hipMemcpy({kind:?})"),
     )
@@ -188,6 +206,8 @@ pub unsafe fn memcpy_async(
     stream: HipStream,
 ) -> Result<()> {
     check(
+        // SAFETY: the caller promises both sides are valid for `bytes` until the stream has run the
+        // copy.
         unsafe { sys::hipMemcpyAsync(dst, src, bytes, kind.raw(), stream) },
         &format!("hipMemcpyAsync({kind:?})"),
     )
@@ -197,6 +217,8 @@ pub unsafe fn memcpy_async(
 /// `dst` is device memory valid for `bytes`.
 pub unsafe fn memset(dst: *mut c_void, value: u8, bytes: usize) -> Result<()> {
     check(
+        // SAFETY: the caller promises `dst` is device memory valid for `bytes`, unused by anything
+        // else during the synchronous memset.
         unsafe { sys::hipMemset(dst, value as c_int, bytes) },
         "hipMemset",
     )
@@ -211,6 +233,8 @@ pub unsafe fn memset_async(
     stream: HipStream,
 ) -> Result<()> {
     check(
+        // SAFETY: the caller promises `dst` is device memory valid for `bytes` until the stream has
+        // run the memset.
         unsafe { sys::hipMemsetAsync(dst, value as c_int, bytes, stream) },
         "hipMemsetAsync",
     )
@@ -220,6 +244,7 @@ pub unsafe fn memset_async(
 pub fn stream_create() -> Result<HipStream> {
     let mut s: HipStream = std::ptr::null_mut();
     check(
+        // SAFETY: writes one stream handle through a reference to a local.
         unsafe { sys::hipStreamCreateWithFlags(&mut s, sys::wk_hip_abi_stream_default) },
         "hipStreamCreateWithFlags",
     )?;
@@ -229,6 +254,7 @@ pub fn stream_create() -> Result<HipStream> {
 /// # Safety
 /// `s` came from `stream_create` and is not used afterwards.
 pub unsafe fn stream_destroy(s: HipStream) -> Result<()> {
+    // SAFETY: the caller promises `s` came from stream_create and is not used afterwards.
     check(unsafe { sys::hipStreamDestroy(s) }, "hipStreamDestroy")
 }
 
@@ -236,6 +262,7 @@ pub unsafe fn stream_destroy(s: HipStream) -> Result<()> {
 /// `s` is a live stream.
 pub unsafe fn stream_synchronize(s: HipStream) -> Result<()> {
     check(
+        // SAFETY: the caller promises `s` is a live stream.
         unsafe { sys::hipStreamSynchronize(s) },
         "hipStreamSynchronize",
     )

@@ -158,8 +158,8 @@ pub fn compile(
     let device = runtime.ordinal() as i32;
     crate::result::set_device(device)?;
     let mut module: HipModule = std::ptr::null_mut();
-    // SAFETY: a code object hipRTC produced for this device's target, alive for the call.
     check(
+        // SAFETY: a code object hipRTC produced for this device's target, alive for the call.
         unsafe { sys::hipModuleLoadData(&mut module, compiled.code.as_ptr().cast()) },
         "hipModuleLoadData",
     )?;
@@ -191,14 +191,14 @@ impl RtcModule {
         let c = CString::new(symbol).expect("a lowered name holds no NUL");
         crate::result::set_device(self.device)?;
         let mut f: HipFunction = std::ptr::null_mut();
-        // SAFETY: a loaded module and a NUL-terminated name.
         check(
+            // SAFETY: a loaded module and a NUL-terminated name.
             unsafe { sys::hipModuleGetFunction(&mut f, self.module, c.as_ptr()) },
             "hipModuleGetFunction",
         )?;
         let mut l = [0i64; 8];
-        // SAFETY: a function of a loaded module and eight out-slots.
         check(
+            // SAFETY: a function of a loaded module and eight out-slots.
             unsafe { sys::wk_hip_function_limits(f, self.device, l.as_mut_ptr()) },
             "hipFuncGetAttribute",
         )?;

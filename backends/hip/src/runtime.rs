@@ -39,6 +39,8 @@ pub struct HipRuntime {
 // it); every other field is plain data. Each call that depends on the thread's current device
 // selects this runtime's device first.
 unsafe impl Send for HipRuntime {}
+// SAFETY: as for Send: `&HipRuntime` only passes the stream handle to HIP calls, which may
+// come from several threads at once, and reads the plain fields.
 unsafe impl Sync for HipRuntime {}
 
 impl std::fmt::Debug for HipRuntime {
@@ -172,14 +174,14 @@ impl Drop for HipRuntime {
         if !self.owns_stream {
             return;
         }
+        let _ = self.bind();
         // SAFETY: the stream is ours and nothing uses it after drop; an error here (a lost
         // device) leaves nothing to recover.
-        let _ = self.bind();
         let _ = unsafe { result::stream_destroy(self.stream) };
     }
 }
 
-// SAFETY (the trait's contract): memory comes from hipMalloc on this runtime's device and goes
+// SAFETY: (the trait's contract) memory comes from hipMalloc on this runtime's device and goes
 // back through hipFree; every copy and memset is queued on the one stream the launchers get,
 // and the blocking ones synchronise it first; the table is the one compiled from csrc by this
 // crate's build script; the warp size is the device attribute.
@@ -227,22 +229,32 @@ unsafe impl GpuRuntime for HipRuntime {
         // memory used from other streams is waited for by the buffer, device-wide). An error
         // here (a lost device) leaves nothing to recover.
         let _ = self.bind();
+        // SAFETY: `self.stream` is this runtime's live stream (created or adopted in `new`,
+        // destroyed only when the runtime drops).
         let _ = unsafe { result::stream_synchronize(self.stream) };
+        // SAFETY: the caller promises `ptr` came from this runtime's `alloc` (hipMalloc) and is no
+        // longer used; the stream's work on it was waited for just above.
         let _ = unsafe { result::free(ptr as *mut c_void) };
     }
 
-    fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
+    unsafe fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
+        // SAFETY: ptr..ptr+bytes lies in one live allocation, unused by anything unordered
+        // with this stream (the caller's contract); the memset is queued on this stream,
+        // which lives as long as `self`.
         unsafe { result::memset_async(ptr as *mut c_void, 0, bytes, self.stream) }
     }
 
-    fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
+    unsafe fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
         if src.is_empty() {
             return Ok(());
         }
         // `src` is borrowed only for this call, so the copy must be done before returning.
+        // SAFETY: dst..dst+src.len() lies in one live allocation unused by unordered work (the
+        // caller's contract); `src` stays borrowed until the stream (live as long as `self`)
+        // is synchronised, so the asynchronous copy has read it by then.
         unsafe {
             result::memcpy_async(
                 dst as *mut c_void,
@@ -255,10 +267,13 @@ unsafe impl GpuRuntime for HipRuntime {
         }
     }
 
-    fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
+    unsafe fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
         }
+        // SAFETY: src..src+dst.len() lies in one live allocation not written by unordered
+        // work (the caller's contract); `dst` is borrowed exclusively until the stream (live
+        // as long as `self`) is synchronised, so nothing reads it while the copy writes it.
         unsafe {
             result::memcpy_async(
                 dst.as_mut_ptr().cast(),
@@ -271,10 +286,12 @@ unsafe impl GpuRuntime for HipRuntime {
         }
     }
 
-    fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
+    unsafe fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());
         }
+        // SAFETY: both ranges lie in live allocations, do not overlap and are unused by
+        // unordered work (the caller's contract); the copy is queued on this stream.
         unsafe {
             result::memcpy_async(
                 dst as *mut c_void,
@@ -291,6 +308,7 @@ unsafe impl GpuRuntime for HipRuntime {
     }
 
     fn synchronize(&self) -> Result<()> {
+        // SAFETY: `self.stream` is this runtime's live stream, valid until the runtime drops.
         unsafe { result::stream_synchronize(self.stream) }
     }
 

@@ -26,9 +26,11 @@ unsafe extern "C" {
     pub fn wk_simt_session_report_count(s: *mut RawSession) -> usize;
     pub fn wk_simt_session_report(s: *mut RawSession, i: usize, out: *mut RawReport) -> c_int;
     pub fn wk_simt_session_suppressed(s: *mut RawSession) -> u64;
+    pub fn wk_simt_session_set_report_cap(s: *mut RawSession, cap: u32);
     pub fn wk_simt_session_drop(s: *mut RawSession, n: usize);
     pub fn wk_simt_session_launches(s: *mut RawSession) -> u64;
     pub fn wk_simt_error_string(code: c_int) -> *const c_char;
+    pub fn wk_simt_take_oom_bytes() -> u64;
     pub fn wk_simt_expect_written(
         p: *mut c_void,
         count: usize,

@@ -4,7 +4,7 @@
 //! thus runs the shared GPU host code and the real kernels, with every launch checked for hazards.
 
 use super::arch::Arch;
-use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, error_message};
+use super::session::{HAZARDS, HazardKind, Report, Schedule, Session, code_error, error_message};
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -26,6 +26,12 @@ fn expected(call: &str, kind: HazardKind) -> bool {
 /// The executor as a [`GpuRuntime`]: host memory as device memory, a [`Session`] as the stream,
 /// the csrc kernels compiled for the host as the launcher table. Open a backend over it with
 /// [`crate::open`].
+///
+/// Its copies (`memset_zero`, `copy_htod`, `copy_dtoh`, `copy_dtod`) check every range against
+/// the live allocations of all executor runtimes and return a `Device` error for one that is
+/// not inside one, before touching memory: of their `# Safety` contract, the bounds are thus
+/// checked here, and what remains the caller's is that no other thread uses the memory while
+/// the call runs (device memory is host memory here: that would be a data race).
 pub struct SimtRuntime {
     arch: Arch,
     width: WarpWidth,
@@ -125,7 +131,7 @@ impl SimtRuntime {
     }
 }
 
-// SAFETY (the trait's contract): `alloc` returns fresh zeroed host memory, tracked until `free`
+// SAFETY: (the trait's contract) `alloc` returns fresh zeroed host memory, tracked until `free`
 // releases it; the copies are checked against those live allocations; the launchers are this
 // crate's tables for the executor compiled from csrc at this width, and they run synchronously
 // on the calling thread, so all work is done when a call returns.
@@ -203,31 +209,42 @@ unsafe impl GpuRuntime for SimtRuntime {
         }
     }
 
-    fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
+    // The executor checks every range against its live allocations anyway (a caller's broken
+    // promise becomes an error where it can be seen); what it cannot check is the contract's
+    // other half, that no other thread uses the memory meanwhile.
+    unsafe fn memset_zero(&self, ptr: DevPtr, bytes: usize) -> Result<()> {
         self.check_range("memset", ptr, bytes)?;
-        // SAFETY: the range lies inside a live allocation (checked above).
+        // SAFETY: the range lies inside a live allocation (checked above; the caller also
+        // promises it), and the caller promises that nothing else reads or writes it during
+        // the call.
         unsafe { std::ptr::write_bytes(ptr as *mut u8, 0, bytes) };
         Ok(())
     }
 
-    fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
+    unsafe fn copy_htod(&self, dst: DevPtr, src: &[u8]) -> Result<()> {
         self.check_range("copy to device", dst, src.len())?;
-        // SAFETY: dst..dst+len lies inside a live allocation, which never overlaps `src`.
+        // SAFETY: dst..dst+len lies inside a live allocation (checked above), which the caller
+        // promises nothing else uses during the call and which never overlaps `src` (a
+        // borrowed slice: a live allocation is not also borrowed as one).
         unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst as *mut u8, src.len()) };
         Ok(())
     }
 
-    fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
+    unsafe fn copy_dtoh(&self, dst: &mut [u8], src: DevPtr) -> Result<()> {
         self.check_range("copy from device", src, dst.len())?;
-        // SAFETY: src..src+len lies inside a live allocation, which never overlaps `dst`.
+        // SAFETY: src..src+len lies inside a live allocation (checked above), which the caller
+        // promises nothing writes during the call; `dst` is exclusively borrowed, so it is not
+        // that allocation's memory.
         unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst.as_mut_ptr(), dst.len()) };
         Ok(())
     }
 
-    fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
+    unsafe fn copy_dtod(&self, dst: DevPtr, src: DevPtr, bytes: usize) -> Result<()> {
         self.check_range("copy on device", dst, bytes)?;
         self.check_range("copy on device", src, bytes)?;
-        // SAFETY: both ranges lie inside live allocations; `copy` allows them to overlap.
+        // SAFETY: both ranges lie inside live allocations (checked above), which the caller
+        // promises nothing else uses during the call; `copy` allows them to overlap, though
+        // the contract says they do not.
         unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes) };
         Ok(())
     }
@@ -274,10 +291,8 @@ unsafe impl GpuRuntime for SimtRuntime {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .extend(unexpected);
-        Err(WavekitError::Device {
-            backend: "simt",
-            call: call.to_string(),
-            message,
-        })
+        // A launch the executor had no memory for: `OutOfMemory`, as any allocation of the
+        // call would give.
+        Err(code_error(code, call, message))
     }
 }

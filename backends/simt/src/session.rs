@@ -137,6 +137,7 @@ pub struct Session {
 // SAFETY: the C++ session guards its state with a mutex; launches only read its policy and
 // append reports under that lock.
 unsafe impl Send for Session {}
+// SAFETY: as for Send: every access from `&Session` goes through that mutex.
 unsafe impl Sync for Session {}
 
 fn c_str(p: *const c_char) -> String {
@@ -150,6 +151,25 @@ fn c_str(p: *const c_char) -> String {
 
 /// `WK_SIMT_HAZARDS`: the launch ran to its end and left reports in the session.
 pub(crate) const HAZARDS: c_int = 3;
+
+/// `WK_SIMT_ERR_OUT_OF_MEMORY`: the executor could not get memory for a launch (a fiber stack,
+/// its state, shared memory).
+pub(crate) const OUT_OF_MEMORY: c_int = 5;
+
+/// The typed error of a failed executor code: `OutOfMemory` (with the bytes the executor could
+/// not get, when it knows them) for [`OUT_OF_MEMORY`], else a `Device` error of `call`.
+pub(crate) fn code_error(code: c_int, call: &str, message: String) -> WavekitError {
+    if code == OUT_OF_MEMORY {
+        // SAFETY: reads and clears a thread-local of the executor; no arguments.
+        let bytes = unsafe { ffi::wk_simt_take_oom_bytes() };
+        return WavekitError::OutOfMemory { bytes };
+    }
+    WavekitError::Device {
+        backend: "simt",
+        call: call.to_string(),
+        message,
+    }
+}
 
 pub(crate) fn error_message(code: c_int) -> String {
     // SAFETY: returns a static NUL-terminated string for any code.
@@ -216,6 +236,13 @@ impl Session {
         unsafe { ffi::wk_simt_session_suppressed(self.raw.as_ptr()) }
     }
 
+    /// How many reports of each kind a launch keeps from now on (16 unless set); the rest are
+    /// counted in [`suppressed`](Self::suppressed). `u32::MAX` keeps them all.
+    pub fn set_report_cap(&self, cap: u32) {
+        // SAFETY: `raw` is live for &self.
+        unsafe { ffi::wk_simt_session_set_report_cap(self.raw.as_ptr(), cap) }
+    }
+
     /// Launches made under this session.
     pub fn launches(&self) -> u64 {
         // SAFETY: `raw` is live for &self.
@@ -232,11 +259,7 @@ impl Session {
         if code == 0 || code == HAZARDS {
             Ok(())
         } else {
-            Err(WavekitError::Device {
-                backend: "simt",
-                call: call.to_string(),
-                message: error_message(code),
-            })
+            Err(code_error(code, call, error_message(code)))
         }
     }
 }

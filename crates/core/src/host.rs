@@ -11,6 +11,41 @@ use crate::error::{Result, WavekitError};
 /// allocator refuses them.
 pub const HOST_ALLOC_LIMIT: usize = 1 << 34;
 
+// A lower limit for one thread, so that tests reach every fallible path with small sizes (the
+// fuzz harness's allocation-failure family). Only the calling thread's checks see it.
+#[cfg(feature = "test-hooks")]
+thread_local! {
+    static TEST_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(HOST_ALLOC_LIMIT) };
+}
+
+/// The limit in force: [`HOST_ALLOC_LIMIT`], or a lower one set by `with_limit`.
+#[cfg(feature = "test-hooks")]
+fn limit() -> usize {
+    TEST_LIMIT.with(std::cell::Cell::get)
+}
+
+/// The limit in force: [`HOST_ALLOC_LIMIT`].
+#[cfg(not(feature = "test-hooks"))]
+fn limit() -> usize {
+    HOST_ALLOC_LIMIT
+}
+
+/// Test hook: `f()` with this thread's limit lowered to `bytes` (never raised past
+/// [`HOST_ALLOC_LIMIT`]), as if the host had no more memory for one allocation; allocations
+/// made on other threads (a backend's workers) keep the real limit.
+#[cfg(feature = "test-hooks")]
+#[doc(hidden)]
+pub fn with_limit<R>(bytes: usize, f: impl FnOnce() -> R) -> R {
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            TEST_LIMIT.with(|l| l.set(self.0));
+        }
+    }
+    let _restore = Restore(TEST_LIMIT.with(|l| l.replace(bytes.min(HOST_ALLOC_LIMIT))));
+    f()
+}
+
 /// Bytes for `len` values of `T`, saturated at `u64::MAX` when that overflows.
 pub fn bytes_of<T>(len: usize) -> u64 {
     (len as u128 * size_of::<T>() as u128).min(u64::MAX as u128) as u64
@@ -22,7 +57,7 @@ pub fn bytes_of<T>(len: usize) -> u64 {
 /// [`WavekitError::OutOfMemory`] with the bytes asked for when they are past the limit.
 pub fn check<T>(len: usize) -> Result<()> {
     let bytes = bytes_of::<T>(len);
-    if bytes > HOST_ALLOC_LIMIT as u64 {
+    if bytes > limit() as u64 {
         return Err(WavekitError::OutOfMemory { bytes });
     }
     Ok(())

@@ -1,8 +1,10 @@
 // cooperative_groups on the executor: the block and its tiles (thread_block_tile<N>, the
 // dynamic tiled_partition), coalesced_threads, and reduce. A tile's operations are the warp's
 // over the tile's lanes (its mask) at the tile's width, so a tile of 32 is right on 64 lanes
-// and a tile of 64 on 32 lanes reads lanes that do not exist (reported). Every member takes its
-// caller's line, as the warp intrinsics do. Grid and multi-grid groups are not modelled.
+// and a tile wider than the warp is CUDA's multi-warp tile (its sync the block's barrier, its
+// collectives through the block's scratch). Every member takes its caller's line, as the warp
+// intrinsics do. The grid group gives its ranks and sizes; its sync and multi-grid groups are
+// not modelled.
 #pragma once
 
 #include <type_traits>
@@ -53,9 +55,51 @@ class thread_block : public thread_group {
 
 inline thread_block this_thread_block() { return thread_block(); }
 
-// CUDA's scratch for tiles wider than a warp. Such a tile is modelled as one warp-wide group:
-// right where it fits in the warp (a tile of 64 on 64 lanes); on narrower warps its shuffles
-// read lanes that do not exist and are reported.
+namespace details {
+template <class T>
+struct always_false : std::false_type {};
+inline unsigned long long grid_block_rank() {
+  const ::wk_simt::Dim3 b = ::wk_simt::block_idx(), g = ::wk_simt::grid_dim();
+  return ((unsigned long long)b.z * g.y + b.y) * g.x + b.x;
+}
+inline unsigned long long grid_blocks() {
+  const ::wk_simt::Dim3 g = ::wk_simt::grid_dim();
+  return (unsigned long long)g.x * g.y * g.z;
+}
+}  // namespace details
+
+// The grid of a launch: its ranks and shapes are the launch's. grid.sync() (a cooperative
+// launch's barrier) is not modelled: the executor runs a grid's blocks one after another. The
+// rewriter refuses a call it finds in code the checked kernel reaches; one it cannot see (a
+// call through a macro or a pointer) stops the build here, at the caller's line.
+class grid_group {
+ public:
+  unsigned long long thread_rank() const {
+    return details::grid_block_rank() * details::block_size() + details::block_rank();
+  }
+  unsigned long long size() const { return details::grid_blocks() * details::block_size(); }
+  unsigned long long num_threads() const { return size(); }
+  unsigned long long block_rank() const { return details::grid_block_rank(); }
+  unsigned long long num_blocks() const { return details::grid_blocks(); }
+  dim3 group_dim() const { return dim3(::wk_simt::grid_dim()); }
+  dim3 dim_blocks() const { return dim3(::wk_simt::grid_dim()); }
+  dim3 block_index() const { return dim3(::wk_simt::block_idx()); }
+  bool is_valid() const { return true; }
+  template <class T = void>
+  void sync() const {
+    static_assert(details::always_false<T>::value,
+                  "grid.sync() is a barrier across the grid of a cooperative launch, which the "
+                  "executor does not model yet: it runs a grid's blocks one after another");
+  }
+};
+
+inline grid_group this_grid() { return grid_group(); }
+
+// Several devices' grids: not modelled (the rewriter refuses them where a kernel reaches them).
+class multi_grid_group;
+
+// CUDA's scratch for tiles wider than a warp (needed before sm_80): the executor's tiles keep
+// theirs in the block's (details::tile_scratch).
 template <unsigned MaxBlockSize, unsigned TileCommunicationSize = 8, unsigned MaxTileSize = 32>
 struct block_tile_memory {
   unsigned char scratch[1];
@@ -80,14 +124,70 @@ inline wk_lanemask_t tile_mask(unsigned n) {
 }
 }  // namespace details
 
-// A tile of N threads (a power of two), as tiled_partition<N> makes it.
+namespace details {
+// The block's scratch for the collectives of tiles wider than the warp: a slot of 8 bytes per
+// thread (1024 at most). The executor's, untracked: the block barriers around each use order
+// it, as CUDA's block_tile_memory is ordered by the tile's barriers.
+WK_SIMT_INDIVISIBLE inline uint64_t* tile_scratch() {
+  static const char key = 0;
+  return static_cast<uint64_t*>(
+      ::wk_simt::shared_raw(&key, "cooperative_groups tile scratch", sizeof(uint64_t), 1024));
+}
+
+// The collectives of a tile of `n` threads wider than the warp (CUDA's multi-warp tiles):
+// each thread puts its value in its slot, a barrier, the result read from its tile's slots, a
+// barrier before the slots are used again. The barriers are the block's, which every tile of
+// the block reaches together when they run the same code (a tile's sync is the block's). The
+// slots are read here, uninstrumented, and handed to `step` by value.
+enum class Span { Tile, ToSelf, BeforeSelf };
+template <class Step>
+WK_SIMT_INDIVISIBLE inline uint64_t multi_warp(unsigned n, uint64_t v, Span span, Step step,
+                                               ::wk_simt::Site s) {
+  uint64_t* slots = tile_scratch();
+  const unsigned r = block_rank(), rank = r % n;
+  ::wk_simt::sync_block(s);
+  slots[r] = v;
+  ::wk_simt::sync_block(s);
+  const uint64_t* t = slots + (r - rank);
+  const unsigned end = span == Span::Tile ? n : span == Span::ToSelf ? rank + 1 : rank;
+  uint64_t out = 0;
+  for (unsigned i = 0; i < end; ++i) out = i == 0 ? t[0] : step(out, t[i]);
+  ::wk_simt::sync_block(s);
+  return out;
+}
+WK_SIMT_INDIVISIBLE inline uint64_t multi_warp_pick(unsigned n, uint64_t v, unsigned from,
+                                                    ::wk_simt::Site s) {
+  uint64_t* slots = tile_scratch();
+  const unsigned r = block_rank();
+  ::wk_simt::sync_block(s);
+  slots[r] = v;
+  ::wk_simt::sync_block(s);
+  const uint64_t out = slots[r - r % n + from % n];
+  ::wk_simt::sync_block(s);
+  return out;
+}
+}  // namespace details
+
+// A tile of N threads (a power of two), as tiled_partition<N> makes it. A tile no wider than
+// the warp is the warp's lanes (its mask) and its collectives the warp's at width N. A wider
+// one (64 to 1024 threads, CUDA's multi-warp tiles, legal for a block of any warp width)
+// spans several warps: its sync is the block's barrier, and shfl, any, all, cg::reduce and
+// cg::inclusive_scan/exclusive_scan (what CUDA offers such a tile, on values of at most 8
+// bytes) go through the block's scratch between barriers. Its shfl_up, shfl_down, shfl_xor,
+// ballot and match_* are CUDA's for tiles of at most 32 threads only: here they are the
+// warp's at width N, which is reported as wider than the warp.
 template <unsigned N>
 class thread_block_tile : public thread_group {
-  static_assert(N >= 1 && (N & (N - 1)) == 0, "a tile's size is a power of two");
+  static_assert(N >= 1 && (N & (N - 1)) == 0 && N <= 1024,
+                "a tile's size is a power of two, at most 1024");
 
  public:
+  static constexpr bool multi_warp = N > WK_WARP_SIZE;
+
+  // A multi-warp tile syncs as the block does (thread_group's sync), also once converted to a
+  // thread_group.
   thread_block_tile()
-      : thread_group(false, details::tile_mask(N), N, details::block_rank() % N) {}
+      : thread_group(multi_warp, details::tile_mask(N), N, details::block_rank() % N) {}
   static constexpr unsigned size() { return N; }
   static constexpr unsigned num_threads() { return N; }
   unsigned meta_group_rank() const { return details::block_rank() / N; }
@@ -95,7 +195,14 @@ class thread_block_tile : public thread_group {
 
   template <class T>
   T shfl(T v, int src, WK_PLAIN_AT) const {
-    return ::wk_plain::shfl(::wk_simt::Op::ShflIdx, mask_, v, (unsigned)src, N, WK_PLAIN_SITE);
+    if constexpr (multi_warp) {
+      static_assert(sizeof(T) <= 8,
+                    "collectives of tiles wider than 32 threads take values of at most 8 bytes");
+      return ::wk_plain::from_bits<T>(
+          details::multi_warp_pick(N, ::wk_plain::bits_of(v), (unsigned)src, WK_PLAIN_SITE));
+    } else {
+      return ::wk_plain::shfl(::wk_simt::Op::ShflIdx, mask_, v, (unsigned)src, N, WK_PLAIN_SITE);
+    }
   }
   template <class T>
   T shfl_up(T v, unsigned d, WK_PLAIN_AT) const {
@@ -109,8 +216,18 @@ class thread_block_tile : public thread_group {
   T shfl_xor(T v, int m, WK_PLAIN_AT) const {
     return ::wk_plain::shfl(::wk_simt::Op::ShflXor, mask_, v, (unsigned)m, N, WK_PLAIN_SITE);
   }
-  int any(int p, WK_PLAIN_AT) const { return __any_sync(mask_, p, wk_file, wk_line); }
-  int all(int p, WK_PLAIN_AT) const { return __all_sync(mask_, p, wk_file, wk_line); }
+  int any(int p, WK_PLAIN_AT) const {
+    if (!multi_warp) return __any_sync(mask_, p, wk_file, wk_line);
+    return (int)details::multi_warp(
+        N, p != 0, details::Span::Tile, [](uint64_t a, uint64_t b) { return a | b; },
+        WK_PLAIN_SITE);
+  }
+  int all(int p, WK_PLAIN_AT) const {
+    if (!multi_warp) return __all_sync(mask_, p, wk_file, wk_line);
+    return (int)details::multi_warp(
+        N, p != 0, details::Span::Tile, [](uint64_t a, uint64_t b) { return a & b; },
+        WK_PLAIN_SITE);
+  }
   // The votes of the tile's threads, bit i for rank i.
   wk_lanemask_t ballot(int p, WK_PLAIN_AT) const {
     return (wk_lanemask_t)(__ballot_sync(mask_, p, wk_file, wk_line) >> base());
@@ -122,6 +239,23 @@ class thread_block_tile : public thread_group {
   template <class T>
   wk_lanemask_t match_all(T v, int& pred, WK_PLAIN_AT) const {
     return (wk_lanemask_t)(__match_all_sync(mask_, v, &pred, wk_file, wk_line) >> base());
+  }
+
+  // `op` folded in rank order over the values of the caller's tile (`span` of it): a
+  // multi-warp tile's reduce and scans. An empty span (rank 0's exclusive scan) gives T().
+  template <class T, class Op>
+  T fold_ranks(T v, Op op, details::Span span, WK_PLAIN_AT) const {
+    static_assert(sizeof(T) <= 8,
+                  "collectives of tiles wider than 32 threads take values of at most 8 bytes");
+    if (span == details::Span::BeforeSelf && thread_rank() == 0) v = T();
+    const uint64_t r = details::multi_warp(
+        N, ::wk_plain::bits_of(v), span,
+        [&op](uint64_t a, uint64_t b) {
+          return ::wk_plain::bits_of(op(::wk_plain::from_bits<T>(a), ::wk_plain::from_bits<T>(b)));
+        },
+        WK_PLAIN_SITE);
+    return span == details::Span::BeforeSelf && thread_rank() == 0 ? T()
+                                                                   : ::wk_plain::from_bits<T>(r);
   }
 
  private:
@@ -197,6 +331,8 @@ struct bit_xor {
 // cg::reduce over a tile: a butterfly of shfl_xor, the result in every thread of the tile.
 template <unsigned N, class T, class Op>
 inline T reduce(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
+  if constexpr (thread_block_tile<N>::multi_warp)
+    return g.fold_ranks(v, op, details::Span::Tile, wk_file, wk_line);
   for (unsigned m = N / 2; m > 0; m /= 2) v = op(v, g.shfl_xor(v, (int)m, wk_file, wk_line));
   return v;
 }
@@ -204,6 +340,8 @@ inline T reduce(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
 // cg::inclusive_scan / exclusive_scan over a tile (Kogge-Stone with shfl_up).
 template <unsigned N, class T, class Op>
 inline T inclusive_scan(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
+  if constexpr (thread_block_tile<N>::multi_warp)
+    return g.fold_ranks(v, op, details::Span::ToSelf, wk_file, wk_line);
   for (unsigned d = 1; d < N; d *= 2) {
     const T up = g.shfl_up(v, d, wk_file, wk_line);
     if (g.thread_rank() >= d) v = op(v, up);
@@ -216,6 +354,8 @@ inline T inclusive_scan(const thread_block_tile<N>& g, T v, WK_PLAIN_AT) {
 }
 template <unsigned N, class T, class Op>
 inline T exclusive_scan(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
+  if constexpr (thread_block_tile<N>::multi_warp)
+    return g.fold_ranks(v, op, details::Span::BeforeSelf, wk_file, wk_line);
   const T inc = inclusive_scan(g, v, op, wk_file, wk_line);
   const T prev = g.shfl_up(inc, 1, wk_file, wk_line);
   return g.thread_rank() == 0 ? T() : prev;

@@ -108,15 +108,21 @@ std::string field(const char* name, size_t offset) {
   return std::string(name) + "@" + std::to_string(offset) + ":" + param_name<F>() + ";";
 }
 
-// The parameter list of kernel type void(A...).
+// The parameter list of kernel type void(A...). The host side calls it through the
+// descriptor: no exception may leave it. Without memory for the list it names one type the
+// host side refuses (a later call tries again).
 template <class... A>
-const char* params(void (*)(A...)) {
-  static const std::string s = [] {
-    std::string out;
-    ((out += (out.empty() ? "" : ","), out += param_name<A>()), ...);
-    return out;
-  }();
-  return s.c_str();
+const char* params(void (*)(A...)) noexcept {
+  try {
+    static const std::string s = [] {
+      std::string out;
+      ((out += (out.empty() ? "" : ","), out += param_name<A>()), ...);
+      return out;
+    }();
+    return s.c_str();
+  } catch (...) {
+    return "?(no memory for the parameter list)";
+  }
 }
 
 // Parameter values from the host's argument array: each read as bytes, so a struct the host

@@ -13,8 +13,9 @@
 #define __managed__
 #define __grid_constant__
 #define __cudart_builtin__
-#define __CUDA_ARCH__ 800
-#define __CUDACC__ 1
+// nvcc's and hipcc's predefined macros (__CUDACC__, __CUDA_ARCH__, CUDART_VERSION,
+// __HIP_PLATFORM_AMD__, __AMDGCN_WAVEFRONT_SIZE, ...) are the wrapper's, of the toolchain
+// `wavekit check` is given (crates/build/src/plain/cond.rs).
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
 // The rewriter replaced every `__shared__` of the file it was given; one that reaches the
@@ -27,8 +28,6 @@
 // The warp size as a value (CUDA's is a variable, HIP's too in recent ROCm): a program that
 // asks it gets the executor's width.
 static constexpr int warpSize = WK_WARP_SIZE;
-#define __AMDGCN_WAVEFRONT_SIZE WK_WARP_SIZE
-#define __AMDGCN_WAVEFRONT_SIZE__ WK_WARP_SIZE
 
 // HIP's spellings of the indices.
 #define hipThreadIdx_x (threadIdx.x)

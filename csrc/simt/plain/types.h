@@ -174,6 +174,21 @@ enum hipMemcpyKind {
   hipMemcpyDeviceToDevice,
   hipMemcpyDefault
 };
+// Textures and surfaces parse (a texture reference at namespace scope, a texture object
+// parameter) so that the file's other kernels build; reading one in code the checked kernel
+// reaches is refused before compiling.
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int Dim = 1, cudaTextureReadMode Mode = cudaReadModeElementType>
+struct texture {};
+template <class T = void, int Dim = 1>
+struct surface {};
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+typedef unsigned long long hipTextureObject_t;
+typedef unsigned long long hipSurfaceObject_t;
+#define hipReadModeElementType cudaReadModeElementType
+#define hipReadModeNormalizedFloat cudaReadModeNormalizedFloat
+
 struct cudaDeviceProp {
   char name[256];
   int warpSize, multiProcessorCount, maxThreadsPerBlock;

@@ -23,7 +23,10 @@ pub fn compiler_args(width: u32) -> Vec<String> {
 pub fn compiler_args_at(width: u32, csrc: &Path) -> Vec<String> {
     let plain = csrc.join("simt").join("plain");
     let ns = format!("wk_plain{width}");
-    let mut args: Vec<String> = ["-x", "c++", "-std=c++17", "-O1", "-g1"]
+    // DWARF 4: in DWARF 5's line tables file 0 is the wrapper, and binutils' addr2line (2.40)
+    // names it for the lines of the first file the wrapper includes (a helper's race was
+    // reported at wrapper.cu with the helper's line).
+    let mut args: Vec<String> = ["-x", "c++", "-std=c++17", "-O1", "-g1", "-gdwarf-4"]
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -89,6 +92,31 @@ pub fn shared_object_at(
     if !compile.status.success() {
         let text = String::from_utf8_lossy(&compile.stderr)
             .replace(&program.path().display().to_string(), program.display());
+        // No message may point at the generated wrapper: an export that does not build names
+        // a kernel the compiler does not see, which an `#if` the reader could not decide (or a
+        // macro defining the kernel) leaves out.
+        let wrapper_name = wrapper.display().to_string();
+        let generated =
+            |l: &str| l.contains("<wavekit check: exports>") || l.contains(&wrapper_name);
+        if text.lines().any(|l| generated(l) && l.contains("error")) {
+            let user: Vec<&str> = text
+                .lines()
+                .filter(|l| !generated(l) && l.contains("error"))
+                .take(20)
+                .collect();
+            return Err(error(
+                program.display(),
+                first_error_line(&text, program.display()),
+                format!(
+                    "a kernel asked for is not there as the compiler sees the file at {width} \
+                     lanes (preprocessed as {}): an `#if` the reader could not decide, or a \
+                     macro, leaves it out{}{}",
+                    program.toolchain().describe(program.hip),
+                    if user.is_empty() { "" } else { ":\n" },
+                    user.join("\n")
+                ),
+            ));
+        }
         return Err(error(
             program.display(),
             first_error_line(&text, program.display()),

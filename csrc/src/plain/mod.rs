@@ -21,7 +21,9 @@
 //! ```
 
 mod compile;
+pub mod cond;
 pub mod lex;
+mod reach;
 mod rewrite;
 pub mod scan;
 #[cfg(test)]
@@ -29,6 +31,7 @@ mod tests;
 mod unsupported;
 
 pub use compile::{compiler_args, compiler_args_at, shared_object, shared_object_at};
+pub use cond::Toolchain;
 pub use scan::{KernelDecl, StructDecl};
 
 use std::collections::HashSet;
@@ -49,7 +52,10 @@ struct File {
     /// Relative to the main file's folder (may start with `..`).
     rel: PathBuf,
     scan: scan::Scan,
-    rewritten: String,
+    /// Its text as read.
+    src: String,
+    /// How it is shown in messages: the main file as the caller named it, a header by its path.
+    shown: String,
 }
 
 /// A user's source file and the local headers it includes, read and rewritten.
@@ -60,6 +66,10 @@ pub struct Program {
     files: Vec<File>,
     /// The program's include folders (`-I`), absolute.
     include_dirs: Vec<PathBuf>,
+    /// The compiler it is read and built as.
+    toolchain: Toolchain,
+    /// Whether the main file is HIP (its headers or spellings): hipcc's macros, not nvcc's.
+    hip: bool,
 }
 
 fn error(file: &str, line: u32, message: impl Into<String>) -> WavekitError {
@@ -97,6 +107,17 @@ impl Program {
     /// headers found there (`#include <...>`, or `"..."` not beside its includer) are read
     /// and rewritten too, and [`shared_object`] searches them.
     pub fn read_with(path: &Path, include_dirs: &[PathBuf]) -> Result<Program> {
+        Self::read_as(path, include_dirs, &Toolchain::default())
+    }
+
+    /// As [`read_with`](Self::read_with), read and built with `toolchain`'s predefined macros
+    /// (nvcc's for a CUDA file, hipcc's for a HIP one): the kernels an `#if` drops are not
+    /// found, as the compiler does not see them.
+    pub fn read_as(
+        path: &Path,
+        include_dirs: &[PathBuf],
+        toolchain: &Toolchain,
+    ) -> Result<Program> {
         let display = path.display().to_string();
         let include_dirs = include_dirs
             .iter()
@@ -109,7 +130,9 @@ impl Program {
             .canonicalize()
             .map_err(|e| error(&display, 0, format!("cannot read it: {e}")))?;
         let base = main.parent().unwrap_or(Path::new("/")).to_path_buf();
-        let mut files = Vec::new();
+        let mut files: Vec<File> = Vec::new();
+        let mut macros = Vec::new();
+        let mut hip = false;
         let mut seen = HashSet::new();
         let mut todo = vec![main];
         while let Some(p) = todo.pop() {
@@ -124,10 +147,18 @@ impl Program {
             let src = std::fs::read_to_string(&p)
                 .map_err(|e| error(&shown, 0, format!("cannot read it: {e}")))?;
             let toks = lex::tokens(&src);
-            let scan = scan::scan(&src, &toks);
-            if let Some(u) = scan.unsupported.first() {
-                return Err(error(&shown, u.line, u.what.clone()));
+            let all = scan::scan(&src, &toks);
+            if files.is_empty() {
+                hip = all.hip;
+                macros = toolchain.macros(hip, None);
             }
+            let active = cond::active(&src, &toks, &macros);
+            let mut scan = scan::scan_active(&src, &toks, &active);
+            scan.hidden = all
+                .kernels
+                .into_iter()
+                .filter(|k| !scan.kernels.iter().any(|a| a.name == k.name))
+                .collect();
             let dir = p.parent().unwrap_or(Path::new("/"));
             let found = |inc: &str, beside: bool| {
                 let here = beside.then(|| dir.join(inc));
@@ -141,19 +172,26 @@ impl Program {
             for (inc, _) in &scan.system_includes {
                 todo.extend(found(inc, false));
             }
-            let rewritten = rewrite::rewrite(&src, &toks, &scan);
             files.push(File {
                 rel: relative(&p, &base),
                 path: p,
                 scan,
-                rewritten,
+                src,
+                shown,
             });
         }
         Ok(Program {
             display,
             files,
             include_dirs,
+            toolchain: toolchain.clone(),
+            hip,
         })
+    }
+
+    /// The toolchain it is read and built as.
+    pub fn toolchain(&self) -> &Toolchain {
+        &self.toolchain
     }
 
     /// The file as the caller named it.
@@ -214,6 +252,26 @@ impl Program {
         };
         let k = match found.as_slice() {
             [] => {
+                let hidden = self.files.iter().find_map(|f| {
+                    f.scan
+                        .hidden
+                        .iter()
+                        .find(|k| k.name == *name)
+                        .map(|k| (f, k))
+                });
+                if let Some((f, k)) = hidden {
+                    return Err(error(
+                        &f.shown,
+                        k.line,
+                        format!(
+                            "`{base}` is not there after preprocessing: an `#if` around it is \
+                             false for {} (the device pass); pick another toolchain with \
+                             --cuda-version, --cuda-arch or --hip-version; {}",
+                            self.toolchain.describe(self.hip),
+                            listing()
+                        ),
+                    ));
+                }
                 return Err(error(
                     &self.display,
                     0,
@@ -258,6 +316,21 @@ impl Program {
     /// Writes the rewritten files and a wrapper exporting `kernels` (from
     /// [`resolve`](Self::resolve)) under `dir`; returns the wrapper's path.
     pub fn write(&self, dir: &Path, kernels: &[String]) -> Result<PathBuf> {
+        let names: Vec<&str> = kernels.iter().map(|k| base_name(k)).collect();
+        let reach = reach::Reach::of(self, &names);
+        if let Some((f, u, via)) = reach.refused(self).into_iter().next() {
+            let via = match via {
+                Some(func) if !names.contains(&func.as_str()) => {
+                    format!(" (in `{func}`, which the kernel reaches)")
+                }
+                _ => String::new(),
+            };
+            return Err(error(
+                &self.files[f].shown,
+                u.line,
+                format!("{}{via}", u.what),
+            ));
+        }
         let io = |p: &Path, e: std::io::Error| {
             error(
                 &self.display,
@@ -282,7 +355,9 @@ impl Program {
             root.push("d");
         }
         let base = self.files[0].path.parent().unwrap_or(Path::new("/"));
-        for f in &self.files {
+        for (fi, f) in self.files.iter().enumerate() {
+            let toks = lex::tokens(&f.src);
+            let rewritten = rewrite::rewrite(&f.src, &toks, &f.scan, &reach.blanks(self, fi));
             // Where the compiler may look for it: beside its includers (the main file's tree),
             // and in the copy of each include folder holding it.
             let mut places = Vec::new();
@@ -296,7 +371,7 @@ impl Program {
                 places.push(normalize(&root.join(&f.rel)));
             }
             places.extend(in_dirs.iter().map(|(k, r)| include_copy(dir, *k).join(r)));
-            let text = format!("#line 1 \"{}\"\n{}", c_string(&f.path), f.rewritten);
+            let text = format!("#line 1 \"{}\"\n{}", c_string(&f.path), rewritten);
             for to in places {
                 if let Some(parent) = to.parent() {
                     std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
@@ -309,8 +384,11 @@ impl Program {
         let _ = writeln!(
             w,
             "// wavekit check: {} on the SIMT executor (generated).\n#include <wavekit_plain.h>\n\
+             // The predefined macros of {}, the device pass.\n{}\
              #include \"{}\"\n#line 1 \"<wavekit check: exports>\"",
             self.display,
+            self.toolchain.describe(self.hip),
+            self.toolchain.defines(self.hip),
             c_string(&main)
         );
         w += &self.fields(kernels);
@@ -365,6 +443,12 @@ impl Program {
         }
         out
     }
+}
+
+/// The unqualified name of a kernel expression from [`Program::resolve`]: `::ns::k<int>` is `k`.
+fn base_name(expr: &str) -> &str {
+    let base = expr.split('<').next().unwrap_or(expr).trim();
+    base.rsplit("::").next().unwrap_or(base).trim()
 }
 
 /// Where [`Program::write`] under `dir` copies the `k`-th include folder's headers.

@@ -6,13 +6,17 @@
 use super::lex::{Kind, Token};
 use super::scan::{Scan, SharedDecl};
 
-/// `src` rewritten as [`Scan`] found it.
-pub fn rewrite(src: &str, toks: &[Token], scan: &Scan) -> String {
-    // (start, end, replacement) edits, which never overlap: shared declarations lie in bodies
-    // that are kept.
+/// `src` rewritten as [`Scan`] found it, the bodies `blank` (byte ranges inside their braces)
+/// emptied besides the host-only ones.
+pub fn rewrite(src: &str, toks: &[Token], scan: &Scan, blank: &[(usize, usize)]) -> String {
+    // (start, end, replacement) edits; one inside an emptied body is dropped.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    for &(open, close) in &scan.blank {
+    for &(open, close) in scan.blank.iter().chain(blank) {
         edits.push((open, close, newlines(&src[open..close])));
+    }
+    for &(start, end) in &scan.vendor_includes {
+        let text = format!("#include <wk_vendor.h>{}", newlines(&src[start..end]));
+        edits.push((start, end, text));
     }
     for d in &scan.shared {
         let (start, end) = (toks[d.first].start, toks[d.last].end);
@@ -177,7 +181,7 @@ mod tests {
     fn run(src: &str) -> String {
         let toks = lex::tokens(src);
         let s = scan::scan(src, &toks);
-        rewrite(src, &toks, &s)
+        rewrite(src, &toks, &s, &[])
     }
 
     #[test]

@@ -28,9 +28,21 @@ fn read(src: &str) -> Result<Program, WavekitError> {
     p
 }
 
-/// The line and message of the error reading `src` gives.
+/// `src` read, and its kernel `k` written out under a fresh folder: the wrapper's folder.
+fn written(src: &str, kernel: &str) -> Result<PathBuf, WavekitError> {
+    let p = read(src)?;
+    let e = p.resolve(kernel)?;
+    let dir = write(&[("unused", "")])
+        .parent()
+        .expect("its folder")
+        .join("out");
+    p.write(&dir, &[e])?;
+    Ok(dir)
+}
+
+/// The line and message of the error checking kernel `k` of `src` gives.
 fn refusal(src: &str) -> (u32, String) {
-    match read(src) {
+    match written(src, "k") {
         Err(WavekitError::UserSource { line, message, .. }) => (line, message),
         other => panic!("not refused: {other:?}"),
     }
@@ -40,23 +52,24 @@ fn refusal(src: &str) -> (u32, String) {
 fn each_construct_the_executor_cannot_model_is_refused_at_its_line() {
     let cases = [
         (
-            "__device__ int f() {\n  int x;\n  asm(\"mov %0, 1;\" : \"=r\"(x));\n  return x;\n}\n",
+            "__device__ int f() {\n  int x;\n  asm(\"mov %0, 1;\" : \"=r\"(x));\n  return x;\n}\n\
+             __global__ void k(int* o) { o[0] = f(); }\n",
             3,
             "inline assembly",
         ),
         (
             "texture<float, 1> tex;\n__global__ void k(float* o) { o[0] = tex1Dfetch(tex, 0); }\n",
-            1,
+            2,
             "texture",
         ),
         (
-            "#include <mma.h>\n__global__ void k() {}\n",
-            1,
+            "#include <mma.h>\n__global__ void k() {\n  nvcuda::wmma::fragment<int> a;\n}\n",
+            3,
             "tensor core",
         ),
         (
             "using namespace nvcuda;\n__global__ void k() {\n  wmma::fragment<int> a;\n}\n",
-            1,
+            3,
             "tensor core",
         ),
         (
@@ -71,8 +84,22 @@ fn each_construct_the_executor_cannot_model_is_refused_at_its_line() {
         ),
         (
             "#include <cooperative_groups.h>\n__global__ void k() {\n  auto g = cooperative_groups::this_grid();\n  g.sync();\n}\n",
-            3,
-            "grid-wide",
+            4,
+            "grid.sync()",
+        ),
+        (
+            "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+             __device__ void wait(cg::grid_group& grid) {\n  cg::sync(grid);\n}\n\
+             __global__ void k() {\n  wait_all();\n}\n__device__ void wait_all() { cg::this_grid().sync(); }\n",
+            9,
+            "grid.sync()",
+        ),
+        (
+            "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+             __device__ void wait(cg::grid_group& grid) {\n  cg::sync(grid);\n}\n\
+             __global__ void k() {\n  wait(cg::this_grid());\n}\n",
+            4,
+            "grid.sync()",
         ),
         (
             "__shared__ float s[32];\n__global__ void k() { s[0] = 1; }\n",
@@ -80,17 +107,46 @@ fn each_construct_the_executor_cannot_model_is_refused_at_its_line() {
             "namespace scope",
         ),
         (
-            "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))\n",
+            "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))\n\
+             __device__ unsigned lane() { unsigned x; LANE(x); return x; }\n\
+             __global__ void k(unsigned* o) { o[0] = lane(); }\n",
             1,
             "inline assembly",
         ),
-        ("#include <cub/cub.cuh>\n", 1, "CUB"),
+        (
+            "#include <cub/cub.cuh>\n__global__ void k(int* o) {\n  typedef cub::WarpReduce<int> R;\n}\n",
+            3,
+            "CUB",
+        ),
+        (
+            "#include <cublas_v2.h>\n__device__ void g(cublasHandle_t h) {}\n\
+             __global__ void k() {\n  g(0);\n}\n",
+            2,
+            "cuBLAS",
+        ),
     ];
     for (src, line, what) in cases {
         let (l, m) = refusal(src);
         assert_eq!(l, line, "{src}: {m}");
         assert!(m.contains(what), "{src}: {m}");
     }
+}
+
+#[test]
+fn what_a_kernel_does_not_reach_is_emptied_not_refused() {
+    let src = "#include <cooperative_groups.h>\n#include <cublas_v2.h>\n\
+               namespace cg = cooperative_groups;\n\
+               __device__ int lane() { int x; asm(\"mov %0, 1;\" : \"=r\"(x)); return x; }\n\
+               __global__ void other(int* o) { o[0] = lane(); cg::this_grid().sync(); }\n\
+               __device__ int twice(int v) { return 2 * v; }\n\
+               __global__ void k(int* o) { o[0] = twice(cg::this_grid().thread_rank()); }\n";
+    let dir = written(src, "k").expect("k reaches nothing refused");
+    let copy = std::fs::read_to_string(dir.join("src").join("k.cu")).expect("the copy");
+    assert!(!copy.contains("asm") && !copy.contains(".sync()"), "{copy}");
+    assert!(copy.contains("#include <wk_vendor.h>"), "{copy}");
+    assert!(copy.contains("return 2 * v;"), "{copy}");
+    assert_eq!(copy.lines().count(), src.lines().count() + 1, "{copy}");
+    let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
 }
 
 #[test]

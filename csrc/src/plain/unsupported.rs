@@ -15,8 +15,14 @@ const TENSOR: &str = "tensor core matrix instructions (wmma/mma): the executor d
                       matrix fragments";
 const DEVICE_LAUNCH: &str = "a runtime call from device code (dynamic parallelism): the executor \
                              does not launch or synchronise kernels from kernels";
-const GRID_SYNC: &str = "a grid-wide cooperative group: the executor runs a grid's blocks one \
-                         after another, so grid.sync() cannot be modelled";
+/// `grid.sync()` on a grid group (this_grid()).
+pub const GRID_SYNC: &str = "`grid.sync()`: a barrier across the whole grid (a cooperative \
+                             launch); the executor runs a grid's blocks one after another, so \
+                             it cannot be modelled yet (modelling it for a cooperative launch is \
+                             a later step); this_grid()'s thread_rank(), size(), num_threads(), \
+                             group_dim() and the rest run";
+const MULTI_GRID: &str = "a multi-grid cooperative group (several devices' grids): not \
+                          modelled by the executor";
 
 fn named(word: &str, what: &str) -> String {
     format!("`{word}`: {what}")
@@ -52,7 +58,7 @@ pub fn ident(word: &str, in_body: bool) -> Option<String> {
         | "hipSurfaceObject_t" => TEXTURE,
         "wmma" | "nvcuda" | "rocwmma" | "mma_sync" | "load_matrix_sync" | "store_matrix_sync"
         | "fill_fragment" => TENSOR,
-        "this_grid" | "grid_group" | "this_multi_grid" | "multi_grid_group" => GRID_SYNC,
+        "this_multi_grid" | "multi_grid_group" => MULTI_GRID,
         "cudaDeviceSynchronize"
         | "cudaLaunchDevice"
         | "cudaGetParameterBuffer"
@@ -69,6 +75,16 @@ pub fn ident(word: &str, in_body: bool) -> Option<String> {
         w if w.starts_with("__hmma_") || w.starts_with("__imma_") || w.starts_with("__bmma_") => {
             TENSOR
         }
+        w if library(w).is_some() => {
+            let lib = library(w).unwrap_or_default();
+            return Some(named(
+                w,
+                &format!(
+                    "{lib}, a library the executor does not model (its header parses, so the \
+                     file's other kernels can be checked, but nothing of it runs)"
+                ),
+            ));
+        }
         w if w.starts_with("__builtin_amdgcn_") => {
             return Some(named(
                 w,
@@ -81,6 +97,56 @@ pub fn ident(word: &str, in_body: bool) -> Option<String> {
     Some(named(word, what))
 }
 
+/// The library an identifier belongs to, by its prefix or namespace: cuBLAS, cuRAND, cuFFT,
+/// cuSPARSE, cuSOLVER, their ROCm counterparts, CUTLASS/CuTe, CUB, Thrust and half precision.
+pub fn library(word: &str) -> Option<&'static str> {
+    const PREFIXES: &[(&str, &str)] = &[
+        ("cublas", "cuBLAS"),
+        ("CUBLAS_", "cuBLAS"),
+        ("curand", "cuRAND"),
+        ("CURAND_", "cuRAND"),
+        ("cufft", "cuFFT"),
+        ("CUFFT_", "cuFFT"),
+        ("cusparse", "cuSPARSE"),
+        ("CUSPARSE_", "cuSPARSE"),
+        ("cusolver", "cuSOLVER"),
+        ("rocblas_", "rocBLAS"),
+        ("hipblas", "hipBLAS"),
+        ("hiprand", "hipRAND"),
+        ("rocrand_", "rocRAND"),
+        ("hipfft", "hipFFT"),
+        ("rocfft_", "rocFFT"),
+        ("hipsparse", "hipSPARSE"),
+        ("rocsparse_", "rocSPARSE"),
+        ("hipsolver", "hipSOLVER"),
+        ("rocsolver_", "rocSOLVER"),
+        ("__float2half", "half precision"),
+        ("__half2", "half precision"),
+        ("__float2bfloat16", "half precision"),
+        ("__bfloat162", "half precision"),
+    ];
+    match word {
+        "cutlass" => return Some("CUTLASS"),
+        "cute" => return Some("CuTe"),
+        "cub" | "hipcub" => return Some("CUB/hipCUB"),
+        "rocprim" => return Some("rocPRIM"),
+        "thrust" => return Some("Thrust"),
+        "__half" | "__nv_bfloat16" | "__nv_bfloat162" | "hip_bfloat16" | "__hadd" | "__hmul"
+        | "__hfma" | "__hsub" => return Some("half precision"),
+        _ => {}
+    }
+    PREFIXES
+        .iter()
+        .find(|(p, _)| word.starts_with(p))
+        .map(|(_, lib)| *lib)
+}
+
+/// Whether a refused identifier parses through the imitation headers (a type, a namespace of
+/// a library): outside device code it is left to the compiler, not refused.
+pub fn parses(word: &str) -> bool {
+    !matches!(word, "asm" | "__asm__" | "__asm")
+}
+
 /// The construct identifier `word` in a macro's body belongs to: inline assembly, textures
 /// and tensor cores only (a macro of host code may well call the runtime).
 pub fn in_macro(word: &str) -> Option<String> {
@@ -90,35 +156,57 @@ pub fn in_macro(word: &str) -> Option<String> {
     }
 }
 
-/// What a system header the file includes is, if the executor has nothing in its place.
-pub fn header(path: &str) -> Option<String> {
-    let what = if path == "mma.h" || path.starts_with("rocwmma/") {
-        TENSOR
-    } else if path.starts_with("cub/") || path.starts_with("hipcub/") {
-        "CUB/hipCUB: the executor models the warp intrinsics CUB is built on, not CUB itself"
-    } else if path.starts_with("rocprim/") {
-        "rocPRIM: the executor models the warp intrinsics it is built on, not rocPRIM itself"
-    } else if path.starts_with("thrust/") {
-        "Thrust: host-side algorithms, not kernels the executor can run"
-    } else if path.starts_with("cuda/") {
-        "libcu++ (cuda::): not modelled by the executor"
-    } else if matches!(
-        path,
-        "cuda_fp16.h" | "cuda_bf16.h" | "cuda_fp8.h" | "hip/hip_fp16.h" | "hip/hip_bf16.h"
-    ) {
-        "half-precision types: not modelled by the executor"
-    } else if path.starts_with("cublas")
-        || path.starts_with("cusparse")
-        || path.starts_with("cufft")
-        || path.starts_with("curand")
-        || path.starts_with("hipblas")
-        || path.starts_with("rocblas")
-    {
-        "a CUDA/ROCm math library: not modelled by the executor"
-    } else {
-        return None;
-    };
-    Some(format!("`#include <{path}>`: {what}"))
+/// Whether a system header the file includes belongs to a library the executor does not
+/// model: the rewriter replaces its `#include` with csrc/simt/plain/vendor.h (the library's
+/// common types, so that declarations naming them parse), and a use of the library in code the
+/// checked kernel reaches is refused there.
+pub fn vendor_header(path: &str) -> bool {
+    const DIRS: &[&str] = &[
+        "cub/",
+        "hipcub/",
+        "rocprim/",
+        "thrust/",
+        "cuda/",
+        "cutlass/",
+        "cute/",
+        "rocwmma/",
+        "rocblas/",
+        "hipblas/",
+        "hiprand/",
+        "rocrand/",
+        "hipfft/",
+        "rocfft/",
+        "hipsparse/",
+        "rocsparse/",
+        "hipsolver/",
+        "rocsolver/",
+        "hipblaslt/",
+    ];
+    const PREFIXES: &[&str] = &[
+        "cublas",
+        "cusparse",
+        "cufft",
+        "curand",
+        "cusolver",
+        "hipblas",
+        "rocblas",
+        "hiprand",
+        "rocrand",
+        "hipfft",
+        "rocfft",
+        "hipsparse",
+        "rocsparse",
+        "nvtx",
+        "cuda_fp16",
+        "cuda_bf16",
+        "cuda_fp8",
+    ];
+    DIRS.iter().any(|d| path.starts_with(d))
+        || PREFIXES.iter().any(|p| path.starts_with(p))
+        || matches!(
+            path,
+            "mma.h" | "hip/hip_fp16.h" | "hip/hip_bf16.h" | "hip/hip_bfloat16.h"
+        )
 }
 
 /// Whether `word` is spelled only in HIP (or in CUDA before 9, whose warps were lockstep).
@@ -170,8 +258,12 @@ mod tests {
                 .contains("AMDGCN")
         );
         assert_eq!(ident("__shfl_down_sync", true), None);
-        assert!(header("cub/cub.cuh").unwrap().contains("CUB"));
-        assert_eq!(header("stdio.h"), None);
+        assert!(vendor_header("cub/cub.cuh") && vendor_header("cublas_v2.h"));
+        assert!(!vendor_header("stdio.h"));
+        assert!(ident("cublasSgemm", true).unwrap().contains("cuBLAS"));
+        assert!(ident("curand_uniform", true).unwrap().contains("cuRAND"));
+        assert_eq!(ident("this_grid", true), None);
+        assert_eq!(ident("grid_group", true), None);
         assert_eq!(in_macro("cudaDeviceSynchronize"), None);
         assert!(in_macro("asm").is_some());
     }

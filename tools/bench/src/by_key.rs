@@ -4,7 +4,7 @@
 //! bit for bit; the expected sums are added up here in f64 over the conformance reference's
 //! runs and compared before and after timing.
 
-use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of, try_random};
 use super::job::Job;
 use super::runs::run_keys;
 use super::timing::{BenchBackend, Harness};
@@ -67,7 +67,7 @@ fn by_key<B: BenchBackend>(b: &B, h: &Harness, n: usize, reduce: bool) -> CaseRe
     };
     job::<B>(&kb, &vb, &mut out, &mut ko, &mut count, reduce).call(b)?;
     check(b, &out, &ko, &count)?;
-    b.write(&mut out, &random::<f32>(n, 33))?;
+    b.write(&mut out, &try_random::<f32>(n, 33)?)?;
     let timed = b.time_job(
         h,
         &mut job::<B>(&kb, &vb, &mut out, &mut ko, &mut count, reduce),

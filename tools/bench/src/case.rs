@@ -7,6 +7,7 @@ use super::timing::{Baseline, BenchBackend, Harness, Timing};
 use rayon::prelude::*;
 use wavekit::element::Element;
 use wavekit::error::WavekitError;
+use wavekit::host;
 
 /// A timed, checked case.
 #[derive(Clone, Debug)]
@@ -72,9 +73,36 @@ pub fn random<T: Element>(n: usize, stream: u64) -> Vec<T> {
         .collect()
 }
 
-/// Bytes of `n` elements of `T`.
+/// [`random`] allocated fallibly: a size past host memory (or past
+/// `host::HOST_ALLOC_LIMIT`) is a `Refused::Error(OutOfMemory)` row, not an abort.
+pub fn try_random<T: Element>(n: usize, stream: u64) -> Result<Vec<T>, Refused> {
+    let mut v = host::with_capacity(n)?;
+    v.par_extend(
+        (0..n as u64)
+            .into_par_iter()
+            .map(|i| T::from_seed(stream << 40 | i)),
+    );
+    Ok(v)
+}
+
+/// Bytes of `n` elements of `T` (saturated: a byte count for the report, never an overflow).
 pub fn size_of<T: Element>(n: usize) -> u64 {
-    (n * T::KIND.size()) as u64
+    (n as u64).saturating_mul(T::KIND.size() as u64)
+}
+
+/// Whether the bench can make its arrays of `n` elements: every case holds arrays of `n`
+/// values of up to 8 bytes, each one host allocation, which must be within
+/// `host::HOST_ALLOC_LIMIT`. The message names the size as the user wrote it.
+pub fn check_size(n: usize) -> Result<(), String> {
+    host::check::<u64>(n).map_err(|_| {
+        format!(
+            "size {} is too large: an array of {} 8-byte elements is past the host's limit of {} \
+             GiB for one allocation",
+            crate::show_n(n),
+            n,
+            host::HOST_ALLOC_LIMIT >> 30
+        )
+    })
 }
 
 /// The result `got` bit for bit equal to `expected`, or why not.

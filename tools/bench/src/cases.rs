@@ -5,7 +5,9 @@
 //! Collectives with outputs are checked again after timing, so a run that went wrong while being
 //! timed is refused too.
 
-use super::case::{Case, CaseResult, Measured, Refused, check_all, check_one, random, size_of};
+use super::case::{
+    Case, CaseResult, Measured, Refused, check_all, check_one, random, size_of, try_random,
+};
 use super::job::{Job, RawCsr, RawSegments};
 use super::timing::{BenchBackend, Harness};
 use rayon::prelude::*;
@@ -198,7 +200,7 @@ fn measured(
 }
 
 fn reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: ReduceOp) -> CaseResult {
-    let x: Vec<T> = random(n, 1);
+    let x: Vec<T> = try_random(n, 1)?;
     let expected = reference::device_reduce(&x, op);
     let buf = b.upload(&x)?;
     check_one(expected, b.reduce(&buf, op)?)?;
@@ -208,7 +210,7 @@ fn reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: ReduceO
 }
 
 fn arg_reduce<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, op: ArgOp) -> CaseResult {
-    let x: Vec<T> = random(n, 27);
+    let x: Vec<T> = try_random(n, 27)?;
     let (want_v, want_i) = reference::arg_reduce(&x, op).expect("a non-empty input");
     let buf = b.upload(&x)?;
     let (mut value, mut index) = (b.alloc::<T>(1)?, b.alloc::<u64>(1)?);
@@ -242,13 +244,13 @@ fn scan_op<B: BenchBackend, T: Element>(
     op: ReduceOp,
     kind: ScanKind,
 ) -> CaseResult {
-    let x: Vec<T> = random(n, 2);
+    let x: Vec<T> = try_random(n, 2)?;
     let expected = reference::device_scan(&x, op, kind);
     let buf = b.upload(&x)?;
     let mut out = b.alloc::<T>(n)?;
     b.scan(&buf, &mut out, op, kind)?;
     check_all(&expected, &b.download(&out)?)?;
-    let poison: Vec<T> = random(n, 12);
+    let poison: Vec<T> = try_random(n, 12)?;
     b.write(&mut out, &poison)?;
     let timed = b.time_job(
         h,
@@ -272,7 +274,7 @@ fn fixed_offsets(n: usize, size: usize) -> Vec<u32> {
 
 fn segreduce_fixed<B: BenchBackend>(b: &B, h: &Harness, n: usize, size: usize) -> CaseResult {
     let op = ReduceOp::Sum;
-    let x: Vec<f32> = random(n, 3);
+    let x: Vec<f32> = try_random(n, 3)?;
     let vector = reference::auto_vector(size.min(n), 1);
     let expected = reference::segmented_reduce_fixed(&x, size, vector, op);
     let segs = Segments::fixed(size, VectorSize::Auto)?;
@@ -337,7 +339,7 @@ fn random_offsets(n: usize, stream: u64) -> Vec<u32> {
 
 fn segreduce_offsets<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let op = ReduceOp::Sum;
-    let x: Vec<f32> = random(n, 4);
+    let x: Vec<f32> = try_random(n, 4)?;
     let offsets = random_offsets(n, 5);
     let count = offsets.len() - 1;
     let vector = reference::auto_vector(n, count);
@@ -349,7 +351,7 @@ fn segreduce_offsets<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResul
         &b.download(&b.segmented_reduce(&buf, &segs, op)?)?,
     )?;
     let raw_offsets = b.upload(&offsets)?;
-    let mut out = b.upload(&random::<f32>(count, 15))?;
+    let mut out = b.upload(&try_random::<f32>(count, 15)?)?;
     let timed = b.time_job(
         h,
         &mut Job::Segmented {
@@ -437,7 +439,7 @@ fn spmv<B: BenchBackend>(b: &B, h: &Harness, n: usize, kind: RowLengths) -> Case
     b.spmv(&a, &xb, &mut y, VectorSize::Auto)?;
     check_all(&expected, &b.download(&y)?)?;
     let (ro, cb, vb) = (b.upload(&row_offsets)?, b.upload(&cols)?, b.upload(&vals)?);
-    let poison: Vec<f32> = random(rows, 13);
+    let poison: Vec<f32> = try_random(rows, 13)?;
     b.write(&mut y, &poison)?;
     let timed = b.time_job(
         h,
@@ -466,7 +468,7 @@ fn spmv<B: BenchBackend>(b: &B, h: &Harness, n: usize, kind: RowLengths) -> Case
 
 fn count_if<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let pred = Predicate::Lt(0.0f32);
-    let x: Vec<f32> = random(n, 10);
+    let x: Vec<f32> = try_random(n, 10)?;
     let expected = reference::count_if(&x, &pred);
     let buf = b.upload(&x)?;
     check_one(expected, b.count_if(&buf, pred)?)?;
@@ -478,7 +480,7 @@ fn count_if<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
 /// Compaction of random `T` by `x > 0` (about half selected), stable or unordered.
 fn compact<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, stable: bool) -> CaseResult {
     let pred = Predicate::Gt(T::default());
-    let x: Vec<T> = random(n, 11);
+    let x: Vec<T> = try_random(n, 11)?;
     let expected = reference::compact(&x, &pred);
     let buf = b.upload(&x)?;
     let got = b.compact(&buf, pred, stable)?;
@@ -494,7 +496,7 @@ fn compact<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize, stable: bo
     } else {
         check_all(&expected, &data)?;
     }
-    let mut out = b.upload(&random::<T>(n, 16))?;
+    let mut out = b.upload(&try_random::<T>(n, 16)?)?;
     let mut count = b.alloc::<u64>(1)?;
     let timed = b.time_job(
         h,

@@ -2,7 +2,7 @@
 //! selected), checked before and after timing against the conformance reference (the selected
 //! in input order, then the rest in input order), bit for bit.
 
-use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, size_of, try_random};
 use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use wavekit::Predicate;
@@ -26,7 +26,7 @@ pub fn cases<B: BenchBackend>() -> Vec<Case<B>> {
 
 fn partition<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseResult {
     let pred = Predicate::Gt(T::default());
-    let x: Vec<T> = random(n, 12);
+    let x: Vec<T> = try_random(n, 12)?;
     let (want, selected) = reference::partition(&x, &pred);
     let input = b.upload(&x)?;
     let mut out = b.alloc::<T>(n)?;
@@ -38,7 +38,7 @@ fn partition<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseR
     };
     job::<B, T>(&input, pred, &mut out, &mut count).call(b)?;
     check(b, &out, &count)?;
-    b.write(&mut out, &random::<T>(n, 13))?;
+    b.write(&mut out, &try_random::<T>(n, 13)?)?;
     let timed = b.time_job(h, &mut job::<B, T>(&input, pred, &mut out, &mut count))?;
     check(b, &out, &count)?;
     Ok(Measured {

@@ -1,7 +1,7 @@
 //! Running every bench case on one backend: each result checked, then timed, then the copy and
 //! read baselines timed right after it.
 
-use crate::case::{Case, ExtraCases, Measured, Refused};
+use crate::case::{Case, ExtraCases, Measured, Refused, check_size};
 use crate::cases;
 use crate::report::{Outcome, Row, show_n};
 use crate::timing::{BenchBackend, Harness, Timing};
@@ -93,6 +93,8 @@ pub fn bench_one<B: ExtraCases>(
     let total = list.len() * opts.sizes.len();
     let mut done = 0;
     for &n in &opts.sizes {
+        // A size whose arrays cannot be made: one error row a case, nothing allocated.
+        let too_large = check_size(n).err();
         for case in &list {
             progress(
                 done,
@@ -105,6 +107,16 @@ pub fn bench_one<B: ExtraCases>(
                 ),
             );
             done += 1;
+            if let Some(why) = &too_large {
+                emit(Row {
+                    collective: case.collective,
+                    elem: case.elem,
+                    n,
+                    backend: name.to_string(),
+                    outcome: Outcome::Error(why.clone()),
+                });
+                continue;
+            }
             let outcome = match (case.run)(b, harness, n) {
                 // The baselines are timed right after the collective, so all see the same
                 // machine load and clocks.

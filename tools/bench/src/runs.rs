@@ -2,7 +2,7 @@
 //! measured case). The expected runs come from the conformance suite's sequential reference and
 //! are compared before and after timing.
 
-use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of, try_random};
 use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use wavekit_conformance::reference;
@@ -59,7 +59,7 @@ fn runs<B: BenchBackend>(b: &B, h: &Harness, n: usize, lengths: bool) -> CaseRes
     }
     .call(b)?;
     check(b, &ko, &lo, &count)?;
-    b.write(&mut ko, &random::<u32>(n, 31))?;
+    b.write(&mut ko, &try_random::<u32>(n, 31)?)?;
     let timed = b.time_job(
         h,
         &mut Job::Runs {

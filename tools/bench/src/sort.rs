@@ -4,7 +4,7 @@
 //! computed with rayon's stable parallel sort (independent of every wavekit backend, and fast
 //! enough at 2^28), and compared bit for bit before and after timing.
 
-use super::case::{Case, CaseResult, Measured, Refused, check_all, random, size_of};
+use super::case::{Case, CaseResult, Measured, Refused, check_all, size_of, try_random};
 use super::job::Job;
 use super::timing::{BenchBackend, Harness};
 use rayon::prelude::*;
@@ -71,13 +71,13 @@ fn gather<T: Element>(keys: &[T], pos: &[u32]) -> Vec<T> {
 }
 
 fn sort_keys<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseResult {
-    let keys: Vec<T> = random(n, 20);
+    let keys: Vec<T> = try_random(n, 20)?;
     let want = gather(&keys, &order_of(&keys, SortOrder::ASCENDING));
     let kb = b.upload(&keys)?;
-    let mut out = b.upload(&random::<T>(n, 21))?;
+    let mut out = b.upload(&try_random::<T>(n, 21)?)?;
     b.sort_keys_into(&kb, &mut out, SortOrder::ASCENDING)?;
     check_all(&want, &b.download(&out)?)?;
-    b.write(&mut out, &random::<T>(n, 21))?;
+    b.write(&mut out, &try_random::<T>(n, 21)?)?;
     let timed = b.time_job(
         h,
         &mut Job::Sort {
@@ -97,7 +97,7 @@ fn sort_keys<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseR
 }
 
 fn sort_pairs<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
-    let keys: Vec<u32> = random(n, 22);
+    let keys: Vec<u32> = try_random(n, 22)?;
     let values: Vec<u32> = (0..n as u32).collect();
     let pos = order_of(&keys, SortOrder::ASCENDING);
     let want_keys = gather(&keys, &pos);
@@ -150,7 +150,7 @@ fn segment_offsets(n: usize, size: Option<usize>) -> Vec<u32> {
 }
 
 fn segmented<B: BenchBackend>(b: &B, h: &Harness, n: usize, size: Option<usize>) -> CaseResult {
-    let keys: Vec<u32> = random(n, 24);
+    let keys: Vec<u32> = try_random(n, 24)?;
     let offsets = segment_offsets(n, size);
     let want: Vec<u32> = offsets
         .par_windows(2)
@@ -169,7 +169,7 @@ fn segmented<B: BenchBackend>(b: &B, h: &Harness, n: usize, size: Option<usize>)
     let mut out = b.alloc::<u32>(n)?;
     b.segmented_sort_keys_into(&kb, &segments, &mut out, SortOrder::ASCENDING)?;
     check_all(&want, &b.download(&out)?)?;
-    b.write(&mut out, &random::<u32>(n, 25))?;
+    b.write(&mut out, &try_random::<u32>(n, 25)?)?;
     let timed = b.time_job(
         h,
         &mut Job::SegmentedSort {
@@ -192,7 +192,7 @@ fn segmented<B: BenchBackend>(b: &B, h: &Harness, n: usize, size: Option<usize>)
 
 fn top_k<B: BenchBackend>(b: &B, h: &Harness, n: usize, k: usize) -> CaseResult {
     let k = k.clamp(1, n);
-    let x: Vec<f32> = random(n, 26);
+    let x: Vec<f32> = try_random(n, 26)?;
     let pos = order_of(&x, SortOrder::DESCENDING);
     let (want_i, want_v) = (pos[..k].to_vec(), gather(&x, &pos[..k]));
     let xb = b.upload(&x)?;

@@ -468,3 +468,20 @@ fn only_selects_by_name_or_by_name_and_type() {
     assert!(named.iter().all(|(c, _)| c == "scan inclusive sum"));
     assert!(named.iter().any(|(_, e)| e == "bf16"));
 }
+
+#[test]
+fn sizes_past_host_memory_are_refused_not_aborted() {
+    use crate::case::{Refused, check_size, try_random};
+    assert!(check_size(1 << 20).is_ok());
+    let e = check_size(1 << 40).unwrap_err();
+    assert!(e.contains("2^40") && e.contains("too large"), "{e}");
+    // 2^40 f64 (8 TiB): `random` would abort the process; the fallible generator refuses.
+    assert!(matches!(
+        try_random::<f64>(1 << 40, 1),
+        Err(Refused::Error(wavekit::WavekitError::OutOfMemory { .. }))
+    ));
+    assert_eq!(
+        try_random::<u32>(5, 3).unwrap(),
+        crate::case::random::<u32>(5, 3)
+    );
+}

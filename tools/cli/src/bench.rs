@@ -39,6 +39,11 @@ pub fn backends(opts: &Options) -> CliResult<registry::Selected> {
 
 /// Runs the bench, printing rows as they come; `Ok(true)` when every result was right.
 pub fn run(opts: &Options) -> CliResult<bool> {
+    // Sizes first: one the bench cannot make arrays of is the user's mistake, refused with its
+    // reason before any backend opens or any input is made.
+    for &n in &opts.sizes {
+        wavekit_bench::case::check_size(n).map_err(CliError::Usage)?;
+    }
     let selected = backends(opts)?;
     for (kind, why) in &selected.skipped {
         println!("skipped {}: {why}", kind.name());
@@ -175,8 +180,30 @@ fn write_file(path: &str, text: &str) -> CliResult<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::CsvFile;
+    use super::{CsvFile, Options, run};
+    use crate::error::CliError;
     use wavekit_bench::{Outcome, Row};
+
+    #[test]
+    fn a_size_past_host_memory_is_a_usage_error_before_anything_runs() {
+        let opts = |sizes| Options {
+            backend: None,
+            warp: None,
+            sizes,
+            reps: 1,
+            only: None,
+            csv: None,
+            plot: None,
+        };
+        // 2^40 8-byte elements: 8 TiB an array. Before the check, the first case's input
+        // generator aborted the process.
+        match run(&opts(vec![1 << 10, 1 << 40])) {
+            Err(CliError::Usage(m)) => {
+                assert!(m.contains("2^40") && m.contains("too large"), "{m}")
+            }
+            other => panic!("not a usage error: {:?}", other.map_err(|e| e.to_string())),
+        }
+    }
 
     #[test]
     fn the_csv_holds_the_rows_measured_so_far() {

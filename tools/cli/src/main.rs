@@ -101,6 +101,27 @@ struct CheckArgs {
     /// Output elements printed per written buffer.
     #[arg(long, default_value_t = 16)]
     show: usize,
+    /// The CUDA version a plain CUDA file is read and built as, MAJOR.MINOR: nvcc's
+    /// __CUDACC_VER_MAJOR__/__CUDACC_VER_MINOR__ and CUDART_VERSION (12.4: 12040).
+    #[arg(long, value_parser = check::parse_version, default_value = "12.4")]
+    cuda_version: (u32, u32),
+    /// The target of nvcc's device pass, which the executor compiles: __CUDA_ARCH__ is ten
+    /// times it (90 or sm_90: 900).
+    #[arg(long, value_parser = check::parse_arch, default_value = "90")]
+    cuda_arch: u32,
+    /// The HIP version a plain HIP file is read and built as, MAJOR.MINOR (HIP_VERSION_MAJOR,
+    /// HIP_VERSION_MINOR, HIP_VERSION).
+    #[arg(long, value_parser = check::parse_version, default_value = "6.2")]
+    hip_version: (u32, u32),
+    /// Reports kept of each hazard kind per run (kernel and width); those past it are counted.
+    #[arg(long, default_value_t = 16)]
+    max_reports: u32,
+    /// Every report, however many (overrides --max-reports).
+    #[arg(long)]
+    all: bool,
+    /// One JSON document on stdout instead of the text (docs/DEVICE_API.md gives its schema).
+    #[arg(long)]
+    json: bool,
 }
 
 #[cfg(feature = "simt")]
@@ -329,6 +350,13 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
                 }),
                 dynamic_shared_bytes: a.shared,
                 show: a.show,
+                toolchain: wavekit_kernels::plain::Toolchain {
+                    cuda: a.cuda_version,
+                    arch: a.cuda_arch,
+                    hip: a.hip_version,
+                },
+                max_reports: (!a.all).then_some(a.max_reports),
+                json: a.json,
             };
             let (text, clean) = check::run(&req)?;
             print!("{text}");

@@ -61,7 +61,7 @@ fn matches_reference<T: Element>(seed: u64) {
         for (k, vals) in inputs::<T>(n, seed).iter().enumerate() {
             for op in [ArgOp::Min, ArgOp::Max] {
                 let (want, at) = reference::arg_reduce(vals, op).expect("non-empty");
-                let (got, i) = device(vals, op);
+                let (got, i) = device(vals, op).unwrap();
                 assert!(
                     got.same(want) && i == at as u64,
                     "{:?} {op:?} n={n} input {k}: got ({got:?}, {i}), want ({want:?}, {at})",

@@ -44,7 +44,8 @@ fn values_are_a_left_fold_in_chunk_order() {
                     got[c].store(v, std::sync::atomic::Ordering::Relaxed);
                 },
             )
-        });
+        })
+        .unwrap();
         let got: Vec<u64> = got.into_iter().map(|v| v.into_inner()).collect();
         assert_eq!(got, want, "{threads} threads");
     }
@@ -113,16 +114,34 @@ fn every_worker_gets_a_buffer_of_its_own() {
                     },
                 )
             })
-        });
+        })
+        .unwrap()
+        .unwrap();
     }
 }
 
 #[test]
 #[should_panic(expected = "more workers than buffers")]
 fn a_buffer_past_the_count_is_refused() {
-    Scratch::default().with_buffers::<u32, _>(2, 8, |bufs| {
-        bufs.take();
-        bufs.take();
-        bufs.take();
-    });
+    Scratch::default()
+        .with_buffers::<u32, _>(2, 8, |bufs| {
+            bufs.take();
+            bufs.take();
+            bufs.take();
+        })
+        .unwrap();
+}
+
+#[test]
+fn scratch_past_host_memory_is_out_of_memory_and_keeps_the_pool() {
+    use wavekit_core::error::WavekitError;
+    let s = Scratch::default();
+    s.with::<u64, _>(100, |v| v.fill(1)).unwrap();
+    let held = s.held_bytes();
+    // Past the host limit: refused before the allocator is asked, `f` never runs.
+    let r = s.with::<u64, _>(usize::MAX / 16, |_| unreachable!("no scratch, no call"));
+    assert!(matches!(r, Err(WavekitError::OutOfMemory { .. })), "{r:?}");
+    let r = s.with_buffers::<u64, _>(usize::MAX / 2, 3, |_| unreachable!("overflowing count"));
+    assert!(matches!(r, Err(WavekitError::OutOfMemory { .. })), "{r:?}");
+    assert_eq!(s.held_bytes(), held, "the pool survives a refusal");
 }

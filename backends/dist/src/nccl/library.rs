@@ -199,9 +199,11 @@ impl Library {
                     .into_owned()
             }
         };
-        // SAFETY: both take any code / communicator and return a string.
+        // SAFETY: ncclGetErrorString takes any code and returns a static string (or null).
         let mut message = text(unsafe { (self.get_error_string)(code) });
         if let Some(c) = comm {
+            // SAFETY: `c` is a communicator this transport created and has not destroyed (the
+            // caller's `comm`); ncclGetLastError returns a string it keeps (or null).
             let last = text(unsafe { (self.get_last_error)(c) });
             if !last.is_empty() {
                 message = format!("{message}: {last}");
@@ -217,8 +219,8 @@ impl Library {
     /// NCCL's version as `major.minor.patch`.
     pub fn version(&self) -> Result<String> {
         let mut v: c_int = 0;
-        // SAFETY: writes one int.
         self.check(
+            // SAFETY: writes one int.
             unsafe { (self.get_version)(&mut v) },
             "ncclGetVersion",
             None,

@@ -90,8 +90,8 @@ pub fn unique_id(vendor: Vendor) -> Result<UniqueId> {
     let mut id = UniqueId {
         internal: [0; UNIQUE_ID_BYTES],
     };
-    // SAFETY: writes one ncclUniqueId.
     lib.check(
+        // SAFETY: writes one ncclUniqueId.
         unsafe { (lib.get_unique_id)(&mut id) },
         "ncclGetUniqueId",
         None,
@@ -306,8 +306,10 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
     ) -> Result<()> {
         check_len("allgather output", send.len() * self.world, recv.len())?;
         let stream = self.backend.runtime().stream();
+        // SAFETY: NCCL reads `send.len()` elements of `send` and writes `world` times that to
+        // `recv`, whose length was checked to be exactly that; both are this rank's buffers,
+        // `recv` borrowed exclusively, and the call is queued on the backend's stream.
         self.run("ncclAllGather", self.comm.0, || unsafe {
-            // SAFETY: device buffers of the stated lengths on this rank's GPU.
             (self.lib.all_gather)(
                 ptr(send),
                 ptr(recv),
@@ -330,8 +332,8 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         let comm = self.pair_comm(peer)?;
         let nop = red_op(op, T::KIND)?;
         let stream = self.backend.runtime().stream();
+        // SAFETY: as in all_gather; the pair communicator has two ranks.
         self.run("ncclReduceScatter (pair)", comm, || unsafe {
-            // SAFETY: as in all_gather; the pair communicator has two ranks.
             (self.lib.reduce_scatter)(
                 ptr(send),
                 ptr(recv),
@@ -359,8 +361,8 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         self.run(
             "ncclReduceScatter (pair, within one buffer)",
             comm,
+            // SAFETY: two disjoint ranges inside `buf` (checked above), on this rank's GPU.
             || unsafe {
-                // SAFETY: two disjoint ranges inside `buf` (checked above), on this rank's GPU.
                 (self.lib.reduce_scatter)(
                     at(buf, src.start),
                     at(buf, dst.start),
@@ -381,8 +383,8 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
             recv.len(),
         )?;
         let stream = self.backend.runtime().stream();
+        // SAFETY: NCCL's in-place form: the send part is recv + rank * m, inside `recv`.
         self.run("ncclAllGather (in place)", self.comm.0, || unsafe {
-            // SAFETY: NCCL's in-place form: the send part is recv + rank * m, inside `recv`.
             (self.lib.all_gather)(
                 at(recv, self.rank * m),
                 ptr(recv),
@@ -418,9 +420,9 @@ impl<R: GpuRuntime> Transport for NcclTransport<R> {
         let stream = self.backend.runtime().stream();
         let dt = data_type(T::KIND);
         let recv = &*recv;
+        // SAFETY: every part lies inside its buffer (the counts sum to the lengths, checked
+        // above), on this rank's GPU; one group, so no pair of ranks waits on another.
         self.run("ncclSend/ncclRecv (all-to-all)", self.comm.0, || unsafe {
-            // SAFETY: every part lies inside its buffer (the counts sum to the lengths, checked
-            // above), on this rank's GPU; one group, so no pair of ranks waits on another.
             let mut rc = (self.lib.group_start)();
             let (mut s_at, mut r_at) = (0, 0);
             for peer in 0..world {
@@ -543,8 +545,10 @@ impl<R: GpuRuntime> NcclTransport<R> {
     ) -> Result<()> {
         let nop = red_op(op, T::KIND)?;
         let stream = self.backend.runtime().stream();
+        // SAFETY: NCCL reads and writes `send.len()` elements; both callers checked that `recv`
+        // is as long as `send`. Both are this rank's buffers, `recv` borrowed exclusively (so
+        // they do not overlap), and the call is queued on the backend's stream.
         self.run(call, comm, || unsafe {
-            // SAFETY: device buffers of equal length on this rank's GPU.
             (self.lib.all_reduce)(
                 ptr(send),
                 ptr(recv),

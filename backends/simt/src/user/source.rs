@@ -96,10 +96,19 @@ impl SourceBuild {
     /// when it has no kernel, or (plain) names a construct the executor cannot model; `Device`
     /// when the host compiler cannot be run or the build cannot be loaded (a program not
     /// linked with `-rdynamic`).
-    pub fn compile(name: &str, source: &str) -> Result<SourceBuild> {
+    ///
+    /// # Safety
+    /// Loading the build runs the source's host code in this process: its global
+    /// initialisers at once, and its kernels when launched. The executor guards only the page
+    /// after each buffer a launch is given, so the caller vouches that the source's host code
+    /// and any kernel of it that is launched do not touch memory further away (a wild pointer
+    /// or an index far past a buffer would write over this program). To check code you do not
+    /// trust, run `wavekit check`, which loads it in its own process.
+    pub unsafe fn compile(name: &str, source: &str) -> Result<SourceBuild> {
         let kernels = device::exported_kernels(source);
         if kernels.is_empty() {
-            return Self::compile_plain(name, source, &[]);
+            // SAFETY: the same source under the same contract, which the caller took on.
+            return unsafe { Self::compile_plain(name, source, &[]) };
         }
         let (dir, src) = stage(name, source)?;
         let build = |w: WarpWidth| -> Result<Library> {
@@ -128,7 +137,7 @@ impl SourceBuild {
                 });
             }
             // SAFETY: a library built just now from the caller's source against this
-            // program's executor.
+            // program's executor; running its initialisers is what the caller vouched for.
             unsafe { Library::open(&so) }
         };
         Self::finish(name, kernels, None, &dir, build)
@@ -141,7 +150,10 @@ impl SourceBuild {
     ///
     /// # Errors
     /// As [`compile`](Self::compile).
-    pub fn compile_plain(name: &str, source: &str, kernels: &[&str]) -> Result<SourceBuild> {
+    ///
+    /// # Safety
+    /// As [`compile`](Self::compile): loading runs the source's host code in this process.
+    pub unsafe fn compile_plain(name: &str, source: &str, kernels: &[&str]) -> Result<SourceBuild> {
         let (dir, src) = stage(name, source)?;
         let fail = |e: WavekitError| {
             let _ = std::fs::remove_dir_all(&dir);
@@ -188,7 +200,7 @@ impl SourceBuild {
         let build = |w: WarpWidth| -> Result<Library> {
             let so = plain::shared_object_at(&program, &wrapper, w.lanes(), &built, &csrc)?;
             // SAFETY: a library built just now from the caller's source against this
-            // program's executor.
+            // program's executor; running its initialisers is what the caller vouched for.
             unsafe { Library::open(&so) }
         };
         let hip = program.is_hip();
@@ -321,7 +333,10 @@ impl SourceCheck {
 /// WK_EXPORT_KERNEL(sums);
 /// "#;
 /// let args = [Arg::Buffer(Values::I32(vec![1; 128])), Arg::Buffer(Values::I32(vec![0; 4]))];
-/// for run in check_source("sums.cu", src, "sums", LaunchShape::linear(1, 128), &args)? {
+/// // SAFETY: our own source: no global initialisers, and the kernel indexes only
+/// // `in[threadIdx.x]` of 128 and `out[threadIdx.x / WK_WARP_SIZE]` of 4.
+/// let runs = unsafe { check_source("sums.cu", src, "sums", LaunchShape::linear(1, 128), &args)? };
+/// for run in runs {
 ///     assert!(run.is_clean(), "{:?}", run.reports);
 /// }
 /// ```
@@ -336,10 +351,13 @@ pub fn check_source(
     shape: LaunchShape,
     args: &[Arg],
 ) -> Result<Vec<SourceCheck>> {
-    let build = if device::exported_kernels(source).is_empty() {
-        SourceBuild::compile_plain(name, source, &[kernel])?
-    } else {
-        SourceBuild::compile(name, source)?
+    // SAFETY: the caller's source under the caller's contract (above).
+    let build = unsafe {
+        if device::exported_kernels(source).is_empty() {
+            SourceBuild::compile_plain(name, source, &[kernel])?
+        } else {
+            SourceBuild::compile(name, source)?
+        }
     };
     let k = build.kernel(kernel)?;
     // A plain source's reports name the staged copy by its absolute path: say `name` alone.
@@ -353,9 +371,9 @@ pub fn check_source(
         };
         let session = Session::new(schedule);
         let mut args = args.to_vec();
-        // SAFETY: the kernel is the caller's; every buffer it is given sits against an
-        // inaccessible page, so an index past one faults and is reported, and the launch is
-        // abandoned instead of writing over the program's memory.
+        // SAFETY: every buffer the kernel is given sits against an inaccessible page, so an
+        // index just past one faults and is reported; the caller vouched (this function's
+        // contract) that the kernel writes nowhere further away.
         let launch = unsafe {
             k.at(width).launch_guarded(
                 &session,

@@ -196,3 +196,57 @@ pub(super) fn shared_decl(src: &str, toks: &[Token], i: usize) -> Option<SharedD
     }
     None
 }
+
+/// The `grid.sync()` calls of a function's tokens (head and body), each line and byte: a
+/// `.sync(` on a variable declared `grid_group` or initialised from `this_grid()`, on
+/// `this_grid()` itself, or `cg::sync(grid)`. Any other member of a grid group runs.
+pub(super) fn grid_syncs(src: &str, toks: &[Token]) -> Vec<(u32, usize)> {
+    let text = |k: usize| toks.get(k).map_or("", |t| t.text(src));
+    let mut grids: Vec<&str> = Vec::new();
+    for k in 0..toks.len() {
+        match text(k) {
+            "grid_group" => {
+                // `grid_group [const] [&|*] NAME`.
+                let mut j = k + 1;
+                while matches!(text(j), "const" | "&" | "*") {
+                    j += 1;
+                }
+                if toks.get(j).is_some_and(|t| t.kind == Kind::Ident) {
+                    grids.push(text(j));
+                }
+            }
+            "this_grid" => {
+                // `NAME = ...this_grid()` or `NAME(...this_grid())` / `NAME{...}`.
+                let mut j = k;
+                while j > 0 && !matches!(text(j - 1), ";" | "{" | "}") {
+                    j -= 1;
+                    if matches!(text(j), "=" | "(" | "{")
+                        && j > 0
+                        && toks[j - 1].kind == Kind::Ident
+                        && !matches!(text(j - 1), "this_grid" | "auto")
+                    {
+                        grids.push(text(j - 1));
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (k, tok) in toks.iter().enumerate() {
+        let member = text(k) == "sync"
+            && text(k + 1) == "("
+            && k >= 2
+            && matches!(text(k - 1), "." | "->")
+            && (grids.contains(&text(k - 2)) || (text(k - 2) == ")" && text(k - 4) == "this_grid"));
+        let free = text(k) == "sync"
+            && text(k + 1) == "("
+            && (grids.contains(&text(k + 2)) || text(k + 2) == "this_grid")
+            && !(k >= 1 && matches!(text(k - 1), "." | "->"));
+        if member || free {
+            out.push((tok.line, tok.start));
+        }
+    }
+    out
+}

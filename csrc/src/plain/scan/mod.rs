@@ -56,6 +56,33 @@ pub struct Unsupported {
     pub line: u32,
     /// What it is and why it cannot run, in a sentence.
     pub what: String,
+    /// Its first byte: the function whose head or body holds it, if any, is what reaches it.
+    pub at: usize,
+    /// A name whose use reaches it from elsewhere: the macro whose body holds it.
+    pub key: Option<String>,
+    /// Whether it parses through the imitation headers (a type or namespace of a library,
+    /// a texture type): outside every function it is left to the compiler, not refused.
+    pub parses: bool,
+}
+
+/// A function defined in the file (a kernel, a device or host function, a member function):
+/// what a kernel's call graph is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnDef {
+    /// Its name (a constructor's is its class's; `operator` for an operator).
+    pub name: String,
+    /// The first byte of its declaration (its `template` head included).
+    pub start: usize,
+    /// The byte after its closing brace.
+    pub end: usize,
+    /// Where its body's braces are: `open` just after `{`, `close` at `}`.
+    pub open: usize,
+    /// The `}` closing its body.
+    pub close: usize,
+    /// A host-only function (no `__device__`/`__global__`): device code cannot call it.
+    pub host: bool,
+    /// The identifiers of its head and body, sorted, once each: the functions it may call.
+    pub idents: Vec<String>,
 }
 
 /// What [`scan`] found.
@@ -80,6 +107,14 @@ pub struct Scan {
     /// Whether it declares dynamic shared memory (`extern __shared__`, HIP_DYNAMIC_SHARED),
     /// which a launch must size.
     pub dynamic_shared: bool,
+    /// Kernels an `#if` of the toolchain drops (found by a scan of every token; the program
+    /// fills this in).
+    pub hidden: Vec<KernelDecl>,
+    /// The functions it defines, in order.
+    pub fns: Vec<FnDef>,
+    /// Byte ranges of the `#include` directives of libraries the executor does not model,
+    /// which the rewriter points at the imitation's vendor.h.
+    pub vendor_includes: Vec<(usize, usize)>,
     /// Whether the file uses HIP's spellings (its headers, hipThreadIdx_x, a mask-free
     /// `__shfl_down`, `__ballot`...): AMD's lockstep wave is then its natural schedule.
     pub hip: bool,
@@ -96,6 +131,8 @@ enum Scope {
         blank: bool,
         open: usize,
         depth: u32,
+        /// The function it is the body of: its index in `fns` and its head's first token.
+        func: Option<(usize, usize)>,
     },
 }
 
@@ -114,6 +151,12 @@ const ATTRIBUTES: &[&str] = &[
 
 /// Scans `toks` of `src`.
 pub fn scan(src: &str, toks: &[Token]) -> Scan {
+    scan_active(src, toks, &vec![true; toks.len()])
+}
+
+/// Scans the tokens of `toks` that `active` marks (those the preprocessor keeps), skipping
+/// the groups of a false `#if`.
+pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
     let mut s = Scan::default();
     let mut scopes: Vec<Scope> = Vec::new();
     let mut head: Vec<usize> = Vec::new();
@@ -122,9 +165,12 @@ pub fn scan(src: &str, toks: &[Token]) -> Scan {
     let text = |i: usize| toks[i].text(src);
     for i in 0..toks.len() {
         let t = toks[i];
+        if !active[i] {
+            continue;
+        }
         if t.kind == Kind::Directive {
             let in_body = matches!(scopes.last(), Some(Scope::Body { .. }));
-            directive(&mut s, t.text(src), t.line, in_body);
+            directive(&mut s, t, src, in_body);
             continue;
         }
         let word = text(i);
@@ -132,8 +178,29 @@ pub fn scan(src: &str, toks: &[Token]) -> Scan {
         let blank = matches!(scopes.last(), Some(Scope::Body { blank: true, .. }));
         if !blank {
             if t.kind == Kind::Ident {
-                if let Some(what) = unsupported::ident(word, in_body) {
-                    s.unsupported.push(Unsupported { line: t.line, what });
+                let libns = unsupported::library(word).is_none()
+                    || !matches!(word, "cub" | "hipcub" | "thrust" | "cute" | "cutlass")
+                    || toks.get(i + 1).is_some_and(|n| n.text(src) == "::");
+                let cudans = word == "cuda"
+                    && toks.get(i + 1).is_some_and(|n| n.text(src) == "::")
+                    && (i == 0 || toks[i - 1].text(src) != "::");
+                if cudans {
+                    s.unsupported.push(Unsupported {
+                        line: t.line,
+                        what: "`cuda::`: libcu++, a library the executor does not model"
+                            .to_string(),
+                        at: t.start,
+                        key: None,
+                        parses: true,
+                    });
+                } else if libns && let Some(what) = unsupported::ident(word, in_body) {
+                    s.unsupported.push(Unsupported {
+                        line: t.line,
+                        what,
+                        at: t.start,
+                        key: None,
+                        parses: unsupported::parses(word),
+                    });
                 }
                 s.hip |= unsupported::is_hip(word);
             }
@@ -141,16 +208,28 @@ pub fn scan(src: &str, toks: &[Token]) -> Scan {
                 s.unsupported.push(Unsupported {
                     line: t.line,
                     what: unsupported::DYNAMIC_PARALLELISM.to_string(),
+                    at: t.start,
+                    key: None,
+                    parses: false,
                 });
             }
         }
-        if let Some(Scope::Body { blank, open, depth }) = scopes.last_mut() {
+        if let Some(Scope::Body {
+            blank,
+            open,
+            depth,
+            func,
+        }) = scopes.last_mut()
+        {
             match word {
                 "{" => *depth += 1,
                 "}" if *depth > 0 => *depth -= 1,
                 "}" => {
                     if *blank {
                         s.blank.push((*open, t.start));
+                    }
+                    if let Some((f, first)) = *func {
+                        close_fn(&mut s, src, toks, f, first, i);
                     }
                     scopes.pop();
                     head.clear();
@@ -213,7 +292,8 @@ fn launch_at(src: &str, toks: &[Token], i: usize) -> bool {
         && !(i > 0 && toks[i - 1].text(src) == "<" && toks[i - 1].end == toks[i].start)
 }
 
-fn directive(s: &mut Scan, d: &str, line: u32, in_body: bool) {
+fn directive(s: &mut Scan, t: Token, src: &str, in_body: bool) {
+    let (d, line) = (t.text(src), t.line);
     let body = d[1..].trim_start();
     if let Some(rest) = body.strip_prefix("include") {
         let rest = rest.trim();
@@ -226,17 +306,29 @@ fn directive(s: &mut Scan, d: &str, line: u32, in_body: bool) {
             if !in_body {
                 s.system_includes.push((p.to_string(), line));
             }
-            if let Some(what) = unsupported::header(p) {
-                s.unsupported.push(Unsupported { line, what });
+            if unsupported::vendor_header(p) {
+                s.vendor_includes.push((t.start, t.end));
             }
         }
-    } else if body.starts_with("define") {
-        // A macro's body is code wherever it is used: inline assembly in one is found here.
-        for t in super::lex::tokens(body) {
-            if t.kind == Kind::Ident
-                && let Some(what) = unsupported::in_macro(t.text(body))
+    } else if let Some(def) = body.strip_prefix("define") {
+        // A macro's body is code wherever it is used: inline assembly in one is found here,
+        // and refused where code a kernel reaches names the macro.
+        let toks = super::lex::tokens(def);
+        let key = toks
+            .first()
+            .filter(|n| n.kind == Kind::Ident)
+            .map(|n| n.text(def).to_string());
+        for m in toks.iter().skip(1) {
+            if m.kind == Kind::Ident
+                && let Some(what) = unsupported::in_macro(m.text(def))
             {
-                s.unsupported.push(Unsupported { line, what });
+                s.unsupported.push(Unsupported {
+                    line,
+                    what,
+                    at: t.start,
+                    key: key.clone(),
+                    parses: false,
+                });
             }
         }
     }
@@ -256,6 +348,7 @@ fn open_scope(
         blank,
         open: body_start,
         depth: 0,
+        func: None,
     };
     let (rest, template) = strip_template(src, toks, head);
     let first = rest.first().map(|&h| text(h));
@@ -328,9 +421,75 @@ fn open_scope(
             }
             // Host code in a class is compiled as it is: only namespace-scope functions,
             // which device code cannot call without __device__, are emptied.
-            body(!kept && at_namespace_scope(scopes))
+            let blank = !kept && at_namespace_scope(scopes);
+            let first = head.first().copied().unwrap_or(rest[0]);
+            s.fns.push(FnDef {
+                name: fn_name(src, toks, rest, p),
+                start: toks[first].start,
+                end: 0,
+                open: body_start,
+                close: 0,
+                host: blank,
+                idents: Vec::new(),
+            });
+            Scope::Body {
+                blank,
+                open: body_start,
+                depth: 0,
+                func: Some((s.fns.len() - 1, first)),
+            }
         }
         None => body(false),
+    }
+}
+
+/// The name of the function whose parameter list opens at `rest[paren]`: the identifier
+/// before it, past explicit template arguments and a `~`.
+fn fn_name(src: &str, toks: &[Token], rest: &[usize], paren: usize) -> String {
+    let text = |h: usize| toks[h].text(src);
+    let mut k = paren.saturating_sub(1);
+    if text(rest[k]) == ">" {
+        let mut depth = 0i32;
+        while k > 0 {
+            match text(rest[k]) {
+                ">" => depth += 1,
+                "<" => depth -= 1,
+                _ => {}
+            }
+            k -= 1;
+            if depth == 0 {
+                break;
+            }
+        }
+    }
+    text(rest[k]).to_string()
+}
+
+/// Completes the function `f` whose body closes at token `close` (its head from token
+/// `first`): its identifiers, and the grid-wide barriers it calls.
+fn close_fn(s: &mut Scan, src: &str, toks: &[Token], f: usize, first: usize, close: usize) {
+    s.fns[f].close = toks[close].start;
+    s.fns[f].end = toks[close].end;
+    if s.fns[f].host {
+        return;
+    }
+    let range = &toks[first..=close];
+    let mut idents: Vec<String> = range
+        .iter()
+        .filter(|t| t.kind == Kind::Ident)
+        .map(|t| t.text(src).to_string())
+        .collect();
+    idents.sort();
+    idents.dedup();
+    s.fns[f].idents = idents;
+    for (line, at) in heads::grid_syncs(src, range) {
+        s.unsupported.push(Unsupported {
+            line,
+            what: unsupported::GRID_SYNC.to_string(),
+            at,
+            key: None,
+            parses: false,
+        });
     }
 }
 
@@ -417,6 +576,9 @@ fn declaration(s: &mut Scan, src: &str, toks: &[Token], head: &[usize], scopes: 
     }
     if let Some(&h) = rest.iter().find(|&&h| toks[h].text(src) == "__shared__") {
         s.unsupported.push(Unsupported {
+            at: toks[h].start,
+            key: None,
+            parses: false,
             line: toks[h].line,
             what: "a `__shared__` variable at namespace scope: the executor gives each block \
                    its shared memory through declarations inside the kernel or a device \

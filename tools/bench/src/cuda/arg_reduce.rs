@@ -47,8 +47,8 @@ fn cub_arg<T: Element>(
     let kind = T::KIND as u32;
     let code = op.reduce_op() as u32;
     let (their_value, their_index) = (b.alloc::<T>(1)?, b.alloc::<u64>(1)?);
+    // SAFETY: a size query (null scratch).
     let (temp, bytes) = cub_temp(b, "cub arg_reduce", |bytes| unsafe {
-        // SAFETY: a size query (null scratch).
         ffi::wk_bench_cub_arg_reduce(
             std::ptr::null_mut(),
             kind,
@@ -61,10 +61,10 @@ fn cub_arg<T: Element>(
             bytes,
         )
     })?;
+    // SAFETY: live buffers of n elements, one value, one index and `bytes` of scratch, on
+    // the backend's stream.
     let timing = timer.time(h, "cub arg_reduce", |s| unsafe {
         let mut bytes = bytes;
-        // SAFETY: live buffers of n elements, one value, one index and `bytes` of scratch, on
-        // the backend's stream.
         ffi::wk_bench_cub_arg_reduce(
             s,
             kind,

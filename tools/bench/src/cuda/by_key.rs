@@ -49,9 +49,9 @@ fn cub_by_key<T: Element>(
 ) -> Result<Option<Baseline>> {
     let n = keys.len();
     let (ko, vo, count) = (b.alloc::<u32>(n)?, b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
+    // SAFETY: live buffers of n keys, n f32 values (the caller checked the kind), n run
+    // keys and values and one count; a null `temp` is CUB's size query.
     let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
-        // SAFETY: live buffers of n keys, n f32 values (the caller checked the kind), n run
-        // keys and values and one count; a null `temp` is CUB's size query.
         if reduce.is_some() {
             ffi::wk_bench_cub_reduce_by_key(
                 s,

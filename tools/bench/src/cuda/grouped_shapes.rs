@@ -88,11 +88,9 @@ fn runs_shape(b: &CudaBackend, h: &Harness, n: usize, lengths: bool, blocks: u32
         std::ptr::null_mut()
     };
     let run = |blocks: u32| {
-        move |s| unsafe {
-            // SAFETY: live buffers of n keys, n lengths (or null) and one count, the backend's
-            // stream.
-            ffi::wk_bench_runs_b(s, k, n as u64, s_ptr, bytes, o, l, c, blocks)
-        }
+        // SAFETY: live buffers of n keys, n lengths (or null) and one count, the backend's
+        // stream.
+        move |s| unsafe { ffi::wk_bench_runs_b(s, k, n as u64, s_ptr, bytes, o, l, c, blocks) }
     };
     let verify = |b: &CudaBackend| -> Result<(), Refused> {
         check_all(&[want.len() as u64], &b.download(&count)?)?;
@@ -145,9 +143,9 @@ fn reduce_by_key_shape(b: &CudaBackend, h: &Harness, n: usize, blocks: u32) -> C
         out::<_, u64>(&count),
     );
     let run = |blocks: u32| {
+        // SAFETY: live buffers of n keys, n values, n outputs, n output keys and one count,
+        // the backend's stream.
         move |s| unsafe {
-            // SAFETY: live buffers of n keys, n values, n outputs, n output keys and one count,
-            // the backend's stream.
             ffi::wk_bench_reduce_by_key_b(s, k, v, n as u64, s_ptr, bytes, o, kop, c, blocks)
         }
     };

@@ -52,10 +52,11 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
     let input = b.upload(&x)?;
     let d_y = b.alloc::<f32>(1)?;
     let timer = DeviceTimer::new(b)?;
-    // SAFETY (every call below): `input` holds n floats, `d_y` one, on this backend's stream.
+    // SAFETY: takes nothing, returns the number of ladder steps.
     let steps_total = unsafe { ffi::wk_bench_ladder_steps() };
     let mut steps = Vec::new();
     for step in 1..=steps_total {
+        // SAFETY: a step in 1..=steps_total has a static NUL-terminated name.
         let name = unsafe { CStr::from_ptr(ffi::wk_bench_ladder_name(step)) }
             .to_string_lossy()
             .into_owned();
@@ -65,6 +66,8 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
         for rep in 0..h.warmup + h.reps.max(1) {
             let s = stream(b)?;
             let start = Instant::now();
+            // SAFETY: `input` holds n floats and `d_y` one, used by nothing else; the step
+            // writes its host result to `result`, a live local, before it returns.
             let rc = unsafe {
                 ffi::wk_bench_ladder(s, step, inp(&input), n as u64, out(&d_y), &mut result)
             };
@@ -77,6 +80,7 @@ pub fn run(b: &CudaBackend, h: &Harness) -> Result<Ladder> {
                 }
             }
         }
+        // SAFETY: as above, with no host result (null).
         let device = timer.time(h, "ladder step", |s| unsafe {
             ffi::wk_bench_ladder(
                 s,
@@ -136,12 +140,14 @@ fn wavekit_row(
     }
     let t = b.runtime().launchers();
     let kind = wavekit::element::ElemKind::F32 as u32;
-    // SAFETY: a pure size computation; then live buffers of the sizes given.
+    // SAFETY: a pure size computation: integers in, one integer out.
     let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, x.len() as u64) };
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<f32>(1)?;
     let status = b.upload(&[0u64, u64::MAX])?;
     let st = out::<_, wk::Status>(&status);
+    // SAFETY: `input` holds `x.len()` floats, `sc` at least `bytes` bytes, `res` one float and
+    // `st` the cleared status word in `status`: live buffers nothing else uses meanwhile.
     let device = timer.time(h, "device_reduce", |s| unsafe {
         (t.device_reduce)(
             s,

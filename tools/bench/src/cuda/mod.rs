@@ -78,15 +78,9 @@ fn mismatch(what: &str, detail: String) -> WavekitError {
     }
 }
 
-/// Element `i` of a device buffer.
+/// Element `i` of a device buffer (checked against its length).
 fn element<T: Element>(b: &CudaBackend, buf: &Buf<T>, i: usize) -> Result<T> {
-    let mut v = [T::default()];
-    let offset = (i * std::mem::size_of::<T>()) as u64;
-    b.runtime().copy_dtoh(
-        wavekit::element::as_bytes_mut(&mut v),
-        buf.device_ptr() + offset,
-    )?;
-    Ok(v[0])
+    Ok(b.download_strided(buf, i, 1, 1)?[0])
 }
 
 /// A CUB (or other library) call's scratch, sized by calling it with no scratch first.
@@ -147,8 +141,8 @@ impl BenchBackend for CudaBackend {
         let src = filled(self, words)?;
         let dst = self.alloc::<u32>(words)?;
         let timer = DeviceTimer::new(self)?;
+        // SAFETY: both buffers hold `words` words.
         timer.time(harness, "device copy", |s| unsafe {
-            // SAFETY: both buffers hold `words` words.
             ffi::wk_bench_copy(s, out(&dst), inp(&src), (words * 4) as u64)
         })
     }
@@ -158,8 +152,8 @@ impl BenchBackend for CudaBackend {
         let src = filled(self, words)?;
         let sink = self.alloc::<u32>(1)?;
         let timer = DeviceTimer::new(self)?;
+        // SAFETY: `src` holds `words` words, a multiple of 16 bytes, 256-byte aligned.
         let t = timer.time(harness, "device read", |s| unsafe {
-            // SAFETY: `src` holds `words` words, a multiple of 16 bytes, 256-byte aligned.
             ffi::wk_bench_read(s, inp(&src), (words * 4) as u64, out(&sink))
         })?;
         Ok(Some(t))
@@ -186,11 +180,14 @@ impl BenchBackend for CudaBackend {
         let timed = match job {
             Job::Reduce { input, op } => {
                 let n = input.len();
-                // SAFETY (all launches below): every pointer is a live device buffer of this
-                // backend of the length the launcher is told, and the launch is on its stream.
+                // SAFETY: scratch_bytes is a pure size query: integers in, one integer out.
                 let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
                 let sc = scratch(self, bytes)?;
                 let res = self.alloc::<T>(1)?;
+                // SAFETY: `input` holds n elements, `sc` at least `bytes` bytes (scratch() rounds
+                // up to words) and `res` one element, all live buffers of this backend used by
+                // nothing else during the timing; `st` is the cleared status word in `status`; `s`
+                // is the backend's stream.
                 let timing = timer.time(h, "device_reduce", |s| unsafe {
                     (t.device_reduce)(
                         s,
@@ -224,10 +221,15 @@ impl BenchBackend for CudaBackend {
             } => {
                 let n = input.len();
                 let exclusive = (*scan == ScanKind::Exclusive) as u32;
+                // SAFETY: a pure size query, as above.
                 let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_SCAN, kind, n as u64) };
                 let sc = scratch(self, bytes)?;
                 // As the backend does: this scratch kept for the scan, zeroed by the first call.
                 let tags = std::cell::Cell::new(0u32);
+                // SAFETY: `input` and `output` hold n elements each (the job's scan pair, distinct
+                // buffers), `sc` at least `bytes` bytes; the tag grows on every call as the
+                // backend's own does, so the zeroed scratch is read as fresh; `st` and `s` as
+                // above.
                 let timing = timer.time(h, "device_scan", |s| unsafe {
                     tags.set(tags.get() + 1);
                     (t.device_scan_tagged)(
@@ -253,6 +255,8 @@ impl BenchBackend for CudaBackend {
                         && !T::KIND.is_half()
                     {
                         let cub_out = self.alloc::<T>(n)?;
+                        // SAFETY: a size query: null stream and scratch, so CUB only writes the
+                        // temp size to `tb`, a live local.
                         let (temp, tb) = cub_temp(self, "cub scan", |tb| unsafe {
                             ffi::wk_bench_cub_scan(
                                 std::ptr::null_mut(),
@@ -266,6 +270,9 @@ impl BenchBackend for CudaBackend {
                                 tb,
                             )
                         })?;
+                        // SAFETY: `input` and `cub_out` hold n elements, `temp` at least `tb` bytes
+                        // (cub_temp sized it by the query above); CUB writes only `cub_out` and
+                        // `temp`, which nothing else uses.
                         let timing = timer.time(h, "cub scan", |s| unsafe {
                             let mut tb = tb;
                             ffi::wk_bench_cub_scan(
@@ -306,6 +313,10 @@ impl BenchBackend for CudaBackend {
                 ..
             } => {
                 let offsets = raw.offsets.map_or(std::ptr::null(), inp::<_, u32>);
+                // SAFETY: the job's segmented arguments as the API checked them for the backend's
+                // own launch: `output` holds `raw.count` values, the offsets (when not null)
+                // `raw.count + 1` entries inside the input's length, fixed segments end at it; the
+                // kernel clamps offsets to the input again.
                 let timing = timer.time(h, "segmented_reduce", |s| unsafe {
                     (t.segmented_reduce)(
                         s,
@@ -324,6 +335,7 @@ impl BenchBackend for CudaBackend {
                 let baseline = if T::KIND == ElemKind::F32 && *op == ReduceOp::Sum {
                     let cub_out = self.alloc::<f32>(raw.count)?;
                     let off = inp::<_, u32>(raw.baseline_offsets);
+                    // SAFETY: a size query: null stream and scratch; CUB only writes `tb`.
                     let (temp, tb) = cub_temp(self, "cub segmented reduce", |tb| unsafe {
                         ffi::wk_bench_cub_segreduce(
                             std::ptr::null_mut(),
@@ -335,6 +347,9 @@ impl BenchBackend for CudaBackend {
                             tb,
                         )
                     })?;
+                    // SAFETY: `off` holds `raw.count + 1` offsets into the n-element `input`,
+                    // `cub_out` `raw.count` values, `temp` at least `tb` bytes; CUB writes only the
+                    // latter two.
                     cub(timer.time(h, "cub segmented reduce", |s| unsafe {
                         let mut tb = tb;
                         ffi::wk_bench_cub_segreduce(
@@ -373,6 +388,7 @@ impl BenchBackend for CudaBackend {
                 let (code, a, bb) = pred.encode();
                 let res = self.alloc::<u64>(1)?;
                 let n = input.len() as u64;
+                // SAFETY: `input` holds n elements and `res` one u64; no scratch (null, 0 bytes).
                 let timing = timer.time(h, "count_if", |s| unsafe {
                     (t.count_if)(
                         s,
@@ -399,6 +415,8 @@ impl BenchBackend for CudaBackend {
                 let baseline = if T::KIND == ElemKind::F32 && code == 0 {
                     let threshold = f32::from_bits(a as u32);
                     let c = self.alloc::<u64>(1)?;
+                    // SAFETY: `input` holds n f32s and `c` one u64, the only thing the kernel
+                    // writes.
                     let timing = timer.time(h, "one-counter count", |s| unsafe {
                         ffi::wk_bench_count_atomic(s, inp(input), n, threshold, out(&c))
                     })?;
@@ -427,6 +445,7 @@ impl BenchBackend for CudaBackend {
             } => {
                 let n = input.len() as u64;
                 let (code, a, bb) = pred.encode();
+                // SAFETY: a pure size query, as above.
                 let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_COMPACT, kind, n) };
                 let sc = scratch(self, bytes)?;
                 let count = self.alloc::<u64>(1)?;
@@ -435,6 +454,10 @@ impl BenchBackend for CudaBackend {
                 // Stable: as the backend does, this scratch kept for the compaction, zeroed by
                 // the first call.
                 let tags = std::cell::Cell::new(0u32);
+                // SAFETY: `input` holds n elements, `output` at least n (the job's compaction
+                // output is the input's length) and `count` one u64, `sc` at least `bytes` bytes;
+                // the tag grows as the backend's own does; distinct buffers used by nothing else
+                // during the timing.
                 let timing = timer.time(h, "compact", |s| unsafe {
                     if stable_flag == 0 {
                         return (t.compact)(
@@ -489,6 +512,7 @@ impl BenchBackend for CudaBackend {
                 let baseline = if let (Some(threshold), 2) = (threshold, code) {
                     let cub_out = self.alloc::<T>(input.len())?;
                     let cub_count = self.alloc::<i64>(1)?;
+                    // SAFETY: a size query: null stream and scratch; CUB only writes `tb`.
                     let (temp, tb) = cub_temp(self, "cub select", |tb| unsafe {
                         ffi::wk_bench_cub_select_gt(
                             std::ptr::null_mut(),
@@ -502,6 +526,8 @@ impl BenchBackend for CudaBackend {
                             tb,
                         )
                     })?;
+                    // SAFETY: `input` and `cub_out` hold n elements, `cub_count` one i64, `temp` at
+                    // least `tb` bytes; CUB writes only those three.
                     let timing = timer.time(h, "cub select", |s| unsafe {
                         let mut tb = tb;
                         ffi::wk_bench_cub_select_gt(
@@ -535,6 +561,8 @@ impl BenchBackend for CudaBackend {
             Job::Histogram { keys, bins } => {
                 let n = keys.len() as u64;
                 let res = self.alloc::<u64>(*bins as usize + 1)?;
+                // SAFETY: `keys` holds n keys and `res` `bins + 1` u64s, which the kernel zeroes
+                // and counts into (keys past the bins into the last).
                 let timing = timer.time(h, "histogram", |s| unsafe {
                     (t.histogram)(s, st, inp(keys), n, *bins, out(&res))
                 })?;
@@ -546,6 +574,7 @@ impl BenchBackend for CudaBackend {
                 }
                 // The naive histogram: one atomicAdd per key on the global counts.
                 let plain = self.alloc::<u64>(*bins as usize + 1)?;
+                // SAFETY: as above, with `plain` `bins + 1` u64s.
                 let timing_plain = timer.time(h, "global-atomics histogram", |s| unsafe {
                     ffi::wk_bench_histogram_mode(s, inp(keys), n, *bins, out(&plain), 3)
                 })?;

@@ -134,10 +134,10 @@ fn warp_rounds(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult {
     let timer = DeviceTimer::new(b)?;
     let (i, o) = (inp::<_, i32>(&input), out::<_, i32>(&res));
     let run = |hw: u32| {
-        move |s| unsafe {
-            // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_warp_rounds(s, i, n as u64, o, hw)
-        }
+        // SAFETY: `i` points at the n inputs of `input` and `o` at `res`, which holds one sum per
+        // warp's worth of threads (`want.len()`, the reference's count); both alive for the whole
+        // function.
+        move |s| unsafe { ffi::wk_bench_warp_rounds(s, i, n as u64, o, hw) }
     };
     check(b, run(1)(stream(b)?), "warp rounds")?;
     check_all(&want, &b.download(&res)?)?;
@@ -190,8 +190,10 @@ fn compact_shape<T: Element>(
         out::<_, u64>(&count),
     );
     let run = |blocks: u32| {
+        // SAFETY: `i` points at the n inputs, `o` at `res` (n elements: a compaction writes at most
+        // n), `c` at the one-u64 `count` and `s_ptr` at `sc`, at least `bytes` bytes: all alive for
+        // the whole function and used by nothing else.
         move |s| unsafe {
-            // SAFETY: live buffers of the sizes given, the backend's stream.
             ffi::wk_bench_compact_b(
                 s,
                 T::KIND as u32,
@@ -248,8 +250,10 @@ fn partition_shape<T: Element>(b: &CudaBackend, h: &Harness, n: usize, blocks: u
         out::<_, u64>(&count),
     );
     let run = |blocks: u32| {
+        // SAFETY: `i` points at the n inputs, `o` at `res` (n elements, the partition's length),
+        // `c` at the one-u64 `count` and `s_ptr` at `sc`, at least `bytes` bytes: all alive for the
+        // whole function and used by nothing else.
         move |s| unsafe {
-            // SAFETY: live buffers of the sizes given, the backend's stream.
             ffi::wk_bench_partition_b(
                 s,
                 T::KIND as u32,
@@ -296,10 +300,9 @@ fn histogram_before(b: &CudaBackend, h: &Harness, n: usize, skewed: bool) -> Cas
     let timer = DeviceTimer::new(b)?;
     let (k, r) = (inp::<_, u32>(&buf), out::<_, u64>(&res));
     let run = |mode: i32| {
-        move |s| unsafe {
-            // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_histogram_mode(s, k, n as u64, BINS, r, mode)
-        }
+        // SAFETY: `k` points at the n keys of `buf` and `r` at the `BINS + 1` counts of `res` (keys
+        // past the bins count in the last), both alive for the whole function.
+        move |s| unsafe { ffi::wk_bench_histogram_mode(s, k, n as u64, BINS, r, mode) }
     };
     check(b, run(4)(stream(b)?), "sliced histogram")?;
     check_all(&want, &b.download(&res)?)?;

@@ -49,9 +49,9 @@ fn cub_partition<T: Element>(
     let what = "cub partition";
     let n = input.len();
     let (po, count) = (b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
+    // SAFETY: live buffers of n f32 or f64 (the caller checked the kind) in and out and
+    // one count; a null `temp` is CUB's size query.
     let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
-        // SAFETY: live buffers of n f32 or f64 (the caller checked the kind) in and out and
-        // one count; a null `temp` is CUB's size query.
         ffi::wk_bench_cub_partition_positive(
             s,
             T::KIND as u32,

@@ -27,6 +27,8 @@ pub(super) fn cub_reduce<T: Element>(
     let kind = T::KIND as u32;
     let n = input.len() as u64;
     let res = b.alloc::<T>(1)?;
+    // SAFETY: a size query: null stream and scratch, so CUB only writes the temp size to `tb`, a
+    // live local.
     let (temp, tb) = cub_temp(b, "cub reduce", |tb| unsafe {
         ffi::wk_bench_cub_reduce(
             std::ptr::null_mut(),
@@ -39,6 +41,8 @@ pub(super) fn cub_reduce<T: Element>(
             tb,
         )
     })?;
+    // SAFETY: `input` holds n elements, `res` one and `temp` at least `tb` bytes (cub_temp sized it
+    // by the query above); CUB writes only `res` and `temp`, which nothing else uses.
     let timing = timer.time(h, "cub reduce", |s| unsafe {
         let mut tb = tb;
         ffi::wk_bench_cub_reduce(

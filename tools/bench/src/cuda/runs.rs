@@ -48,9 +48,9 @@ fn cub_runs<T: Element>(
     let n = keys.len();
     let (ko, lo, count) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?, b.alloc::<i64>(1)?);
     let rle = our_lengths.is_some();
+    // SAFETY: live buffers of n keys (u32: the caller checked the kind), n lengths and one
+    // count; a null `temp` is CUB's size query.
     let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
-        // SAFETY: live buffers of n keys (u32: the caller checked the kind), n lengths and one
-        // count; a null `temp` is CUB's size query.
         if rle {
             ffi::wk_bench_cub_run_length_encode(
                 s,

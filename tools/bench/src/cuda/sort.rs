@@ -79,8 +79,8 @@ fn cub_keys<T: Element>(
     let n = keys.len() as u64;
     let theirs = b.alloc::<T>(keys.len())?;
     let kind = T::KIND as u32;
+    // SAFETY: a size query (null scratch).
     let (temp, bytes) = cub_temp(b, "cub sort keys", |bytes| unsafe {
-        // SAFETY: a size query (null scratch).
         ffi::wk_bench_cub_sort_keys(
             std::ptr::null_mut(),
             kind,
@@ -92,9 +92,9 @@ fn cub_keys<T: Element>(
             bytes,
         )
     })?;
+    // SAFETY: live buffers of n keys and `bytes` of scratch, the backend's stream.
     let timing = timer.time(h, "cub sort keys", |s| unsafe {
         let mut bytes = bytes;
-        // SAFETY: live buffers of n keys and `bytes` of scratch, the backend's stream.
         ffi::wk_bench_cub_sort_keys(
             s,
             kind,
@@ -122,8 +122,8 @@ fn cub_pairs<T: Element>(
     let n = keys.len() as u64;
     let (tk, tv) = (b.alloc::<T>(keys.len())?, b.alloc::<u32>(keys.len())?);
     let kind = T::KIND as u32;
+    // SAFETY: a size query (null scratch).
     let (temp, bytes) = cub_temp(b, "cub sort pairs", |bytes| unsafe {
-        // SAFETY: a size query (null scratch).
         ffi::wk_bench_cub_sort_pairs(
             std::ptr::null_mut(),
             kind,
@@ -137,9 +137,9 @@ fn cub_pairs<T: Element>(
             bytes,
         )
     })?;
+    // SAFETY: live buffers of n keys and values, `bytes` of scratch, the backend's stream.
     let timing = timer.time(h, "cub sort pairs", |s| unsafe {
         let mut bytes = bytes;
-        // SAFETY: live buffers of n keys and values, `bytes` of scratch, the backend's stream.
         ffi::wk_bench_cub_sort_pairs(
             s,
             kind,
@@ -169,8 +169,8 @@ fn cub_segmented<T: Element>(
 ) -> Result<Option<crate::timing::Baseline>> {
     let n = keys.len() as u64;
     let theirs = b.alloc::<T>(keys.len())?;
+    // SAFETY: a size query (null scratch).
     let (temp, bytes) = cub_temp(b, "cub segmented sort", |bytes| unsafe {
-        // SAFETY: a size query (null scratch).
         ffi::wk_bench_cub_segmented_sort(
             std::ptr::null_mut(),
             inp(keys),
@@ -182,9 +182,9 @@ fn cub_segmented<T: Element>(
             bytes,
         )
     })?;
+    // SAFETY: n u32 keys in and out, count + 1 offsets, `bytes` of scratch, the stream.
     let timing: Timing = timer.time(h, "cub segmented sort", |s| unsafe {
         let mut bytes = bytes;
-        // SAFETY: n u32 keys in and out, count + 1 offsets, `bytes` of scratch, the stream.
         ffi::wk_bench_cub_segmented_sort(
             s,
             inp(keys),
@@ -214,8 +214,8 @@ fn cub_top_k<T: Element>(
     let iota = b.upload(&iota)?;
     let (tk, tv) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?);
     let kind = T::KIND as u32;
+    // SAFETY: a size query (null scratch).
     let (temp, bytes) = cub_temp(b, "cub top-k sort", |bytes| unsafe {
-        // SAFETY: a size query (null scratch).
         ffi::wk_bench_cub_sort_pairs(
             std::ptr::null_mut(),
             kind,
@@ -229,9 +229,9 @@ fn cub_top_k<T: Element>(
             bytes,
         )
     })?;
+    // SAFETY: live buffers of n values and indices, `bytes` of scratch, the stream.
     let timing = timer.time(h, "cub top-k sort", |s| unsafe {
         let mut bytes = bytes;
-        // SAFETY: live buffers of n values and indices, `bytes` of scratch, the stream.
         ffi::wk_bench_cub_sort_pairs(
             s,
             kind,

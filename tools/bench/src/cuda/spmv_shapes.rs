@@ -156,9 +156,9 @@ fn spmv_shape(
         out::<_, f32>(&*y.borrow()),
     );
     let run = |variant: u32| {
+        // SAFETY: live buffers: rows + 1 offsets, n columns and values, rows x and y
+        // entries; the backend's stream.
         move |s| unsafe {
-            // SAFETY: live buffers: rows + 1 offsets, n columns and values, rows x and y
-            // entries; the backend's stream.
             ffi::wk_bench_spmv_b(
                 s,
                 r,

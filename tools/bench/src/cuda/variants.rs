@@ -256,8 +256,9 @@ fn reduce_op_k<T: Element>(
     let bytes = unsafe { (t.scratch_bytes)(wk::ALGO_DEVICE_REDUCE, kind, n as u64) };
     let sc = scratch(b, bytes)?;
     let res = b.alloc::<T>(1)?;
+    // SAFETY: `input` holds n elements, `sc` at least `bytes` bytes (scratch() rounds up) and `res`
+    // one element: live buffers of this backend that nothing else uses while the launch runs.
     let launch = |s| unsafe {
-        // SAFETY: live buffers of the sizes given, the backend's stream.
         ffi::wk_bench_reduce_k(
             s,
             kind,
@@ -321,9 +322,11 @@ fn scan_variant<T: Element>(
     let run = |variant: u32| {
         let (i, s_ptr, o) = (inp(&input), out(&sc), out(&res));
         let tags = &tags;
+        // SAFETY: `input` and `res` hold n elements each, `sc` at least `bytes` bytes; the tag
+        // grows on every call as the backend's own does, so the zeroed scratch reads as fresh;
+        // nothing else uses these buffers meanwhile.
         move |s| unsafe {
             tags.set(tags.get() + 1);
-            // SAFETY: live buffers of the sizes given, the backend's stream.
             ffi::wk_bench_scan_b(
                 s,
                 kind,
@@ -374,8 +377,9 @@ fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult 
     let status = b.upload(&[0u64, u64::MAX])?;
     let st = out::<_, wk::Status>(&status);
     let timer = DeviceTimer::new(b)?;
+    // SAFETY: `input` holds n elements, `sc` at least `bytes` bytes, `res` one element and `st` the
+    // cleared status word in `status`; nothing else uses them meanwhile.
     let timing = timer.time_e2e(h, "device_reduce", |s| unsafe {
-        // SAFETY: live buffers of the sizes given, the backend's stream.
         (t.device_reduce)(
             s,
             st,
@@ -391,9 +395,9 @@ fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult 
     check_one(expected, b.download(&res)?[0])?;
     let cub_res = b.alloc::<T>(1)?;
     let mut tb = 0usize;
-    // SAFETY: a size query: nothing is launched.
     check(
         b,
+        // SAFETY: a size query: nothing is launched.
         unsafe {
             ffi::wk_bench_cub_reduce(
                 std::ptr::null_mut(),
@@ -409,9 +413,9 @@ fn reduce_e2e<T: Element>(b: &CudaBackend, h: &Harness, n: usize) -> CaseResult 
         "cub reduce",
     )?;
     let temp = scratch(b, tb as u64)?;
+    // SAFETY: as above.
     let cub = timer.time_e2e(h, "cub reduce", |s| unsafe {
         let mut tb = tb;
-        // SAFETY: as above.
         ffi::wk_bench_cub_reduce(
             s,
             kind,
@@ -446,10 +450,9 @@ fn histogram_mode(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, mode: i3
     let timer = DeviceTimer::new(b)?;
     let (keys_ptr, res_ptr) = (inp::<_, u32>(&buf), out::<_, u64>(&res));
     let run = |m: i32| {
-        move |s| unsafe {
-            // SAFETY: live buffers of the sizes given, the backend's stream.
-            ffi::wk_bench_histogram_mode(s, keys_ptr, n as u64, BINS, res_ptr, m)
-        }
+        // SAFETY: `keys_ptr` points at the n keys of `buf` and `res_ptr` at the `BINS + 1` counts
+        // of `res` (keys past the bins count in the last), both alive for the whole function.
+        move |s| unsafe { ffi::wk_bench_histogram_mode(s, keys_ptr, n as u64, BINS, res_ptr, m) }
     };
     check(b, run(mode)(super::stream(b)?), "histogram mode")?;
     check_all(&want, &b.download(&res)?)?;

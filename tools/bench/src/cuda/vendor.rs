@@ -69,10 +69,9 @@ fn histogram_vs_cub(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, bins: 
     let st = dptr::<Status>(status.device_ptr());
     let t = b.runtime().launchers();
     let timer = DeviceTimer::new(b)?;
-    let launch = |s| unsafe {
-        // SAFETY: live buffers of the sizes given, the backend's stream.
-        (t.histogram)(s, st, inp(&buf), n as u64, bins, out(&res))
-    };
+    // SAFETY: `buf` holds the n keys, `res` `bins + 1` counts (keys past the bins count in the
+    // last) and `st` is the cleared status word in `status`, all alive for the whole function.
+    let launch = |s| unsafe { (t.histogram)(s, st, inp(&buf), n as u64, bins, out(&res)) };
     check(b, launch(stream(b)?), "histogram")?;
     check_all(&want, &b.download(&res)?)?;
     let timing = timer.time(h, "histogram", launch)?;
@@ -86,9 +85,9 @@ fn histogram_vs_cub(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, bins: 
 
     let cub_counts = b.alloc::<u32>(bins as usize)?;
     let mut tb = 0usize;
-    // SAFETY: a size query; nothing is launched.
     check(
         b,
+        // SAFETY: a size query; nothing is launched.
         unsafe {
             ffi::wk_bench_cub_histogram(
                 std::ptr::null_mut(),
@@ -103,9 +102,9 @@ fn histogram_vs_cub(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, bins: 
         "cub histogram",
     )?;
     let temp = scratch(b, tb as u64)?;
+    // SAFETY: as above, with the scratch CUB asked for (`temp`, `tb` bytes).
     let cub = timer.time(h, "cub histogram", |s| unsafe {
         let mut tb = tb;
-        // SAFETY: as above, with the scratch CUB asked for.
         ffi::wk_bench_cub_histogram(
             s,
             inp(&buf),
@@ -222,8 +221,8 @@ pub(super) fn cusparse_spmv<T: Element>(
     let want: Vec<f64> = b.download(ours)?.iter().map(|v| v.to_f64()).collect();
     let run = |what: &str, s_plan: *mut c_void| -> Result<Timing> {
         let t = timer
+            // SAFETY: the plan's buffers are alive; its stream is the timer's.
             .time(h, what, |_| unsafe {
-                // SAFETY: the plan's buffers are alive; its stream is the timer's.
                 ffi::wk_bench_cusparse_spmv(s_plan, out(&buffer))
             })
             .map_err(|_| cusparse_err(what))?;

@@ -4,6 +4,8 @@
 
 use super::{Request, usage};
 use crate::error::CliResult;
+use wavekit::WavekitError;
+use wavekit::host;
 use wavekit::simt::user::{Arg, Kernel, Param, Value, Values};
 
 /// "X", "X,Y" or "X,Y,Z" (also with x), the rest 1.
@@ -21,6 +23,28 @@ pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {
             .ok_or_else(|| format!("`{p}` is not a positive number"))?;
     }
     Ok(d)
+}
+
+/// `MAJOR.MINOR` (or `MAJOR`): a toolchain's version.
+pub fn parse_version(s: &str) -> Result<(u32, u32), String> {
+    let (major, minor) = s.trim().split_once('.').unwrap_or((s.trim(), "0"));
+    match (major.parse(), minor.parse()) {
+        (Ok(a), Ok(b)) if a > 0 && b < 100 => Ok((a, b)),
+        _ => Err(format!("`{s}`: give MAJOR.MINOR, e.g. 12.4")),
+    }
+}
+
+/// A compute capability as `sm_XY` or `XY` (e.g. 90): `__CUDA_ARCH__` is ten times it.
+pub fn parse_arch(s: &str) -> Result<u32, String> {
+    let n = s
+        .trim()
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_");
+    n.trim_end_matches('a')
+        .parse()
+        .ok()
+        .filter(|&v| (10..=200).contains(&v))
+        .ok_or_else(|| format!("`{s}`: give a compute capability, e.g. 90 or sm_90"))
 }
 
 /// What `--arg` gives: parameter `index` (its field `field`, for a struct) the value text.
@@ -74,6 +98,41 @@ fn given<'a>(req: &'a Request, i: usize, field: Option<&str>) -> Option<&'a str>
         .map(|a| a.value.as_str())
 }
 
+/// Elements of a buffer argument of `len` items of `parts` elements each: the product
+/// checked, within what one host allocation may hold, and that much memory there now (asked
+/// for and given back), so that making the buffer does not abort the process.
+fn buffer_len(what: &str, len: usize, parts: usize) -> CliResult<usize> {
+    let too_large = || {
+        usage(format!(
+            "{what}: a buffer of {len} x {parts} elements is larger than one host allocation \
+             may be ({} GiB); give a smaller --len or --grid/--block",
+            host::HOST_ALLOC_LIMIT >> 30
+        ))
+    };
+    let n = len.checked_mul(parts).ok_or_else(too_large)?;
+    // Every element type is at most 8 bytes.
+    host::check::<u64>(n).map_err(|_| too_large())?;
+    drop(host::with_capacity::<u64>(n)?);
+    Ok(n)
+}
+
+/// `show(0), .., show(n - 1)`, comma separated, grown fallibly (`n` is the user's --len).
+fn repeated(n: usize, show: impl Fn(usize) -> String) -> CliResult<String> {
+    let mut text = String::new();
+    for j in 0..n {
+        let s = show(j);
+        text.try_reserve(s.len() + 1)
+            .map_err(|_| WavekitError::OutOfMemory {
+                bytes: (text.len() + s.len() + 1) as u64,
+            })?;
+        if j > 0 {
+            text.push(',');
+        }
+        text.push_str(&s);
+    }
+    Ok(text)
+}
+
 /// The argument for a scalar or pointer parameter `p` (`what` names it in errors): given, or a
 /// scalar of `len`, a random read-only buffer, a zeroed written one.
 fn argument(
@@ -84,6 +143,7 @@ fn argument(
     next: &mut dyn FnMut() -> f64,
 ) -> CliResult<Arg> {
     let bad = |v: &str| usage(format!("--arg {what}={v}: not a {p}"));
+    let elems = |parts: usize| buffer_len(what, len, parts);
     Ok(match (p, given) {
         (Param::Scalar(e), Some(v)) => Arg::Scalar(Value::parse(*e, v).ok_or_else(|| bad(v))?),
         // A scalar not given is the element count, the usual `n`.
@@ -91,14 +151,11 @@ fn argument(
             Arg::Scalar(Value::parse(*e, &len.to_string()).ok_or_else(|| bad(&len.to_string()))?)
         }
         (Param::Pointer { elem, parts, .. }, Some(v)) => {
-            let len = len * parts;
+            let len = elems(*parts)?;
             let mut vals = Values::parse(*elem, v).ok_or_else(|| bad(v))?;
             if vals.len() < len {
                 // Repeated to fill the buffer.
-                let text = (0..len)
-                    .map(|j| vals.show(j % vals.len()))
-                    .collect::<Vec<_>>()
-                    .join(",");
+                let text = repeated(len, |j| vals.show(j % vals.len()))?;
                 vals = Values::parse(*elem, &text).ok_or_else(|| bad(v))?;
             }
             Arg::Buffer(vals)
@@ -111,10 +168,11 @@ fn argument(
             },
             None,
         ) => {
+            let n = elems(*parts)?;
             if *read_only {
-                Arg::Buffer(Values::random(*elem, len * parts, next))
+                Arg::Buffer(Values::random(*elem, n, next))
             } else {
-                Arg::Buffer(Values::zeros(*elem, len * parts))
+                Arg::Buffer(Values::zeros(*elem, n))
             }
         }
         (Param::Struct(_), _) => return Err(usage(format!("{what}: a struct inside a struct"))),
@@ -200,4 +258,21 @@ pub fn written<'a>(k: &'a Kernel, args: &'a [Arg]) -> Vec<(String, &'a Values)> 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{buffer_len, repeated};
+
+    #[test]
+    fn buffer_sizes_are_checked_not_multiplied_blindly() {
+        assert_eq!(buffer_len("0", 1000, 4).unwrap(), 4000);
+        // The product overflows usize: a usage error, not a wrapped size or a panic.
+        let e = buffer_len("0", usize::MAX / 2, 3).unwrap_err().to_string();
+        assert!(e.contains("larger than one host allocation"), "{e}");
+        // Past the host allocation limit: refused before anything is allocated.
+        let e = buffer_len("1", 1 << 40, 1).unwrap_err().to_string();
+        assert!(e.contains("--len"), "{e}");
+        assert_eq!(repeated(3, |j| j.to_string()).unwrap(), "0,1,2");
+    }
 }

@@ -19,6 +19,8 @@ pub struct Loaded {
     /// It declares dynamic shared memory, which --shared sizes.
     pub dynamic_shared: bool,
     pub reported_as: Option<String>,
+    /// The toolchain a plain file was read and built as, in words ("" for the dialect).
+    pub toolchain: String,
 }
 
 /// A shared object of the dialect file `file` built for the executor at `width` lanes, in
@@ -71,12 +73,13 @@ pub fn dialect(req: &Request, dir: &Path) -> CliResult<Loaded> {
         hip: false,
         dynamic_shared: false,
         reported_as: None,
+        toolchain: String::new(),
     })
 }
 
 /// The kernels of a plain CUDA or HIP file.
 pub fn plain(req: &Request, dir: &Path) -> CliResult<Loaded> {
-    let p = Program::read_with(&req.file, &req.include_dirs)?;
+    let p = Program::read_as(&req.file, &req.include_dirs, &req.toolchain)?;
     let exprs = req
         .kernels
         .iter()
@@ -98,5 +101,6 @@ pub fn plain(req: &Request, dir: &Path) -> CliResult<Loaded> {
         hip: p.is_hip(),
         dynamic_shared: p.dynamic_shared(),
         reported_as: p.path().parent().map(|d| d.display().to_string()),
+        toolchain: p.toolchain().describe(p.is_hip()),
     })
 }

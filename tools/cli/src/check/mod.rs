@@ -7,8 +7,9 @@
 
 mod args;
 mod load;
+mod report;
 
-pub use args::{ArgSpec, parse_arg, parse_dim};
+pub use args::{ArgSpec, parse_arch, parse_arg, parse_dim, parse_version};
 
 use crate::error::{CliError, CliResult};
 use std::fmt::Write as _;
@@ -36,6 +37,12 @@ pub struct Request {
     pub dynamic_shared_bytes: usize,
     /// Output elements printed per buffer.
     pub show: usize,
+    /// The toolchain whose predefined macros a plain file is read and built with.
+    pub toolchain: wavekit_kernels::plain::Toolchain,
+    /// Reports kept of each hazard kind per run; None keeps every one.
+    pub max_reports: Option<u32>,
+    /// The JSON document instead of the text.
+    pub json: bool,
 }
 
 fn usage(m: String) -> CliError {
@@ -82,22 +89,42 @@ pub fn run(req: &Request) -> CliResult<(String, bool)> {
     } else {
         load::plain(req, &dir.0)?
     };
+    // Six u32 dimensions: their product can pass any usize.
     let threads: usize = req
         .grid
         .iter()
         .chain(&req.block)
-        .map(|&d| d as usize)
-        .product();
+        .try_fold(1usize, |a, &d| a.checked_mul(d as usize))
+        .ok_or_else(|| {
+            usage(format!(
+                "--grid {:?} --block {:?}: more threads than this machine can count",
+                req.grid, req.block
+            ))
+        })?;
     let len = req.len.unwrap_or(threads);
-    let mut text = String::new();
+    let mut notes = String::new();
     let mut clean = true;
     if loaded.dynamic_shared && req.dynamic_shared_bytes == 0 {
         let _ = writeln!(
-            text,
+            notes,
             "note: the file declares dynamic shared memory (extern __shared__); --shared BYTES \
              sizes it, and none was given"
         );
     }
+    // Reports name a plain file (and the headers beside it) by the absolute path it was
+    // compiled from: show the folder as the file was given.
+    let shown_path = |t: &str| match &loaded.reported_as {
+        Some(abs) => {
+            let given = req.file.parent().map(|d| d.display().to_string());
+            let given = match given.as_deref() {
+                None | Some("") => String::new(),
+                Some(d) => format!("{d}/"),
+            };
+            t.replace(&format!("{abs}/"), &given)
+        }
+        None => t.to_string(),
+    };
+    let mut runs = Vec::new();
     for (w, k) in &loaded.kernels {
         let schedule = req.schedule.unwrap_or(match w {
             WarpWidth::W64 => Schedule::Lockstep,
@@ -106,6 +133,7 @@ pub fn run(req: &Request) -> CliResult<(String, bool)> {
         });
         let mut args = args::arguments(k, req, len)?;
         let session = Session::new(schedule);
+        session.set_report_cap(req.max_reports.unwrap_or(u32::MAX));
         // SAFETY: the user's kernel, run on buffers of `len` elements each, each against an
         // inaccessible page: a lane that indexes past one (or far out of a shared array)
         // faults, is reported and the launch abandoned.
@@ -118,51 +146,60 @@ pub fn run(req: &Request) -> CliResult<(String, bool)> {
                 &mut args,
             )
         };
-        let reports = session.take_reports();
+        let reports: Vec<report::Shown> = session
+            .take_reports()
+            .into_iter()
+            .map(|r| {
+                let message = shown_path(&r.detail);
+                report::Shown {
+                    kind: format!("{:?}", r.kind),
+                    block: r.block,
+                    warp: r.warp,
+                    lanes: r.lanes.bits(),
+                    at: report::first_site(&message),
+                    text: shown_path(&r.to_string()),
+                    message,
+                }
+            })
+            .collect();
         let params: Vec<String> = k.params().iter().map(|p| p.to_string()).collect();
-        let _ = writeln!(
-            text,
-            "{}({}) at {} lanes, grid {:?}, block {:?}, {}: {}",
-            k.name(),
-            params.join(", "),
-            w.lanes(),
-            req.grid,
-            req.block,
-            schedule_name(schedule),
-            match reports.len() {
-                0 => "no hazard".to_string(),
-                1 => "1 hazard".to_string(),
-                n => format!("{n} hazards"),
-            }
-        );
-        for r in &reports {
-            let _ = writeln!(text, "  {r}");
-        }
-        if session.suppressed() > 0 {
-            let _ = writeln!(text, "  ({} more not shown)", session.suppressed());
-        }
         clean &= reports.is_empty();
-        if let Err(e) = ran {
-            // The reports say why (a fault, a stalled block); the outputs are partial.
-            let _ = writeln!(text, "  launch abandoned: {e}");
-            clean = false;
-            continue;
-        }
-        for (label, v) in args::written(k, &args) {
-            let shown: Vec<String> = (0..v.len().min(req.show)).map(|j| v.show(j)).collect();
-            let more = if v.len() > req.show { ", ..." } else { "" };
-            let _ = writeln!(text, "  out arg {label}: [{}{more}]", shown.join(", "));
-        }
-    }
-    // Reports name a plain file (and the headers beside it) by the absolute path it was
-    // compiled from: show the folder as the file was given.
-    if let Some(abs) = &loaded.reported_as {
-        let given = req.file.parent().map(|d| d.display().to_string());
-        let given = match given.as_deref() {
-            None | Some("") => String::new(),
-            Some(d) => format!("{d}/"),
+        let mut run = report::Run {
+            kernel: format!("{}({})", k.name(), params.join(", ")),
+            width: w.lanes(),
+            grid: req.grid,
+            block: req.block,
+            schedule: schedule_name(schedule),
+            reports,
+            suppressed: session.suppressed(),
+            abandoned: None,
+            outputs: Vec::new(),
         };
-        text = text.replace(&format!("{abs}/"), &given);
+        match ran {
+            // The reports say why (a fault, a stalled block); the outputs are partial.
+            Err(e) => {
+                run.abandoned = Some(e.to_string());
+                clean = false;
+            }
+            Ok(_) => {
+                for (label, v) in args::written(k, &args) {
+                    let shown: Vec<String> =
+                        (0..v.len().min(req.show)).map(|j| v.show(j)).collect();
+                    run.outputs.push((label, shown, v.len() > req.show));
+                }
+            }
+        }
+        runs.push(run);
     }
+    let text = if req.json {
+        report::json(
+            &req.file.display().to_string(),
+            &loaded.toolchain,
+            &runs,
+            clean,
+        )
+    } else {
+        notes + &report::text(&runs)
+    };
     Ok((text, clean))
 }

@@ -1,1 +1,0 @@
-mkdir -p /tmp/q && tar -xJf .gpu-perf/quick.tar.xz -C /tmp/q && cd /tmp/q && timeout 200 ncu --clock-control none -k regex:"arg_|DeviceReduce" -c 12 --section SpeedOfLight --section LaunchStats --section Occupancy ./wavekit bench --backend cuda --only "argmin f32" --sizes 2^20 --reps 2 > $OUT/ncu-argmin-2e20.txt 2>&1

@@ -1,2 +1,0 @@
-# Call 5 (the device tool's command): the 16-bit scan rows twice more, each its own process.
-mkdir -p /tmp/wk && tar -C /tmp/wk -xJf .gpu-perf-h/payload.tar.xz && for r in 1 2; do for row in "scan inclusive sum f16" "scan inclusive sum bf16"; do echo "== round $r: $row"; timeout 60 /tmp/wk/bin/wavekit bench --backend cuda --sizes 2^20,2^24,2^28 --reps 15 --only "$row" 2>/dev/null | grep -E '^scan|refused'; done; done 2>&1 | tee $OUT/repeat-16bit.txt

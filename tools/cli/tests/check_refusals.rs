@@ -1,0 +1,80 @@
+//! `wavekit check` refuses what the executor cannot model only where the checked kernel
+//! reaches it (its call graph through the file's functions), with the construct and its line:
+//! the other kernels of the same file run, vendor libraries' headers parse, and a grid group
+//! runs but for its barrier.
+
+#![cfg(feature = "simt")]
+
+mod common;
+use common::{at, check, line_of};
+
+const F: &str = "kernels/per_kernel.cu";
+
+#[test]
+fn a_kernel_runs_beside_kernels_that_reach_what_cannot_be_modelled() {
+    // The file includes cuBLAS and cuRAND headers, defines a helper in PTX and a kernel with
+    // grid.sync(); `twice` reaches none of them.
+    let (code, t) = check(
+        F,
+        &[
+            "--kernel", "twice", "--block", "64", "--arg", "0=1,2,3", "--show", "3",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    assert_eq!(t.matches("out arg 1: [2, 4, 6, ...]").count(), 2, "{t}");
+}
+
+#[test]
+fn a_grid_group_runs_for_its_ranks_and_sizes() {
+    let (code, t) = check(
+        F,
+        &[
+            "--kernel",
+            "grid_ranks",
+            "--grid",
+            "2",
+            "--block",
+            "64",
+            "--show",
+            "2",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    // 128 threads in 2 blocks: thread r writes r * 1000 + 1280 + 2.
+    assert_eq!(t.matches("out arg 0: [1282, 2282, ...]").count(), 2, "{t}");
+    assert!(at(&t, "grid_ranks", 64).contains(": no hazard"), "{t}");
+}
+
+#[test]
+fn grid_sync_is_refused_at_its_line_as_a_later_step() {
+    let (code, t) = check(F, &["--kernel", "grid_total", "--block", "64"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(
+        t.contains(&format!("{}: `grid.sync()`", line_of(F, "grid.sync()"))),
+        "{t}"
+    );
+    assert!(t.contains("cooperative launch is a later step"), "{t}");
+}
+
+#[test]
+fn what_a_helper_reaches_is_refused_with_the_helpers_line() {
+    let (code, t) = check(F, &["--kernel", "lanes", "--block", "64"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(
+        t.contains(&format!(
+            "{}: `asm`: inline assembly",
+            line_of(F, "asm volatile")
+        )),
+        "{t}"
+    );
+    assert!(t.contains("in `lane_ptx`, which the kernel reaches"), "{t}");
+    let (code, t) = check(F, &["--kernel", "jitter", "--block", "64"]);
+    assert_eq!(code, Some(1), "{t}");
+    assert!(
+        t.contains(&format!(
+            "{}: `curandState`: cuRAND",
+            line_of(F, "curand_uniform")
+        )),
+        "{t}"
+    );
+}
