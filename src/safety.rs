@@ -4,6 +4,18 @@
 //! allocation, abort on a huge size, or leave its buffers half-updated: every bad argument
 //! comes back as a [`WavekitError`](crate::WavekitError).
 //!
+//! | guarantee | what enforces it |
+//! |---|---|
+//! | validated types keep their invariants | the `compile_fail,E0616` test below |
+//! | raw kernel entry points are out of reach | the `compile_fail,E0624` / `E0451` tests below; `tests/safe_api.rs` |
+//! | a GPU runtime is trusted only through `unsafe impl` | the `compile_fail,E0200` test below |
+//! | no safe write to a raw device address | six `compile_fail,E0133` tests below (every runtime copy, `copy_dtoh_each`); the checked `copy` / `fill_zero` in `tests/simt_backend.rs` (`checked_device_copies_refuse_bad_lengths_and_devices`) |
+//! | no undefined behaviour from a foreign result code | `wavekit-cuda`'s `rtc` unit tests (`out_of_range_codes_get_the_fallback_without_nvrtc`) and `tests/cuda_rtc.rs` (`nvrtc_result_codes_outside_its_enum_get_a_fallback_message`) |
+//! | a user's kernel source runs in the process only through `unsafe` | the `compile_fail,E0133` test at the end (with the `simt` feature) |
+//! | running out of memory is `OutOfMemory`, never an abort | `tests/oom.rs` (each collective in a child process under `RLIMIT_AS`, CPU and executor); `tests/fuzz_api/alloc.rs` (lowered host limit) |
+//! | all or nothing | the `atomic_agg_inc` doc-test below; every fuzz family (`tests/fuzz_*.rs`) compares outputs after an error. Known gap: on the SIMT executor, a `histogram_into` that runs out of memory mid-launch has already zeroed its counts (`tests/oom.rs` names it) |
+//! | every `unsafe` block says why it is sound | `clippy::undocumented_unsafe_blocks` and `clippy::missing_safety_doc` denied for every crate (`[workspace.lints]`), run by `.ci/run` |
+//!
 //! - **Validated types keep their invariants.** [`Csr`](crate::Csr) and
 //!   [`Segments`](crate::Segments) are checked when built and expose getters only, so a checked
 //!   matrix cannot be changed afterwards:

@@ -201,7 +201,7 @@ fn child(case: &str) -> ExitCode {
         "cpu" => {
             // The pool and the first uses of each collective (rayon's threads, lazy statics) on
             // a small input first, so the limited call meets only what it allocates itself.
-            warm_up(|| cpu_backend(), name);
+            warm_up(cpu_backend, name);
             run(&cpu_backend(), name, CPU_N, headroom)
         }
         #[cfg(feature = "simt")]
@@ -338,9 +338,17 @@ fn floats(n: usize) -> Vec<f32> {
 }
 
 /// Case `name` at size `n` on `b`, its call under the limit: `ok`, `oom`, or an error.
-fn run<B: RawBackend>(b: &B, name: &str, n: usize, headroom: u64) -> Result<&'static str, String>
+fn run<B>(b: &B, name: &str, n: usize, headroom: u64) -> Result<&'static str, String>
 where
-    B: Collectives + Partition + Sort + SegmentedSort + ByKey + Runs + TopK + WarpPrimitives,
+    B: RawBackend
+        + Collectives
+        + Partition
+        + Sort
+        + SegmentedSort
+        + ByKey
+        + Runs
+        + TopK
+        + WarpPrimitives,
 {
     let r = (|| -> wavekit::Result<Result<&'static str, String>> {
         let ks = b.upload(&keys(n))?;

@@ -247,7 +247,6 @@ class thread_block_tile : public thread_group {
   T fold_ranks(T v, Op op, details::Span span, WK_PLAIN_AT) const {
     static_assert(sizeof(T) <= 8,
                   "collectives of tiles wider than 32 threads take values of at most 8 bytes");
-    if (span == details::Span::BeforeSelf && thread_rank() == 0) v = T();
     const uint64_t r = details::multi_warp(
         N, ::wk_plain::bits_of(v), span,
         [&op](uint64_t a, uint64_t b) {

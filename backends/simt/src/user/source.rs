@@ -344,7 +344,12 @@ impl SourceCheck {
 /// # Errors
 /// As [`SourceBuild::compile`] and [`SourceBuild::kernel`]; `LengthMismatch` or `Device` when
 /// `args` do not match the kernel's parameters.
-pub fn check_source(
+///
+/// # Safety
+/// As [`SourceBuild::compile`]: the source is loaded into this process and its kernel runs
+/// here; a stray write further than the page after a buffer corrupts the caller. `wavekit
+/// check` runs a file in its own process instead.
+pub unsafe fn check_source(
     name: &str,
     source: &str,
     kernel: &str,
