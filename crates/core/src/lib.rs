@@ -24,6 +24,7 @@
 pub mod api;
 pub mod backend;
 pub mod canonical;
+pub mod device;
 pub mod element;
 pub mod error;
 pub mod host;
