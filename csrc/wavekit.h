@@ -1,6 +1,6 @@
 // wavekit's public device API: the one header a user's kernel includes. The same source builds
 // with nvcc (CUDA), hipcc (HIP, wave64 and wave32) and for the SIMT executor at 32 and 64 lanes
-// (wavekit-build's `user` module, `wavekit check`), where every launch is checked for hazards.
+// (wavekit-kernels's `user` module, `wavekit check`), where every launch is checked for hazards.
 // docs/DEVICE_API.md is the guide; in short:
 //
 //   #include <wavekit.h>

@@ -10,7 +10,7 @@
 //!
 //! ```sh
 //! bash scripts/setup-cuda.sh
-//! cargo run --release --features cuda --example nvrtc_warp
+//! cargo run --release --features cuda,simt --example nvrtc_warp
 //! ```
 //! Without a CUDA device it runs step 1, says why it stops, and exits with code 2.
 

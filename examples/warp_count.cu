@@ -5,7 +5,7 @@
 //
 //   wavekit check examples/warp_count.cu --kernel count_positive --block 128 --len 100
 //
-// tests/user_kernel.rs builds it through wavekit_build::user::executor (tests/build.rs) and
+// tests/user_kernel.rs builds it through wavekit_kernels::user::executor (tests/build.rs) and
 // runs both kernels at both widths.
 #include <wavekit.h>
 

@@ -4,7 +4,7 @@
 //! CUDA rule written out in plain Rust below; a mismatch exits non-zero.
 //!
 //! ```sh
-//! cargo run --example warp_lanes
+//! cargo run --example warp_lanes --features simt
 //! ```
 
 use std::process::ExitCode;

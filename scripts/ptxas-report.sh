@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Registers and local-memory spills of every kernel in one csrc/kernels/*.cu, as ptxas reports
-# them for sm_90 with the build's own flags (crates/build/src/cuda.rs; --device-c as well, which
+# them for sm_90 with the build's own flags (csrc/src/cuda.rs; --device-c as well, which
 # cc adds when it compiles more than one CUDA file: relocatable device code, which changes the
 # register counts of some kernels, e.g. the SpMV's 44 -> 66): one line per kernel,
 # "<spill stores>/<spill loads> bytes spilled, <n> registers, <f> bytes stack frame  <kernel>",

@@ -65,7 +65,8 @@ echo "NCCL runtime: $nccl"
 cat <<MSG
 
 CUDA toolchain ready under $cu
-crates/build/src/cuda.rs finds it in .venv-cuda/ by itself; or point to it explicitly:
+The build finds it in .venv-cuda/ by itself inside this repository (.cargo/config.toml sets
+WAVEKIT_CUDA_VENV); a crate outside it sets WAVEKIT_CUDA_VENV=$venv, or points to nvcc:
   export NVCC=$nvcc
 Then:
   cargo build --features cuda

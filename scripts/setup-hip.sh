@@ -5,7 +5,7 @@
 # tests/hip_code_objects.rs reads those code objects with. Idempotent: nothing is fetched when
 # all are installed. Needs root (or sudo). No AMD GPU is needed to build; device tests need one.
 #
-# Then says which compiler builds each target crates/build/src/hip.rs compiles for
+# Then says which compiler builds each target csrc/src/hip.rs compiles for
 # (WAVEKIT_HIP_ARCHS, default gfx90a,gfx942,gfx1030): hipcc where the AMD device
 # libraries have the target, clang-19 (with ROCm's libraries and a generated ISA-version file)
 # where they do not.

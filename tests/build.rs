@@ -4,11 +4,11 @@
 //! a shared library per width that tests/simt_plain_corpus.rs loads (the test programs export
 //! the executor's symbols for them: -rdynamic).
 use std::path::{Path, PathBuf};
-use wavekit_build::plain::{self, Program};
+use wavekit_kernels::plain::{self, Program};
 
 fn main() {
     if std::env::var_os("CARGO_FEATURE_SIMT").is_some() {
-        wavekit_build::user::executor("wavekit_example_kernels", &["../examples/warp_count.cu"]);
+        wavekit_kernels::user::executor("wavekit_example_kernels", &["../examples/warp_count.cu"]);
         plain_corpus();
     }
 }
@@ -20,10 +20,10 @@ fn main() {
 fn plain_corpus() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("plain").join("corpus");
-    let simt = wavekit_build::csrc_dir().join("simt");
+    let simt = wavekit_kernels::csrc_dir().join("simt");
     println!("cargo:rerun-if-changed={}", dir.display());
     println!("cargo:rerun-if-changed={}", simt.display());
-    let files = wavekit_build::sources(&dir, "cu");
+    let files = wavekit_kernels::sources(&dir, "cu");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     // OUT_DIR is <target>/<profile>/build/<package>-<hash>/out.
     let profile = out_dir

@@ -53,7 +53,7 @@ fn twins() -> &'static HashMap<&'static str, Twin> {
                     let lib = unsafe { Library::open(&so) }.unwrap_or_else(|e| panic!("{e}"));
                     for fixed in [false, true] {
                         let k = lib
-                            .kernel(&wavekit_build_symbol(fixed as usize))
+                            .kernel(&wavekit_kernels_symbol(fixed as usize))
                             .unwrap_or_else(|e| panic!("{file}: {e}"));
                         kernels.insert((w, fixed), k);
                     }
@@ -71,8 +71,8 @@ fn twins() -> &'static HashMap<&'static str, Twin> {
     })
 }
 
-/// wavekit_build::plain::symbol(i): the descriptor of the i-th kernel exported.
-fn wavekit_build_symbol(i: usize) -> String {
+/// wavekit_kernels::plain::symbol(i): the descriptor of the i-th kernel exported.
+fn wavekit_kernels_symbol(i: usize) -> String {
     format!("wk_plain_kernel_{i}")
 }
 

@@ -1,5 +1,5 @@
 //! A user's kernel round trip: examples/warp_count.cu, written against csrc/wavekit.h and
-//! compiled by wavekit_build::user::executor from tests/build.rs as a user's build script would,
+//! compiled by wavekit_kernels::user::executor from tests/build.rs as a user's build script would,
 //! run at 32 and 64 lanes under the executor. The right kernel gives the counts a plain loop
 //! gives and no report; its CUDA-style twin (`__popc` on the ballot) is reported at 64 lanes, at
 //! its source line, with CUDA's low-32-bit counts, and runs clean at 32.

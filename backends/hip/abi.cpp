@@ -1,4 +1,4 @@
-// Host-only shim compiled against the installed HIP headers (crates/build/src/hip.rs). The HIP enums'
+// Host-only shim compiled against the installed HIP headers (csrc/src/hip.rs). The HIP enums'
 // values and hipDeviceProp_t's layout belong to the ROCm release; taking them from its headers
 // here keeps backends/hip/src/sys.rs free of copied numbers that a different ROCm could change.
 #include <hip/hip_runtime_api.h>

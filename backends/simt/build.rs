@@ -1,12 +1,13 @@
 //! Compiles the executor core and the csrc kernels it runs with the host C++ compiler, and
 //! lists the executor's headers (csrc/simt/**.h) for `user::SourceBuild`, which builds a
-//! user's source string against copies of them (no checkout needed at run time).
+//! user's source string against copies of them (no checkout needed at run time). On docs.rs
+//! (`DOCS_RS`) the C++ is not compiled (`wavekit_kernels::docs_only`); the headers are listed.
 
 use std::fmt::Write;
 
 fn main() {
-    wavekit_build::simt::build();
-    let csrc = wavekit_build::csrc_dir();
+    wavekit_kernels::simt::build();
+    let csrc = wavekit_kernels::csrc_dir();
     let mut headers = Vec::new();
     collect(&csrc.join("simt"), &mut headers);
     headers.sort();

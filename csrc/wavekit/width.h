@@ -31,7 +31,7 @@
 #endif
 
 // Warp width of the code object being compiled. NVIDIA: always 32. AMD: per code object (64 on
-// gfx9/CDNA, 32 or 64 on RDNA); crates/build/src/hip.rs passes -DWK_WARP_SIZE per target, else the
+// gfx9/CDNA, 32 or 64 on RDNA); csrc/src/hip.rs passes -DWK_WARP_SIZE per target, else the
 // compiler's wavefront macro of the device pass is used. The host pass needs no width: every
 // width-dependent decision is taken in device code (kernels check it against the runtime one).
 #if defined(WK_VENDOR_CUDA)

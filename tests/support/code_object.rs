@@ -1,5 +1,5 @@
 //! Readers for what the HIP build produces, written from the formats' specifications and
-//! independent of the build's own code (crates/build/src/hip/bundle.rs): `ar` archives,
+//! independent of the build's own code (csrc/src/hip/bundle.rs): `ar` archives,
 //! little-endian ELF64 (host objects and AMDGPU code objects) and clang offload bundles.
 //! tests/hip_code_objects.rs checks the kernel archive with them. Malformed input panics:
 //! these read test fixtures the build just wrote.

@@ -4,7 +4,7 @@
 
 fn main() {
     if std::env::var_os("CARGO_FEATURE_CUDA").is_some() {
-        let bench = wavekit_build::sources(&wavekit_build::csrc_dir().join("bench"), "cu");
-        wavekit_build::cuda::compile("wavekit_cuda_bench", &bench);
+        let bench = wavekit_kernels::sources(&wavekit_kernels::csrc_dir().join("bench"), "cu");
+        wavekit_kernels::cuda::compile("wavekit_cuda_bench", &bench);
     }
 }

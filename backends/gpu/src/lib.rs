@@ -20,6 +20,7 @@ mod buffer_calls;
 mod by_key;
 mod cached_memory;
 mod compact;
+pub mod device;
 pub mod ffi;
 mod histogram;
 mod imp;

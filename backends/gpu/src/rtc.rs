@@ -5,8 +5,8 @@
 //! `&<namespace>::name`, and its lowered (mangled) name comes back with the code, so the vendor
 //! crates load a kernel by the name the source gave it.
 
+use crate::device;
 use std::ffi::{CString, c_char};
-use wavekit_core::device;
 use wavekit_core::error::{Result, WavekitError};
 
 /// One vendor's runtime compiler: thin wrappers of its C calls, each returning the vendor's

@@ -9,7 +9,7 @@ use wavekit_core::width::WarpWidth;
 use wavekit_gpu::ffi::Launchers;
 use wavekit_gpu::runtime::{DevPtr, GpuRuntime};
 
-/// The offload targets the kernels were built for (crates/build/src/hip.rs, `WAVEKIT_HIP_ARCHS`).
+/// The offload targets the kernels were built for (csrc/src/hip.rs, `WAVEKIT_HIP_ARCHS`).
 pub const BUILT_ARCHS: &str = env!("WAVEKIT_HIP_ARCHS");
 
 unsafe extern "C" {

@@ -1,12 +1,12 @@
 //! Which device layer the executor runs the kernels through: its own arch header, or the real
-//! AMD one on the executor's AMDGCN builtins (both built by crates/build/src/simt.rs at 32 and 64 lanes).
+//! AMD one on the executor's AMDGCN builtins (both built by csrc/src/simt.rs at 32 and 64 lanes).
 
 use super::session::Schedule;
 use wavekit_core::width::WarpWidth;
 use wavekit_gpu::ffi::Launchers;
 
 unsafe extern "C" {
-    /// The csrc launcher tables built by crates/build/src/simt.rs (csrc/kernels/table.cu per flavour).
+    /// The csrc launcher tables built by csrc/src/simt.rs (csrc/kernels/table.cu per flavour).
     fn wk_simt32_launchers() -> *const Launchers;
     fn wk_simt64_launchers() -> *const Launchers;
     fn wk_simthip32_launchers() -> *const Launchers;

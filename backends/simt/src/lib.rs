@@ -7,7 +7,7 @@
 //! `SimtBackend` is the shared GPU backend over [`SimtRuntime`]: the real kernels, the real
 //! launchers and the real host code, with a hazard failing the call that caused it.
 //!
-//! How it works (csrc/simt): crates/build/src/simt.rs compiles csrc/kernels and csrc/simt/pitfalls with the
+//! How it works (csrc/simt): csrc/src/simt.rs compiles csrc/kernels and csrc/simt/pitfalls with the
 //! host C++ compiler twice, at 32 and 64 lanes, against csrc/simt/arch_simt.h, which implements
 //! the device layer's arch interface on the executor core ([`Arch::Simt`]). It also compiles
 //! csrc/kernels twice more against the real csrc/wavekit/arch_hip.h ([`Arch::Hip`]), whose
@@ -62,8 +62,8 @@
 //! (`ReductionSpan`). [`corpus`] holds a kernel for each bug it knows, with its fixed twin.
 //!
 //! Users' own kernels, written against csrc/wavekit.h and compiled by
-//! `wavekit_build::user::executor`, run here too ([`user`], [`user_kernel!`]), and so do plain
-//! CUDA and HIP files built by `wavekit_build::plain` into a shared library
+//! `wavekit_kernels::user::executor`, run here too ([`user`], [`user_kernel!`]), and so do plain
+//! CUDA and HIP files built by `wavekit_kernels::plain` into a shared library
 //! ([`user::Library`], what `wavekit check` runs). Their `__shared__` memory is real storage
 //! the kernel addresses through any pointer: they are compiled with ThreadSanitizer's
 //! instrumentation, whose hooks (csrc/simt/tsan.cpp, raw.cpp) check every access that lands in

@@ -24,7 +24,6 @@
 pub mod api;
 pub mod backend;
 pub mod canonical;
-pub mod device;
 pub mod element;
 pub mod error;
 pub mod host;

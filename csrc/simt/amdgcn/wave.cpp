@@ -7,7 +7,7 @@
 // collective over the lanes at the same instruction (the same call instruction in the host
 // code, at the same stack depth); which lanes those are is decided as the wave would:
 //
-// The flavour's code is compiled with -fsanitize-coverage=trace-pc (crates/build/src/simt.rs), which
+// The flavour's code is compiled with -fsanitize-coverage=trace-pc (csrc/src/simt.rs), which
 // calls __sanitizer_cov_trace_pc at the start of every basic block, where each lane notes the
 // block. Lanes run as fibers, each to its next wave instruction, barrier or exit. When all
 // have stopped, each warp replays what its lanes noted the way the hardware steps a diverged

@@ -1,4 +1,4 @@
-// Plain CUDA and HIP on the SIMT executor: what `wavekit check` (crates/build/src/plain) puts
+// Plain CUDA and HIP on the SIMT executor: what `wavekit check` (csrc/src/plain) puts
 // before a user's unmodified .cu/.hip file, so that it builds with the host C++ compiler at 32
 // or 64 lanes and every launch is checked for hazards. The file itself is only rewritten where
 // C++ cannot take it as it is, line for line: its `__shared__` declarations become references

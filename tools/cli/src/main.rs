@@ -350,7 +350,7 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
                 }),
                 dynamic_shared_bytes: a.shared,
                 show: a.show,
-                toolchain: wavekit_build::plain::Toolchain {
+                toolchain: wavekit_kernels::plain::Toolchain {
                     cuda: a.cuda_version,
                     arch: a.cuda_arch,
                     hip: a.hip_version,

@@ -8,8 +8,10 @@
 //! 1. `$WAVEKIT_NCCL_LIB` (a full path);
 //! 2. the dynamic loader's own search (`LD_LIBRARY_PATH`, the system) for `libnccl.so.2`, then
 //!    `libnccl.so` (RCCL: `librccl.so.1`, `librccl.so`);
-//! 3. the wheel: `nvidia/nccl/lib/libnccl.so.2` under `$VIRTUAL_ENV`'s site-packages and under
-//!    this repository's `.venv-cuda/` (where scripts/setup-cuda.sh puts it).
+//! 3. the wheel: `nvidia/nccl/lib/libnccl.so.2` under `$VIRTUAL_ENV`'s site-packages, then
+//!    under `$WAVEKIT_CUDA_VENV`'s as it is at run time and as it was at build time (the
+//!    repository's .cargo/config.toml names its `.venv-cuda/`, where scripts/setup-cuda.sh puts
+//!    the wheel).
 
 use super::ffi::{Comm, DataType, RedOp, UniqueId};
 use std::ffi::{c_char, c_int, c_void};
@@ -90,14 +92,12 @@ fn candidates(vendor: Vendor) -> Vec<PathBuf> {
         out.push(PathBuf::from(p));
     }
     out.extend(vendor.sonames().map(PathBuf::from));
-    let mut envs: Vec<PathBuf> = std::env::var_os("VIRTUAL_ENV")
+    let envs: Vec<PathBuf> = ["VIRTUAL_ENV", "WAVEKIT_CUDA_VENV"]
+        .iter()
+        .filter_map(std::env::var_os)
         .map(PathBuf::from)
-        .into_iter()
+        .chain(option_env!("WAVEKIT_CUDA_VENV").map(PathBuf::from))
         .collect();
-    envs.push(PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../.venv-cuda"
-    )));
     for env in envs {
         let Ok(dirs) = std::fs::read_dir(env.join("lib")) else {
             continue;

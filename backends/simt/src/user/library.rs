@@ -1,5 +1,5 @@
 //! A shared library of user kernels, loaded into the running program: what
-//! `wavekit_build::plain::shared_object` builds from a plain CUDA or HIP file. Its kernels call
+//! `wavekit_kernels::plain::shared_object` builds from a plain CUDA or HIP file. Its kernels call
 //! the executor (and the compiler's instrumentation calls its hooks) through the program's own
 //! symbols, so the program must export them: link it with `-rdynamic` (the `wavekit` binary
 //! does; a test target, `cargo:rustc-link-arg-tests=-rdynamic` from its build script).
@@ -69,7 +69,7 @@ impl Library {
         })
     }
 
-    /// The kernel whose descriptor is the symbol `symbol` (`wavekit_build::plain::symbol(i)`).
+    /// The kernel whose descriptor is the symbol `symbol` (`wavekit_kernels::plain::symbol(i)`).
     pub fn kernel(&self, symbol: &str) -> Result<Kernel> {
         let c = CString::new(symbol).map_err(|e| device_error("dlsym", e.to_string()))?;
         // SAFETY: a lookup in a live handle.

@@ -1,7 +1,7 @@
 //! Users' own kernels on the executor: `.cu` files written against csrc/wavekit.h
 //! (docs/DEVICE_API.md), each kernel exported with `WK_EXPORT_KERNEL(name)`, compiled at 32 and
-//! 64 lanes by `wavekit_build::user::executor` from the user's build script, or plain CUDA and
-//! HIP built by `wavekit_build::plain` into a shared library ([`Library`]). [`user_kernel!`]
+//! 64 lanes by `wavekit_kernels::user::executor` from the user's build script, or plain CUDA and
+//! HIP built by `wavekit_kernels::plain` into a shared library ([`Library`]). [`user_kernel!`](crate::user_kernel)
 //! finds both builds of a kernel by name; [`Kernel::launch`] runs one under a [`Session`], whose
 //! reports then name the kernel, block, warp, lanes and source line of each hazard.
 //!
@@ -374,7 +374,7 @@ fn scalar_slot(p: &Param, a: &mut Arg) -> Option<(u64, usize)> {
     }
 }
 
-/// Both builds of a user kernel, as [`user_kernel!`] finds them.
+/// Both builds of a user kernel, as [`user_kernel!`](crate::user_kernel) finds them.
 #[derive(Debug)]
 pub struct UserKernel {
     w32: Kernel,
@@ -404,7 +404,7 @@ impl UserKernel {
 }
 
 /// The kernel `name` of a user's `.cu` file (exported there with `WK_EXPORT_KERNEL(name)`)
-/// compiled by `wavekit_build::user::executor` into the crate using this macro: a
+/// compiled by `wavekit_kernels::user::executor` into the crate using this macro: a
 /// `Result<`[`UserKernel`]`>` holding its 32- and 64-lane builds.
 #[macro_export]
 macro_rules! user_kernel {
@@ -416,7 +416,7 @@ macro_rules! user_kernel {
             static W64: $crate::user::RawKernel;
         }
         // SAFETY: the symbols are the descriptors WK_EXPORT_KERNEL defines in the executor
-        // builds wavekit_build::user::executor links into this crate.
+        // builds wavekit_kernels::user::executor links into this crate.
         unsafe { $crate::user::UserKernel::from_raw(&*&raw const W32, &*&raw const W64) }
     }};
 }

@@ -17,10 +17,10 @@ use crate::session::{Report, Schedule, Session};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use wavekit_build::plain;
-use wavekit_core::device;
 use wavekit_core::error::{Result, WavekitError};
 use wavekit_core::width::WarpWidth;
+use wavekit_gpu::device;
+use wavekit_kernels::plain;
 
 /// The executor's headers (csrc/simt/**.h, listed by build.rs), which a build for it includes
 /// besides the device API: its arch layer, and the plain-source layer with its CUDA and HIP
@@ -115,7 +115,7 @@ impl SourceBuild {
             let so = dir.join(format!("source_w{}.so", w.lanes()));
             let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
             let out = Command::new(&cxx)
-                .args(wavekit_build::user::executor_args_at(
+                .args(wavekit_kernels::user::executor_args_at(
                     w.lanes(),
                     &dir.join("csrc"),
                 ))
@@ -261,7 +261,7 @@ impl SourceBuild {
                 w64: self.w64.kernel(&plain::symbol(at))?,
             });
         }
-        let symbol = |w: u32| format!("{}_kernel_{name}", wavekit_build::user::namespace(w));
+        let symbol = |w: u32| format!("{}_kernel_{name}", wavekit_kernels::user::namespace(w));
         Ok(UserKernel {
             w32: self.w32.kernel(&symbol(32))?,
             w64: self.w64.kernel(&symbol(64))?,

@@ -2,7 +2,7 @@
 // the kernels need from HIP, implemented on the executor, so the AMD code path itself runs on
 // the CPU. The CUDA/HIP language (keywords, indices, __syncthreads, shared memory, atomics,
 // launches) is the executor's lang.h; the AMDGCN builtins are amdgcn.h. Only this flavour's
-// build puts csrc/simt/amdgcn on the include path (crates/build/src/simt.rs).
+// build puts csrc/simt/amdgcn on the include path (csrc/src/simt.rs).
 #pragma once
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 //! The kernels a check runs, built for the executor at each width and loaded: from a plain
-//! CUDA or HIP file (wavekit_build::plain), or from one written against csrc/wavekit.h with
-//! WK_EXPORT_KERNEL lines (wavekit_build::user::executor_args).
+//! CUDA or HIP file (wavekit_kernels::plain), or from one written against csrc/wavekit.h with
+//! WK_EXPORT_KERNEL lines (wavekit_kernels::user::executor_args).
 
 use super::{Request, usage};
 use crate::error::CliResult;
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use wavekit::simt::user::{Kernel, Library};
 use wavekit::width::WarpWidth;
-use wavekit_build::plain::{self, Program};
+use wavekit_kernels::plain::{self, Program};
 
 /// The kernels asked for, each at every width asked for; what the source says of its
 /// schedule and shared memory; the absolute folder its reports name its files in.
@@ -29,7 +29,7 @@ fn compile_dialect(file: &Path, width: WarpWidth, dir: &Path) -> CliResult<PathB
     let so = dir.join(format!("user_w{}.so", width.lanes()));
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
     let out = Command::new(&cxx)
-        .args(wavekit_build::user::executor_args(width.lanes()))
+        .args(wavekit_kernels::user::executor_args(width.lanes()))
         .args(["-fPIC", "-shared", "-o"])
         .arg(&so)
         .arg(file)
@@ -57,7 +57,7 @@ pub fn dialect(req: &Request, dir: &Path) -> CliResult<Loaded> {
         for name in &req.kernels {
             let symbol = format!(
                 "{}_kernel_{name}",
-                wavekit_build::user::namespace(w.lanes())
+                wavekit_kernels::user::namespace(w.lanes())
             );
             let k = lib.kernel(&symbol).map_err(|_| {
                 usage(format!(

@@ -2,7 +2,7 @@
 //! SIMT executor at each selected width into a shared object this binary loads (it exports the
 //! executor's symbols, tools/cli/build.rs), run on random or given inputs, and every hazard
 //! reported with its kernel, block, warp, lanes and source line. The file is plain CUDA or HIP
-//! as people have it (wavekit_build::plain rewrites and wraps it), or written against
+//! as people have it (wavekit_kernels::plain rewrites and wraps it), or written against
 //! csrc/wavekit.h with WK_EXPORT_KERNEL lines.
 
 mod args;
@@ -38,7 +38,7 @@ pub struct Request {
     /// Output elements printed per buffer.
     pub show: usize,
     /// The toolchain whose predefined macros a plain file is read and built with.
-    pub toolchain: wavekit_build::plain::Toolchain,
+    pub toolchain: wavekit_kernels::plain::Toolchain,
     /// Reports kept of each hazard kind per run; None keeps every one.
     pub max_reports: Option<u32>,
     /// The JSON document instead of the text.

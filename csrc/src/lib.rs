@@ -1,7 +1,7 @@
-//! wavekit-build: what wavekit's build scripts share, as a build-dependency.
+//! wavekit-kernels: what wavekit's build scripts share, as a build-dependency.
 //!
 //! - [`cuda`]: find nvcc (`NVCC`, `CUDA_HOME`/`CUDA_PATH`, the pinned wheels of
-//!   scripts/setup-cuda.sh in `.venv-cuda/`, `PATH`) and compile `.cu` files for the target
+//!   scripts/setup-cuda.sh in `$WAVEKIT_CUDA_VENV`, `PATH`) and compile `.cu` files for the target
 //!   architectures, with the flags the canonical float order needs (no FMA, no flush to zero).
 //! - [`hip`]: find hipcc and ROCm and compile `.cu` files as HIP for every offload target,
 //!   with clang 19 for the targets the installed ROCm has no device libraries for (gfx942 on
@@ -19,8 +19,12 @@
 //!
 //! How it fits: `wavekit-gpu`, `wavekit-simt`, `wavekit-cuda`, `wavekit-hip` and
 //! `wavekit-bench` name this crate in `[build-dependencies]`; it depends on `cc` and
-//! `wavekit-core` (whose error type [`plain`] returns). The
-//! device sources live in the workspace's `csrc/`, found through [`csrc_dir`].
+//! `wavekit-core` (whose error type [`plain`] returns). The device sources are this package's
+//! own files (the repository's `csrc/`, this crate's folder in a registry), found through
+//! [`csrc_dir`], so a build from the published crates reads nothing above a package.
+//!
+//! On docs.rs ([`docs_only`]: `DOCS_RS` set) the backends' build scripts compile no kernels and
+//! link nothing: the documentation needs only the Rust code, and docs.rs has no nvcc or hipcc.
 
 #![warn(missing_debug_implementations)]
 
@@ -34,18 +38,18 @@ pub mod user;
 
 use std::path::{Path, PathBuf};
 
-/// The wavekit workspace root (the folder holding `csrc/` and `.venv-cuda/`).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("crates/build sits two levels below the workspace root")
+/// wavekit's portable device sources: `wavekit.h`, `wavekit/` (the device layer), `kernels/`,
+/// `simt/`, `bench/`: this package's own folder.
+pub fn csrc_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// wavekit's portable device sources: `wavekit/` (the device layer), `kernels/`, `simt/`,
-/// `bench/`.
-pub fn csrc_dir() -> PathBuf {
-    workspace_root().join("csrc")
+/// Whether this build only documents the crates (docs.rs sets `DOCS_RS`): the backends' build
+/// scripts then compile no device code, call neither nvcc nor hipcc nor the host C++ compiler,
+/// and emit no link lines, since rustdoc needs none of it.
+pub fn docs_only() -> bool {
+    println!("cargo:rerun-if-env-changed=DOCS_RS");
+    std::env::var_os("DOCS_RS").is_some()
 }
 
 /// The files in `dir` ending in `.ext`, sorted; tells cargo to rerun when the folder changes.

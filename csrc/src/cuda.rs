@@ -3,7 +3,8 @@
 //! built on a machine without a GPU runs on one that has it.
 //!
 //! nvcc is looked up in this order: `NVCC`, `CUDA_HOME`/`CUDA_PATH` (bin/nvcc), the pinned
-//! wheels that scripts/setup-cuda.sh installs into .venv-cuda/, then PATH.
+//! wheels that scripts/setup-cuda.sh installs into a virtual environment named by
+//! `WAVEKIT_CUDA_VENV` (the repository's .cargo/config.toml names its `.venv-cuda/`), then PATH.
 //! Target architectures: `WAVEKIT_CUDA_ARCHS` (comma-separated compute capabilities, default
 //! "80,90"); machine code for each plus PTX of the highest, so newer GPUs JIT it.
 
@@ -15,11 +16,16 @@ const DEFAULT_ARCHS: &str = "80,90";
 /// Compiles `sources` with nvcc into the static library `lib` (linked into the crate whose
 /// build script calls this), with `csrc/` on the include path.
 pub fn compile(lib: &str, sources: &[PathBuf]) {
+    // docs.rs (DOCS_RS): nothing to compile or link for rustdoc, and no compiler to do it.
+    if crate::docs_only() {
+        return;
+    }
     for var in [
         "NVCC",
         "CUDA_HOME",
         "CUDA_PATH",
         "WAVEKIT_CUDA_ARCHS",
+        "WAVEKIT_CUDA_VENV",
         "PATH",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
@@ -58,11 +64,12 @@ pub fn compile(lib: &str, sources: &[PathBuf]) {
 
 /// The nvcc this build uses; stops the build with how to install one if there is none.
 pub fn nvcc() -> PathBuf {
-    find_nvcc(&crate::workspace_root()).unwrap_or_else(|| {
+    find_nvcc().unwrap_or_else(|| {
         panic!(
             "the `cuda` feature needs nvcc, and none was found (looked at $NVCC, $CUDA_HOME/bin, \
-             $CUDA_PATH/bin, .venv-cuda/ and PATH). Run `scripts/setup-cuda.sh` to install the \
-             pinned CUDA 13.0 compiler wheels into .venv-cuda/, or set NVCC=/path/to/nvcc."
+             $CUDA_PATH/bin, $WAVEKIT_CUDA_VENV and PATH). Run wavekit's \
+             `scripts/setup-cuda.sh` to install the pinned CUDA 13.0 compiler wheels into \
+             .venv-cuda/ and set WAVEKIT_CUDA_VENV to that folder, or set NVCC=/path/to/nvcc."
         )
     })
 }
@@ -71,6 +78,9 @@ pub fn nvcc() -> PathBuf {
 /// was found in, if it has one: the CUDA backend's run-time compiles look there after the
 /// loader's own search (scripts/setup-cuda.sh pins the wheel).
 pub fn nvrtc_dir() -> Option<PathBuf> {
+    if crate::docs_only() {
+        return None;
+    }
     let top = nvcc().parent()?.parent()?.to_path_buf();
     ["lib", "lib64", "targets/x86_64-linux/lib"]
         .iter()
@@ -86,6 +96,10 @@ pub fn nvrtc_dir() -> Option<PathBuf> {
 
 /// Links the static CUDA runtime that compiled kernels call (once, by the CUDA backend).
 pub fn link_runtime() {
+    // docs.rs (DOCS_RS): nothing to compile or link for rustdoc, and no compiler to do it.
+    if crate::docs_only() {
+        return;
+    }
     let nvcc = nvcc();
     let libdir = cudart_dir(&nvcc).unwrap_or_else(|| {
         panic!(
@@ -125,7 +139,7 @@ fn is_file(p: &Path) -> bool {
     p.is_file()
 }
 
-fn find_nvcc(root: &Path) -> Option<PathBuf> {
+fn find_nvcc() -> Option<PathBuf> {
     if let Some(p) = env::var_os("NVCC") {
         let p = PathBuf::from(p);
         if is_file(&p) {
@@ -141,7 +155,7 @@ fn find_nvcc(root: &Path) -> Option<PathBuf> {
             }
         }
     }
-    if let Some(p) = venv_nvcc(&root.join(".venv-cuda")) {
+    if let Some(p) = env::var_os("WAVEKIT_CUDA_VENV").and_then(|v| venv_nvcc(Path::new(&v))) {
         return Some(p);
     }
     env::var_os("PATH").and_then(|path| {
@@ -151,7 +165,7 @@ fn find_nvcc(root: &Path) -> Option<PathBuf> {
     })
 }
 
-/// `.venv-cuda/lib/python3.*/site-packages/nvidia/cu13/bin/nvcc`, whatever the Python version.
+/// `<venv>/lib/python3.*/site-packages/nvidia/cu13/bin/nvcc`, whatever the Python version.
 fn venv_nvcc(venv: &Path) -> Option<PathBuf> {
     let lib = std::fs::read_dir(venv.join("lib")).ok()?;
     let mut found: Vec<PathBuf> = lib

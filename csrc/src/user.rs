@@ -1,10 +1,10 @@
 //! Users' kernels: `.cu` files written against csrc/wavekit.h (docs/DEVICE_API.md), compiled
 //! for the SIMT executor at 32 and 64 lanes (always), and with nvcc or hipcc.
 //!
-//! From a user's build script (with `wavekit-build` in `[build-dependencies]`):
+//! From a user's build script (with `wavekit-kernels` in `[build-dependencies]`):
 //!
 //! ```no_run
-//! wavekit_build::user::executor("my_kernels", &["kernels/my_kernel.cu"]);
+//! wavekit_kernels::user::executor("my_kernels", &["kernels/my_kernel.cu"]);
 //! ```
 //!
 //! then from Rust, `wavekit::simt::user_kernel!(my_kernel)` finds each kernel the file exports
@@ -57,6 +57,10 @@ pub fn executor_args_at(width: u32, csrc: &Path) -> Vec<String> {
 /// `<lib>_w32` and `<lib>_w64`, linked into the crate whose build script calls this (which
 /// also depends on `wavekit` with its default `simt` feature, for the executor itself).
 pub fn executor<P: AsRef<Path>>(lib: &str, sources: &[P]) {
+    // docs.rs (DOCS_RS): nothing to compile or link for rustdoc, and no compiler to do it.
+    if crate::docs_only() {
+        return;
+    }
     let sources: Vec<PathBuf> = sources.iter().map(|p| p.as_ref().to_path_buf()).collect();
     for s in &sources {
         println!("cargo:rerun-if-changed={}", s.display());

@@ -4,15 +4,15 @@
 //! the system C++ compiler, and links libamdhip64.
 //!
 //! Per source: hipcc compiles the device code for the targets the installed ROCm has device
-//! libraries for (one bundle), clang (crates/build/src/hip_clang.rs) those it has none for
+//! libraries for (one bundle), clang (csrc/src/hip/clang.rs) those it has none for
 //! (gfx942 on Debian's ROCm 5.2), the build adds clang's code objects to hipcc's bundle
-//! (crates/build/src/offload_bundle.rs), and hipcc compiles the host side around the bundle,
+//! (csrc/src/hip/bundle.rs), and hipcc compiles the host side around the bundle,
 //! as its own one-step compile does (`-fcuda-include-gpubinary`): the host object is the one
 //! hipcc alone would make, registering every target's kernels from one bundle.
 //!
 //! Environment: `HIPCC` (the compiler), `ROCM_PATH` (the ROCm root, for hipcc, headers and
 //! libraries), `WAVEKIT_HIP_ARCHS` (comma-separated offload targets, default below),
-//! `WAVEKIT_HIP_CLANG` and `HIP_DEVICE_LIB_PATH` (crates/build/src/hip_clang.rs).
+//! `WAVEKIT_HIP_CLANG` and `HIP_DEVICE_LIB_PATH` (csrc/src/hip/clang.rs).
 //! Exported to the crate (`env!`, re-exported by wavekit-hip's `build_info`):
 //! `WAVEKIT_HIP_KERNEL_LIB` (path of the kernel archive, read by tests/hip_code_objects.rs),
 //! `WAVEKIT_HIPCC` (the compiler used, for tests/hip_lane_math.rs),
@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 /// Two wave64 targets (CDNA2 MI200, CDNA3 MI300: gfx942, what MI300A/MI300X report) and one
 /// wave32 target (RDNA2). hipcc builds gfx90a and gfx1030; ROCm 5.2 has no device libraries for
-/// gfx942, which clang 19 builds (crates/build/src/hip/clang.rs). gfx940 (MI300's
+/// gfx942, which clang 19 builds (csrc/src/hip/clang.rs). gfx940 (MI300's
 /// pre-production target, the one ROCm 5.2 knows; ROCm 6.4 dropped it) is not built by
 /// default: no shipped GPU runs it, and it was a quarter of CI's HIP compile.
 const DEFAULT_ARCHS: &[&str] = &["gfx90a", "gfx942", "gfx1030"];
@@ -121,6 +121,13 @@ pub fn build(abi: &Path) {
     }
     println!("cargo:rerun-if-changed={}", abi.display());
     crate::rerun_on_device_layer();
+    if crate::docs_only() {
+        // docs.rs: no hipcc, nothing compiled or linked; the build facts wavekit-hip reads with
+        // `env!` say so (empty paths, the targets asked for).
+        let (archs, source) = offload_archs();
+        build_facts("", &archs, source, "", "", "");
+        return;
+    }
 
     let hipcc = find_hipcc();
     let rocm = rocm_root(&hipcc);
@@ -176,19 +183,35 @@ pub fn build(abi: &Path) {
         println!("cargo:rustc-link-lib=dylib=hiprtc");
     }
 
-    println!(
-        "cargo:rustc-env=WAVEKIT_HIP_KERNEL_LIB={}",
-        kernel_lib.display()
-    );
-    println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS={}", archs.join(","));
-    println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS_SOURCE={source}");
-    println!("cargo:rustc-env=WAVEKIT_HIPCC={}", tc.hipcc.display());
     let (clang, clang_archs) = tc
         .clang
         .as_ref()
         .map_or((String::new(), String::new()), |c| {
             (c.clang.display().to_string(), c.archs.join(","))
         });
+    build_facts(
+        &kernel_lib.display().to_string(),
+        &archs,
+        source,
+        &tc.hipcc.display().to_string(),
+        &clang,
+        &clang_archs,
+    );
+}
+
+/// The build's facts for wavekit-hip's `build_info` (the module docs list them).
+fn build_facts(
+    kernel_lib: &str,
+    archs: &[String],
+    source: &str,
+    hipcc: &str,
+    clang: &str,
+    clang_archs: &str,
+) {
+    println!("cargo:rustc-env=WAVEKIT_HIP_KERNEL_LIB={kernel_lib}");
+    println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS={}", archs.join(","));
+    println!("cargo:rustc-env=WAVEKIT_HIP_ARCHS_SOURCE={source}");
+    println!("cargo:rustc-env=WAVEKIT_HIPCC={hipcc}");
     println!("cargo:rustc-env=WAVEKIT_HIP_CLANG={clang}");
     println!("cargo:rustc-env=WAVEKIT_HIP_CLANG_ARCHS={clang_archs}");
 }
@@ -197,6 +220,10 @@ pub fn build(abi: &Path) {
 /// target (hipcc, and clang for the targets ROCm predates, as [`build`] does) into the static
 /// library `lib`, linked into the crate whose build script calls this, with libamdhip64.
 pub fn compile(lib: &str, sources: &[PathBuf]) {
+    // docs.rs (DOCS_RS): nothing to compile or link for rustdoc, and no compiler to do it.
+    if crate::docs_only() {
+        return;
+    }
     for var in ENV_VARS {
         println!("cargo:rerun-if-env-changed={var}");
     }

@@ -65,6 +65,10 @@ struct Flavour {
 
 /// Builds the executor core and the kernels it runs, in every flavour.
 pub fn build() {
+    // docs.rs (DOCS_RS): nothing to compile or link for rustdoc, and no compiler to do it.
+    if crate::docs_only() {
+        return;
+    }
     crate::rerun_on_device_layer();
     let csrc = crate::csrc_dir();
     let simt = csrc.join("simt");

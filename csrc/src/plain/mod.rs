@@ -11,7 +11,7 @@
 //! named [`symbol`]`(i)`.
 //!
 //! ```no_run
-//! use wavekit_build::plain::{self, Program};
+//! use wavekit_kernels::plain::{self, Program};
 //! let p = Program::read("reduce.cu".as_ref())?;
 //! let kernel = p.resolve("reduce<float, 256>")?;
 //! let dir = std::path::Path::new("target/plain");

@@ -152,7 +152,7 @@ fn compile_one(
         // The layout the bundle is rewritten in below is the bundler's own.
         if bundle::write(&entries) != bytes {
             return Err(format!(
-                "{}: hipcc's offload bundle is not laid out as crates/build/src/hip/bundle.rs \
+                "{}: hipcc's offload bundle is not laid out as csrc/src/hip/bundle.rs \
                  writes bundles; adding clang's code objects to it would not be faithful",
                 hipcc_bundle.display()
             ));

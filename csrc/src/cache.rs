@@ -27,7 +27,14 @@ pub fn compile(build: &mut cc::Build, lib: &str) {
     }
     let tool = build.get_compiler();
     let mut h = DefaultHasher::new();
-    tool.args().hash(&mut h);
+    // The include paths name this package's folder: hashed relative to it, so that the same
+    // sources compiled from another copy of the package (the published crate's, unpacked under
+    // target/package/ by `cargo package`) find the archive this checkout built.
+    let csrc = crate::csrc_dir();
+    let csrc = csrc.to_string_lossy();
+    for arg in tool.args() {
+        arg.to_string_lossy().replace(&*csrc, "<csrc>").hash(&mut h);
+    }
     for kv in tool.get_envs() {
         kv.hash(&mut h);
     }
@@ -85,9 +92,14 @@ fn cache_dir(out: &Path) -> Option<PathBuf> {
     Some(target.join("wavekit-kernel-cache"))
 }
 
-/// What the archive depends on besides how it is compiled: every file under csrc/ (sources and
-/// headers, by path and content), the build crate's own code (how it compiles), the target,
-/// and `extra` files.
+/// The folders and files of this package that hold device code: what an archive is built from.
+/// The package's own Rust sources are [`SELF`]; its manifest is not hashed (cargo rewrites it in
+/// a published copy).
+const DEVICE_SOURCES: &[&str] = &["wavekit.h", "wavekit", "kernels", "simt", "bench"];
+
+/// What the archive depends on besides how it is compiled: every device source of this package
+/// (by path relative to it, and content), the package's own code (how it compiles), the
+/// target, and `extra` files.
 fn full_key(lib: &str, key: u64, extra: &[&Path]) -> u64 {
     let mut h = DefaultHasher::new();
     lib.hash(&mut h);
@@ -98,13 +110,21 @@ fn full_key(lib: &str, key: u64, extra: &[&Path]) -> u64 {
     }
     let csrc = crate::csrc_dir();
     let mut files = Vec::new();
-    walk(&csrc, &mut files);
+    for top in DEVICE_SOURCES {
+        let p = csrc.join(top);
+        if p.is_dir() {
+            walk(&p, &mut files);
+        } else {
+            files.push(p);
+        }
+    }
     files.sort();
     for f in files
         .iter()
         .map(PathBuf::as_path)
         .chain(extra.iter().copied())
     {
+        // Relative: a copy of this package elsewhere keys the same.
         f.strip_prefix(&csrc).unwrap_or(f).hash(&mut h);
         std::fs::read(f).ok().hash(&mut h);
     }

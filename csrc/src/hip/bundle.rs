@@ -4,7 +4,7 @@
 //! then the id, e.g. `hipv4-amdgcn-amd-amdhsa--gfx942`), then the contents.
 //!
 //! wavekit reads the bundle hipcc writes for the targets it knows and writes one that also
-//! holds the code objects clang built (crates/build/src/hip_clang.rs), so that every target
+//! holds the code objects clang built (csrc/src/hip/clang.rs), so that every target
 //! lives in the one bundle each kernel object registers.
 
 /// The magic every uncompressed bundle starts with.

@@ -1,7 +1,7 @@
 //! clang for the offload targets the installed ROCm predates: Debian's ROCm 5.2 (hipcc on
 //! clang 15) has no gfx942 (MI300), while Debian's clang 19 does. clang compiles the same
 //! kernels, device side only, against the installed HIP headers and ROCm's own device
-//! libraries; crates/build/src/hip.rs puts the code objects into the bundle hipcc made.
+//! libraries; csrc/src/hip.rs puts the code objects into the bundle hipcc made.
 //!
 //! Device libraries: the kernels call ockl's work-item functions (`__ockl_get_local_id` and
 //! friends behind threadIdx, blockIdx, blockDim, gridDim), and clang links ROCm's ockl/ocml
@@ -169,7 +169,7 @@ pub fn run(cmd: &mut Command) -> Result<String, String> {
 }
 
 /// clang compiling `src` for `target`, device side only, into the code object `co`, with the
-/// flags hipcc gets (crates/build/src/hip.rs).
+/// flags hipcc gets (csrc/src/hip.rs).
 pub fn device_command(
     clang: &Path,
     rocm: &Path,
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn a_target_is_hipccs_when_rocm_has_its_isa_library() {
-        let dir = env::temp_dir().join(format!("wavekit-build-libs-{}", std::process::id()));
+        let dir = env::temp_dir().join(format!("wavekit-kernels-libs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("oclc_isa_version_90a.bc"), b"").unwrap();
         assert!(rocm_has_target(&dir, "gfx90a"));

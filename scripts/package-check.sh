@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Builds what a Rust user gets from a registry: packages every publishable crate (`cargo
+# package`, which builds each tarball against the others through a local registry), then
+# writes a small crate OUTSIDE the workspace that depends on `wavekit = "0.1.0"`, with
+# [patch.crates-io] pointing at the tarballs unpacked (never at the repository's folders),
+# and runs it:
+#   default  default features: a reduce on the CPU backend
+#   simt     `features = ["simt"]`: a warp reduce and a device reduce on the SIMT executor
+#   gpu      `features = ["cuda", "hip"]`: compiles (needs nvcc and hipcc: scripts/setup-*.sh)
+#
+# Usage: scripts/package-check.sh [--no-package] [--release] [--target-dir DIR]
+#                                 [--variants default,simt,gpu]
+#   --no-package  reuse the .crate files a previous `cargo package` left in target/package/
+#   --target-dir  where the outside crate builds; default the workspace's target/, which
+#                 shares the registry crates' builds and the kernel cache
+#                 (<target>/wavekit-kernel-cache, keyed by sources relative to the package)
+#   --release     a release build (how README's install times were measured, with a fresh
+#                 --target-dir)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+package=1
+profile=()
+target=""
+variants="default,simt,gpu"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-package) package=0 ;;
+    --release) profile=(--release) ;;
+    --target-dir) target="$2"; shift ;;
+    --variants) variants="$2"; shift ;;
+    *) echo "package-check: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+# The workspace's target folder and its publishable packages (name-version).
+meta="$(cargo metadata --format-version 1 --no-deps)"
+ws_target="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' <<<"$meta")"
+mapfile -t packages < <(python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p["publish"] != []:
+        print(p["name"] + "-" + p["version"])' <<<"$meta")
+target="${target:-$ws_target}"
+
+# wavekit-tests (publish = false) reads the repository (examples/, tests/plain).
+if [ "$package" = 1 ]; then
+  t=$SECONDS
+  excluded=()
+  while read -r name; do excluded+=(--exclude "$name"); done < <(python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p["publish"] == []:
+        print(p["name"])' <<<"$meta")
+  cargo package --workspace "${excluded[@]}"
+  echo "package-check: cargo package --workspace: $((SECONDS - t)) s"
+fi
+
+dir="$(mktemp -d "${TMPDIR:-/tmp}/wavekit-package-check.XXXXXX")"
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/crates" "$dir/user/src"
+patch=""
+for name in "${packages[@]}"; do
+  # Only the facade's dependency tree: a patch nothing uses is a warning.
+  case "$name" in wavekit-bench-* | wavekit-cli-* | wavekit-conformance-* | wavekit-dist-*) continue ;; esac
+  tar -xzf "$ws_target/package/$name.crate" -C "$dir/crates"
+  patch+="${name%-*} = { path = \"$dir/crates/$name\" }"$'\n'
+done
+
+cat >"$dir/user/Cargo.toml" <<EOF
+[package]
+name = "wavekit-package-check"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[features]
+simt = ["wavekit/simt"]
+cuda = ["wavekit/cuda"]
+hip = ["wavekit/hip"]
+
+[dependencies]
+wavekit = "0.1.0"
+
+[patch.crates-io]
+$patch
+EOF
+cat >"$dir/user/src/main.rs" <<'EOF'
+use wavekit::prelude::*;
+
+fn main() -> Result<()> {
+    let cpu = CpuBackend::new(WarpWidth::W32);
+    let data: Vec<u32> = (1..=1000).collect();
+    let sum = cpu.reduce(&cpu.upload(&data)?, ReduceOp::Sum)?;
+    assert_eq!(sum, 500_500, "the CPU backend's reduce");
+    println!("cpu: reduce of 1..=1000 = {sum}");
+    #[cfg(feature = "simt")]
+    {
+        let exec = wavekit::simt::open(WarpWidth::W64)?;
+        let lanes: Vec<u32> = (0..64).collect();
+        assert_eq!(exec.warp_reduce(&lanes, 64, ReduceOp::Sum)?, [2016]);
+        let sum = exec.reduce(&exec.upload(&data)?, ReduceOp::Sum)?;
+        assert_eq!(sum, 500_500, "the executor's device reduce");
+        println!("simt: warp reduce of 0..64 = 2016, reduce of 1..=1000 = {sum}");
+    }
+    Ok(())
+}
+EOF
+# The workspace's lock: the registry crates at the versions CI tests (cargo drops the rest).
+cp "$root/Cargo.lock" "$dir/user/Cargo.lock"
+
+cd "$dir/user"
+export CARGO_TARGET_DIR="$target"
+for v in ${variants//,/ }; do
+  t=$SECONDS
+  case "$v" in
+    default) cargo run "${profile[@]}" ;;
+    simt) cargo run "${profile[@]}" --features simt ;;
+    gpu)
+      # Outside the repository its .cargo/config.toml does not apply: name the CUDA wheels.
+      if [ -z "${NVCC:-}${WAVEKIT_CUDA_VENV:-}" ] && [ -d "$root/.venv-cuda" ]; then
+        export WAVEKIT_CUDA_VENV="$root/.venv-cuda"
+      fi
+      cargo build "${profile[@]}" --features cuda,hip ;;
+    *) echo "package-check: unknown variant $v" >&2; exit 2 ;;
+  esac
+  echo "package-check: $v: $((SECONDS - t)) s"
+done
