@@ -30,7 +30,7 @@
 // Before the layer: the executor's arch header defines CUDA's `__noinline__` as a macro, which
 // the C++ library's own `__attribute__((__noinline__))` (GCC 13's <string>) must not meet.
 #include <stddef.h>
-#include <string>
+#include <string>  // unused here: a kernel that includes it after this header gets it intact
 #include <utility>
 #endif
 
@@ -134,28 +134,67 @@ WK_USER_TYPE(float, "f32")
 WK_USER_TYPE(double, "f64")
 #undef WK_USER_TYPE
 
+// A parameter's spelling in three parts (`const `, the type, `*`), all string literals: the
+// list is built at compile time, so asking for it cannot allocate or throw into the Rust caller.
 template <class T>
 struct param {
-  static std::string name() { return type_name<T>::value; }
+  static constexpr const char* pre = "";
+  static constexpr const char* base = type_name<T>::value;
+  static constexpr const char* post = "";
 };
 template <class T>
 struct param<T*> {
-  static std::string name() { return std::string(type_name<T>::value) + "*"; }
+  static constexpr const char* pre = "";
+  static constexpr const char* base = type_name<T>::value;
+  static constexpr const char* post = "*";
 };
 template <class T>
 struct param<const T*> {
-  static std::string name() { return "const " + std::string(type_name<T>::value) + "*"; }
+  static constexpr const char* pre = "const ";
+  static constexpr const char* base = type_name<T>::value;
+  static constexpr const char* post = "*";
+};
+
+constexpr size_t text_len(const char* s) {
+  size_t n = 0;
+  while (s[n] != 0) ++n;
+  return n;
+}
+
+// The list's characters and its terminating zero, in a fixed array.
+template <size_t N>
+struct param_text {
+  char s[N];
+};
+
+template <size_t N>
+constexpr void append(param_text<N>& out, size_t& at, const char* s) {
+  for (size_t i = 0; s[i] != 0; ++i) out.s[at++] = s[i];
+}
+
+template <class... A>
+constexpr auto param_list() {
+  constexpr size_t n =
+      (size_t{1} + ... +
+       (text_len(param<A>::pre) + text_len(param<A>::base) + text_len(param<A>::post) + 1));
+  param_text<n> out{};
+  size_t at = 0;
+  ((append(out, at, at == 0 ? "" : ","), append(out, at, param<A>::pre),
+    append(out, at, param<A>::base), append(out, at, param<A>::post)),
+   ...);
+  out.s[at] = 0;
+  return out;
+}
+
+template <class... A>
+struct param_list_of {
+  static constexpr auto value = param_list<A...>();
 };
 
 // The parameter list of kernel type void(A...), as wk_kernel_desc::params spells it.
 template <class... A>
-const char* params(void (*)(A...)) {
-  static const std::string s = [] {
-    std::string out;
-    ((out += (out.empty() ? "" : ","), out += param<A>::name()), ...);
-    return out;
-  }();
-  return s.c_str();
+const char* params(void (*)(A...)) noexcept {
+  return param_list_of<A...>::value.s;
 }
 
 // Calls `launch` with the kernel's arguments read from `args` (see wk_kernel_launch_fn).
