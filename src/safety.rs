@@ -13,7 +13,7 @@
 //! | no undefined behaviour from a foreign result code | `wavekit-cuda`'s `rtc` unit tests (`out_of_range_codes_get_the_fallback_without_nvrtc`) and `tests/cuda_rtc.rs` (`nvrtc_result_codes_outside_its_enum_get_a_fallback_message`) |
 //! | a user's kernel source runs in the process only through `unsafe` | the `compile_fail,E0133` test at the end (with the `simt` feature) |
 //! | running out of memory is `OutOfMemory`, never an abort | `tests/oom.rs` (each collective in a child process under `RLIMIT_AS`, CPU and executor); `tests/fuzz_api/alloc.rs` (lowered host limit) |
-//! | all or nothing | the `atomic_agg_inc` doc-test below; every fuzz family (`tests/fuzz_*.rs`) compares outputs after an error. Known gap: on the SIMT executor, a `histogram_into` that runs out of memory mid-launch has already zeroed its counts (`tests/oom.rs` names it) |
+//! | all or nothing | the `atomic_agg_inc` doc-test below; every fuzz family (`tests/fuzz_*.rs`) compares outputs after an error. `tests/oom.rs` checks every output after `OutOfMemory` (the executor's `histogram_into` puts back the counts its launcher zeroed: `GpuRuntime::LAUNCH_ALLOCATES`) |
 //! | every `unsafe` block says why it is sound | `clippy::undocumented_unsafe_blocks` and `clippy::missing_safety_doc` denied for every crate (`[workspace.lints]`), run by `.ci/run` |
 //!
 //! - **Validated types keep their invariants.** [`Csr`](crate::Csr) and

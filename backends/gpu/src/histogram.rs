@@ -5,6 +5,7 @@ use super::buffer::GpuBuffer;
 use super::ffi::{cptr, dptr};
 use super::runtime::GpuRuntime;
 use wavekit_core::api::check_len;
+use wavekit_core::element::as_bytes;
 use wavekit_core::error::{Result, WavekitError};
 
 impl<R: GpuRuntime> GpuBackend<R> {
@@ -27,11 +28,18 @@ impl<R: GpuRuntime> GpuBackend<R> {
         if keys.len == 0 {
             return self.zero_mem(&mut counts.mem, slots * size_of::<u64>());
         }
-        // The histogram launcher zeroes the counts itself and does not pass the status word.
+        // The histogram launcher zeroes the counts before its kernel, whose launch can still
+        // run out of memory on the executor: there, the counts are kept and put back on error.
+        let saved = if R::LAUNCH_ALLOCATES {
+            Some(self.read::<u64>(&counts.mem, slots)?)
+        } else {
+            None
+        };
+        // The histogram launcher does not pass the status word.
         // SAFETY: the kernel reads the `keys.len` keys and zeroes, then counts into, `bins + 1`
         // u64s of `counts` (its length, checked above; a key past the bins counts in the last
         // slot); `counts` is borrowed exclusively.
-        self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
+        let r = self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
             (self.table.histogram)(
                 s,
                 st,
@@ -40,6 +48,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 bins,
                 dptr(counts.device_ptr()),
             )
-        })
+        });
+        if let (Err(_), Some(saved)) = (&r, saved) {
+            // The launch's error is the one to report; on the executor, whose memory is the
+            // host's, putting the counts back is a checked memcpy.
+            let _ = self.write_mem(&mut counts.mem, as_bytes(&saved));
+        }
+        r
     }
 }

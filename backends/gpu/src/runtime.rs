@@ -83,6 +83,13 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     /// "cuda" or "hip": names errors and the backend.
     const BACKEND: &'static str;
 
+    /// Whether a launch can fail for want of host memory after earlier stream work of the
+    /// same call has already written its output: the SIMT executor maps fiber stacks and
+    /// launch state when a launch starts. A call whose launcher writes its output before the
+    /// kernel (the histogram zeroes its counts) then keeps a copy to put back, so that an
+    /// error leaves the output as it was. CUDA and HIP launches allocate nothing: false.
+    const LAUNCH_ALLOCATES: bool = false;
+
     /// The device's index among this vendor's devices.
     fn ordinal(&self) -> usize;
     /// Whether memory of `other` may be used by this runtime's launches and copies (and the

@@ -137,6 +137,7 @@ impl SimtRuntime {
 // on the calling thread, so all work is done when a call returns.
 unsafe impl GpuRuntime for SimtRuntime {
     const BACKEND: &'static str = "simt";
+    const LAUNCH_ALLOCATES: bool = true;
 
     fn ordinal(&self) -> usize {
         0
