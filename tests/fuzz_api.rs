@@ -18,7 +18,8 @@
 //!
 //! The warp primitives' tests are in fuzz_api/warp.rs (a module of this test binary), the
 //! allocation-failure family (a lowered host allocation limit: `OutOfMemory` with the output
-//! untouched, or the unlimited result) in fuzz_api/alloc.rs. The same
+//! untouched, or the unlimited result) in fuzz_api/alloc.rs, the checked device copies
+//! (`copy`, `fill_zero` over views and another device's buffers) in fuzz_api/copies.rs. The same
 //! harness and property cover the other entry points in companion files, one per family, so
 //! that each stays readable: tests/fuzz_sort.rs (sorts, segmented sorts, top-k),
 //! fuzz_runs.rs (unique, unique_by_key, run_length_encode), fuzz_by_key.rs (scan_by_key,
@@ -45,6 +46,9 @@ mod warp;
 
 #[path = "fuzz_api/alloc.rs"]
 mod alloc;
+
+#[path = "fuzz_api/copies.rs"]
+mod copies;
 
 // ---- strategies shared with the warp primitives' tests -----------------------------------
 

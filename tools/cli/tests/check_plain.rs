@@ -6,66 +6,9 @@
 
 #![cfg(feature = "simt")]
 
-use std::process::{Command, Output};
+mod common;
 
-fn fixture(path: &str) -> String {
-    format!("{}/../../tests/plain/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn check(file: &str, args: &[&str]) -> (Option<i32>, String) {
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_wavekit"))
-        .arg("check")
-        .arg(fixture(file))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    let text = format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (o.status.code(), text)
-}
-
-/// `NAME:LINE` of the `nth` line (from 1) of the fixture holding `marker`.
-fn nth_line_of(file: &str, marker: &str, nth: usize) -> String {
-    let src = std::fs::read_to_string(fixture(file)).expect("the fixture");
-    let n = src
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(marker))
-        .nth(nth - 1)
-        .unwrap_or_else(|| panic!("{file}: no line {nth} holds {marker:?}"))
-        .0;
-    let name = file.rsplit('/').next().expect("a file name");
-    format!("{name}:{}", n + 1)
-}
-
-/// `NAME:LINE` of the first line of the fixture holding `marker`.
-fn line_of(file: &str, marker: &str) -> String {
-    nth_line_of(file, marker, 1)
-}
-
-/// The output of the run at `lanes` lanes (from its header to the next one).
-fn at(text: &str, kernel: &str, lanes: u32) -> String {
-    let head = format!("{kernel}(");
-    let mut out = String::new();
-    let mut inside = false;
-    for l in text.lines() {
-        if l.starts_with(&head) || (!l.starts_with(' ') && l.contains(" lanes, grid")) {
-            inside = l.starts_with(&head) && l.contains(&format!(" at {lanes} lanes"));
-        }
-        if inside {
-            out += l;
-            out += "\n";
-        }
-    }
-    assert!(
-        !out.is_empty(),
-        "no run of {kernel} at {lanes} lanes in\n{text}"
-    );
-    out
-}
+use common::{at, check, fixture, line_of, nth_line_of};
 
 #[test]
 fn a_plain_cuda_warp_sum_runs_as_it_is_and_its_full_mask_is_reported_on_64_lanes() {

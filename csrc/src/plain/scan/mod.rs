@@ -446,6 +446,14 @@ fn open_scope(
 /// The name of the function whose parameter list opens at `rest[paren]`: the identifier
 /// before it, past explicit template arguments and a `~`.
 fn fn_name(src: &str, toks: &[Token], rest: &[usize], paren: usize) -> String {
+    toks[rest[name_at(src, toks, rest, paren)]]
+        .text(src)
+        .to_string()
+}
+
+/// The index in `rest` of the name before the parameter list that opens at `rest[paren]`:
+/// the token before it, or before the `<` of explicit template arguments written there.
+fn name_at(src: &str, toks: &[Token], rest: &[usize], paren: usize) -> usize {
     let text = |h: usize| toks[h].text(src);
     let mut k = paren.saturating_sub(1);
     if text(rest[k]) == ">" {
@@ -462,7 +470,7 @@ fn fn_name(src: &str, toks: &[Token], rest: &[usize], paren: usize) -> String {
             }
         }
     }
-    text(rest[k]).to_string()
+    k
 }
 
 /// Completes the function `f` whose body closes at token `close` (its head from token
@@ -504,22 +512,7 @@ fn add_kernel(
 ) {
     let text = |h: usize| toks[h].text(src);
     // The name, before any explicit template arguments, and a qualification written on it.
-    let mut k = paren - 1;
-    if text(rest[k]) == ">" {
-        let mut depth = 0i32;
-        while k > 0 {
-            match text(rest[k]) {
-                ">" => depth += 1,
-                "<" => depth -= 1,
-                _ => {}
-            }
-            if depth == 0 {
-                break;
-            }
-            k -= 1;
-        }
-        k = k.saturating_sub(1);
-    }
+    let k = name_at(src, toks, rest, paren);
     let name = text(rest[k]).to_string();
     let mut scope = namespaces(scopes);
     let mut q = Vec::new();

@@ -10,14 +10,19 @@ pub fn fixture(path: &str) -> String {
     format!("{}/../../tests/plain/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `wavekit check FIXTURE ARGS...`: its exit code and its stdout and stderr.
-pub fn check(file: &str, args: &[&str]) -> (Option<i32>, String) {
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_wavekit"))
+/// `wavekit check FIXTURE ARGS...` run to its end.
+pub fn run(file: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wavekit"))
         .arg("check")
         .arg(fixture(file))
         .args(args)
         .output()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// `wavekit check FIXTURE ARGS...`: its exit code and its stdout and stderr.
+pub fn check(file: &str, args: &[&str]) -> (Option<i32>, String) {
+    let o = run(file, args);
     let text = format!(
         "stdout:\n{}\nstderr:\n{}",
         String::from_utf8_lossy(&o.stdout),
@@ -26,14 +31,9 @@ pub fn check(file: &str, args: &[&str]) -> (Option<i32>, String) {
     (o.status.code(), text)
 }
 
-/// `wavekit check FIXTURE ARGS...`: its exit code and its stdout alone.
+/// `wavekit check FIXTURE ARGS...`: its exit code, its stdout and its stderr apart.
 pub fn check_stdout(file: &str, args: &[&str]) -> (Option<i32>, String, String) {
-    let o: Output = Command::new(env!("CARGO_BIN_EXE_wavekit"))
-        .arg("check")
-        .arg(fixture(file))
-        .args(args)
-        .output()
-        .expect("the binary runs");
+    let o = run(file, args);
     (
         o.status.code(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -53,10 +53,15 @@ pub fn line_no(file: &str, marker: &str, nth: usize) -> usize {
         + 1
 }
 
+/// `NAME:LINE` of the `nth` line (from 1) of the fixture holding `marker`.
+pub fn nth_line_of(file: &str, marker: &str, nth: usize) -> String {
+    let name = file.rsplit('/').next().expect("a file name");
+    format!("{name}:{}", line_no(file, marker, nth))
+}
+
 /// `NAME:LINE` of the first line of the fixture holding `marker`.
 pub fn line_of(file: &str, marker: &str) -> String {
-    let name = file.rsplit('/').next().expect("a file name");
-    format!("{name}:{}", line_no(file, marker, 1))
+    nth_line_of(file, marker, 1)
 }
 
 /// The output of the run of `kernel` at `lanes` lanes (from its header to the next one).
