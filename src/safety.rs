@@ -9,7 +9,7 @@
 //! | validated types keep their invariants | the `compile_fail,E0616` test below |
 //! | raw kernel entry points are out of reach | the `compile_fail,E0624` / `E0451` tests below; `tests/safe_api.rs` |
 //! | a GPU runtime is trusted only through `unsafe impl` | the `compile_fail,E0200` test below |
-//! | no safe write to a raw device address | six `compile_fail,E0133` tests below (every runtime copy, `copy_dtoh_each`); the checked `copy` / `fill_zero` in `tests/simt_backend.rs` (`checked_device_copies_refuse_bad_lengths_and_devices`) |
+//! | no safe write to a raw device address | six `compile_fail,E0133` tests below (every runtime copy, `copy_dtoh_each`); the checked `copy` / `fill_zero` in `tests/simt_backend.rs` (`checked_device_copies_refuse_bad_lengths_and_devices`) and fuzzed over views and both devices in `tests/fuzz_api/copies.rs` |
 //! | no undefined behaviour from a foreign result code | `wavekit-cuda`'s `rtc` unit tests (`out_of_range_codes_get_the_fallback_without_nvrtc`) and `tests/cuda_rtc.rs` (`nvrtc_result_codes_outside_its_enum_get_a_fallback_message`) |
 //! | a user's kernel source runs in the process only through `unsafe` | the `compile_fail,E0133` test at the end (with the `simt` feature) |
 //! | running out of memory is `OutOfMemory`, never an abort | `tests/oom.rs` (each collective in a child process under `RLIMIT_AS`, CPU and executor); `tests/fuzz_api/alloc.rs` (lowered host limit) |
