@@ -9,7 +9,7 @@
 //! | (root), [`api`], [`element`], ... | `wavekit-core` | types, the `Backend` traits, the validated API |
 //! | [`cpu`] | `wavekit-cpu` | the rayon CPU backend, the reference oracle (always built) |
 //! | [`gpu`] | `wavekit-gpu` | the GPU backend written once over a vendor runtime |
-//! | [`simt`] | `wavekit-simt` | the SIMT executor (feature `simt`; needs C++17) |
+//! | `simt` | `wavekit-simt` | the SIMT executor (feature `simt`; needs C++17) |
 //! | `cuda` | `wavekit-cuda` | NVIDIA, through cudarc (feature `cuda`) |
 //! | `hip` | `wavekit-hip` | AMD, through libamdhip64 (feature `hip`) |
 //! | `dist` | `wavekit-dist` | collectives across ranks and devices, reproducible (feature `dist`) |
