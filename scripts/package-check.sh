@@ -7,6 +7,8 @@
 #   default  default features: a reduce on the CPU backend
 #   simt     `features = ["simt"]`: a warp reduce and a device reduce on the SIMT executor
 #   gpu      `features = ["cuda", "hip"]`: compiles (needs nvcc and hipcc: scripts/setup-*.sh)
+#   cli      `cargo install` of wavekit-cli from its tarball (default features: the executor),
+#            the other crates patched to theirs; runs `wavekit verify` on a small size
 #
 # Usage: scripts/package-check.sh [--no-package] [--release] [--target-dir DIR]
 #                                 [--variants default,simt,gpu]
@@ -23,7 +25,7 @@ root=$PWD
 package=1
 profile=()
 target=""
-variants="default,simt,gpu"
+variants="default,simt,gpu,cli"
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-package) package=0 ;;
@@ -61,10 +63,13 @@ dir="$(mktemp -d "${TMPDIR:-/tmp}/wavekit-package-check.XXXXXX")"
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/crates" "$dir/user/src"
 patch=""
+cli_patch=()
 for name in "${packages[@]}"; do
-  # Only the facade's dependency tree: a patch nothing uses is a warning.
-  case "$name" in wavekit-bench-* | wavekit-cli-* | wavekit-conformance-* | wavekit-dist-*) continue ;; esac
   tar -xzf "$ws_target/package/$name.crate" -C "$dir/crates"
+  # `cargo install` takes its patches as --config: every crate but the CLI itself.
+  case "$name" in wavekit-cli-*) ;; *) cli_patch+=(--config "patch.crates-io.${name%-*}.path=\"$dir/crates/$name\"") ;; esac
+  # The outside crate: only the facade's dependency tree (a patch nothing uses is a warning).
+  case "$name" in wavekit-bench-* | wavekit-cli-* | wavekit-conformance-* | wavekit-dist-*) continue ;; esac
   patch+="${name%-*} = { path = \"$dir/crates/$name\" }"$'\n'
 done
 
@@ -123,6 +128,24 @@ for v in ${variants//,/ }; do
         export WAVEKIT_CUDA_VENV="$root/.venv-cuda"
       fi
       cargo build "${profile[@]}" --features cuda,hip ;;
+    cli)
+      # What `cargo install wavekit-cli` does once it is on crates.io: its own lock file is
+      # not used (the registry has no wavekit crates yet), the patches stand in for them.
+      cli="$(ls -d "$dir"/crates/wavekit-cli-*)"
+      install_profile=(--debug)
+      [ "${#profile[@]}" -gt 0 ] && install_profile=()
+      cargo install --path "$cli" --root "$dir/install" "${install_profile[@]}" "${cli_patch[@]}"
+      "$dir/install/bin/wavekit" verify --backend cpu --scale small
+      # `check` compiles a user's kernel with the device sources of the installed package:
+      # the full-mask warp sum is right at 32 lanes (the sum of 32 ones) and reported at 64.
+      out="$("$dir/install/bin/wavekit" check "$root/tests/plain/kernels/warp_sum.cu" \
+        --kernel warp_sum --block 64 --arg 0=1 2>&1)" && rc=0 || rc=$?
+      printf '%s\n' "$out" | tail -n 5
+      if [ "$rc" != 1 ] || ! grep -q 'out arg 1: \[32, 32, 0' <<<"$out" ||
+        ! grep -q 'ShflOutsideMask' <<<"$out"; then
+        echo "package-check: the installed wavekit check did not give the expected reports" >&2
+        exit 1
+      fi ;;
     *) echo "package-check: unknown variant $v" >&2; exit 2 ;;
   esac
   echo "package-check: $v: $((SECONDS - t)) s"
