@@ -5,7 +5,7 @@ use crate::op::ReduceOp;
 use std::fmt::Debug;
 
 /// The element types wavekit moves through kernels. Sealed: the device code is compiled for
-/// exactly these eight. The two 16-bit floats ([`f16`], [`bf16`]) are storage types: their Sum
+/// exactly these eight. The two 16-bit floats ([`f16`](struct@f16), [`bf16`]) are storage types: their Sum
 /// and Product accumulate in `f32` ([`Element::Acc`]) and round once (docs/COLLECTIVES.md,
 /// "Half precision"). Every collective of one device takes them; wavekit-dist's refuse them
 /// with `UnsupportedType`.
@@ -24,7 +24,7 @@ pub enum ElemKind {
     F32 = 4,
     /// `f64`.
     F64 = 5,
-    /// IEEE binary16 ([`f16`]).
+    /// IEEE binary16 ([`f16`](struct@f16)).
     F16 = 6,
     /// bfloat16 ([`bf16`]): the top half of an `f32`.
     BF16 = 7,
@@ -106,7 +106,7 @@ pub trait Element:
     const KIND: ElemKind;
 
     /// The type arithmetic runs in: `Self` for the six 32- and 64-bit types, `f32` for
-    /// [`f16`] and [`bf16`]. A collective that combines values converts each input with
+    /// [`f16`](struct@f16) and [`bf16`]. A collective that combines values converts each input with
     /// [`to_acc`](Self::to_acc) (exact), combines in `Acc` in the canonical order, and rounds
     /// each result once with [`from_acc`](Self::from_acc) (to nearest, ties to even).
     ///

@@ -1,7 +1,7 @@
 //! wavekit-core: everything wavekit's layers agree on, and the validated API users call.
 //!
 //! - Types: element types and their exact combining rules ([`element`]), reduction ops
-//!   ([`op`]), predicates ([`predicate`]), lane masks that know their width ([`mask`]), warp
+//!   ([`op`]) and the arg-reduce selection ([`arg_op`]), predicates ([`predicate`]), lane masks that know their width ([`mask`]), warp
 //!   widths ([`width`]), the canonical-order constants ([`canonical`]), errors ([`error`]).
 //! - The lane rules: which lane a shuffle or the transpose reads ([`lanes`]).
 //! - The backend contract: [`Backend`] (device memory and identity) and [`RawBackend`] (the
@@ -22,6 +22,7 @@
 #![warn(clippy::missing_errors_doc)]
 
 pub mod api;
+pub mod arg_op;
 pub mod backend;
 pub mod canonical;
 pub mod element;

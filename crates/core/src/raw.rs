@@ -9,7 +9,7 @@
 //! call rather than an `unsafe fn` because a wrong argument must be impossible, not merely
 //! documented: no `unsafe` block in a user's program can reach an unchecked launch.
 
-use crate::api::ArgOp;
+use crate::arg_op::ArgOp;
 use crate::backend::{Backend, Match, ScanKind, Shfl, Vote};
 use crate::element::Element;
 use crate::error::Result;
