@@ -6,7 +6,7 @@
 #![cfg(feature = "simt")]
 
 mod common;
-use common::{at, check, line_of};
+use common::{at, check, check_stdout, line_no, line_of};
 
 const F: &str = "kernels/per_kernel.cu";
 
@@ -54,6 +54,26 @@ fn grid_sync_is_refused_at_its_line_as_a_later_step() {
         "{t}"
     );
     assert!(t.contains("cooperative launch is a later step"), "{t}");
+}
+
+#[test]
+fn json_gives_a_refusal_with_its_file_and_line_and_no_runs() {
+    let (code, out, err) = check_stdout(F, &["--kernel", "grid_total", "--block", "64", "--json"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(out.trim_end().matches('\n').count(), 0, "one line: {out}");
+    assert!(out.starts_with("{\"schema\": 1, "), "{out}");
+    assert!(
+        out.contains(&format!(
+            "per_kernel.cu\", \"line\": {}, \"message\": \"`grid.sync()`",
+            line_no(F, "grid.sync()", 1)
+        )),
+        "{out}"
+    );
+    assert!(out.contains("\"runs\": [], \"summary\": []"), "{out}");
+    // A kernel that runs: the same schema, nothing refused.
+    let (code, out, err) = check_stdout(F, &["--kernel", "twice", "--block", "64", "--json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("\"refused\": null"), "{out}");
 }
 
 #[test]

@@ -14,6 +14,7 @@ pub use args::{ArgSpec, parse_arch, parse_arg, parse_dim, parse_version};
 use crate::error::{CliError, CliResult};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use wavekit::error::WavekitError;
 use wavekit::simt::{Schedule, Session};
 use wavekit::width::WarpWidth;
 
@@ -75,8 +76,24 @@ fn schedule_name(s: Schedule) -> String {
     }
 }
 
-/// Runs the check; the report as text and whether it found nothing.
+/// Runs the check; the report as text and whether it found nothing. With `--json`, a file the
+/// executor cannot take (a construct it cannot model, reached by a kernel asked for) is a JSON
+/// document too, whose `refused` says where and why; the exit code is the same as in text.
 pub fn run(req: &Request) -> CliResult<(String, bool)> {
+    match check_file(req) {
+        Err(CliError::Wavekit(WavekitError::UserSource {
+            file,
+            line,
+            message,
+        })) if req.json => Ok((
+            report::json_refused(&req.file.display().to_string(), &file, line, &message),
+            false,
+        )),
+        other => other,
+    }
+}
+
+fn check_file(req: &Request) -> CliResult<(String, bool)> {
     if !req.file.is_file() {
         return Err(usage(format!("{}: no such file", req.file.display())));
     }

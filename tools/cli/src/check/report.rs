@@ -227,11 +227,29 @@ pub fn json(file: &str, toolchain: &str, runs: &[Run], clean: bool) -> String {
         })
         .collect();
     format!(
-        "{{\"schema\": 1, \"file\": {}, \"toolchain\": {}, \"clean\": {clean}, \"runs\": {runs_json}, \
-         \"summary\": [{}]}}\n",
+        "{{\"schema\": 1, \"file\": {}, \"toolchain\": {}, \"clean\": {clean}, \"refused\": null, \
+         \"runs\": {runs_json}, \"summary\": [{}]}}\n",
         js(file),
         js(toolchain),
         summary.join(", ")
+    )
+}
+
+/// The JSON document of a check that refused the file before any run (schema version 1, as
+/// [`json`]): what the executor cannot model (or a kernel it cannot find), at `line` of `at`
+/// (0: no one line), and no runs.
+pub fn json_refused(file: &str, at: &str, line: u32, message: &str) -> String {
+    let line = if line == 0 {
+        "null".to_string()
+    } else {
+        line.to_string()
+    };
+    format!(
+        "{{\"schema\": 1, \"file\": {}, \"toolchain\": null, \"clean\": false, \"refused\": \
+         {{\"file\": {}, \"line\": {line}, \"message\": {}}}, \"runs\": [], \"summary\": []}}\n",
+        js(file),
+        js(at),
+        js(message)
     )
 }
 
@@ -250,6 +268,18 @@ mod tests {
             Some(("k.cuh".to_string(), 7))
         );
         assert_eq!(first_site("mask 0xffffffff: lanes 0:31"), None);
+    }
+
+    #[test]
+    fn a_refusal_is_a_document_with_no_runs() {
+        let d = json_refused("k.cu", "inc/h.cuh", 7, "`asm`: \"x\"");
+        assert_eq!(
+            d,
+            "{\"schema\": 1, \"file\": \"k.cu\", \"toolchain\": null, \"clean\": false, \
+             \"refused\": {\"file\": \"inc/h.cuh\", \"line\": 7, \"message\": \"`asm`: \\\"x\\\"\"}, \
+             \"runs\": [], \"summary\": []}\n"
+        );
+        assert!(json_refused("k.cu", "k.cu", 0, "m").contains("\"line\": null"));
     }
 
     #[test]
