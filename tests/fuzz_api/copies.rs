@@ -91,6 +91,7 @@ mod simt_side {
     use std::sync::OnceLock;
     use wavekit::simt::SimtBackend;
     use wavekit::{Backend, WarpWidth, WavekitError};
+    use wavekit_conformance::inputs::values;
 
     /// The executor of the other width: memory of another device.
     pub(super) fn other(b: &SimtBackend) -> &'static SimtBackend {
@@ -101,18 +102,6 @@ mod simt_side {
             .iter()
             .find(|o| o.warp_width().lanes() != lanes)
             .unwrap()
-    }
-
-    fn values(len: usize, seed: u64) -> Vec<u32> {
-        let mut s = seed;
-        (0..len)
-            .map(|_| {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (s >> 33) as u32
-            })
-            .collect()
     }
 
     /// The error the rules give, if any: the other device first, then the lengths.
@@ -144,8 +133,8 @@ mod simt_side {
     }
 
     pub(super) fn run(b: &SimtBackend, c: &Case) -> Result<Tally, TestCaseError> {
-        let src_vals = values(c.src.len, c.seed);
-        let dst_vals = values(c.dst.len, !c.seed);
+        let src_vals: Vec<u32> = values(c.src.len, c.seed);
+        let dst_vals: Vec<u32> = values(c.dst.len, !c.seed);
         let src_home = if c.foreign_src { other(b) } else { b };
         let dst_home = if c.foreign_dst { other(b) } else { b };
         let src = a_unwrap(src_home.upload(&src_vals))?;
@@ -185,7 +174,7 @@ mod simt_side {
 
         // fill_zero on a part of a buffer of this device or the other.
         let home = if c.foreign_zero { other(b) } else { b };
-        let vals = values(c.zero.len, c.seed ^ 0x5A5A);
+        let vals: Vec<u32> = values(c.zero.len, c.seed ^ 0x5A5A);
         let mut buf = a_unwrap(home.upload(&vals))?;
         let r = match c.zero.range {
             None => b.fill_zero(&mut buf),

@@ -226,12 +226,29 @@ pub fn json(file: &str, toolchain: &str, runs: &[Run], clean: bool) -> String {
             )
         })
         .collect();
+    document(
+        file,
+        &js(toolchain),
+        clean,
+        "null",
+        &runs_json,
+        &format!("[{}]", summary.join(", ")),
+    )
+}
+
+/// The schema-1 document around its parts, each already JSON.
+fn document(
+    file: &str,
+    toolchain: &str,
+    clean: bool,
+    refused: &str,
+    runs: &str,
+    summary: &str,
+) -> String {
     format!(
-        "{{\"schema\": 1, \"file\": {}, \"toolchain\": {}, \"clean\": {clean}, \"refused\": null, \
-         \"runs\": {runs_json}, \"summary\": [{}]}}\n",
-        js(file),
-        js(toolchain),
-        summary.join(", ")
+        "{{\"schema\": 1, \"file\": {}, \"toolchain\": {toolchain}, \"clean\": {clean}, \
+         \"refused\": {refused}, \"runs\": {runs}, \"summary\": {summary}}}\n",
+        js(file)
     )
 }
 
@@ -244,13 +261,12 @@ pub fn json_refused(file: &str, at: &str, line: u32, message: &str) -> String {
     } else {
         line.to_string()
     };
-    format!(
-        "{{\"schema\": 1, \"file\": {}, \"toolchain\": null, \"clean\": false, \"refused\": \
-         {{\"file\": {}, \"line\": {line}, \"message\": {}}}, \"runs\": [], \"summary\": []}}\n",
-        js(file),
+    let refused = format!(
+        "{{\"file\": {}, \"line\": {line}, \"message\": {}}}",
         js(at),
         js(message)
-    )
+    );
+    document(file, "null", false, &refused, "[]", "[]")
 }
 
 #[cfg(test)]
