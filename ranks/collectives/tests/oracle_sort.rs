@@ -32,7 +32,7 @@ fn keys_match<K: Element>(all: &[K], order: SortOrder, seed: u64) {
 }
 
 /// Shards past a million keys: the splitters' search narrows its bracket over two rounds of
-/// probes before reading it whole (backends/dist/src/sort.rs), also through long runs of equal
+/// probes before reading it whole (ranks/collectives/src/sort.rs), also through long runs of equal
 /// keys (a 4-bit range) that straddle the probes.
 #[test]
 fn large_shards_search_in_rounds() {
