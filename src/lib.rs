@@ -45,9 +45,9 @@
 pub use wavekit_core::{
     ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element,
     HistogramResult, LaneMask, Match, Partition, Partitioned, Partitioned3, Predicate, ReduceOp,
-    ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl, Sort,
-    SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut, Vote, VoteResult, WarpPrimitives,
-    WarpWidth, WavekitError, bf16, f16,
+    ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl, SliceDevice,
+    Sort, SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut, Vote, VoteResult,
+    WarpPrimitives, WarpWidth, WavekitError, bf16, f16,
 };
 pub use wavekit_core::{
     api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,

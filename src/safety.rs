@@ -195,7 +195,7 @@
 //!   [`Backend::write`](crate::Backend::write) and [`Backend::download`](crate::Backend::download),
 //!   [`GpuBackend::copy`](crate::gpu::GpuBackend::copy) (device to device, views for ranges),
 //!   [`GpuBackend::fill_zero`](crate::gpu::GpuBackend::fill_zero) and
-//!   [`GpuBackend::download_strided`](crate::gpu::GpuBackend::download_strided).
+//!   [`SliceDevice::download_strided`](crate::SliceDevice::download_strided).
 //!
 //!   ```
 //!   # #[cfg(feature = "simt")] {

@@ -1,9 +1,10 @@
-//! `GpuBackend::bfly_rows_in_place` (the fold of wavekit-dist's reproducible allreduce over 3
-//! to 32 ranks, 2 to 32 for the 16-bit floats, folded in f32 and rounded once) and
-//! `CpuBackend::bfly_rows_in_place` against the conformance reference's butterfly, column by
+//! `SliceDevice::bfly_rows_in_place` on the GPU backend (the fold of wavekit-dist's
+//! reproducible allreduce over 3 to 32 ranks, 2 to 32 for the 16-bit floats, folded in f32 and
+//! rounded once) and on the CPU backend against the conformance reference's butterfly, column by
 //! column, bit for bit:
 //! on the SIMT executor at 32 and 64 lanes (CI) and on a CUDA device.
 
+use wavekit::SliceDevice;
 use wavekit::gpu::{GpuBackend, GpuRuntime, MAX_BFLY_ROWS};
 use wavekit::prelude::*;
 use wavekit::{WavekitError, element::splitmix};

@@ -33,8 +33,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::host::HOST_ALLOC_LIMIT;
 use wavekit::{
-    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, ScanKind, Segments, VectorSize,
-    WavekitError,
+    ArgOp, ArgReduce, Backend, Collectives, Csr, Element, ScanKind, Segments, SliceDevice,
+    VectorSize, WavekitError,
 };
 use wavekit_conformance::cases::check_agg_inc;
 use wavekit_conformance::{inputs, reference};
@@ -546,7 +546,7 @@ fn fuzz_buffers() {
     });
 }
 
-/// `download_strided` (the GPU backend's, and wavekit-dist's `SliceDevice` one on the CPU):
+/// `SliceDevice::download_strided` on the CPU and GPU backends:
 /// starts, strides and counts up to `usize::MAX`, a count past the host limit: the elements
 /// `start + k * stride` exactly when every one lies in the buffer and the vector fits, else a
 /// typed error, never an overflow.
@@ -581,7 +581,7 @@ fn fuzz_download_strided() {
                 let r = match any {
                     Any::Cpu(b) => {
                         let buf = a_unwrap(b.upload(&vals))?;
-                        wavekit_dist::SliceDevice::download_strided(b, &buf, start, stride, count)
+                        b.download_strided(&buf, start, stride, count)
                     }
                     #[cfg(feature = "simt")]
                     Any::Simt(b) => {

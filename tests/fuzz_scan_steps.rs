@@ -1,4 +1,4 @@
-//! Fuzz of the sharded scan's device steps (`GpuBackend::scan_aggregates_into`,
+//! Fuzz of the sharded scan's device steps (`SliceDevice::scan_aggregates_into`,
 //! `fold_left_into`, `scan_carried_into`: what wavekit-dist's scan of tile-aligned shards runs)
 //! on the SIMT executor at 32 and 64 lanes: random lengths, every op, specials among the
 //! values, outputs and carries of the right length or off by a few.
@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::canonical::SCAN_TILE;
 use wavekit::simt::SimtBackend;
-use wavekit::{Backend, Element, ReduceOp, ScanKind, WarpWidth, WavekitError};
+use wavekit::{Backend, Element, ReduceOp, ScanKind, SliceDevice, WarpWidth, WavekitError};
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
 

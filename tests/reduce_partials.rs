@@ -1,8 +1,9 @@
-//! `GpuBackend::reduce_partials_into` (level L of device_reduce's tree from one launch, what
+//! `SliceDevice::reduce_partials_into` on the GPU backend (level L of device_reduce's tree from one launch, what
 //! wavekit-dist's sharded reduce gathers) against the conformance reference, chunk by chunk,
 //! bit for bit: on the SIMT executor at 32 and 64 lanes (CI) and on a CUDA device (full scale,
 //! where the partials sit above a level of their own).
 
+use wavekit::SliceDevice;
 use wavekit::canonical::REDUCE_TILE;
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::prelude::*;

@@ -1,9 +1,10 @@
-//! The sharded scan's device steps (`GpuBackend::scan_aggregates_into`, `scan_carried_into`,
-//! `fold_left_into`, what wavekit-dist's scan of tile-aligned shards runs) against the
+//! The sharded scan's device steps on the GPU backend (`SliceDevice::scan_aggregates_into`,
+//! `scan_carried_into`, `fold_left_into`, what wavekit-dist's scan of tile-aligned shards runs) against the
 //! conformance reference, bit for bit: on the SIMT executor at 32 and 64 lanes (CI) and on a
 //! CUDA device. The property of the carried scan: the scan of `tail` from the left fold of the
 //! aggregates of `head` (a whole number of tiles) is the end of the scan of `head ++ tail`.
 
+use wavekit::SliceDevice;
 use wavekit::canonical::SCAN_TILE;
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::prelude::*;

@@ -1,11 +1,11 @@
-//! `GpuBackend::download_strided` (backends/gpu/src/strided.rs), what the distributed sort
+//! `SliceDevice::download_strided` on the GPU backend (backends/gpu/src/strided.rs), what the distributed sort
 //! samples and searches its shards with: every start, stride and count against the host's
 //! indexing, refused (typed, nothing read) past the end; on the SIMT executor at both widths
 //! (the runtime's element-at-a-time default) and on CUDA (one pitched copy, and the fallback
 //! for a pitch past i32::MAX bytes).
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};
-use wavekit::{Backend, WavekitError};
+use wavekit::{Backend, SliceDevice, WavekitError};
 
 fn against_host<R: GpuRuntime>(b: &GpuBackend<R>) {
     let host: Vec<u64> = (0..5000u64)

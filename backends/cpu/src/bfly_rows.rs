@@ -1,6 +1,7 @@
-//! The butterfly over the rows of a matrix, column by column, in place: the CPU side of
-//! `GpuBackend::bfly_rows_in_place` (csrc/kernels/bfly_rows.cu), with which wavekit-dist's
-//! reproducible allreduce folds the chunks an all-to-all gathered from every rank.
+//! The butterfly over the rows of a matrix, column by column, in place
+//! (`SliceDevice::bfly_rows_in_place` on this backend; the GPU's is csrc/kernels/bfly_rows.cu),
+//! with which wavekit-dist's reproducible allreduce folds the chunks an all-to-all gathered
+//! from every rank.
 
 use crate::combine::bfly;
 use crate::{CpuBackend, CpuBuffer};
@@ -11,23 +12,9 @@ impl CpuBackend {
     /// `rows` holds `r` rows of `rows.len() / r` elements; row `dst` becomes, at every column
     /// j, the canonical butterfly over the rows' values there (docs/SEMANTICS.md "bfly" and
     /// "dist_all_reduce": padded with the identity to the next power of two). The other rows
-    /// are left as they were. Any number of rows.
-    ///
-    /// ```
-    /// use wavekit::prelude::*;
-    /// let cpu = CpuBackend::new(WarpWidth::W32);
-    /// // Three rows of two: row 0 becomes (x0 + x2) + x1, column by column.
-    /// let mut rows = cpu.upload(&[1.0f32, 2.0, 10.0, 20.0, 100.0, 200.0])?;
-    /// cpu.bfly_rows_in_place(&mut rows, 3, 0, ReduceOp::Sum)?;
-    /// assert_eq!(rows.as_slice(), [111.0, 222.0, 10.0, 20.0, 100.0, 200.0]);
-    /// # Ok::<(), wavekit::WavekitError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `r == 0` or
-    /// `dst >= r`, `LengthMismatch` when the length is not a multiple of `r`, `ForeignBuffer`
-    /// for a buffer moved out of its view. Nothing is written on error.
-    pub fn bfly_rows_in_place<T: Element>(
+    /// are left as they were. Any number of rows; checked again here (`ForeignBuffer` too),
+    /// nothing written on error.
+    pub(crate) fn bfly_rows<T: Element>(
         &self,
         rows: &mut CpuBuffer<T>,
         r: usize,

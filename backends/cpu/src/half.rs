@@ -32,7 +32,7 @@ pub(crate) fn reduce<T: Element>(
 }
 
 /// Sum or Product of a non-empty 16-bit slice in `f32`, not rounded: what `reduce` rounds, and
-/// a sharded reduce's partial (`CpuBackend::reduce_partials_into`).
+/// a sharded reduce's partial (`CpuBackend::reduce_partials`).
 pub(crate) fn reduce_wide<T: Element>(
     vals: &[T],
     op: ReduceOp,

@@ -55,6 +55,7 @@ mod scratch;
 mod segmented_reduce;
 mod segmented_sort;
 mod shfl;
+mod slice_device;
 mod sort;
 mod spmv;
 mod syncwarp_transpose;

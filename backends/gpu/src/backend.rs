@@ -304,7 +304,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// The vendor runtime underneath: its device, stream and attributes. Its raw copies take
     /// bare device addresses and are `unsafe fn`s; the checked forms on buffers are
     /// `Backend::write` / `download`, [`Self::copy`], [`Self::fill_zero`] and
-    /// [`Self::download_strided`].
+    /// `SliceDevice::download_strided`.
     pub fn runtime(&self) -> &R {
         &self.rt
     }

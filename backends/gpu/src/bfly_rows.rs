@@ -1,6 +1,7 @@
 //! The butterfly over the rows of a matrix, column by column, in place (the `bfly_rows`
-//! launcher, csrc/kernels/bfly_rows.cu): wavekit-dist's reproducible allreduce folds the chunks
-//! an all-to-all gathered from every rank with it.
+//! launcher, csrc/kernels/bfly_rows.cu; `SliceDevice::bfly_rows_in_place` on this backend):
+//! wavekit-dist's reproducible allreduce folds the chunks an all-to-all gathered from every
+//! rank with it.
 
 use super::backend::{GpuBackend, Reports};
 use super::buffer::GpuBuffer;
@@ -11,20 +12,22 @@ use wavekit_core::api::check_bfly_rows;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
 
-/// The most rows one [`GpuBackend::bfly_rows_in_place`] folds.
+/// The most rows one butterfly over rows folds on this backend
+/// (`SliceDevice::bfly_rows_in_place`, `RawSliceDevice::MAX_BFLY_ROWS`): the kernel's limit.
 pub const MAX_BFLY_ROWS: usize = 32;
 
 impl<R: GpuRuntime> GpuBackend<R> {
     /// `rows` holds `r` rows of `rows.len() / r` elements; row `dst` becomes, at every column
     /// j, the canonical butterfly over the rows' values there (docs/SEMANTICS.md "bfly" and
     /// "dist_all_reduce": padded with the identity to the next power of two, j combined with
-    /// j + Q/2 first), queued on the stream. The other rows are left as they were.
+    /// j + Q/2 first), queued on the stream. The other rows are left as they were. Checked
+    /// again here.
     ///
     /// # Errors
     /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `r` outside
     /// 1..=[`MAX_BFLY_ROWS`] or `dst >= r`, `LengthMismatch` when the length is not a multiple
     /// of `r`, `ForeignBuffer`, `Device`. Nothing is written on error.
-    pub fn bfly_rows_in_place<T: Element>(
+    pub(crate) fn bfly_rows<T: Element>(
         &self,
         rows: &mut GpuBuffer<T, R>,
         r: usize,

@@ -35,6 +35,7 @@ pub mod rtc;
 mod runs;
 pub mod runtime;
 mod scan;
+mod slice_device;
 mod sort;
 mod spmv;
 mod strided;

@@ -105,15 +105,15 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// `input[c * REDUCE_TILE^levels ..]` of `REDUCE_TILE^levels` elements (the last may be
     /// short) before its rounding, in the accumulator type (`f32` for `f16` / `bf16`, the type
     /// itself otherwise), bit for bit, for `out.len() = ceil(input.len() / REDUCE_TILE^levels)`
-    /// chunks, all from one launch on the stream. wavekit-dist's sharded reduce takes a rank's
-    /// partials this way instead of a launch per chunk, and folds them with
-    /// [`GpuBackend::reduce_acc_into`].
+    /// chunks, all from one launch on the stream (`SliceDevice::reduce_partials_into` on this
+    /// backend, checked again here). wavekit-dist's sharded reduce takes a rank's partials this
+    /// way instead of a launch per chunk, and folds them with [`GpuBackend::reduce_acc_enqueue`].
     ///
     /// # Errors
     /// `UnsupportedOp` (a bitwise op on floats), `EmptyInput`, `IndexOutOfRange` for `levels`
     /// outside 1..=4, `LengthMismatch` when `out` does not have one slot a chunk,
     /// `ForeignBuffer`, `OutOfMemory`, `Device`. Nothing is written on error.
-    pub fn reduce_partials_into<T: Element>(
+    pub(crate) fn reduce_partials_enqueue<T: Element>(
         &self,
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
@@ -128,31 +128,14 @@ impl<R: GpuRuntime> GpuBackend<R> {
 
     /// The levels of `reduce`'s tree above partials: `out` (one element) is the reduce of
     /// `input`, values of `T`'s accumulator type, as the tree's levels above them, rounded to
-    /// `T` once. Of the partials [`GpuBackend::reduce_partials_into`] gives for consecutive
-    /// chunks of an array, in order, it is `reduce` of that array, bit for bit.
-    ///
-    /// ```
-    /// use wavekit_core::canonical::REDUCE_TILE;
-    /// use wavekit_core::{Backend, Collectives, ReduceOp, WarpWidth, bf16};
-    /// let gpu = wavekit_simt::open(WarpWidth::W64)?;
-    /// let vals: Vec<bf16> = (0..3 * REDUCE_TILE)
-    ///     .map(|i| bf16::from_f32(1.0 + (i % 7) as f32 / 64.0))
-    ///     .collect();
-    /// let input = gpu.upload(&vals)?;
-    /// // One f32 partial a tile, not rounded to bf16's 8 bits...
-    /// let mut parts = gpu.alloc::<f32>(3)?;
-    /// gpu.reduce_partials_into(&input, ReduceOp::Sum, 1, &mut parts)?;
-    /// // ...folded and rounded once: the reduce of the whole.
-    /// let mut sum = gpu.alloc::<bf16>(1)?;
-    /// gpu.reduce_acc_into(&parts, ReduceOp::Sum, &mut sum)?;
-    /// assert_eq!(gpu.download(&sum)?, [gpu.reduce(&input, ReduceOp::Sum)?]);
-    /// # Ok::<(), wavekit_core::WavekitError>(())
-    /// ```
+    /// `T` once (`SliceDevice::reduce_acc_into` on this backend, checked again here). Of the
+    /// partials [`GpuBackend::reduce_partials_enqueue`] gives for consecutive chunks of an
+    /// array, in order, it is `reduce` of that array, bit for bit.
     ///
     /// # Errors
     /// `UnsupportedOp`, `EmptyInput`, `LengthMismatch` when `out` is not one element,
     /// `ForeignBuffer`, `OutOfMemory`, `Device`. Nothing is written on error.
-    pub fn reduce_acc_into<T: Element>(
+    pub(crate) fn reduce_acc_enqueue<T: Element>(
         &self,
         input: &GpuBuffer<T::Acc, R>,
         op: ReduceOp,

@@ -172,8 +172,8 @@ pub unsafe trait GpuRuntime: Send + Sync + 'static {
     /// `src + k * stride`; returns as `copy_dtoh` does. The default copies one element at a
     /// time; a runtime with a pitched copy (cuMemcpy2D) makes it one.
     ///
-    /// The safe form is [`GpuBackend::download_strided`](crate::GpuBackend::download_strided),
-    /// which checks the last element against the buffer.
+    /// The safe form is [`SliceDevice::download_strided`](wavekit_core::SliceDevice) on
+    /// [`GpuBackend`](crate::GpuBackend), which checks the last element against the buffer.
     ///
     /// # Safety
     /// For every k below `dst.len() / elem`, `src + k * stride .. src + k * stride + elem`

@@ -14,7 +14,7 @@ use wavekit_core::{ReduceOp, ScanKind};
 
 impl<R: GpuRuntime> GpuBackend<R> {
     /// What `RawBackend::raw_device_scan` does on this backend; with `carry`, what
-    /// [`GpuBackend::scan_carried_into`] does after its checks (the same launch, tile 0's
+    /// [`GpuBackend::scan_carried_enqueue`] does after its checks (the same launch, tile 0's
     /// prefix carried in).
     pub(crate) fn device_scan_enqueue<T: Element>(
         &self,
@@ -94,8 +94,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
     }
 }
 
-/// The sharded scan's device steps (wavekit-dist, docs/SEMANTICS.md "dist_scan"): one launch
-/// each on the stream, nothing read back.
+/// The sharded scan's device steps (`SliceDevice::scan_aggregates_into`, `scan_carried_into`,
+/// `fold_left_into` on this backend; docs/SEMANTICS.md "dist_scan"): one launch each on the
+/// stream, nothing read back, the arguments checked again.
 impl<R: GpuRuntime> GpuBackend<R> {
     /// `out[t]` = the aggregate `A_t` of tile `t` of `input` (docs/SEMANTICS.md "device_scan",
     /// steps 1-4; tiles of `SCAN_TILE`, the last padded with the identity), bit for bit the
@@ -104,7 +105,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// # Errors
     /// `UnsupportedType` (f16, bf16), `UnsupportedOp`, `EmptyInput`, `LengthMismatch` unless
     /// `out` has one slot a tile, `ForeignBuffer`, `Device`. Nothing is written on error.
-    pub fn scan_aggregates_into<T: Element>(
+    pub(crate) fn scan_aggregates_enqueue<T: Element>(
         &self,
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
@@ -117,9 +118,9 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// `carry[0]` (device_scan step 5 with `X_0 = carry[0]`; exclusive: `output[0] = carry[0]`).
     ///
     /// # Errors
-    /// As [`GpuBackend::scan_aggregates_into`]; `LengthMismatch` unless `output` is the
+    /// As [`GpuBackend::scan_aggregates_enqueue`]; `LengthMismatch` unless `output` is the
     /// input's length and `carry` one element.
-    pub fn scan_carried_into<T: Element>(
+    pub(crate) fn scan_carried_enqueue<T: Element>(
         &self,
         input: &GpuBuffer<T, R>,
         output: &mut GpuBuffer<T, R>,
@@ -136,8 +137,8 @@ impl<R: GpuRuntime> GpuBackend<R> {
     /// the ops whose result no order changes, integers' and float Min / Max: one block).
     ///
     /// # Errors
-    /// As [`GpuBackend::scan_aggregates_into`]; `LengthMismatch` unless `out` is one element.
-    pub fn fold_left_into<T: Element>(
+    /// As [`GpuBackend::scan_aggregates_enqueue`]; `LengthMismatch` unless `out` is one element.
+    pub(crate) fn fold_left_enqueue<T: Element>(
         &self,
         input: &GpuBuffer<T, R>,
         op: ReduceOp,

@@ -12,20 +12,13 @@ use wavekit_core::host;
 
 impl<R: GpuRuntime> GpuBackend<R> {
     /// `count` elements of `buf`, `buf[start + k * stride]` for k in 0..count, after the work
-    /// queued before (as `download` waits).
-    ///
-    /// ```
-    /// use wavekit_core::{Backend, WarpWidth};
-    /// let b = wavekit_simt::open(WarpWidth::W32).unwrap();
-    /// let buf = b.upload(&(0..100u32).collect::<Vec<_>>()).unwrap();
-    /// assert_eq!(b.download_strided(&buf, 5, 30, 4).unwrap(), [5, 35, 65, 95]);
-    /// assert!(b.download_strided(&buf, 5, 30, 5).is_err()); // 125 is past the end
-    /// ```
+    /// queued before (as `download` waits): `SliceDevice::download_strided` on this backend,
+    /// checked again here.
     ///
     /// # Errors
     /// `IndexOutOfRange` when the last element lies at or past `buf.len`; `ForeignBuffer`;
     /// `OutOfMemory` for the host vector; a `Device` error (also one a queued kernel reported).
-    pub fn download_strided<T: Element>(
+    pub(crate) fn read_strided<T: Element>(
         &self,
         buf: &GpuBuffer<T, R>,
         start: usize,

@@ -5,15 +5,17 @@
 //!   widths ([`width`]), the canonical-order constants ([`canonical`]), errors ([`error`]).
 //! - The lane rules: which lane a shuffle or the transpose reads ([`lanes`]).
 //! - The backend contract: [`Backend`] (device memory and identity) and [`RawBackend`] (the
-//!   unvalidated kernel entry points, callable only from this crate).
+//!   unvalidated kernel entry points, callable only from this crate); for the collectives
+//!   across devices, [`RawSliceDevice`] (copies between buffers and the sharded collectives'
+//!   device steps, sealed the same way).
 //! - Borrowed memory: [`View`] and [`ViewMut`] ([`view`]), buffers that wrap a caller's
 //!   memory or a range of another buffer without a copy.
 //! - The validated API every backend gets for free: [`WarpPrimitives`] and [`Collectives`]
 //!   ([`api`]), which check every argument, turn undefined lanes into `None`, and only then call
-//!   the backend.
+//!   the backend; and [`SliceDevice`] for every backend that implements [`RawSliceDevice`].
 //!
 //! How it fits: the backends (`wavekit-cpu`, `wavekit-gpu` with `wavekit-simt`,
-//! `wavekit-cuda`, `wavekit-hip`) depend on this crate and implement its two traits; the
+//! `wavekit-cuda`, `wavekit-hip`) depend on this crate and implement its raw traits; the
 //! `wavekit` facade re-exports this crate and the backends; the conformance suite, the bench
 //! harness and the command line sit above the facade. Semantics: docs/SEMANTICS.md.
 
@@ -34,13 +36,14 @@ pub mod op;
 pub mod predicate;
 pub mod raw;
 mod raw_args;
+mod raw_slices;
 pub mod view;
 pub mod width;
 
 pub use api::{
     ArgOp, ArgReduce, ByKey, Collectives, Compacted, Csr, Partition, Partitioned, Partitioned3,
-    ReducedByKey, RunLengths, Runs, SegmentedSort, Segments, Sort, SortOrder, TopK, UniqueByKey,
-    VectorSize, VoteResult, WarpPrimitives,
+    ReducedByKey, RunLengths, Runs, SegmentedSort, Segments, SliceDevice, Sort, SortOrder, TopK,
+    UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
 pub use element::{ElemKind, Element, bf16, f16};
@@ -48,6 +51,8 @@ pub use error::{Result, WavekitError};
 pub use mask::LaneMask;
 pub use op::ReduceOp;
 pub use predicate::Predicate;
-pub use raw::{ByKeyOut, RawBackend, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
+pub use raw::{
+    ByKeyOut, RawBackend, RawSliceDevice, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch,
+};
 pub use view::{Anchored, View, ViewMut};
 pub use width::WarpWidth;

@@ -17,6 +17,7 @@ use crate::op::ReduceOp;
 use crate::predicate::Predicate;
 
 pub use crate::raw_args::{ByKeyOut, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
+pub use crate::raw_slices::RawSliceDevice;
 
 /// The kernel entry points of a backend. Implemented by every backend; called only by the
 /// validated API, which hands over a [`Validated`] token (see the module docs).

@@ -14,7 +14,7 @@
 use crate::handshake::{Call, Header, Lengths};
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
 use std::ops::Range;
-use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result};
+use wavekit_core::{Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Result};
 
 impl<X: Transport> Comm<X> {
     /// `recv[i]` = the op over every rank's `send[i]`, on every rank.
@@ -315,7 +315,7 @@ impl<X: Transport> Comm<X> {
     /// f32 and rounds once only in the fold. One rank has nothing to combine.
     fn folds_rows<T: Element>(&self) -> bool {
         let least = if T::KIND.is_half() { 2 } else { 3 };
-        (least..=X::Backend::MAX_BFLY_ROWS).contains(&self.world())
+        (least..=<X::Backend as RawSliceDevice>::MAX_BFLY_ROWS).contains(&self.world())
     }
 
     /// The reduce-scatter half of the butterfly over ranks, for a length that splits evenly:

@@ -5,8 +5,8 @@
 //! what each side holds by name ("rank 0 has sum, rank 1 has max").
 
 use crate::layout::Layout;
-use crate::{Comm, Mode, SliceDevice, Transport};
-use wavekit_core::{ElemKind, Element, ReduceOp, Result, WavekitError};
+use crate::{Comm, Mode, Transport};
+use wavekit_core::{ElemKind, Element, RawSliceDevice, ReduceOp, Result, WavekitError};
 
 /// Which collective a rank is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,8 +228,9 @@ impl<X: Transport> Comm<X> {
         lengths: Lengths,
         local: Result<()>,
     ) -> Result<(Layout, Vec<[u64; 4]>)> {
-        let local = local
-            .and_then(|()| h.check_half(self.world(), <X::Backend as SliceDevice>::MAX_BFLY_ROWS));
+        let local = local.and_then(|()| {
+            h.check_half(self.world(), <X::Backend as RawSliceDevice>::MAX_BFLY_ROWS)
+        });
         let all = self.exchange_words(&h.words(local.is_ok()))?;
         local?;
         let ranks: Vec<&[u64]> = all.chunks(WORDS).collect();

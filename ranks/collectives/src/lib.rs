@@ -50,7 +50,6 @@ mod sort;
 mod threads;
 mod transport;
 
-pub use device::SliceDevice;
 pub use layout::Layout;
 pub use reduce::ReducePlan;
 pub use scan::ScanPlan;
@@ -59,6 +58,9 @@ pub use select::{CountIfPlan, HistogramPlan};
 pub use sort::{DistSorted, SortedPairs};
 pub use threads::{DEFAULT_TIMEOUT, ThreadRank, ThreadWorld};
 pub use transport::{Buf, Transport};
+/// What the collectives need of a rank's device: wavekit-core's contract, which every backend
+/// that runs them implements (the CPU and GPU backends).
+pub use wavekit_core::SliceDevice;
 pub use wavekit_core::{Result, WavekitError};
 
 /// `LengthMismatch` unless `got == expected`.

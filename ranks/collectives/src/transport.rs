@@ -8,9 +8,8 @@
 //! the caller (`elementwise.rs`), which is what makes the reproducible collectives independent
 //! of the transport. `all_reduce_native` is the library's own allreduce, for the fast mode.
 
-use crate::device::SliceDevice;
 use std::ops::Range;
-use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
+use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, SliceDevice, WavekitError};
 
 /// A device buffer of the transport's backend.
 pub type Buf<X, T> = <<X as Transport>::Backend as Backend>::Buffer<T>;

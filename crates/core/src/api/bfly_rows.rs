@@ -1,5 +1,7 @@
-//! The checks of a butterfly over the rows of a matrix (`bfly_rows_in_place` on the CPU and
-//! GPU backends, the fold of wavekit-dist's reproducible allreduce).
+//! The checks of a butterfly over the rows of a matrix ([`SliceDevice::bfly_rows_in_place`],
+//! the fold of wavekit-dist's reproducible allreduce).
+//!
+//! [`SliceDevice::bfly_rows_in_place`]: super::SliceDevice::bfly_rows_in_place
 
 use super::check_len;
 use crate::element::Element;

@@ -31,10 +31,10 @@ pub(crate) fn reduce_into<B: RawBackend, T: Element>(
     b.raw_device_reduce(Validated::new(), input, op, out)
 }
 
-/// The checks of a level of the reduce's tree (`reduce_partials_into` on the backends that
-/// have it, wavekit-dist's sharded reduce): `levels` in 1..=4, a non-empty input of `n`
-/// elements, and `out_len` one slot (of the accumulator type) for each chunk of
-/// `REDUCE_TILE^levels` elements.
+/// The checks of a level of the reduce's tree ([`SliceDevice`](super::SliceDevice)'s
+/// `reduce_partials_into`, what wavekit-dist's sharded reduce takes of each rank): `levels`
+/// in 1..=4, a non-empty input of `n` elements, and `out_len` one slot (of the accumulator
+/// type) for each chunk of `REDUCE_TILE^levels` elements.
 ///
 /// # Errors
 /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `levels`, `EmptyInput`,
@@ -66,9 +66,9 @@ pub fn check_reduce_partials<T: Element>(
     )
 }
 
-/// The checks of the levels above partials (`reduce_acc_into` on the backends that have it,
-/// the fold of wavekit-dist's sharded reduce): `n` partials of `T`'s accumulator type, at least
-/// one, into one element of `T`.
+/// The checks of the levels above partials ([`SliceDevice`](super::SliceDevice)'s
+/// `reduce_acc_into`, the fold of wavekit-dist's sharded reduce): `n` partials of `T`'s
+/// accumulator type, at least one, into one element of `T`.
 ///
 /// # Errors
 /// `UnsupportedOp` (a bitwise op on floats), `EmptyInput`, `LengthMismatch`.

@@ -22,8 +22,8 @@ pub(crate) fn scan<B: RawBackend, T: Element>(
     b.raw_device_scan(Validated::new(), input, output, op, kind)
 }
 
-/// The checks of the sharded scan's device steps (`GpuBackend::scan_aggregates_into`,
-/// `scan_carried_into`, `fold_left_into` and wavekit-dist's defaults for other backends):
+/// The checks of the sharded scan's device steps ([`SliceDevice`](super::SliceDevice)'s
+/// `scan_aggregates_into`, `scan_carried_into` and `fold_left_into`):
 /// a full-width element type (not f16/bf16), an op the type takes, a non-empty input, and
 /// `out_len` (aggregates: one per `SCAN_TILE` tile; the carried scan: the input's length;
 /// the fold: one) and `carry_len` (the carried scan's, one; `None` for the others).

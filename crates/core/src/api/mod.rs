@@ -7,7 +7,8 @@
 //! trait each, contract and checks together: `sort.rs` ([`Sort`]), `segmented_sort.rs`
 //! ([`SegmentedSort`]), `top_k.rs` ([`TopK`]); so have argmin/argmax, `arg_reduce.rs`
 //! ([`ArgReduce`]), the grouped collectives over runs of equal keys, `runs.rs` ([`Runs`]), and reduce and scan
-//! by key, `by_key.rs` ([`ByKey`]), and stable partition, `partition.rs` ([`Partition`]).
+//! by key, `by_key.rs` ([`ByKey`]), and stable partition, `partition.rs` ([`Partition`]). The
+//! device steps of the collectives across devices are [`SliceDevice`], `slice_device.rs`.
 
 mod arg_reduce;
 mod atomic_agg_inc;
@@ -24,6 +25,7 @@ mod partition;
 mod runs;
 mod segmented_reduce;
 mod segmented_sort;
+mod slice_device;
 mod sort;
 mod spmv;
 mod top_k;
@@ -40,6 +42,7 @@ pub use partition::{Partition, Partitioned, Partitioned3};
 pub use runs::{RunLengths, Runs, UniqueByKey};
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
 pub use segmented_sort::SegmentedSort;
+pub use slice_device::SliceDevice;
 pub use sort::{Sort, SortOrder};
 pub use spmv::Csr;
 pub use top_k::TopK;

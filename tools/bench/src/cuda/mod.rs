@@ -32,7 +32,7 @@ use wavekit::gpu::GpuBuffer;
 use wavekit::gpu::GpuRuntime;
 use wavekit::gpu::ffi::{self as wk, Status, dptr};
 use wavekit::op::ReduceOp;
-use wavekit::{Backend, DeviceBuffer, ScanKind};
+use wavekit::{Backend, DeviceBuffer, ScanKind, SliceDevice};
 
 type Buf<T> = GpuBuffer<T, CudaRuntime>;
 

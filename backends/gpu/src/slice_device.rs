@@ -1,0 +1,172 @@
+//! The device steps of the collectives across devices on this backend (wavekit-core's
+//! `RawSliceDevice`): copies between buffers stay on the device (a shard never round-trips
+//! through the host), and each step is one launch of its own kernel (bfly_rows.rs,
+//! merge_runs.rs, scan.rs, reduce.rs, strided.rs), which checks its arguments again.
+
+use super::backend::GpuBackend;
+use super::bfly_rows::MAX_BFLY_ROWS;
+use super::buffer::GpuBuffer;
+use super::merge_runs::MAX_MERGE_RUNS;
+use super::runtime::GpuRuntime;
+use std::ops::Range;
+use wavekit_core::{
+    Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Result, ScanKind, Sort, SortOrder,
+    Validated,
+};
+
+impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
+    const MAX_BFLY_ROWS: usize = MAX_BFLY_ROWS;
+
+    fn raw_copy_range<T: Element>(
+        &self,
+        _: Validated,
+        buf: &GpuBuffer<T, R>,
+        range: Range<usize>,
+    ) -> Result<GpuBuffer<T, R>> {
+        let part = self.slice(buf, range)?;
+        let mut out = self.alloc::<T>(part.len())?;
+        self.copy(&part, &mut out)?;
+        Ok(out)
+    }
+
+    fn raw_concat<T: Element>(
+        &self,
+        _: Validated,
+        parts: &[&GpuBuffer<T, R>],
+    ) -> Result<GpuBuffer<T, R>> {
+        let mut out = self.alloc::<T>(parts.iter().map(|p| p.len()).sum())?;
+        let mut at = 0;
+        for p in parts.iter().filter(|p| !p.is_empty()) {
+            let mut part = self.slice_mut(&mut out, at..at + p.len())?;
+            self.copy(p, &mut part)?;
+            at += p.len();
+        }
+        Ok(out)
+    }
+
+    fn raw_download_strided<T: Element>(
+        &self,
+        _: Validated,
+        buf: &GpuBuffer<T, R>,
+        start: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<Vec<T>> {
+        self.read_strided(buf, start, stride, count)
+    }
+
+    fn raw_copy_from<T: Element>(
+        &self,
+        _: Validated,
+        dst: &mut GpuBuffer<T, R>,
+        src: &GpuBuffer<T, R>,
+        start: usize,
+    ) -> Result<()> {
+        let part = self.slice(src, start..start + dst.len())?;
+        self.copy(&part, dst)
+    }
+
+    fn raw_reserve<T: Element>(&self, _: Validated, n: usize) -> Result<()> {
+        GpuBackend::reserve::<T>(self, n)
+    }
+
+    fn raw_bfly_rows_in_place<T: Element>(
+        &self,
+        _: Validated,
+        rows: &mut GpuBuffer<T, R>,
+        r: usize,
+        dst: usize,
+        op: ReduceOp,
+    ) -> Result<()> {
+        self.bfly_rows(rows, r, dst, op)
+    }
+
+    /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; sorted again past that.
+    fn raw_merge_runs_keys<K: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        runs: &[usize],
+        order: SortOrder,
+    ) -> Result<GpuBuffer<K, R>> {
+        if runs.len() > MAX_MERGE_RUNS {
+            return self.sort_keys(keys, order);
+        }
+        let mut out = self.alloc::<K>(keys.len())?;
+        self.merge_runs_enqueue::<K, K>(keys, None, runs, order, &mut out, None)?;
+        self.synchronize()?;
+        Ok(out)
+    }
+
+    /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; sorted again past that.
+    fn raw_merge_runs_pairs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &GpuBuffer<K, R>,
+        values: &GpuBuffer<V, R>,
+        runs: &[usize],
+        order: SortOrder,
+    ) -> Result<(GpuBuffer<K, R>, GpuBuffer<V, R>)> {
+        if runs.len() > MAX_MERGE_RUNS {
+            return self.sort_pairs(keys, values, order);
+        }
+        let mut out = self.alloc::<K>(keys.len())?;
+        let mut vout = self.alloc::<V>(values.len())?;
+        self.merge_runs_enqueue(keys, Some(values), runs, order, &mut out, Some(&mut vout))?;
+        self.synchronize()?;
+        Ok((out, vout))
+    }
+
+    fn raw_scan_aggregates_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        self.scan_aggregates_enqueue(input, op, out)
+    }
+
+    fn raw_scan_carried_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        output: &mut GpuBuffer<T, R>,
+        op: ReduceOp,
+        kind: ScanKind,
+        carry: &GpuBuffer<T, R>,
+    ) -> Result<()> {
+        self.scan_carried_enqueue(input, output, op, kind, carry)
+    }
+
+    fn raw_fold_left_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        self.fold_left_enqueue(input, op, out)
+    }
+
+    fn raw_reduce_partials_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        op: ReduceOp,
+        levels: u32,
+        out: &mut GpuBuffer<T::Acc, R>,
+    ) -> Result<()> {
+        self.reduce_partials_enqueue(input, op, levels, out)
+    }
+
+    fn raw_reduce_acc_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T::Acc, R>,
+        op: ReduceOp,
+        out: &mut GpuBuffer<T, R>,
+    ) -> Result<()> {
+        self.reduce_acc_enqueue(input, op, out)
+    }
+}

@@ -1,0 +1,283 @@
+//! `RawSliceDevice`: what the collectives across devices (wavekit-dist) need of a backend
+//! beyond [`RawBackend`], unvalidated: copies between buffers of one device, a strided read
+//! back, and the device steps of the sharded reduce, scan, allreduce and sort.
+//!
+//! Sealed as `RawBackend` is (raw.rs): every method takes a [`Validated`] token, so only
+//! [`SliceDevice`](crate::SliceDevice), which checks the arguments first, can call one. A
+//! backend implements this trait to run wavekit-dist's collectives; nothing in wavekit-dist
+//! names a backend. The provided methods compose a step from the backend's own validated
+//! collectives (a scan per tile, a sort for a merge): correct on any backend, and what a
+//! backend with a kernel for the step overrides.
+//!
+//! Each method's arguments are the ones its validated twin checked (the "Called with"
+//! sentences below); a backend may rely on them and may check them again. Results go into new
+//! buffers or the outputs given; on a backend with a queue the work may only be enqueued, as
+//! with `RawBackend`'s device collectives.
+
+use crate::api::{Collectives, Sort, SortOrder};
+use crate::backend::{DeviceBuffer, ScanKind};
+use crate::canonical::SCAN_TILE;
+use crate::element::Element;
+use crate::error::Result;
+use crate::op::ReduceOp;
+use crate::raw::{RawBackend, Validated};
+use std::ops::Range;
+
+/// The device steps of the collectives across devices. Implemented by every backend that runs
+/// them (the CPU and GPU backends); called only by [`SliceDevice`](crate::SliceDevice), which
+/// hands over a [`Validated`] token (see the module docs).
+pub trait RawSliceDevice: RawBackend {
+    /// The most rows [`raw_bfly_rows_in_place`](Self::raw_bfly_rows_in_place) folds in one call
+    /// (at least 1); the reproducible allreduce of more ranks than this composes pairwise
+    /// exchanges instead.
+    const MAX_BFLY_ROWS: usize;
+
+    /// A new buffer holding a copy of `buf[range]`, copied on the device.
+    ///
+    /// Called with `range.start <= range.end <= buf.len()`.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_copy_range<T: Element>(
+        &self,
+        _: Validated,
+        buf: &Self::Buffer<T>,
+        range: Range<usize>,
+    ) -> Result<Self::Buffer<T>>;
+
+    /// A new buffer holding `parts` one after another, copied on the device.
+    ///
+    /// Called with any parts, empty ones included.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_concat<T: Element>(
+        &self,
+        _: Validated,
+        parts: &[&Self::Buffer<T>],
+    ) -> Result<Self::Buffer<T>>;
+
+    /// `buf[start + k * stride]` for k in `0..count`, read back after the work queued before
+    /// (as `download` waits), in one copy where the backend can.
+    ///
+    /// Called with every such index below `buf.len()` (`check_strided`); `count` may be 0.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory` (the host vector), `ForeignBuffer`, `Device`.
+    fn raw_download_strided<T: Element>(
+        &self,
+        _: Validated,
+        buf: &Self::Buffer<T>,
+        start: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<Vec<T>>;
+
+    /// Overwrites `dst` with `src[start .. start + dst.len()]`, copied on the device.
+    ///
+    /// Called with `start + dst.len() <= src.len()` (no overflow).
+    ///
+    /// # Errors
+    /// The backend's own: `ForeignBuffer`, `Device`.
+    fn raw_copy_from<T: Element>(
+        &self,
+        _: Validated,
+        dst: &mut Self::Buffer<T>,
+        src: &Self::Buffer<T>,
+        start: usize,
+    ) -> Result<()>;
+
+    /// Sizes the backend's workspace for collectives on up to `n` elements of `T`, so that
+    /// planned collectives allocate nothing when they run. The default has no workspace.
+    ///
+    /// Called with any `n`.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `Device`.
+    fn raw_reserve<T: Element>(&self, _: Validated, n: usize) -> Result<()> {
+        let _ = n;
+        Ok(())
+    }
+
+    /// Row `dst` of `rows` (`r` equal rows) becomes, column by column, the canonical
+    /// butterfly over the rows (docs/SEMANTICS.md "dist_all_reduce"); the other rows stay.
+    ///
+    /// Called with `op` valid for `T`, `1 <= r <= MAX_BFLY_ROWS`, `dst < r` and `rows.len()`
+    /// a multiple of `r` (`check_bfly_rows`).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_bfly_rows_in_place<T: Element>(
+        &self,
+        _: Validated,
+        rows: &mut Self::Buffer<T>,
+        r: usize,
+        dst: usize,
+        op: ReduceOp,
+    ) -> Result<()>;
+
+    /// The stable sort of `keys` by `order`, where `keys` is `runs.len()` runs one after
+    /// another, each sorted stably by `order`. The default sorts again; a GPU merges the runs.
+    ///
+    /// Called with a valid `order` for `K`, at least one run, and run lengths summing to
+    /// `keys.len()`; a run that is not sorted gives some permutation of the keys.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_merge_runs_keys<K: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        runs: &[usize],
+        order: SortOrder,
+    ) -> Result<Self::Buffer<K>> {
+        let _ = runs;
+        self.sort_keys(keys, order)
+    }
+
+    /// [`raw_merge_runs_keys`](Self::raw_merge_runs_keys) with a value beside each key, moved
+    /// with it.
+    ///
+    /// Called as `raw_merge_runs_keys`, with `values` as long as `keys`.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_merge_runs_pairs<K: Element, V: Element>(
+        &self,
+        _: Validated,
+        keys: &Self::Buffer<K>,
+        values: &Self::Buffer<V>,
+        runs: &[usize],
+        order: SortOrder,
+    ) -> Result<(Self::Buffer<K>, Self::Buffer<V>)> {
+        let _ = runs;
+        self.sort_pairs(keys, values, order)
+    }
+
+    /// `out[t]` = the aggregate of tile `t` of `input` (docs/SEMANTICS.md "device_scan",
+    /// steps 1-4). The default scans tile by tile with the backend's own scan.
+    ///
+    /// Called with a full-width `T`, `op` valid for it, a non-empty input and one slot a
+    /// `SCAN_TILE` tile in `out` (`check_scan_steps`).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_scan_aggregates_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        let aggs: Vec<T> = tile_scans(self, input, op)?
+            .iter()
+            .map(|l| *l.last().expect("tiles are non-empty"))
+            .collect();
+        self.write(out, &aggs)
+    }
+
+    /// The scan of `input` continuing an array whose earlier tiles fold to `carry[0]`
+    /// (device_scan step 5 with `X_0 = carry[0]`; exclusive: `output[0] = carry[0]`). The
+    /// default scans tile by tile with the backend's own scan.
+    ///
+    /// Called as `raw_scan_aggregates_into`, with `output` the input's length and `carry`
+    /// one element.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_scan_carried_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        output: &mut Self::Buffer<T>,
+        op: ReduceOp,
+        kind: ScanKind,
+        carry: &Self::Buffer<T>,
+    ) -> Result<()> {
+        let mut x = self.download(carry)?[0];
+        let mut out = Vec::with_capacity(input.len());
+        for l in tile_scans(self, input, op)? {
+            let incl = l.iter().map(|&v| T::combine(op, x, v));
+            match kind {
+                ScanKind::Inclusive => out.extend(incl),
+                ScanKind::Exclusive => {
+                    out.push(x);
+                    out.extend(incl.take(l.len() - 1));
+                }
+            }
+            x = T::combine(op, x, *l.last().expect("tiles are non-empty"));
+        }
+        self.write(output, &out)
+    }
+
+    /// `out[0]` = the left fold of `input`, in order (the chain of device_scan's tile
+    /// prefixes over gathered aggregates). The default folds on the host.
+    ///
+    /// Called as `raw_scan_aggregates_into`, with `out` one element.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_fold_left_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()> {
+        let v = self.download(input)?;
+        let x = v[1..].iter().fold(v[0], |x, &a| T::combine(op, x, a));
+        self.write(out, &[x])
+    }
+
+    /// `out[c]` = the reduce of chunk c of `input` before its rounding, in the accumulator
+    /// type, chunks of `REDUCE_TILE^levels` elements (the last may be short): level `levels`
+    /// of the device reduce's tree (docs/SEMANTICS.md "device_reduce", step 4).
+    ///
+    /// Called with `op` valid for `T`, `levels` in 1..=4, a non-empty input and one slot a
+    /// chunk in `out` (`check_reduce_partials`).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_reduce_partials_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        op: ReduceOp,
+        levels: u32,
+        out: &mut Self::Buffer<T::Acc>,
+    ) -> Result<()>;
+
+    /// `out` (one element) = the reduce of partials of the accumulator type as the tree's
+    /// levels above them, rounded to `T` once.
+    ///
+    /// Called with `op` valid for `T`, at least one partial and `out` one element
+    /// (`check_reduce_acc`).
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    fn raw_reduce_acc_into<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T::Acc>,
+        op: ReduceOp,
+        out: &mut Self::Buffer<T>,
+    ) -> Result<()>;
+}
+
+/// The sharded scan's device steps as the defaults compute them from the backend's own scan
+/// (what a GPU does in one launch each): tile by tile, each tile's scan alone being its local
+/// values `L` (docs/SEMANTICS.md "device_scan").
+fn tile_scans<B: Collectives, T: Element>(
+    b: &B,
+    input: &B::Buffer<T>,
+    op: ReduceOp,
+) -> Result<Vec<Vec<T>>> {
+    let mut out = Vec::new();
+    for at in (0..input.len()).step_by(SCAN_TILE) {
+        let tile = b.slice(input, at..(at + SCAN_TILE).min(input.len()))?;
+        let mut l = b.alloc::<T>(tile.len())?;
+        b.scan(&tile, &mut l, op, ScanKind::Inclusive)?;
+        out.push(b.download(&l)?);
+    }
+    Ok(out)
+}
