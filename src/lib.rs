@@ -57,8 +57,6 @@ pub use wavekit_gpu::device;
 pub use wavekit_cpu as cpu;
 #[cfg(feature = "cuda")]
 pub use wavekit_cuda as cuda;
-#[cfg(feature = "dist")]
-pub use wavekit_dist as dist;
 pub use wavekit_gpu as gpu;
 #[cfg(feature = "hip")]
 pub use wavekit_hip as hip;
@@ -66,6 +64,38 @@ pub use wavekit_hip as hip;
 pub use wavekit_simt as simt;
 
 pub mod safety;
+
+/// Collectives across ranks and devices (feature `dist`): everything of `wavekit-dist`, with
+/// the thread transport's oracle on the CPU backend under short names, so that
+/// `ThreadWorld::run(3, |rank| ...)` needs no type; the thread transport over any backend is
+/// [`threads::ThreadWorld`](wavekit_dist::threads::ThreadWorld).
+///
+/// ```
+/// use wavekit::dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+/// use wavekit::prelude::*;
+///
+/// let data: Vec<f32> = (0..10_000).map(|i| (i as f32).sin()).collect();
+/// let layout = Layout::even(data.len(), 3);
+/// let sums = ThreadWorld::run(3, |rank| {
+///     let comm = Comm::new(rank);
+///     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
+///     comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible).unwrap()
+/// });
+/// // The same bits on every rank, and those of the single-device reduce of the whole.
+/// let cpu = CpuBackend::new(WarpWidth::W32);
+/// let whole = cpu.reduce(&cpu.upload(&data)?, ReduceOp::Sum)?;
+/// assert!(sums.into_iter().all(|s| s.unwrap().to_bits() == whole.to_bits()));
+/// # Ok::<(), wavekit::WavekitError>(())
+/// ```
+#[cfg(feature = "dist")]
+pub mod dist {
+    pub use wavekit_dist::*;
+
+    /// The oracle's world: ranks as threads, each on its own [`CpuBackend`](crate::cpu::CpuBackend).
+    pub type ThreadWorld = wavekit_dist::ThreadWorld<crate::cpu::CpuBackend>;
+    /// One rank of a [`ThreadWorld`] on the CPU backend.
+    pub type ThreadRank = wavekit_dist::ThreadRank<crate::cpu::CpuBackend>;
+}
 
 /// Every collective's two forms, inputs, outputs and their lengths, what is asynchronous and
 /// what allocates (docs/COLLECTIVES.md).

@@ -20,8 +20,8 @@
 
 use proptest::prelude::*;
 use std::time::Duration;
+use wavekit::dist::{Comm, Layout, ThreadWorld};
 use wavekit::{Predicate, ReduceOp, WarpWidth, WavekitError};
-use wavekit_dist::{Comm, Layout, ThreadWorld};
 use wavekit_tests::fuzz::*;
 
 #[path = "fuzz_dist/calls.rs"]
@@ -262,4 +262,51 @@ fn fuzz_dist() {
         let got = run(&c);
         model::check(&c, &layout(&c), &got)
     });
+}
+
+/// The thread transport over another backend than the CPU's: three ranks on the SIMT executor
+/// (32 and 64 lanes mixed), whose device steps are the GPU backend's kernels, give the CPU
+/// oracle's bits for the reproducible reduce, the scan and the sort (`ThreadWorld::run_on`).
+#[cfg(feature = "simt")]
+#[test]
+fn thread_world_over_the_executor_matches_the_oracle() {
+    use wavekit::dist::{Mode, Transport};
+    use wavekit::{Backend, Collectives, DeviceBuffer, ScanKind, SortOrder};
+    let data: Vec<f32> = (0..20_000).map(|i| ((i * 37 % 101) as f32).sin()).collect();
+    let layout = Layout::from_lens(&[4096, 9000, 6904]);
+    type Got = (u32, Vec<f32>, Vec<f32>);
+    fn one<X: Transport>(comm: &Comm<X>, data: &[f32], layout: &Layout) -> wavekit::Result<Got> {
+        let b = comm.backend();
+        let shard = b.upload(&data[layout.range(comm.rank())])?;
+        let sum = comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible)?;
+        let mut scanned = b.alloc::<f32>(shard.len())?;
+        comm.scan(&shard, &mut scanned, ReduceOp::Sum, ScanKind::Inclusive)?;
+        let sorted = comm.sort_keys(&shard, SortOrder::ASCENDING)?;
+        Ok((
+            sum.to_bits(),
+            b.download(&scanned)?,
+            b.download(&sorted.keys)?,
+        ))
+    }
+    let want: Vec<Got> = ThreadWorld::run(3, |r| one(&Comm::new(r), &data, &layout))
+        .into_iter()
+        .map(|r| r.expect("no rank panics").expect("oracle rank"))
+        .collect();
+    let widths = [WarpWidth::W32, WarpWidth::W64, WarpWidth::W32];
+    let execs = widths.map(|w| wavekit::simt::open(w).expect("the executor"));
+    let got =
+        wavekit::dist::threads::ThreadWorld::run_on(execs, |r| one(&Comm::new(r), &data, &layout));
+    for (rank, (g, w)) in got.into_iter().zip(&want).enumerate() {
+        let g = g.expect("no rank panics").expect("executor rank");
+        assert_eq!(g.0, w.0, "rank {rank}: the reduce's bits");
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&g.1), bits(&w.1), "rank {rank}: the scan's bits");
+        assert_eq!(bits(&g.2), bits(&w.2), "rank {rank}: the sort's bits");
+    }
+    // The oracle's reduce is the single device's reduce of the whole.
+    let cpu = wavekit::cpu::CpuBackend::new(WarpWidth::W32);
+    let whole = cpu
+        .reduce(&cpu.upload(&data).unwrap(), ReduceOp::Sum)
+        .unwrap();
+    assert_eq!(want[0].0, whole.to_bits());
 }

@@ -3,9 +3,9 @@
 
 use super::model::{Effective, data, effective, equal_len, keys};
 use super::{Case, Coll};
+use wavekit::dist::{Buf, Comm, Layout, Mode, ThreadRank};
 use wavekit::{Backend, DeviceBuffer, Element, Predicate, ScanKind, SortOrder, WavekitError, bf16};
 use wavekit_conformance::inputs;
-use wavekit_dist::{Buf, Comm, Layout, Mode, ThreadRank};
 
 /// What a call returned, as bits (floats compare bit for bit).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,9 +6,9 @@ use super::calls::{Num, Value, bits, one_bits, pred, sort_order};
 use super::{Call, Case, Coll, Fault};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use wavekit::dist::Layout;
 use wavekit::{Element, Predicate, ReduceOp, ScanKind, WavekitError};
 use wavekit_conformance::{inputs, reference};
-use wavekit_dist::Layout;
 use wavekit_tests::fuzz::Tally;
 
 /// A rank's arguments in one call.

@@ -31,6 +31,20 @@ impl std::fmt::Debug for CpuBackend {
     }
 }
 
+/// `CpuBackend::new(width)`: what a world of ranks made from a warp width alone asks of its
+/// backend (wavekit-dist's `ThreadWorld::run`).
+///
+/// ```
+/// use wavekit_core::{Backend, WarpWidth};
+/// let cpu = wavekit_cpu::CpuBackend::from(WarpWidth::W64);
+/// assert_eq!(cpu.name(), "cpu/w64");
+/// ```
+impl From<WarpWidth> for CpuBackend {
+    fn from(width: WarpWidth) -> CpuBackend {
+        CpuBackend::new(width)
+    }
+}
+
 impl CpuBackend {
     /// A CPU backend whose warps have `width` lanes. Every call runs on rayon's global pool
     /// and has finished when it returns.

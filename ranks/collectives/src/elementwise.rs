@@ -22,7 +22,8 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, ReduceOp};
     /// use wavekit_dist::{Comm, Mode, ThreadWorld, Transport};
-    /// let got = ThreadWorld::run(3, |r| {
+    /// use wavekit_cpu::CpuBackend;
+    /// let got = ThreadWorld::<CpuBackend>::run(3, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let mine: Vec<f32> = (0..5).map(|i| (comm.rank() * 10 + i) as f32).collect();
@@ -113,7 +114,8 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, ReduceOp};
     /// use wavekit_dist::{Comm, Mode, ThreadWorld, Transport};
-    /// let got = ThreadWorld::run(2, |r| {
+    /// use wavekit_cpu::CpuBackend;
+    /// let got = ThreadWorld::<CpuBackend>::run(2, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let mine = b.upload(&[1u32, 2, 3, 4]).unwrap();
@@ -184,7 +186,8 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::Backend;
     /// use wavekit_dist::{Comm, ThreadWorld, Transport};
-    /// let got = ThreadWorld::run(3, |r| {
+    /// use wavekit_cpu::CpuBackend;
+    /// let got = ThreadWorld::<CpuBackend>::run(3, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let mut out = b.alloc::<i64>(3).unwrap();

@@ -1,7 +1,9 @@
 //! wavekit-dist: wavekit past one device. Each rank holds a contiguous shard of a logical array
 //! (shard sizes may differ) or an equal-length buffer, and a [`Comm`] runs the collectives
-//! across ranks over a [`Transport`]: ranks as threads over the CPU backend ([`ThreadWorld`],
-//! the oracle CI runs at 1..8 ranks), or NCCL/RCCL over GPUs (features `nccl`, `rccl`).
+//! across ranks over a [`Transport`]: ranks as threads of one process ([`ThreadWorld`]; over the
+//! CPU backend the oracle CI runs at 1..8 ranks), or NCCL/RCCL over GPUs (features `nccl`,
+//! `rccl`). The collectives take any backend that has wavekit-core's [`SliceDevice`], and
+//! this crate names none.
 //!
 //! In the default [`Mode::Reproducible`] a float result is bit-identical for any rank count and
 //! any shard split, and equal to the single-device result of the whole array
@@ -21,10 +23,11 @@
 //! use wavekit_core::ReduceOp;
 //! use wavekit_dist::{Comm, Layout, Mode, ThreadWorld, Transport};
 //! use wavekit_core::Backend;
+//! use wavekit_cpu::CpuBackend;
 //!
 //! let data: Vec<f32> = (0..10_000).map(|i| (i as f32).sin()).collect();
 //! let layout = Layout::even(data.len(), 3);
-//! let sums = ThreadWorld::run(3, |rank| {
+//! let sums = ThreadWorld::<CpuBackend>::run(3, |rank| {
 //!     let comm = Comm::new(rank);
 //!     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
 //!     comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible).unwrap()
@@ -47,7 +50,7 @@ mod reduce;
 mod scan;
 mod select;
 mod sort;
-mod threads;
+pub mod threads;
 mod transport;
 
 pub use layout::Layout;

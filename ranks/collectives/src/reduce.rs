@@ -20,14 +20,15 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, Collectives, ReduceOp};
     /// use wavekit_dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<f64> = (0..9000).map(|i| 1.0 / (1.0 + i as f64)).collect();
     /// let layout = Layout::from_lens(&[100, 0, 8000, 900]);
-    /// let got = ThreadWorld::run(4, |r| {
+    /// let got = ThreadWorld::<CpuBackend>::run(4, |r| {
     ///     let comm = Comm::new(r);
     ///     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
     ///     comm.all_reduce_value(&shard, ReduceOp::Sum, Mode::Reproducible).unwrap()
     /// });
-    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let one = CpuBackend::new(wavekit_core::WarpWidth::W32);
     /// let want = one.reduce(&one.upload(&data).unwrap(), ReduceOp::Sum).unwrap();
     /// assert!(got.into_iter().all(|g| g.unwrap().to_bits() == want.to_bits()));
     /// ```
@@ -199,9 +200,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, Collectives, DeviceBuffer, ReduceOp};
     /// use wavekit_dist::{Comm, Layout, Mode, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<f32> = (0..20_000).map(|i| (i as f32).cos()).collect();
     /// let layout = Layout::from_lens(&[7000, 13_000]);
-    /// let got = ThreadWorld::run(2, |r| {
+    /// let got = ThreadWorld::<CpuBackend>::run(2, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
@@ -212,7 +214,7 @@ impl<X: Transport> Comm<X> {
     ///     comm.synchronize().unwrap();
     ///     b.download(&out).unwrap()[0]
     /// });
-    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let one = CpuBackend::new(wavekit_core::WarpWidth::W32);
     /// let want = one.reduce(&one.upload(&data).unwrap(), ReduceOp::Sum).unwrap();
     /// assert!(got.into_iter().all(|g| g.unwrap().to_bits() == want.to_bits()));
     /// ```

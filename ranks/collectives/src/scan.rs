@@ -18,9 +18,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, Collectives, DeviceBuffer, ReduceOp, ScanKind};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<f32> = (0..10_000).map(|i| 0.1 * i as f32).collect();
     /// let layout = Layout::from_lens(&[4095, 2, 5903]);
-    /// let parts = ThreadWorld::run(3, |r| {
+    /// let parts = ThreadWorld::<CpuBackend>::run(3, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
@@ -29,7 +30,7 @@ impl<X: Transport> Comm<X> {
     ///     b.download(&out).unwrap()
     /// });
     /// let got: Vec<f32> = parts.into_iter().flat_map(|p| p.unwrap()).collect();
-    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let one = CpuBackend::new(wavekit_core::WarpWidth::W32);
     /// let mut want = one.alloc::<f32>(data.len()).unwrap();
     /// one.scan(&one.upload(&data).unwrap(), &mut want, ReduceOp::Sum, ScanKind::Inclusive).unwrap();
     /// assert_eq!(got, one.download(&want).unwrap());
@@ -131,9 +132,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, Collectives, DeviceBuffer, ReduceOp, ScanKind};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<f32> = (0..12_288).map(|i| 0.1 * i as f32).collect();
     /// let layout = Layout::from_lens(&[4096, 8192]);
-    /// let parts = ThreadWorld::run(2, |r| {
+    /// let parts = ThreadWorld::<CpuBackend>::run(2, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
@@ -146,7 +148,7 @@ impl<X: Transport> Comm<X> {
     ///     b.download(&out).unwrap()
     /// });
     /// let got: Vec<f32> = parts.into_iter().flat_map(|p| p.unwrap()).collect();
-    /// let one = wavekit_cpu::CpuBackend::new(wavekit_core::WarpWidth::W32);
+    /// let one = CpuBackend::new(wavekit_core::WarpWidth::W32);
     /// let mut want = one.alloc::<f32>(data.len()).unwrap();
     /// one.scan(&one.upload(&data).unwrap(), &mut want, ReduceOp::Sum, ScanKind::Inclusive).unwrap();
     /// assert_eq!(got, one.download(&want).unwrap());

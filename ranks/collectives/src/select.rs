@@ -46,9 +46,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, Predicate};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<i32> = (0..1000).collect();
     /// let layout = Layout::even(1000, 4);
-    /// let got = ThreadWorld::run(4, |r| {
+    /// let got = ThreadWorld::<CpuBackend>::run(4, |r| {
     ///     let comm = Comm::new(r);
     ///     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
     ///     comm.count_if(&shard, Predicate::Lt(300)).unwrap()
@@ -111,9 +112,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, DeviceBuffer, Predicate};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<i32> = (0..1000).collect();
     /// let layout = Layout::from_lens(&[0, 700, 300]);
-    /// let got = ThreadWorld::run(3, |r| {
+    /// let got = ThreadWorld::<CpuBackend>::run(3, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
@@ -155,9 +157,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, Predicate};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<u32> = (0..100).collect();
     /// let layout = Layout::from_lens(&[10, 60, 30]);
-    /// let parts = ThreadWorld::run(3, |r| {
+    /// let parts = ThreadWorld::<CpuBackend>::run(3, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let shard = b.upload(&data[layout.range(comm.rank())]).unwrap();
@@ -199,7 +202,8 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::Backend;
     /// use wavekit_dist::{Comm, ThreadWorld, Transport};
-    /// let got = ThreadWorld::run(2, |r| {
+    /// use wavekit_cpu::CpuBackend;
+    /// let got = ThreadWorld::<CpuBackend>::run(2, |r| {
     ///     let comm = Comm::new(r);
     ///     let keys = comm.backend().upload(&[0u32, 1, 1, 7]).unwrap();
     ///     comm.histogram(&keys, 2).unwrap()
@@ -268,7 +272,8 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, DeviceBuffer};
     /// use wavekit_dist::{Comm, ThreadWorld, Transport};
-    /// let got = ThreadWorld::run(2, |r| {
+    /// use wavekit_cpu::CpuBackend;
+    /// let got = ThreadWorld::<CpuBackend>::run(2, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let keys = b.upload(&[0u32, 1, 1, 7]).unwrap();

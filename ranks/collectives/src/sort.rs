@@ -78,9 +78,10 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, SortOrder};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let data: Vec<u32> = (0..1000).map(|i| (i * 7919) % 1000).collect();
     /// let layout = Layout::from_lens(&[100, 0, 650, 250]);
-    /// let parts = ThreadWorld::run(4, |r| {
+    /// let parts = ThreadWorld::<CpuBackend>::run(4, |r| {
     ///     let comm = Comm::new(r);
     ///     let shard = comm.backend().upload(&data[layout.range(comm.rank())]).unwrap();
     ///     let s = comm.sort_keys(&shard, SortOrder::ASCENDING).unwrap();
@@ -120,10 +121,11 @@ impl<X: Transport> Comm<X> {
     /// ```
     /// use wavekit_core::{Backend, SortOrder};
     /// use wavekit_dist::{Comm, Layout, ThreadWorld, Transport};
+    /// use wavekit_cpu::CpuBackend;
     /// let keys: Vec<i32> = vec![3, -1, 3, 0, -1, 2];
     /// let vals: Vec<u32> = (0..6).collect();
     /// let layout = Layout::from_lens(&[2, 4]);
-    /// let parts = ThreadWorld::run(2, |r| {
+    /// let parts = ThreadWorld::<CpuBackend>::run(2, |r| {
     ///     let comm = Comm::new(r);
     ///     let b = comm.backend();
     ///     let k = b.upload(&keys[layout.range(comm.rank())]).unwrap();

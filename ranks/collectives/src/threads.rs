@@ -1,7 +1,10 @@
-//! Ranks as threads over the CPU backend: the oracle transport, so CI runs every distributed
-//! collective at 1..8 ranks without a GPU. Each ordered pair of ranks has a FIFO mailbox; a send
-//! never blocks, a receive waits at most the world's timeout, and a rank whose endpoint is
-//! dropped is reported at once to every rank waiting on it.
+//! Ranks as threads of one process, each computing on its own backend: the oracle transport
+//! (over the CPU backend, CI runs every distributed collective at 1..8 ranks without a GPU),
+//! and a way to run the collectives over any backend that has the device steps
+//! ([`SliceDevice`]). Data moves through host memory with the backend's own `download` and
+//! `write`. Each ordered pair of ranks has a FIFO mailbox; a send never blocks, a receive waits
+//! at most the world's timeout, and a rank whose endpoint is dropped is reported at once to
+//! every rank waiting on it.
 //!
 //! A lost rank (a receive that timed out, or a peer that left owing a message) aborts the
 //! world, as the watchdog aborts an NCCL communicator: from then on every receive on every rank
@@ -12,12 +15,14 @@
 use crate::check_len;
 use crate::transport::{Transport, check_all_to_all};
 use std::collections::VecDeque;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use wavekit_core::element::{as_bytes, as_bytes_mut};
-use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WarpWidth, WavekitError};
-use wavekit_cpu::{CpuBackend, CpuBuffer};
+use wavekit_core::{
+    Backend, DeviceBuffer, Element, ReduceOp, Result, SliceDevice, WarpWidth, WavekitError,
+};
 
 /// How long a rank waits for a peer before giving up, unless the world says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -32,14 +37,45 @@ struct Shared {
     aborted: Mutex<Option<(usize, String)>>,
 }
 
-/// A communicator of `world` ranks in one process, each rank a [`ThreadRank`] to move into
-/// its own thread.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ThreadWorld;
+/// A communicator of ranks in one process, each rank a [`ThreadRank`] to move into its own
+/// thread and computing on its own backend `B`. The facade names the CPU oracle
+/// `wavekit::dist::ThreadWorld` (`B` = the CPU backend), so that `ThreadWorld::run(3, |rank|
+/// ...)` needs no type.
+///
+/// ```
+/// use wavekit_core::{Backend, ReduceOp, WarpWidth};
+/// use wavekit_cpu::CpuBackend;
+/// use wavekit_dist::{Comm, ThreadWorld, Transport};
+///
+/// // Three ranks, each on a CPU backend made from the warp width.
+/// let sums = ThreadWorld::<CpuBackend>::run(3, |rank| {
+///     let comm = Comm::new(rank);
+///     let shard = comm.backend().upload(&[comm.rank() as u32 + 1; 4]).unwrap();
+///     comm.count_if(&shard, wavekit_core::Predicate::Gt(1)).unwrap()
+/// });
+/// assert!(sums.into_iter().all(|s| s.unwrap() == 8));
+/// // Or over backends made by the caller (any backend with the device steps).
+/// let backends = (0..2).map(|_| CpuBackend::new(WarpWidth::W64));
+/// let widths = ThreadWorld::run_on(backends, |rank| rank.backend().warp_width());
+/// assert!(widths.into_iter().all(|w| w.unwrap() == WarpWidth::W64));
+/// ```
+pub struct ThreadWorld<B>(PhantomData<fn() -> B>);
 
-impl ThreadWorld {
-    /// The endpoints of a new world, rank 0 first; each rank computes on its own CPU backend.
-    pub fn endpoints(world: usize, width: WarpWidth, timeout: Duration) -> Vec<ThreadRank> {
+impl<B> std::fmt::Debug for ThreadWorld<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ThreadWorld")
+    }
+}
+
+impl<B: SliceDevice + 'static> ThreadWorld<B> {
+    /// The endpoints of a new world of one rank a backend, rank 0 first; rank r computes on
+    /// the r-th backend.
+    pub fn endpoints_on(
+        backends: impl IntoIterator<Item = B>,
+        timeout: Duration,
+    ) -> Vec<ThreadRank<B>> {
+        let backends: Vec<B> = backends.into_iter().collect();
+        let world = backends.len();
         let shared = Arc::new(Shared {
             world,
             boxes: (0..world * world)
@@ -48,22 +84,25 @@ impl ThreadWorld {
             gone: (0..world).map(|_| AtomicBool::new(false)).collect(),
             aborted: Mutex::new(None),
         });
-        (0..world)
-            .map(|rank| ThreadRank {
+        backends
+            .into_iter()
+            .enumerate()
+            .map(|(rank, backend)| ThreadRank {
                 shared: Arc::clone(&shared),
                 rank,
                 timeout,
-                backend: CpuBackend::new(width),
+                backend,
             })
             .collect()
     }
 
-    /// Runs `body` once per rank, each on its own thread, and returns the results in rank order.
-    pub fn run<R: Send>(
-        world: usize,
-        body: impl Fn(ThreadRank) -> R + Sync,
+    /// Runs `body` once per rank of a world over `backends` (one rank each), each on its own
+    /// thread, with [`DEFAULT_TIMEOUT`], and returns the results in rank order.
+    pub fn run_on<R: Send>(
+        backends: impl IntoIterator<Item = B>,
+        body: impl Fn(ThreadRank<B>) -> R + Sync,
     ) -> Vec<std::thread::Result<R>> {
-        let ranks = Self::endpoints(world, WarpWidth::W32, DEFAULT_TIMEOUT);
+        let ranks = Self::endpoints_on(backends, DEFAULT_TIMEOUT);
         std::thread::scope(|s| {
             let handles: Vec<_> = ranks
                 .into_iter()
@@ -77,26 +116,45 @@ impl ThreadWorld {
     }
 }
 
-/// One rank of a [`ThreadWorld`].
-pub struct ThreadRank {
+/// A world whose backends are made from a warp width alone (the CPU backend's
+/// `From<WarpWidth>`): the oracle's short forms.
+impl<B: SliceDevice + From<WarpWidth> + 'static> ThreadWorld<B> {
+    /// The endpoints of a new world of `world` ranks, rank 0 first, each on its own backend of
+    /// `width` lanes.
+    pub fn endpoints(world: usize, width: WarpWidth, timeout: Duration) -> Vec<ThreadRank<B>> {
+        Self::endpoints_on((0..world).map(|_| B::from(width)), timeout)
+    }
+
+    /// Runs `body` once per rank of a world of `world` ranks (each on its own backend of 32
+    /// lanes), each on its own thread, and returns the results in rank order.
+    pub fn run<R: Send>(
+        world: usize,
+        body: impl Fn(ThreadRank<B>) -> R + Sync,
+    ) -> Vec<std::thread::Result<R>> {
+        Self::run_on((0..world).map(|_| B::from(WarpWidth::W32)), body)
+    }
+}
+
+/// One rank of a [`ThreadWorld`], computing on its backend `B`.
+pub struct ThreadRank<B> {
     shared: Arc<Shared>,
     rank: usize,
     timeout: Duration,
-    backend: CpuBackend,
+    backend: B,
 }
 
-impl std::fmt::Debug for ThreadRank {
+impl<B: Backend> std::fmt::Debug for ThreadRank<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ThreadRank")
             .field("rank", &self.rank)
             .field("world", &self.shared.world)
             .field("timeout", &self.timeout)
-            .field("backend", &self.backend)
+            .field("backend", &self.backend.name())
             .finish_non_exhaustive()
     }
 }
 
-impl Drop for ThreadRank {
+impl<B> Drop for ThreadRank<B> {
     fn drop(&mut self) {
         self.shared.gone[self.rank].store(true, Ordering::SeqCst);
         for dst in 0..self.shared.world {
@@ -109,7 +167,7 @@ impl Drop for ThreadRank {
     }
 }
 
-impl ThreadRank {
+impl<B> ThreadRank<B> {
     fn mailbox(&self, src: usize, dst: usize) -> std::sync::MutexGuard<'_, VecDeque<Vec<u8>>> {
         self.shared.boxes[src * self.shared.world + dst]
             .0
@@ -231,14 +289,14 @@ impl ThreadRank {
     }
 }
 
-fn check_recv<T: Element>(recv: &CpuBuffer<T>, expected: usize) -> Result<()> {
+fn check_recv<T: Element>(recv: &impl DeviceBuffer<T>, expected: usize) -> Result<()> {
     check_len("receive buffer", expected, recv.len())
 }
 
-impl Transport for ThreadRank {
-    type Backend = CpuBackend;
+impl<B: SliceDevice + 'static> Transport for ThreadRank<B> {
+    type Backend = B;
 
-    fn backend(&self) -> &CpuBackend {
+    fn backend(&self) -> &B {
         &self.backend
     }
 
@@ -250,16 +308,17 @@ impl Transport for ThreadRank {
         self.shared.world
     }
 
-    fn all_gather<T: Element>(&self, send: &CpuBuffer<T>, recv: &mut CpuBuffer<T>) -> Result<()> {
+    fn all_gather<T: Element>(&self, send: &B::Buffer<T>, recv: &mut B::Buffer<T>) -> Result<()> {
         let n = send.len();
         check_recv(recv, n * self.world())?;
+        let mine = self.backend.download(send)?;
         for dst in (0..self.world()).filter(|&d| d != self.rank) {
-            self.send_bytes(dst, as_bytes(send.as_slice()).to_vec());
+            self.send_bytes(dst, as_bytes(&mine).to_vec());
         }
         let mut out = Vec::with_capacity(n * self.world());
         for src in 0..self.world() {
             if src == self.rank {
-                out.extend_from_slice(send.as_slice());
+                out.extend_from_slice(&mine);
             } else {
                 out.extend(self.recv_elems::<T>(src, n)?);
             }
@@ -270,13 +329,14 @@ impl Transport for ThreadRank {
     fn pair_reduce_scatter<T: Element>(
         &self,
         peer: usize,
-        send: &CpuBuffer<T>,
-        recv: &mut CpuBuffer<T>,
+        send: &B::Buffer<T>,
+        recv: &mut B::Buffer<T>,
         op: ReduceOp,
     ) -> Result<()> {
         let m = send.len() / 2;
         check_recv(recv, m)?;
-        let (lo, hi) = send.as_slice()[..2 * m].split_at(m);
+        let send = self.backend.download(send)?;
+        let (lo, hi) = send[..2 * m].split_at(m);
         let (mine, theirs) = if self.rank < peer { (lo, hi) } else { (hi, lo) };
         let out = self.pair_combine(peer, mine, theirs, op)?;
         self.backend.write(recv, &out)
@@ -285,28 +345,30 @@ impl Transport for ThreadRank {
     fn pair_all_reduce<T: Element>(
         &self,
         peer: usize,
-        send: &CpuBuffer<T>,
-        recv: &mut CpuBuffer<T>,
+        send: &B::Buffer<T>,
+        recv: &mut B::Buffer<T>,
         op: ReduceOp,
     ) -> Result<()> {
         check_recv(recv, send.len())?;
-        let out = self.pair_combine(peer, send.as_slice(), send.as_slice(), op)?;
+        let send = self.backend.download(send)?;
+        let out = self.pair_combine(peer, &send, &send, op)?;
         self.backend.write(recv, &out)
     }
 
     fn all_to_all_v<T: Element>(
         &self,
-        send: &CpuBuffer<T>,
+        send: &B::Buffer<T>,
         send_counts: &[usize],
-        recv: &mut CpuBuffer<T>,
+        recv: &mut B::Buffer<T>,
         recv_counts: &[usize],
     ) -> Result<()> {
         let world = self.world();
         check_all_to_all(world, send_counts, send.len(), recv_counts, recv.len())?;
+        let send = self.backend.download(send)?;
         let mut at = 0;
-        let mut own = &send.as_slice()[..0];
+        let mut own = &send[..0];
         for (dst, &c) in send_counts.iter().enumerate() {
-            let part = &send.as_slice()[at..at + c];
+            let part = &send[at..at + c];
             if dst == self.rank {
                 own = part;
             } else {
@@ -330,14 +392,15 @@ impl Transport for ThreadRank {
     /// count.
     fn all_reduce_native<T: Element>(
         &self,
-        send: &CpuBuffer<T>,
-        recv: &mut CpuBuffer<T>,
+        send: &B::Buffer<T>,
+        recv: &mut B::Buffer<T>,
         op: ReduceOp,
     ) -> Result<()> {
         check_recv(recv, send.len())?;
         let mut gathered = self.backend.alloc::<T>(send.len() * self.world())?;
         self.all_gather(send, &mut gathered)?;
-        let parts: Vec<&[T]> = gathered.as_slice().chunks(send.len().max(1)).collect();
+        let gathered = self.backend.download(&gathered)?;
+        let parts: Vec<&[T]> = gathered.chunks(send.len().max(1)).collect();
         let out: Vec<T> = (0..send.len())
             .map(|i| {
                 let mut acc = parts[0][i];

@@ -2,7 +2,11 @@
 
 use std::time::{Duration, Instant};
 use wavekit_core::{Backend, DeviceBuffer, ReduceOp, ScanKind, WarpWidth, WavekitError};
-use wavekit_dist::{Comm, Mode, ThreadRank, ThreadWorld};
+use wavekit_dist::{Comm, Mode};
+
+/// The thread transport's oracle: ranks on the CPU backend.
+type ThreadWorld = wavekit_dist::ThreadWorld<wavekit_cpu::CpuBackend>;
+type ThreadRank = wavekit_dist::ThreadRank<wavekit_cpu::CpuBackend>;
 
 /// Runs `body` on every rank and returns each rank's error (panics if a rank succeeded).
 fn errors(
@@ -372,7 +376,7 @@ fn a_rank_that_stalls_past_the_timeout_aborts_the_world() {
 #[test]
 fn planned_runs_refuse_other_lengths_before_any_work() {
     use wavekit_core::{Backend, DeviceBuffer, Predicate, ReduceOp, WavekitError};
-    use wavekit_dist::{Comm, Mode, ThreadWorld};
+    use wavekit_dist::{Comm, Mode};
     let got = ThreadWorld::run(2, |r| {
         let comm = Comm::new(r);
         let b = comm.backend();

@@ -8,7 +8,10 @@ mod common;
 use common::{WORLDS, data, joined, run, same_bits, shard, split};
 use wavekit_conformance::reference;
 use wavekit_core::{Backend, DeviceBuffer, Element, SortOrder, WavekitError};
-use wavekit_dist::{Comm, ThreadWorld};
+use wavekit_dist::Comm;
+
+/// The thread transport's oracle: ranks on the CPU backend.
+type ThreadWorld = wavekit_dist::ThreadWorld<wavekit_cpu::CpuBackend>;
 
 fn keys_match<K: Element>(all: &[K], order: SortOrder, seed: u64) {
     let want: Vec<K> = reference::sort_permutation(all, order)

@@ -4,7 +4,11 @@
 
 use wavekit_core::element::splitmix;
 use wavekit_core::{Backend, Element, Result};
-use wavekit_dist::{Buf, Comm, Layout, ThreadRank, ThreadWorld};
+use wavekit_dist::{Buf, Comm, Layout};
+
+/// The thread transport's oracle: ranks on the CPU backend.
+pub type ThreadRank = wavekit_dist::ThreadRank<wavekit_cpu::CpuBackend>;
+type ThreadWorld = wavekit_dist::ThreadWorld<wavekit_cpu::CpuBackend>;
 
 /// Rank counts the issue asks for, and the rest up to 8.
 pub const WORLDS: [usize; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
