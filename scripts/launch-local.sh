@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts N processes of a command on this host, one per GPU, the way torchrun does: each gets
-# RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT (wavekit-dist reads them and shares
+# RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT (wavekit-nccl reads them and shares
 # the NCCL unique id on MASTER_PORT + 1). If one process fails, the others are stopped; the
 # script exits with the first non-zero status.
 #

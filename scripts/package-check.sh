@@ -69,7 +69,9 @@ for name in "${packages[@]}"; do
   # `cargo install` takes its patches as --config: every crate but the CLI itself.
   case "$name" in wavekit-cli-*) ;; *) cli_patch+=(--config "patch.crates-io.${name%-*}.path=\"$dir/crates/$name\"") ;; esac
   # The outside crate: only the facade's dependency tree (a patch nothing uses is a warning).
-  case "$name" in wavekit-bench-* | wavekit-cli-* | wavekit-conformance-* | wavekit-dist-*) continue ;; esac
+  case "$name" in
+    wavekit-bench-* | wavekit-cli-* | wavekit-conformance-* | wavekit-dist-* | wavekit-nccl-*) continue ;;
+  esac
   patch+="${name%-*} = { path = \"$dir/crates/$name\" }"$'\n'
 done
 

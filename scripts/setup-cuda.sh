@@ -4,8 +4,8 @@
 # Idempotent: a second run only checks that the pinned versions are there.
 #
 # Pins matter: an unpinned nvidia-nvvm emits PTX that ptxas 13.0 rejects. The NCCL runtime
-# (for the `nccl` feature, ranks/collectives) is the release built for CUDA 13.0; wavekit loads its
-# libnccl.so.2 from here at run time (ranks/collectives/src/nccl/library.rs), no symlink needed.
+# (for the `nccl` feature, ranks/nccl) is the release built for CUDA 13.0; wavekit loads its
+# libnccl.so.2 from here at run time (ranks/nccl/src/library.rs), no symlink needed.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

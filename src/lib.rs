@@ -13,6 +13,7 @@
 //! | `cuda` | `wavekit-cuda` | NVIDIA, through cudarc (feature `cuda`) |
 //! | `hip` | `wavekit-hip` | AMD, through libamdhip64 (feature `hip`) |
 //! | `dist` | `wavekit-dist` | collectives across ranks and devices, reproducible (feature `dist`) |
+//! | `dist::nccl` | `wavekit-nccl` | NCCL / RCCL as their transport on GPUs (features `nccl`, `rccl`) |
 //!
 //! Semantics, undefined lanes and the canonical combining order: [`semantics`]
 //! (docs/SEMANTICS.md). What the safe API guarantees: [`safety`].
@@ -90,6 +91,10 @@ pub mod safety;
 #[cfg(feature = "dist")]
 pub mod dist {
     pub use wavekit_dist::*;
+    /// NCCL (CUDA) and RCCL (AMD) as the transport over GPUs (features `nccl`, `rccl`): the
+    /// crate `wavekit-nccl`.
+    #[cfg(any(feature = "nccl", feature = "rccl"))]
+    pub use wavekit_nccl as nccl;
 
     /// The oracle's world: ranks as threads, each on its own [`CpuBackend`](crate::cpu::CpuBackend).
     pub type ThreadWorld = wavekit_dist::ThreadWorld<crate::cpu::CpuBackend>;

@@ -1,9 +1,10 @@
 //! wavekit-dist: wavekit past one device. Each rank holds a contiguous shard of a logical array
 //! (shard sizes may differ) or an equal-length buffer, and a [`Comm`] runs the collectives
 //! across ranks over a [`Transport`]: ranks as threads of one process ([`ThreadWorld`]; over the
-//! CPU backend the oracle CI runs at 1..8 ranks), or NCCL/RCCL over GPUs (features `nccl`,
-//! `rccl`). The collectives take any backend that has wavekit-core's [`SliceDevice`], and
-//! this crate names none.
+//! CPU backend the oracle CI runs at 1..8 ranks), or NCCL/RCCL over GPUs (the crate
+//! `wavekit-nccl`, `wavekit::dist::nccl` with the facade's features `nccl`, `rccl`). The
+//! collectives take any backend that has wavekit-core's [`SliceDevice`], and this crate names
+//! none: a transport or a backend plugs in from its own crate.
 //!
 //! In the default [`Mode::Reproducible`] a float result is bit-identical for any rank count and
 //! any shard split, and equal to the single-device result of the whole array
@@ -44,14 +45,12 @@ mod elementwise;
 mod handshake;
 mod layout;
 mod mailbox;
-#[cfg(any(feature = "nccl", feature = "rccl"))]
-pub mod nccl;
 mod reduce;
 mod scan;
 mod select;
 mod sort;
 pub mod threads;
-mod transport;
+pub mod transport;
 
 pub use layout::Layout;
 pub use reduce::ReducePlan;

@@ -1,6 +1,7 @@
-//! The `Transport` trait: what the distributed collectives need from a communicator. Two
-//! implementations: ranks as threads over the CPU backend (`threads.rs`, the oracle CI runs) and
-//! NCCL/RCCL over the GPU backends (`nccl/mod.rs`).
+//! The `Transport` trait: what the distributed collectives need from a communicator, and the
+//! checks of its arguments that every implementation shares. Two implementations: ranks as
+//! threads (`threads.rs`; over the CPU backend, the oracle CI runs) and NCCL/RCCL over the GPU
+//! backend (the crate wavekit-nccl).
 //!
 //! Only two operations combine values, and both combine exactly two of them per element
 //! (`pair_*`): every op is commutative bit for bit, so a two-value combine has one possible
@@ -173,8 +174,13 @@ pub trait Transport: Send + 'static {
 }
 
 /// An all-to-all's counts: one per rank, the send counts summing to the send buffer's length
-/// and the receive counts to the receive buffer's.
-pub(crate) fn check_all_to_all(
+/// and the receive counts to the receive buffer's
+/// ([`Transport::all_to_all_v`]'s arguments).
+///
+/// # Errors
+/// `LengthMismatch` naming the counts that are not one per rank or do not sum to their
+/// buffer's length.
+pub fn check_all_to_all(
     world: usize,
     send_counts: &[usize],
     send_len: usize,
@@ -199,8 +205,13 @@ pub(crate) fn check_all_to_all(
     Ok(())
 }
 
-/// `src` and `dst` lie in a buffer of `len` elements, do not overlap, and `src` is twice `dst`.
-pub(crate) fn check_within(len: usize, src: &Range<usize>, dst: &Range<usize>) -> Result<()> {
+/// `src` and `dst` lie in a buffer of `len` elements, do not overlap, and `src` is twice `dst`
+/// ([`Transport::pair_reduce_scatter_within`]'s arguments).
+///
+/// # Errors
+/// `InvalidRange` for a range outside the buffer, `LengthMismatch` unless `src` is twice
+/// `dst`, `IndexOutOfRange` when they overlap.
+pub fn check_within(len: usize, src: &Range<usize>, dst: &Range<usize>) -> Result<()> {
     for r in [src, dst] {
         if r.start > r.end || r.end > len {
             return Err(WavekitError::InvalidRange {

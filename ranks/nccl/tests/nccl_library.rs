@@ -1,9 +1,7 @@
 //! The NCCL library is found and loaded at run time, with no symlink: the wheel ships only
 //! `libnccl.so.2`, which cudarc's loader would not find.
 
-#![cfg(feature = "nccl")]
-
-use wavekit_dist::nccl::{Vendor, library_version, unique_id};
+use wavekit_nccl::{Vendor, library_version, unique_id};
 
 #[test]
 #[ignore = "needs scripts/setup-cuda.sh (the pinned NCCL wheel)"]

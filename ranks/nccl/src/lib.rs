@@ -1,5 +1,8 @@
-//! NCCL (CUDA) and RCCL (HIP) as a [`Transport`] over the shared GPU backend: the device
-//! buffers of `GpuBackend<R>` go to the library as they are, on the backend's own stream.
+//! wavekit-nccl: NCCL (CUDA) and RCCL (HIP) as a wavekit-dist [`Transport`] over the shared GPU
+//! backend: the device buffers of `GpuBackend<R>` go to the library as they are, on the
+//! backend's own stream. The facade re-exports it as `wavekit::dist::nccl` (features `nccl`,
+//! `rccl`); it depends on wavekit-dist (the transport contract), wavekit-gpu (the buffers, the
+//! stream and the peer kernel) and libloading (the library, found at run time).
 //!
 //! Two launch modes, as cluster jobs run them:
 //! - one process driving several GPUs: [`NcclTransport::init_all`], then one thread per rank;
@@ -18,6 +21,9 @@
 //! communicator is then unusable and each later call fails at once. Float Min/Max over NCCL
 //! follow NCCL's NaN rules, not docs/SEMANTICS.md's (NaN propagation is not guaranteed).
 
+#![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
+
 mod board;
 mod bootstrap;
 mod ffi;
@@ -32,8 +38,6 @@ pub use ffi::{UNIQUE_ID_BYTES, UniqueId};
 pub use library::Vendor;
 pub use peer::{ONE_SHOT_MAX_BYTES, PEER_MAX_BYTES};
 
-use crate::check_len;
-use crate::transport::{Transport, check_all_to_all, check_within};
 use board::Board;
 use ffi::{Comm, SPLIT_NOCOLOR, SendComm, data_type, red_op};
 use file_board::FileBoard;
@@ -44,7 +48,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use watchdog::Watchdog;
+use wavekit_core::api::check_len;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
+use wavekit_dist::Transport;
+use wavekit_dist::transport::{check_all_to_all, check_within};
 use wavekit_gpu::{GpuBackend, GpuBuffer, GpuRuntime};
 
 /// How long a rank waits for the others (joining or inside a collective) unless told otherwise.

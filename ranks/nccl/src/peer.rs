@@ -13,10 +13,10 @@
 //! off on one rank), every rank keeps the NCCL path for good.
 
 use super::NcclTransport;
-use crate::transport::Transport;
 use std::sync::{MutexGuard, PoisonError};
 use std::time::Instant;
 use wavekit_core::{Backend, DeviceBuffer, Element, ReduceOp, Result, WavekitError};
+use wavekit_dist::Transport;
 use wavekit_gpu::{GpuBuffer, GpuRuntime, IpcHandle, MAX_PEERS, PeerCall, PeerMapping};
 
 /// From 3 ranks, vectors of at most this many bytes take the one-shot kernel (every rank folds
