@@ -6,6 +6,13 @@
 //! How it fits: it depends on wavekit-core only; wavekit-cuda (cudarc), wavekit-hip
 //! (libamdhip64) and wavekit-simt (the CPU executor) each provide a runtime and the compiled
 //! kernels, and the `wavekit` facade re-exports them.
+//!
+//! Across devices: the device steps of wavekit-dist's collectives are wavekit-core's
+//! `SliceDevice`, which this backend implements (`RawSliceDevice`, slice_device.rs), not
+//! methods of its own. What a transport between GPUs needs beyond them (wavekit-nccl) is
+//! public here: the peer kernel's allreduce ([`GpuBackend::peer_all_reduce`],
+//! [`GpuBackend::peer_flags`], [`GpuBackend::peer_quiet`], [`PeerCall`]) and memory shared
+//! between processes ([`GpuBackend::ipc_export`], [`GpuBackend::ipc_open`], [`PeerMapping`]).
 
 #![warn(missing_docs)]
 #![warn(missing_debug_implementations)]

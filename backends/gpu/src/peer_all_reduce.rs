@@ -1,6 +1,6 @@
 //! The reproducible allreduce of the GPUs of one node in one kernel a rank, each GPU reading the
 //! others' buffers directly (the `peer_all_reduce` launcher, csrc/kernels/peer_all_reduce.cu):
-//! wavekit-dist's NCCL transport takes it when its ranks share a process and every GPU can
+//! wavekit-nccl's transport takes it when its ranks share a process and every GPU can
 //! address every other's memory. The ranks meet inside the kernel (flag words on each GPU), so
 //! a call costs one launch a rank and no host round trip.
 

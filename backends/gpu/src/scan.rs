@@ -71,7 +71,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                     "device_scan_carried",
                     Reports::Errors,
                     // SAFETY: as for the tagged scan, with `scratch` the pool (at least `bytes`
-                    // after ensure_pool) and `carried` one element (scan_carried_into, the only
+                    // after ensure_pool) and `carried` one element (scan_carried_enqueue, the only
                     // caller with a carry, checked its length), read only.
                     |s, st| unsafe {
                         (self.table.device_scan_carried)(
