@@ -55,6 +55,16 @@ import json, sys
 for p in json.load(sys.stdin)["packages"]:
     if p["publish"] == []:
         print(p["name"])' <<<"$meta")
+  # cargo verifies each tarball against the others through a local registry in
+  # target/package/tmp-registry, and unpacks what it takes from there into
+  # $CARGO_HOME/registry/src/<hash of that path>/NAME-VERSION, once: a copy left by an earlier
+  # run of this checkout is reused as it is, even after the sources changed (a rehearsal built
+  # wavekit-cpu against a wavekit-core a day old and failed). The versions are unpublished, so
+  # every such copy of ours is stale; remove them first.
+  for name in "${packages[@]}"; do
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$name" \
+      "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"$name.crate"
+  done
   cargo package --workspace "${excluded[@]}"
   echo "package-check: cargo package --workspace: $((SECONDS - t)) s"
 fi
