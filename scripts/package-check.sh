@@ -56,11 +56,13 @@ for p in json.load(sys.stdin)["packages"]:
     if p["publish"] == []:
         print(p["name"])' <<<"$meta")
   # cargo verifies each tarball against the others through a local registry in
-  # target/package/tmp-registry, and unpacks what it takes from there into
-  # $CARGO_HOME/registry/src/<hash of that path>/NAME-VERSION, once: a copy left by an earlier
-  # run of this checkout is reused as it is, even after the sources changed (a rehearsal built
-  # wavekit-cpu against a wavekit-core a day old and failed). The versions are unpublished, so
-  # every such copy of ours is stale; remove them first.
+  # target/package/tmp-registry, unpacks what it takes from there into
+  # $CARGO_HOME/registry/src/<hash of that path>/NAME-VERSION, and builds it in
+  # target/package/tmp-crate, each once: a registry crate is taken as immutable, so a copy or
+  # a build left by an earlier run of this checkout is reused even after the sources changed
+  # (a rehearsal built wavekit-cpu against a day-old wavekit-core and failed). Our versions
+  # are unpublished, so every such copy is stale: remove them first.
+  rm -rf "$ws_target/package"
   for name in "${packages[@]}"; do
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$name" \
       "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"$name.crate"
