@@ -51,7 +51,8 @@ pub use wavekit_core::{
     WarpPrimitives, WarpWidth, WavekitError, bf16, f16,
 };
 pub use wavekit_core::{
-    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, width,
+    api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, vocab,
+    width,
 };
 pub use wavekit_gpu::device;
 

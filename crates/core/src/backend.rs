@@ -1,12 +1,15 @@
 //! The `Backend` trait: the device memory and identity every backend (cpu, simt, cuda, hip)
-//! gives users, and the kinds of primitive calls. The unvalidated kernel entry points are the
-//! separate `RawBackend` trait (raw.rs).
+//! gives users. The unvalidated kernel entry points are the separate `RawBackend` trait
+//! (raw.rs); the kinds of primitive call ([`Vote`], [`Shfl`], [`Match`], [`ScanKind`]) and
+//! [`HistogramResult`] live in [`vocab`](crate::vocab), re-exported here where they were.
 
 use crate::element::Element;
 use crate::error::Result;
 use crate::view::{Anchored, View, ViewMut};
 use crate::width::WarpWidth;
 use std::ops::Range;
+
+pub use crate::vocab::{HistogramResult, Match, ScanKind, Shfl, Vote};
 
 /// Memory that lives on a backend's device between calls.
 pub trait DeviceBuffer<T: Element>: Send + Sync {
@@ -16,66 +19,6 @@ pub trait DeviceBuffer<T: Element>: Send + Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// A warp vote: which of CUDA's `__all_sync`, `__any_sync`, `__uni_sync`, `__ballot_sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum Vote {
-    /// `true` when the predicate holds on every member (`__all_sync`).
-    All = 0,
-    /// `true` when the predicate holds on at least one member (`__any_sync`).
-    Any = 1,
-    /// `true` when every member holds the same predicate (`__uni_sync`).
-    Uni = 2,
-    /// The mask of members whose predicate holds (`__ballot_sync`).
-    Ballot = 3,
-}
-
-/// A warp shuffle: which of `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync`,
-/// `__shfl_xor_sync`. Lanes are counted within the caller's segment of `width` lanes.
-///
-/// The shuffle kinds. In every kind `arg` is first cut to its low log2(W) bits, as the
-/// hardware reads it ([`hw_shfl_arg`](crate::lanes::hw_shfl_arg)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum Shfl {
-    /// Read lane `arg % width` of the caller's width segment.
-    Idx = 0,
-    /// Read lane `lane - arg`, or keep the caller's value below the segment start.
-    Up = 1,
-    /// Read lane `lane + arg`, or keep the caller's value at or past the segment end.
-    Down = 2,
-    /// Read lane `lane ^ arg`, or keep the caller's value if that lies past the segment.
-    Xor = 3,
-}
-
-/// A warp match: `__match_any_sync` or `__match_all_sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum Match {
-    /// Each member gets the members holding the same bits as itself.
-    Any = 0,
-    /// Every member gets the member mask when all hold the same bits, else the empty mask.
-    All = 1,
-}
-
-/// Whether element i of a scan includes input i.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScanKind {
-    /// Output i combines inputs `0..=i`.
-    Inclusive,
-    /// Output i combines inputs `0..i`; output 0 is the op's identity.
-    Exclusive,
-}
-
-/// The counts of a histogram.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HistogramResult {
-    /// `counts[k]` is how many keys equal `k`, one entry per bin.
-    pub counts: Vec<u64>,
-    /// Keys at or beyond the bin count, counted here instead of dropped.
-    pub outside: u64,
 }
 
 /// A device wavekit runs on (the CPU, the SIMT executor, a CUDA or HIP GPU): its memory and

@@ -1,7 +1,7 @@
 //! Element types a collective can carry, and the exact combining rules of each reduction op.
 
 use crate::error::{Result, WavekitError};
-use crate::op::ReduceOp;
+use crate::vocab::ReduceOp;
 use std::fmt::Debug;
 
 /// The element types wavekit moves through kernels. Sealed: the device code is compiled for

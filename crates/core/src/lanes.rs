@@ -1,7 +1,7 @@
 //! Which lane a lane reads: the source-lane rules of the shuffles and of seed 000's transpose,
 //! shared by the validated API (to mark undefined lanes) and every backend that computes lanes.
 
-use crate::backend::Shfl;
+use crate::vocab::Shfl;
 use crate::width::WarpWidth;
 
 /// The shuffle argument as the hardware reads it: the low log2(W) bits of its two's complement

@@ -1,8 +1,11 @@
 //! wavekit-core: everything wavekit's layers agree on, and the validated API users call.
 //!
-//! - Types: element types and their exact combining rules ([`element`]), reduction ops
-//!   ([`op`]) and the arg-reduce selection ([`arg_op`]), predicates ([`predicate`]), lane masks that know their width ([`mask`]), warp
-//!   widths ([`width`]), the canonical-order constants ([`canonical`]), errors ([`error`]).
+//! - Types: element types and their exact combining rules ([`element`]), predicates
+//!   ([`predicate`]), lane masks that know their width ([`mask`]), warp widths ([`width`]),
+//!   the canonical-order constants ([`canonical`]), errors ([`error`]).
+//! - The vocabulary of the collectives ([`vocab`]): reduction ops, the arg-reduce selection,
+//!   the warp primitives' kinds, scan kinds, sort orders, histogram counts. Below both the raw
+//!   layer and the API; `op`, `arg_op`, `backend`, `api` and `raw` re-export what they held.
 //! - The lane rules: which lane a shuffle or the transpose reads ([`lanes`]).
 //! - The backend contract: [`Backend`] (device memory and identity) and [`RawBackend`] (the
 //!   unvalidated kernel entry points, callable only from this crate); for the collectives
@@ -38,21 +41,22 @@ pub mod raw;
 mod raw_args;
 mod raw_slices;
 pub mod view;
+pub mod vocab;
 pub mod width;
 
 pub use api::{
-    ArgOp, ArgReduce, ByKey, Collectives, Compacted, Csr, Partition, Partitioned, Partitioned3,
-    ReducedByKey, RunLengths, Runs, SegmentedSort, Segments, SliceDevice, Sort, SortOrder, TopK,
-    UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
+    ArgReduce, ByKey, Collectives, Compacted, Csr, Partition, Partitioned, Partitioned3,
+    ReducedByKey, RunLengths, Runs, SegmentedSort, Segments, SliceDevice, Sort, TopK, UniqueByKey,
+    VectorSize, VoteResult, WarpPrimitives,
 };
-pub use backend::{Backend, DeviceBuffer, HistogramResult, Match, ScanKind, Shfl, Vote};
+pub use backend::{Backend, DeviceBuffer};
 pub use element::{ElemKind, Element, bf16, f16};
 pub use error::{Result, WavekitError};
 pub use mask::LaneMask;
-pub use op::ReduceOp;
 pub use predicate::Predicate;
 pub use raw::{
     ByKeyOut, RawBackend, RawSliceDevice, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch,
 };
 pub use view::{Anchored, View, ViewMut};
+pub use vocab::{ArgOp, HistogramResult, Match, ReduceOp, ScanKind, Shfl, SortOrder, Vote};
 pub use width::WarpWidth;

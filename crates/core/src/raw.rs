@@ -9,15 +9,15 @@
 //! call rather than an `unsafe fn` because a wrong argument must be impossible, not merely
 //! documented: no `unsafe` block in a user's program can reach an unchecked launch.
 
-use crate::arg_op::ArgOp;
-use crate::backend::{Backend, Match, ScanKind, Shfl, Vote};
+use crate::backend::Backend;
 use crate::element::Element;
 use crate::error::Result;
-use crate::op::ReduceOp;
 use crate::predicate::Predicate;
+use crate::vocab::{ArgOp, Match, ReduceOp, ScanKind, Shfl, Vote};
 
-pub use crate::raw_args::{ByKeyOut, RunsOut, SegmentSpec, SortSpec, Validated, WarpLaunch};
+pub use crate::raw_args::{ByKeyOut, RunsOut, SegmentSpec, Validated, WarpLaunch};
 pub use crate::raw_slices::RawSliceDevice;
+pub use crate::vocab::SortSpec;
 
 /// The kernel entry points of a backend. Implemented by every backend; called only by the
 /// validated API, which hands over a [`Validated`] token (see the module docs).

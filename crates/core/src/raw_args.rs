@@ -1,10 +1,12 @@
 //! The arguments of `RawBackend`'s methods that are more than a buffer or a number: the
-//! [`Validated`] token, a warp launch, segments, the runs and by-key outputs and a sort's key
-//! order. Re-exported by raw.rs, their home in the public paths.
+//! [`Validated`] token, a warp launch, segments, the runs and by-key outputs. Re-exported by
+//! raw.rs, their home in the public paths; a sort's validated key order, `SortSpec`, is
+//! vocabulary (vocab/sort.rs), re-exported there too.
 
-use crate::backend::{Backend, ScanKind};
+use crate::backend::Backend;
 use crate::element::Element;
 use crate::mask::LaneMask;
+use crate::vocab::ScanKind;
 
 /// Proof that the validated API checked the arguments of this call. It has no public
 /// constructor: only wavekit-core makes one, just before it calls a `RawBackend` method.
@@ -122,47 +124,4 @@ pub enum ByKeyOut<'a, B: Backend, K: Element, V: Element> {
         /// The number of runs.
         count: &'a mut B::Buffer<u64>,
     },
-}
-
-/// A sort's order, validated: stable, by bits `begin_bit..end_bit` of each key's
-/// [`order_bits`](crate::Element::order_bits), ascending or descending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SortSpec {
-    /// Largest first (equal keys still keep their input order).
-    pub descending: bool,
-    /// The lowest key bit compared.
-    pub begin_bit: u32,
-    /// One past the highest key bit compared: `begin_bit < end_bit <= ` the key's bits.
-    pub end_bit: u32,
-}
-
-impl SortSpec {
-    /// The part of `order_bits` this spec compares, shifted down to bit 0.
-    #[inline]
-    pub fn digits(&self, order_bits: u64) -> u64 {
-        let width = self.end_bit - self.begin_bit;
-        let mask = if width == 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
-        (order_bits >> self.begin_bit) & mask
-    }
-
-    /// The key's rank (docs/SEMANTICS.md "sort"): its [`digits`](Self::digits), complemented
-    /// within the compared bits when descending, so that ascending ranks are the sort's order.
-    #[inline]
-    pub fn rank(&self, order_bits: u64) -> u64 {
-        let d = self.digits(order_bits);
-        if !self.descending {
-            return d;
-        }
-        let width = self.end_bit - self.begin_bit;
-        let top = if width == 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
-        top - d
-    }
 }

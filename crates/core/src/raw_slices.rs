@@ -19,8 +19,8 @@ use crate::backend::{DeviceBuffer, ScanKind};
 use crate::canonical::SCAN_TILE;
 use crate::element::Element;
 use crate::error::Result;
-use crate::op::ReduceOp;
 use crate::raw::{RawBackend, Validated};
+use crate::vocab::ReduceOp;
 use std::ops::Range;
 
 /// The device steps of the collectives across devices. Implemented by every backend that runs

@@ -10,7 +10,7 @@ use crate::error::{Result, WavekitError};
 use crate::host;
 use crate::raw::{RawBackend, SegmentSpec, Validated};
 
-pub use crate::arg_op::ArgOp;
+pub use crate::vocab::ArgOp;
 
 /// Checks of the segmented form: the segments over the input, and their number.
 fn segmented_checks<'a, B: RawBackend, T: Element>(

@@ -6,7 +6,7 @@
 use super::check_len;
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
-use crate::op::ReduceOp;
+use crate::vocab::ReduceOp;
 
 /// `len` elements as `rows` equal rows, at most `max_rows` of them, row `dst` among them;
 /// returns the row length.

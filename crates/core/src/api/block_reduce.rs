@@ -5,8 +5,8 @@ use crate::backend::DeviceBuffer;
 use crate::canonical::MAX_BLOCK;
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
-use crate::op::ReduceOp;
 use crate::raw::{RawBackend, Validated};
+use crate::vocab::ReduceOp;
 use crate::width::LOGICAL_GROUP;
 
 fn check_block_reduce<T: Element>(block: u32, op: ReduceOp) -> Result<()> {

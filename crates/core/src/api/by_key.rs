@@ -5,8 +5,8 @@ use super::check_len;
 use crate::backend::{Backend, DeviceBuffer, ScanKind};
 use crate::element::Element;
 use crate::error::Result;
-use crate::op::ReduceOp;
 use crate::raw::{ByKeyOut, RawBackend, Validated};
+use crate::vocab::ReduceOp;
 
 /// What [`ByKey::reduce_by_key`] returns: each run's key and its values reduced.
 pub struct ReducedByKey<B: Backend, K: Element, V: Element> {

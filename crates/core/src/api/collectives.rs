@@ -9,9 +9,9 @@ use super::{
 use crate::backend::{DeviceBuffer, HistogramResult, ScanKind};
 use crate::element::Element;
 use crate::error::Result;
-use crate::op::ReduceOp;
 use crate::predicate::Predicate;
 use crate::raw::RawBackend;
+use crate::vocab::ReduceOp;
 
 /// Collectives over device buffers.
 ///

@@ -4,8 +4,8 @@ use super::{Collectives, check_len};
 use crate::backend::DeviceBuffer;
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
-use crate::op::ReduceOp;
 use crate::raw::{RawBackend, Validated};
+use crate::vocab::ReduceOp;
 
 pub(crate) fn reduce<B: RawBackend, T: Element>(
     b: &B,

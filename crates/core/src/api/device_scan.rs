@@ -4,8 +4,8 @@ use super::check_len;
 use crate::backend::{DeviceBuffer, ScanKind};
 use crate::element::Element;
 use crate::error::Result;
-use crate::op::ReduceOp;
 use crate::raw::{RawBackend, Validated};
+use crate::vocab::ReduceOp;
 
 pub(crate) fn scan<B: RawBackend, T: Element>(
     b: &B,

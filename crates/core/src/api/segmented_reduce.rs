@@ -6,8 +6,8 @@ use crate::backend::{Backend, DeviceBuffer};
 use crate::canonical::MAX_VECTOR;
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
-use crate::op::ReduceOp;
 use crate::raw::{RawBackend, SegmentSpec, Validated};
+use crate::vocab::ReduceOp;
 
 /// How many lanes share one segment or CSR row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use super::{
 use crate::backend::{DeviceBuffer, ScanKind};
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
-use crate::op::ReduceOp;
 use crate::raw::{RawSliceDevice, Validated};
+use crate::vocab::ReduceOp;
 use std::ops::Range;
 
 /// What the collectives across devices need of one device beyond [`Collectives`]: copies

@@ -8,8 +8,8 @@ use crate::error::Result;
 use crate::host;
 use crate::lanes::{shfl_source, transpose_source};
 use crate::mask::LaneMask;
-use crate::op::ReduceOp;
 use crate::raw::{RawBackend, Validated, WarpLaunch};
+use crate::vocab::ReduceOp;
 use crate::width::WarpWidth;
 
 /// Checks, before any work, that one result per thread fits in host memory: the backend's
