@@ -1,7 +1,8 @@
 //! The device steps of the collectives across devices on this backend (wavekit-core's
 //! `RawSliceDevice`): copies are slice copies of host memory, the butterfly over rows and the
-//! reduce's levels are this backend's own (bfly_rows.rs, reduce_partials.rs); the merge and
-//! the scan steps are the trait's defaults (a sort, and this backend's scan tile by tile).
+//! reduce's levels are this backend's own (bfly_rows.rs, reduce_partials.rs). The merge and
+//! the scan steps keep the trait's defaults, no kernel (`Ok(None)`): `SliceDevice` sorts
+//! again, and scans tile by tile with this backend's scan.
 
 use crate::{CpuBackend, CpuBuffer};
 use std::ops::Range;

@@ -10,7 +10,7 @@ use super::merge_runs::MAX_MERGE_RUNS;
 use super::runtime::GpuRuntime;
 use std::ops::Range;
 use wavekit_core::{
-    Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Result, ScanKind, Sort, SortOrder,
+    Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Result, ScanKind, SortOrder,
     Validated,
 };
 
@@ -81,24 +81,27 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         self.bfly_rows(rows, r, dst, op)
     }
 
-    /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; sorted again past that.
+    /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; `None` past that (`SliceDevice`
+    /// then sorts again).
     fn raw_merge_runs_keys<K: Element>(
         &self,
         _: Validated,
         keys: &GpuBuffer<K, R>,
         runs: &[usize],
         order: SortOrder,
-    ) -> Result<GpuBuffer<K, R>> {
+    ) -> Result<Option<GpuBuffer<K, R>>> {
         if runs.len() > MAX_MERGE_RUNS {
-            return self.sort_keys(keys, order);
+            return Ok(None);
         }
         let mut out = self.alloc::<K>(keys.len())?;
         self.merge_runs_enqueue::<K, K>(keys, None, runs, order, &mut out, None)?;
         self.synchronize()?;
-        Ok(out)
+        Ok(Some(out))
     }
 
-    /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; sorted again past that.
+    /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; `None` past that (`SliceDevice`
+    /// then sorts again).
+    #[allow(clippy::type_complexity)] // the merged pair, or none: an alias would hide it
     fn raw_merge_runs_pairs<K: Element, V: Element>(
         &self,
         _: Validated,
@@ -106,15 +109,15 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         values: &GpuBuffer<V, R>,
         runs: &[usize],
         order: SortOrder,
-    ) -> Result<(GpuBuffer<K, R>, GpuBuffer<V, R>)> {
+    ) -> Result<Option<(GpuBuffer<K, R>, GpuBuffer<V, R>)>> {
         if runs.len() > MAX_MERGE_RUNS {
-            return self.sort_pairs(keys, values, order);
+            return Ok(None);
         }
         let mut out = self.alloc::<K>(keys.len())?;
         let mut vout = self.alloc::<V>(values.len())?;
         self.merge_runs_enqueue(keys, Some(values), runs, order, &mut out, Some(&mut vout))?;
         self.synchronize()?;
-        Ok((out, vout))
+        Ok(Some((out, vout)))
     }
 
     fn raw_scan_aggregates_into<T: Element>(
@@ -123,8 +126,8 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
         out: &mut GpuBuffer<T, R>,
-    ) -> Result<()> {
-        self.scan_aggregates_enqueue(input, op, out)
+    ) -> Result<Option<()>> {
+        self.scan_aggregates_enqueue(input, op, out).map(Some)
     }
 
     fn raw_scan_carried_into<T: Element>(
@@ -135,8 +138,9 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         op: ReduceOp,
         kind: ScanKind,
         carry: &GpuBuffer<T, R>,
-    ) -> Result<()> {
+    ) -> Result<Option<()>> {
         self.scan_carried_enqueue(input, output, op, kind, carry)
+            .map(Some)
     }
 
     fn raw_fold_left_into<T: Element>(
@@ -145,8 +149,8 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         input: &GpuBuffer<T, R>,
         op: ReduceOp,
         out: &mut GpuBuffer<T, R>,
-    ) -> Result<()> {
-        self.fold_left_enqueue(input, op, out)
+    ) -> Result<Option<()>> {
+        self.fold_left_enqueue(input, op, out).map(Some)
     }
 
     fn raw_reduce_partials_into<T: Element>(

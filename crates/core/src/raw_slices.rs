@@ -5,22 +5,25 @@
 //! Sealed as `RawBackend` is (raw.rs): every method takes a [`Validated`] token, so only
 //! [`SliceDevice`](crate::SliceDevice), which checks the arguments first, can call one. A
 //! backend implements this trait to run wavekit-dist's collectives; nothing in wavekit-dist
-//! names a backend. The provided methods compose a step from the backend's own validated
-//! collectives (a scan per tile, a sort for a merge): correct on any backend, and what a
-//! backend with a kernel for the step overrides.
+//! names a backend.
+//!
+//! This trait only declares entry points; it calls nothing of the validated API (the raw layer
+//! sits below it). The merge and the scan steps are optional: their provided methods answer
+//! `Ok(None)`, "no kernel here", having touched nothing, and `SliceDevice` then composes the
+//! step from the backend's own validated collectives (a sort for a merge, a scan per tile, a
+//! fold on the host). A backend with a kernel for the step overrides the method and answers
+//! `Ok(Some(..))`; it may also answer `Ok(None)` for some calls only (a GPU past its most
+//! runs of a merge).
 //!
 //! Each method's arguments are the ones its validated twin checked (the "Called with"
 //! sentences below); a backend may rely on them and may check them again. Results go into new
 //! buffers or the outputs given; on a backend with a queue the work may only be enqueued, as
 //! with `RawBackend`'s device collectives.
 
-use crate::api::{Collectives, Sort, SortOrder};
-use crate::backend::{DeviceBuffer, ScanKind};
-use crate::canonical::SCAN_TILE;
 use crate::element::Element;
 use crate::error::Result;
 use crate::raw::{RawBackend, Validated};
-use crate::vocab::ReduceOp;
+use crate::vocab::{ReduceOp, ScanKind, SortOrder};
 use std::ops::Range;
 
 /// The device steps of the collectives across devices. Implemented by every backend that runs
@@ -117,7 +120,9 @@ pub trait RawSliceDevice: RawBackend {
     ) -> Result<()>;
 
     /// The stable sort of `keys` by `order`, where `keys` is `runs.len()` runs one after
-    /// another, each sorted stably by `order`. The default sorts again; a GPU merges the runs.
+    /// another, each sorted stably by `order`, in a new buffer; `Ok(None)` when the backend has
+    /// no merge for these runs (the default; a GPU past its most runs), having allocated and
+    /// queued nothing: `SliceDevice` then sorts again.
     ///
     /// Called with a valid `order` for `K`, at least one run, and run lengths summing to
     /// `keys.len()`; a run that is not sorted gives some permutation of the keys.
@@ -130,18 +135,19 @@ pub trait RawSliceDevice: RawBackend {
         keys: &Self::Buffer<K>,
         runs: &[usize],
         order: SortOrder,
-    ) -> Result<Self::Buffer<K>> {
-        let _ = runs;
-        self.sort_keys(keys, order)
+    ) -> Result<Option<Self::Buffer<K>>> {
+        let _ = (keys, runs, order);
+        Ok(None)
     }
 
     /// [`raw_merge_runs_keys`](Self::raw_merge_runs_keys) with a value beside each key, moved
-    /// with it.
+    /// with it; `Ok(None)` as there (the default).
     ///
     /// Called as `raw_merge_runs_keys`, with `values` as long as `keys`.
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
+    #[allow(clippy::type_complexity)] // the merged pair, or none: an alias would hide it
     fn raw_merge_runs_pairs<K: Element, V: Element>(
         &self,
         _: Validated,
@@ -149,13 +155,15 @@ pub trait RawSliceDevice: RawBackend {
         values: &Self::Buffer<V>,
         runs: &[usize],
         order: SortOrder,
-    ) -> Result<(Self::Buffer<K>, Self::Buffer<V>)> {
-        let _ = runs;
-        self.sort_pairs(keys, values, order)
+    ) -> Result<Option<(Self::Buffer<K>, Self::Buffer<V>)>> {
+        let _ = (keys, values, runs, order);
+        Ok(None)
     }
 
     /// `out[t]` = the aggregate of tile `t` of `input` (docs/SEMANTICS.md "device_scan",
-    /// steps 1-4). The default scans tile by tile with the backend's own scan.
+    /// steps 1-4), answering `Ok(Some(()))`; `Ok(None)` when the backend has no kernel for it
+    /// (the default), `out` untouched: `SliceDevice` then scans tile by tile with the
+    /// backend's own scan.
     ///
     /// Called with a full-width `T`, `op` valid for it, a non-empty input and one slot a
     /// `SCAN_TILE` tile in `out` (`check_scan_steps`).
@@ -168,17 +176,14 @@ pub trait RawSliceDevice: RawBackend {
         input: &Self::Buffer<T>,
         op: ReduceOp,
         out: &mut Self::Buffer<T>,
-    ) -> Result<()> {
-        let aggs: Vec<T> = tile_scans(self, input, op)?
-            .iter()
-            .map(|l| *l.last().expect("tiles are non-empty"))
-            .collect();
-        self.write(out, &aggs)
+    ) -> Result<Option<()>> {
+        let _ = (input, op, out);
+        Ok(None)
     }
 
     /// The scan of `input` continuing an array whose earlier tiles fold to `carry[0]`
-    /// (device_scan step 5 with `X_0 = carry[0]`; exclusive: `output[0] = carry[0]`). The
-    /// default scans tile by tile with the backend's own scan.
+    /// (device_scan step 5 with `X_0 = carry[0]`; exclusive: `output[0] = carry[0]`),
+    /// answering `Ok(Some(()))`; `Ok(None)` as `raw_scan_aggregates_into` (the default).
     ///
     /// Called as `raw_scan_aggregates_into`, with `output` the input's length and `carry`
     /// one element.
@@ -193,25 +198,15 @@ pub trait RawSliceDevice: RawBackend {
         op: ReduceOp,
         kind: ScanKind,
         carry: &Self::Buffer<T>,
-    ) -> Result<()> {
-        let mut x = self.download(carry)?[0];
-        let mut out = Vec::with_capacity(input.len());
-        for l in tile_scans(self, input, op)? {
-            let incl = l.iter().map(|&v| T::combine(op, x, v));
-            match kind {
-                ScanKind::Inclusive => out.extend(incl),
-                ScanKind::Exclusive => {
-                    out.push(x);
-                    out.extend(incl.take(l.len() - 1));
-                }
-            }
-            x = T::combine(op, x, *l.last().expect("tiles are non-empty"));
-        }
-        self.write(output, &out)
+    ) -> Result<Option<()>> {
+        let _ = (input, output, op, kind, carry);
+        Ok(None)
     }
 
     /// `out[0]` = the left fold of `input`, in order (the chain of device_scan's tile
-    /// prefixes over gathered aggregates). The default folds on the host.
+    /// prefixes over gathered aggregates), answering `Ok(Some(()))`; `Ok(None)` when the
+    /// backend has no kernel for it (the default), `out` untouched: `SliceDevice` then folds
+    /// on the host.
     ///
     /// Called as `raw_scan_aggregates_into`, with `out` one element.
     ///
@@ -223,10 +218,9 @@ pub trait RawSliceDevice: RawBackend {
         input: &Self::Buffer<T>,
         op: ReduceOp,
         out: &mut Self::Buffer<T>,
-    ) -> Result<()> {
-        let v = self.download(input)?;
-        let x = v[1..].iter().fold(v[0], |x, &a| T::combine(op, x, a));
-        self.write(out, &[x])
+    ) -> Result<Option<()>> {
+        let _ = (input, op, out);
+        Ok(None)
     }
 
     /// `out[c]` = the reduce of chunk c of `input` before its rounding, in the accumulator
@@ -262,22 +256,4 @@ pub trait RawSliceDevice: RawBackend {
         op: ReduceOp,
         out: &mut Self::Buffer<T>,
     ) -> Result<()>;
-}
-
-/// The sharded scan's device steps as the defaults compute them from the backend's own scan
-/// (what a GPU does in one launch each): tile by tile, each tile's scan alone being its local
-/// values `L` (docs/SEMANTICS.md "device_scan").
-fn tile_scans<B: Collectives, T: Element>(
-    b: &B,
-    input: &B::Buffer<T>,
-    op: ReduceOp,
-) -> Result<Vec<Vec<T>>> {
-    let mut out = Vec::new();
-    for at in (0..input.len()).step_by(SCAN_TILE) {
-        let tile = b.slice(input, at..(at + SCAN_TILE).min(input.len()))?;
-        let mut l = b.alloc::<T>(tile.len())?;
-        b.scan(&tile, &mut l, op, ScanKind::Inclusive)?;
-        out.push(b.download(&l)?);
-    }
-    Ok(out)
 }

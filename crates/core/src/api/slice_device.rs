@@ -1,13 +1,16 @@
 //! [`SliceDevice`]: the validated device steps that the collectives across devices
 //! (wavekit-dist) are made of, for every backend that implements
 //! [`RawSliceDevice`](crate::RawSliceDevice). Each method checks its arguments here, then calls
-//! the raw entry point of its name.
+//! the raw entry point of its name. Where that answers `Ok(None)` (the backend has no kernel
+//! for the merge or the scan steps) the step is composed here from the backend's validated
+//! collectives: a sort for a merge, its scan tile by tile, a fold on the host.
 
 use super::{
-    Collectives, SortOrder, check_bfly_rows, check_len, check_reduce_acc, check_reduce_partials,
-    check_scan_steps, check_strided,
+    Collectives, Sort, SortOrder, check_bfly_rows, check_len, check_reduce_acc,
+    check_reduce_partials, check_scan_steps, check_strided,
 };
 use crate::backend::{DeviceBuffer, ScanKind};
+use crate::canonical::SCAN_TILE;
 use crate::element::Element;
 use crate::error::{Result, WavekitError};
 use crate::raw::{RawSliceDevice, Validated};
@@ -177,7 +180,11 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
         order: SortOrder,
     ) -> Result<Self::Buffer<K>> {
         check_merge_runs::<K>(keys.len(), None, runs, order)?;
-        self.raw_merge_runs_keys(Validated::new(), keys, runs, order)
+        match self.raw_merge_runs_keys(Validated::new(), keys, runs, order)? {
+            Some(merged) => Ok(merged),
+            // No merge here: a stable sort of the whole gives the merge's order.
+            None => self.sort_keys(keys, order),
+        }
     }
 
     /// [`merge_runs_keys`](Self::merge_runs_keys) with a value beside each key, moved with it.
@@ -205,7 +212,10 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
         order: SortOrder,
     ) -> Result<(Self::Buffer<K>, Self::Buffer<V>)> {
         check_merge_runs::<K>(keys.len(), Some(values.len()), runs, order)?;
-        self.raw_merge_runs_pairs(Validated::new(), keys, values, runs, order)
+        match self.raw_merge_runs_pairs(Validated::new(), keys, values, runs, order)? {
+            Some(merged) => Ok(merged),
+            None => self.sort_pairs(keys, values, order),
+        }
     }
 
     /// `out[t]` = the aggregate `A_t` of tile `t` of `input` (docs/SEMANTICS.md
@@ -244,7 +254,17 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
         out: &mut Self::Buffer<T>,
     ) -> Result<()> {
         check_scan_steps::<T>("scan_aggregates", op, input.len(), out.len(), None)?;
-        self.raw_scan_aggregates_into(Validated::new(), input, op, out)
+        if self
+            .raw_scan_aggregates_into(Validated::new(), input, op, out)?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let aggs: Vec<T> = tile_scans(self, input, op)?
+            .iter()
+            .map(|l| *l.last().expect("tiles are non-empty"))
+            .collect();
+        self.write(out, &aggs)
     }
 
     /// The device scan of `input` as the continuation of an array whose earlier tiles fold to
@@ -269,7 +289,26 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
             output.len(),
             Some(carry.len()),
         )?;
-        self.raw_scan_carried_into(Validated::new(), input, output, op, kind, carry)
+        if self
+            .raw_scan_carried_into(Validated::new(), input, output, op, kind, carry)?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let mut x = self.download(carry)?[0];
+        let mut out = Vec::with_capacity(input.len());
+        for l in tile_scans(self, input, op)? {
+            let incl = l.iter().map(|&v| T::combine(op, x, v));
+            match kind {
+                ScanKind::Inclusive => out.extend(incl),
+                ScanKind::Exclusive => {
+                    out.push(x);
+                    out.extend(incl.take(l.len() - 1));
+                }
+            }
+            x = T::combine(op, x, *l.last().expect("tiles are non-empty"));
+        }
+        self.write(output, &out)
     }
 
     /// `out[0]` = the left fold `op(…op(op(input[0], input[1]), input[2])…)` of `input`, in
@@ -286,7 +325,15 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
         out: &mut Self::Buffer<T>,
     ) -> Result<()> {
         check_scan_steps::<T>("fold_left", op, input.len(), out.len(), None)?;
-        self.raw_fold_left_into(Validated::new(), input, op, out)
+        if self
+            .raw_fold_left_into(Validated::new(), input, op, out)?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let v = self.download(input)?;
+        let x = v[1..].iter().fold(v[0], |x, &a| T::combine(op, x, a));
+        self.write(out, &[x])
     }
 
     /// `out[c]` = `reduce` of the chunk `input[c * REDUCE_TILE^levels ..]` of
@@ -348,6 +395,25 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
 }
 
 impl<B: RawSliceDevice> SliceDevice for B {}
+
+/// The sharded scan's device steps as a backend without their kernels computes them from its
+/// own scan (what a GPU does in one launch each): tile by tile, each tile's scan alone being
+/// its local values `L` (docs/SEMANTICS.md "device_scan"). `input` is non-empty (checked), so
+/// every tile is too.
+fn tile_scans<B: Collectives, T: Element>(
+    b: &B,
+    input: &B::Buffer<T>,
+    op: ReduceOp,
+) -> Result<Vec<Vec<T>>> {
+    let mut out = Vec::new();
+    for at in (0..input.len()).step_by(SCAN_TILE) {
+        let tile = b.slice(input, at..(at + SCAN_TILE).min(input.len()))?;
+        let mut l = b.alloc::<T>(tile.len())?;
+        b.scan(&tile, &mut l, op, ScanKind::Inclusive)?;
+        out.push(b.download(&l)?);
+    }
+    Ok(out)
+}
 
 /// `IndexOutOfRange` naming `what` unless `end <= len`.
 fn check_end(what: &'static str, end: usize, len: usize) -> Result<()> {
