@@ -57,12 +57,15 @@ for p in json.load(sys.stdin)["packages"]:
         print(p["name"])' <<<"$meta")
   # cargo verifies each tarball against the others through a local registry in
   # target/package/tmp-registry, unpacks what it takes from there into
-  # $CARGO_HOME/registry/src/<hash of that path>/NAME-VERSION, and builds it in
-  # target/package/tmp-crate, each once: a registry crate is taken as immutable, so a copy or
-  # a build left by an earlier run of this checkout is reused even after the sources changed
-  # (a rehearsal built wavekit-cpu against a day-old wavekit-core and failed). Our versions
-  # are unpublished, so every such copy is stale: remove them first.
-  rm -rf "$ws_target/package"
+  # $CARGO_HOME/registry/src/<hash of that path>/NAME-VERSION and builds it in the workspace's
+  # target/debug, each once: a registry crate is taken as immutable, so a copy or a build left
+  # by an earlier run of this checkout is reused even after the sources changed (a rehearsal
+  # built wavekit-cpu against a day-old wavekit-core and failed). Our versions are
+  # unpublished, so every such copy is stale: remove them first, and every build of our
+  # crates in target/debug with them (the workspace's own rebuild; the kernel cache stays).
+  rm -rf "$ws_target/package" "$ws_target"/debug/.fingerprint/wavekit-* \
+    "$ws_target"/debug/build/wavekit-* "$ws_target"/debug/deps/libwavekit_* \
+    "$ws_target"/debug/deps/wavekit_*
   for name in "${packages[@]}"; do
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$name" \
       "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"$name.crate"
