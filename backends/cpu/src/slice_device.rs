@@ -26,7 +26,8 @@ impl RawSliceDevice for CpuBackend {
         _: Validated,
         parts: &[&CpuBuffer<T>],
     ) -> Result<CpuBuffer<T>> {
-        let mut all = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+        // Fallible: the parts' total can be more than the host has (OutOfMemory, no abort).
+        let mut all = wavekit_core::host::with_capacity(parts.iter().map(|p| p.len()).sum())?;
         for p in parts {
             all.extend_from_slice(p.data()?);
         }

@@ -213,13 +213,7 @@ pub fn check_all_to_all(
 /// `dst`, `IndexOutOfRange` when they overlap.
 pub fn check_within(len: usize, src: &Range<usize>, dst: &Range<usize>) -> Result<()> {
     for r in [src, dst] {
-        if r.start > r.end || r.end > len {
-            return Err(WavekitError::InvalidRange {
-                start: r.start,
-                end: r.end,
-                len,
-            });
-        }
+        wavekit_core::view::check_range(r, len)?;
     }
     crate::check_len(
         "pair reduce-scatter input (2 × output)",
