@@ -1,7 +1,7 @@
 // Same-run baselines (copy, read, one-global-counter atomics), the host-latency shield used by
 // event timing, and the entry points to variants of wavekit's own kernels.
-#include "../kernels/device.h"
 #include "bench.h"
+#include "row_codes.h"
 
 namespace {
 
@@ -88,18 +88,21 @@ extern "C" int32_t wk_bench_count_atomic(void* stream, const float* in, uint64_t
 extern "C" int32_t wk_bench_reduce_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
                                      uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
                                      uint32_t k) {
-  return WK_NS::device_reduce_launch_k(stream, dtype, op, in, n, scratch, scratch_bytes, out, k);
+  return WK_NS::device_reduce_shaped(stream, dtype, op, in, n, scratch, scratch_bytes, out,
+                                     wk_bench::reduce_shape(k));
 }
 
 extern "C" int32_t wk_bench_scan_b(void* stream, uint32_t dtype, uint32_t exclusive,
                                    const void* in, uint64_t n, void* scratch,
                                    uint64_t scratch_bytes, void* out, uint32_t variant,
                                    uint32_t tag) {
-  return WK_NS::device_scan_launch_b(stream, nullptr, dtype, WK_NS::OP_SUM, exclusive, in, n,
-                                     scratch, scratch_bytes, out, variant, tag);
+  return WK_NS::device_scan_shaped(stream, nullptr, dtype, WK_NS::OP_SUM, exclusive, in, n,
+                                   scratch, scratch_bytes, out, wk_bench::scan_shape(variant),
+                                   tag);
 }
 
 extern "C" int32_t wk_bench_histogram_mode(void* stream, const uint32_t* keys, uint64_t n,
                                            uint32_t bins, uint64_t* out, int32_t mode) {
-  return WK_NS::histogram_launch_mode(stream, keys, n, bins, out, mode);
+  if (mode < 0 || mode > WK_NS::HIST_SLICED) return WK_ERR_ARG;
+  return WK_NS::histogram_shaped(stream, keys, n, bins, out, (WK_NS::HistMode)mode);
 }

@@ -97,18 +97,18 @@ uint32_t wk_bench_warp_rounds_count(void);
 int32_t wk_bench_warp_rounds(void* stream, const int32_t* in, uint64_t n, int32_t* out,
                              uint32_t hw);
 // Compaction (stable or unordered) of f32 or f64 (dtype) x > threshold (its bits) in the shape
-// `blocks` names (compact_launch_b; 0 the default); scratch as the compact launcher's, the count
+// `blocks` names (row_codes.h; 0 the default); scratch as the compact launcher's, the count
 // to *count (device).
 int32_t wk_bench_compact_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
                            uint64_t threshold_bits, void* scratch, uint64_t scratch_bytes,
                            void* out, uint64_t* count, uint32_t stable, uint32_t blocks);
 // Stable two-way partition of f32 or f64 (dtype) by x > threshold (its bits) in the shape
-// `blocks` names (partition_launch_b; 0 the default); scratch as the partition launcher's, the
+// `blocks` names (row_codes.h; 0 the default); scratch as the partition launcher's, the
 // size of the first part to *counts (device).
 int32_t wk_bench_partition_b(void* stream, uint32_t dtype, const void* in, uint64_t n,
                              uint64_t threshold_bits, void* scratch, uint64_t scratch_bytes,
                              void* out, uint64_t* counts, uint32_t blocks);
-// The balanced SpMV (f32) in the shape `variant` names (spmv_balanced_launch_b: 0 the default,
+// The balanced SpMV (f32) in the shape `variant` names (row_codes.h: 0 the default,
 // 1 the vector kernel, 4 blocks an SM, plus 16 x log2 of a chunk, plus its bits: 256 prepared,
 // 512 rows a group each, 1024 merge-path chunks); x has `rows` entries (a square matrix),
 // scratch as the SpMV launcher's for nnz (for nnz + rows with bit 1024).
@@ -117,12 +117,12 @@ int32_t wk_bench_spmv_b(void* stream, const uint32_t* row_offsets, const uint32_
                         uint32_t vector, void* scratch, uint64_t scratch_bytes, float* y,
                         uint32_t variant);
 // Run-length encode (lengths non-null) or unique of u32 keys in the shape `blocks` names
-// (runs_launch_b; 0 the default); scratch as the runs launcher's, the count to *count (device).
+// (row_codes.h; 0 the default); scratch as the runs launcher's, the count to *count (device).
 int32_t wk_bench_runs_b(void* stream, const uint32_t* keys, uint64_t n, void* scratch,
                         uint64_t scratch_bytes, uint32_t* keys_out, uint32_t* lengths,
                         uint64_t* count, uint32_t blocks);
 // reduce_by_key (Sum) of f32 values over u32 keys in the shape `blocks` names
-// (by_key_launch_b; 0 the default); scratch as the by_key launcher's, the count to *count.
+// (row_codes.h; 0 the default); scratch as the by_key launcher's, the count to *count.
 int32_t wk_bench_reduce_by_key_b(void* stream, const uint32_t* keys, const float* vals,
                                  uint64_t n, void* scratch, uint64_t scratch_bytes, float* out,
                                  uint32_t* keys_out, uint64_t* count, uint32_t blocks);

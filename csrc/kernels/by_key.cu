@@ -11,7 +11,7 @@
 // inclusive prefix is the pair fold. A reduce also looks back over head counts (runs.cu's way)
 // for the tile's first output slot, and stages its runs' values in shared memory so they are
 // written by consecutive threads.
-#include "device.h"
+#include "shapes.h"
 #include "look_back.h"
 
 namespace WK_NS {
@@ -82,7 +82,7 @@ template <typename T> struct ByKeyOccupancy {
   static const int blocks = sizeof(T) == 4 ? 6 : 5;
 };
 
-// BLOCKS: the bench's neighbours of the default (by_key_launch_b).
+// BLOCKS: the bench's neighbours of the default (by_key_shaped).
 template <int OP, typename T, typename KB, typename Status,
           int BLOCKS = ByKeyOccupancy<typename Elem<T>::Acc>::blocks>
 __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS, BLOCKS)
@@ -368,22 +368,23 @@ int by_key_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_
                   uint32_t dtype, uint32_t op, uint32_t mode, const void* keys, const void* vals,
                   uint64_t n, void* scratch, uint64_t scratch_bytes, void* out, void* keys_out,
                   uint64_t* count) {
-  return by_key_launch_b(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
-                         scratch, scratch_bytes, out, keys_out, count, 0, 1);
+  return by_key_shaped(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
+                       scratch, scratch_bytes, out, keys_out, count, TileShape{}, 1);
 }
 
 int by_key_tagged_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
                          uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
                          const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
                          uint32_t tag, void* out, void* keys_out, uint64_t* count) {
-  return by_key_launch_b(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
-                         scratch, scratch_bytes, out, keys_out, count, 0, tag);
+  return by_key_shaped(stream, st, warp_size, key_dtype, dtype, op, mode, keys, vals, n,
+                       scratch, scratch_bytes, out, keys_out, count, TileShape{}, tag);
 }
 
-int by_key_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
-                    uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
-                    const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
-                    void* out, void* keys_out, uint64_t* count, unsigned blocks, uint32_t tag) {
+int by_key_shaped(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                  uint32_t dtype, uint32_t op, uint32_t mode, const void* keys,
+                  const void* vals, uint64_t n, void* scratch, uint64_t scratch_bytes,
+                  void* out, void* keys_out, uint64_t* count, TileShape shape, uint32_t tag) {
+  unsigned blocks = shape_code(shape);
   const bool known = mode == kModeInclusive || mode == kModeExclusive || mode == kModeReduce;
   if (!known || (mode == kModeReduce) != (count != nullptr)) return WK_ERR_ARG;
   if (!tag_ok(tag)) return WK_ERR_ARG;

@@ -1,5 +1,5 @@
 // compact: stable and unordered stream compaction (docs/SEMANTICS.md "compact").
-#include "device.h"
+#include "shapes.h"
 #include "look_back.h"
 
 namespace WK_NS {
@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
 
 // The default shape, in the launcher's `blocks` code (tiles x 16 + blocks, or blocks alone for
 // one tile): two tiles at four blocks for stable compaction of 4-byte or smaller elements, else
-// one tile at seven (measured below, compact_launch_b). Two tiles of 8-byte elements pass the
+// one tile at seven (measured below, compact_shaped). Two tiles of 8-byte elements pass the
 // 48 KB of static shared memory, and their sixteen items take 32 registers a thread alone: at
 // seven blocks (32 registers) ptxas spilled 208-236 bytes a thread; unordered at five (48) and
 // stable (which keeps the look-back's state besides) at four (64) spill none. H200, f64,
@@ -144,22 +144,23 @@ uint64_t compact_scratch(uint64_t n) {
 int compact_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype, uint32_t pred,
                    uint64_t a, uint64_t b, uint32_t stable, const void* in, uint64_t n,
                    void* scratch, uint64_t scratch_bytes, void* out, uint64_t* out_count) {
-  return compact_launch_b(stream, st, warp_size, dtype, pred, a, b, stable, in, n, scratch,
-                          scratch_bytes, out, out_count, 0, 1);
+  return compact_shaped(stream, st, warp_size, dtype, pred, a, b, stable, in, n, scratch,
+                        scratch_bytes, out, out_count, TileShape{}, 1);
 }
 
 int compact_tagged_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                           uint32_t pred, uint64_t a, uint64_t b, const void* in, uint64_t n,
                           void* scratch, uint64_t scratch_bytes, uint32_t tag, void* out,
                           uint64_t* out_count) {
-  return compact_launch_b(stream, st, warp_size, dtype, pred, a, b, 1, in, n, scratch,
-                          scratch_bytes, out, out_count, 0, tag);
+  return compact_shaped(stream, st, warp_size, dtype, pred, a, b, 1, in, n, scratch,
+                        scratch_bytes, out, out_count, TileShape{}, tag);
 }
 
-int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
-                     uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
-                     uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
-                     uint64_t* out_count, unsigned blocks, uint32_t tag) {
+int compact_shaped(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                   uint32_t pred, uint64_t a, uint64_t b, uint32_t stable, const void* in,
+                   uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
+                   uint64_t* out_count, TileShape shape, uint32_t tag) {
+  unsigned blocks = shape_code(shape);
   if (pred > 6 || n == 0 || !tag_ok(tag)) return WK_ERR_ARG;
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (tiles > 0x7fffffffull || (stable && n >= kCountLimit)) return WK_ERR_ARG;
@@ -185,10 +186,10 @@ int compact_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
 #define WK_COMPACT_LAUNCH(K, ...)                                                            \
   WK_LAUNCH((unsigned)((tiles + (K)-1) / (K)), kThreads*(K), 0, hs, __VA_ARGS__)(            \
       st, warp_size, pred, a, b, (const T*)in, n, counter, status, (T*)out, total)
-    // blocks (the bench's neighbours of the default): 0 the default, 1..8 one tile a block
-    // compiled for that many blocks per SM (1: the compiler's choice), else tiles per block
-    // times 16 plus blocks per SM; 128 + either default shape: every tile through shared
-    // memory (no direct loads). Measured on an H100 (f32, x > 0, the bench's "tiles=
+    // blocks (shape_code of the bench's neighbours of the default, shapes.h): 0 the default,
+    // 1..8 one tile a block compiled for that many blocks per SM (1: the compiler's choice),
+    // else tiles per block times 16 plus blocks per SM; 128 + either default shape: every tile
+    // through shared memory (no direct loads). Measured on an H100 (f32, x > 0, the bench's "tiles=
     // blocks=" rows, 2026-11-26): stable, two tiles at four blocks 1.02x / 1.00x / 1.03x of one
     // tile at seven at 2^28 / 2^24 / 2^20 (two tiles of 8-byte values pass the 48 KB of static
     // shared memory: those keep one tile at seven, 1.18x the compiler's choice at 2^28);

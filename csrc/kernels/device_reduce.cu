@@ -14,7 +14,7 @@
 // ticket is reset by the block that empties it, so a finished launch leaves them zero again and
 // no memset is queued (below the two-launch size one launch a reduce, CUB's DeviceReduce takes
 // two).
-#include "device.h"
+#include "shapes.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -496,22 +496,19 @@ uint64_t device_reduce_scratch(uint32_t elem_size, uint64_t n) {
 
 namespace {
 
-// The reduce of n elements of IO up to level `levels` (0 or past the last: to one value) with
-// k tiles a block (0: the launcher's choice), in IO's accumulator type, the result written as
-// OUT. The bench's rows (device_reduce_launch_k) pass k % 16 tiles a block, bit 256 for two
-// launches where the launcher would take them, bit 512 for four 16-bit tiles' partials each
-// reduced alone, and bit 1024 for those of the 16-bit Min / Max widened before the fold.
+// The reduce of n elements of IO up to level `levels` (0 or past the last: to one value) in
+// the kernel `shape` names (shapes.h; {} the launcher's choice), in IO's accumulator type, the
+// result written as OUT.
 template <typename IO, typename OUT>
 int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scratch,
-               uint64_t scratch_bytes, void* out, unsigned k, unsigned levels) {
+               uint64_t scratch_bytes, void* out, ReduceShape shape, unsigned levels) {
   typedef typename Elem<IO>::Acc T;
   uint64_t tiles = (n + kTile - 1) / kTile;
   if (n == 0 || tiles > 0x7fffffffull) return WK_ERR_ARG;
-  // An explicit k (the bench's tiles-a-block rows) runs as one launch unless bit 256 asks.
-  const bool auto_k = k == 0 || (k & 256) != 0;
-  const bool per_tile = (k & 512) != 0;
-  const bool wide = (k & 1024) != 0;
-  k &= 15;
+  if (shape.tiles > 15) return WK_ERR_ARG;
+  // An explicit tile count (the bench's tiles-a-block rows) runs as one launch unless asked.
+  const bool auto_k = shape.tiles == 0 || shape.two_launches;
+  unsigned k = shape.tiles;
   if (k == 0) k = tiles_per_block(tiles, sizeof(IO));
   if (scratch_bytes < device_reduce_scratch(sizeof(T), n)) return WK_ERR_SCRATCH;
   ReducePlan<T> plan = {};
@@ -549,28 +546,28 @@ int run_levels(void* stream, uint32_t op, const void* in, uint64_t n, void* scra
   int rc = with_op<T>(op, [&](auto ot) {
     return launch_k<decltype(ot)::value, T, IO, OUT>(as_stream(stream), (const IO*)in, plan,
                                                      two ? (void*)plan.part[1] : out, k,
-                                                     per_tile, wide);
+                                                     shape.per_tile16, shape.widen16);
   });
   if (rc != 0 || !two) return rc;
   return run_levels<T, OUT>(stream, op, plan.part[1], plan.m[1], scratch,
-                            (uint64_t)((char*)plan.part[1] - (char*)scratch), out, 0, 0);
+                            (uint64_t)((char*)plan.part[1] - (char*)scratch), out,
+                            ReduceShape{}, 0);
 }
 
 int launch_levels(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
-                  void* scratch, uint64_t scratch_bytes, void* out, unsigned k,
+                  void* scratch, uint64_t scratch_bytes, void* out, ReduceShape shape,
                   unsigned levels) {
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
-    return run_levels<IO, IO>(stream, op, in, n, scratch, scratch_bytes, out, k, levels);
+    return run_levels<IO, IO>(stream, op, in, n, scratch, scratch_bytes, out, shape, levels);
   });
 }
 
 }  // namespace
 
-int device_reduce_launch_k(void* stream, uint32_t dtype, uint32_t op, const void* in,
-                           uint64_t n, void* scratch, uint64_t scratch_bytes, void* out,
-                           unsigned k) {
-  return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, k, 0);
+int device_reduce_shaped(void* stream, uint32_t dtype, uint32_t op, const void* in, uint64_t n,
+                         void* scratch, uint64_t scratch_bytes, void* out, ReduceShape shape) {
+  return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, shape, 0);
 }
 
 // Level `levels` of the reduce's tree (docs/SEMANTICS.md "device_reduce", step 4): the
@@ -582,7 +579,8 @@ int device_reduce_partials_launch(void* stream, wk_status*, uint32_t dtype, uint
                                   const void* in, uint64_t n, uint32_t levels, void* scratch,
                                   uint64_t scratch_bytes, void* out) {
   if (levels == 0 || levels >= kMaxLevels) return WK_ERR_ARG;
-  return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, 0, levels);
+  return launch_levels(stream, dtype, op, in, n, scratch, scratch_bytes, out, ReduceShape{},
+                       levels);
 }
 
 // The levels of the tree above partials: the reduce of n values of dtype's accumulator type
@@ -594,13 +592,15 @@ int device_reduce_acc_launch(void* stream, wk_status*, uint32_t dtype, uint32_t 
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type IO;
     typedef typename Elem<IO>::Acc A;
-    return run_levels<A, IO>(stream, op, in, n, scratch, scratch_bytes, out, 1, 0);
+    return run_levels<A, IO>(stream, op, in, n, scratch, scratch_bytes, out,
+                             ReduceShape{1, false, false, false}, 0);
   });
 }
 
 int device_reduce_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op, const void* in,
                          uint64_t n, void* scratch, uint64_t scratch_bytes, void* out) {
-  return device_reduce_launch_k(stream, dtype, op, in, n, scratch, scratch_bytes, out, 0);
+  return device_reduce_shaped(stream, dtype, op, in, n, scratch, scratch_bytes, out,
+                              ReduceShape{});
 }
 
 }  // namespace WK_NS

@@ -8,7 +8,7 @@
 //
 // Items go through shared memory where that keeps global accesses coalesced (the stores, and the
 // loads of partial or unaligned slices), in the layouts of device_scan_slots.h.
-#include "device.h"
+#include "shapes.h"
 #include "tile_groups.h"
 
 namespace WK_NS {
@@ -403,27 +403,27 @@ uint64_t device_scan_scratch(uint32_t elem_size, uint64_t n) {
 int device_scan_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                        uint64_t scratch_bytes, void* out) {
-  return device_scan_launch_b(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes,
-                              out, 0, 1);
+  return device_scan_shaped(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out,
+                            ScanShape{}, 1);
 }
 
 int device_scan_tagged_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                               uint32_t exclusive, const void* in, uint64_t n, void* scratch,
                               uint64_t scratch_bytes, uint32_t tag, void* out) {
-  return device_scan_launch_b(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes,
-                              out, 0, tag);
+  return device_scan_shaped(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out,
+                            ScanShape{}, tag);
 }
 
 static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                       uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
+                       uint64_t scratch_bytes, void* out, ScanShape shape, const void* carry,
                        void* aggs, uint32_t tag);
 
-int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
-                         uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                         uint64_t scratch_bytes, void* out, unsigned variant, uint32_t tag) {
-  return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out,
-                     variant, nullptr, nullptr, tag);
+int device_scan_shaped(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
+                       uint32_t exclusive, const void* in, uint64_t n, void* scratch,
+                       uint64_t scratch_bytes, void* out, ScanShape shape, uint32_t tag) {
+  return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out, shape,
+                     nullptr, nullptr, tag);
 }
 
 // The sharded scan's steps (wavekit-dist, docs/SEMANTICS.md "dist_scan"), for types that scan
@@ -432,7 +432,8 @@ int device_scan_launch_b(void* stream, wk_status* st, uint32_t dtype, uint32_t o
 int device_scan_aggregates_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
                                   const void* in, uint64_t n, void* out) {
   if (dtype == DT_F16 || dtype == DT_BF16) return WK_ERR_DTYPE;
-  return scan_launch(stream, st, dtype, op, 0, in, n, nullptr, 0, nullptr, 0, nullptr, out, 1);
+  return scan_launch(stream, st, dtype, op, 0, in, n, nullptr, 0, nullptr, ScanShape{}, nullptr,
+                     out, 1);
 }
 
 int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint32_t op,
@@ -441,15 +442,15 @@ int device_scan_carried_launch(void* stream, wk_status* st, uint32_t dtype, uint
                                void* out) {
   if (dtype == DT_F16 || dtype == DT_BF16) return WK_ERR_DTYPE;
   if (carry == nullptr) return WK_ERR_ARG;
-  return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out, 0,
-                     carry, nullptr, 1);
+  return scan_launch(stream, st, dtype, op, exclusive, in, n, scratch, scratch_bytes, out,
+                     ScanShape{}, carry, nullptr, 1);
 }
 
 // aggs: device_scan_aggregates (no scratch, nothing stored but the aggregates); carry:
 // device_scan_carried. tag: the statuses' (device_scan_tagged); 1 zeroes the scratch first.
 static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                        uint32_t exclusive, const void* in, uint64_t n, void* scratch,
-                       uint64_t scratch_bytes, void* out, unsigned variant, const void* carry,
+                       uint64_t scratch_bytes, void* out, ScanShape shape, const void* carry,
                        void* aggs, uint32_t tag) {
   uint64_t tiles = (n + WK_SCAN_TILE - 1) / WK_SCAN_TILE;
   if (n == 0 || tiles > 0x7fffffffull || !tag_ok(tag)) return WK_ERR_ARG;
@@ -472,9 +473,8 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
       const int O = decltype(ot)::value;
       typedef typename StatusFor<T>::type S;
       host::stream_t hs = as_stream(stream);
-      // variant (the bench's neighbours of the default): 0 the default, 1 and 2 below, else
-      // tiles per block times 16 plus blocks per SM. A macro, not a lambda: the SIMT
-      // executor's launch names the kernel as a template argument.
+      // shape: the bench's neighbours of the default (shapes.h). A macro, not a lambda: the
+      // SIMT executor's launch names the kernel as a template argument.
 #define WK_SCAN_LAUNCH(K, ...)                                                              \
   do {                                                                                      \
     const size_t dyn = ScanDynamic<T, K>::bytes;                                            \
@@ -494,17 +494,19 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
                                                                   status, (IO*)out)
       // Other ops than Sum get no variants (the bench times Sum), which keeps them out of the
       // build.
-      // Variant 1, Sum of 4-byte types: the default with its loads through shared memory.
-      // Variant 2, Sum of 4- and 8-byte types: the default with its stores 4 bytes a lane.
+      // kSharedLoads, Sum of 4-byte types: the default with its loads through shared memory.
+      // kNarrowStores, Sum of 4- and 8-byte types: the default with its stores 4 bytes a lane.
       typedef ScanOccupancy<T> D;
-      // Four tiles a block: the default of large 4-byte Sum scans. Variants 1 and 2 take the
+      // Four tiles a block: the default of large 4-byte Sum scans. kSharedLoads and kNarrowStores take the
       // default's shape on CUDA too, so that their ratios to it measure their load or store
       // path alone.
+      [[maybe_unused]] const ScanShape::Kind kind = shape.kind;
+      [[maybe_unused]] const unsigned at = shape.at.tiles * 16 + shape.at.blocks;
       constexpr bool kWideBuilt =
           kScanWideFromTiles != 0 && O == OP_SUM && sizeof(T) == 4 && sizeof(IO) == 4;
       const bool wide_default = kWideBuilt && tiles >= kScanWideFromTiles;
       if constexpr (O == OP_SUM && sizeof(IO) == 4) {
-        if (variant == 1) {
+        if (kind == ScanShape::kSharedLoads) {
           if constexpr (kWideBuilt && kVendorCuda && sizeof(IO) == 4) {
             if (wide_default) {
               WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO, false>);
@@ -516,7 +518,7 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
         }
       }
       if constexpr (O == OP_SUM && sizeof(IO) != 2) {
-        if (variant == 2) {
+        if (kind == ScanShape::kNarrowStores) {
           if constexpr (kWideBuilt && kVendorCuda && sizeof(IO) == 4) {
             if (wide_default) {
               WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO, true, false>);
@@ -528,33 +530,46 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
         }
       }
       if constexpr (kWideBuilt) {
-        if ((variant == 0 && wide_default) || variant == 4 * 16 + 2) {
+        if ((kind == ScanShape::kDefault && wide_default) ||
+            (kind == ScanShape::kOccupancy && at == 4 * 16 + 2)) {
           WK_SCAN_LAUNCH(4, scan_kernel<O, T, S, 2, 4, IO>);
           return host::launch_error();
         }
       }
       // The 16-bit floats: scan_pairs_kernel from kScanPairsFromTiles tiles, scan_kernel below
-      // (and as variant 3, the bench's "tile parked in shared memory (before)" rows).
+      // (and as kParkedTile, the bench's "tile parked in shared memory (before)" rows).
       if constexpr (sizeof(IO) == 2 && kVendorCuda && O == OP_SUM) {
-        // Variants 5 and 6: scan_pairs_kernel without tickets, four or two tiles a block.
-        // Variants 7 and 8: four logical threads a thread (64 threads a tile), four tiles a
+        // The compiled kPairs shapes: without tickets, four or two tiles a block (two logical
+        // threads a thread); four logical threads a thread (64 threads a tile), four tiles a
         // block five blocks an SM or three tiles six blocks: 20 or 18 tiles an SM in registers.
-        switch (variant) {
-          case 5: WK_PAIRS_LAUNCH(4, 4, false, 2); return host::launch_error();
-          case 6: WK_PAIRS_LAUNCH(8, 2, false, 2); return host::launch_error();
-          case 7: WK_PAIRS_LAUNCH(5, 4, true, 4); return host::launch_error();
-          case 8: WK_PAIRS_LAUNCH(6, 3, true, 4); return host::launch_error();
-          default: break;
+        if (kind == ScanShape::kPairs) {
+          // tiles x 16 + blocks, then tickets and logical threads below it.
+          const unsigned pairs = at * 32 + (shape.tickets ? 16 : 0) + shape.logical;
+          switch (pairs) {
+            case (4 * 16 + 4) * 32 + 2:
+              WK_PAIRS_LAUNCH(4, 4, false, 2);
+              return host::launch_error();
+            case (2 * 16 + 8) * 32 + 2:
+              WK_PAIRS_LAUNCH(8, 2, false, 2);
+              return host::launch_error();
+            case (4 * 16 + 5) * 32 + 16 + 4:
+              WK_PAIRS_LAUNCH(5, 4, true, 4);
+              return host::launch_error();
+            case (3 * 16 + 6) * 32 + 16 + 4:
+              WK_PAIRS_LAUNCH(6, 3, true, 4);
+              return host::launch_error();
+            default: break;
+          }
         }
       }
       if constexpr (sizeof(IO) == 2) {
-        if (variant != 3 && tiles >= kScanPairsFromTiles) {
+        if (kind != ScanShape::kParkedTile && tiles >= kScanPairsFromTiles) {
           WK_PAIRS_LAUNCH(PairShape::blocks, PairShape::tiles, true, PairShape::logical);
           return host::launch_error();
         }
       }
       if constexpr (O == OP_SUM && sizeof(IO) == sizeof(T)) {
-        switch (variant) {
+        switch (kind == ScanShape::kOccupancy ? at : 0) {
           case 1 * 16 + 4: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 4, 1>); break;
           case 1 * 16 + 5: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 5, 1>); break;
           case 1 * 16 + 6: WK_SCAN_LAUNCH(1, scan_kernel<O, T, S, 6, 1>); break;
@@ -563,7 +578,7 @@ static int scan_launch(void* stream, wk_status*, uint32_t dtype, uint32_t op,
           case 2 * 16 + 4:
             // Two tiles of 8-byte values pass the 48 KB of static shared memory.
             if constexpr (sizeof(T) == 4) {
-              if (variant == 2 * 16 + 3)
+              if (at == 2 * 16 + 3)
                 WK_SCAN_LAUNCH(2, scan_kernel<O, T, S, 3, 2>);
               else
                 WK_SCAN_LAUNCH(2, scan_kernel<O, T, S, 4, 2>);

@@ -1,24 +1,14 @@
 // histogram: counts per bin, keys past the bins counted apart (docs/SEMANTICS.md "histogram").
-#include "device.h"
+#include "shapes.h"
 
 namespace WK_NS {
 using namespace prims;
 
 namespace {
 
-// Histogram of keys (keys at or past `bins` land in out[bins]), four keys per 16-byte load.
-// Each key is added by one of three methods, all giving the same counts:
-//   HIST_PLAIN     one atomic per key;
-//   HIST_MATCH     warp-aggregated: lanes holding the same bin (match_any) elect the lowest,
-//                  which adds the group's size once;
-//   HIST_ADAPTIVE  every 16th round a warp aggregates and counts its distinct bins; while
-//                  they are many (little to aggregate, uniform input) it adds plainly, so
-//                  uniform input pays almost nothing for the match and skewed input gains.
-// Small histograms count in shared memory first (SHARED), then add to the global counts.
-// HIST_GLOBAL is HIST_PLAIN without the shared-memory counts: the naive baseline.
-// HIST_SLICED: many bins, counted in shared memory a slice at a time (histogram_slice_kernel).
-enum HistMode { HIST_PLAIN = 0, HIST_MATCH = 1, HIST_ADAPTIVE = 2, HIST_GLOBAL = 3, HIST_SLICED = 4 };
-
+// Histogram of keys (keys at or past `bins` land in out[bins]), four keys per 16-byte load,
+// each added the way MODE says (shapes.h's HistMode); SHARED: small histograms count in shared
+// memory first, then add to the global counts.
 template <int MODE, bool SHARED>
 __global__ void __launch_bounds__(kBlock)
     histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, unsigned long long* out) {
@@ -176,8 +166,8 @@ int histogram_sliced(host::stream_t s, const uint32_t* keys, uint64_t n, uint32_
 
 }  // namespace
 
-int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
-                          uint64_t* out, int mode) {
+int histogram_shaped(void* stream, const uint32_t* keys, uint64_t n, uint32_t bins,
+                     uint64_t* out, HistMode mode) {
   if (bins == 0) return WK_ERR_ARG;
   int rc = host::memset_async(out, 0, ((uint64_t)bins + 1) * sizeof(uint64_t), as_stream(stream));
   if (rc) return rc;
@@ -210,8 +200,8 @@ int histogram_launch_mode(void* stream, const uint32_t* keys, uint64_t n, uint32
 // uniform keys), aggregation was what avoided serialising a hot bin's adds.
 int histogram_launch(void* stream, wk_status*, const uint32_t* keys, uint64_t n, uint32_t bins,
                      uint64_t* out) {
-  return histogram_launch_mode(stream, keys, n, bins, out,
-                               bins <= kSharedBins ? HIST_PLAIN : HIST_SLICED);
+  return histogram_shaped(stream, keys, n, bins, out,
+                          bins <= kSharedBins ? HIST_PLAIN : HIST_SLICED);
 }
 
 }  // namespace WK_NS

@@ -1,5 +1,5 @@
 // partition: stable two- and three-way partition by predicates (docs/SEMANTICS.md "partition").
-#include "device.h"
+#include "shapes.h"
 #include "look_back.h"
 
 namespace WK_NS {
@@ -401,14 +401,15 @@ int partition_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t d
                      uint32_t ways, uint32_t pred, uint64_t a, uint64_t b, uint32_t pred2,
                      uint64_t a2, uint64_t b2, const void* in, uint64_t n, void* scratch,
                      uint64_t scratch_bytes, void* out, uint64_t* counts) {
-  return partition_launch_b(stream, st, warp_size, dtype, ways, pred, a, b, pred2, a2, b2, in, n,
-                            scratch, scratch_bytes, out, counts, 0);
+  return partition_shaped(stream, st, warp_size, dtype, ways, pred, a, b, pred2, a2, b2, in, n,
+                          scratch, scratch_bytes, out, counts, TileShape{});
 }
 
-int partition_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
-                       uint32_t ways, uint32_t pred, uint64_t a, uint64_t b, uint32_t pred2,
-                       uint64_t a2, uint64_t b2, const void* in, uint64_t n, void* scratch,
-                       uint64_t scratch_bytes, void* out, uint64_t* counts, unsigned blocks) {
+int partition_shaped(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
+                     uint32_t ways, uint32_t pred, uint64_t a, uint64_t b, uint32_t pred2,
+                     uint64_t a2, uint64_t b2, const void* in, uint64_t n, void* scratch,
+                     uint64_t scratch_bytes, void* out, uint64_t* counts, TileShape shape) {
+  unsigned blocks = shape_code(shape);
   if (pred > 6 || (ways != 2 && ways != 3) || (ways == 3 && pred2 > 6) || !counts)
     return WK_ERR_ARG;
   host::stream_t hs = as_stream(stream);

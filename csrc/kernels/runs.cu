@@ -1,6 +1,6 @@
 // runs: the runs of equal keys (docs/SEMANTICS.md "runs"): unique, unique_by_key and
 // run_length_encode in one pass.
-#include "device.h"
+#include "shapes.h"
 #include "look_back.h"
 
 namespace WK_NS {
@@ -248,7 +248,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
 
 }  // namespace
 
-// Tiles from which keys without values run in the shapes of a full SM (runs_launch_b).
+// Tiles from which keys without values run in the shapes of a full SM (runs_shaped).
 const uint64_t kRunsWideFrom = 1024;
 
 uint64_t runs_scratch(uint64_t n) {
@@ -260,22 +260,23 @@ int runs_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dt
                 uint32_t value_size, const void* keys, const void* vals, uint64_t n,
                 void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
                 uint32_t* lengths, uint64_t* count) {
-  return runs_launch_b(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
-                       scratch_bytes, keys_out, vals_out, lengths, count, 0, 1);
+  return runs_shaped(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
+                     scratch_bytes, keys_out, vals_out, lengths, count, TileShape{}, 1);
 }
 
 int runs_tagged_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
                        uint32_t value_size, const void* keys, const void* vals, uint64_t n,
                        void* scratch, uint64_t scratch_bytes, uint32_t tag, void* keys_out,
                        void* vals_out, uint32_t* lengths, uint64_t* count) {
-  return runs_launch_b(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
-                       scratch_bytes, keys_out, vals_out, lengths, count, 0, tag);
+  return runs_shaped(stream, st, warp_size, key_dtype, value_size, keys, vals, n, scratch,
+                     scratch_bytes, keys_out, vals_out, lengths, count, TileShape{}, tag);
 }
 
-int runs_launch_b(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
-                  uint32_t value_size, const void* keys, const void* vals, uint64_t n,
-                  void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
-                  uint32_t* lengths, uint64_t* count, unsigned blocks, uint32_t tag) {
+int runs_shaped(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
+                uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+                void* scratch, uint64_t scratch_bytes, void* keys_out, void* vals_out,
+                uint32_t* lengths, uint64_t* count, TileShape shape, uint32_t tag) {
+  unsigned blocks = shape_code(shape);
   if (!tag_ok(tag)) return WK_ERR_ARG;
   if (value_size != 0 && value_size != 2 && value_size != 4 && value_size != 8) return WK_ERR_ARG;
   if ((value_size != 0) != (vals != nullptr && vals_out != nullptr)) return WK_ERR_ARG;

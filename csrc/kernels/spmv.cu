@@ -41,6 +41,7 @@
 // 15% slower (benches/history/2026-11.md "SpMV: the balanced kernel at six blocks an SM").
 #include "bfly_fold.h"
 #include "spmv_items.h"
+#include "shapes.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -423,13 +424,6 @@ namespace {
 // (Csr::new) and only picks the kernel: both read within the row offsets whatever it says.
 const uint64_t kSpmvVectorNnz = 1ull << 19;
 
-// Variant bit: every row folded by a group (no row a thread or a quad: fold_by_length).
-const unsigned kGroupsOnly = 512;
-// Variant bit: no row folded by a quad (rows a thread each, then the groups).
-const unsigned kNoQuads = 2048;
-// Variant bit: chunks of the merge path, rows and nonzeros together (spmv_row_begin_kernel).
-const unsigned kMergePath = 1024;
-
 // What a partition counts: nonzeros, or rows and nonzeros on the merge path.
 uint64_t spmv_units(uint64_t rows, uint64_t nnz, bool merge) { return nnz + (merge ? rows : 0); }
 
@@ -448,22 +442,21 @@ int plan_launch(host::stream_t s, const uint32_t* row_offsets, uint64_t rows, ui
 }
 
 // The chunk kernel over the partition `row_begin` of chunks of `chunk` units (nonzeros, or
-// rows and nonzeros with kMergePath), in the shape `variant` % 16 names (spmv_balanced_launch_b).
+// rows and nonzeros on the merge path), in the shape `shape` names (shapes.h).
 int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                   const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                   uint64_t rows, uint64_t nnz, uint32_t vector, uint64_t chunk,
-                  const uint64_t* row_begin, void* y, unsigned variant) {
-  const uint64_t chunks =
-      (spmv_units(rows, nnz, (variant & kMergePath) != 0) + chunk - 1) / chunk;
+                  const uint64_t* row_begin, void* y, SpmvShape shape) {
+  const uint64_t chunks = (spmv_units(rows, nnz, shape.merge_path) + chunk - 1) / chunk;
   if (chunks > 0x7fffffffull) return WK_ERR_ARG;
   const unsigned grid = (unsigned)chunks;
   // Short rows a thread each where a group is at least twice the longest of them (the
   // equivalence needs an item a lane at most; smaller groups fold short rows cheaply).
   const uint32_t short_rows =
-      !(variant & kGroupsOnly) && vector >= 2 * kSpmvShortRow ? kSpmvShortRow : 0;
+      !shape.groups_only && vector >= 2 * kSpmvShortRow ? kSpmvShortRow : 0;
   // Rows of up to kSpmvMidItems * V items a quad of lanes each (fold_by_length).
-  const bool quads = !(variant & (kGroupsOnly | kNoQuads));
-  if ((variant & 15) == 4) {
+  const bool quads = !shape.groups_only && !shape.no_quads;
+  if (shape.kernel == SpmvShape::kFourBlocks) {
     WK_LAUNCH(grid, kBlock, 0, s, spmv_chunk_kernel<float, 4>)(
         st, row_offsets, cols, (const float*)vals, (const float*)x, x_len, rows, nnz, vector,
         short_rows, quads, row_begin, (float*)y);
@@ -480,49 +473,41 @@ int chunks_launch(host::stream_t s, wk_status* st, uint32_t dtype, const uint32_
 
 }  // namespace
 
-// The balanced SpMV in the shape `variant` names: variant % 16 is 0 for the default, 1 for the
-// vector kernel (spmv_kernel), 4 (f32 only) for the chunk kernel compiled for four blocks an
-// SM; (variant / 16) % 16, when not 0, is log2 of the chunk (8..12) in place of spmv_chunk's;
-// bit 256 skips the row_begin pass (the scratch already holds it for this matrix and chunk: a
-// prepared partition, as spmv_planned); bit 512 (kGroupsOnly) folds every row by a group; bit
-// 1024 (kMergePath) makes the chunks of rows and nonzeros together (its scratch holds a word for
-// every 256 of them); bit 2048 (kNoQuads) folds no row by a quad of lanes.
-int spmv_balanced_launch_b(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
-                           const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
-                           uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch,
-                           uint64_t scratch_bytes, void* y, unsigned variant) {
-  const unsigned chunk_log = (variant >> 4) & 15;
-  const bool prepared = (variant & 256) != 0;
-  const unsigned fold_bits = variant & (kGroupsOnly | kNoQuads);
-  const bool merge = (variant & kMergePath) != 0;
-  variant &= 15;
+// The balanced SpMV in the shape `shape` names (shapes.h). A prepared shape skips the
+// row_begin pass: the scratch already holds it for this matrix and chunk, as spmv_planned's
+// plan; the merge path's scratch holds a word for every 256 rows and nonzeros.
+int spmv_balanced_shaped(void* stream, wk_status* st, uint32_t dtype,
+                         const uint32_t* row_offsets, const uint32_t* cols, const void* vals,
+                         const void* x, uint64_t x_len, uint64_t rows, uint64_t nnz,
+                         uint32_t vector, void* scratch, uint64_t scratch_bytes, void* y,
+                         SpmvShape shape) {
+  const unsigned chunk_log = shape.chunk_log;
+  const bool merge = shape.merge_path;
   if (!pow2_upto(vector, WK_MAX_VECTOR) || vector > kBlock) return WK_ERR_ARG;
   if (chunk_log != 0 && (chunk_log < 8 || chunk_log > 12)) return WK_ERR_ARG;
-  if (variant != 0 && variant != 1 && !(variant == 4 && dtype == DT_F32))
-    return WK_ERR_ARG;
+  if (shape.kernel == SpmvShape::kFourBlocks && dtype != DT_F32) return WK_ERR_ARG;
   if (rows == 0) return 0;
   // No nonzeros: every row is empty, the vector kernel writes the identities.
-  if (nnz == 0 || variant == 1)
+  if (nnz == 0 || shape.kernel == SpmvShape::kVector)
     return spmv_launch(stream, st, dtype, row_offsets, cols, vals, x, x_len, nnz, rows, vector, y);
   const uint64_t units = spmv_units(rows, nnz, merge);
   const uint64_t chunk = chunk_log ? 1ull << chunk_log : spmv_chunk(units);
   host::stream_t s = as_stream(stream);
   if (scratch_bytes < spmv_scratch(units)) return WK_ERR_SCRATCH;
-  if (!prepared) {
+  if (!shape.prepared) {
     const int rc = plan_launch(s, row_offsets, rows, nnz, chunk, merge, scratch, scratch_bytes);
     if (rc) return rc;
   }
   return chunks_launch(s, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz, vector, chunk,
-                       (const uint64_t*)scratch, y,
-                       variant | fold_bits | (merge ? kMergePath : 0));
+                       (const uint64_t*)scratch, y, shape);
 }
 
 int spmv_balanced_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                          const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
                          uint64_t rows, uint64_t nnz, uint32_t vector, void* scratch, uint64_t scratch_bytes,
                          void* y) {
-  return spmv_balanced_launch_b(stream, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
-                                vector, scratch, scratch_bytes, y, 0);
+  return spmv_balanced_shaped(stream, st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
+                              vector, scratch, scratch_bytes, y, SpmvShape{});
 }
 
 // A matrix's plan is of the merge path's chunks (a word for every 256 rows and nonzeros or
@@ -533,6 +518,9 @@ int spmv_plan_launch(void* stream, const uint32_t* row_offsets, uint64_t rows, u
   return plan_launch(as_stream(stream), row_offsets, rows, nnz,
                      spmv_chunk(spmv_units(rows, nnz, true)), true, plan, plan_bytes);
 }
+
+// The planned SpMV's shape: the merge path's chunks, folded the default way.
+static const SpmvShape kPlannedShape = {SpmvShape::kDefault, 0, true, false, true, false};
 
 int spmv_planned_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,
                         const uint32_t* cols, const void* vals, const void* x, uint64_t x_len,
@@ -546,7 +534,7 @@ int spmv_planned_launch(void* stream, wk_status* st, uint32_t dtype, const uint3
   const uint64_t units = spmv_units(rows, nnz, true);
   if (plan_bytes < spmv_scratch(units)) return WK_ERR_SCRATCH;
   return chunks_launch(as_stream(stream), st, dtype, row_offsets, cols, vals, x, x_len, rows, nnz,
-                       vector, spmv_chunk(units), (const uint64_t*)plan, y, kMergePath);
+                       vector, spmv_chunk(units), (const uint64_t*)plan, y, kPlannedShape);
 }
 
 int spmv_launch(void* stream, wk_status* st, uint32_t dtype, const uint32_t* row_offsets,

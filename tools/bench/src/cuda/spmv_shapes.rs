@@ -19,22 +19,22 @@ use wavekit::gpu::GpuRuntime;
 use wavekit::gpu::ffi as wk;
 use wavekit_conformance::reference;
 
-/// spmv_balanced_launch_b's bit for a launch without the row_begin pass, its partition left in
+/// The row code's bit for a launch without the row_begin pass, its partition left in
 /// the scratch by an earlier call on the same matrix.
 const PREPARED: u32 = 256;
-/// spmv_balanced_launch_b's bit for every row folded by a group of V lanes (no short rows a
+/// The row code's bit for every row folded by a group of V lanes (no short rows a
 /// thread each).
 const GROUPS_ONLY: u32 = 512;
-/// spmv_balanced_launch_b's bit for chunks of the merge path: a block owns the rows that start
+/// The row code's bit for chunks of the merge path: a block owns the rows that start
 /// in its share of rows and nonzeros together (not of nonzeros alone), each still folded whole
 /// in the documented order.
 const MERGE_PATH: u32 = 1024;
 
-/// spmv_balanced_launch_b's bit for no row folded by a quad of lanes (rows of up to 8 items a
+/// The row code's bit for no row folded by a quad of lanes (rows of up to 8 items a
 /// thread each, the rest by groups of V lanes: the chunk kernel before the quads).
 const NO_QUADS: u32 = 2048;
 
-/// One row: the SpMV of `kind` rows in shape `variant` (spmv_balanced_launch_b's argument:
+/// One row: the SpMV of `kind` rows in shape `variant` (csrc/bench/row_codes.h's code:
 /// 1 the vector kernel, 4 four blocks an SM, log2 of the chunk times 16, `PREPARED`,
 /// `GROUPS_ONLY`, `MERGE_PATH`, `NO_QUADS`).
 macro_rules! shape_case {
