@@ -22,12 +22,18 @@ using namespace prims;
 
 namespace {
 
-const unsigned kSortWarps = kSortThreads / WK_WARP_SIZE;
 // Status word of one digit of one tile: flag in the top two bits, count below (< 2^30).
 const unsigned kCountBits = 30;
 const unsigned kFlagAggregate = 1u << kCountBits;
 const unsigned kFlagInclusive = 2u << kCountBits;
 const unsigned kCountMask = kFlagAggregate - 1;
+
+// The histogram kernel: keys a thread loads at once (in flight together), and its most blocks,
+// about what an H100 holds at once: each block adds its counts to the global ones once, so
+// fewer, fuller blocks mean fewer global atomics on the same few addresses (4096 blocks of one
+// key a thread each spent more time there than counting at 2^20 keys).
+const unsigned kHistItems = 16;
+const unsigned kHistMaxGrid = 1024;
 
 template <typename U>
 __global__ void __launch_bounds__(kSortThreads)
@@ -39,12 +45,21 @@ __global__ void __launch_bounds__(kSortThreads)
   __syncthreads();
   const uint64_t lo = (uint64_t)blockIdx.y * kPortion;
   const uint64_t hi = n - lo < kPortion ? n : lo + kPortion;
-  const uint64_t stride = (uint64_t)gridDim.x * kSortThreads;
+  const uint64_t round = (uint64_t)kSortThreads * kHistItems;
   const RankFlip<U> flip(r);
-  for (uint64_t i = lo + (uint64_t)blockIdx.x * kSortThreads + t; i < hi; i += stride) {
-    const U ordered = flip.apply(keys[i]);
-    for (unsigned p = 0; p < passes; ++p)
-      atomicAdd(h + p * kRadix + DigitField(pass0 + p, r).of(ordered), 1u);
+  for (uint64_t b = lo + (uint64_t)blockIdx.x * round; b < hi; b += (uint64_t)gridDim.x * round) {
+    // Key j of the thread: b + j * kSortThreads + t, coalesced across the block.
+    const unsigned live = hi - b < round ? (unsigned)(hi - b) : (unsigned)round;
+    U ordered[kHistItems];
+#pragma unroll
+    for (unsigned j = 0; j < kHistItems; ++j)
+      ordered[j] = j * kSortThreads + t < live ? flip.apply(keys[b + j * kSortThreads + t]) : (U)0;
+    for (unsigned p = 0; p < passes; ++p) {
+      const DigitField field(pass0 + p, r);
+#pragma unroll
+      for (unsigned j = 0; j < kHistItems; ++j)
+        if (j * kSortThreads + t < live) atomicAdd(h + p * kRadix + field.of(ordered[j]), 1u);
+    }
   }
   __syncthreads();
   unsigned* mine = counts + (uint64_t)blockIdx.y * passes * kRadix;
@@ -77,86 +92,106 @@ __global__ void __launch_bounds__(kRadix)
   }
 }
 
-// One pass over one portion [lo, lo + len) of the keys. VALS: 0 keys only, 1 values from
-// vals_in, 2 the keys' indices (an argsort's first pass). Four blocks of 256 threads a
-// multiprocessor at most (64 registers a thread): measured on an H100 at 2^24, 70 registers
-// left three, and the kernel waits on memory more than it computes.
-template <typename U, typename V, int VALS, unsigned ITEMS>
-__global__ void __launch_bounds__(kSortThreads, 4)
+// The lanes of the warp holding the same digit as this one (live lanes only ever match live
+// lanes): one ballot per digit bit at the device's width (the bits past a short last digit are
+// zero in every lane, so kDigitBits ballots always do). With `own` all ones where the lane's
+// bit is set, `ones ^ ~own` is the lanes agreeing with it. Not the native match_any: on an
+// H100 (2026-12-07) ranking with __match_any_sync made the whole sort 1.3-1.5x slower.
+__device__ __forceinline__ wk_lanemask_t digit_peers(unsigned digit, bool live) {
+  wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
+#pragma unroll
+  for (unsigned b = 0; b < kDigitBits; ++b) {
+    const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((digit >> b) & 1);
+    const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, own != 0);
+    peers &= ones ^ ~own;
+  }
+  return peers;
+}
+
+// The staged tile's element: the wider of key and value, so that one array stages both, one
+// after the other (sort_tuning.h's shared-memory budget).
+template <typename U, typename V, bool WIDER_V> struct StagedAs {
+  typedef U type;
+};
+template <typename U, typename V> struct StagedAs<U, V, true> {
+  typedef V type;
+};
+template <typename U, typename V, int VALS>
+struct Staged : StagedAs<U, V, (VALS != 0 && sizeof(V) > sizeof(U))> {};
+
+// One pass over one portion [lo, lo + len) of the keys, a tile of THREADS x ITEMS keys a
+// block. VALS: 0 keys only, 1 values from vals_in, 2 the keys' indices (an argsort's first
+// pass). The shape is sort_tuning.h's.
+template <typename U, typename V, int VALS, unsigned THREADS, unsigned ITEMS, unsigned MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sort_onesweep_kernel(wk_status* st, uint32_t warp_size, const U* keys_in, U* keys_out,
                          const V* vals_in, V* vals_out, uint64_t lo, uint64_t len, RankSpec r,
                          unsigned pass, const unsigned long long* offsets, unsigned* ticket,
                          unsigned* status) {
-  const unsigned kTile = kSortThreads * ITEMS;
-  WK_SHARED(unsigned, warp_counts, kSortWarps * kRadix);
-  WK_SHARED(U, staged_keys, kTile);
-  WK_SHARED(V, staged_vals, VALS ? kTile : 1);
-  WK_SHARED(unsigned char, staged_digits, kTile);
+  static_assert(THREADS >= kRadix && THREADS % 64 == 0, "whole warps at 32 and 64 lanes");
+  typedef typename Staged<U, V, VALS>::type S;
+  const unsigned kTile = THREADS * ITEMS;
+  const unsigned kWarps = THREADS / WK_WARP_SIZE;
+  const unsigned kDigitWarps = kRadix / WK_WARP_SIZE;
+  WK_SHARED(unsigned, warp_counts, kWarps * kRadix);
+  WK_SHARED(S, staged, kTile);
   WK_SHARED(unsigned long long, out_base, kRadix);
-  WK_SHARED(unsigned, warp_sums, kSortWarps);
+  WK_SHARED(unsigned, warp_sums, kDigitWarps);
   WK_SHARED(unsigned, tile_counts, kRadix);
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
   if (t == 0) s_tile = atomicAdd(ticket, 1u);
-  for (unsigned i = t; i < kSortWarps * kRadix; i += kSortThreads) warp_counts[i] = 0;
-  tile_counts[t] = 0;
+  for (unsigned i = t; i < kWarps * kRadix; i += THREADS) warp_counts[i] = 0;
+  if (t < kRadix) tile_counts[t] = 0;
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * kTile;
   const uint64_t wbase = base + (uint64_t)w * WK_WARP_SIZE * ITEMS;
 
   // Warp-striped: item j of lane l is key wbase + j * W + l, so ranking j by j, lane by lane,
-  // is ranking in index order. Every load is issued before the first ballot.
+  // is ranking in index order. Every load is issued before the first ballot; the values are
+  // loaded only when the keys are out, so they hold no registers while the keys are ranked.
   // The warp's keys that exist: item j of lane l when j * W + l < rest (32-bit compares).
   const uint64_t left = len > wbase ? len - wbase : 0;
   const unsigned rest = left < WK_WARP_SIZE * ITEMS ? (unsigned)left : WK_WARP_SIZE * ITEMS;
   U k[ITEMS];
-  V v[ITEMS];
 #pragma unroll
-  for (unsigned j = 0; j < ITEMS; ++j) {
-    const uint64_t i = wbase + (uint64_t)j * WK_WARP_SIZE + ln;
-    const bool live = j * WK_WARP_SIZE + ln < rest;
-    k[j] = live ? keys_in[lo + i] : (U)0;
-    if (VALS == 1) v[j] = live ? vals_in[lo + i] : (V)0;
-    if (VALS == 2) v[j] = (V)(lo + i);
-  }
+  for (unsigned j = 0; j < ITEMS; ++j)
+    k[j] = j * WK_WARP_SIZE + ln < rest ? keys_in[lo + wbase + j * WK_WARP_SIZE + ln] : (U)0;
   // The tile's digit counts first, published at once as its aggregates (CUB's early counts):
   // the tiles after it find them while this one still ranks, and their look-back does not
   // wait.
+  // ad[j]: item j's place in the staged tile above kDigitBits, a digit below (at first its
+  // own, at the end the one of the key it writes out): one register an item, not two.
   const RankFlip<U> flip(r);
   const DigitField field(pass, r);
-  unsigned char dg[ITEMS];
+  unsigned ad[ITEMS];
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
-    dg[j] = (unsigned char)field.of(flip.apply(k[j]));
-    if (j * WK_WARP_SIZE + ln < rest) atomicAdd(tile_counts + dg[j], 1u);
+    ad[j] = field.of(flip.apply(k[j]));
+    if (j * WK_WARP_SIZE + ln < rest) atomicAdd(tile_counts + ad[j], 1u);
   }
   __syncthreads();
-  // Thread d (kSortThreads == kRadix) owns digit d from here to the look-back.
+  // Thread d < kRadix owns digit d from here to the look-back.
   const unsigned d = t;
-  const unsigned total = tile_counts[d];
-  unsigned* mine = status + tile * kRadix + d;
-  *(volatile unsigned*)mine = (tile == 0 ? kFlagInclusive : kFlagAggregate) | total;
-  const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, total, WK_WARP_SIZE);
-  if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+  unsigned total = 0, incl = 0;
+  if (d < kRadix) {
+    total = tile_counts[d];
+    *(volatile unsigned*)(status + tile * kRadix + d) =
+        (tile == 0 ? kFlagInclusive : kFlagAggregate) | total;
+    incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, total, WK_WARP_SIZE);
+    if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+  }
 
-  unsigned at[ITEMS];
+  // Each key's place among its warp's keys of its digit (stable: lanes in order, items in
+  // order), the warp's count of each digit in warp_counts.
   const wk_lanemask_t below = arch::lanemask_lt();
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
     const bool live = j * WK_WARP_SIZE + ln < rest;
-    const unsigned dj = dg[j];
-    // The lanes holding the same digit: one ballot per digit bit, at the device's width (the
-    // bits past a short last digit are zero in every lane, so eight ballots always do). With
-    // `own` all ones where the lane's bit is set, `ones ^ ~own` is the lanes agreeing with it.
-    wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
-#pragma unroll
-    for (unsigned b = 0; b < kDigitBits; ++b) {
-      const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((dj >> b) & 1);
-      const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, own != 0);
-      peers &= ones ^ ~own;
-    }
+    const unsigned dj = ad[j];
+    const wk_lanemask_t peers = digit_peers(dj, live);
     const unsigned leader = live ? (unsigned)arch::lowest_lane(peers) : ln;
     unsigned before = 0;
     if (live && ln == leader) {
@@ -165,76 +200,111 @@ __global__ void __launch_bounds__(kSortThreads, 4)
     }
     // The leader's count before its group, to every lane of the group.
     before = shfl_idx<unsigned>(WK_FULL_MASK, before, leader, WK_WARP_SIZE);
-    at[j] = before + (unsigned)arch::popc(peers & below);
+    ad[j] |= (before + (unsigned)arch::popc(peers & below)) << kDigitBits;
     syncwarp(NATIVE, WK_FULL_MASK);
   }
   __syncthreads();
 
-  // Where each warp's digit-d keys start in the tile: after the tile's keys of smaller
-  // digits and the warps before it.
-  unsigned start = incl - total;
-  for (unsigned x = 0; x < w; ++x) start += warp_sums[x];
-  unsigned run = start;
-  for (unsigned x = 0; x < kSortWarps; ++x) {
-    const unsigned c = warp_counts[x * kRadix + d];
-    warp_counts[x * kRadix + d] = run;
-    run += c;
-  }
-  // Chain the digit's count to the tiles before: add their aggregates back to the first
-  // inclusive prefix, publish this tile's.
-  unsigned prefix = 0;
-  if (tile != 0) {
-    for (uint64_t p = tile - 1;; --p) {
-      unsigned s;
-      do {
-        s = *(const volatile unsigned*)(status + p * kRadix + d);
-      } while ((s & ~kCountMask) == 0);
-      prefix += s & kCountMask;
-      if (s & kFlagInclusive) break;
+  // Where each warp's digit-d keys start in the tile: after the tile's keys of smaller digits
+  // and the warps before it.
+  unsigned start = 0;
+  if (d < kRadix) {
+    start = incl - total;
+    for (unsigned x = 0; x < w; ++x) start += warp_sums[x];
+    unsigned run = start;
+    for (unsigned x = 0; x < kWarps; ++x) {
+      const unsigned c = warp_counts[x * kRadix + d];
+      warp_counts[x * kRadix + d] = run;
+      run += c;
     }
-    *(volatile unsigned*)mine = kFlagInclusive | (prefix + total);
   }
-  out_base[d] = offsets[d] + prefix - start;
   __syncthreads();
 
+  // The tile in digit order in shared memory, then (below) written out in runs of one digit.
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
-    if (j * WK_WARP_SIZE + ln < rest) {
-      const unsigned slot = warp_counts[w * kRadix + dg[j]] + at[j];
-      staged_keys[slot] = k[j];
-      staged_digits[slot] = dg[j];
-      if (VALS) staged_vals[slot] = v[j];
+    ad[j] += warp_counts[w * kRadix + (ad[j] & (kRadix - 1))] << kDigitBits;
+    if (j * WK_WARP_SIZE + ln < rest) staged[ad[j] >> kDigitBits] = (S)k[j];
+  }
+  // Chain the digit's count to the tiles before, while the tile is staged: add their
+  // aggregates back to the first inclusive prefix, publish this tile's.
+  if (d < kRadix) {
+    unsigned prefix = 0;
+    if (tile != 0) {
+      for (uint64_t p = tile - 1;; --p) {
+        unsigned s;
+        do {
+          s = *(const volatile unsigned*)(status + p * kRadix + d);
+        } while ((s & ~kCountMask) == 0);
+        prefix += s & kCountMask;
+        if (s & kFlagInclusive) break;
+      }
+      *(volatile unsigned*)(status + tile * kRadix + d) = kFlagInclusive | (prefix + total);
     }
+    out_base[d] = offsets[d] + prefix - start;
   }
   __syncthreads();
-  const uint64_t count = len - base < kTile ? len - base : kTile;
-  for (unsigned i = t; i < count; i += kSortThreads) {
-    const unsigned char digit = staged_digits[i];
-    const uint64_t to = out_base[digit] + i;
-    keys_out[to] = staged_keys[i];
-    if (VALS) vals_out[to] = staged_vals[i];
+
+  // Position i of the staged tile is written by thread i % THREADS, for the keys and then the
+  // values, which keeps its digit in ad's low bits between the two.
+  const unsigned count = len - base < kTile ? (unsigned)(len - base) : kTile;
+#pragma unroll
+  for (unsigned j = 0; j < ITEMS; ++j) {
+    const unsigned i = j * THREADS + t;
+    if (i < count) {
+      const U key = (U)staged[i];
+      const unsigned digit = field.of(flip.apply(key));
+      keys_out[out_base[digit] + i] = key;
+      ad[j] = (ad[j] & ~(kRadix - 1)) | digit;
+    }
+  }
+  if (VALS) {
+    // The values through the same array, loaded as the keys were.
+    V v[ITEMS];
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; ++j) {
+      const uint64_t i = wbase + (uint64_t)j * WK_WARP_SIZE + ln;
+      if (VALS == 1) v[j] = j * WK_WARP_SIZE + ln < rest ? vals_in[lo + i] : (V)0;
+      if (VALS == 2) v[j] = (V)(lo + i);
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; ++j)
+      if (j * WK_WARP_SIZE + ln < rest) staged[ad[j] >> kDigitBits] = (S)v[j];
+    __syncthreads();
+#pragma unroll
+    for (unsigned j = 0; j < ITEMS; ++j) {
+      const unsigned i = j * THREADS + t;
+      if (i < count) vals_out[out_base[ad[j] & (kRadix - 1)] + i] = (V)staged[i];
+    }
   }
 }
 
-template <typename U, typename V, int VALS>
+// The tuned shape of a pass (sort_tuning.h), as template arguments.
+template <typename U, typename V, int VALS> struct Tuned {
+  static constexpr OnesweepShape shape = onesweep_shape(sizeof(U), VALS ? sizeof(V) : 0);
+  static const unsigned threads = shape.threads;
+  static const unsigned items = shape.items;
+  static const unsigned min_blocks = shape.min_blocks;
+};
+
+template <typename U, typename V, int VALS, typename SH = Tuned<U, V, VALS>>
 int onesweep(host::stream_t s, wk_status* st, uint32_t warp_size, const U* kin, U* kout,
              const V* vin, V* vout, uint64_t lo, uint64_t len, const RankSpec& r, unsigned pass,
              const unsigned long long* offsets, unsigned* ticket, unsigned* status) {
-  // Only the tile shape that fits in shared memory is compiled (sort_items, for the scratch
-  // layout, says the same).
-  constexpr unsigned kItems =
-      sizeof(U) <= 4 && (VALS == 0 || sizeof(V) <= 4) ? kItemsNarrow : kItemsWide;
-  const uint64_t tiles = (len + kSortThreads * kItems - 1) / (kSortThreads * kItems);
+  const uint64_t tile = (uint64_t)SH::threads * SH::items;
+  const uint64_t tiles = (len + tile - 1) / tile;
   int rc = host::memset_async(ticket, 0, kTicketBytes + tiles * kRadix * sizeof(unsigned), s);
   if (rc) return rc;
-  WK_LAUNCH((unsigned)tiles, kSortThreads, 0, s, sort_onesweep_kernel<U, V, VALS, kItems>)(
+  WK_LAUNCH((unsigned)tiles, SH::threads, 0, s,
+            sort_onesweep_kernel<U, V, VALS, SH::threads, SH::items, SH::min_blocks>)(
       st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
   return host::launch_error();
 }
 
 // Every pass over every portion, ping-ponging between the outputs and the scratch copies so
 // that the last pass writes the outputs.
-template <typename U, typename V, int VALS>
+template <typename U, typename V, int VALS, typename SH = Tuned<U, V, VALS>>
 int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
                const U* keys, const V* vals, uint64_t n, U* keys_out, V* vals_out,
                const SortScratch& sc) {
@@ -243,7 +313,9 @@ int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSp
   // Passes one histogram counts: all of them with one portion; with several, each pass its
   // own, over the keys as the pass before left them (a pass moves keys between portions).
   const unsigned per = portions > 1 ? 1u : passes;
-  const unsigned grid_x = strided_grid(n / portions + 1);
+  const uint64_t hist_round = (uint64_t)kSortThreads * kHistItems;
+  const uint64_t hist_blocks = (n / portions + hist_round) / hist_round;
+  const unsigned grid_x = hist_blocks < kHistMaxGrid ? (unsigned)hist_blocks : kHistMaxGrid;
   U* alt_k = (U*)sc.keys;
   V* alt_v = (V*)sc.vals;
   const U* src_k = keys;
@@ -267,15 +339,16 @@ int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSp
       const uint64_t lo = (uint64_t)q * kPortion;
       const uint64_t len = n - lo < kPortion ? n - lo : kPortion;
       const unsigned long long* off = sc.offsets + ((uint64_t)p * portions + q) * kRadix;
-      if (p == 0 && VALS == 2)
-        rc = onesweep<U, V, 2>(s, st, warp_size, src_k, dst_k, nullptr, dst_v, lo, len, r, p, off,
-                               sc.ticket, sc.status);
-      else if (VALS)
-        rc = onesweep<U, V, 1>(s, st, warp_size, src_k, dst_k, src_v, dst_v, lo, len, r, p, off,
-                               sc.ticket, sc.status);
+      // Only the modes this sort takes are compiled (a keys-only sort has no value passes).
+      if constexpr (VALS == 0)
+        rc = onesweep<U, V, 0, SH>(s, st, warp_size, src_k, dst_k, nullptr, nullptr, lo, len, r, p,
+                                   off, sc.ticket, sc.status);
+      else if (p == 0 && VALS == 2)
+        rc = onesweep<U, V, 2, SH>(s, st, warp_size, src_k, dst_k, nullptr, dst_v, lo, len, r, p,
+                                   off, sc.ticket, sc.status);
       else
-        rc = onesweep<U, V, 0>(s, st, warp_size, src_k, dst_k, nullptr, nullptr, lo, len, r, p,
-                               off, sc.ticket, sc.status);
+        rc = onesweep<U, V, 1, SH>(s, st, warp_size, src_k, dst_k, src_v, dst_v, lo, len, r, p,
+                                   off, sc.ticket, sc.status);
       if (rc) return rc;
     }
     src_k = dst_k;

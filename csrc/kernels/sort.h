@@ -3,6 +3,7 @@
 #pragma once
 
 #include "device.h"
+#include "sort_tuning.h"
 
 namespace WK_NS {
 
@@ -19,10 +20,6 @@ const uint64_t kPortion = 4096;
 #else
 const uint64_t kPortion = 1ull << 29;
 #endif
-// Keys per thread of a tile: 16 when keys and values are 4 bytes, 8 otherwise, so the staged
-// tile (keys and values) and the warps' digit counts fit in 48 KB of shared memory.
-const unsigned kItemsNarrow = 16;
-const unsigned kItemsWide = 8;
 const uint64_t kTicketBytes = 256;
 // The most keys a sort that carries their positions (u32) takes.
 const uint64_t kIndexLimit = (uint64_t)(uint32_t)~0u;
@@ -120,10 +117,6 @@ struct DigitField {
   }
 };
 
-inline unsigned sort_items(uint32_t key_size, uint32_t value_size) {
-  return key_size <= 4 && value_size <= 4 ? kItemsNarrow : kItemsWide;
-}
-
 // The scratch of one sort of n keys: the second copy of the keys and values the passes
 // ping-pong through, the keys' own output when the caller wants none (an argsort), the digit
 // counts and offsets, the tile ticket and the tiles' status words (zeroed by each pass).
@@ -145,7 +138,7 @@ struct SortScratch {
     uint64_t at = 0;
     const uint64_t portions = (n + kPortion - 1) / kPortion;
     const uint64_t first = n < kPortion ? n : kPortion;
-    const uint64_t tile = (uint64_t)kSortThreads * sort_items(key_size, value_size);
+    const uint64_t tile = onesweep_tile(key_size, value_size);
     const uint64_t tiles = (first + tile - 1) / tile;
     auto take = [&](uint64_t bytes) {
       char* p = b ? b + at : nullptr;

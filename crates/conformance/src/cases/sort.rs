@@ -10,8 +10,9 @@ use wavekit_core::element::{ElemKind, Element, splitmix};
 use wavekit_core::error::WavekitError as E;
 use wavekit_core::{RawBackend, Sort, SortOrder};
 
-/// Sizes past one GPU tile (4096 keys, 2048 with 8-byte keys or values) and several, so the
-/// look-back between tiles runs.
+/// Sizes past one GPU tile (4096 keys alone, 6144 pairs of 4-byte keys and values, 2048 pairs
+/// with an 8-byte side: csrc/kernels/sort_tuning.h) and several, so the look-back between tiles
+/// runs.
 pub(crate) fn sort_sizes(scale: Scale) -> Vec<usize> {
     pick(
         scale,
