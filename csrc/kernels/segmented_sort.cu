@@ -3,6 +3,9 @@
 // Segments that fit in a warp (the longest no longer than the device's width) are sorted in
 // registers, as many a warp as fit in groups of the longest's power of two: every lane holds
 // one (rank, position) pair and a bitonic network of shuffles within the group orders them; the pairs are all distinct, so the result is the stable order.
+// Segments of up to kBlockSegItems keys are sorted one a block in shared memory: each block
+// sorts its segment's (rank, position) pairs by a bitonic network as long as the segment's
+// power of two, then gathers; the pairs are distinct again, so the order is the stable one.
 // Otherwise the positions are sorted by key (an argsort: stable), then stably by their segment
 // (a sort of the segment numbers carrying the positions), which leaves every segment's
 // positions in key order; the keys and values are then gathered from them.
@@ -75,6 +78,63 @@ __global__ void __launch_bounds__(kSortThreads)
   }
 }
 
+// The longest segment the block path sorts: its pairs take 10 bytes a key (8-byte keys) in
+// shared memory, 40 KB, under the 48 KB a block may declare statically.
+const unsigned kBlockSegItems = 4096;
+
+// One segment a block: its keys' ranks and positions in shared memory, padded to the
+// segment's power of two with pairs above every real one (the largest rank, positions from
+// the length on), ordered by a bitonic network, then gathered by position.
+template <typename U, typename V, bool VALS>
+__global__ void __launch_bounds__(kSortThreads)
+    segmented_sort_block_kernel(const U* keys, const V* vals, uint64_t n,
+                                const uint32_t* offsets, uint64_t seg_size, RankSpec r,
+                                U* keys_out, V* vals_out) {
+  WK_SHARED(U, ranks, kBlockSegItems);
+  WK_SHARED(uint16_t, places, kBlockSegItems);
+  const uint64_t seg = blockIdx.x;
+  const uint64_t start = offsets ? offsets[seg] : seg * seg_size;
+  const uint64_t end = offsets ? offsets[seg + 1] : (n - start < seg_size ? n : start + seg_size);
+  const unsigned len = (unsigned)(end - start);
+  if (len < 2) {  // the whole block: nothing to order, and no barrier is reached
+    if (len == 1 && threadIdx.x == 0) {
+      keys_out[start] = keys[start];
+      if (VALS) vals_out[start] = vals[start];
+    }
+    return;
+  }
+  unsigned size = 2;
+  while (size < len) size <<= 1;
+  for (unsigned q = threadIdx.x; q < size; q += kSortThreads) {
+    ranks[q] = q < len ? rank_of<U>(keys[start + q], r) : (U)~(U)0;
+    places[q] = (uint16_t)q;
+  }
+  __syncthreads();
+  for (unsigned k = 2; k <= size; k <<= 1) {
+    for (unsigned stride = k >> 1; stride > 0; stride >>= 1) {
+      for (unsigned i = threadIdx.x; i < size / 2; i += kSortThreads) {
+        const unsigned lo = 2 * stride * (i / stride) + i % stride, hi = lo + stride;
+        const U rl = ranks[lo], rh = ranks[hi];
+        const unsigned pl = places[lo], ph = places[hi];
+        // Ascending where the lower index's k bit is clear: the last merge (k = size) is.
+        const bool ascending = (lo & k) == 0;
+        if (pair_less(rh, ph, rl, pl) == ascending) {
+          ranks[lo] = rh;
+          ranks[hi] = rl;
+          places[lo] = (uint16_t)ph;
+          places[hi] = (uint16_t)pl;
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (unsigned q = threadIdx.x; q < len; q += kSortThreads) {
+    const unsigned p = places[q];
+    keys_out[start + q] = keys[start + p];
+    if (VALS) vals_out[start + q] = vals[start + p];
+  }
+}
+
 // seg_of[i] = the segment holding position idx[i].
 __global__ void __launch_bounds__(kSortThreads)
     segment_of_kernel(const uint32_t* idx, uint64_t n, const uint32_t* offsets, uint64_t seg_size,
@@ -119,20 +179,54 @@ int warp_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpe
   return host::launch_error();
 }
 
-// warp_path with the values' type from their size (none: any; its kernel reads no value).
-template <typename U>
-int warp_path_sized(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
-                    uint32_t value_size, const void* keys, const void* vals, uint64_t n,
-                    const uint32_t* offsets, uint64_t seg_size, uint64_t count, uint64_t longest,
-                    void* keys_out, void* vals_out) {
-  if (value_size == 2)
-    return warp_path<U, uint16_t>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
-                                  longest, keys_out, vals_out);
-  if (value_size == 8)
-    return warp_path<U, uint64_t>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
-                                  longest, keys_out, vals_out);
-  return warp_path<U, uint32_t>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
-                                longest, keys_out, vals_out);
+template <typename U, typename V>
+int block_path(host::stream_t s, wk_status*, uint32_t, const RankSpec& r, const void* keys,
+               const void* vals, uint64_t n, const uint32_t* offsets, uint64_t seg_size,
+               uint64_t count, uint64_t, void* keys_out, void* vals_out) {
+  if (vals)
+    WK_LAUNCH((unsigned)count, kSortThreads, 0, s, segmented_sort_block_kernel<U, V, true>)(
+        (const U*)keys, (const V*)vals, n, offsets, seg_size, r, (U*)keys_out, (V*)vals_out);
+  else
+    WK_LAUNCH((unsigned)count, kSortThreads, 0, s, segmented_sort_block_kernel<U, V, false>)(
+        (const U*)keys, nullptr, n, offsets, seg_size, r, (U*)keys_out, nullptr);
+  return host::launch_error();
+}
+
+// The warp path (BLOCK false) or the block path with the values' type from their size (none:
+// any; the kernels read no value).
+template <bool BLOCK, typename U>
+int short_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
+               uint32_t value_size, const void* keys, const void* vals, uint64_t n,
+               const uint32_t* offsets, uint64_t seg_size, uint64_t count, uint64_t longest,
+               void* keys_out, void* vals_out) {
+  auto run = [&](auto vt) {
+    typedef typename decltype(vt)::type V;
+    if constexpr (BLOCK)
+      return block_path<U, V>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
+                              longest, keys_out, vals_out);
+    else
+      return warp_path<U, V>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
+                             longest, keys_out, vals_out);
+  };
+  if (value_size == 2) return run(TypeTag<uint16_t>());
+  if (value_size == 8) return run(TypeTag<uint64_t>());
+  return run(TypeTag<uint32_t>());
+}
+
+// short_path by the keys' size.
+template <bool BLOCK>
+int short_path_keyed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
+                     uint32_t key_size, uint32_t value_size, const void* keys, const void* vals,
+                     uint64_t n, const uint32_t* offsets, uint64_t seg_size, uint64_t count,
+                     uint64_t longest, void* keys_out, void* vals_out) {
+  if (key_size == 2)
+    return short_path<BLOCK, uint16_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
+                                       seg_size, count, longest, keys_out, vals_out);
+  if (key_size == 4)
+    return short_path<BLOCK, uint32_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
+                                       seg_size, count, longest, keys_out, vals_out);
+  return short_path<BLOCK, uint64_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
+                                     seg_size, count, longest, keys_out, vals_out);
 }
 
 }  // namespace
@@ -152,16 +246,12 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
       (value_size == 0) != !vals_out)
     return WK_ERR_ARG;
   host::stream_t s = as_stream(stream);
-  if (longest <= WK_WARP_SIZE) {
-    if (key_size == 2)
-      return warp_path_sized<uint16_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
-                                       seg_size, count, longest, keys_out, vals_out);
-    if (key_size == 4)
-      return warp_path_sized<uint32_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
-                                       seg_size, count, longest, keys_out, vals_out);
-    return warp_path_sized<uint64_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
-                                     seg_size, count, longest, keys_out, vals_out);
-  }
+  if (longest <= WK_WARP_SIZE)
+    return short_path_keyed<false>(s, st, warp_size, r, key_size, value_size, keys, vals, n,
+                                   offsets, seg_size, count, longest, keys_out, vals_out);
+  if (longest <= kBlockSegItems && count <= 0x7fffffffull)
+    return short_path_keyed<true>(s, st, warp_size, r, key_size, value_size, keys, vals, n,
+                                  offsets, seg_size, count, longest, keys_out, vals_out);
   if (scratch_bytes < sort_scratch_bytes(WK_ALGO_SEGMENTED_SORT, key_size, value_size, n))
     return WK_ERR_SCRATCH;
   const uint64_t slot = round_up(n * 4);

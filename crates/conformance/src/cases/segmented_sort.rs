@@ -79,13 +79,16 @@ fn orders_for<K: Element>(scale: Scale, salt: usize) -> Vec<SortOrder> {
 }
 
 fn fixed_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
-    let n = pick(scale, &[20_011usize], &[2_001])[0];
+    let base = pick(scale, &[20_011usize], &[2_001])[0];
+    // Each backend's paths by the longest segment: a warp (up to 32 or 64), a block in the GPU
+    // kernels (up to 4096) and the device-wide one past it (4097: its last segment is shorter).
     let sizes = pick(
         scale,
-        &[1usize, 7, 32, 33, 64, 100, 1000, 4096, 9000],
-        &[7, 64, 1500],
+        &[1usize, 7, 32, 33, 64, 100, 1000, 4096, 4097, 9000],
+        &[7, 64, 1500, 4097],
     );
     for (i, size) in sizes.into_iter().enumerate() {
+        let n = base.max(size + size / 2);
         let keys = sort_keys_of::<K>(n, size as u64, (size % 3) as u32);
         let bounds: Vec<(usize, usize)> = (0..n.div_ceil(size))
             .map(|s| (s * size, n.min((s + 1) * size)))
