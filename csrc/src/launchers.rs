@@ -6,7 +6,7 @@
 //! "C" fn pointers, a typed `unsafe fn` wrapper per launcher on it, the constants) and
 //! `checked_launchers.rs` (wavekit-gpu's launch module: each launcher as a method of its
 //! `Launch`, taking its memory arguments as handles whose bytes are checked against what the
-//! launcher reaches, [`reach`]'s table, before the call).
+//! launcher reaches, the table of launchers/reach.rs, before the call).
 
 mod checked;
 mod reach;
