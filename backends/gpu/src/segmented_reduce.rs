@@ -45,21 +45,29 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 count,
                 vector,
                 ..
-            } => {
-                self.own(offsets)?;
-                check_len(
-                    "segment offsets (count + 1)",
-                    count.saturating_add(1),
-                    offsets.len,
-                )?;
-                SegmentArgs {
-                    offsets: self.input(offsets)?,
-                    size: 0,
-                    count,
-                    vector,
-                }
-            }
+            } => SegmentArgs {
+                offsets: self.offsets_arg(offsets, count)?,
+                size: 0,
+                count,
+                vector,
+            },
         })
+    }
+
+    /// The offsets of `count` segments as a launcher's input, once checked to be this
+    /// backend's and `count + 1` long.
+    pub(crate) fn offsets_arg<'a>(
+        &self,
+        offsets: &'a GpuBuffer<u32, R>,
+        count: usize,
+    ) -> Result<In<'a>> {
+        self.own(offsets)?;
+        check_len(
+            "segment offsets (count + 1)",
+            count.saturating_add(1),
+            offsets.len,
+        )?;
+        self.input(offsets)
     }
 
     /// What `RawBackend::raw_segmented_reduce` does on this backend.

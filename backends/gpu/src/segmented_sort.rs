@@ -60,15 +60,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 count,
                 longest,
                 ..
-            } => {
-                self.own(offsets)?;
-                check_len(
-                    "segment offsets (count + 1)",
-                    count.saturating_add(1),
-                    offsets.len,
-                )?;
-                (self.input(offsets)?, 0, count, longest)
-            }
+            } => (self.offsets_arg(offsets, count)?, 0, count, longest),
         };
         if n == 0 || count == 0 {
             return Ok(());
