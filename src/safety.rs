@@ -9,7 +9,7 @@
 //! | validated types keep their invariants | the `compile_fail,E0616` test below |
 //! | raw kernel entry points are out of reach | the `compile_fail,E0624` / `E0451` tests below; `tests/safe_api.rs` |
 //! | a GPU runtime is trusted only through `unsafe impl` | the `compile_fail,E0200` test below |
-//! | no safe write to a raw device address | six `compile_fail,E0133` tests below (every runtime copy, `copy_dtoh_each`); the checked `copy` / `fill_zero` in `tests/simt_backend.rs` (`checked_device_copies_refuse_bad_lengths_and_devices`) and fuzzed over views and both devices in `tests/fuzz_api/copies.rs` |
+//! | no safe write to a raw device address | seven `compile_fail,E0133` tests below (every runtime copy, `copy_dtoh_each`, the launcher table's typed wrappers); the checked `copy` / `fill_zero` in `tests/simt_backend.rs` (`checked_device_copies_refuse_bad_lengths_and_devices`) and fuzzed over views and both devices in `tests/fuzz_api/copies.rs` |
 //! | no undefined behaviour from a foreign result code | `wavekit-cuda`'s `rtc` unit tests (`out_of_range_codes_get_the_fallback_without_nvrtc`) and `tests/cuda_rtc.rs` (`nvrtc_result_codes_outside_its_enum_get_a_fallback_message`) |
 //! | a user's kernel source runs in the process only through `unsafe` | the `compile_fail,E0133` test at the end (with the `simt` feature) |
 //! | running out of memory is `OutOfMemory`, never an abort | `tests/oom.rs` (each collective in a child process under `RLIMIT_AS`, CPU and executor); `tests/fuzz_api/alloc.rs` (lowered host limit) |
@@ -45,10 +45,12 @@
 //!   let token = wavekit::raw::Validated { _private: () };
 //!   ```
 //!
-//!   The GPU backends check lengths again against the buffers they are handed, and the SpMV
-//!   and segmented-reduce kernels the columns and offsets they read (defence in depth: reported
-//!   at the next synchronisation, named after the launch), so even a wrong call from inside
-//!   wavekit cannot make those kernels read or write past an allocation.
+//!   The GPU backends check lengths again against the buffers they are handed, every launch
+//!   checks each memory argument against what its launcher reaches with the call's other
+//!   arguments (the extents of csrc/wavekit/launchers.def, backends/gpu/src/launch.rs), and the
+//!   SpMV and segmented-reduce kernels the columns and offsets they read (defence in depth:
+//!   reported at the next synchronisation, named after the launch), so even a wrong call from
+//!   inside wavekit cannot make those kernels read or write past an allocation.
 //!
 //! - **No allocation aborts.** Every host allocation sized by a caller's number goes through a
 //!   fallible path with a limit ([`host::HOST_ALLOC_LIMIT`](crate::host::HOST_ALLOC_LIMIT)), and
@@ -188,6 +190,20 @@
 //!   fn alias<R: GpuRuntime>(b: &GpuBackend<R>, src: &Buf<R>, dst: &Buf<R>) {
 //!       // `dst` is only borrowed shared, and may be `src` itself.
 //!       b.runtime().copy_dtod(dst.device_ptr(), src.device_ptr(), 1 << 20).unwrap();
+//!   }
+//!   ```
+//!
+//!   The launcher table's typed wrappers ([`ffi::Launchers`](crate::gpu::ffi::Launchers)'s
+//!   methods, one a launcher) take bare addresses too, and are `unsafe fn`s for the same
+//!   reason; the backend calls them only through its checked launch, which compares every
+//!   memory argument with what the launcher reaches first:
+//!
+//!   ```compile_fail,E0133
+//!   use wavekit::gpu::{GpuBackend, GpuBuffer, GpuRuntime};
+//!   fn fold<R: GpuRuntime>(b: &GpuBackend<R>, buf: &GpuBuffer<u32, R>) -> i32 {
+//!       let (rt, at) = (b.runtime(), buf.device_ptr());
+//!       // A million elements read from a buffer of any length, one written past its end.
+//!       rt.launchers().fold_left(rt.stream(), 0, 1, 0, at, 1 << 20, at + 4096)
 //!   }
 //!   ```
 //!

@@ -1,5 +1,6 @@
-//! The canonical order's constants are spelled twice, in src/canonical.rs for the CPU oracle
-//! and in csrc/wavekit/canonical.h for every kernel; a drift would break bit-exactness quietly.
+//! The canonical order's constants are spelled twice, in crates/core/src/canonical.rs for the
+//! CPU oracle and in csrc/wavekit/canonical.h for every kernel; a drift would break
+//! bit-exactness quietly.
 
 use std::collections::HashMap;
 use wavekit::canonical::*;
@@ -59,7 +60,7 @@ fn header_and_rust_constants_agree() {
         assert_eq!(
             d.get(name).copied(),
             Some(rust),
-            "{name}: header vs src/canonical.rs"
+            "{name}: header vs crates/core/src/canonical.rs"
         );
     }
     assert_eq!(

@@ -1,7 +1,8 @@
-//! `SliceDevice::download_strided` on the GPU backend (backends/gpu/src/strided.rs), what the distributed sort
-//! samples and searches its shards with: every start, stride and count against the host's
-//! indexing, refused (typed, nothing read) past the end; on the SIMT executor at both widths
-//! (the runtime's element-at-a-time default) and on CUDA (one pitched copy, and the fallback
+//! `SliceDevice::download_strided` on the GPU backend
+//! (backends/gpu/src/slice_device/strided.rs), what the distributed sort samples and searches
+//! its shards with: every start, stride and count against the host's indexing, refused (typed,
+//! nothing read) past the end; on the SIMT executor at both widths (the runtime's
+//! element-at-a-time default) and on CUDA (one pitched copy, and the fallback
 //! for a pitch past i32::MAX bytes).
 
 use wavekit::gpu::{GpuBackend, GpuRuntime};

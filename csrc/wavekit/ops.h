@@ -1,6 +1,6 @@
-// Element types and reduction ops exactly as src/element.rs: integers wrap (computed in
-// unsigned arithmetic, so no signed-overflow UB); float Min/Max propagate NaN and order -0.0
-// below +0.0; float Sum's identity is -0.0. Kernels are built with contraction off, so `a + b`
+// Element types and reduction ops exactly as crates/core/src/element.rs: integers wrap
+// (computed in unsigned arithmetic, so no signed-overflow UB); float Min/Max propagate NaN and
+// order -0.0 below +0.0; float Sum's identity is -0.0. Kernels are built with contraction off, so `a + b`
 // and `a * b` are single IEEE operations.
 #pragma once
 

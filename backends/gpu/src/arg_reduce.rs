@@ -1,14 +1,15 @@
 //! argmin / argmax on a GPU (`RawBackend`'s `raw_arg_reduce`, `raw_segmented_arg_reduce`,
-//! `raw_warp_arg_reduce`, which imp.rs hands here): every length checked again against the
+//! `raw_warp_arg_reduce`, which raw_backend.rs hands here): every length checked again against the
 //! buffers, one launcher each (csrc/kernels/arg_reduce.cu). The device form takes its scratch
 //! (one (key, index) partial per block) from the backend's pool and enqueues its two launches
 //! on the stream; the segmented form enqueues one; the warp form uploads, runs and reads back.
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::{self, cptr, dptr};
+use super::ffi;
+use super::queue::Reports;
 use super::runtime::GpuRuntime;
-use std::ffi::c_void;
+use super::warp::zipped;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
@@ -42,24 +43,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let bytes = self.scratch_bytes(ffi::ALGO_ARG_REDUCE, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        // SAFETY: the launcher reads the n elements of `input`, uses `bytes` bytes of scratch (the
-        // pool, at least `bytes` long after ensure_pool, owned by the locked workspace) and writes
-        // one value and one index, the lengths of `value` and `index` (checked above); the outputs
-        // are borrowed exclusively, so nothing aliases them.
-        self.launch(&mut work, "arg_reduce", Reports::Errors, |s, st| unsafe {
-            (self.table.arg_reduce)(
-                s,
-                st,
+        self.launch(&mut work, "arg_reduce", Reports::Errors, |k, pools| {
+            k.arg_reduce(
                 self.launch_width,
                 T::KIND as u32,
                 op_code(op),
-                cptr::<c_void>(input.device_ptr()),
+                self.input(input)?,
                 n as u64,
-                dptr(scratch),
+                self.ensure_pool(pools, bytes)?,
                 bytes,
-                dptr(value.device_ptr()),
-                dptr(index.device_ptr()),
+                self.output(value)?,
+                self.output(index)?,
             )
         })
     }
@@ -84,46 +78,40 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 limit: u32::MAX as u64,
             });
         }
-        let (offsets, size, count, vector) = self.segment_args(segments)?;
+        let seg = self.segment_args(segments)?;
         check_len(
             "segmented arg_reduce values (one per segment)",
-            count,
+            seg.count,
             values.len,
         )?;
         check_len(
             "segmented arg_reduce indices (one per segment)",
-            count,
+            seg.count,
             indices.len,
         )?;
         let mut work = self.lock();
         // As segmented_reduce: the kernel checks the offsets against the input again (an
         // offset past it comes back at the next synchronisation, clamped meanwhile).
-        let reports = match offsets {
+        let reports = match seg.offsets.mem().ptr {
             0 => Reports::Errors,
             _ => Reports::Index {
                 what: "segment offset",
                 limit: n as u64 + 1,
             },
         };
-        // SAFETY: the kernels read `input` only below n (offsets, count + 1 of them as segment_args
-        // checked, are clamped to it and reported; fixed segments end at it) and write one value
-        // and one index per segment, `count` of each = the outputs' lengths (checked above), which
-        // are borrowed exclusively.
-        self.launch(&mut work, "segmented_arg_reduce", reports, |s, st| unsafe {
-            (self.table.segmented_arg_reduce)(
-                s,
-                st,
+        self.launch(&mut work, "segmented_arg_reduce", reports, |k, _| {
+            k.segmented_arg_reduce(
                 self.launch_width,
                 T::KIND as u32,
                 op_code(op),
-                cptr::<c_void>(input.device_ptr()),
+                self.input(input)?,
                 n as u64,
-                cptr::<u32>(offsets),
-                size,
-                count as u64,
-                vector,
-                dptr(values.device_ptr()),
-                dptr(indices.device_ptr()),
+                seg.offsets,
+                seg.size,
+                seg.count as u64,
+                seg.vector,
+                self.output(values)?,
+                self.output(indices)?,
             )
         })
     }
@@ -140,26 +128,22 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let input = self.buffer_from(vals)?;
-        let values = self.buffer_zeroed::<T>(n)?;
-        let lanes = self.buffer_zeroed::<u32>(n)?;
-        // SAFETY: the launcher reads the n values of `input` (a fresh upload of `vals`) and writes
-        // n values and n lanes to `values` and `lanes` (fresh, n each); nothing else holds them.
-        self.run_checked(&mut work, "warp_arg_reduce", |s, st| unsafe {
-            (self.table.warp_arg_reduce)(
-                s,
-                st,
+        let mut values = self.buffer_zeroed::<T>(n)?;
+        let mut lanes = self.buffer_zeroed::<u32>(n)?;
+        self.run_checked(&mut work, "warp_arg_reduce", |k, _| {
+            k.warp_arg_reduce(
                 self.launch_width,
                 T::KIND as u32,
                 op_code(op),
-                cptr::<c_void>(input.device_ptr()),
+                self.input(&input)?,
                 n as u64,
                 width,
-                dptr(values.device_ptr()),
-                dptr(lanes.device_ptr()),
+                self.output(&mut values)?,
+                self.output(&mut lanes)?,
             )
         })?;
         let v = self.read::<T>(&values.mem, n)?;
         let l = self.read::<u32>(&lanes.mem, n)?;
-        super::imp::zipped(v, l, |v, l| (v, l))
+        zipped(v, l, |v, l| (v, l))
     }
 }

@@ -1,10 +1,13 @@
-//! Warp-aggregated atomic increments on a GPU (`RawBackend::raw_atomic_agg_inc`, which imp.rs
-//! hands here): all or nothing, the slots validated on the device before any counter moves.
+//! Warp-aggregated atomic increments on a GPU (`RawBackend::raw_atomic_agg_inc`, which
+//! raw_backend.rs hands here): all or nothing, the slots validated on the device before any
+//! counter moves.
 
-use super::backend::{GpuBackend, Reports, Work};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::{cptr, dptr};
+use super::count_if::CountInto;
+use super::queue::Reports;
 use super::runtime::GpuRuntime;
+use super::workspace::Work;
 use wavekit_core::Predicate;
 use wavekit_core::api::check_len;
 use wavekit_core::error::{Result, WavekitError};
@@ -22,20 +25,14 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let Ok(limit) = u32::try_from(limit) else {
             return Ok(None); // every u32 slot is below it
         };
-        let result = work.result.ptr;
-        // SAFETY: the result slot is RESULT_BYTES (64) bytes of this backend's workspace, alive
-        // as long as the backend; `work` is the locked workspace, so no other call of this
-        // backend uses the slot until the count is read back below (which waits for it).
-        unsafe {
-            self.enqueue_count_if(
-                work,
-                "atomic_agg_inc slot check",
-                slots,
-                Predicate::Ge(limit),
-                result,
-            )?;
-        }
-        if self.read::<u64>(&work.result, 1)?[0] == 0 {
+        self.enqueue_count_if(
+            work,
+            "atomic_agg_inc slot check",
+            slots,
+            Predicate::Ge(limit),
+            CountInto::ResultSlot,
+        )?;
+        if self.read::<u64>(&work.pools.result, 1)?[0] == 0 {
             return Ok(None);
         }
         let host = self.read::<u32>(&slots.mem, slots.len)?;
@@ -69,21 +66,16 @@ impl<R: GpuRuntime> GpuBackend<R> {
             what: "atomic_agg_inc slot",
             limit: counters.len as u64,
         };
-        // SAFETY: the kernel reads the `slots.len` slots, adds only to counters below
-        // `counters.len` (the slots were all checked below it just above, and the kernel checks
-        // each again) and writes one old value per slot to `olds` (its length checked against the
-        // slots'); the two outputs are borrowed exclusively, so they are distinct and unaliased.
-        self.launch(&mut work, "atomic_agg_inc", reports, |s, st| unsafe {
-            (self.table.atomic_agg_inc)(
-                s,
-                st,
+        let ncounters = counters.len as u64;
+        self.launch(&mut work, "atomic_agg_inc", reports, |k, _| {
+            k.atomic_agg_inc(
                 self.launch_width,
                 self.impl_code(),
-                cptr(slots.device_ptr()),
+                self.input(slots)?,
                 slots.len as u64,
-                dptr(counters.device_ptr()),
-                counters.len as u64,
-                dptr(olds.device_ptr()),
+                self.output(counters)?,
+                ncounters,
+                self.output(olds)?,
             )
         })
     }

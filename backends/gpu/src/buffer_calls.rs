@@ -1,7 +1,7 @@
 //! The buffer calls of the `Backend` trait for `GpuBackend`: its name and width, waiting for
 //! its stream, and the device buffers (allocation, upload, download, write, views), and the
 //! checked device-side copy and zero fill between its buffers: the safe forms of the runtime's
-//! raw `GpuRuntime` copies. The collectives are `RawBackend`'s, in imp.rs.
+//! raw `GpuRuntime` copies. The collectives are `RawBackend`'s, in raw_backend.rs.
 
 use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;

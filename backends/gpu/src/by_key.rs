@@ -1,13 +1,11 @@
-//! reduce_by_key and scan_by_key on a GPU (`RawBackend::raw_by_key`, which imp.rs hands here):
-//! the op and every length checked again against the buffers, the scratch its own
+//! reduce_by_key and scan_by_key on a GPU (`RawBackend::raw_by_key`, which raw_backend.rs hands
+//! here): the op and every length checked again against the buffers, the scratch its own
 //! (tagged_pool.rs), csrc/kernels/by_key.cu's launch on the stream.
 
 use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::dptr;
 use super::runtime::GpuRuntime;
 use super::tagged_pool::Tagged;
-use std::ffi::c_void;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
@@ -32,7 +30,6 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.own(keys)?;
         self.own(values)?;
         check_len("values (one per key)", n, values.len)?;
-        let null = std::ptr::null_mut::<c_void>();
         let (mode, out, keys_out, count) = match out {
             ByKeyOut::Scan { out, kind } => {
                 self.own(out)?;
@@ -41,7 +38,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                     ScanKind::Inclusive => MODE_INCLUSIVE,
                     ScanKind::Exclusive => MODE_EXCLUSIVE,
                 };
-                (mode, dptr::<c_void>(out.device_ptr()), null, null)
+                (mode, out, None, None)
             }
             ByKeyOut::Reduce {
                 keys: keys_out,
@@ -54,12 +51,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 check_len("reduced keys (the keys' length)", n, keys_out.len)?;
                 check_len("reduced values (the keys' length)", n, values_out.len)?;
                 check_len("number of runs (one element)", 1, count.len)?;
-                (
-                    MODE_REDUCE,
-                    dptr::<c_void>(values_out.device_ptr()),
-                    dptr::<c_void>(keys_out.device_ptr()),
-                    dptr::<c_void>(count.device_ptr()),
-                )
+                (MODE_REDUCE, values_out, Some(keys_out), Some(count))
             }
         };
         let mut work = self.lock();
@@ -70,29 +62,21 @@ impl<R: GpuRuntime> GpuBackend<R> {
             Tagged::ByKey,
             n,
             "by_key",
-            // SAFETY: the kernel reads n keys and n values (checked above) and writes, by `mode`, n
-            // scanned values, or at most n reduced keys and values and one count (each output
-            // checked to hold that, null when the mode has none); `scratch` is `bytes` bytes of the
-            // by-key tagged pool, sized by launch_tagged for n. The outputs are borrowed
-            // exclusively, so nothing aliases them.
-            |s, st, scratch, bytes, tag| unsafe {
-                (self.table.by_key_tagged)(
-                    s,
-                    st,
+            |k, scratch, bytes| {
+                k.by_key_tagged(
                     self.launch_width,
                     K::KIND as u32,
                     V::KIND as u32,
                     op as u32,
                     mode,
-                    dptr::<c_void>(keys.device_ptr()).cast_const(),
-                    dptr::<c_void>(values.device_ptr()).cast_const(),
+                    self.input(keys)?,
+                    self.input(values)?,
                     n as u64,
-                    dptr(scratch),
+                    scratch,
                     bytes,
-                    tag,
-                    out,
-                    keys_out,
-                    count.cast::<u64>(),
+                    self.output(out)?,
+                    self.output_or_null(keys_out)?,
+                    self.output_or_null(count)?,
                 )
             },
         )

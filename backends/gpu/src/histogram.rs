@@ -1,8 +1,9 @@
-//! The histogram on a GPU (`RawBackend::raw_histogram`, which imp.rs hands here).
+//! The histogram on a GPU (`RawBackend::raw_histogram`, which raw_backend.rs hands here): the
+//! counts checked again, csrc/kernels/histogram.cu's launch enqueued on the stream.
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::{cptr, dptr};
+use super::queue::Reports;
 use super::runtime::GpuRuntime;
 use wavekit_core::api::check_len;
 use wavekit_core::element::as_bytes;
@@ -36,17 +37,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
             None
         };
         // The histogram launcher does not pass the status word.
-        // SAFETY: the kernel reads the `keys.len` keys and zeroes, then counts into, `bins + 1`
-        // u64s of `counts` (its length, checked above; a key past the bins counts in the last
-        // slot); `counts` is borrowed exclusively.
-        let r = self.launch(&mut work, "histogram", Reports::Nothing, |s, st| unsafe {
-            (self.table.histogram)(
-                s,
-                st,
-                cptr(keys.device_ptr()),
+        let r = self.launch(&mut work, "histogram", Reports::Nothing, |k, _| {
+            k.histogram(
+                self.input(keys)?,
                 keys.len as u64,
                 bins,
-                dptr(counts.device_ptr()),
+                self.output(counts)?,
             )
         });
         if let (Err(_), Some(saved)) = (&r, saved) {

@@ -1,12 +1,12 @@
-//! partition and partition3 on a GPU (`RawBackend::raw_partition`, which imp.rs hands here):
-//! every length checked again against the buffers, the scratch taken from the backend's pool,
-//! csrc/kernels/partition.cu's launches on the stream (the counts stay on the device).
+//! partition and partition3 on a GPU (`RawBackend::raw_partition`, which raw_backend.rs hands
+//! here): every length checked again against the buffers, the scratch taken from the backend's
+//! pool, csrc/kernels/partition.cu's launches on the stream (the counts stay on the device).
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::{self, dptr};
+use super::ffi::{self, kind};
+use super::queue::Reports;
 use super::runtime::GpuRuntime;
-use std::ffi::c_void;
 use wavekit_core::Predicate;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
@@ -38,17 +38,10 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let bytes = self.scratch_bytes(ffi::ALGO_PARTITION, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        // SAFETY: the kernels read the n elements of `input` and write n to `out` (its length,
-        // checked above) and `ways - 1` counts to `counts` (its length, checked); `scratch` is
-        // `bytes` bytes of the pool (ensure_pool), owned by the locked workspace. The outputs are
-        // borrowed exclusively, so nothing aliases them.
-        self.launch(&mut work, "partition", Reports::Errors, |s, st| unsafe {
-            (self.table.partition)(
-                s,
-                st,
+        self.launch(&mut work, "partition", Reports::Errors, |k, pools| {
+            k.partition(
                 self.launch_width,
-                T::KIND as u32,
+                kind::<T>(),
                 ways,
                 code,
                 a,
@@ -56,12 +49,12 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 code2,
                 a2,
                 b2,
-                dptr::<c_void>(input.device_ptr()).cast_const(),
+                self.input(input)?,
                 n as u64,
-                dptr(scratch),
+                self.ensure_pool(pools, bytes)?,
                 bytes,
-                dptr::<c_void>(out.device_ptr()),
-                dptr::<u64>(counts.device_ptr()),
+                self.output(out)?,
+                self.output(counts)?,
             )
         })
     }

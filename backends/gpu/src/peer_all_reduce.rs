@@ -4,9 +4,10 @@
 //! address every other's memory. The ranks meet inside the kernel (flag words on each GPU), so
 //! a call costs one launch a rank and no host round trip.
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
 use super::ffi::{self, kind};
+use super::queue::Reports;
 use super::runtime::GpuRuntime;
 use std::time::Duration;
 use wavekit_core::api::check_len;
@@ -162,23 +163,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
             .collect();
         let timeout = u64::try_from(call.timeout.as_nanos()).unwrap_or(u64::MAX);
         let mut work = self.lock();
-        self.launch(
-            &mut work,
-            "peer_all_reduce",
-            Reports::Errors,
+        self.launch(&mut work, "peer_all_reduce", Reports::Errors, |k, _| {
             // SAFETY: every address in `peers` is a live buffer of `send.len` elements on a
             // reachable GPU (flags: PEER_FLAG_WORDS words), unused by anyone else until every
             // rank's launch is done: this function's contract, which the caller took on; this
             // rank's own two are `send` and `recv` (lengths checked equal above) or one staging
-            // buffer apart from both (checked above). The address list is host memory the launcher
-            // reads before it returns.
-            |s, st| unsafe {
-                (self.table.peer_all_reduce)(
-                    s,
-                    st,
+            // buffer apart from both (checked above).
+            unsafe {
+                k.peer_all_reduce(
                     kind::<T>(),
                     op as u32,
-                    peers.as_ptr(),
+                    &peers,
                     ranks as u32,
                     call.rank as u32,
                     send.len as u64,
@@ -186,7 +181,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
                     u32::from(call.one_shot),
                     timeout,
                 )
-            },
-        )
+            }
+        })
     }
 }

@@ -1,22 +1,15 @@
-//! The runs collectives on a GPU (`RawBackend::raw_runs`, which imp.rs hands here): every
-//! length checked again against the buffers, the scratch its own (tagged_pool.rs), one
+//! The runs collectives on a GPU (`RawBackend::raw_runs`, which raw_backend.rs hands here):
+//! every length checked again against the buffers, the scratch its own (tagged_pool.rs), one
 //! launch of csrc/kernels/runs.cu on the stream.
 
 use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::dptr;
 use super::runtime::GpuRuntime;
 use super::tagged_pool::Tagged;
-use std::ffi::c_void;
 use wavekit_core::RunsOut;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
 use wavekit_core::error::{Result, WavekitError};
-
-fn ptr_of<T: Element, R: GpuRuntime>(b: &Option<&mut GpuBuffer<T, R>>) -> *mut c_void {
-    b.as_ref()
-        .map_or(std::ptr::null_mut(), |b| dptr::<c_void>(b.device_ptr()))
-}
 
 impl<R: GpuRuntime> GpuBackend<R> {
     /// Unique keys, unique keys with their values, or keys with run lengths.
@@ -60,48 +53,26 @@ impl<R: GpuRuntime> GpuBackend<R> {
             });
         }
         let value_size = if values.is_some() { size_of::<V>() } else { 0 };
-        let vin = values.map_or(std::ptr::null(), |v| {
-            dptr::<c_void>(v.device_ptr()).cast_const()
-        });
-        let (kout, vout) = (ptr_of(&out.keys), ptr_of(&out.values));
-        let lengths = out
-            .lengths
-            .as_ref()
-            .map_or(std::ptr::null_mut(), |l| dptr::<u32>(l.device_ptr()));
         let mut work = self.lock();
         self.rt.make_current()?;
         if n == 0 {
             return self.zero_mem(&mut count.mem, size_of::<u64>());
         }
-        self.launch_tagged::<K>(
-            &mut work,
-            Tagged::Runs,
-            n,
-            "runs",
-            // SAFETY: the kernel reads n keys (and n values when `vin` is not null: their length
-            // was checked against n) and writes at most n run keys, values and lengths to the
-            // outputs given (each checked to hold n, null when absent) and one u64 to `count` (one
-            // element); `scratch` is `bytes` bytes of the runs' own tagged pool, sized by
-            // launch_tagged for n. The outputs are borrowed exclusively, so nothing aliases them.
-            |s, st, scratch, bytes, tag| unsafe {
-                (self.table.runs_tagged)(
-                    s,
-                    st,
-                    self.launch_width,
-                    K::KIND as u32,
-                    value_size as u32,
-                    dptr::<c_void>(keys.device_ptr()).cast_const(),
-                    vin,
-                    n as u64,
-                    dptr(scratch),
-                    bytes,
-                    tag,
-                    kout,
-                    vout,
-                    lengths,
-                    dptr(count.device_ptr()),
-                )
-            },
-        )
+        self.launch_tagged::<K>(&mut work, Tagged::Runs, n, "runs", |k, scratch, bytes| {
+            k.runs_tagged(
+                self.launch_width,
+                K::KIND as u32,
+                value_size as u32,
+                self.input(keys)?,
+                self.input_or_null(values)?,
+                n as u64,
+                scratch,
+                bytes,
+                self.output_or_null(out.keys)?,
+                self.output_or_null(out.values)?,
+                self.output_or_null(out.lengths)?,
+                self.output(count)?,
+            )
+        })
     }
 }

@@ -1,10 +1,11 @@
 //! CSR SpMV on a GPU (`RawBackend::raw_spmv`, `raw_spmv_plan` and `raw_spmv_planned`, which
-//! imp.rs hands here): every length checked again; the column indices are checked by the
+//! raw_backend.rs hands here): every length checked again; the column indices are checked by the
 //! kernels, which report the first bad one.
 
-use super::backend::{GpuBackend, Reports};
+use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
-use super::ffi::{self, cptr, dptr, kind};
+use super::ffi::{self, kind};
+use super::queue::Reports;
 use super::runtime::GpuRuntime;
 use wavekit_core::Backend;
 use wavekit_core::api::check_len;
@@ -31,18 +32,14 @@ impl<R: GpuRuntime> GpuBackend<R> {
         }
         let words =
             usize::try_from(bytes.div_ceil(8)).map_err(|_| WavekitError::OutOfMemory { bytes })?;
-        let plan = self.alloc::<u64>(words)?;
+        let mut plan = self.alloc::<u64>(words)?;
         let mut work = self.lock();
-        // SAFETY: the plan kernel reads `rows + 1` offsets (`row_offsets.len`, rows computed from
-        // it) and writes at most `bytes` bytes to `plan`, allocated just above with ceil(bytes / 8)
-        // words, which nothing else holds; the offsets it reads are clamped to nnz.
-        self.launch(&mut work, "spmv_plan", Reports::Nothing, |s, _| unsafe {
-            (self.table.spmv_plan)(
-                s,
-                cptr(row_offsets.device_ptr()),
+        self.launch(&mut work, "spmv_plan", Reports::Nothing, |k, _| {
+            k.spmv_plan(
+                self.input(row_offsets)?,
                 rows as u64,
                 nnz as u64,
-                dptr(plan.device_ptr()),
+                self.output(&mut plan)?,
                 bytes,
             )
         })?;
@@ -87,32 +84,24 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.rt.make_current()?;
         let nnz = cols.len;
         let bytes = self.scratch_bytes(ffi::ALGO_SPMV, T::KIND, nnz);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
         let reports = Reports::Index {
             what: "SpMV column",
             limit: x.len as u64,
         };
-        // SAFETY: the kernels read `rows + 1` = `row_offsets.len` offsets (checked against y
-        // above), clamped to nnz, nnz column indices and values (`vals.len` = `cols.len`, checked),
-        // `x` only below `x.len` (each column is checked against it and reported), and write
-        // `y.len` values to `y`; `scratch` is `bytes` bytes of the pool (ensure_pool). `y` is
-        // borrowed exclusively, so no input aliases it.
-        self.launch(&mut work, "spmv", reports, |s, st| unsafe {
-            (self.table.spmv_balanced)(
-                s,
-                st,
+        self.launch(&mut work, "spmv", reports, |k, pools| {
+            k.spmv_balanced(
                 kind::<T>(),
-                cptr(row_offsets.device_ptr()),
-                cptr(cols.device_ptr()),
-                cptr(vals.device_ptr()),
-                cptr(x.device_ptr()),
+                self.input(row_offsets)?,
+                self.input(cols)?,
+                self.input(vals)?,
+                self.input(x)?,
                 x.len as u64,
                 y.len as u64,
                 nnz as u64,
                 vector,
-                dptr(scratch),
+                self.ensure_pool(pools, bytes)?,
                 bytes,
-                dptr(y.device_ptr()),
+                self.output(y)?,
             )
         })
     }
@@ -136,26 +125,24 @@ impl<R: GpuRuntime> GpuBackend<R> {
             limit: x.len as u64,
         };
         let plan_bytes = (plan.len as u64).saturating_mul(8);
-        // SAFETY: as in spmv_enqueue, whose checks this shares; the plan is `plan_bytes` = 8 *
-        // `plan.len` bytes, read only, that spmv_plan wrote for this matrix (the raw API takes
-        // it from the validated `Csr` that made it, whose fields no caller can change).
-        self.launch(&mut work, "spmv", reports, |s, st| unsafe {
-            (self.table.spmv_planned)(
-                s,
-                st,
+        // The plan is one spmv_plan wrote for this matrix (the raw API takes it from the
+        // validated `Csr` that made it); one of another matrix would cost bits, not safety:
+        // rows are clamped (launchers.def).
+        self.launch(&mut work, "spmv", reports, |k, _| {
+            k.spmv_planned(
                 kind::<T>(),
-                cptr(row_offsets.device_ptr()),
-                cptr(cols.device_ptr()),
-                cptr(vals.device_ptr()),
-                cptr(x.device_ptr()),
+                self.input(row_offsets)?,
+                self.input(cols)?,
+                self.input(vals)?,
+                self.input(x)?,
                 x.len as u64,
                 y.len as u64,
                 cols.len as u64,
                 vector,
-                cptr(plan.device_ptr()),
+                self.input(plan)?,
                 plan_bytes,
                 longest_row as u64,
-                dptr(y.device_ptr()),
+                self.output(y)?,
             )
         })
     }

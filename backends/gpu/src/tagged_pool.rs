@@ -53,6 +53,16 @@ impl Tagged {
     pub(crate) const ALL: [Tagged; 4] =
         [Tagged::Scan, Tagged::Compact, Tagged::Runs, Tagged::ByKey];
 
+    /// The launcher whose scratch it is (launchers.def).
+    pub(crate) fn launcher(self) -> &'static str {
+        match self {
+            Tagged::Scan => "device_scan_tagged",
+            Tagged::Compact => "compact_tagged",
+            Tagged::Runs => "runs_tagged",
+            Tagged::ByKey => "by_key_tagged",
+        }
+    }
+
     pub(crate) fn algo(self) -> u32 {
         match self {
             Tagged::Scan => ffi::ALGO_DEVICE_SCAN,

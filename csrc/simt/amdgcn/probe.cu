@@ -1,7 +1,7 @@
 // Probes of the AMDGCN builtins (amdgcn.h) and of arch_hip.h's use of them, run by
-// tests/simt_amdgcn.rs through backends/simt/amdgcn.rs: one block of `threads` threads, thread t
-// with operands a[t], b[t] and branch flag active[t], writing out[2t] and out[2t + 1]. Built in
-// the hip flavour only, at 64 and 32 lanes.
+// tests/simt_amdgcn.rs through backends/simt/src/amdgcn.rs: one block of `threads` threads,
+// thread t with operands a[t], b[t] and branch flag active[t], writing out[2t] and out[2t + 1].
+// Built in the hip flavour only, at 64 and 32 lanes.
 #include "../../wavekit/width.h"
 
 #define WK_AMDGCN_PASTE2(a, b) a##b
@@ -10,7 +10,7 @@
 namespace WK_NS {
 namespace amdgcn_probe {
 
-// backends/simt/amdgcn.rs Probe.
+// backends/simt/src/amdgcn.rs Probe.
 enum Probe : uint32_t {
   // One builtin in the threads with active[t] set; the others return first (EXEC bit off).
   MBCNT_LO = 0,       // mbcnt_lo(a, b)

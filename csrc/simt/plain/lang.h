@@ -15,7 +15,7 @@
 #define __cudart_builtin__
 // nvcc's and hipcc's predefined macros (__CUDACC__, __CUDA_ARCH__, CUDART_VERSION,
 // __HIP_PLATFORM_AMD__, __AMDGCN_WAVEFRONT_SIZE, ...) are the wrapper's, of the toolchain
-// `wavekit check` is given (crates/build/src/plain/cond.rs).
+// `wavekit check` is given (csrc/src/plain/cond.rs).
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
 // The rewriter replaced every `__shared__` of the file it was given; one that reaches the

@@ -3,7 +3,7 @@
 // precision, wmma, and their ROCm counterparts): the names a file's declarations outside
 // device code use (handles, status codes, states), so that a file whose host code calls a
 // library still builds for the kernels that do not. Nothing here runs: a use of the library in
-// code the checked kernel reaches is refused before compiling (crates/build/src/plain/reach.rs),
+// code the checked kernel reaches is refused before compiling (csrc/src/plain/reach.rs),
 // and the host bodies that call it are emptied by the rewriter.
 #pragma once
 

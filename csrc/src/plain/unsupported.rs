@@ -157,7 +157,7 @@ pub fn in_macro(word: &str) -> Option<String> {
 }
 
 /// Whether a system header the file includes belongs to a library the executor does not
-/// model: the rewriter replaces its `#include` with csrc/simt/plain/vendor.h (the library's
+/// model: the rewriter replaces its `#include` with csrc/simt/plain/wk_vendor.h (the library's
 /// common types, so that declarations naming them parse), and a use of the library in code the
 /// checked kernel reaches is refused there.
 pub fn vendor_header(path: &str) -> bool {

@@ -3,7 +3,7 @@
 //!
 //! Adding a backend takes three small edits (GPU ones under their feature's `cfg`): a variant
 //! of `AnyBackend`, its arm in `with_backend!`, and its arm in `BackendKind::open`. Every
-//! `GpuBackend<R>` already has the bench's copy baseline (wavekit-bench, src/gpu.rs).
+//! `GpuBackend<R>` already has the bench's copy baseline (wavekit-bench, tools/bench/src/gpu.rs).
 
 use wavekit::cpu::CpuBackend;
 use wavekit::error::{Result, WavekitError};

@@ -1,9 +1,9 @@
-//! Test hook: the scan's look-back over statuses the caller chooses (csrc/kernels/
-//! look_back_probe.cu). Real scans nearly always meet an inclusive prefix a few tiles back, so
+//! Test hook: the scan's look-back over statuses the caller chooses
+//! (csrc/kernels/look_back_probe.cu). Real scans nearly always meet an inclusive prefix a few tiles back, so
 //! this is how the long-chain paths of the look-back are checked against a plain fold.
 
 use super::backend::GpuBackend;
-use super::ffi::{self, dptr};
+use super::ffi;
 use super::runtime::GpuRuntime;
 use wavekit_core::Backend;
 use wavekit_core::element::Element;
@@ -53,7 +53,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             .unzip();
         let flags = self.upload(&flags)?;
         let values = self.upload(&values)?;
-        let out = self.alloc::<T>(1)?;
+        let mut out = self.alloc::<T>(1)?;
         let tiles = statuses.len();
         let mut work = self.lock();
         self.rt.make_current()?;
@@ -65,22 +65,24 @@ impl<R: GpuRuntime> GpuBackend<R> {
                 limit: (usize::MAX / wavekit_core::canonical::SCAN_TILE) as u64,
             })?;
         let bytes = self.scratch_bytes(ffi::ALGO_DEVICE_SCAN, T::KIND, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        // SAFETY: the kernel reads `tiles` flags and values (`flags` and `values` are fresh
-        // uploads of that many) and writes one value to `out` (fresh, one element), none of
-        // which anything else holds; `scratch` is `bytes` bytes of the pool (ensure_pool).
-        self.run_checked(&mut work, "look_back_probe", |s, _| unsafe {
-            (self.table.look_back_probe)(
-                s,
-                T::KIND as u32,
-                op as u32,
-                dptr::<u32>(flags.device_ptr()).cast_const(),
-                dptr::<std::ffi::c_void>(values.device_ptr()).cast_const(),
-                tiles as u64,
-                dptr(scratch),
-                bytes,
-                dptr(out.device_ptr()),
-            )
+        self.run_checked(&mut work, "look_back_probe", |k, pools| {
+            let (flags, values) = (self.input(&flags)?, self.input(&values)?);
+            let (scratch, out) = (self.ensure_pool(pools, bytes)?, self.output(&mut out)?);
+            // SAFETY: `flags` is the upload of one status a tile, each 1 (aggregate) or 2
+            // (inclusive) by the match above, tile 0's 2 (checked first), so the look-back
+            // meets an inclusive prefix at tile 0 at the latest.
+            unsafe {
+                k.look_back_probe(
+                    T::KIND as u32,
+                    op as u32,
+                    flags,
+                    values,
+                    tiles as u64,
+                    scratch,
+                    bytes,
+                    out,
+                )
+            }
         })?;
         drop(work);
         Ok(self.download(&out)?[0])

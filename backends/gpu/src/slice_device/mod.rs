@@ -1,13 +1,22 @@
 //! The device steps of the collectives across devices on this backend (wavekit-core's
-//! `RawSliceDevice`): copies between buffers stay on the device (a shard never round-trips
-//! through the host), and each step is one launch of its own kernel (bfly_rows.rs,
-//! merge_runs.rs, scan.rs, reduce.rs, strided.rs), which checks its arguments again.
+//! `RawSliceDevice`, this file): copies between buffers stay on the device (a shard never
+//! round-trips through the host), and each step is one launch of its own kernel, in this
+//! folder: the butterfly over rows (bfly_rows.rs), the merge of sorted runs (merge_runs.rs),
+//! the sharded scan's steps (scan_steps.rs), the reduce's levels (reduce_partials.rs) and the
+//! strided read a sample sort takes its splitters with (strided.rs). Each checks its arguments
+//! again.
 
-use super::backend::GpuBackend;
-use super::bfly_rows::MAX_BFLY_ROWS;
-use super::buffer::GpuBuffer;
-use super::merge_runs::MAX_MERGE_RUNS;
-use super::runtime::GpuRuntime;
+mod bfly_rows;
+mod merge_runs;
+mod reduce_partials;
+mod scan_steps;
+mod strided;
+
+use crate::backend::GpuBackend;
+use crate::buffer::GpuBuffer;
+use crate::runtime::GpuRuntime;
+pub use bfly_rows::MAX_BFLY_ROWS;
+pub use merge_runs::MAX_MERGE_RUNS;
 use std::ops::Range;
 use wavekit_core::{
     Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Result, ScanKind, SortOrder,

@@ -3,11 +3,11 @@
 //! sort receives one sorted run from every rank and merges them instead of sorting what it
 //! received again.
 
-use super::backend::{GpuBackend, Reports};
-use super::buffer::GpuBuffer;
-use super::ffi::{self, cptr, dptr};
-use super::runtime::GpuRuntime;
-use std::ffi::c_void;
+use crate::backend::GpuBackend;
+use crate::buffer::GpuBuffer;
+use crate::ffi;
+use crate::queue::Reports;
+use crate::runtime::GpuRuntime;
 use wavekit_core::SortOrder;
 use wavekit_core::api::check_len;
 use wavekit_core::element::Element;
@@ -61,16 +61,15 @@ impl<R: GpuRuntime> GpuBackend<R> {
         self.own(keys)?;
         self.own(keys_out)?;
         check_len("merged keys (one per key)", n, keys_out.len)?;
-        let (vin, vout, value_size) = match (values, values_out) {
+        let (values, values_out, value_size) = match (values, values_out) {
             (Some(v), Some(o)) => {
                 self.own(v)?;
                 self.own(o)?;
                 check_len("values (one per key)", n, v.len)?;
                 check_len("merged values (one per key)", n, o.len)?;
-                let vin = cptr::<c_void>(v.device_ptr());
-                (vin, dptr::<c_void>(o.device_ptr()), size_of::<V>())
+                (Some(v), Some(o), size_of::<V>())
             }
-            _ => (std::ptr::null(), std::ptr::null_mut(), 0),
+            _ => (None, None, 0),
         };
         if n == 0 {
             return Ok(());
@@ -79,29 +78,22 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut work = self.lock();
         self.rt.make_current()?;
         let bytes = self.sort_scratch(ffi::ALGO_MERGE_RUNS, size_of::<K>(), value_size, n);
-        let scratch = self.ensure_pool(&mut work, bytes)?;
-        // SAFETY: the kernels read n keys (and n values when `vin` is not null) and write n
-        // keys to `keys_out` (and n values to `vout`), every length checked against n above;
-        // the run lengths sum to n and are host memory the launcher reads before it returns;
-        // `scratch` is `bytes` bytes of the pool (ensure_pool), owned by the locked workspace.
-        // The outputs are borrowed exclusively, so nothing aliases them.
-        self.launch(&mut work, "merge_runs", Reports::Nothing, |s, st| unsafe {
-            (self.table.merge_runs)(
-                s,
-                st,
+        // The run lengths are host memory the launcher reads before it returns.
+        self.launch(&mut work, "merge_runs", Reports::Nothing, |k, pools| {
+            k.merge_runs(
                 K::KIND as u32,
                 value_size as u32,
-                cptr::<c_void>(keys.device_ptr()),
-                vin,
-                lens.as_ptr(),
+                self.input(keys)?,
+                self.input_or_null(values)?,
+                &lens,
                 lens.len() as u32,
                 spec.begin_bit,
                 spec.end_bit,
                 spec.descending as u32,
-                dptr(scratch),
+                self.ensure_pool(pools, bytes)?,
                 bytes,
-                dptr(keys_out.device_ptr()),
-                vout,
+                self.output(keys_out)?,
+                self.output_or_null(values_out)?,
             )
         })
     }

@@ -2,9 +2,9 @@
 //! samples its sorted shard with and searches it for its splitters, where one download per
 //! element costs a host round trip each.
 
-use super::backend::GpuBackend;
-use super::buffer::GpuBuffer;
-use super::runtime::GpuRuntime;
+use crate::backend::GpuBackend;
+use crate::buffer::GpuBuffer;
+use crate::runtime::GpuRuntime;
 use wavekit_core::api::check_strided;
 use wavekit_core::element::{Element, as_bytes_mut};
 use wavekit_core::error::Result;
@@ -33,19 +33,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let mut out = host::filled(count, T::default())?;
         let size = size_of::<T>();
         self.rt.make_current()?;
-        let src = buf.device_ptr() + (start * size) as u64;
         // One element reads none past the first, whatever its stride: saturate, not overflow.
         let pitch = stride.saturating_mul(size);
-        // SAFETY: `check_strided` put the last element, `start + (count - 1) * stride`, below
-        // `buf.len`, so element k (k < count, `out` holds `count` of `size` bytes) lies at
-        // `(start + k * stride) * size` bytes into the buffer's `len * size` bytes of one live
-        // region (and for count > 1 the pitch did not saturate: the offsets fit the buffer). We
-        // hold `&buf`, so no kernel of the safe API writes it meanwhile (kernels take outputs
-        // as `&mut`); the work queued on this stream before is ordered before the copy.
-        unsafe {
-            self.rt
-                .copy_dtoh_strided(as_bytes_mut(&mut out), src, size, pitch)?;
-        }
+        // We hold `&buf`, so no kernel of the safe API writes it meanwhile (kernels take
+        // outputs as `&mut`); the work queued on this stream before is ordered before the copy.
+        self.read_mem_strided(&buf.mem, as_bytes_mut(&mut out), start * size, size, pitch)?;
         self.flush(&mut self.lock())?;
         Ok(out)
     }

@@ -3,10 +3,11 @@
 //! wavekit-dist's reproducible allreduce folds the chunks an all-to-all gathered from every
 //! rank with it.
 
-use super::backend::{GpuBackend, Reports};
-use super::buffer::GpuBuffer;
-use super::ffi::{dptr, kind};
-use super::runtime::GpuRuntime;
+use crate::backend::GpuBackend;
+use crate::buffer::GpuBuffer;
+use crate::ffi::kind;
+use crate::queue::Reports;
+use crate::runtime::GpuRuntime;
 use wavekit_core::ReduceOp;
 use wavekit_core::api::check_bfly_rows;
 use wavekit_core::element::Element;
@@ -37,15 +38,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
         let m = check_bfly_rows::<T>(op, rows.len, r, dst, MAX_BFLY_ROWS)?;
         self.own(rows)?;
         let mut work = self.lock();
-        // SAFETY: the kernel reads and writes the `r` rows of `m` elements of `rows`, r * m =
-        // `rows.len` (check_bfly_rows), in place; `rows` is borrowed exclusively.
-        self.launch(&mut work, "bfly_rows", Reports::Nothing, |s, st| unsafe {
-            (self.table.bfly_rows)(
-                s,
-                st,
+        self.launch(&mut work, "bfly_rows", Reports::Nothing, |k, _| {
+            k.bfly_rows(
                 kind::<T>(),
                 op as u32,
-                dptr(rows.device_ptr()),
+                self.output(rows)?,
                 m as u64,
                 r as u32,
                 dst as u32,
