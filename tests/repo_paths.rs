@@ -368,13 +368,8 @@ fn resolves(root: &Path, file: &Path, path: &str) -> bool {
 /// executor's corpus of porting bugs quotes.
 const ELSEWHERE: [&str; 1] = ["REFERENCE.md"];
 
-/// Stale paths in files this check's change may not edit (csrc/bench: the tuning variants'
-/// owner's), each `(file, path)`: `Predicate::encode` is crates/core/src/predicate.rs's. Fix
-/// the comment there, then drop its line here.
-const LEFT_TO_OWNERS: [(&str, &str); 1] = [("csrc/bench/variants.cu", "src/op.rs")];
-
-fn exempt(name: &str, path: &str) -> bool {
-    ELSEWHERE.contains(&path) || LEFT_TO_OWNERS.contains(&(name, path))
+fn exempt(path: &str) -> bool {
+    ELSEWHERE.contains(&path)
 }
 
 /// The paths `text` (the contents of `file`, under `root`) names that do not resolve, as
@@ -392,7 +387,7 @@ fn dangling(root: &Path, file: &Path, text: &str) -> Vec<String> {
         .to_string();
     named_paths(&checked)
         .into_iter()
-        .filter(|(_, p)| !resolves(root, file, p) && !exempt(&name, p))
+        .filter(|(_, p)| !resolves(root, file, p) && !exempt(p))
         .map(|(at, p)| {
             let line = checked[..at].matches('\n').count() + 1;
             format!("{name}:{line}: {p}")

@@ -43,7 +43,7 @@ extern "C" int32_t wk_bench_compact_b(void* stream, uint32_t dtype, const void* 
                                       uint64_t threshold_bits, void* scratch,
                                       uint64_t scratch_bytes, void* out, uint64_t* count,
                                       uint32_t stable, uint32_t blocks) {
-  // Predicate code 2: x > a (src/op.rs Predicate::encode).
+  // Predicate code 2: x > a (crates/core/src/predicate.rs, Predicate::encode).
   return WK_NS::compact_shaped(stream, nullptr, WK_WARP_SIZE, dtype, 2, threshold_bits, 0, stable,
                                in, n, scratch, scratch_bytes, out, count,
                                wk_bench::tile_shape(blocks), 1);
@@ -53,7 +53,7 @@ extern "C" int32_t wk_bench_partition_b(void* stream, uint32_t dtype, const void
                                         uint64_t threshold_bits, void* scratch,
                                         uint64_t scratch_bytes, void* out, uint64_t* counts,
                                         uint32_t blocks) {
-  // Two-way, predicate code 2: x > a (src/op.rs Predicate::encode).
+  // Two-way, predicate code 2: x > a (crates/core/src/predicate.rs, Predicate::encode).
   return WK_NS::partition_shaped(stream, nullptr, WK_WARP_SIZE, dtype, 2, 2, threshold_bits, 0, 0,
                                  0, 0, in, n, scratch, scratch_bytes, out, counts,
                                  wk_bench::tile_shape(blocks));
