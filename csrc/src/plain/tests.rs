@@ -261,3 +261,61 @@ fn a_file_that_is_not_there_is_an_error() {
         "{e}"
     );
 }
+
+#[test]
+fn a_program_built_for_a_cooperative_launch_keeps_its_grid_syncs() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __device__ void wait(cg::grid_group& grid) {\n  cg::sync(grid);\n}\n\
+               __global__ void k(int* o) {\n  auto g = cg::this_grid();\n  o[0] = 1;\n  \
+               g.sync();\n  wait(g);\n}\n";
+    // Not cooperative: refused at the first one, naming the flag that runs it.
+    let (line, m) = refusal(src);
+    assert_eq!(line, 4, "{m}");
+    assert!(
+        m.contains("cudaLaunchCooperativeKernel") && m.contains("pass --cooperative"),
+        "{m}"
+    );
+    let mut p = read(src).expect("reads");
+    assert!(!p.is_cooperative());
+    p.set_cooperative(true);
+    assert!(p.is_cooperative());
+    let e = p.resolve("k").expect("found");
+    let dir = write(&[("unused", "")])
+        .parent()
+        .expect("its folder")
+        .join("out");
+    let wrapper = p.write(&dir, &[e]).expect("grid.sync() is not refused");
+    let w = std::fs::read_to_string(&wrapper).expect("the wrapper");
+    assert!(w.contains("#define WK_PLAIN_COOPERATIVE 1"), "{w}");
+    // Before the layer's headers, which read it.
+    assert!(
+        w.find("WK_PLAIN_COOPERATIVE") < w.find("#include <wavekit_plain.h>"),
+        "{w}"
+    );
+    let copy = std::fs::read_to_string(dir.join("src").join("k.cu")).expect("the copy");
+    assert!(
+        copy.contains("  cg::sync(grid);") && copy.contains("  g.sync();"),
+        "{copy}"
+    );
+    let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
+    // What a cooperative launch does not model is still refused.
+    let mut p = read(
+        "#include <cooperative_groups.h>\n__global__ void k(int* o) {\n  \
+         cooperative_groups::this_grid().sync();\n  asm(\"exit;\");\n}\n",
+    )
+    .expect("reads");
+    p.set_cooperative(true);
+    let e = p.resolve("k").expect("found");
+    let dir = write(&[("unused", "")])
+        .parent()
+        .expect("its folder")
+        .join("out");
+    match p.write(&dir, &[e]) {
+        Err(WavekitError::UserSource { line, message, .. }) => {
+            assert_eq!(line, 4, "{message}");
+            assert!(message.contains("inline assembly"), "{message}");
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
+}

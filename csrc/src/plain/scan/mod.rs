@@ -63,6 +63,9 @@ pub struct Unsupported {
     /// Whether it parses through the imitation headers (a type or namespace of a library,
     /// a texture type): outside every function it is left to the compiler, not refused.
     pub parses: bool,
+    /// Whether a cooperative launch models it (`grid.sync()`): refused only in a program not
+    /// built for one ([`Program::set_cooperative`](super::Program::set_cooperative)).
+    pub cooperative: bool,
 }
 
 /// A function defined in the file (a kernel, a device or host function, a member function):
@@ -192,6 +195,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                         at: t.start,
                         key: None,
                         parses: true,
+                        cooperative: false,
                     });
                 } else if libns && let Some(what) = unsupported::ident(word, in_body) {
                     s.unsupported.push(Unsupported {
@@ -200,6 +204,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                         at: t.start,
                         key: None,
                         parses: unsupported::parses(word),
+                        cooperative: false,
                     });
                 }
                 s.hip |= unsupported::is_hip(word);
@@ -211,6 +216,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                     at: t.start,
                     key: None,
                     parses: false,
+                    cooperative: false,
                 });
             }
         }
@@ -328,6 +334,7 @@ fn directive(s: &mut Scan, t: Token, src: &str, in_body: bool) {
                     at: t.start,
                     key: key.clone(),
                     parses: false,
+                    cooperative: false,
                 });
             }
         }
@@ -497,6 +504,7 @@ fn close_fn(s: &mut Scan, src: &str, toks: &[Token], f: usize, first: usize, clo
             at,
             key: None,
             parses: false,
+            cooperative: true,
         });
     }
 }
@@ -572,6 +580,7 @@ fn declaration(s: &mut Scan, src: &str, toks: &[Token], head: &[usize], scopes: 
             at: toks[h].start,
             key: None,
             parses: false,
+            cooperative: false,
             line: toks[h].line,
             what: "a `__shared__` variable at namespace scope: the executor gives each block \
                    its shared memory through declarations inside the kernel or a device \
