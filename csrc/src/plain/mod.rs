@@ -373,9 +373,17 @@ impl Program {
             root.push("d");
         }
         let base = self.files[0].path.parent().unwrap_or(Path::new("/"));
+        // The main file's functions may name the namespace-scope `__shared__` variables its
+        // headers declare.
+        let included: Vec<(String, String)> = self.files[1..]
+            .iter()
+            .flat_map(|f| rewrite::ns_bindings(&f.src, &lex::tokens(&f.src), &f.scan))
+            .collect();
         for (fi, f) in self.files.iter().enumerate() {
             let toks = lex::tokens(&f.src);
-            let rewritten = rewrite::rewrite(&f.src, &toks, &f.scan, &reach.blanks(self, fi));
+            let from_headers = if fi == 0 { &included[..] } else { &[] };
+            let blanks = reach.blanks(self, fi);
+            let rewritten = rewrite::rewrite(&f.src, &toks, &f.scan, &blanks, from_headers);
             // Where the compiler may look for it: beside its includers (the main file's tree),
             // and in the copy of each include folder holding it.
             let mut places = Vec::new();

@@ -102,11 +102,6 @@ fn each_construct_the_executor_cannot_model_is_refused_at_its_line() {
             "grid.sync()",
         ),
         (
-            "__shared__ float s[32];\n__global__ void k() { s[0] = 1; }\n",
-            1,
-            "namespace scope",
-        ),
-        (
             "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))\n\
              __device__ unsigned lane() { unsigned x; LANE(x); return x; }\n\
              __global__ void k(unsigned* o) { o[0] = lane(); }\n",
@@ -318,4 +313,36 @@ fn a_program_built_for_a_cooperative_launch_keeps_its_grid_syncs() {
         other => panic!("not refused: {other:?}"),
     }
     let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
+}
+
+#[test]
+fn namespace_scope_shared_of_a_header_is_bound_in_the_main_files_functions() {
+    let main = write(&[
+        (
+            "main.cu",
+            "#include \"tiles.cuh\"\n__global__ void k(int* o) {\n  tile[threadIdx.x] = 1;\n  \
+             o[0] = first();\n}\n",
+        ),
+        (
+            "tiles.cuh",
+            "#pragma once\n__shared__ int tile[32];\n__device__ int first() { return tile[0]; }\n",
+        ),
+    ]);
+    let p = Program::read(&main).expect("reads");
+    let e = p.resolve("k").expect("found");
+    let dir = main.parent().expect("its folder").join("out");
+    p.write(&dir, &[e]).expect("nothing refused");
+    let copy = |name: &str| std::fs::read_to_string(dir.join("src").join(name)).expect(name);
+    let (m, h) = (copy("main.cu"), copy("tiles.cuh"));
+    let _ = std::fs::remove_dir_all(main.parent().expect("its folder"));
+    let bind = "wk_shared_tile_2& tile = ::wk_plain::shared_var<wk_shared_tile_2>(&wk_shared_key_tile_2, \"tile\");";
+    assert!(
+        h.contains(
+            "typedef int wk_shared_tile_2 [ 32 ]; static const char wk_shared_key_tile_2 = 0;"
+        ),
+        "{h}"
+    );
+    assert!(h.contains(&format!("int first() {{{bind}")), "{h}");
+    assert!(m.contains(&format!("void k(int* o) {{{bind}")), "{m}");
+    assert_eq!(m.lines().count(), 6, "{m}");
 }
