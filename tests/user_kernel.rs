@@ -150,3 +150,58 @@ fn arguments_that_do_not_match_the_parameters_are_refused() {
     assert!(e.is_err());
     assert_eq!(s.launches(), 0);
 }
+
+#[test]
+fn a_cooperative_session_runs_the_grid_at_once_up_to_its_limit() {
+    let k = user_kernel!(count_positive).expect("both builds");
+    let limit = Session::cooperative_max_threads();
+    assert_eq!(limit, 16384);
+    for w in WarpWidth::ALL {
+        let s = Session::new(Schedule::Reverse);
+        s.set_cooperative(true);
+        // Both blocks co-resident: the same counts, no report.
+        let mut args = [
+            Arg::Buffer(Values::I32(input())),
+            Arg::Buffer(Values::I32(vec![-1; N])),
+            Arg::Scalar(Value::U32(N as u32)),
+        ];
+        // SAFETY: as in `run`: the kernel stays inside buffers of n elements.
+        unsafe {
+            k.at(w)
+                .launch(&s, [2, 1, 1], [THREADS / 2, 1, 1], 0, &mut args)
+        }
+        .expect("a cooperative launch under the limit runs");
+        assert_eq!(
+            args[1],
+            Arg::Buffer(Values::I32(expected(
+                w.lanes() as usize,
+                w.lanes() as usize
+            )))
+        );
+        assert!(s.take_reports().is_empty());
+        // One block past the limit: refused before anything runs, the limit named.
+        let before = args.clone();
+        // SAFETY: nothing runs (and the kernel would stay inside its buffers: n is theirs).
+        let e = unsafe { k.at(w).launch(&s, [17, 1, 1], [1024, 1, 1], 0, &mut args) }
+            .expect_err("17408 threads is past the limit");
+        assert!(
+            matches!(
+                &e,
+                wavekit::error::WavekitError::LaunchBounds {
+                    got: 17408,
+                    min: 1,
+                    limit: 16384,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("cooperative launch"), "{e}");
+        assert_eq!(args, before);
+        // Not cooperative, the same grid runs block after block.
+        s.set_cooperative(false);
+        // SAFETY: as above.
+        unsafe { k.at(w).launch(&s, [17, 1, 1], [1024, 1, 1], 0, &mut args) }
+            .expect("a launch that is not cooperative has no such limit");
+    }
+}

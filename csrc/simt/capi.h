@@ -22,7 +22,9 @@ enum {
 
 // Hazard kinds.
 enum {
-  WK_SIMT_BARRIER_DIVERGENCE = 0,  // a __syncthreads not reached by every thread of the block
+  WK_SIMT_BARRIER_DIVERGENCE = 0,  // a __syncthreads not reached by every thread of the block;
+                                   // a grid.sync() not reached by every thread of the grid, or
+                                   // reached in a launch that is not cooperative
   WK_SIMT_INACTIVE_MASK_LANE = 1,  // a collective's mask names a lane that exited, does not
                                    // exist or waits at a block barrier
   WK_SIMT_MISMATCHED_COLLECTIVE = 2,  // lanes named in a mask wait at a different collective
@@ -57,6 +59,11 @@ enum {
                                   // stack, its state, shared memory); nothing of it ran, or it
                                   // was abandoned. wk_simt_take_oom_bytes says how much.
   WK_SIMT_ERR_INTERNAL = 6,       // a C++ exception other than std::bad_alloc stopped the call
+  WK_SIMT_ERR_COOPERATIVE_TOO_LARGE = 7,  // a cooperative launch of more threads than the
+                                          // executor keeps co-resident
+                                          // (wk_simt_cooperative_max_threads); nothing ran
+  WK_SIMT_ERR_NOT_COOPERATIVE = 8,  // grid.sync() in a launch that is not cooperative (see its
+                                    // BARRIER_DIVERGENCE report); the launch was abandoned
 };
 
 typedef struct wk_simt_session wk_simt_session;
@@ -81,6 +88,14 @@ int wk_simt_session_report(wk_simt_session* s, size_t i, wk_simt_report* out);
 uint64_t wk_simt_session_suppressed(wk_simt_session* s);
 // The reports of each kind a launch keeps from now on (16 unless set; 0 keeps none).
 void wk_simt_session_set_report_cap(wk_simt_session* s, uint32_t cap);
+// Makes the launches of `s` from now on cooperative (`on` non-zero), as
+// cudaLaunchCooperativeKernel launches: every block of the grid resident at once, as fibers,
+// and grid.sync() a barrier across them; or not (the default: blocks one after another).
+void wk_simt_session_set_cooperative(wk_simt_session* s, int on);
+// The most threads (blocks times threads a block) a cooperative launch may have: each is a
+// fiber with its own stack for the whole launch. A larger one fails with
+// WK_SIMT_ERR_COOPERATIVE_TOO_LARGE.
+uint64_t wk_simt_cooperative_max_threads(void);
 void wk_simt_session_clear(wk_simt_session* s);
 // Removes the first n reports (those a caller has copied).
 void wk_simt_session_drop(wk_simt_session* s, size_t n);

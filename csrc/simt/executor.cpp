@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "internal.h"
 
@@ -167,7 +168,9 @@ std::string whereabouts(Launch& L, unsigned t) {
   const Lane& x = L.lanes[t];
   switch (x.st) {
     case St::Exited: return "exited";
-    case St::Barrier: return "waits at __syncthreads at " + site_str(x.bsite);
+    case St::Barrier:
+      return (x.bgrid ? "waits at grid.sync() at " : "waits at __syncthreads at ") +
+             site_str(x.bsite);
     case St::Pending:
       return std::string("waits at ") + op_name(x.op) + "(mask " + hex(x.mask) + ") at " +
              site_str(x.site);
@@ -412,6 +415,8 @@ bool try_barrier(Launch& L) {
     std::vector<unsigned> threads;
   };
   std::vector<Group> groups;
+  // Some thread waits at a grid.sync() of a cooperative launch (cooperative.cpp).
+  bool grid = false;
   for (unsigned t = 0; t < L.n; ++t) {
     const Lane& x = L.lanes[t];
     if (x.st == St::Exited) {
@@ -419,6 +424,7 @@ bool try_barrier(Launch& L) {
       continue;
     }
     if (x.st != St::Barrier) return false;
+    grid = grid || x.bgrid;
     auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
       return same_site(g.site, x.bsite) && g.count == x.bcount;
     });
@@ -430,12 +436,17 @@ bool try_barrier(Launch& L) {
   }
   if (groups.empty()) return false;
   if (groups.size() > 1 || !exited.empty()) {
-    std::string d = "not every thread of the block reached this __syncthreads:";
+    std::string d = std::string("not every thread of the block reached this ") +
+                    (grid ? "grid.sync()" : "__syncthreads") + ":";
     for (const Group& g : groups)
       d += " threads " + thread_list(g.threads) + " wait at " + site_str(g.site) +
            " (their barrier #" + std::to_string(g.count) + ");";
     if (!exited.empty()) d += " threads " + thread_list(exited) + " exited;";
-    d += " hardware counts arrivals, not call sites, so the block goes on misaligned or hangs";
+    d += grid ? " grid.sync() is a barrier of every thread of the grid (a block barrier, then "
+                "the blocks'), which counts arrivals, not call sites: the grid goes on "
+                "misaligned or hangs"
+              : " hardware counts arrivals, not call sites, so the block goes on misaligned or "
+                "hangs";
     // Name the first warp of the odd ones out: the second group, else the exited threads.
     const std::vector<unsigned>& odd = groups.size() > 1 ? groups[1].threads : exited;
     const unsigned w = L.warp_of(odd[0]);
@@ -444,6 +455,12 @@ bool try_barrier(Launch& L) {
       if (L.warp_of(t) == w) lanes |= 1ull << L.lane_of(t);
     L.report(WK_SIMT_BARRIER_DIVERGENCE, w, lanes, d);
   }
+  if (grid) {
+    // The block's part of grid.sync() is done: it waits for the other blocks, which release
+    // it (cooperative.cpp).
+    L.grid_arrived = true;
+    return true;
+  }
   // Release everyone, as the hardware barrier would once the arrival count is met.
   for (const Group& g : groups)
     for (unsigned t : g.threads) L.lanes[t].st = St::Runnable;
@@ -451,26 +468,34 @@ bool try_barrier(Launch& L) {
   return true;
 }
 
-void run_block(Launch& L) {
-  t_pool.ensure(L.n);
+}  // namespace
+
+void start_block(Launch& L, size_t stacks) {
+  t_pool.ensure(stacks);
   for (unsigned t = 0; t < L.n; ++t) {
     Lane& x = L.lanes[t];
     std::vector<WavePos> steps = std::move(x.steps);  // keeps its capacity
     x = Lane();
     x.steps = std::move(steps);
     x.steps.clear();
-    x.stack_top = (uintptr_t)t_pool.stacks[t].top;
-    fiber_prepare(x.ctx, t_pool.stacks[t], lane_entry, &L);
+    FiberStack& stack = t_pool.stacks[L.stack_base + t];
+    x.stack_top = (uintptr_t)stack.top;
+    fiber_prepare(x.ctx, stack, lane_entry, &L);
   }
   std::fill(L.vc.begin(), L.vc.end(), 0);
   L.bgen = 0;
   L.forced = 0;
+}
+
+void advance_block(Launch& L) {
   for (;;) {
     run_phase(L);
     if (L.aborted) return;
     bool all_exited = true;
     for (unsigned t = 0; t < L.n && all_exited; ++t) all_exited = L.lanes[t].st == St::Exited;
     if (all_exited) return;
+    // Cooperative: the block waits at grid.sync() until every block is there (cooperative.cpp).
+    if (L.grid_arrived) return;
     if (resolve_ops(L, false) || resolve_active(L) || resolve_wave(L) || try_barrier(L))
       continue;
     if (resolve_ops(L, true) && L.forced < kMaxForced && L.switches < kMaxSwitches) continue;
@@ -481,8 +506,6 @@ void run_block(Launch& L) {
     return;
   }
 }
-
-}  // namespace
 
 uint64_t Launch::next_random() { return splitmix(rng); }
 
@@ -570,6 +593,37 @@ void sync_block(Site site) {
   L.yield_to_scheduler();
 }
 
+void sync_grid(Site site) {
+  Launch& L = *g_launch;
+  Lane& x = L.me();
+  if (!L.cooperative) {
+    // On a GPU grid.sync() in a launch that is not cooperative hangs or fails: its blocks need
+    // not be resident together. The launch is abandoned, this fiber never resumed.
+    const unsigned t = L.cur;
+    L.report(WK_SIMT_BARRIER_DIVERGENCE, L.warp_of(t), 1ull << L.lane_of(t),
+             "grid.sync() at " + site_str(site) + " by thread " + std::to_string(t) +
+                 " in a launch that is not cooperative: its blocks are not resident together, "
+                 "so no grid barrier can hold (CUDA requires cudaLaunchCooperativeKernel, HIP "
+                 "hipLaunchCooperativeKernel; `wavekit check --cooperative`); the executor "
+                 "abandoned the launch");
+    if (!L.failed) L.failed = WK_SIMT_ERR_NOT_COOPERATIVE;
+    L.aborted = true;
+    x.st = St::Exited;
+    fiber_switch(x.ctx, L.sched);
+    abort();  // never resumed
+  }
+  // First the block's barrier, with __syncthreads' checks (try_barrier), then the blocks'.
+  x.st = St::Barrier;
+  x.bsite = site;
+  x.bgrid = true;
+  x.steps.clear();
+  x.step_head = 0;
+  ++x.bcount;
+  L.yield_to_scheduler();
+}
+
+bool cooperative_launch() { return g_launch && g_launch->cooperative; }
+
 void fence_block() { g_launch->me().fenced = true; }
 
 int take_launch_error() {
@@ -584,6 +638,17 @@ void note_launch_error(int code) {
 
 namespace {
 
+// Whether `threads` a block times the grid's blocks (each dimension non-zero) is more than a
+// cooperative launch may hold, without overflowing.
+bool cooperative_too_large(uint64_t threads, Dim3 grid) {
+  uint64_t n = threads;
+  for (const unsigned d : {grid.x, grid.y, grid.z}) {
+    if (d != 0 && n > kMaxCooperativeThreads / d) return true;
+    n *= d;
+  }
+  return n > kMaxCooperativeThreads;
+}
+
 int run_launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,
                size_t dyn_bytes, KernelBody body, const void* ctx) {
   Session* s = static_cast<Session*>(session);
@@ -597,6 +662,11 @@ int run_launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim
   Launch L;
   {
     std::lock_guard<std::mutex> g(s->mu);
+    if (s->cooperative && cooperative_too_large(threads, grid)) {
+      discard_outputs();
+      return WK_SIMT_ERR_COOPERATIVE_TOO_LARGE;
+    }
+    L.cooperative = s->cooperative;
     L.policy = s->policy;
     L.report_cap = s->report_cap;
     L.rng = s->seed ^ (++s->launches * 0xD1B54A32D192ED03ull);
@@ -614,13 +684,18 @@ int run_launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim
   L.lanes.resize(L.n);
   L.vc.resize((size_t)L.n * width);
   g_launch = &L;
-  for (unsigned z = 0; z < grid.z && !L.aborted; ++z)
-    for (unsigned y = 0; y < grid.y && !L.aborted; ++y)
-      for (unsigned x = 0; x < grid.x && !L.aborted; ++x) {
-        L.bidx = Dim3{x, y, z};
-        ++L.block_serial;
-        run_block(L);
-      }
+  if (L.cooperative) {
+    run_cooperative(L);
+  } else {
+    for (unsigned z = 0; z < grid.z && !L.aborted; ++z)
+      for (unsigned y = 0; y < grid.y && !L.aborted; ++y)
+        for (unsigned x = 0; x < grid.x && !L.aborted; ++x) {
+          L.bidx = Dim3{x, y, z};
+          ++L.block_serial;
+          start_block(L, L.n);
+          advance_block(L);
+        }
+  }
   g_launch = nullptr;
   check_outputs(L);
   // Where the instrumented accesses were, now that no fiber runs (symbolize.cpp may start a

@@ -84,6 +84,14 @@ WarpResult warp_op(Op op, uint64_t mask, uint64_t value, unsigned bytes, unsigne
 // __syncthreads: waits for every thread of the block.
 void sync_block(Site site);
 
+// grid.sync() (cooperative groups): in a cooperative launch, waits for every thread of the
+// grid, with __syncthreads' checks in each block and across the blocks (cooperative.cpp). In a
+// launch that is not cooperative it is reported and the launch abandoned
+// (WK_SIMT_ERR_NOT_COOPERATIVE): nothing keeps such a grid's blocks resident together.
+void sync_grid(Site site);
+// Whether the running launch is cooperative (grid_group::is_valid()).
+bool cooperative_launch();
+
 // __threadfence_block and stronger: a collective that every participant reaches after a fence
 // orders their memory accesses like __syncwarp (see the emulated syncwarp in emulated.h).
 void fence_block();
@@ -109,7 +117,8 @@ void expect_written(void* p, size_t count, size_t elem_bytes, size_t stride, con
 // ---- launches ----
 typedef void (*KernelBody)(const void* ctx);
 
-// Runs `body` once per thread of every block, blocks one after another. Hazards go to the
+// Runs `body` once per thread of every block, blocks one after another (all at once, as
+// fibers of the OS thread, in a session whose launches are cooperative). Hazards go to the
 // session's report list; the return value is a capi.h code: 0, WK_SIMT_HAZARDS when this
 // launch reported any, or an error for a launch that could not run (see error_string).
 int launch(void* session, const char* kernel, unsigned width, Dim3 grid, Dim3 block,

@@ -35,6 +35,9 @@ struct Session {
   uint64_t suppressed = 0;
   // Reports a launch keeps of each kind; the rest are counted in `suppressed`.
   uint32_t report_cap = 16;
+  // Launches are cooperative (cudaLaunchCooperativeKernel): the grid's blocks co-resident,
+  // grid.sync() a barrier across them (cooperative.cpp).
+  bool cooperative = false;
   std::vector<Report> reports;
 };
 
@@ -58,9 +61,11 @@ struct Lane {
   Site site{nullptr, 0};
   uint64_t result = 0;
   bool pred = false;
-  // The pending block barrier and how many this thread has passed.
+  // The pending block barrier and how many this thread has passed; `bgrid` when it is a
+  // grid.sync() of a cooperative launch (cooperative.cpp).
   Site bsite{nullptr, 0};
   uint32_t bcount = 0;
+  bool bgrid = false;
   FiberContext ctx;
   // Happens-before: this lane's clock, advanced at each __syncwarp it passes.
   uint32_t clock = 1;
@@ -147,6 +152,12 @@ struct Launch {
   std::vector<SharedAlloc*> raw;
   uintptr_t raw_lo = UINTPTR_MAX, raw_hi = 0;
   LaunchChecks checks;
+  // A block of a cooperative launch (cooperative.cpp), whether its threads all wait at a
+  // grid.sync() for the other blocks, and where its fibers' stacks start in the stack pool:
+  // false, false and 0 in a launch that runs its blocks one after another.
+  bool cooperative = false;
+  bool grid_arrived = false;
+  unsigned stack_base = 0;
 
   Lane& me() { return lanes[cur]; }
   uint32_t per_kind_total() const {
@@ -205,6 +216,21 @@ inline bool is_wave_op(Op op) {
 // vector clocks join if the collective orders memory (`orders`, or every one of them fenced
 // before it).
 void release_collective(Launch& L, unsigned w, uint64_t group, bool orders);
+
+// ---- running blocks (executor.cpp), for cooperative.cpp ----
+// Prepares the fibers of the block L.bidx (stacks from L.stack_base on in this thread's pool,
+// which holds at least `stacks`: throws std::bad_alloc before any lane runs if it cannot).
+void start_block(Launch& L, size_t stacks);
+// Runs the block until every thread exited, it was abandoned (L.aborted), or, in a
+// cooperative launch, every thread that has not exited waits at a grid.sync()
+// (L.grid_arrived).
+void advance_block(Launch& L);
+// Runs every block of the cooperative launch `L` (its grid and shape set) co-resident, their
+// fibers at once, up to each grid.sync(); their reports go to L (cooperative.cpp).
+void run_cooperative(Launch& L);
+// The most threads a cooperative launch may have: every one is a fiber with its own stack for
+// the whole launch.
+constexpr uint64_t kMaxCooperativeThreads = 16384;
 
 // Resolves, in each warp whose lanes wait at AMD wave instructions, the one the wave reaches
 // first (csrc/simt/amdgcn/wave.cpp). False if no lane waits at one.

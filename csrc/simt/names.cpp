@@ -107,6 +107,8 @@ const char* kernel_name_from(const char* pretty) {
   return name ? name : "?";
 }
 
+static_assert(kMaxCooperativeThreads == 16384, "error_string names the limit");
+
 const char* error_string(int code) {
   switch (code) {
     case WK_SIMT_OK: return "no error";
@@ -120,6 +122,12 @@ const char* error_string(int code) {
       return "the executor could not get memory for the launch (a fiber stack, its state or its "
              "shared memory)";
     case WK_SIMT_ERR_INTERNAL: return "the executor failed with an unexpected C++ exception";
+    case WK_SIMT_ERR_COOPERATIVE_TOO_LARGE:
+      return "a cooperative launch of more threads than the executor keeps co-resident "
+             "(16384, a fiber each: cudaErrorCooperativeLaunchTooLarge); nothing ran";
+    case WK_SIMT_ERR_NOT_COOPERATIVE:
+      return "grid.sync() in a launch that is not cooperative; the launch was abandoned (see "
+             "the BarrierDivergence report)";
   }
   return "unknown simt error";
 }

@@ -78,6 +78,15 @@ void wk_simt_session_set_report_cap(wk_simt_session* s, uint32_t cap) {
   s->report_cap = cap;
 }
 
+void wk_simt_session_set_cooperative(wk_simt_session* s, int on) {
+  wk_simt::guarded_void([&] {
+    std::lock_guard<std::mutex> g(s->mu);
+    s->cooperative = on != 0;
+  });
+}
+
+uint64_t wk_simt_cooperative_max_threads(void) { return wk_simt::kMaxCooperativeThreads; }
+
 void wk_simt_session_clear(wk_simt_session* s) {
   wk_simt::guarded_void([&] {
     std::lock_guard<std::mutex> g(s->mu);

@@ -27,6 +27,8 @@ unsafe extern "C" {
     pub fn wk_simt_session_report(s: *mut RawSession, i: usize, out: *mut RawReport) -> c_int;
     pub fn wk_simt_session_suppressed(s: *mut RawSession) -> u64;
     pub fn wk_simt_session_set_report_cap(s: *mut RawSession, cap: u32);
+    pub fn wk_simt_session_set_cooperative(s: *mut RawSession, on: c_int);
+    pub fn wk_simt_cooperative_max_threads() -> u64;
     pub fn wk_simt_session_drop(s: *mut RawSession, n: usize);
     pub fn wk_simt_session_launches(s: *mut RawSession) -> u64;
     pub fn wk_simt_error_string(code: c_int) -> *const c_char;

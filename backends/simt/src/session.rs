@@ -40,7 +40,9 @@ impl Schedule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HazardKind {
     /// A `__syncthreads` that not every thread of the block reached: some wait at another
-    /// barrier call, or exited (seed 001's barrier inside a branch).
+    /// barrier call, or exited (seed 001's barrier inside a branch). Also a `grid.sync()` of a
+    /// cooperative launch that not every thread of a block, or not every block of the grid,
+    /// reached, and a `grid.sync()` reached in a launch that is not cooperative.
     BarrierDivergence,
     /// A collective's mask names a lane that exited, does not exist, or waits at a block
     /// barrier: on hardware a hang or undefined values.
@@ -156,6 +158,10 @@ pub(crate) const HAZARDS: c_int = 3;
 /// its state, shared memory).
 pub(crate) const OUT_OF_MEMORY: c_int = 5;
 
+/// `WK_SIMT_ERR_COOPERATIVE_TOO_LARGE`: a cooperative launch of more threads than
+/// [`Session::cooperative_max_threads`]; nothing ran.
+pub(crate) const COOPERATIVE_TOO_LARGE: c_int = 7;
+
 /// The typed error of a failed executor code: `OutOfMemory` (with the bytes the executor could
 /// not get, when it knows them) for [`OUT_OF_MEMORY`], else a `Device` error of `call`.
 pub(crate) fn code_error(code: c_int, call: &str, message: String) -> WavekitError {
@@ -241,6 +247,26 @@ impl Session {
     pub fn set_report_cap(&self, cap: u32) {
         // SAFETY: `raw` is live for &self.
         unsafe { ffi::wk_simt_session_set_report_cap(self.raw.as_ptr(), cap) }
+    }
+
+    /// Makes the launches from now on cooperative (`on`), as `cudaLaunchCooperativeKernel`
+    /// and `hipLaunchCooperativeKernel` launch: every block of the grid resident at once (its
+    /// threads fibers, as a block's are), so that `grid.sync()` (cooperative groups) is a
+    /// barrier across every thread of the grid, checked as `__syncthreads` is in each block
+    /// (a thread or block that does not reach it is a `BarrierDivergence`). A launch may then
+    /// have at most [`cooperative_max_threads`](Self::cooperative_max_threads) threads; a larger
+    /// one fails with `LaunchBounds`. Not cooperative (the default), blocks run one after
+    /// another and a `grid.sync()` reached abandons the launch.
+    pub fn set_cooperative(&self, on: bool) {
+        // SAFETY: `raw` is live for &self.
+        unsafe { ffi::wk_simt_session_set_cooperative(self.raw.as_ptr(), c_int::from(on)) }
+    }
+
+    /// The most threads (blocks times threads a block) a cooperative launch may have: each is
+    /// a fiber with its own 64 KiB stack for the whole launch.
+    pub fn cooperative_max_threads() -> u64 {
+        // SAFETY: returns a constant; no arguments.
+        unsafe { ffi::wk_simt_cooperative_max_threads() }
     }
 
     /// Launches made under this session.

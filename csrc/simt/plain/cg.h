@@ -3,8 +3,8 @@
 // over the tile's lanes (its mask) at the tile's width, so a tile of 32 is right on 64 lanes
 // and a tile wider than the warp is CUDA's multi-warp tile (its sync the block's barrier, its
 // collectives through the block's scratch). Every member takes its caller's line, as the warp
-// intrinsics do. The grid group gives its ranks and sizes; its sync and multi-grid groups are
-// not modelled.
+// intrinsics do. The grid group gives its ranks and sizes, and its sync in a cooperative launch
+// (`wavekit check --cooperative`); multi-grid groups are not modelled.
 #pragma once
 
 #include <type_traits>
@@ -68,10 +68,12 @@ inline unsigned long long grid_blocks() {
 }
 }  // namespace details
 
-// The grid of a launch: its ranks and shapes are the launch's. grid.sync() (a cooperative
-// launch's barrier) is not modelled: the executor runs a grid's blocks one after another. The
-// rewriter refuses a call it finds in code the checked kernel reaches; one it cannot see (a
-// call through a macro or a pointer) stops the build here, at the caller's line.
+// The grid of a launch: its ranks and shapes are the launch's. grid.sync() is the barrier of a
+// cooperative launch, which the executor models when the file is built for one
+// (WK_PLAIN_COOPERATIVE, `wavekit check --cooperative`): every block resident at once, the
+// barrier across all their threads. Built otherwise, the rewriter refuses a call it finds in
+// code the checked kernel reaches; one it cannot see (a call through a macro or a pointer)
+// stops the build here, at the caller's line.
 class grid_group {
  public:
   unsigned long long thread_rank() const {
@@ -84,13 +86,18 @@ class grid_group {
   dim3 group_dim() const { return dim3(::wk_simt::grid_dim()); }
   dim3 dim_blocks() const { return dim3(::wk_simt::grid_dim()); }
   dim3 block_index() const { return dim3(::wk_simt::block_idx()); }
-  bool is_valid() const { return true; }
+  // Whether the grid can synchronise: a cooperative launch.
+  bool is_valid() const { return ::wk_simt::cooperative_launch(); }
+#ifdef WK_PLAIN_COOPERATIVE
+  void sync(WK_PLAIN_AT) const { ::wk_simt::sync_grid(WK_PLAIN_SITE); }
+#else
   template <class T = void>
-  void sync() const {
+  void sync(const char* = nullptr, int = 0) const {
     static_assert(details::always_false<T>::value,
-                  "grid.sync() is a barrier across the grid of a cooperative launch, which the "
-                  "executor does not model yet: it runs a grid's blocks one after another");
+                  "grid.sync() is the barrier of a cooperative launch "
+                  "(cudaLaunchCooperativeKernel): pass --cooperative to wavekit check");
   }
+#endif
 };
 
 inline grid_group this_grid() { return grid_group(); }

@@ -70,6 +70,8 @@ pub struct Program {
     toolchain: Toolchain,
     /// Whether the main file is HIP (its headers or spellings): hipcc's macros, not nvcc's.
     hip: bool,
+    /// Built for a cooperative launch: `grid.sync()` runs instead of being refused.
+    cooperative: bool,
 }
 
 fn error(file: &str, line: u32, message: impl Into<String>) -> WavekitError {
@@ -186,7 +188,22 @@ impl Program {
             include_dirs,
             toolchain: toolchain.clone(),
             hip,
+            cooperative: false,
         })
+    }
+
+    /// Builds the program for a cooperative launch (`on`), as `cudaLaunchCooperativeKernel`
+    /// launches a kernel: its `grid.sync()` calls then run, as the executor's barrier across
+    /// the grid, instead of being refused by [`write`](Self::write). Its kernels must then be
+    /// launched under a cooperative session (`wavekit::simt::Session::set_cooperative`); in
+    /// another, a `grid.sync()` reached abandons the launch.
+    pub fn set_cooperative(&mut self, on: bool) {
+        self.cooperative = on;
+    }
+
+    /// Whether it is built for a cooperative launch.
+    pub fn is_cooperative(&self) -> bool {
+        self.cooperative
     }
 
     /// The toolchain it is read and built as.
@@ -318,7 +335,8 @@ impl Program {
     pub fn write(&self, dir: &Path, kernels: &[String]) -> Result<PathBuf> {
         let names: Vec<&str> = kernels.iter().map(|k| base_name(k)).collect();
         let reach = reach::Reach::of(self, &names);
-        if let Some((f, u, via)) = reach.refused(self).into_iter().next() {
+        let mut refused = reach.refused(self).into_iter();
+        if let Some((f, u, via)) = refused.find(|(_, u, _)| !(self.cooperative && u.cooperative)) {
             let via = match via {
                 Some(func) if !names.contains(&func.as_str()) => {
                     format!(" (in `{func}`, which the kernel reaches)")
@@ -355,9 +373,17 @@ impl Program {
             root.push("d");
         }
         let base = self.files[0].path.parent().unwrap_or(Path::new("/"));
+        // The main file's functions may name the namespace-scope `__shared__` variables its
+        // headers declare.
+        let included: Vec<(String, String)> = self.files[1..]
+            .iter()
+            .flat_map(|f| rewrite::ns_bindings(&f.src, &lex::tokens(&f.src), &f.scan))
+            .collect();
         for (fi, f) in self.files.iter().enumerate() {
             let toks = lex::tokens(&f.src);
-            let rewritten = rewrite::rewrite(&f.src, &toks, &f.scan, &reach.blanks(self, fi));
+            let from_headers = if fi == 0 { &included[..] } else { &[] };
+            let blanks = reach.blanks(self, fi);
+            let rewritten = rewrite::rewrite(&f.src, &toks, &f.scan, &blanks, from_headers);
             // Where the compiler may look for it: beside its includers (the main file's tree),
             // and in the copy of each include folder holding it.
             let mut places = Vec::new();
@@ -383,10 +409,16 @@ impl Program {
         let mut w = String::new();
         let _ = writeln!(
             w,
-            "// wavekit check: {} on the SIMT executor (generated).\n#include <wavekit_plain.h>\n\
+            "// wavekit check: {} on the SIMT executor (generated).\n{}#include <wavekit_plain.h>\n\
              // The predefined macros of {}, the device pass.\n{}\
              #include \"{}\"\n#line 1 \"<wavekit check: exports>\"",
             self.display,
+            if self.cooperative {
+                "// Built for a cooperative launch: grid.sync() runs.\n\
+                 #define WK_PLAIN_COOPERATIVE 1\n"
+            } else {
+                ""
+            },
             self.toolchain.describe(self.hip),
             self.toolchain.defines(self.hip),
             c_string(&main)

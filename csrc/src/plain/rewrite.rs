@@ -7,8 +7,15 @@ use super::lex::{Kind, Token};
 use super::scan::{Scan, SharedDecl};
 
 /// `src` rewritten as [`Scan`] found it, the bodies `blank` (byte ranges inside their braces)
-/// emptied besides the host-only ones.
-pub fn rewrite(src: &str, toks: &[Token], scan: &Scan, blank: &[(usize, usize)]) -> String {
+/// emptied besides the host-only ones. `included`: the [`ns_bindings`] of the headers it
+/// includes, bound in every device function of it that names them.
+pub fn rewrite(
+    src: &str,
+    toks: &[Token],
+    scan: &Scan,
+    blank: &[(usize, usize)],
+    included: &[(String, String)],
+) -> String {
     // (start, end, replacement) edits; one inside an emptied body is dropped.
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     for &(open, close) in scan.blank.iter().chain(blank) {
@@ -20,8 +27,47 @@ pub fn rewrite(src: &str, toks: &[Token], scan: &Scan, blank: &[(usize, usize)])
     }
     for d in &scan.shared {
         let (start, end) = (toks[d.first].start, toks[d.last].end);
-        let text = shared(src, toks, *d) + &newlines(&src[start..end]);
-        edits.push((start, end, text));
+        let text: String = declarators(src, toks, *d)
+            .iter()
+            .map(|p| format!("{}{}", p.declare, p.bind))
+            .collect();
+        edits.push((start, end, text + &newlines(&src[start..end])));
+    }
+    // A namespace-scope declaration keeps its type and key where it is; each device function
+    // after it that names it binds the name to the running block's storage at the top of its
+    // body (a function whose parameter has the name is left alone).
+    // The headers' come first: their declarations lie before anything of this file.
+    let mut bindings: Vec<(usize, String, String)> = included
+        .iter()
+        .map(|(name, bind)| (0, name.clone(), bind.clone()))
+        .collect();
+    for d in &scan.ns_shared {
+        let (start, end) = (toks[d.first].start, toks[d.last].end);
+        let parts = declarators(src, toks, *d);
+        let text: String = parts.iter().map(|p| p.declare.as_str()).collect();
+        edits.push((start, end, text + &newlines(&src[start..end])));
+        bindings.extend(parts.into_iter().map(|p| (end, p.name, p.bind)));
+    }
+    let with_bindings = scan.fns.iter().filter(|_| !bindings.is_empty());
+    for f in with_bindings.filter(|f| !f.host && f.close > f.open) {
+        let first = toks.partition_point(|t| t.start < f.start);
+        let head: Vec<&str> = toks[first..]
+            .iter()
+            .take_while(|t| t.end < f.open)
+            .map(|t| t.text(src))
+            .collect();
+        let text: String = bindings
+            .iter()
+            .filter(|(end, name, _)| {
+                *end <= f.start
+                    && f.idents.binary_search(name).is_ok()
+                    && !head.contains(&name.as_str())
+            })
+            .map(|(_, _, bind)| bind.as_str())
+            .collect();
+        if !text.is_empty() {
+            edits.push((f.open, f.open, text));
+        }
     }
     edits.sort_by_key(|e| e.0);
     let mut out = String::with_capacity(src.len() + 256);
@@ -98,9 +144,28 @@ fn join(src: &str, toks: &[Token], list: &[usize], rename: Option<usize>, to: &s
     out
 }
 
-/// One line of C++ for the declaration `d`: per declarator, a typedef of its type, and the
-/// name bound to the block's storage of that type.
-fn shared(src: &str, toks: &[Token], d: SharedDecl) -> String {
+/// The names the namespace-scope `__shared__` declarations of a file declare, each with the
+/// C++ that binds it to the running block's storage: what [`rewrite`] gives the files that
+/// include it.
+pub fn ns_bindings(src: &str, toks: &[Token], scan: &Scan) -> Vec<(String, String)> {
+    scan.ns_shared
+        .iter()
+        .flat_map(|d| declarators(src, toks, *d))
+        .map(|p| (p.name, p.bind))
+        .collect()
+}
+
+/// One declarator of a `__shared__` declaration, as C++ on one line: where the declaration
+/// is, a typedef of its type and the key of its storage (`declare`); where the name is used,
+/// the name bound to the running block's storage of that type (`bind`).
+struct Declarator {
+    name: String,
+    declare: String,
+    bind: String,
+}
+
+/// The declarators of the declaration `d`.
+fn declarators(src: &str, toks: &[Token], d: SharedDecl) -> Vec<Declarator> {
     let line = toks[d.first].line;
     let mut is_extern = false;
     // The declaration without `;`, the storage keywords and the alignment requests a typedef
@@ -132,7 +197,7 @@ fn shared(src: &str, toks: &[Token], d: SharedDecl) -> String {
         k += 1;
     }
     let groups = split_commas(src, toks, &list);
-    let mut out = String::new();
+    let mut out = Vec::new();
     let mut specs: Vec<usize> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let Some(n) = name_at(src, toks, group) else {
@@ -157,18 +222,23 @@ fn shared(src: &str, toks: &[Token], d: SharedDecl) -> String {
                 join(src, toks, group, Some(group[n]), &alias)
             )
         };
-        out.push_str(&format!("typedef {declarator}; "));
-        if is_extern {
-            out.push_str(&format!(
-                "{alias}& {name} = ::wk_plain::shared_extern<{alias}>(\"{name}\"); "
-            ));
+        let (declare, bind) = if is_extern {
+            (
+                format!("typedef {declarator}; "),
+                format!("{alias}& {name} = ::wk_plain::shared_extern<{alias}>(\"{name}\"); "),
+            )
         } else {
             let key = format!("wk_shared_key_{name}_{line}");
-            out.push_str(&format!(
-                "static const char {key} = 0; {alias}& {name} = \
-                 ::wk_plain::shared_var<{alias}>(&{key}, \"{name}\"); "
-            ));
-        }
+            (
+                format!("typedef {declarator}; static const char {key} = 0; "),
+                format!("{alias}& {name} = ::wk_plain::shared_var<{alias}>(&{key}, \"{name}\"); "),
+            )
+        };
+        out.push(Declarator {
+            name: name.to_string(),
+            declare,
+            bind,
+        });
     }
     out
 }
@@ -181,7 +251,7 @@ mod tests {
     fn run(src: &str) -> String {
         let toks = lex::tokens(src);
         let s = scan::scan(src, &toks);
-        rewrite(src, &toks, &s, &[])
+        rewrite(src, &toks, &s, &[], &[])
     }
 
     #[test]
@@ -207,6 +277,56 @@ mod tests {
             "{l3}"
         );
         assert!(out.lines().nth(3).unwrap().contains("s[0] = a[0];"));
+    }
+
+    #[test]
+    fn namespace_scope_shared_is_bound_in_each_function_that_names_it() {
+        let src = "__device__ int before(int tile) { return tile; }\n\
+                   __shared__ int tile[64], total;\nextern __shared__ float dyn[];\n\
+                   __device__ int sum(int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i) s += tile[i];\n  return s;\n}\n\
+                   __global__ void a(int* o) { tile[threadIdx.x] = 1; o[0] = sum(4) + total; }\n\
+                   __global__ void b(float* o) { o[0] = dyn[0]; }\n\
+                   __device__ int shadow(int total) { return total; }\n\
+                   int host() { return total; }\n";
+        let out = run(src);
+        assert_eq!(out.lines().count(), src.lines().count(), "{out}");
+        let line = |n: usize| out.lines().nth(n - 1).unwrap().to_string();
+        // Types and keys where the declarations were; no storage there.
+        let l2 = line(2);
+        assert!(
+            l2.contains("typedef int wk_shared_tile_2 [ 64 ];")
+                && l2.contains("static const char wk_shared_key_tile_2 = 0;")
+                && l2.contains("typedef int wk_shared_total_2;")
+                && !l2.contains("shared_var"),
+            "{l2}"
+        );
+        assert!(
+            line(3).contains("typedef float wk_shared_dyn_3 [ ];"),
+            "{out}"
+        );
+        // A function before the declaration, or whose parameter has the name, is left alone.
+        assert_eq!(line(1), "__device__ int before(int tile) { return tile; }");
+        assert!(!line(11).contains("wk_shared"), "{out}");
+        // Each function after it binds the names it uses, on its own line.
+        let l4 = line(4);
+        assert!(
+            l4.starts_with("__device__ int sum(int n) {wk_shared_tile_2& tile = ::wk_plain::shared_var<wk_shared_tile_2>(&wk_shared_key_tile_2, \"tile\");")
+                && !l4.contains("total"),
+            "{l4}"
+        );
+        let l9 = line(9);
+        assert!(
+            l9.contains("wk_shared_tile_2& tile =") && l9.contains("wk_shared_total_2& total ="),
+            "{l9}"
+        );
+        assert!(
+            line(10).contains(
+                "wk_shared_dyn_3& dyn = ::wk_plain::shared_extern<wk_shared_dyn_3>(\"dyn\");"
+            ),
+            "{out}"
+        );
+        // Host bodies are emptied, not bound.
+        assert_eq!(line(12), "int host() {}");
     }
 
     #[test]

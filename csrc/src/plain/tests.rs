@@ -102,11 +102,6 @@ fn each_construct_the_executor_cannot_model_is_refused_at_its_line() {
             "grid.sync()",
         ),
         (
-            "__shared__ float s[32];\n__global__ void k() { s[0] = 1; }\n",
-            1,
-            "namespace scope",
-        ),
-        (
             "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))\n\
              __device__ unsigned lane() { unsigned x; LANE(x); return x; }\n\
              __global__ void k(unsigned* o) { o[0] = lane(); }\n",
@@ -260,4 +255,94 @@ fn a_file_that_is_not_there_is_an_error() {
         e.to_string().starts_with("no/such/file.cu: cannot read it"),
         "{e}"
     );
+}
+
+#[test]
+fn a_program_built_for_a_cooperative_launch_keeps_its_grid_syncs() {
+    let src = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+               __device__ void wait(cg::grid_group& grid) {\n  cg::sync(grid);\n}\n\
+               __global__ void k(int* o) {\n  auto g = cg::this_grid();\n  o[0] = 1;\n  \
+               g.sync();\n  wait(g);\n}\n";
+    // Not cooperative: refused at the first one, naming the flag that runs it.
+    let (line, m) = refusal(src);
+    assert_eq!(line, 4, "{m}");
+    assert!(
+        m.contains("cudaLaunchCooperativeKernel") && m.contains("pass --cooperative"),
+        "{m}"
+    );
+    let mut p = read(src).expect("reads");
+    assert!(!p.is_cooperative());
+    p.set_cooperative(true);
+    assert!(p.is_cooperative());
+    let e = p.resolve("k").expect("found");
+    let dir = write(&[("unused", "")])
+        .parent()
+        .expect("its folder")
+        .join("out");
+    let wrapper = p.write(&dir, &[e]).expect("grid.sync() is not refused");
+    let w = std::fs::read_to_string(&wrapper).expect("the wrapper");
+    assert!(w.contains("#define WK_PLAIN_COOPERATIVE 1"), "{w}");
+    // Before the layer's headers, which read it.
+    assert!(
+        w.find("WK_PLAIN_COOPERATIVE") < w.find("#include <wavekit_plain.h>"),
+        "{w}"
+    );
+    let copy = std::fs::read_to_string(dir.join("src").join("k.cu")).expect("the copy");
+    assert!(
+        copy.contains("  cg::sync(grid);") && copy.contains("  g.sync();"),
+        "{copy}"
+    );
+    let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
+    // What a cooperative launch does not model is still refused.
+    let mut p = read(
+        "#include <cooperative_groups.h>\n__global__ void k(int* o) {\n  \
+         cooperative_groups::this_grid().sync();\n  asm(\"exit;\");\n}\n",
+    )
+    .expect("reads");
+    p.set_cooperative(true);
+    let e = p.resolve("k").expect("found");
+    let dir = write(&[("unused", "")])
+        .parent()
+        .expect("its folder")
+        .join("out");
+    match p.write(&dir, &[e]) {
+        Err(WavekitError::UserSource { line, message, .. }) => {
+            assert_eq!(line, 4, "{message}");
+            assert!(message.contains("inline assembly"), "{message}");
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
+}
+
+#[test]
+fn namespace_scope_shared_of_a_header_is_bound_in_the_main_files_functions() {
+    let main = write(&[
+        (
+            "main.cu",
+            "#include \"tiles.cuh\"\n__global__ void k(int* o) {\n  tile[threadIdx.x] = 1;\n  \
+             o[0] = first();\n}\n",
+        ),
+        (
+            "tiles.cuh",
+            "#pragma once\n__shared__ int tile[32];\n__device__ int first() { return tile[0]; }\n",
+        ),
+    ]);
+    let p = Program::read(&main).expect("reads");
+    let e = p.resolve("k").expect("found");
+    let dir = main.parent().expect("its folder").join("out");
+    p.write(&dir, &[e]).expect("nothing refused");
+    let copy = |name: &str| std::fs::read_to_string(dir.join("src").join(name)).expect(name);
+    let (m, h) = (copy("main.cu"), copy("tiles.cuh"));
+    let _ = std::fs::remove_dir_all(main.parent().expect("its folder"));
+    let bind = "wk_shared_tile_2& tile = ::wk_plain::shared_var<wk_shared_tile_2>(&wk_shared_key_tile_2, \"tile\");";
+    assert!(
+        h.contains(
+            "typedef int wk_shared_tile_2 [ 32 ]; static const char wk_shared_key_tile_2 = 0;"
+        ),
+        "{h}"
+    );
+    assert!(h.contains(&format!("int first() {{{bind}")), "{h}");
+    assert!(m.contains(&format!("void k(int* o) {{{bind}")), "{m}");
+    assert_eq!(m.lines().count(), 6, "{m}");
 }

@@ -15,12 +15,14 @@ const TENSOR: &str = "tensor core matrix instructions (wmma/mma): the executor d
                       matrix fragments";
 const DEVICE_LAUNCH: &str = "a runtime call from device code (dynamic parallelism): the executor \
                              does not launch or synchronise kernels from kernels";
-/// `grid.sync()` on a grid group (this_grid()).
-pub const GRID_SYNC: &str = "`grid.sync()`: a barrier across the whole grid (a cooperative \
-                             launch); the executor runs a grid's blocks one after another, so \
-                             it cannot be modelled yet (modelling it for a cooperative launch is \
-                             a later step); this_grid()'s thread_rank(), size(), num_threads(), \
-                             group_dim() and the rest run";
+/// `grid.sync()` on a grid group (this_grid()), in a program not built for a cooperative
+/// launch.
+pub const GRID_SYNC: &str = "`grid.sync()`: a barrier across the whole grid, which only a \
+                             cooperative launch may reach (CUDA requires \
+                             cudaLaunchCooperativeKernel, HIP hipLaunchCooperativeKernel): pass \
+                             --cooperative to run the grid's blocks co-resident with grid.sync() \
+                             modelled; this_grid()'s thread_rank(), size(), num_threads(), \
+                             group_dim() and the rest run without it";
 const MULTI_GRID: &str = "a multi-grid cooperative group (several devices' grids): not \
                           modelled by the executor";
 

@@ -98,6 +98,11 @@ struct CheckArgs {
     /// Dynamic shared memory bytes per block.
     #[arg(long, default_value_t = 0)]
     shared: usize,
+    /// A cooperative launch (cudaLaunchCooperativeKernel): every block of the grid runs at
+    /// once, so grid.sync() runs as a barrier across the grid, checked as __syncthreads is;
+    /// at most 16384 threads in all. Without it a kernel reaching grid.sync() is refused.
+    #[arg(long)]
+    cooperative: bool,
     /// Output elements printed per written buffer.
     #[arg(long, default_value_t = 16)]
     show: usize,
@@ -349,6 +354,7 @@ fn dispatch(command: Option<Command>) -> CliResult<bool> {
                     ScheduleArg::Random => Schedule::Random(a.seed),
                 }),
                 dynamic_shared_bytes: a.shared,
+                cooperative: a.cooperative,
                 show: a.show,
                 toolchain: wavekit_kernels::plain::Toolchain {
                     cuda: a.cuda_version,

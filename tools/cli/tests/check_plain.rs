@@ -442,3 +442,41 @@ fn vector_types_pass_as_buffers_of_their_components_and_shuffle_whole() {
         "{t}"
     );
 }
+
+#[test]
+fn namespace_scope_shared_variables_are_each_launchs_and_blocks_own() {
+    // Three kernels and a helper share `tile` and `total`, declared at namespace scope.
+    let f = "kernels/ns_shared.cu";
+    let (code, t) = check(
+        f,
+        &[
+            "--kernel", "fill", "--kernel", "count", "--kernel", "stale", "--grid", "2", "--block",
+            "8", "--show", "16",
+        ],
+    );
+    assert_eq!(code, Some(1), "{t}");
+    for lanes in [32, 64] {
+        // Block b's tile holds t + 100 b, read back reversed; thread 0 adds 1000 times its sum.
+        let w = at(&t, "fill", lanes);
+        assert!(w.contains(": no hazard"), "{t}");
+        assert!(
+            w.contains(
+                "out arg 0: [28007, 6, 5, 4, 3, 2, 1, 0, 828107, 106, 105, 104, 103, 102, 101, 100]"
+            ),
+            "{t}"
+        );
+        let w = at(&t, "count", lanes);
+        assert!(w.contains(": no hazard"), "{t}");
+        assert!(
+            w.contains(&format!("out arg 0: [{}]", ["8"; 16].join(", "))),
+            "{t}"
+        );
+        // A launch of its own: nothing `fill` wrote is in its tile.
+        let w = at(&t, "stale", lanes);
+        assert!(
+            w.contains("UninitSharedRead") && w.contains("shared 'tile'[0..7]"),
+            "{t}"
+        );
+        assert!(w.contains(&line_of(f, "void stale")), "{t}");
+    }
+}

@@ -1,7 +1,7 @@
 //! `wavekit check` refuses what the executor cannot model only where the checked kernel
 //! reaches it (its call graph through the file's functions), with the construct and its line:
 //! the other kernels of the same file run, vendor libraries' headers parse, and a grid group
-//! runs but for its barrier.
+//! runs but for its barrier, which needs a cooperative launch (`--cooperative`).
 
 #![cfg(feature = "simt")]
 
@@ -46,14 +46,37 @@ fn a_grid_group_runs_for_its_ranks_and_sizes() {
 }
 
 #[test]
-fn grid_sync_is_refused_at_its_line_as_a_later_step() {
+fn grid_sync_is_refused_at_its_line_unless_the_launch_is_cooperative() {
     let (code, t) = check(F, &["--kernel", "grid_total", "--block", "64"]);
     assert_eq!(code, Some(1), "{t}");
     assert!(
         t.contains(&format!("{}: `grid.sync()`", line_of(F, "grid.sync()"))),
         "{t}"
     );
-    assert!(t.contains("cooperative launch is a later step"), "{t}");
+    assert!(
+        t.contains("cudaLaunchCooperativeKernel") && t.contains("pass --cooperative"),
+        "{t}"
+    );
+    // A cooperative launch runs it: 2 blocks of 64 ones add up to 128 before the barrier,
+    // which thread 0 copies after it.
+    let (code, t) = check(
+        F,
+        &[
+            "--kernel",
+            "grid_total",
+            "--cooperative",
+            "--grid",
+            "2",
+            "--block",
+            "64",
+            "--arg",
+            "0=1",
+            "--show",
+            "3",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    assert_eq!(t.matches("out arg 1: [128, 128, 0, ...]").count(), 2, "{t}");
 }
 
 #[test]

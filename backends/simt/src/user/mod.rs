@@ -164,8 +164,9 @@ impl Kernel {
     /// Runs the kernel on `grid` x `block` threads under the session's schedule: buffers are
     /// read and written in place, hazards go to the session (`take_reports`). An error means
     /// the launch could not run (arguments that do not match the parameters, a bad grid or
-    /// block) or was abandoned (a lane faulted: the session's `InvalidAccess` report says
-    /// where); a launch that ran and reported hazards is `Ok`.
+    /// block, `LaunchBounds` for a cooperative launch larger than
+    /// [`Session::cooperative_max_threads`]) or was abandoned (a lane faulted: the session's
+    /// `InvalidAccess` report says where); a launch that ran and reported hazards is `Ok`.
     ///
     /// # Safety
     /// The kernel is the user's code: it must stay inside the buffers it is given (the
@@ -295,6 +296,18 @@ impl Kernel {
                     Arg::Scalar(_) => {}
                 }
             }
+        }
+        if code == crate::session::COOPERATIVE_TOO_LARGE {
+            return Err(WavekitError::LaunchBounds {
+                kernel: self.name.clone(),
+                what: "the threads of a cooperative launch (every block co-resident, a fiber each)",
+                got: grid
+                    .iter()
+                    .chain(&block)
+                    .fold(1u64, |a, &d| a.saturating_mul(u64::from(d))),
+                min: 1,
+                limit: Session::cooperative_max_threads(),
+            });
         }
         Session::check(code, &self.name)
     }

@@ -63,6 +63,9 @@ pub struct Unsupported {
     /// Whether it parses through the imitation headers (a type or namespace of a library,
     /// a texture type): outside every function it is left to the compiler, not refused.
     pub parses: bool,
+    /// Whether a cooperative launch models it (`grid.sync()`): refused only in a program not
+    /// built for one ([`Program::set_cooperative`](super::Program::set_cooperative)).
+    pub cooperative: bool,
 }
 
 /// A function defined in the file (a kernel, a device or host function, a member function):
@@ -94,6 +97,10 @@ pub struct Scan {
     pub structs: Vec<StructDecl>,
     /// `__shared__` declarations inside function bodies.
     pub shared: Vec<SharedDecl>,
+    /// `__shared__` declarations at namespace scope: every device function after one that
+    /// names it is given its own binding to the running block's storage, so that each launch
+    /// (each block) has its own, as on the GPU.
+    pub ns_shared: Vec<SharedDecl>,
     /// Byte ranges of host-only function bodies, inside their braces.
     pub blank: Vec<(usize, usize)>,
     /// `#include "..."` paths and their lines, at namespace or class scope: headers. (One
@@ -192,6 +199,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                         at: t.start,
                         key: None,
                         parses: true,
+                        cooperative: false,
                     });
                 } else if libns && let Some(what) = unsupported::ident(word, in_body) {
                     s.unsupported.push(Unsupported {
@@ -200,6 +208,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                         at: t.start,
                         key: None,
                         parses: unsupported::parses(word),
+                        cooperative: false,
                     });
                 }
                 s.hip |= unsupported::is_hip(word);
@@ -211,6 +220,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                     at: t.start,
                     key: None,
                     parses: false,
+                    cooperative: false,
                 });
             }
         }
@@ -328,6 +338,7 @@ fn directive(s: &mut Scan, t: Token, src: &str, in_body: bool) {
                     at: t.start,
                     key: key.clone(),
                     parses: false,
+                    cooperative: false,
                 });
             }
         }
@@ -497,6 +508,7 @@ fn close_fn(s: &mut Scan, src: &str, toks: &[Token], f: usize, first: usize, clo
             at,
             key: None,
             parses: false,
+            cooperative: true,
         });
     }
 }
@@ -559,7 +571,7 @@ fn add_kernel(
 }
 
 /// A declaration ending in `;` at namespace scope: a kernel's, or a `__shared__` variable,
-/// which the executor cannot give each block.
+/// which the rewriter binds in each function that names it (see [`Scan::ns_shared`]).
 fn declaration(s: &mut Scan, src: &str, toks: &[Token], head: &[usize], scopes: &[Scope]) {
     let (rest, template) = strip_template(src, toks, head);
     if has(src, toks, rest, "__global__")
@@ -567,16 +579,10 @@ fn declaration(s: &mut Scan, src: &str, toks: &[Token], head: &[usize], scopes: 
     {
         add_kernel(s, src, toks, rest, p, template, scopes);
     }
-    if let Some(&h) = rest.iter().find(|&&h| toks[h].text(src) == "__shared__") {
-        s.unsupported.push(Unsupported {
-            at: toks[h].start,
-            key: None,
-            parses: false,
-            line: toks[h].line,
-            what: "a `__shared__` variable at namespace scope: the executor gives each block \
-                   its shared memory through declarations inside the kernel or a device \
-                   function; move it there"
-                .to_string(),
-        });
+    if let Some(&h) = rest.iter().find(|&&h| toks[h].text(src) == "__shared__")
+        && let Some(d) = shared_decl(src, toks, h)
+    {
+        s.dynamic_shared |= (d.first..d.last).any(|k| toks[k].text(src) == "extern");
+        s.ns_shared.push(d);
     }
 }

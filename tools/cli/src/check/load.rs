@@ -79,7 +79,8 @@ pub fn dialect(req: &Request, dir: &Path) -> CliResult<Loaded> {
 
 /// The kernels of a plain CUDA or HIP file.
 pub fn plain(req: &Request, dir: &Path) -> CliResult<Loaded> {
-    let p = Program::read_as(&req.file, &req.include_dirs, &req.toolchain)?;
+    let mut p = Program::read_as(&req.file, &req.include_dirs, &req.toolchain)?;
+    p.set_cooperative(req.cooperative);
     let exprs = req
         .kernels
         .iter()

@@ -36,6 +36,8 @@ pub struct Request {
     /// for a HIP source.
     pub schedule: Option<Schedule>,
     pub dynamic_shared_bytes: usize,
+    /// A cooperative launch: every block co-resident, `grid.sync()` modelled.
+    pub cooperative: bool,
     /// Output elements printed per buffer.
     pub show: usize,
     /// The toolchain whose predefined macros a plain file is read and built with.
@@ -97,6 +99,26 @@ fn check_file(req: &Request) -> CliResult<(String, bool)> {
     if !req.file.is_file() {
         return Err(usage(format!("{}: no such file", req.file.display())));
     }
+    if req.cooperative {
+        // Before anything is built: the launch would fail the same way at each width.
+        let threads = req
+            .grid
+            .iter()
+            .chain(&req.block)
+            .fold(1u64, |a, &d| a.saturating_mul(u64::from(d)));
+        let limit = Session::cooperative_max_threads();
+        if threads > limit {
+            return Err(WavekitError::LaunchBounds {
+                kernel: req.kernels.join(", "),
+                what: "the threads of a cooperative launch (every block co-resident, a fiber \
+                       each)",
+                got: threads,
+                min: 1,
+                limit,
+            }
+            .into());
+        }
+    }
     let source = std::fs::read_to_string(&req.file).map_err(|e| io_error(&req.file, e))?;
     let dir = TempDir(std::env::temp_dir().join(format!("wavekit-check-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).map_err(|e| io_error(&dir.0, e))?;
@@ -151,6 +173,7 @@ fn check_file(req: &Request) -> CliResult<(String, bool)> {
         let mut args = args::arguments(k, req, len)?;
         let session = Session::new(schedule);
         session.set_report_cap(req.max_reports.unwrap_or(u32::MAX));
+        session.set_cooperative(req.cooperative);
         // SAFETY: the user's kernel, run on buffers of `len` elements each, each against an
         // inaccessible page: a lane that indexes past one (or far out of a shared array)
         // faults, is reported and the launch abandoned.
@@ -186,7 +209,11 @@ fn check_file(req: &Request) -> CliResult<(String, bool)> {
             width: w.lanes(),
             grid: req.grid,
             block: req.block,
-            schedule: schedule_name(schedule),
+            schedule: if req.cooperative {
+                format!("{}, cooperative launch", schedule_name(schedule))
+            } else {
+                schedule_name(schedule)
+            },
             reports,
             suppressed: session.suppressed(),
             abandoned: None,
