@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{at, check, fixture, line_of, nth_line_of};
+use common::{at, check, check_path, fixture, line_of, nth_line_of};
 
 #[test]
 fn a_plain_cuda_warp_sum_runs_as_it_is_and_its_full_mask_is_reported_on_64_lanes() {
@@ -441,4 +441,33 @@ fn vector_types_pass_as_buffers_of_their_components_and_shuffle_whole() {
         2,
         "{t}"
     );
+}
+
+#[test]
+fn a_file_with_windows_line_ends_and_latin_1_bytes_is_checked_as_it_is() {
+    // As AMD's older HIP samples are: a header with CRLF line ends whose macros continue over
+    // them, and a `©` in Latin-1 in the file's license comment.
+    let dir = std::env::temp_dir().join(format!("wavekit-crlf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("util.hpp"),
+        b"#pragma once\r\n#define SCALE(v) \\\r\n  ((v) * \\\r\n   3)\r\n#define CHECK(x) \\\r\n  { \\\r\n    if (!(x)) return 1; \\\r\n  }\r\nstatic int host_only() { CHECK(1); return 0; }\r\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.join("scale.cpp"),
+        b"// Copyright \xa9 2015\n#include <hip/hip_runtime.h>\n#include \"util.hpp\"\n\
+          __global__ void scale(const int* in, int* out) {\n\
+          \x20 out[hipThreadIdx_x] = SCALE(in[hipThreadIdx_x]);\n}\n",
+    )
+    .expect("written");
+    let (code, t) = check_path(
+        &dir.join("scale.cpp"),
+        &[
+            "--kernel", "scale", "--block", "64", "--arg", "0=1,2", "--show", "4",
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(0), "{t}");
+    assert_eq!(t.matches("out arg 1: [3, 6, 3, 6, ...]").count(), 2, "{t}");
 }
