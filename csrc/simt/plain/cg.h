@@ -1,5 +1,6 @@
 // cooperative_groups on the executor: the block and its tiles (thread_block_tile<N>, the
-// dynamic tiled_partition), coalesced_threads, and reduce. A tile's operations are the warp's
+// dynamic tiled_partition), coalesced_threads, labeled_partition and binary_partition, and
+// reduce. A tile's operations are the warp's
 // over the tile's lanes (its mask) at the tile's width, so a tile of 32 is right on 64 lanes
 // and a tile wider than the warp is CUDA's multi-warp tile (its sync the block's barrier, its
 // collectives through the block's scratch). Every member takes its caller's line, as the warp
@@ -31,6 +32,8 @@ class thread_group {
   unsigned size() const { return size_; }
   unsigned num_threads() const { return size_; }
   unsigned thread_rank() const { return rank_; }
+  // The caller's warp's lanes in the group (not CUDA's: what the partitions below split).
+  wk_lanemask_t wk_lanes() const { return mask_; }
   void sync(WK_PLAIN_AT) const {
     if (block_)
       ::wk_simt::sync_block(WK_PLAIN_SITE);
@@ -303,6 +306,27 @@ inline coalesced_group coalesced_threads(WK_PLAIN_AT) {
   return coalesced_group(__activemask(wk_file, wk_line));
 }
 
+// labeled_partition and binary_partition: the threads of `g` (a coalesced group, or a tile of
+// at most 32 threads) whose label is the caller's, as a coalesced group: the lanes that
+// __match_any_sync finds among g's, every one of which must call it (as CUDA requires).
+template <class Label>
+inline coalesced_group labeled_partition(const coalesced_group& g, Label label, WK_PLAIN_AT) {
+  return coalesced_group(__match_any_sync(g.wk_lanes(), label, wk_file, wk_line));
+}
+template <unsigned N, class Label>
+inline coalesced_group labeled_partition(const thread_block_tile<N>& g, Label label,
+                                         WK_PLAIN_AT) {
+  static_assert(N <= 32, "CUDA partitions tiles of at most 32 threads");
+  return coalesced_group(__match_any_sync(g.wk_lanes(), label, wk_file, wk_line));
+}
+inline coalesced_group binary_partition(const coalesced_group& g, bool pred, WK_PLAIN_AT) {
+  return labeled_partition(g, (int)pred, wk_file, wk_line);
+}
+template <unsigned N>
+inline coalesced_group binary_partition(const thread_block_tile<N>& g, bool pred, WK_PLAIN_AT) {
+  return labeled_partition(g, (int)pred, wk_file, wk_line);
+}
+
 template <class G>
 inline void sync(const G& g, WK_PLAIN_AT) {
   g.sync(wk_file, wk_line);
@@ -341,6 +365,15 @@ inline T reduce(const thread_block_tile<N>& g, T v, Op op, WK_PLAIN_AT) {
     return g.fold_ranks(v, op, details::Span::Tile, wk_file, wk_line);
   for (unsigned m = N / 2; m > 0; m /= 2) v = op(v, g.shfl_xor(v, (int)m, wk_file, wk_line));
   return v;
+}
+
+// cg::reduce over a coalesced group (any lanes of the warp): every thread folds the group's
+// values in rank order, each read with shfl by rank.
+template <class T, class Op>
+inline T reduce(const coalesced_group& g, T v, Op op, WK_PLAIN_AT) {
+  T acc = g.shfl(v, 0, wk_file, wk_line);
+  for (unsigned r = 1; r < g.size(); ++r) acc = op(acc, g.shfl(v, (int)r, wk_file, wk_line));
+  return acc;
 }
 
 // cg::inclusive_scan / exclusive_scan over a tile (Kogge-Stone with shfl_up).

@@ -13,6 +13,10 @@
 #define __managed__
 #define __grid_constant__
 #define __cudart_builtin__
+// nvcc inlines a __forceinline__ function where it can and calls it where it cannot (through a
+// pointer: a cg::reduce operator); GCC's always_inline makes such a call an error.
+#undef __forceinline__
+#define __forceinline__ inline
 // nvcc's and hipcc's predefined macros (__CUDACC__, __CUDA_ARCH__, CUDART_VERSION,
 // __HIP_PLATFORM_AMD__, __AMDGCN_WAVEFRONT_SIZE, ...) are the wrapper's, of the toolchain
 // `wavekit check` is given (csrc/src/plain/cond.rs).

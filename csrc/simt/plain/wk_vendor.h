@@ -29,6 +29,10 @@ typedef int cublasStatus_t;
 enum cublasOperation_t { CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C };
 enum cublasFillMode_t { CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER };
 enum { CUBLAS_STATUS_SUCCESS = 0 };
+// The compute types and math modes programs keep in globals (llm.c's common.h).
+enum cublasComputeType_t { CUBLAS_COMPUTE_16F = 64, CUBLAS_COMPUTE_32F = 68,
+                           CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_COMPUTE_64F = 70 };
+enum cublasMath_t { CUBLAS_DEFAULT_MATH = 0, CUBLAS_TF32_TENSOR_OP_MATH = 3 };
 typedef wk_plain_opaque* hipblasHandle_t;
 typedef int hipblasStatus_t;
 enum hipblasOperation_t { HIPBLAS_OP_N = 111, HIPBLAS_OP_T, HIPBLAS_OP_C };

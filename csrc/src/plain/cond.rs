@@ -34,7 +34,10 @@ impl Default for Toolchain {
 
 /// A macro's value for the reader: its replacement text, or undecided (a function-like macro,
 /// the width's macros).
-type Value = Option<String>;
+pub type Value = Option<String>;
+
+/// Macros by name with their values, as a file is read with them.
+pub type Macros = Vec<(String, Value)>;
 
 impl Toolchain {
     /// The macros the compiler predefines for the one pass the executor compiles, the device
@@ -100,6 +103,18 @@ impl Toolchain {
 /// Which of `toks` the preprocessor keeps, with `predefined` macros (and the file's own
 /// `#define`s and `#undef`s, in order): false inside a group a conditional drops.
 pub fn active(src: &str, toks: &[Token], predefined: &[(String, Value)]) -> Vec<bool> {
+    active_and_includes(src, toks, predefined).0
+}
+
+/// [`active`], and the macros defined at each kept `#include` directive (by its line): those
+/// a header it includes is read with, as the compiler reads it (llm.c's files `#define
+/// ENABLE_BF16` before including the common.h whose `#if` it selects).
+pub fn active_and_includes(
+    src: &str,
+    toks: &[Token],
+    predefined: &[(String, Value)],
+) -> (Vec<bool>, Vec<(u32, Macros)>) {
+    let mut at_includes = Vec::new();
     let mut macros: HashMap<String, Value> = predefined.iter().cloned().collect();
     // Per open conditional: whether its surroundings are kept, whether a group of it was
     // (surely: Some(true); perhaps: None) taken, and whether the current group is kept.
@@ -178,11 +193,16 @@ pub fn active(src: &str, toks: &[Token], predefined: &[(String, Value)]) -> Vec<
             "undef" if here => {
                 macros.remove(rest.trim());
             }
+            "include" if here => {
+                let mut now: Macros = macros.iter().map(|(n, v)| (n.clone(), v.clone())).collect();
+                now.sort();
+                at_includes.push((t.line, now));
+            }
             _ => {}
         }
         out.push(here);
     }
-    out
+    (out, at_includes)
 }
 
 fn strip_comments(s: &str) -> String {

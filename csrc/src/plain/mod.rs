@@ -82,6 +82,24 @@ fn error(file: &str, line: u32, message: impl Into<String>) -> WavekitError {
     }
 }
 
+/// A source file's bytes as the text the scanner reads, line for line the same. Published
+/// sources are not all UTF-8 (AMD's and NVIDIA's older samples carry a Latin-1 `©` in their
+/// license comment): a byte that is not UTF-8 becomes U+FFFD (in those files, inside comments).
+/// Windows line ends become `\n` (a backslash before `\r\n` continues a directive for the
+/// compiler as before `\n`), so that the lexer, the `#if` reader and the rewriter see one kind
+/// of line end.
+fn source_text(bytes: Vec<u8>) -> String {
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    if text.contains("\r\n") {
+        text.replace("\r\n", "\n")
+    } else {
+        text
+    }
+}
+
 /// `p` relative to the folder `base` (both absolute), with `..` where it lies outside.
 fn relative(p: &Path, base: &Path) -> PathBuf {
     let pc: Vec<Component> = p.components().collect();
@@ -136,8 +154,10 @@ impl Program {
         let mut macros = Vec::new();
         let mut hip = false;
         let mut seen = HashSet::new();
-        let mut todo = vec![main];
-        while let Some(p) = todo.pop() {
+        // Each file to read, with the macros its includer had defined where it included it
+        // (None: the main file, read with the toolchain's).
+        let mut todo: Vec<(PathBuf, Option<cond::Macros>)> = vec![(main, None)];
+        while let Some((p, inherited)) = todo.pop() {
             if !seen.insert(p.clone()) {
                 continue;
             }
@@ -146,7 +166,8 @@ impl Program {
             } else {
                 p.display().to_string()
             };
-            let src = std::fs::read_to_string(&p)
+            let src = std::fs::read(&p)
+                .map(source_text)
                 .map_err(|e| error(&shown, 0, format!("cannot read it: {e}")))?;
             let toks = lex::tokens(&src);
             let all = scan::scan(&src, &toks);
@@ -154,7 +175,8 @@ impl Program {
                 hip = all.hip;
                 macros = toolchain.macros(hip, None);
             }
-            let active = cond::active(&src, &toks, &macros);
+            let (active, at_includes) =
+                cond::active_and_includes(&src, &toks, inherited.as_deref().unwrap_or(&macros));
             let mut scan = scan::scan_active(&src, &toks, &active);
             scan.hidden = all
                 .kernels
@@ -168,11 +190,24 @@ impl Program {
                     .chain(include_dirs.iter().map(|d| d.join(inc)))
                     .find_map(|h| h.canonicalize().ok().filter(|h| h.is_file()))
             };
-            for (inc, _) in &scan.includes {
-                todo.extend(found(inc, true));
+            let defined_at = |line: u32| {
+                at_includes
+                    .iter()
+                    .find(|(l, _)| *l == line)
+                    .map(|(_, m)| m.clone())
+            };
+            for (inc, line) in &scan.includes {
+                todo.extend(found(inc, true).map(|h| (h, defined_at(*line))));
             }
-            for (inc, _) in &scan.system_includes {
-                todo.extend(found(inc, false));
+            let absent: Vec<(usize, usize)> = scan
+                .vendor_quoted
+                .iter()
+                .filter(|(inc, _)| found(inc, true).is_none())
+                .map(|&(_, span)| span)
+                .collect();
+            scan.vendor_includes.extend(absent);
+            for (inc, line) in &scan.system_includes {
+                todo.extend(found(inc, false).map(|h| (h, defined_at(*line))));
             }
             files.push(File {
                 rel: relative(&p, &base),

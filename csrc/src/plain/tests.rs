@@ -346,3 +346,122 @@ fn namespace_scope_shared_of_a_header_is_bound_in_the_main_files_functions() {
     assert!(m.contains(&format!("void k(int* o) {{{bind}")), "{m}");
     assert_eq!(m.lines().count(), 6, "{m}");
 }
+
+#[test]
+fn latin_1_bytes_and_windows_line_ends_read_as_the_compiler_reads_them() {
+    // An old SDK header: CRLF line ends, a macro continued over them whose body has braces
+    // (code at namespace scope, were the continuations missed), a host function using it, and
+    // a Latin-1 `©` in a comment (not UTF-8).
+    let header = b"// Copyright \xa9 2015\r\n#define CHECK(x) \\\r\n  if (!(x)) \\\r\n  { \\\r\n    return 1; \\\r\n  }\r\nstatic int host_only() { CHECK(1); return 0; }\r\n";
+    let main = "#include \"sdk.hpp\"\n__global__ void k(int* o) {\n  o[0] = 1;\n}\n";
+    let path = write(&[("k.cu", main)]);
+    let dir = path.parent().expect("its folder").to_path_buf();
+    std::fs::write(dir.join("sdk.hpp"), header).expect("written");
+    let p = Program::read(&path).expect("reads");
+    let names: Vec<(&str, u32)> = p.kernels().map(|k| (k.name.as_str(), k.line)).collect();
+    assert_eq!(names, [("k", 2)]);
+    let out = dir.join("out");
+    let k = p.resolve("k").expect("found");
+    p.write(&out, &[k]).expect("written out");
+    let copy = std::fs::read_to_string(out.join("src").join("sdk.hpp")).expect("the copy");
+    let _ = std::fs::remove_dir_all(&dir);
+    // The macro whole, the host body emptied, every line where it was.
+    assert!(
+        copy.contains("#define CHECK(x) \\\n  if (!(x)) \\\n  { \\\n    return 1; \\\n  }\n"),
+        "{copy}"
+    );
+    assert!(!copy.contains("CHECK(1)"), "{copy}");
+    assert_eq!(copy.lines().count(), 8, "{copy}");
+}
+
+#[test]
+fn a_type_alias_of_a_refused_type_is_refused_where_a_kernel_names_it() {
+    // llm.c's common.h: `typedef __nv_bfloat16 floatX;`, then kernels on floatX.
+    let src = "#include <cuda_bf16.h>\n\
+               typedef __nv_bfloat16 floatX;\n\
+               using half_t = __half;\n\
+               __device__ float up(floatX v) { return (float)v; }\n\
+               __global__ void k(floatX* o) { o[0] = o[1]; }\n\
+               __global__ void h(half_t* o) { o[0] = o[1]; }\n\
+               __global__ void f(float* o) { o[0] = 1.0f; }\n";
+    let (line, message) = refusal(src);
+    assert_eq!(line, 2, "{message}");
+    assert!(message.contains("__nv_bfloat16"), "{message}");
+    match written(src, "h") {
+        Err(WavekitError::UserSource { line, message, .. }) => {
+            assert_eq!(line, 3, "{message}");
+            assert!(message.contains("half"), "{message}");
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    // A kernel that names neither runs; the helper on floatX it does not reach is emptied.
+    let dir = written(src, "f").expect("f reaches no alias");
+    let copy = std::fs::read_to_string(dir.join("src").join("k.cu")).expect("the copy");
+    let _ = std::fs::remove_dir_all(dir.parent().expect("its folder"));
+    assert!(!copy.contains("return (float)v;"), "{copy}");
+    assert!(copy.contains("o[0] = 1.0f;"), "{copy}");
+}
+
+#[test]
+fn a_library_header_included_with_quotes_and_absent_is_the_vendor_imitation() {
+    // NVIDIA's shuffle-reduction post includes CUB from a submodule (`"cub/cub/cub.cuh"`); a
+    // program's own header whose name starts like a library's is still read.
+    let main = write(&[
+        (
+            "k.cu",
+            "#include \"cub/cub/cub.cuh\"\n#include \"curand_util.h\"\n\
+             __global__ void k(int* o) { o[0] = seed(); }\n",
+        ),
+        ("curand_util.h", "__device__ int seed() { return 7; }\n"),
+    ]);
+    let dir = main.parent().expect("its folder").to_path_buf();
+    let p = Program::read(&main).expect("reads");
+    let k = p.resolve("k").expect("found");
+    p.write(&dir.join("out"), &[k]).expect("written out");
+    let copy = std::fs::read_to_string(dir.join("out").join("src").join("k.cu")).expect("copy");
+    let _ = std::fs::remove_dir_all(&dir);
+    let lines: Vec<&str> = copy.lines().collect();
+    assert_eq!(lines[1], "#include <wk_vendor.h>", "{copy}");
+    assert_eq!(lines[2], "#include \"curand_util.h\"", "{copy}");
+}
+
+#[test]
+fn a_header_is_read_with_the_macros_its_includer_defined_before_including_it() {
+    // llm.c's gelu_forward.cu: `#define ENABLE_BF16`, then common.h picks floatX by it.
+    let header = "#if defined(ENABLE_BF16)\ntypedef __nv_bfloat16 floatX;\n#else\n\
+                  typedef float floatX;\n#endif\n";
+    let kernel = "__global__ void k(floatX* o) { o[0] = o[1]; }\n";
+    let bf16 = write(&[
+        (
+            "k.cu",
+            &format!("#define ENABLE_BF16\n#include \"common.h\"\n{kernel}"),
+        ),
+        ("common.h", header),
+    ]);
+    let plain = write(&[
+        ("k.cu", &format!("#include \"common.h\"\n{kernel}")),
+        ("common.h", header),
+    ]);
+    let check = |main: &PathBuf| {
+        let p = Program::read(main).expect("reads");
+        let out = main.parent().expect("its folder").join("out");
+        let r = p.resolve("k").and_then(|k| p.write(&out, &[k]));
+        let _ = std::fs::remove_dir_all(main.parent().expect("its folder"));
+        r
+    };
+    match check(&bf16) {
+        Err(WavekitError::UserSource {
+            file,
+            line,
+            message,
+        }) => {
+            assert!(
+                file.ends_with("common.h") && line == 2,
+                "{file}:{line}: {message}"
+            );
+            assert!(message.contains("__nv_bfloat16"), "{message}");
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    check(&plain).expect("floatX is float");
+}

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{at, check, fixture, line_of, nth_line_of};
+use common::{at, check, check_path, fixture, line_of, nth_line_of, values};
 
 #[test]
 fn a_plain_cuda_warp_sum_runs_as_it_is_and_its_full_mask_is_reported_on_64_lanes() {
@@ -479,4 +479,100 @@ fn namespace_scope_shared_variables_are_each_launchs_and_blocks_own() {
         );
         assert!(w.contains(&line_of(f, "void stale")), "{t}");
     }
+}
+
+#[test]
+fn labeled_and_binary_partitions_group_the_threads_cuda_groups() {
+    let f = "kernels/partitions.cu";
+    let ins: Vec<String> = (0..64).map(|t| t.to_string()).collect();
+    let (code, t) = check(
+        f,
+        &[
+            "--kernel",
+            "labels",
+            "--block",
+            "64",
+            "--arg",
+            &format!("0={}", ins.join(",")),
+            "--show",
+            "64",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    // Thread t (input t) of its tile of 32: the tile's threads with its input mod 4 (8 of
+    // them, t its rank (t % 32) / 4 among them), and those of its parity.
+    let tile = |t: i64| (t / 32 * 32)..(t / 32 * 32 + 32);
+    let same: Vec<i64> = (0..64)
+        .map(|t| tile(t).filter(|u| u % 4 == t % 4).sum::<i64>() + 8000 + t % 32 / 4 * 100000)
+        .collect();
+    let parity: Vec<i64> = (0..64)
+        .map(|t| tile(t).filter(|u| u % 2 == t % 2).sum())
+        .collect();
+    for lanes in [32, 64] {
+        let w = at(&t, "labels", lanes);
+        assert_eq!(values(&w, "1"), same, "{w}");
+        assert_eq!(values(&w, "2"), parity, "{w}");
+    }
+    // Inputs -1, 0, 1, 2, 3 repeated: the positive ones (a coalesced group of the warp) split
+    // by input mod 3, that is by input: each group the warp's lanes holding that input. In
+    // lockstep, as coalesced_threads() then holds every lane that took the branch (in Volta's
+    // order it holds those that happen to be converged there).
+    let (code, t) = check(
+        f,
+        &[
+            "--kernel",
+            "coalesced",
+            "--block",
+            "64",
+            "--arg",
+            "0=-1,0,1,2,3",
+            "--show",
+            "64",
+            "--schedule",
+            "lockstep",
+        ],
+    );
+    assert_eq!(code, Some(0), "{t}");
+    for lanes in [32i64, 64] {
+        let want: Vec<i64> = (0..64i64)
+            .map(|t| match t % 5 - 1 {
+                v if v <= 0 => -1,
+                v => {
+                    let warp = (t / lanes * lanes)..(t / lanes * lanes + lanes);
+                    warp.filter(|u| u % 5 == t % 5).count() as i64 * 1000 + v
+                }
+            })
+            .collect();
+        let w = at(&t, "coalesced", lanes as u32);
+        assert_eq!(values(&w, "1"), want, "{w}");
+    }
+}
+
+#[test]
+fn a_file_with_windows_line_ends_and_latin_1_bytes_is_checked_as_it_is() {
+    // As AMD's older HIP samples are: a header with CRLF line ends whose macros continue over
+    // them, and a `©` in Latin-1 in the file's license comment.
+    let dir = std::env::temp_dir().join(format!("wavekit-crlf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("util.hpp"),
+        b"#pragma once\r\n#define SCALE(v) \\\r\n  ((v) * \\\r\n   3)\r\n#define CHECK(x) \\\r\n  { \\\r\n    if (!(x)) return 1; \\\r\n  }\r\nstatic int host_only() { CHECK(1); return 0; }\r\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.join("scale.cpp"),
+        b"// Copyright \xa9 2015\n#include <hip/hip_runtime.h>\n#include \"util.hpp\"\n\
+          __global__ void scale(const int* in, int* out) {\n\
+          \x20 out[hipThreadIdx_x] = SCALE(in[hipThreadIdx_x]);\n}\n",
+    )
+    .expect("written");
+    let (code, t) = check_path(
+        &dir.join("scale.cpp"),
+        &[
+            "--kernel", "scale", "--block", "64", "--arg", "0=1,2", "--show", "4",
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(0), "{t}");
+    assert_eq!(t.matches("out arg 1: [3, 6, 3, 6, ...]").count(), 2, "{t}");
 }

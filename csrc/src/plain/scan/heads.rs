@@ -250,3 +250,26 @@ pub(super) fn grid_syncs(src: &str, toks: &[Token]) -> Vec<(u32, usize)> {
     }
     out
 }
+
+/// A `typedef` or `using NAME =` declaration (`head`, ending at byte `end`) that names a
+/// construct the executor cannot model (`typedef __nv_bfloat16 floatX;`): the construct is
+/// reached through the alias, as through a macro, wherever reached code names it.
+pub(super) fn alias_keys(s: &mut Scan, src: &str, toks: &[Token], head: &[usize], end: usize) {
+    let text = |k: usize| toks[head[k]].text(src);
+    let alias = match head.first().map(|_| text(0)) {
+        Some("typedef") => head
+            .iter()
+            .rev()
+            .find(|&&h| toks[h].kind == Kind::Ident)
+            .map(|&h| toks[h].text(src)),
+        Some("using") if head.len() > 2 && text(2) == "=" => Some(text(1)),
+        _ => None,
+    };
+    let Some(alias) = alias else { return };
+    let start = toks[head[0]].start;
+    for u in &mut s.unsupported {
+        if u.key.is_none() && (start..end).contains(&u.at) {
+            u.key = Some(alias.to_string());
+        }
+    }
+}

@@ -9,8 +9,8 @@ mod heads;
 use super::lex::{Kind, Token};
 use super::unsupported;
 use heads::{
-    at_namespace_scope, has, initialises, mark_not_simple, member, namespaces, param_paren,
-    shared_decl, strip_template,
+    alias_keys, at_namespace_scope, has, initialises, mark_not_simple, member, namespaces,
+    param_paren, shared_decl, strip_template,
 };
 
 /// A `__global__` function of the file.
@@ -58,7 +58,8 @@ pub struct Unsupported {
     pub what: String,
     /// Its first byte: the function whose head or body holds it, if any, is what reaches it.
     pub at: usize,
-    /// A name whose use reaches it from elsewhere: the macro whose body holds it.
+    /// A name whose use reaches it from elsewhere: the macro whose body holds it, or the
+    /// type alias (`typedef`, `using`) that names it.
     pub key: Option<String>,
     /// Whether it parses through the imitation headers (a type or namespace of a library,
     /// a texture type): outside every function it is left to the compiler, not refused.
@@ -122,6 +123,10 @@ pub struct Scan {
     /// Byte ranges of the `#include` directives of libraries the executor does not model,
     /// which the rewriter points at the imitation's vendor.h.
     pub vendor_includes: Vec<(usize, usize)>,
+    /// `#include "..."` of a path that names such a library's header, with its byte range:
+    /// the program replaces it as a system one when no such file is there to read (a
+    /// library kept as a submodule that was not checked out: `#include "cub/cub/cub.cuh"`).
+    pub vendor_quoted: Vec<(String, (usize, usize))>,
     /// Whether the file uses HIP's spellings (its headers, hipThreadIdx_x, a mask-free
     /// `__shfl_down`, `__ballot`...): AMD's lockstep wave is then its natural schedule.
     pub hip: bool,
@@ -277,6 +282,7 @@ pub fn scan_active(src: &str, toks: &[Token], active: &[bool]) -> Scan {
                     member(&mut s, src, toks, &head, &scopes);
                 } else {
                     declaration(&mut s, src, toks, &head, &scopes);
+                    alias_keys(&mut s, src, toks, &head, t.start);
                     if let Some(k) = typedef_name.take()
                         && let Some(&n) = head.iter().rev().find(|&&h| toks[h].kind == Kind::Ident)
                     {
@@ -310,6 +316,9 @@ fn directive(s: &mut Scan, t: Token, src: &str, in_body: bool) {
         if let Some(p) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
             if !in_body {
                 s.includes.push((p.to_string(), line));
+            }
+            if unsupported::vendor_header(p) {
+                s.vendor_quoted.push((p.to_string(), (t.start, t.end)));
             }
         } else if let Some(p) = rest.strip_prefix('<').and_then(|r| r.split('>').next()) {
             s.hip |= p.starts_with("hip/");

@@ -119,11 +119,13 @@ fn check_file(req: &Request) -> CliResult<(String, bool)> {
             .into());
         }
     }
-    let source = std::fs::read_to_string(&req.file).map_err(|e| io_error(&req.file, e))?;
+    // Bytes: a plain file need not be UTF-8 (wavekit_kernels::plain reads it as it is).
+    let source = std::fs::read(&req.file).map_err(|e| io_error(&req.file, e))?;
     let dir = TempDir(std::env::temp_dir().join(format!("wavekit-check-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).map_err(|e| io_error(&dir.0, e))?;
     // A file with export lines is written against csrc/wavekit.h; anything else is plain.
-    let loaded = if source.contains("WK_EXPORT_KERNEL") {
+    let dialect = source.windows(16).any(|w| w == b"WK_EXPORT_KERNEL");
+    let loaded = if dialect {
         load::dialect(req, &dir.0)?
     } else {
         load::plain(req, &dir.0)?

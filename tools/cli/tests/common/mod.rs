@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// The path of `path` under tests/plain.
@@ -12,17 +13,41 @@ pub fn fixture(path: &str) -> String {
 
 /// `wavekit check FIXTURE ARGS...` run to its end.
 pub fn run(file: &str, args: &[&str]) -> Output {
+    run_path(Path::new(&fixture(file)), args)
+}
+
+/// `wavekit check PATH ARGS...` run to its end (a file the test wrote).
+pub fn run_path(path: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wavekit"))
         .arg("check")
-        .arg(fixture(file))
+        .arg(path)
         .args(args)
         .output()
         .expect("the binary runs")
 }
 
+/// The values `out arg LABEL: [...]` of `text` (one run's output) shows, as numbers.
+pub fn values(text: &str, label: &str) -> Vec<i64> {
+    let head = format!("out arg {label}: [");
+    let line = text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(&head))
+        .unwrap_or_else(|| panic!("no output {label} in\n{text}"));
+    line.trim_end_matches(']')
+        .split(", ")
+        .filter(|v| *v != "...")
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("{v:?} in {line}")))
+        .collect()
+}
+
 /// `wavekit check FIXTURE ARGS...`: its exit code and its stdout and stderr.
 pub fn check(file: &str, args: &[&str]) -> (Option<i32>, String) {
-    let o = run(file, args);
+    check_path(Path::new(&fixture(file)), args)
+}
+
+/// `wavekit check PATH ARGS...`: its exit code and its stdout and stderr.
+pub fn check_path(path: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let o = run_path(path, args);
     let text = format!(
         "stdout:\n{}\nstderr:\n{}",
         String::from_utf8_lossy(&o.stdout),
