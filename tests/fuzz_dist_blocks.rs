@@ -1,5 +1,5 @@
 //! Fuzz of the building blocks wavekit-dist's collectives are made of, called directly as a
-//! user may (`SliceDevice`): `bfly_rows_in_place`, `reduce_partials_into`, `reduce_acc_into`
+//! user may (`SliceDevice`): `reduce_rows_in_place`, `reduce_partials_into`, `reduce_acc_into`
 //! and `merge_runs_pairs` (the CPU backend and the SIMT executor at 32 and 64 lanes; i64, f32
 //! and bf16 partials), with
 //! random row counts, destination rows, row lengths and lengths that are not a multiple of the
@@ -19,7 +19,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use wavekit::canonical::REDUCE_TILE;
-use wavekit::gpu::{MAX_BFLY_ROWS, MAX_MERGE_RUNS};
+use wavekit::gpu::{MAX_MERGE_RUNS, MAX_REDUCE_ROWS};
 use wavekit::{Backend, Element, ReduceOp, SliceDevice, SortOrder, WavekitError, bf16};
 use wavekit_conformance::{inputs, reference};
 use wavekit_tests::fuzz::*;
@@ -41,13 +41,13 @@ fn folded(vals: &[f32], r: usize, dst: usize, op: ReduceOp) -> Vec<f32> {
 }
 
 #[test]
-fn fuzz_bfly_rows() {
+fn fuzz_reduce_rows() {
     let rows = prop_oneof![1 => Just(0usize), 6 => 1usize..20, 1 => 30usize..36];
     // A destination among the rows mostly, sometimes anywhere.
     let dst = prop_oneof![4 => Just(None), 1 => (0usize..36).prop_map(Some)];
     let s = (op(), rows, dst, 0usize..40, 0usize..5, any::<u64>());
     fuzz(
-        "bfly_rows_in_place",
+        "reduce_rows_in_place",
         s,
         |t, (op, r, dst, m, extra, seed)| {
             let dst = dst.unwrap_or(seed as usize % r.max(1));
@@ -60,20 +60,20 @@ fn fuzz_bfly_rows() {
                 let (result, after) = match any {
                     Any::Cpu(b) => {
                         let mut buf = b.upload(&vals).map_err(fail)?;
-                        let r = b.bfly_rows_in_place(&mut buf, r, dst, op);
+                        let r = b.reduce_rows_in_place(&mut buf, r, dst, op);
                         (r, b.download(&buf).map_err(fail)?)
                     }
                     Any::Simt(b) => {
                         let mut buf = b.upload(&vals).map_err(fail)?;
-                        let r = b.bfly_rows_in_place(&mut buf, r, dst, op);
+                        let r = b.reduce_rows_in_place(&mut buf, r, dst, op);
                         (r, b.download(&buf).map_err(fail)?)
                     }
                 };
-                let valid = shape_ok && (on_cpu || r <= MAX_BFLY_ROWS);
+                let valid = shape_ok && (on_cpu || r <= MAX_REDUCE_ROWS);
                 if result.is_err() {
                     same(&vals, &after)?;
                 }
-                judged("bfly_rows_in_place", valid, result, |()| {
+                judged("reduce_rows_in_place", valid, result, |()| {
                     same(&folded(&vals, r, dst, op), &after)
                 })
             })

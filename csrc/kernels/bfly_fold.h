@@ -1,6 +1,6 @@
 // The canonical butterfly over Q values a thread holds (docs/SEMANTICS.md "dist_all_reduce"):
 // the first `valid` of them, padded with the identity to Q (a power of two), combined level by
-// level (k with k + Q/2, then with k + Q/4, ...). Shared by bfly_rows (rows of one buffer) and
+// level (k with k + Q/2, then with k + Q/4, ...). Shared by reduce_rows (rows of one buffer) and
 // peer_all_reduce (one buffer on each GPU), so both give the same bits.
 #pragma once
 

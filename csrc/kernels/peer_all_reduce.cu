@@ -1,6 +1,6 @@
 // peer_all_reduce: the reproducible allreduce (docs/SEMANTICS.md "dist_all_reduce") of the GPUs
 // of one node in one kernel a rank, each reading the others' buffers directly (peer access),
-// where wavekit-dist otherwise makes an NCCL all-to-all, a fold (bfly_rows) and an NCCL
+// where wavekit-dist otherwise makes an NCCL all-to-all, a fold (reduce_rows) and an NCCL
 // allgather. Same bits: element i is bfly_fold over the ranks' send[i] in rank order.
 //
 // Every rank runs the same grid (its size depends on n alone) and block b of every rank works

@@ -285,7 +285,7 @@ __global__ void __launch_bounds__(kBlock, BLOCKS)
   // (<= V) items is folded by one thread: lane j of its group would hold item j alone (the
   // identity, -0.0 for float Sum, added exactly) and the butterfly's lanes past the row's items
   // only ever add identities, so lane 0's result is the canonical butterfly over the row's items
-  // in registers (bfly_fold, which bfly_rows and peer_all_reduce share). A row of at most
+  // in registers (bfly_fold, which reduce_rows and peer_all_reduce share). A row of at most
   // kSpmvMidItems * V items is folded by a quad of lanes: lane q of the quad holds the canonical
   // lanes j = q, q + 4, ..., each summing its items j, j + V, ... from the identity; the
   // butterfly's levels V/2 .. 4 pair lanes of one residue mod 4, so the quad lane folds its

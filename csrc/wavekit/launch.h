@@ -21,7 +21,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 21
+#define WK_ABI_VERSION 22
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)

@@ -47,7 +47,7 @@ pub fn allreduce(comm: &Rank, say: &impl Fn(String)) -> wavekit::Result<()> {
         })?;
         let a2a = timed(reps, || x.all_to_all_v(&send, &counts, &mut recv, &counts))?;
         let fold = timed(reps, || {
-            b.bfly_rows_in_place(&mut recv, world, comm.rank(), ReduceOp::Sum)?;
+            b.reduce_rows_in_place(&mut recv, world, comm.rank(), ReduceOp::Sum)?;
             b.synchronize()
         })?;
         let ag = timed(reps, || x.all_gather_in_place(&mut recv, n / world))?;
@@ -57,7 +57,7 @@ pub fn allreduce(comm: &Rank, say: &impl Fn(String)) -> wavekit::Result<()> {
         let mut alt: Buf = b.alloc(n)?;
         let gf = timed(reps, || {
             x.all_gather(&send, &mut rows)?;
-            b.bfly_rows_in_place(&mut rows, world, comm.rank(), ReduceOp::Sum)?;
+            b.reduce_rows_in_place(&mut rows, world, comm.rank(), ReduceOp::Sum)?;
             b.copy_from(&mut alt, &rows, comm.rank() * n)?;
             b.synchronize()
         })?;

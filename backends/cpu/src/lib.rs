@@ -15,7 +15,6 @@ mod activemask;
 mod arg_reduce;
 mod atomic_agg_inc;
 mod backend;
-mod bfly_rows;
 mod block_reduce;
 mod buffer;
 mod by_key;
@@ -36,6 +35,7 @@ mod features;
 mod half;
 mod half_simd;
 mod histogram;
+mod reduce_rows;
 // Only where instances are shared: debug builds (opt-level 1). A release build would compile
 // every instance at opt-level 3 for no one.
 #[cfg(all(debug_assertions, not(test)))]

@@ -1,6 +1,6 @@
 //! The device steps of the collectives across devices on this backend (wavekit-core's
 //! `RawSliceDevice`): copies are slice copies of host memory, the butterfly over rows and the
-//! reduce's levels are this backend's own (bfly_rows.rs, reduce_partials.rs). The merge and
+//! reduce's levels are this backend's own (reduce_rows.rs, reduce_partials.rs). The merge and
 //! the scan steps keep the trait's defaults, no kernel (`Ok(None)`): `SliceDevice` sorts
 //! again, and scans tile by tile with this backend's scan.
 
@@ -10,7 +10,7 @@ use wavekit_core::{Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Res
 
 impl RawSliceDevice for CpuBackend {
     /// Any number of rows: the butterfly runs on the host.
-    const MAX_BFLY_ROWS: usize = usize::MAX;
+    const MAX_REDUCE_ROWS: usize = usize::MAX;
 
     fn raw_copy_range<T: Element>(
         &self,
@@ -57,7 +57,7 @@ impl RawSliceDevice for CpuBackend {
         self.write(dst, part)
     }
 
-    fn raw_bfly_rows_in_place<T: Element>(
+    fn raw_reduce_rows_in_place<T: Element>(
         &self,
         _: Validated,
         rows: &mut CpuBuffer<T>,
@@ -65,7 +65,7 @@ impl RawSliceDevice for CpuBackend {
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        self.bfly_rows(rows, r, dst, op)
+        self.reduce_rows(rows, r, dst, op)
     }
 
     fn raw_reduce_partials_into<T: Element>(

@@ -83,4 +83,7 @@ pub use ipc::PeerMapping;
 pub use look_back_probe::TileStatus;
 pub use peer_all_reduce::{MAX_PEERS, PEER_FLAG_WORDS, PeerCall};
 pub use runtime::{DevPtr, GpuRuntime, IPC_HANDLE_BYTES, IpcHandle};
-pub use slice_device::{MAX_BFLY_ROWS, MAX_MERGE_RUNS};
+pub use slice_device::{MAX_MERGE_RUNS, MAX_REDUCE_ROWS};
+/// [`MAX_REDUCE_ROWS`] under its former name.
+#[deprecated(since = "0.1.0", note = "renamed MAX_REDUCE_ROWS")]
+pub const MAX_BFLY_ROWS: usize = MAX_REDUCE_ROWS;

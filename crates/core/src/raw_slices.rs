@@ -30,10 +30,13 @@ use std::ops::Range;
 /// them (the CPU and GPU backends); called only by [`SliceDevice`](crate::SliceDevice), which
 /// hands over a [`Validated`] token (see the module docs).
 pub trait RawSliceDevice: RawBackend {
-    /// The most rows [`raw_bfly_rows_in_place`](Self::raw_bfly_rows_in_place) folds in one call
+    /// The most rows [`raw_reduce_rows_in_place`](Self::raw_reduce_rows_in_place) folds in one call
     /// (at least 1); the reproducible allreduce of more ranks than this composes pairwise
     /// exchanges instead.
-    const MAX_BFLY_ROWS: usize;
+    const MAX_REDUCE_ROWS: usize;
+    /// [`MAX_REDUCE_ROWS`](Self::MAX_REDUCE_ROWS) under its former name.
+    #[deprecated(since = "0.1.0", note = "renamed MAX_REDUCE_ROWS")]
+    const MAX_BFLY_ROWS: usize = Self::MAX_REDUCE_ROWS;
 
     /// A new buffer holding a copy of `buf[range]`, copied on the device.
     ///
@@ -105,12 +108,12 @@ pub trait RawSliceDevice: RawBackend {
     /// Row `dst` of `rows` (`r` equal rows) becomes, column by column, the canonical
     /// butterfly over the rows (docs/SEMANTICS.md "dist_all_reduce"); the other rows stay.
     ///
-    /// Called with `op` valid for `T`, `1 <= r <= MAX_BFLY_ROWS`, `dst < r` and `rows.len()`
-    /// a multiple of `r` (`check_bfly_rows`).
+    /// Called with `op` valid for `T`, `1 <= r <= MAX_REDUCE_ROWS`, `dst < r` and `rows.len()`
+    /// a multiple of `r` (`check_reduce_rows`).
     ///
     /// # Errors
     /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`.
-    fn raw_bfly_rows_in_place<T: Element>(
+    fn raw_reduce_rows_in_place<T: Element>(
         &self,
         _: Validated,
         rows: &mut Self::Buffer<T>,

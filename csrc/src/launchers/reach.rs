@@ -280,7 +280,7 @@ pub(super) const LAUNCHERS: &[Launcher] = &[
             ),
         ],
     ),
-    l("bfly_rows", &[("rows", "m * r * size(dtype)")]),
+    l("reduce_rows", &[("rows", "m * r * size(dtype)")]),
     l(
         "merge_runs",
         &[

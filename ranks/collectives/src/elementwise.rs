@@ -9,7 +9,7 @@
 //! one allgather spreads. Every step combines exactly two values per element, which any
 //! transport computes the same way, so the bits depend only on R. When the length splits
 //! evenly over 3..=32 ranks, the same butterfly runs as one all-to-all of the chunks and a
-//! fold of them on each rank's own device (`SliceDevice::bfly_rows_in_place`).
+//! fold of them on each rank's own device (`SliceDevice::reduce_rows_in_place`).
 
 use crate::handshake::{Call, Header, Lengths};
 use crate::{Buf, Comm, Mode, SliceDevice, Transport, check_len};
@@ -318,7 +318,7 @@ impl<X: Transport> Comm<X> {
     /// f32 and rounds once only in the fold. One rank has nothing to combine.
     fn folds_rows<T: Element>(&self) -> bool {
         let least = if T::KIND.is_half() { 2 } else { 3 };
-        (least..=<X::Backend as RawSliceDevice>::MAX_BFLY_ROWS).contains(&self.world())
+        (least..=<X::Backend as RawSliceDevice>::MAX_REDUCE_ROWS).contains(&self.world())
     }
 
     /// The reduce-scatter half of the butterfly over ranks, for a length that splits evenly:
@@ -337,7 +337,7 @@ impl<X: Transport> Comm<X> {
         let counts = vec![send.len() / world; world];
         self.x.all_to_all_v(send, &counts, rows, &counts)?;
         self.backend()
-            .bfly_rows_in_place(rows, world, self.rank(), op)
+            .reduce_rows_in_place(rows, world, self.rank(), op)
     }
 
     /// Every rank's chunk of the halving, in rank order.

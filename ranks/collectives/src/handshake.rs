@@ -229,7 +229,10 @@ impl<X: Transport> Comm<X> {
         local: Result<()>,
     ) -> Result<(Layout, Vec<[u64; 4]>)> {
         let local = local.and_then(|()| {
-            h.check_half(self.world(), <X::Backend as RawSliceDevice>::MAX_BFLY_ROWS)
+            h.check_half(
+                self.world(),
+                <X::Backend as RawSliceDevice>::MAX_REDUCE_ROWS,
+            )
         });
         let all = self.exchange_words(&h.words(local.is_ok()))?;
         local?;

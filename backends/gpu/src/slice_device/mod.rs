@@ -1,22 +1,22 @@
 //! The device steps of the collectives across devices on this backend (wavekit-core's
 //! `RawSliceDevice`, this file): copies between buffers stay on the device (a shard never
 //! round-trips through the host), and each step is one launch of its own kernel, in this
-//! folder: the butterfly over rows (bfly_rows.rs), the merge of sorted runs (merge_runs.rs),
+//! folder: the butterfly over rows (reduce_rows.rs), the merge of sorted runs (merge_runs.rs),
 //! the sharded scan's steps (scan_steps.rs), the reduce's levels (reduce_partials.rs) and the
 //! strided read a sample sort takes its splitters with (strided.rs). Each checks its arguments
 //! again.
 
-mod bfly_rows;
 mod merge_runs;
 mod reduce_partials;
+mod reduce_rows;
 mod scan_steps;
 mod strided;
 
 use crate::backend::GpuBackend;
 use crate::buffer::GpuBuffer;
 use crate::runtime::GpuRuntime;
-pub use bfly_rows::MAX_BFLY_ROWS;
 pub use merge_runs::MAX_MERGE_RUNS;
+pub use reduce_rows::MAX_REDUCE_ROWS;
 use std::ops::Range;
 use wavekit_core::{
     Backend, DeviceBuffer, Element, RawSliceDevice, ReduceOp, Result, ScanKind, SortOrder,
@@ -24,7 +24,7 @@ use wavekit_core::{
 };
 
 impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
-    const MAX_BFLY_ROWS: usize = MAX_BFLY_ROWS;
+    const MAX_REDUCE_ROWS: usize = MAX_REDUCE_ROWS;
 
     fn raw_copy_range<T: Element>(
         &self,
@@ -79,7 +79,7 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         GpuBackend::reserve::<T>(self, n)
     }
 
-    fn raw_bfly_rows_in_place<T: Element>(
+    fn raw_reduce_rows_in_place<T: Element>(
         &self,
         _: Validated,
         rows: &mut GpuBuffer<T, R>,
@@ -87,7 +87,7 @@ impl<R: GpuRuntime> RawSliceDevice for GpuBackend<R> {
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        self.bfly_rows(rows, r, dst, op)
+        self.reduce_rows(rows, r, dst, op)
     }
 
     /// Merged on the device up to [`MAX_MERGE_RUNS`] runs; `None` past that (`SliceDevice`

@@ -12,7 +12,6 @@
 
 mod arg_reduce;
 mod atomic_agg_inc;
-mod bfly_rows;
 mod block_reduce;
 mod by_key;
 mod collectives;
@@ -22,6 +21,7 @@ mod device_reduce;
 mod device_scan;
 mod histogram;
 mod partition;
+mod reduce_rows;
 mod runs;
 mod segmented_reduce;
 mod segmented_sort;
@@ -32,13 +32,14 @@ mod top_k;
 mod warp;
 
 pub use arg_reduce::{ArgOp, ArgReduce};
-pub use bfly_rows::check_bfly_rows;
 pub use by_key::{ByKey, ReducedByKey};
 pub use collectives::Collectives;
 pub use compact::Compacted;
 pub use device_reduce::{check_reduce_acc, check_reduce_partials};
 pub use device_scan::check_scan_steps;
 pub use partition::{Partition, Partitioned, Partitioned3};
+#[allow(deprecated)]
+pub use reduce_rows::{check_bfly_rows, check_reduce_rows};
 pub use runs::{RunLengths, Runs, UniqueByKey};
 pub use segmented_reduce::{Segments, VectorSize, auto_vector, check_offsets};
 pub use segmented_sort::SegmentedSort;

@@ -6,8 +6,8 @@
 //! collectives: a sort for a merge, its scan tile by tile, a fold on the host.
 
 use super::{
-    Collectives, Sort, SortOrder, check_bfly_rows, check_len, check_reduce_acc,
-    check_reduce_partials, check_scan_steps, check_strided,
+    Collectives, Sort, SortOrder, check_len, check_reduce_acc, check_reduce_partials,
+    check_reduce_rows, check_scan_steps, check_strided,
 };
 use crate::backend::{DeviceBuffer, ScanKind};
 use crate::canonical::SCAN_TILE;
@@ -24,7 +24,7 @@ use std::ops::Range;
 ///
 /// Every argument is checked before any work, as in [`Collectives`]; on an error nothing is
 /// written. On a backend with a queue the `_into` steps and
-/// [`bfly_rows_in_place`](Self::bfly_rows_in_place) may only be enqueued.
+/// [`reduce_rows_in_place`](Self::reduce_rows_in_place) may only be enqueued.
 ///
 /// ```
 /// use wavekit::prelude::*;
@@ -121,7 +121,7 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
     /// j, the canonical butterfly over the rows' values there (docs/SEMANTICS.md "bfly" and
     /// "dist_all_reduce": padded with the identity to the next power of two, j combined with
     /// j + Q/2 first; the 16-bit floats in `f32`, rounded once). The other rows are left as
-    /// they were. At most [`MAX_BFLY_ROWS`](RawSliceDevice::MAX_BFLY_ROWS) rows (the GPU
+    /// they were. At most [`MAX_REDUCE_ROWS`](RawSliceDevice::MAX_REDUCE_ROWS) rows (the GPU
     /// backend's 32; the CPU's any number).
     ///
     /// ```
@@ -130,16 +130,32 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
     /// let cpu = CpuBackend::new(WarpWidth::W32);
     /// // Three rows of two: row 0 becomes (x0 + x2) + x1, column by column.
     /// let mut rows = cpu.upload(&[1.0f32, 2.0, 10.0, 20.0, 100.0, 200.0])?;
-    /// cpu.bfly_rows_in_place(&mut rows, 3, 0, ReduceOp::Sum)?;
+    /// cpu.reduce_rows_in_place(&mut rows, 3, 0, ReduceOp::Sum)?;
     /// assert_eq!(rows.as_slice(), [111.0, 222.0, 10.0, 20.0, 100.0, 200.0]);
-    /// assert!(cpu.bfly_rows_in_place(&mut rows, 4, 0, ReduceOp::Sum).is_err()); // 6 % 4
+    /// assert!(cpu.reduce_rows_in_place(&mut rows, 4, 0, ReduceOp::Sum).is_err()); // 6 % 4
     /// # Ok::<(), wavekit::WavekitError>(())
     /// ```
     ///
     /// # Errors
     /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `r` outside
-    /// 1..=`MAX_BFLY_ROWS` or `dst >= r`, `LengthMismatch` when the length is not a multiple
+    /// 1..=`MAX_REDUCE_ROWS` or `dst >= r`, `LengthMismatch` when the length is not a multiple
     /// of `r`; `ForeignBuffer`; a backend's `Device` error.
+    fn reduce_rows_in_place<T: Element>(
+        &self,
+        rows: &mut Self::Buffer<T>,
+        r: usize,
+        dst: usize,
+        op: ReduceOp,
+    ) -> Result<()> {
+        check_reduce_rows::<T>(op, rows.len(), r, dst, Self::MAX_REDUCE_ROWS)?;
+        self.raw_reduce_rows_in_place(Validated::new(), rows, r, dst, op)
+    }
+
+    /// [`reduce_rows_in_place`](Self::reduce_rows_in_place) under its former name.
+    ///
+    /// # Errors
+    /// As `reduce_rows_in_place`'s.
+    #[deprecated(since = "0.1.0", note = "renamed reduce_rows_in_place")]
     fn bfly_rows_in_place<T: Element>(
         &self,
         rows: &mut Self::Buffer<T>,
@@ -147,8 +163,7 @@ pub trait SliceDevice: RawSliceDevice + Collectives {
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        check_bfly_rows::<T>(op, rows.len(), r, dst, Self::MAX_BFLY_ROWS)?;
-        self.raw_bfly_rows_in_place(Validated::new(), rows, r, dst, op)
+        self.reduce_rows_in_place(rows, r, dst, op)
     }
 
     /// The stable sort of `keys` by `order`, where `keys` is `runs.len()` runs one after

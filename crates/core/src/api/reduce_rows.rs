@@ -1,7 +1,7 @@
-//! The checks of a butterfly over the rows of a matrix ([`SliceDevice::bfly_rows_in_place`],
+//! The checks of a butterfly over the rows of a matrix ([`SliceDevice::reduce_rows_in_place`],
 //! the fold of wavekit-dist's reproducible allreduce).
 //!
-//! [`SliceDevice::bfly_rows_in_place`]: super::SliceDevice::bfly_rows_in_place
+//! [`SliceDevice::reduce_rows_in_place`]: super::SliceDevice::reduce_rows_in_place
 
 use super::check_len;
 use crate::element::Element;
@@ -14,7 +14,7 @@ use crate::vocab::ReduceOp;
 /// # Errors
 /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `rows` outside
 /// 1..=`max_rows` or `dst >= rows`, `LengthMismatch` when `len` is not a multiple of `rows`.
-pub fn check_bfly_rows<T: Element>(
+pub fn check_reduce_rows<T: Element>(
     op: ReduceOp,
     len: usize,
     rows: usize,
@@ -39,4 +39,19 @@ pub fn check_bfly_rows<T: Element>(
     let m = len / rows;
     check_len("rows buffer (rows × equal row length)", m * rows, len)?;
     Ok(m)
+}
+
+/// [`check_reduce_rows`] under its former name.
+///
+/// # Errors
+/// As `check_reduce_rows`'s.
+#[deprecated(since = "0.1.0", note = "renamed check_reduce_rows")]
+pub fn check_bfly_rows<T: Element>(
+    op: ReduceOp,
+    len: usize,
+    r: usize,
+    dst: usize,
+    max_rows: usize,
+) -> Result<usize> {
+    check_reduce_rows::<T>(op, len, r, dst, max_rows)
 }

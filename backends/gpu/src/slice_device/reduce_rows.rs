@@ -1,5 +1,5 @@
-//! The butterfly over the rows of a matrix, column by column, in place (the `bfly_rows`
-//! launcher, csrc/kernels/bfly_rows.cu; `SliceDevice::bfly_rows_in_place` on this backend):
+//! The butterfly over the rows of a matrix, column by column, in place (the `reduce_rows`
+//! launcher, csrc/kernels/reduce_rows.cu; `SliceDevice::reduce_rows_in_place` on this backend):
 //! wavekit-dist's reproducible allreduce folds the chunks an all-to-all gathered from every
 //! rank with it.
 
@@ -9,13 +9,13 @@ use crate::ffi::kind;
 use crate::queue::Reports;
 use crate::runtime::GpuRuntime;
 use wavekit_core::ReduceOp;
-use wavekit_core::api::check_bfly_rows;
+use wavekit_core::api::check_reduce_rows;
 use wavekit_core::element::Element;
 use wavekit_core::error::Result;
 
 /// The most rows one butterfly over rows folds on this backend
-/// (`SliceDevice::bfly_rows_in_place`, `RawSliceDevice::MAX_BFLY_ROWS`): the kernel's limit.
-pub const MAX_BFLY_ROWS: usize = 32;
+/// (`SliceDevice::reduce_rows_in_place`, `RawSliceDevice::MAX_REDUCE_ROWS`): the kernel's limit.
+pub const MAX_REDUCE_ROWS: usize = 32;
 
 impl<R: GpuRuntime> GpuBackend<R> {
     /// `rows` holds `r` rows of `rows.len() / r` elements; row `dst` becomes, at every column
@@ -26,20 +26,20 @@ impl<R: GpuRuntime> GpuBackend<R> {
     ///
     /// # Errors
     /// `UnsupportedOp` (a bitwise op on floats), `IndexOutOfRange` for `r` outside
-    /// 1..=[`MAX_BFLY_ROWS`] or `dst >= r`, `LengthMismatch` when the length is not a multiple
+    /// 1..=[`MAX_REDUCE_ROWS`] or `dst >= r`, `LengthMismatch` when the length is not a multiple
     /// of `r`, `ForeignBuffer`, `Device`. Nothing is written on error.
-    pub(crate) fn bfly_rows<T: Element>(
+    pub(crate) fn reduce_rows<T: Element>(
         &self,
         rows: &mut GpuBuffer<T, R>,
         r: usize,
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        let m = check_bfly_rows::<T>(op, rows.len, r, dst, MAX_BFLY_ROWS)?;
+        let m = check_reduce_rows::<T>(op, rows.len, r, dst, MAX_REDUCE_ROWS)?;
         self.own(rows)?;
         let mut work = self.lock();
-        self.launch(&mut work, "bfly_rows", Reports::Nothing, |k, _| {
-            k.bfly_rows(
+        self.launch(&mut work, "reduce_rows", Reports::Nothing, |k, _| {
+            k.reduce_rows(
                 kind::<T>(),
                 op as u32,
                 self.output(rows)?,

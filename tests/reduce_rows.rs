@@ -1,11 +1,11 @@
-//! `SliceDevice::bfly_rows_in_place` on the GPU backend (the fold of wavekit-dist's
+//! `SliceDevice::reduce_rows_in_place` on the GPU backend (the fold of wavekit-dist's
 //! reproducible allreduce over 3 to 32 ranks, 2 to 32 for the 16-bit floats, folded in f32 and
 //! rounded once) and on the CPU backend against the conformance reference's butterfly, column by
 //! column, bit for bit:
 //! on the SIMT executor at 32 and 64 lanes (CI) and on a CUDA device.
 
 use wavekit::SliceDevice;
-use wavekit::gpu::{GpuBackend, GpuRuntime, MAX_BFLY_ROWS};
+use wavekit::gpu::{GpuBackend, GpuRuntime, MAX_REDUCE_ROWS};
 use wavekit::prelude::*;
 use wavekit::{WavekitError, element::splitmix};
 use wavekit_conformance::reference;
@@ -46,7 +46,7 @@ fn compare<T: Element>(got: &[T], want: &[T], r: usize, m: usize, dst: usize, op
 fn check<T: Element, R: GpuRuntime>(b: &GpuBackend<R>, r: usize, m: usize, op: ReduceOp) {
     let (vals, dst, want) = case::<T>(r, m, op);
     let mut rows = b.upload(&vals).unwrap();
-    b.bfly_rows_in_place(&mut rows, r, dst, op).unwrap();
+    b.reduce_rows_in_place(&mut rows, r, dst, op).unwrap();
     compare(&b.download(&rows).unwrap(), &want, r, m, dst, op);
 }
 
@@ -54,13 +54,13 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
     let mut rows = b.upload(&values::<f32>(12, 1)).unwrap();
     let before = b.download(&rows).unwrap();
     let refused = |r: Result<()>| r.expect_err("must be refused");
-    for (r, dst) in [(0, 0), (MAX_BFLY_ROWS + 1, 0), (3, 3)] {
-        let e = refused(b.bfly_rows_in_place(&mut rows, r, dst, ReduceOp::Sum));
+    for (r, dst) in [(0, 0), (MAX_REDUCE_ROWS + 1, 0), (3, 3)] {
+        let e = refused(b.reduce_rows_in_place(&mut rows, r, dst, ReduceOp::Sum));
         assert!(matches!(e, WavekitError::IndexOutOfRange { .. }), "{e}");
     }
-    let e = refused(b.bfly_rows_in_place(&mut rows, 5, 0, ReduceOp::Sum));
+    let e = refused(b.reduce_rows_in_place(&mut rows, 5, 0, ReduceOp::Sum));
     assert!(matches!(e, WavekitError::LengthMismatch { .. }), "{e}");
-    let e = refused(b.bfly_rows_in_place(&mut rows, 3, 0, ReduceOp::BitOr));
+    let e = refused(b.reduce_rows_in_place(&mut rows, 3, 0, ReduceOp::BitOr));
     assert!(matches!(e, WavekitError::UnsupportedOp { .. }), "{e}");
     assert_eq!(
         b.download(&rows).unwrap(),
@@ -70,7 +70,7 @@ fn bad_input<R: GpuRuntime>(b: &GpuBackend<R>) {
 }
 
 fn every_shape<R: GpuRuntime>(b: &GpuBackend<R>, m: usize) {
-    for r in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, MAX_BFLY_ROWS] {
+    for r in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, MAX_REDUCE_ROWS] {
         check::<f32, R>(b, r, m, ReduceOp::Sum);
     }
     check::<f64, R>(b, 6, m, ReduceOp::Product);
@@ -79,7 +79,7 @@ fn every_shape<R: GpuRuntime>(b: &GpuBackend<R>, m: usize) {
     check::<u32, R>(b, 12, m, ReduceOp::BitXor);
     check::<f32, R>(b, 4, 0, ReduceOp::Sum);
     check::<f16, R>(b, 7, m, ReduceOp::Sum);
-    check::<bf16, R>(b, MAX_BFLY_ROWS, m, ReduceOp::Sum);
+    check::<bf16, R>(b, MAX_REDUCE_ROWS, m, ReduceOp::Sum);
     check::<bf16, R>(b, 3, m, ReduceOp::Product);
     check::<f16, R>(b, 5, m, ReduceOp::Max);
     bad_input(b);
@@ -98,33 +98,33 @@ fn cpu_fold_is_the_reference_butterfly() {
     for (r, op) in shapes {
         let (vals, dst, want) = case::<f32>(r, 257, op);
         let mut rows = cpu.upload(&vals).unwrap();
-        cpu.bfly_rows_in_place(&mut rows, r, dst, op).unwrap();
+        cpu.reduce_rows_in_place(&mut rows, r, dst, op).unwrap();
         compare(rows.as_slice(), &want, r, 257, dst, op);
     }
     let (vals, dst, want) = case::<bf16>(6, 257, ReduceOp::Sum);
     let mut rows = cpu.upload(&vals).unwrap();
-    cpu.bfly_rows_in_place(&mut rows, 6, dst, ReduceOp::Sum)
+    cpu.reduce_rows_in_place(&mut rows, 6, dst, ReduceOp::Sum)
         .unwrap();
     compare(rows.as_slice(), &want, 6, 257, dst, ReduceOp::Sum);
     let (vals, dst, want) = case::<u64>(12, 100, ReduceOp::BitXor);
     let mut rows = cpu.upload(&vals).unwrap();
-    cpu.bfly_rows_in_place(&mut rows, 12, dst, ReduceOp::BitXor)
+    cpu.reduce_rows_in_place(&mut rows, 12, dst, ReduceOp::BitXor)
         .unwrap();
     compare(rows.as_slice(), &want, 12, 100, dst, ReduceOp::BitXor);
     let mut rows = cpu.upload(&values::<f32>(12, 1)).unwrap();
     let before = rows.as_slice().to_vec();
     for (r, dst) in [(0, 0), (3, 3)] {
         let e = cpu
-            .bfly_rows_in_place(&mut rows, r, dst, ReduceOp::Sum)
+            .reduce_rows_in_place(&mut rows, r, dst, ReduceOp::Sum)
             .unwrap_err();
         assert!(matches!(e, WavekitError::IndexOutOfRange { .. }), "{e}");
     }
     let e = cpu
-        .bfly_rows_in_place(&mut rows, 5, 0, ReduceOp::Sum)
+        .reduce_rows_in_place(&mut rows, 5, 0, ReduceOp::Sum)
         .unwrap_err();
     assert!(matches!(e, WavekitError::LengthMismatch { .. }), "{e}");
     let e = cpu
-        .bfly_rows_in_place(&mut rows, 3, 0, ReduceOp::BitOr)
+        .reduce_rows_in_place(&mut rows, 3, 0, ReduceOp::BitOr)
         .unwrap_err();
     assert!(matches!(e, WavekitError::UnsupportedOp { .. }), "{e}");
     assert_eq!(rows.as_slice(), before, "nothing written on error");

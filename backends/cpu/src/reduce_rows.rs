@@ -1,11 +1,11 @@
 //! The butterfly over the rows of a matrix, column by column, in place
-//! (`SliceDevice::bfly_rows_in_place` on this backend; the GPU's is csrc/kernels/bfly_rows.cu),
+//! (`SliceDevice::reduce_rows_in_place` on this backend; the GPU's is csrc/kernels/reduce_rows.cu),
 //! with which wavekit-dist's reproducible allreduce folds the chunks an all-to-all gathered
 //! from every rank.
 
 use crate::combine::bfly;
 use crate::{CpuBackend, CpuBuffer};
-use wavekit_core::api::check_bfly_rows;
+use wavekit_core::api::check_reduce_rows;
 use wavekit_core::{DeviceBuffer, Element, ReduceOp, Result};
 
 impl CpuBackend {
@@ -14,14 +14,14 @@ impl CpuBackend {
     /// "dist_all_reduce": padded with the identity to the next power of two). The other rows
     /// are left as they were. Any number of rows; checked again here (`ForeignBuffer` too),
     /// nothing written on error.
-    pub(crate) fn bfly_rows<T: Element>(
+    pub(crate) fn reduce_rows<T: Element>(
         &self,
         rows: &mut CpuBuffer<T>,
         r: usize,
         dst: usize,
         op: ReduceOp,
     ) -> Result<()> {
-        let m = check_bfly_rows::<T>(op, rows.len(), r, dst, usize::MAX)?;
+        let m = check_reduce_rows::<T>(op, rows.len(), r, dst, usize::MAX)?;
         let data = rows.data_mut()?;
         // Past the rows the identity, which combines exactly. bfly writes only below half the
         // padded length, which is below r: the padding stays the identity from column to
