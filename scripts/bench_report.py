@@ -139,6 +139,10 @@ ISSUE23_VS_CUB = [
     ("unique runs of 8", "u32"),
     ("partition", "f32"),
     ("partition", "f64"),
+    ("partition_reversed", "f32"),
+    ("partition_reversed", "f64"),
+    ("partition3_reversed", "f32"),
+    ("partition3_reversed", "f64"),
     ("argmin", "f32"),
     ("argmax", "f64"),
     ("argmax", "f16"),
@@ -161,8 +165,8 @@ ISSUE23_VS_TORCH = [
 
 # The order of the collective families in the row tables (a collective's first word).
 FAMILIES = ["scan", "reduce", "warp", "count_if", "compact", "histogram", "segreduce", "spmv",
-            "reduce_by_key", "scan_by_key", "run_length_encode", "unique", "partition", "argmin",
-            "argmax", "top_k", "sort"]
+            "reduce_by_key", "scan_by_key", "run_length_encode", "unique", "partition",
+            "partition_reversed", "partition3_reversed", "argmin", "argmax", "top_k", "sort"]
 
 
 def family(collective):

@@ -45,10 +45,10 @@
 
 pub use wavekit_core::{
     ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind, Element,
-    HistogramResult, LaneMask, Match, Partition, Partitioned, Partitioned3, Predicate, ReduceOp,
-    ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl, SliceDevice,
-    Sort, SortOrder, TopK, UniqueByKey, VectorSize, View, ViewMut, Vote, VoteResult,
-    WarpPrimitives, WarpWidth, WavekitError, bf16, f16,
+    HistogramResult, LaneMask, Match, Partition, PartitionReversed, Partitioned, Partitioned3,
+    Partitioned3Reversed, Predicate, ReduceOp, ReducedByKey, Result, RunLengths, Runs, ScanKind,
+    SegmentedSort, Segments, Shfl, SliceDevice, Sort, SortOrder, TopK, UniqueByKey, VectorSize,
+    View, ViewMut, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError, bf16, f16,
 };
 pub use wavekit_core::{
     api, backend, canonical, element, error, host, lanes, mask, op, predicate, raw, view, vocab,
@@ -139,10 +139,10 @@ pub mod prelude {
     pub use crate::simt::SimtBackend;
     pub use crate::{
         ArgOp, ArgReduce, Backend, ByKey, Collectives, Compacted, Csr, DeviceBuffer, ElemKind,
-        Element, HistogramResult, LaneMask, Partition, Partitioned, Partitioned3, Predicate,
-        ReduceOp, ReducedByKey, Result, RunLengths, Runs, ScanKind, SegmentedSort, Segments, Shfl,
-        Sort, SortOrder, TopK, UniqueByKey, VectorSize, Vote, VoteResult, WarpPrimitives,
-        WarpWidth, WavekitError, bf16, f16,
+        Element, HistogramResult, LaneMask, Partition, PartitionReversed, Partitioned,
+        Partitioned3, Partitioned3Reversed, Predicate, ReduceOp, ReducedByKey, Result, RunLengths,
+        Runs, ScanKind, SegmentedSort, Segments, Shfl, Sort, SortOrder, TopK, UniqueByKey,
+        VectorSize, Vote, VoteResult, WarpPrimitives, WarpWidth, WavekitError, bf16, f16,
     };
 }
 

@@ -13,6 +13,7 @@ uint64_t compact_scratch(uint64_t n);
 uint64_t runs_scratch(uint64_t n);
 uint64_t by_key_scratch(uint32_t elem_size, uint64_t n);
 uint64_t partition_scratch(uint64_t n);
+uint64_t partition_reversed_scratch(uint64_t n);
 uint64_t spmv_scratch(uint64_t nnz);
 uint64_t arg_reduce_scratch(uint64_t n);
 // The sorting launchers' scratch (table query; sort.cu).

@@ -1,6 +1,7 @@
 // partition: stable two- and three-way partition by predicates (docs/SEMANTICS.md "partition").
 #include "shapes.h"
 #include "look_back.h"
+#include "partition.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -10,42 +11,6 @@ namespace {
 const unsigned kThreads = WK_SCAN_TILE_THREADS;
 const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
 const unsigned kWarps = kThreads / WK_WARP_SIZE;
-// Each thread's parts as two bits an item in one word.
-static_assert(2 * kItems <= 32, "two bits per item must fit one unsigned");
-
-// The predicates: `first`, and `second` when three-way (ways == 3).
-template <typename T>
-struct Preds {
-  uint32_t p0, p1, ways;
-  T a0, b0, a1, b1;
-  // 0: `first` (decoded by `f0`) holds; 1: it does not and `second` (three-way) does; 2: the rest.
-  template <typename F0> __device__ __forceinline__ unsigned part(F0 f0, bool three, T x) const {
-    if (f0(x, a0, b0)) return 0;
-    if (three && eval_pred(p1, x, a1, b1)) return 1;
-    return 2;
-  }
-  // A part as a count: parts 0 and 1 in the low and high 16 bits (a block counts at most 8192
-  // items of each).
-  static __device__ __forceinline__ unsigned weight(unsigned p) {
-    return p == 0 ? 1u : p == 1 ? (1u << 16) : 0u;
-  }
-  // `first` decoded per item: partial tiles and three-way partitions.
-  struct Runtime {
-    uint32_t code;
-    __device__ __forceinline__ bool operator()(T x, T a, T b) const {
-      return eval_pred(code, x, a, b);
-    }
-  };
-  // f(decoder of `first`, three): a two-way partition's `first` fixed at compile time, so the
-  // unrolled loops hold one comparison an item (seven copies of them); a three-way one decodes
-  // both per item, which spares the build 49 more.
-  template <typename F> __device__ __forceinline__ void with_first(F&& f) const {
-    if (ways == 3)
-      f(Runtime{p0}, true);
-    else
-      with_pred(p0, [&](auto f0) { f(f0, false); });
-  }
-};
 
 // The sum of every thread's `v` in the block, in every thread. `red` is kWarps words of shared
 // memory (a tracked array on the SIMT executor, hence the template); the caller syncs before it

@@ -46,6 +46,7 @@ uint64_t scratch_bytes(uint32_t algo, uint32_t dtype, uint64_t n) {
     case WK_ALGO_RUNS: return runs_scratch(n);
     case WK_ALGO_BY_KEY: return by_key_scratch((uint32_t)size, n);
     case WK_ALGO_PARTITION: return partition_scratch(n);
+    case WK_ALGO_PARTITION_REVERSED: return partition_reversed_scratch(n);
     case WK_ALGO_ARG_REDUCE: return arg_reduce_scratch(n);
     default: return 0;
   }

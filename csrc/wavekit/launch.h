@@ -21,7 +21,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 22
+#define WK_ABI_VERSION 23
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -55,6 +55,8 @@
 #define WK_ALGO_PARTITION 12u  // partition, partition3 (ABI 9)
 // ABI 12: merge_runs' ping-pong copy of keys and values, for sort_scratch_bytes().
 #define WK_ALGO_MERGE_RUNS 13u
+// ABI 23: partition_reversed, partition3_reversed.
+#define WK_ALGO_PARTITION_REVERSED 14u
 
 // ABI 13: peer_all_reduce's ranks (the GPUs of one node) and the words of each rank's flag
 // buffer (one per block and rank of its rendezvous; zeroed once, before the first call).

@@ -48,6 +48,7 @@ mod order_free;
 mod order_free_simd;
 mod par;
 mod partition;
+mod partition_reversed;
 mod pred;
 mod reduce_partials;
 mod runs;
@@ -377,12 +378,30 @@ impl RawBackend for CpuBackend {
             parts,
             counts.len(),
         )?;
-        let k = partition::partition(input.data()?, first, second, out.data_mut()?)?;
+        let k = partition::partition(
+            input.data()?,
+            first,
+            second,
+            out.data_mut()?,
+            partition::Layout::Stable,
+        )?;
         let c = counts.data_mut()?;
         for (c, k) in c.iter_mut().zip(k) {
             *c = k as u64;
         }
         Ok(())
+    }
+
+    fn raw_partition_reversed<T: Element>(
+        &self,
+        _: Validated,
+        input: &CpuBuffer<T>,
+        first: Predicate<T>,
+        second: Option<(Predicate<T>, &mut CpuBuffer<T>)>,
+        out: &mut CpuBuffer<T>,
+        counts: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        partition_reversed::reversed(input, first, second, out, counts)
     }
 
     fn raw_histogram(

@@ -148,6 +148,7 @@ impl<R: GpuRuntime> GpuBackend<R> {
             ffi::ALGO_RUNS,
             ffi::ALGO_BY_KEY,
             ffi::ALGO_PARTITION,
+            ffi::ALGO_PARTITION_REVERSED,
             ffi::ALGO_ARG_REDUCE,
         ]
         .map(|algo| self.scratch_bytes(algo, T::KIND, n))

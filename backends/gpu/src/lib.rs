@@ -59,6 +59,7 @@ mod histogram;
 mod look_back_probe;
 mod r#match;
 mod partition;
+mod partition_reversed;
 mod peer_all_reduce;
 mod runs;
 mod segmented_reduce;

@@ -355,6 +355,18 @@ impl<R: GpuRuntime> RawBackend for GpuBackend<R> {
         self.partition_enqueue(input, first, second, out, counts)
     }
 
+    fn raw_partition_reversed<T: Element>(
+        &self,
+        _: Validated,
+        input: &GpuBuffer<T, R>,
+        first: Predicate<T>,
+        second: Option<(Predicate<T>, &mut GpuBuffer<T, R>)>,
+        out: &mut GpuBuffer<T, R>,
+        counts: &mut GpuBuffer<u64, R>,
+    ) -> Result<()> {
+        self.partition_reversed_enqueue(input, first, second, out, counts)
+    }
+
     fn raw_arg_reduce<T: Element>(
         &self,
         _: Validated,

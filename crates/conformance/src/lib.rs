@@ -143,6 +143,8 @@ macro_rules! conformance_cases {
             by_key_reused
             partition
             partition3
+            partition_reversed
+            partition3_reversed
             err_mask_width
             err_sub_width
             err_tile_size
@@ -165,6 +167,7 @@ macro_rules! conformance_cases {
             err_arg_reduce
             err_by_key
             err_partition
+            err_partition_reversed
         }
     };
 }

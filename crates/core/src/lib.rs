@@ -45,9 +45,9 @@ pub mod vocab;
 pub mod width;
 
 pub use api::{
-    ArgReduce, ByKey, Collectives, Compacted, Csr, Partition, Partitioned, Partitioned3,
-    ReducedByKey, RunLengths, Runs, SegmentedSort, Segments, SliceDevice, Sort, TopK, UniqueByKey,
-    VectorSize, VoteResult, WarpPrimitives,
+    ArgReduce, ByKey, Collectives, Compacted, Csr, Partition, PartitionReversed, Partitioned,
+    Partitioned3, Partitioned3Reversed, ReducedByKey, RunLengths, Runs, SegmentedSort, Segments,
+    SliceDevice, Sort, TopK, UniqueByKey, VectorSize, VoteResult, WarpPrimitives,
 };
 pub use backend::{Backend, DeviceBuffer};
 pub use element::{ElemKind, Element, bf16, f16};

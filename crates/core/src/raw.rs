@@ -450,6 +450,27 @@ pub trait RawBackend: Backend {
         counts: &mut Self::Buffer<u64>,
     ) -> Result<()>;
 
+    /// Partition of `input` reading it once, the rest reversed (docs/SEMANTICS.md
+    /// "partition_reversed"): the elements for which `first` holds into `out` (the input's
+    /// length) from the front in input order; three-way (`second` given with its output, the
+    /// input's length), those for which `first` does not hold and `second` does into that
+    /// output from the front in input order; the rest into `out` from the back in reverse input
+    /// order. Slots no part reaches are not written. The sizes of the leading parts into
+    /// `counts` (one element two-way, two three-way). An empty input writes zeros.
+    ///
+    /// # Errors
+    /// The backend's own: `OutOfMemory`, `ForeignBuffer`, `Device`, `TooLarge` (a GPU's
+    /// index limits); a backend that checks its lengths again, `LengthMismatch`.
+    fn raw_partition_reversed<T: Element>(
+        &self,
+        _: Validated,
+        input: &Self::Buffer<T>,
+        first: Predicate<T>,
+        second: Option<(Predicate<T>, &mut Self::Buffer<T>)>,
+        out: &mut Self::Buffer<T>,
+        counts: &mut Self::Buffer<u64>,
+    ) -> Result<()>;
+
     // ---- arg reduce (docs/SEMANTICS.md "arg_reduce") ----
 
     /// The first smallest (`ArgOp::Min`) or largest (`ArgOp::Max`) element of a non-empty

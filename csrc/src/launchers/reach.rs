@@ -269,6 +269,16 @@ pub(super) const LAUNCHERS: &[Launcher] = &[
             ("counts", "(ways.max(2) - 1) * 8"),
         ],
     ),
+    l(
+        "partition_reversed",
+        &[
+            ("in", E),
+            ("scratch", SCRATCH),
+            ("out", E),
+            ("second_out?", E),
+            ("counts", "(ways.max(2) - 1) * 8"),
+        ],
+    ),
     reduce(
         "device_reduce_partials",
         &[

@@ -7,7 +7,10 @@ use std::hint::black_box;
 use wavekit::api::{Collectives, Csr, Segments, VectorSize};
 use wavekit::element::Element;
 use wavekit::error::Result;
-use wavekit::{ArgOp, ArgReduce, ByKey, Partition, Runs, SegmentedSort, Sort, SortOrder, TopK};
+use wavekit::{
+    ArgOp, ArgReduce, ByKey, Partition, PartitionReversed, Runs, SegmentedSort, Sort, SortOrder,
+    TopK,
+};
 use wavekit::{Backend, ScanKind};
 use wavekit::{Predicate, ReduceOp};
 
@@ -120,6 +123,15 @@ pub enum Job<'a, B: Backend, T: Element> {
         out: &'a mut B::Buffer<T>,
         count: &'a mut B::Buffer<u64>,
     },
+    /// A two-way partition by `pred` in CUB's order (the rest reversed), or three-way with
+    /// `second` and its `middle` output (the sizes of the first two parts into `count`).
+    PartitionReversed {
+        input: &'a B::Buffer<T>,
+        pred: Predicate<T>,
+        second: Option<(Predicate<T>, &'a mut B::Buffer<T>)>,
+        out: &'a mut B::Buffer<T>,
+        count: &'a mut B::Buffer<u64>,
+    },
     /// The k largest, with their indices.
     TopK {
         input: &'a B::Buffer<T>,
@@ -226,6 +238,20 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 out,
                 count,
             } => b.partition_into(*input, *pred, out, count),
+            Job::PartitionReversed {
+                input,
+                pred,
+                second: None,
+                out,
+                count,
+            } => b.partition_reversed_into(*input, *pred, out, count),
+            Job::PartitionReversed {
+                input,
+                pred,
+                second: Some((second, middle)),
+                out,
+                count,
+            } => b.partition3_reversed_into(*input, *pred, *second, out, middle, count),
         }
     }
 }

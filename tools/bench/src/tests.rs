@@ -339,6 +339,17 @@ impl RawBackend for Faulty {
     ) -> Result<()> {
         self.0.raw_partition(ok, i, first, second, o, c)
     }
+    fn raw_partition_reversed<T: Element>(
+        &self,
+        ok: Validated,
+        i: &CpuBuffer<T>,
+        first: Predicate<T>,
+        second: Option<(Predicate<T>, &mut CpuBuffer<T>)>,
+        o: &mut CpuBuffer<T>,
+        c: &mut CpuBuffer<u64>,
+    ) -> Result<()> {
+        self.0.raw_partition_reversed(ok, i, first, second, o, c)
+    }
     fn raw_arg_reduce<T: Element>(
         &self,
         ok: Validated,

@@ -20,7 +20,7 @@ fn sizes(scale: Scale) -> Vec<usize> {
 }
 
 /// The input of `n` elements (half the sizes with specials: NaN, ±inf, ±0.0, extremes).
-fn input<T: Element>(n: usize) -> Vec<T> {
+pub(super) fn input<T: Element>(n: usize) -> Vec<T> {
     if n % 2 == 1 {
         values_with_specials::<T>(n, n as u64 + 11)
     } else {
@@ -30,7 +30,7 @@ fn input<T: Element>(n: usize) -> Vec<T> {
 
 /// The predicates for `data`: around its values, and the special thresholds (for floats
 /// `Eq(NaN)` selects none and `Ne(NaN)` all; for integers `Lt(MIN)` none and `Ge(MIN)` all).
-fn preds<T: Element>(data: &[T]) -> Vec<Predicate<T>> {
+pub(super) fn preds<T: Element>(data: &[T]) -> Vec<Predicate<T>> {
     let sp = specials::<T>();
     let mut p = if data.is_empty() {
         vec![Predicate::Lt(T::default())]

@@ -15,7 +15,7 @@ pub use arg_reduce::*;
 pub use by_key::{heads, reduce_by_key, scan_by_key};
 pub use device::*;
 pub use ops::{apply, bfly, bfly_pow2, group_reduce, identity, kogge_stone, kogge_stone_with, mul};
-pub use partition::{partition, partition3};
+pub use partition::{partition, partition_reversed, partition3, partition3_reversed};
 pub use runs::runs;
 pub use sort::*;
 pub use warp::*;

@@ -21,6 +21,7 @@ mod device_reduce;
 mod device_scan;
 mod histogram;
 mod partition;
+mod partition_reversed;
 mod reduce_rows;
 mod runs;
 mod segmented_reduce;
@@ -38,6 +39,7 @@ pub use compact::Compacted;
 pub use device_reduce::{check_reduce_acc, check_reduce_partials};
 pub use device_scan::check_scan_steps;
 pub use partition::{Partition, Partitioned, Partitioned3};
+pub use partition_reversed::{PartitionReversed, Partitioned3Reversed};
 #[allow(deprecated)]
 pub use reduce_rows::{check_bfly_rows, check_reduce_rows};
 pub use runs::{RunLengths, Runs, UniqueByKey};

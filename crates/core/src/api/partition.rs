@@ -54,6 +54,8 @@ impl<B: Backend, T: Element> std::fmt::Debug for Partitioned3<B, T> {
 /// part comes back (the conveniences) or into a `u64` buffer (the `_into` forms, which on a
 /// GPU only enqueue on the backend's stream and allocate nothing in steady state). Every
 /// backend and warp width gives the same bits. An empty input writes counts of 0.
+/// [`PartitionReversed`](super::PartitionReversed) offers CUB's order, which reads the input
+/// once.
 pub trait Partition: RawBackend {
     /// [`partition_into`](Self::partition_into) into a new buffer; synchronises.
     ///

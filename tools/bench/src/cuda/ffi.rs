@@ -90,6 +90,17 @@ unsafe extern "C" {
         temp: *mut c_void,
         temp_bytes: *mut usize,
     ) -> i32;
+    pub fn wk_bench_cub_partition_thirds(
+        s: S,
+        dtype: u32,
+        input: *const c_void,
+        out: *mut c_void,
+        middle: *mut c_void,
+        counts: *mut i64,
+        n: u64,
+        temp: *mut c_void,
+        temp_bytes: *mut usize,
+    ) -> i32;
     pub fn wk_bench_cub_scan_by_key(
         s: S,
         keys: *const u32,

@@ -119,7 +119,9 @@ fn public_job<T: Element>(job: &Job<'_, CudaBackend, T>) -> Option<(&'static str
         }
         Job::Runs { .. } => Some(("runs", runs::baseline::<T>)),
         Job::ByKey { .. } => Some(("by_key", by_key::baseline::<T>)),
-        Job::Partition { .. } => Some(("partition", partition::baseline::<T>)),
+        Job::Partition { .. } | Job::PartitionReversed { .. } => {
+            Some(("partition", partition::baseline::<T>))
+        }
         _ => None,
     }
 }
@@ -597,6 +599,7 @@ impl BenchBackend for CudaBackend {
             | Job::Runs { .. }
             | Job::ByKey { .. }
             | Job::Partition { .. }
+            | Job::PartitionReversed { .. }
             | Job::ArgReduce { .. } => {
                 return Err(mismatch(
                     "sort",

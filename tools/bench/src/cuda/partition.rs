@@ -31,13 +31,34 @@ pub(super) fn baseline<T: Element>(
         } if matches!(T::KIND, ElemKind::F32 | ElemKind::F64)
             && *pred == Predicate::Gt(T::default()) =>
         {
-            cub_partition(b, timer, h, input, ours, count)?
+            cub_partition(b, timer, h, input, ours, count, false)?
+        }
+        Job::PartitionReversed {
+            input,
+            pred,
+            second: None,
+            out: ours,
+            count,
+        } if matches!(T::KIND, ElemKind::F32 | ElemKind::F64)
+            && *pred == Predicate::Gt(T::default()) =>
+        {
+            cub_partition(b, timer, h, input, ours, count, true)?
+        }
+        Job::PartitionReversed {
+            input,
+            second: Some((_, middle)),
+            out: ours,
+            count,
+            ..
+        } if matches!(T::KIND, ElemKind::F32 | ElemKind::F64) => {
+            cub_thirds(b, timer, h, input, ours, middle, count)?
         }
         _ => None,
     })
 }
 
-/// CUB's partition of the positive elements, checked against ours.
+/// CUB's partition of the positive elements, checked against ours: its rest reversed against
+/// the stable partition's, as it is against partition_reversed's (`reversed`).
 fn cub_partition<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
@@ -45,6 +66,7 @@ fn cub_partition<T: Element>(
     input: &Buf<T>,
     ours: &Buf<T>,
     our_count: &Buf<u64>,
+    reversed: bool,
 ) -> Result<Option<Baseline>> {
     let what = "cub partition";
     let n = input.len();
@@ -81,12 +103,72 @@ fn cub_partition<T: Element>(
         return Err(mismatch(what, "CUB's selected part differs".into()));
     }
     let mut rest = bits(&theirs[m..]);
-    rest.reverse();
+    if !reversed {
+        rest.reverse();
+    }
     if bits(&mine[m..]) != rest {
+        return Err(mismatch(what, "CUB's rejected part differs".into()));
+    }
+    Ok(cub(timing))
+}
+
+/// CUB's three-way partition (`x < -333`, then `x < 333`) with its unselected part written
+/// through a reverse iterator into the first part's buffer, checked against ours: the counts,
+/// the first part and the rest in `out`, the middle part.
+fn cub_thirds<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    ours: &Buf<T>,
+    our_middle: &Buf<T>,
+    our_counts: &Buf<u64>,
+) -> Result<Option<Baseline>> {
+    let what = "cub three-way partition";
+    let n = input.len();
+    let (po, pm, counts) = (b.alloc::<T>(n)?, b.alloc::<T>(n)?, b.alloc::<i64>(2)?);
+    // SAFETY: live buffers of n f32 or f64 (the caller checked the kind) in and out (both
+    // outputs n long) and two counts; a null `temp` is CUB's size query.
+    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+        ffi::wk_bench_cub_partition_thirds(
+            s,
+            T::KIND as u32,
+            inp(input),
+            out(&po),
+            out(&pm),
+            out(&counts),
+            n as u64,
+            temp,
+            bytes,
+        )
+    };
+    let (temp, bytes) = cub_temp(b, what, |bytes| {
+        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
+    })?;
+    let timing = timer.time(h, what, |s| {
+        let mut bytes = bytes;
+        call(s, out(&temp), &mut bytes)
+    })?;
+    let ours_c = b.download(our_counts)?;
+    let theirs_c = b.download(&counts)?;
+    if theirs_c
+        .iter()
+        .map(|&c| c as u64)
+        .ne(ours_c.iter().copied())
+    {
+        return Err(mismatch(what, "CUB's part sizes differ".into()));
+    }
+    let (one, two) = (ours_c[0] as usize, ours_c[1] as usize);
+    let bits = |v: &[T]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let (mine, theirs) = (bits(&b.download(ours)?), bits(&b.download(&po)?));
+    if mine[..one] != theirs[..one] || mine[one + two..] != theirs[one + two..] {
         return Err(mismatch(
             what,
-            "CUB's rejected part, reversed, differs".into(),
+            "CUB's first part or its reversed rest differs".into(),
         ));
+    }
+    if bits(&b.download(our_middle)?)[..two] != bits(&b.download(&pm)?)[..two] {
+        return Err(mismatch(what, "CUB's middle part differs".into()));
     }
     Ok(cub(timing))
 }
