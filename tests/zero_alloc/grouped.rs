@@ -4,8 +4,8 @@
 use super::{Setup, THRESHOLD, TOP_K, same};
 use wavekit::gpu::{GpuBackend, GpuRuntime};
 use wavekit::{
-    Backend, ByKey, Partition, Predicate, ReduceOp, Runs, ScanKind, SegmentedSort, Sort, SortOrder,
-    TopK,
+    Backend, ByKey, Partition, PartitionReversed, Predicate, ReduceOp, Runs, ScanKind,
+    SegmentedSort, Sort, SortOrder, TopK,
 };
 use wavekit_conformance::reference as refr;
 
@@ -117,8 +117,8 @@ fn by_key<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
     partition(b, s, check);
 }
 
-/// partition (floats above 0.5) and partition3 (ints below 2^31, then below 2^31 + 2^30) into
-/// the scan and sort outputs.
+/// partition and partition_reversed (floats above 0.5), partition3 and partition3_reversed
+/// (ints below 2^31, then below 2^31 + 2^30) into the scan and sort outputs.
 fn partition<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
     let pred = Predicate::Gt(0.5f32);
     b.partition_into(&s.f_in, pred, &mut s.f_scan, &mut s.count)
@@ -142,5 +142,40 @@ fn partition<R: GpuRuntime>(b: &GpuBackend<R>, s: &mut Setup<R>, check: bool) {
             "partition3 counts"
         );
         assert_eq!(b.download(&s.sorted_u).unwrap(), want, "partition3");
+    }
+    b.partition_reversed_into(&s.f_in, pred, &mut s.f_scan, &mut s.count)
+        .unwrap();
+    if check {
+        let (want, selected) = refr::partition_reversed(&s.floats, &pred);
+        assert_eq!(b.download(&s.count).unwrap(), [selected as u64]);
+        let got = b.download(&s.f_scan).unwrap();
+        assert!(same(&got, &want), "partition_reversed");
+    }
+    b.partition3_reversed_into(
+        &s.u_in,
+        first,
+        second,
+        &mut s.sorted_u,
+        &mut s.sorted_v,
+        &mut s.counts2,
+    )
+    .unwrap();
+    if check {
+        let (one, two, rest) = refr::partition3_reversed(&s.ints, &first, &second);
+        let (out, mid) = (
+            b.download(&s.sorted_u).unwrap(),
+            b.download(&s.sorted_v).unwrap(),
+        );
+        assert_eq!(
+            b.download(&s.counts2).unwrap(),
+            [one.len(), two.len()].map(|c| c as u64)
+        );
+        assert_eq!(out[..one.len()], one[..], "partition3_reversed first part");
+        assert_eq!(
+            out[out.len() - rest.len()..],
+            rest[..],
+            "partition3_reversed rest"
+        );
+        assert_eq!(mid[..two.len()], two[..], "partition3_reversed middle part");
     }
 }
