@@ -201,9 +201,9 @@ __global__ void __launch_bounds__(kSortThreads)
 
 // Keys a thread holds in the long kernel: a tile of 8-byte keys or values at 16 a thread
 // would take the shared memory of the segment's digit counts past the 48 KB a block declares.
-template <typename S> constexpr unsigned long_items() {
-  return sizeof(S) > 4 ? kRadixItems / 2 : kRadixItems;
-}
+template <typename S> struct LongItems {
+  static const unsigned value = sizeof(S) > 4 ? kRadixItems / 2 : kRadixItems;
+};
 
 // Segments of any length, one a block at a time, each pass a stable scatter of the segment
 // from one buffer to the other (pass 0 from the input; the last into the output: alt_keys and
@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(kSortThreads)
                                SegList list, RankSpec r, U* alt_keys, V* alt_vals, U* keys_out,
                                V* vals_out) {
   typedef typename RadixStaged<U, V, VALS>::type S;
-  const unsigned kItems = long_items<S>();
+  const unsigned kItems = LongItems<S>::value;
   const unsigned kTile = kSortThreads * kItems;
   WK_SHARED(S, staged, kTile);
   WK_SHARED(unsigned, counts, kMaxPasses * kRadix);  // then each digit's running start

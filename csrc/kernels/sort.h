@@ -66,7 +66,7 @@ inline bool rank_spec(uint32_t dtype, uint32_t begin, uint32_t end, uint32_t des
   return true;
 }
 
-inline unsigned pass_count(const RankSpec& r) {
+__host__ __device__ __forceinline__ unsigned pass_count(const RankSpec& r) {
   return (r.end - r.begin + kDigitBits - 1) / kDigitBits;
 }
 
