@@ -1,15 +1,24 @@
 // segmented_sort: every segment sorted on its own (docs/SEMANTICS.md "segmented_sort").
 //
-// Segments that fit in a warp (the longest no longer than the device's width) are sorted in
-// registers, as many a warp as fit in groups of the longest's power of two: every lane holds
-// one (rank, position) pair and a bitonic network of shuffles within the group orders them; the pairs are all distinct, so the result is the stable order.
-// Segments of up to kBlockSegItems keys are sorted one a block in shared memory: each block
-// sorts its segment's (rank, position) pairs by a bitonic network as long as the segment's
-// power of two, then gathers; the pairs are distinct again, so the order is the stable one.
-// Otherwise the positions are sorted by key (an argsort: stable), then stably by their segment
-// (a sort of the segment numbers carrying the positions), which leaves every segment's
-// positions in key order; the keys and values are then gathered from them.
-#include "sort.h"
+// Segments go by their length, each to the path that sorts it cheapest (CUB's partition of
+// segments into small, medium and large ones, with more classes):
+//   - up to the warp's width: in registers, as many a warp as fit in groups of the length's
+//     power of two; every lane holds one (rank, position) pair and a bitonic network of
+//     shuffles within the group orders them (the pairs are distinct: the stable order);
+//   - up to kBitonicItems keys: one a block, a bitonic network over the (rank, position) pairs
+//     in shared memory, then a gather;
+//   - up to kBlockSegItems keys: one a block, a radix sort in registers (segmented_sort_radix.h);
+//   - longer: one a block, a radix sort through global memory (segmented_sort_radix.h), whose
+//     work is the segment's own keys.
+// Fixed segments are all of one class; with offsets, a classification kernel lists each
+// class's segments (segment_classes_kernel) and each class's kernel runs over its list, so a
+// power-law input's many short segments take the warp and block kernels though a few are long.
+// A segment too long for one block to sort in good time (more than an eighth of the keys, past
+// kDevicePathFloor) sends the whole input to the device-wide path instead: the positions sorted
+// by key (an argsort: stable), then stably by their segment (a sort of the segment numbers
+// carrying the positions), which leaves every segment's positions in key order; the keys and
+// values are then gathered from them.
+#include "segmented_sort_radix.h"
 
 namespace WK_NS {
 using namespace prims;
@@ -24,115 +33,210 @@ __device__ __forceinline__ bool pair_less(U ra, unsigned pa, U rb, unsigned pb) 
 }
 
 // Segments of at most `group` keys (a power of two up to WK_WARP_SIZE), WK_WARP_SIZE / group
-// of them a warp, one lane a key: segment s is [start(s), end(s)). Short segments fill the
-// warp instead of leaving most of its lanes idle, and their network has fewer stages.
+// of them a warp, one lane a key. Short segments fill the warp instead of leaving most of its
+// lanes idle, and their network has fewer stages. The warps stride over the list.
 template <typename U, typename V, bool VALS>
 __global__ void __launch_bounds__(kSortThreads)
     segmented_sort_warp_kernel(wk_status* st, uint32_t warp_size, const U* keys, const V* vals,
                                uint64_t n, const uint32_t* offsets, uint64_t seg_size,
-                               uint64_t count, unsigned group, RankSpec r, U* keys_out,
+                               SegList list, unsigned group, RankSpec r, U* keys_out,
                                V* vals_out) {
   if (!width_ok(st, warp_size)) return;
   const unsigned ln = lane(), per_warp = WK_WARP_SIZE / group, q = ln % group;
-  const uint64_t first = ((uint64_t)blockIdx.x * kSegWarps + threadIdx.x / WK_WARP_SIZE) * per_warp;
-  if (first >= count) return;  // the whole warp: no segment of its own
-  const uint64_t seg = first + ln / group;
-  // Lanes of a segment past the last one, or past their segment's end, hold the largest pair,
-  // so they sort to the end. A 16-bit key's rank travels in a 32-bit word (the shuffles move 32
-  // and 64 bits); the sentinel is then above every rank.
-  typedef typename ShflWord<U>::type R;
-  R rank = (R)~(R)0;
-  unsigned pos = ~0u;
-  uint64_t start = 0;
-  unsigned len = 0;
-  if (seg < count) {
-    start = offsets ? offsets[seg] : seg * seg_size;
-    const uint64_t end =
-        offsets ? offsets[seg + 1] : (n - start < seg_size ? n : start + seg_size);
-    len = (unsigned)(end - start);
-  }
-  if (q < len) {
-    rank = (R)rank_of<U>(keys[start + q], r);
-    pos = q;
-  }
-  for (unsigned size = 2; size <= group; size <<= 1) {
-    for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
-      // The partner lane by index, not by xor: a network's strides restart at every size,
-      // which the executor would read as a shuffle-xor tree that starts too low.
-      const R other_rank = shfl_idx<R>(WK_FULL_MASK, rank, ln ^ stride, WK_WARP_SIZE);
-      const unsigned other_pos = shfl_idx<unsigned>(WK_FULL_MASK, pos, ln ^ stride, WK_WARP_SIZE);
-      // The last merge of every group is ascending.
-      const bool ascending = (q & size) == 0;
-      const bool lower = (ln & stride) == 0;
-      const bool other_less = pair_less(other_rank, other_pos, rank, pos);
-      // The lower lane of an ascending pair keeps the smaller; the other roles follow.
-      if (other_less == (lower == ascending)) {
-        rank = other_rank;
-        pos = other_pos;
+  const uint64_t total = list.size();
+  const uint64_t warps = (uint64_t)gridDim.x * kSegWarps;
+  // Warp-uniform: a warp leaves only when it has no segment of its own.
+  for (uint64_t wi = (uint64_t)blockIdx.x * kSegWarps + threadIdx.x / WK_WARP_SIZE;
+       wi * per_warp < total; wi += warps) {
+    const uint64_t idx = wi * per_warp + ln / group;
+    // Lanes of a segment past the last one, or past their segment's end, hold the largest
+    // pair, so they sort to the end. A 16-bit key's rank travels in a 32-bit word (the
+    // shuffles move 32 and 64 bits); the sentinel is then above every rank.
+    typedef typename ShflWord<U>::type R;
+    R rank = (R)~(R)0;
+    unsigned pos = ~0u;
+    uint64_t start = 0, len = 0;
+    if (idx < total) segment_bounds(list.at(idx), n, offsets, seg_size, &start, &len);
+    if (q < len) {
+      rank = (R)rank_of<U>(keys[start + q], r);
+      pos = q;
+    }
+    for (unsigned size = 2; size <= group; size <<= 1) {
+      for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
+        // The partner lane by index, not by xor: a network's strides restart at every size,
+        // which the executor would read as a shuffle-xor tree that starts too low.
+        const R other_rank = shfl_idx<R>(WK_FULL_MASK, rank, ln ^ stride, WK_WARP_SIZE);
+        const unsigned other_pos =
+            shfl_idx<unsigned>(WK_FULL_MASK, pos, ln ^ stride, WK_WARP_SIZE);
+        // The last merge of every group is ascending.
+        const bool ascending = (q & size) == 0;
+        const bool lower = (ln & stride) == 0;
+        const bool other_less = pair_less(other_rank, other_pos, rank, pos);
+        // The lower lane of an ascending pair keeps the smaller; the other roles follow.
+        if (other_less == (lower == ascending)) {
+          rank = other_rank;
+          pos = other_pos;
+        }
       }
     }
-  }
-  if (q < len) {
-    keys_out[start + q] = keys[start + pos];
-    if (VALS) vals_out[start + q] = vals[start + pos];
+    if (q < len) {
+      keys_out[start + q] = keys[start + pos];
+      if (VALS) vals_out[start + q] = vals[start + pos];
+    }
   }
 }
 
-// The longest segment the block path sorts: its pairs take 10 bytes a key (8-byte keys) in
-// shared memory, 40 KB, under the 48 KB a block may declare statically.
-const unsigned kBlockSegItems = 4096;
+// The longest segment the block paths sort: one radix tile. Past kBitonicItems the radix sort
+// in registers is the faster (the bitonic network's barrier stages grow as log^2 of the
+// length, and at 4096 keys it had ~78); below it a segment leaves most of the radix tile's
+// warps idle while one warp ranks its keys, and the network's few stages win.
+const unsigned kBlockSegItems = kRadixTile;
+const unsigned kBitonicItems = 1024;
 
-// One segment a block: its keys' ranks and positions in shared memory, padded to the
+// One segment a block at a time: its keys' ranks and positions in shared memory, padded to the
 // segment's power of two with pairs above every real one (the largest rank, positions from
 // the length on), ordered by a bitonic network, then gathered by position.
 template <typename U, typename V, bool VALS>
 __global__ void __launch_bounds__(kSortThreads)
-    segmented_sort_block_kernel(const U* keys, const V* vals, uint64_t n,
-                                const uint32_t* offsets, uint64_t seg_size, RankSpec r,
-                                U* keys_out, V* vals_out) {
-  WK_SHARED(U, ranks, kBlockSegItems);
-  WK_SHARED(uint16_t, places, kBlockSegItems);
-  const uint64_t seg = blockIdx.x;
-  const uint64_t start = offsets ? offsets[seg] : seg * seg_size;
-  const uint64_t end = offsets ? offsets[seg + 1] : (n - start < seg_size ? n : start + seg_size);
-  const unsigned len = (unsigned)(end - start);
-  if (len < 2) {  // the whole block: nothing to order, and no barrier is reached
-    if (len == 1 && threadIdx.x == 0) {
-      keys_out[start] = keys[start];
-      if (VALS) vals_out[start] = vals[start];
+    segmented_sort_bitonic_kernel(const U* keys, const V* vals, uint64_t n,
+                                  const uint32_t* offsets, uint64_t seg_size, SegList list,
+                                  RankSpec r, U* keys_out, V* vals_out) {
+  WK_SHARED(U, ranks, kBitonicItems);
+  WK_SHARED(uint16_t, places, kBitonicItems);
+  const uint64_t total = list.size();
+  for (uint64_t i = blockIdx.x; i < total; i += gridDim.x) {  // block-uniform
+    uint64_t start, len64;
+    segment_bounds(list.at(i), n, offsets, seg_size, &start, &len64);
+    const unsigned len = (unsigned)len64;
+    if (len < 2) {  // the whole block: nothing to order
+      if (len == 1 && threadIdx.x == 0) {
+        keys_out[start] = keys[start];
+        if (VALS) vals_out[start] = vals[start];
+      }
+      continue;
     }
-    return;
+    unsigned size = 2;
+    while (size < len) size <<= 1;
+    for (unsigned q = threadIdx.x; q < size; q += kSortThreads) {
+      ranks[q] = q < len ? rank_of<U>(keys[start + q], r) : (U)~(U)0;
+      places[q] = (uint16_t)q;
+    }
+    __syncthreads();
+    for (unsigned k = 2; k <= size; k <<= 1) {
+      for (unsigned stride = k >> 1; stride > 0; stride >>= 1) {
+        for (unsigned h = threadIdx.x; h < size / 2; h += kSortThreads) {
+          const unsigned lo = 2 * stride * (h / stride) + h % stride, hi = lo + stride;
+          const U rl = ranks[lo], rh = ranks[hi];
+          const unsigned pl = places[lo], ph = places[hi];
+          // Ascending where the lower index's k bit is clear: the last merge (k = size) is.
+          const bool ascending = (lo & k) == 0;
+          if (pair_less(rh, ph, rl, pl) == ascending) {
+            ranks[lo] = rh;
+            ranks[hi] = rl;
+            places[lo] = (uint16_t)ph;
+            places[hi] = (uint16_t)pl;
+          }
+        }
+        __syncthreads();
+      }
+    }
+    for (unsigned q = threadIdx.x; q < len; q += kSortThreads) {
+      const unsigned p = places[q];
+      keys_out[start + q] = keys[start + p];
+      if (VALS) vals_out[start + q] = vals[start + p];
+    }
+    __syncthreads();  // the next segment's ranks after this one's gather
   }
-  unsigned size = 2;
-  while (size < len) size <<= 1;
-  for (unsigned q = threadIdx.x; q < size; q += kSortThreads) {
-    ranks[q] = q < len ? rank_of<U>(keys[start + q], r) : (U)~(U)0;
-    places[q] = (uint16_t)q;
+}
+
+// The size classes: warp classes 0 .. kWarpClasses - 1 (groups 2, 4, ..., the widest warp's;
+// at a narrower width the last are empty), then the block paths'.
+const unsigned kWarpClasses = 6;
+const unsigned kClassBitonic = kWarpClasses;
+const unsigned kClassRadix = kWarpClasses + 1;
+const unsigned kClassLong = kWarpClasses + 2;
+const unsigned kClasses = kWarpClasses + 3;
+static_assert((1u << kWarpClasses) >= WK_WARP_SIZE, "a warp class for every group");
+
+__device__ __forceinline__ unsigned class_of(uint64_t len) {
+  if (len <= WK_WARP_SIZE) {
+    unsigned c = 0;
+    while ((2ull << c) < len) ++c;
+    return c;  // 1 and 2 keys: 0 (groups of 2); 3 and 4: 1; ...
+  }
+  return len <= kBitonicItems ? kClassBitonic : len <= kBlockSegItems ? kClassRadix : kClassLong;
+}
+
+// The fewest keys a segment of class c holds: the most segments its list takes is n / that,
+// as the segments do not overlap. Width-independent, so that the scratch is: the bitonic
+// class starts past the narrowest warp, half the widest's groups.
+inline uint64_t class_shortest(unsigned c) {
+  if (c == 0) return 1;
+  if (c < kWarpClasses) return (1ull << c) + 1;
+  if (c == kClassBitonic) return (1ull << (kWarpClasses - 1)) + 1;
+  return c == kClassRadix ? kBitonicItems + 1 : (uint64_t)kBlockSegItems + 1;
+}
+
+struct ClassBases {
+  uint64_t at[kClasses];  // where each class's list starts in the lists
+};
+
+// The classified path's scratch: each class's count, the lists of segment numbers, and the
+// long kernel's second copy of the keys and values (at the input's positions).
+struct SegScratch {
+  unsigned* listed;
+  uint32_t* lists;
+  char* keys;
+  char* vals;
+  ClassBases bases;
+  uint64_t total;
+
+  static SegScratch layout(void* base, uint32_t key_size, uint32_t value_size, uint64_t n) {
+    SegScratch s;
+    char* b = (char*)base;
+    uint64_t at = 0;
+    auto take = [&](uint64_t bytes) {
+      char* p = b ? b + at : nullptr;
+      at += round_up(bytes);
+      return p;
+    };
+    s.listed = (unsigned*)take(kClasses * sizeof(unsigned));
+    uint64_t ids = 0;
+    for (unsigned c = 0; c < kClasses; ++c) {
+      s.bases.at[c] = ids;
+      ids += n / class_shortest(c);
+    }
+    s.lists = (uint32_t*)take(ids * sizeof(uint32_t));
+    s.keys = take(n * key_size);
+    s.vals = take(n * value_size);
+    s.total = at;
+    return s;
+  }
+};
+
+// Each non-empty segment's number into its class's list (in no particular order: every
+// segment is sorted on its own, so the order of the list changes no result). A block counts
+// its segments of each class in shared memory and takes their slots with one atomic a class.
+__global__ void __launch_bounds__(kSortThreads)
+    segment_classes_kernel(const uint32_t* offsets, uint64_t count, ClassBases bases,
+                           uint32_t* lists, unsigned* listed) {
+  WK_SHARED(unsigned, taken, kClasses);  // the block's count of a class, then its first slot
+  const unsigned t = threadIdx.x;
+  if (t < kClasses) taken[t] = 0;
+  __syncthreads();
+  const uint64_t s = (uint64_t)blockIdx.x * kSortThreads + t;
+  unsigned c = kClasses, mine = 0;
+  if (s < count) {
+    const uint64_t len = offsets[s + 1] - offsets[s];
+    if (len) {
+      c = class_of(len);
+      mine = atomicAdd(taken + c, 1u);
+    }
   }
   __syncthreads();
-  for (unsigned k = 2; k <= size; k <<= 1) {
-    for (unsigned stride = k >> 1; stride > 0; stride >>= 1) {
-      for (unsigned i = threadIdx.x; i < size / 2; i += kSortThreads) {
-        const unsigned lo = 2 * stride * (i / stride) + i % stride, hi = lo + stride;
-        const U rl = ranks[lo], rh = ranks[hi];
-        const unsigned pl = places[lo], ph = places[hi];
-        // Ascending where the lower index's k bit is clear: the last merge (k = size) is.
-        const bool ascending = (lo & k) == 0;
-        if (pair_less(rh, ph, rl, pl) == ascending) {
-          ranks[lo] = rh;
-          ranks[hi] = rl;
-          places[lo] = (uint16_t)ph;
-          places[hi] = (uint16_t)pl;
-        }
-      }
-      __syncthreads();
-    }
-  }
-  for (unsigned q = threadIdx.x; q < len; q += kSortThreads) {
-    const unsigned p = places[q];
-    keys_out[start + q] = keys[start + p];
-    if (VALS) vals_out[start + q] = vals[start + p];
-  }
+  if (t < kClasses && taken[t]) taken[t] = atomicAdd(listed + t, taken[t]);
+  __syncthreads();
+  if (c < kClasses) lists[bases.at[c] + taken[c] + mine] = (uint32_t)s;
 }
 
 // seg_of[i] = the segment holding position idx[i].
@@ -158,78 +262,143 @@ __global__ void __launch_bounds__(kSortThreads)
   seg_of[i] = (uint32_t)lo;
 }
 
-template <typename U, typename V>
-int warp_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
-              const void* keys, const void* vals, uint64_t n, const uint32_t* offsets,
-              uint64_t seg_size, uint64_t count, uint64_t longest, void* keys_out,
-              void* vals_out) {
-  unsigned group = 1;
-  while (group < longest) group <<= 1;
-  const uint64_t per_block = (uint64_t)kSegWarps * (WK_WARP_SIZE / group);
-  const uint64_t blocks = (count + per_block - 1) / per_block;
-  if (blocks > 0x7fffffffull) return WK_ERR_ARG;
-  if (vals)
-    WK_LAUNCH((unsigned)blocks, kSortThreads, 0, s, segmented_sort_warp_kernel<U, V, true>)(
-        st, warp_size, (const U*)keys, (const V*)vals, n, offsets, seg_size, count, group,
-        r, (U*)keys_out, (V*)vals_out);
+// What every launch of a call shares.
+struct SegJob {
+  host::stream_t s;
+  wk_status* st;
+  uint32_t warp_size;
+  RankSpec r;
+  const void* keys;
+  const void* vals;
+  uint64_t n;
+  const uint32_t* offsets;
+  uint64_t seg_size;
+  void* keys_out;
+  void* vals_out;
+  void* alt_keys;  // the long kernel's scratch copies
+  void* alt_vals;
+};
+
+// The kernel of class c (a warp class: the warp kernel with groups of 2^(c + 1)) over `list`.
+template <typename U, typename V, bool VALS>
+int launch_class(const SegJob& j, unsigned c, const SegList& list, unsigned grid) {
+  const U* keys = (const U*)j.keys;
+  const V* vals = VALS ? (const V*)j.vals : nullptr;
+  U* kout = (U*)j.keys_out;
+  V* vout = VALS ? (V*)j.vals_out : nullptr;
+  if (c < kWarpClasses)
+    WK_LAUNCH(grid, kSortThreads, 0, j.s, segmented_sort_warp_kernel<U, V, VALS>)(
+        j.st, j.warp_size, keys, vals, j.n, j.offsets, j.seg_size, list, 2u << c, j.r, kout,
+        vout);
+  else if (c == kClassBitonic)
+    WK_LAUNCH(grid, kSortThreads, 0, j.s, segmented_sort_bitonic_kernel<U, V, VALS>)(
+        keys, vals, j.n, j.offsets, j.seg_size, list, j.r, kout, vout);
+  else if (c == kClassRadix)
+    WK_LAUNCH(grid, kSortThreads, 0, j.s, segmented_sort_radix_kernel<U, V, VALS>)(
+        j.st, j.warp_size, keys, vals, j.n, j.offsets, j.seg_size, list, j.r, kout, vout);
   else
-    WK_LAUNCH((unsigned)blocks, kSortThreads, 0, s, segmented_sort_warp_kernel<U, V, false>)(
-        st, warp_size, (const U*)keys, nullptr, n, offsets, seg_size, count, group, r,
-        (U*)keys_out, nullptr);
+    WK_LAUNCH(grid, kSortThreads, 0, j.s, segmented_sort_long_kernel<U, V, VALS>)(
+        j.st, j.warp_size, keys, vals, j.n, j.offsets, j.seg_size, list, j.r, (U*)j.alt_keys,
+        VALS ? (V*)j.alt_vals : nullptr, kout, vout);
   return host::launch_error();
 }
 
-template <typename U, typename V>
-int block_path(host::stream_t s, wk_status*, uint32_t, const RankSpec& r, const void* keys,
-               const void* vals, uint64_t n, const uint32_t* offsets, uint64_t seg_size,
-               uint64_t count, uint64_t, void* keys_out, void* vals_out) {
-  if (vals)
-    WK_LAUNCH((unsigned)count, kSortThreads, 0, s, segmented_sort_block_kernel<U, V, true>)(
-        (const U*)keys, (const V*)vals, n, offsets, seg_size, r, (U*)keys_out, (V*)vals_out);
-  else
-    WK_LAUNCH((unsigned)count, kSortThreads, 0, s, segmented_sort_block_kernel<U, V, false>)(
-        (const U*)keys, nullptr, n, offsets, seg_size, r, (U*)keys_out, nullptr);
-  return host::launch_error();
-}
+template <bool B> struct Flag {
+  static const bool value = B;
+};
 
-// The warp path (BLOCK false) or the block path with the values' type from their size (none:
-// any; the kernels read no value).
-template <bool BLOCK, typename U>
-int short_path(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
-               uint32_t value_size, const void* keys, const void* vals, uint64_t n,
-               const uint32_t* offsets, uint64_t seg_size, uint64_t count, uint64_t longest,
-               void* keys_out, void* vals_out) {
-  auto run = [&](auto vt) {
-    typedef typename decltype(vt)::type V;
-    if constexpr (BLOCK)
-      return block_path<U, V>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
-                              longest, keys_out, vals_out);
-    else
-      return warp_path<U, V>(s, st, warp_size, r, keys, vals, n, offsets, seg_size, count,
-                             longest, keys_out, vals_out);
+// f(key type, value type, whether there are values) by the sizes (no values: any value type;
+// no kernel reads one).
+template <typename F> int with_seg_types(uint32_t key_size, uint32_t value_size, F&& f) {
+  auto by_value = [&](auto kt) {
+    typedef typename decltype(kt)::type U;
+    if (value_size == 0) return f(TypeTag<U>(), TypeTag<uint32_t>(), Flag<false>());
+    if (value_size == 2) return f(TypeTag<U>(), TypeTag<uint16_t>(), Flag<true>());
+    if (value_size == 4) return f(TypeTag<U>(), TypeTag<uint32_t>(), Flag<true>());
+    return f(TypeTag<U>(), TypeTag<uint64_t>(), Flag<true>());
   };
-  if (value_size == 2) return run(TypeTag<uint16_t>());
-  if (value_size == 8) return run(TypeTag<uint64_t>());
-  return run(TypeTag<uint32_t>());
+  if (key_size == 2) return by_value(TypeTag<uint16_t>());
+  if (key_size == 4) return by_value(TypeTag<uint32_t>());
+  return by_value(TypeTag<uint64_t>());
 }
 
-// short_path by the keys' size.
-template <bool BLOCK>
-int short_path_keyed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSpec& r,
-                     uint32_t key_size, uint32_t value_size, const void* keys, const void* vals,
-                     uint64_t n, const uint32_t* offsets, uint64_t seg_size, uint64_t count,
-                     uint64_t longest, void* keys_out, void* vals_out) {
-  if (key_size == 2)
-    return short_path<BLOCK, uint16_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
-                                       seg_size, count, longest, keys_out, vals_out);
-  if (key_size == 4)
-    return short_path<BLOCK, uint32_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
-                                       seg_size, count, longest, keys_out, vals_out);
-  return short_path<BLOCK, uint64_t>(s, st, warp_size, r, value_size, keys, vals, n, offsets,
-                                     seg_size, count, longest, keys_out, vals_out);
+int run_class(const SegJob& j, uint32_t key_size, uint32_t value_size, unsigned c,
+              const SegList& list, unsigned grid) {
+  return with_seg_types(key_size, value_size, [&](auto kt, auto vt, auto vals) {
+    return launch_class<typename decltype(kt)::type, typename decltype(vt)::type,
+                        decltype(vals)::value>(j, c, list, grid);
+  });
 }
+
+// Blocks for `items` items of `per_block` a block, at most `most` (the kernels stride).
+unsigned blocks_for(uint64_t items, uint64_t per_block, uint64_t most) {
+  uint64_t b = (items + per_block - 1) / per_block;
+  if (b > most) b = most;
+  if (b > 0x7fffffffull) b = 0x7fffffffull;
+  return b == 0 ? 1 : (unsigned)b;
+}
+
+// A list kernel's grid: the blocks a device holds at once (the warp and bitonic kernels fit
+// eight a multiprocessor), the kernels striding over lists whose length the host never reads.
+uint64_t resident_blocks() {
+  const uint64_t sms = host::multiprocessors();
+  return sms ? sms * 8 : 1024;
+}
+
+// The device-wide path (the file's comment): its scratch, then the path.
+uint64_t device_path_scratch(uint32_t key_size, uint64_t n) {
+  const uint64_t index_sort = SortScratch::layout(nullptr, key_size, 4, n, kMaxPasses).total;
+  const uint64_t by_segment = SortScratch::layout(nullptr, 4, 4, n, kMaxPasses).total;
+  return 3 * round_up(n * 4) + (index_sort > by_segment ? index_sort : by_segment);
+}
+
+int device_path(const SegJob& j, uint32_t key_dtype, uint32_t key_size, uint32_t value_size,
+                uint64_t count, uint32_t begin_bit, uint32_t end_bit, uint32_t descending,
+                void* scratch, uint64_t scratch_bytes) {
+  const uint64_t n = j.n;
+  const uint64_t slot = round_up(n * 4);
+  uint32_t* by_key = (uint32_t*)scratch;
+  uint32_t* segs = (uint32_t*)((char*)scratch + slot);
+  uint32_t* by_segment = (uint32_t*)((char*)scratch + 2 * slot);
+  void* inner = (char*)scratch + 3 * slot;
+  const uint64_t inner_bytes = scratch_bytes - 3 * slot;
+  int rc = sort_run(j.s, j.st, j.warp_size, key_dtype, 4, WK_SORT_VALUES_INDICES, j.keys, nullptr,
+                    n, begin_bit, end_bit, descending, inner, inner_bytes, nullptr, by_key);
+  if (rc) return rc;
+  unsigned grid;
+  if (!grid_for(n, kSortThreads, &grid)) return WK_ERR_ARG;
+  WK_LAUNCH(grid, kSortThreads, 0, j.s, segment_of_kernel)(by_key, n, j.offsets, j.seg_size,
+                                                           count, segs);
+  if ((rc = host::launch_error())) return rc;
+  // Segment numbers below `count`: only their significant bits need a pass.
+  uint32_t bits = 1;
+  while (bits < sizeof(uint32_t) * 8 && ((count - 1) >> bits) != 0) ++bits;
+  rc = sort_run(j.s, j.st, j.warp_size, DT_U32, 4, WK_SORT_VALUES_GIVEN, segs, by_key, n, 0, bits,
+                0, inner, inner_bytes, nullptr, by_segment);
+  if (rc) return rc;
+  if ((rc = gather_by_index(j.s, key_size, j.keys, by_segment, n, j.keys_out))) return rc;
+  return value_size ? gather_by_index(j.s, value_size, j.vals, by_segment, n, j.vals_out) : 0;
+}
+
+// A segment longer than this and than an eighth of the keys goes device-wide: one block sorts
+// it alone while the device-wide path spreads the same keys over every multiprocessor (a
+// guess, to be measured: one block moves keys at maybe a tenth of the device's rate, and the
+// device path sorts all n keys twice). The executor takes a shorter floor, so that the
+// conformance suite's small inputs reach both sides of it.
+#if defined(WK_VENDOR_HOST)
+const uint64_t kDevicePathFloor = 2 * (uint64_t)kBlockSegItems;
+#else
+const uint64_t kDevicePathFloor = 1ull << 16;
+#endif
+const uint64_t kDevicePathShare = 8;
 
 }  // namespace
+
+uint64_t segmented_sort_scratch(uint32_t key_size, uint32_t value_size, uint64_t n) {
+  const uint64_t classified = SegScratch::layout(nullptr, key_size, value_size, n).total;
+  const uint64_t device = device_path_scratch(key_size, n);
+  return classified > device ? classified : device;
+}
 
 int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype,
                           uint32_t value_size, const void* keys, const void* vals, uint64_t n,
@@ -245,36 +414,56 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
       (value_size == 0) != !vals ||
       (value_size == 0) != !vals_out)
     return WK_ERR_ARG;
-  host::stream_t s = as_stream(stream);
-  if (longest <= WK_WARP_SIZE)
-    return short_path_keyed<false>(s, st, warp_size, r, key_size, value_size, keys, vals, n,
-                                   offsets, seg_size, count, longest, keys_out, vals_out);
-  if (longest <= kBlockSegItems && count <= 0x7fffffffull)
-    return short_path_keyed<true>(s, st, warp_size, r, key_size, value_size, keys, vals, n,
-                                  offsets, seg_size, count, longest, keys_out, vals_out);
-  if (scratch_bytes < sort_scratch_bytes(WK_ALGO_SEGMENTED_SORT, key_size, value_size, n))
-    return WK_ERR_SCRATCH;
-  const uint64_t slot = round_up(n * 4);
-  uint32_t* by_key = (uint32_t*)scratch;
-  uint32_t* segs = (uint32_t*)((char*)scratch + slot);
-  uint32_t* by_segment = (uint32_t*)((char*)scratch + 2 * slot);
-  void* inner = (char*)scratch + 3 * slot;
-  const uint64_t inner_bytes = scratch_bytes - 3 * slot;
-  int rc = sort_run(stream, st, warp_size, key_dtype, 4, WK_SORT_VALUES_INDICES, keys, nullptr, n,
-                    begin_bit, end_bit, descending, inner, inner_bytes, nullptr, by_key);
+  SegJob j = {as_stream(stream), st, warp_size, r, keys, vals, n, offsets, seg_size,
+              keys_out, vals_out, nullptr, nullptr};
+  if (longest <= WK_WARP_SIZE) {
+    // Every segment in a warp: no scratch, one launch, groups of the longest's power of two.
+    unsigned c = 0;
+    while ((2ull << c) < longest) ++c;
+    const uint64_t per_block = (uint64_t)kSegWarps * (WK_WARP_SIZE / (2u << c));
+    if ((count + per_block - 1) / per_block > 0x7fffffffull) return WK_ERR_ARG;
+    return run_class(j, key_size, value_size, c, SegList{nullptr, nullptr, count},
+                     blocks_for(count, per_block, count));
+  }
+  // Segment numbers travel as u32 in the lists and the device path.
+  if (count > kIndexLimit) return WK_ERR_ARG;
+  if (scratch_bytes < segmented_sort_scratch(key_size, value_size, n)) return WK_ERR_SCRATCH;
+  if (longest > kDevicePathFloor && longest > n / kDevicePathShare)
+    return device_path(j, key_dtype, key_size, value_size, count, begin_bit, end_bit, descending,
+                       scratch, scratch_bytes);
+  const SegScratch sc = SegScratch::layout(scratch, key_size, value_size, n);
+  j.alt_keys = sc.keys;
+  j.alt_vals = value_size ? sc.vals : nullptr;
+  if (!offsets) {
+    // One class for all (the last segment may be shorter: every kernel takes any length up
+    // to its class's), one block a segment.
+    const uint64_t size = seg_size < n ? seg_size : n;
+    const unsigned c = size <= kBitonicItems   ? kClassBitonic
+                       : size <= kBlockSegItems ? kClassRadix
+                                                : kClassLong;
+    return run_class(j, key_size, value_size, c, SegList{nullptr, nullptr, count},
+                     blocks_for(count, 1, count));
+  }
+  int rc = host::memset_async(sc.listed, 0, kClasses * sizeof(unsigned), j.s);
   if (rc) return rc;
   unsigned grid;
-  if (!grid_for(n, kSortThreads, &grid)) return WK_ERR_ARG;
-  WK_LAUNCH(grid, kSortThreads, 0, s, segment_of_kernel)(by_key, n, offsets, seg_size, count, segs);
+  if (!grid_for(count, kSortThreads, &grid)) return WK_ERR_ARG;
+  WK_LAUNCH(grid, kSortThreads, 0, j.s, segment_classes_kernel)(offsets, count, sc.bases, sc.lists,
+                                                                sc.listed);
   if ((rc = host::launch_error())) return rc;
-  // Segment numbers below `count`: only their significant bits need a pass.
-  uint32_t bits = 1;
-  while (bits < sizeof(uint32_t) * 8 && ((count - 1) >> bits) != 0) ++bits;
-  rc = sort_run(stream, st, warp_size, DT_U32, 4, WK_SORT_VALUES_GIVEN, segs, by_key, n, 0, bits,
-                0, inner, inner_bytes, nullptr, by_segment);
-  if (rc) return rc;
-  if ((rc = gather_by_index(s, key_size, keys, by_segment, n, keys_out))) return rc;
-  return value_size ? gather_by_index(s, value_size, vals, by_segment, n, vals_out) : 0;
+  const uint64_t resident = resident_blocks();
+  for (unsigned c = 0; c < kClasses; ++c) {
+    const uint64_t group = 2ull << c;
+    if (c < kWarpClasses && group > WK_WARP_SIZE) continue;  // past this width: empty
+    // The most the list can hold bounds the grid, so that small inputs launch few blocks.
+    const uint64_t most = n / class_shortest(c);
+    if (most == 0) continue;
+    const uint64_t per_block = c < kWarpClasses ? kSegWarps * (WK_WARP_SIZE / group) : 1;
+    const SegList list = {sc.lists + sc.bases.at[c], sc.listed + c, 0};
+    if ((rc = run_class(j, key_size, value_size, c, list, blocks_for(most, per_block, resident))))
+      return rc;
+  }
+  return 0;
 }
 
 }  // namespace WK_NS

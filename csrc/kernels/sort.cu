@@ -92,22 +92,6 @@ __global__ void __launch_bounds__(kRadix)
   }
 }
 
-// The lanes of the warp holding the same digit as this one (live lanes only ever match live
-// lanes): one ballot per digit bit at the device's width (the bits past a short last digit are
-// zero in every lane, so kDigitBits ballots always do). With `own` all ones where the lane's
-// bit is set, `ones ^ ~own` is the lanes agreeing with it. Not the native match_any: on an
-// H100 (2026-12-07) ranking with __match_any_sync made the whole sort 1.3-1.5x slower.
-__device__ __forceinline__ wk_lanemask_t digit_peers(unsigned digit, bool live) {
-  wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
-#pragma unroll
-  for (unsigned b = 0; b < kDigitBits; ++b) {
-    const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((digit >> b) & 1);
-    const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, own != 0);
-    peers &= ones ^ ~own;
-  }
-  return peers;
-}
-
 // The staged tile's element: the wider of key and value, so that one array stages both, one
 // after the other (sort_tuning.h's shared-memory budget).
 template <typename U, typename V, bool WIDER_V> struct StagedAs {
@@ -415,11 +399,7 @@ uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_siz
     case WK_ALGO_SORT:
       return SortScratch::layout(nullptr, key_size, value_size, n, kMaxPasses, false).total;
     case WK_ALGO_ARGSORT: return index_sort;
-    case WK_ALGO_SEGMENTED_SORT: {
-      // Positions sorted by key, their segments, the positions grouped by segment.
-      const uint64_t by_segment = SortScratch::layout(nullptr, 4, 4, n, kMaxPasses).total;
-      return 3 * round_up(n * 4) + (index_sort > by_segment ? index_sort : by_segment);
-    }
+    case WK_ALGO_SEGMENTED_SORT: return segmented_sort_scratch(key_size, value_size, n);
     case WK_ALGO_MERGE_RUNS: return merge_runs_scratch(key_size, value_size, n);
     case WK_ALGO_TOP_K: {
       const uint64_t whole = round_up(n * 4) + index_sort;

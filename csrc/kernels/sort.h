@@ -66,7 +66,7 @@ inline bool rank_spec(uint32_t dtype, uint32_t begin, uint32_t end, uint32_t des
   return true;
 }
 
-inline unsigned pass_count(const RankSpec& r) {
+__host__ __device__ __forceinline__ unsigned pass_count(const RankSpec& r) {
   return (r.end - r.begin + kDigitBits - 1) / kDigitBits;
 }
 
@@ -116,6 +116,22 @@ struct DigitField {
     return (unsigned)(ordered >> shift) & mask;
   }
 };
+
+// The lanes of the warp holding the same digit as this one (live lanes only ever match live
+// lanes): one ballot per digit bit at the device's width (the bits past a short last digit are
+// zero in every lane, so kDigitBits ballots always do). With `own` all ones where the lane's
+// bit is set, `ones ^ ~own` is the lanes agreeing with it. Not the native match_any: on an
+// H100 (2026-12-07) ranking with __match_any_sync made the whole sort 1.3-1.5x slower.
+__device__ __forceinline__ wk_lanemask_t digit_peers(unsigned digit, bool live) {
+  wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
+#pragma unroll
+  for (unsigned b = 0; b < kDigitBits; ++b) {
+    const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((digit >> b) & 1);
+    const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, own != 0);
+    peers &= ones ^ ~own;
+  }
+  return peers;
+}
 
 // The scratch of one sort of n keys: the second copy of the keys and values the passes
 // ping-pong through, the keys' own output when the caller wants none (an argsort), the digit
@@ -169,6 +185,10 @@ int sort_run(void* stream, wk_status* st, uint32_t warp_size, uint32_t key_dtype
              uint32_t value_size, uint32_t values, const void* keys, const void* vals, uint64_t n,
              uint32_t begin_bit, uint32_t end_bit, uint32_t descending, void* scratch,
              uint64_t scratch_bytes, void* keys_out, void* vals_out);
+
+// segmented_sort's scratch (segmented_sort.cu): the larger of its size-classed path's and its
+// device-wide path's, for n keys of key_size bytes and values of value_size (0: none).
+uint64_t segmented_sort_scratch(uint32_t key_size, uint32_t value_size, uint64_t n);
 
 // top_k takes the radix select (top_k.cu) for k up to this, the whole argsort past it: the
 // select's two sorts of k pairs cost about what one sort of n pairs does at k = n / 4.

@@ -128,6 +128,7 @@ macro_rules! conformance_cases {
             argsort
             segmented_sort_fixed
             segmented_sort_offsets
+            segmented_sort_mixed
             top_k
             unique
             unique_by_key

@@ -196,7 +196,8 @@ pub(super) const LAUNCHERS: &[Launcher] = &[
         "segmented_sort",
         "the segments lie in the keys: `offsets` (when not NULL) rise and end at most at `n`, \
          or, without them, `count` is at most ceil(n / seg_size); the warp path takes every \
-         segment's keys at `offsets[s] + lane` without clamping them",
+         segment's keys at `offsets[s] + lane` without clamping them, and the size classes' \
+         lists in the scratch hold as many segments as lengths that sum to at most `n` make",
         &[
             ("keys", KEYS),
             ("vals?", VALUES),

@@ -1,6 +1,7 @@
 //! segmented_sort: fixed segments of sizes around the warp widths and past a GPU tile, and
-//! offsets whose lengths run from empty to many tiles (the warp path and the device path on
-//! a GPU), keys and pairs, both directions; offsets built for another length refused.
+//! offsets whose lengths run from empty to many tiles, alone and mixed in one call (the GPU
+//! kernels' size classes: warp, block network, radix tile, long, device-wide), keys and pairs,
+//! both directions; offsets built for another length refused.
 
 use super::sort::{sort_keys_of, sort_orders};
 use crate::Scale;
@@ -80,8 +81,9 @@ fn orders_for<K: Element>(scale: Scale, salt: usize) -> Vec<SortOrder> {
 
 fn fixed_typed<K: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let base = pick(scale, &[20_011usize], &[2_001])[0];
-    // Each backend's paths by the longest segment: a warp (up to 32 or 64), a block in the GPU
-    // kernels (up to 4096) and the device-wide one past it (4097: its last segment is shorter).
+    // Each backend's paths by the segment size: a warp (up to 32 or 64), a block in the GPU
+    // kernels (a network up to 1024, a radix tile up to 4096), one a block through memory past
+    // it (4097: its last segment is shorter), and on the executor the device-wide one (9000).
     let sizes = pick(
         scale,
         &[1usize, 7, 32, 33, 64, 100, 1000, 4096, 4097, 9000],
@@ -139,6 +141,64 @@ pub fn segmented_sort_offsets<B: RawBackend>(b: &B, scale: Scale) -> Result<(), 
     offsets_typed::<f64, u64, B>(b, scale)?;
     offsets_typed::<wavekit_core::f16, wavekit_core::bf16, B>(b, scale)?;
     offsets_typed::<u32, wavekit_core::f16, B>(b, scale)
+}
+
+/// Offsets of 400 segments, most of up to 69 keys (empty, a warp's and past it), with a few
+/// of each longer class of the GPU kernels among them every 50 segments: 100 (a block's
+/// network), 1025 and 4096 (a radix tile's), then `long` ones.
+fn mixed_offsets(seed: u64, long: &[u32]) -> Vec<u32> {
+    let mut others = [100u32, 1025, 4096].into_iter().chain(long.iter().copied());
+    let mut offsets = vec![0u32];
+    for i in 0..400u64 {
+        let len = match i % 50 {
+            25 => others.next().unwrap_or(1),
+            _ => (splitmix(seed ^ i << 8) % 70) as u32,
+        };
+        offsets.push(offsets[i as usize] + len);
+    }
+    offsets
+}
+
+fn mixed_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    // Segments past a radix tile among short ones: up to 7000 keys the GPU kernels sort every
+    // class in one call (two tiles and more: the long kernel's passes through memory); 9000
+    // keys, a third of the input, send the executor's build down the device-wide path (its
+    // floor is twice a tile there).
+    for (i, long) in [&[4097u32, 7000][..], &[9000]].into_iter().enumerate() {
+        let seed = K::KIND as u64 + i as u64;
+        let offsets = mixed_offsets(seed, long);
+        let n = *offsets.last().expect("count + 1 offsets") as usize;
+        let keys = sort_keys_of::<K>(n, seed, (seed % 3) as u32);
+        let bounds: Vec<(usize, usize)> = offsets
+            .windows(2)
+            .map(|w| (w[0] as usize, w[1] as usize))
+            .collect();
+        let segs = ok(
+            "segments",
+            Segments::from_offsets(b, &offsets, n, VectorSize::Auto),
+        )?;
+        let orders = orders_for::<K>(scale, i + V::KIND as usize);
+        let ctx = format!(
+            "{}+{} n={n} mixed longest={}",
+            K::KIND.name(),
+            V::KIND.name(),
+            long.iter().max().copied().unwrap_or(0)
+        );
+        check::<K, V, B>(b, &keys, &bounds, &segs, &orders, &ctx)?;
+    }
+    Ok(())
+}
+
+/// Short segments and long ones in one call (a power-law's shape): every size class of the GPU
+/// kernels at once, and a segment long enough for the device-wide path among short ones.
+pub fn segmented_sort_mixed<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    mixed_typed::<u32, u64, B>(b, scale)?;
+    mixed_typed::<wavekit_core::f16, u32, B>(b, scale)?;
+    if scale == Scale::Full {
+        mixed_typed::<i64, f32, B>(b, scale)?;
+        mixed_typed::<f64, i32, B>(b, scale)?;
+    }
+    Ok(())
 }
 
 pub fn err_segmented_sort<B: RawBackend>(b: &B, _scale: Scale) -> Result<(), String> {
