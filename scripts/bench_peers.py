@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Peer libraries on the same GPU, for BENCHMARKS.md: torch and cupy doing what wavekit's bench
-rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, top-k, unique_consecutive, segment_reduce, argmin/argmax), timed the way wavekit's CUDA bench
+rows do (sum, cumsum, masked select, bincount, CSR SpMV, sort, argsort, top-k, unique_consecutive, segment_reduce, argmin/argmax), timed the way wavekit's CUDA bench
 times its launches.
 
     python3 scripts/bench_peers.py [--sizes 2^20,2^24,2^28] [--reps 25] [--csv OUT.csv]
@@ -15,7 +15,7 @@ float vectors are uniform in [-1000, 1000) like wavekit's (not the same bits). E
 checked before it is timed: sums against a float64 sum, cumsum's last element likewise (the
 16-bit cumsum every element, to a scan's tolerance: see "half cumsum" below), masked
 select's count and values against the mask, bincount against the other library's counts, SpMV
-against a float64 product.
+against a float64 product, argsort against the definition of a stable argsort.
 """
 
 import argparse
@@ -111,6 +111,19 @@ class Timer:
             b.synchronize()
             samples.append(a.elapsed_time(b) * 1e-3)
         return statistics.median(samples)
+
+
+def is_stable_argsort(keys, idx):
+    """Whether `idx` is the stable ascending argsort of `keys`, from the definition and not from
+    another sort: a permutation of 0..n along which the keys never fall, equal keys in input
+    order."""
+    idx = idx.long()
+    seen = torch.zeros(keys.numel(), dtype=torch.bool, device=keys.device)
+    seen[idx] = True
+    if idx.numel() != keys.numel() or not bool(seen.all()):
+        return False
+    kv = keys[idx]
+    return bool(((kv[1:] > kv[:-1]) | ((kv[1:] == kv[:-1]) & (idx[1:] > idx[:-1]))).all())
 
 
 def close(what, want, got, rel):
@@ -280,6 +293,25 @@ def main():
                     raise SystemExit(f"{peer} sort {elem}: wrong")
                 add(peer, name, elem, n, t.time(f), 2 * n * k.dtype.itemsize)
             del k, kt, ref, ref_view
+        for elem in ["u32", "f32"]:
+            name = "argsort"
+            if not want(name):
+                continue
+            # The bench's keys (tools/bench/src/sort.rs, stream 28): u32 the low half of splitmix
+            # as Element::from_seed takes it, f32 uniform (not the same bits). torch argsorts
+            # the u32 bits as i32, as in "sort keys": the same work in another order, checked
+            # against that order.
+            if elem == "f32":
+                k = uniform(n, 28)
+            else:
+                k = (splitmix(stream_seeds(28, n)) & cp.uint64(0xFFFFFFFF)).astype(cp.uint32).view(cp.int32)
+            kt = torch.as_tensor(k, device="cuda")
+            f = lambda: torch.argsort(kt, stable=True)
+            if not is_stable_argsort(kt, f()):
+                raise SystemExit(f"torch argsort {elem}: wrong")
+            # Bytes as wavekit's row counts them: the keys read, u32 positions written.
+            add("torch", name, elem, n, t.time(f), 8 * n)
+            del k, kt
         for elem, dt in [("f16", torch.float16), ("bf16", torch.bfloat16)]:
             name = "sort keys"
             if not want(name):

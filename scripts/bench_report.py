@@ -166,7 +166,8 @@ ISSUE23_VS_TORCH = [
 # The order of the collective families in the row tables (a collective's first word).
 FAMILIES = ["scan", "reduce", "warp", "count_if", "compact", "histogram", "segreduce", "spmv",
             "reduce_by_key", "scan_by_key", "run_length_encode", "unique", "partition",
-            "partition_reversed", "partition3_reversed", "argmin", "argmax", "top_k", "sort"]
+            "partition_reversed", "partition3_reversed", "argmin", "argmax", "top_k", "sort",
+            "argsort"]
 
 
 def family(collective):

@@ -1,8 +1,8 @@
 // CUB's sorts as the baselines of the sort rows, compiled from the CUB headers of the CUDA wheel
 // and timed in the same process and on the same stream as wavekit's launchers: DeviceRadixSort
-// keys (f16 and bf16 too) and pairs, DeviceSegmentedSort's stable keys sort, and for top-k
-// CUB's descending sort of (key, index) pairs, what getting the k largest costs with a full
-// sort.
+// keys (f16 and bf16 too) and pairs, DeviceSegmentedSort's stable keys sort, and for argsort and
+// top-k CUB's sort of (key, index) pairs (descending for top-k: what getting the k largest costs
+// with a full sort).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cub/device/device_radix_sort.cuh>

@@ -402,7 +402,9 @@ uint64_t sort_scratch_bytes(uint32_t algo, uint32_t key_size, uint32_t value_siz
     case WK_ALGO_SEGMENTED_SORT: return segmented_sort_scratch(key_size, value_size, n);
     case WK_ALGO_MERGE_RUNS: return merge_runs_scratch(key_size, value_size, n);
     case WK_ALGO_TOP_K: {
-      const uint64_t whole = round_up(n * 4) + index_sort;
+      // The sorted keys and positions kept apart (top_k.cu), then the pairs sort's own.
+      const uint64_t whole = round_up(n * key_size) + round_up(n * 4) +
+                             SortScratch::layout(nullptr, key_size, 4, n, kMaxPasses, false).total;
       const uint64_t select = top_k_select_scratch(key_size, n);
       return whole > select ? whole : select;
     }

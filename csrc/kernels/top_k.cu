@@ -1,130 +1,133 @@
 // top_k: the first k of the stable sort (docs/SEMANTICS.md "top_k").
 //
-// Up to a quarter of the input, a radix select that reads the input twice: every key is the
-// pair (rank, position), all distinct, taken in 8-bit digits from the top of the rank and then
-// of the position. Digit by digit the k-th smallest pair is narrowed down:
-//   pass 0: a histogram of the first digit over the input; a one-block choice finds the digit
-//           the k-th pair has (select_choose_kernel) and how many of it are below;
+// Up to half the input (top_k_select_limit), a radix select: every key is the pair (rank,
+// position), all distinct, taken in digits from the top of the rank and then of the position: a
+// first digit of kFirstBits, then 8-bit digits. Digit by digit the k-th smallest pair is
+// narrowed down:
+//   pass 0: a histogram of the first digit over the input (select_count_kernel); a one-block
+//           choice finds the digit the k-th pair has (select_choose_kernel) and how many of it
+//           are below;
 //   pass p: the keys of the last chosen level (the input for p = 1, then a candidate buffer)
 //           whose digit p-1 is below the chosen one are in the answer (appended, a block
-//           round at a time), those equal to it go to the other candidate buffer with a histogram of
-//           their digit p, the rest drop out;
-//   the last pass takes those at or below the last digit, which leaves exactly k.
-// The k pairs, appended in no fixed order, are put in (rank, position) order: the stable sort's
-// first k. Up to kRankSortMax of them are placed by counting the pairs before each (one launch);
-// more are sorted by position and then stably by key. Larger k take the whole argsort and gather
-// its first k.
-#include "sort.h"
+//           round at a time), those equal to it go to the other candidate buffer with a
+//           histogram of their digit p, the rest drop out;
+//   the last pass takes those at or below the last digit, which leaves exactly k. That is the
+//           pass after the one whose chosen digit holds exactly the pairs still wanted (often
+//           a rank digit: distinct keys need no position digits); the passes after it return
+//           at once.
+// The wide first digit keeps the second read cheap: with 8 bits, floats share their first
+// digit (sign and exponent) so much that a quarter of 2^28 uniform floats stayed, were written
+// as pairs and read again; with 12 bits about 2% stay (an eighth of a binade), so the two reads
+// of the input are nearly all the traffic. Its 4096 counters are one histogram a block (16 KB),
+// not one a warp as the 8-bit digits' are.
+// Up to kRankSortMax, the k pairs, appended in no fixed order, are placed by counting the pairs
+// before each (one launch). Larger k are not appended: once the narrowing has found the k-th
+// pair, two more reads of the input gather the answer in position order (a count a block, then
+// the writes) and one stable sort by key orders it, straight into the outputs. Past the limit,
+// all n pairs (key, position) are sorted and the first k of each copied out.
+// Estimated on an H100 at 2^28 floats (the lead measures): k <= 1024 two reads of 1 GiB
+// (~0.7 ms) and ~2% of it written and read again as pairs (~0.03 ms) where the 8-bit first
+// digit took 1.8 ms; k = n/2 about four reads and a sort of n/2 pairs (~6-7 ms) where a sort
+// of n pairs and a gather took ~11.
+#include "top_k_select.h"
 
 namespace WK_NS {
 using namespace prims;
 
 namespace {
 
-// Digits of the widest pair: a 64-bit rank and a 32-bit position.
-const unsigned kSelectMaxDigits = (sizeof(uint64_t) + sizeof(uint32_t)) * 8 / kDigitBits;
-
-// The narrowing's state, zeroed before pass 0 with the histograms after it.
-struct SelectState {
-  uint64_t k_left;  // the k-th pair's place among the chosen level's (from 1)
-  unsigned appended[3];       // pairs in the answer, in candidate buffer 0, 1
-  unsigned pad;
-};
-
-// Where the digits of a pair lie: `rank_digits` of the rank's, then `index_digits` of the
-// position's, each from the top.
-struct PairDigits {
-  unsigned rank_digits;
-  unsigned index_digits;
-  template <typename U>
-  __host__ __device__ __forceinline__ unsigned of(unsigned d, U rank, uint32_t index) const {
-    return d < rank_digits
-               ? (unsigned)(rank >> (kDigitBits * (rank_digits - 1 - d))) & (kRadix - 1)
-               : (index >> (kDigitBits * (rank_digits + index_digits - 1 - d))) & (kRadix - 1);
+// Pass 0: the histogram of the first digit over the n keys of the input.
+template <typename U>
+__global__ void __launch_bounds__(kSortThreads)
+    select_count_kernel(wk_status* st, uint32_t warp_size, const U* in, uint64_t n, unsigned vec,
+                        RankSpec r, PairDigits pd, unsigned* hist) {
+  WK_SHARED(unsigned, h, kFirstRadix);
+  if (!width_ok(st, warp_size)) return;
+  const unsigned t = threadIdx.x, bins = 1u << pd.first_bits;
+  for (unsigned i = t; i < bins; i += kSortThreads) h[i] = 0;
+  __syncthreads();
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  const Ranker<U> rank(r);
+  for (uint64_t b = (uint64_t)blockIdx.x * per; b < n; b += (uint64_t)gridDim.x * per) {
+    U key[kSelectItems];
+    load_items<U>(in, b, n, t, vec, key);
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j)
+      if (item_at<U>(b, j, t, vec) < n) atomicAdd(h + pd.of(0, rank(key[j]), 0), 1u);
   }
-  __host__ __device__ __forceinline__ unsigned total() const {
-    return rank_digits + index_digits;
+  __syncthreads();
+  for (unsigned d = t; d < bins; d += kSortThreads) {
+    const unsigned c = h[d];
+    if (c) atomicAdd(hist + d, c);
   }
-};
+}
 
-template <typename U> struct Candidates {
-  U* keys;
-  uint32_t* index;
-};
-
-// Keys a thread takes per round of a select pass, loaded before any is classified.
-const unsigned kSelectItems = 8;
-const unsigned kSelectWarps = kSortThreads / WK_WARP_SIZE;
-// A thread's pairs for the answer (low half) and for the next level (high half) in one word:
-// a block's round holds at most kSortThreads * kSelectItems of either.
-const unsigned kHalfBits = 16;
-const unsigned kHalfMask = (1u << kHalfBits) - 1;
-
-// Pass `pass` (see the file's head) over `from`: the n keys of the input (positions implicit)
-// when from.index is null, else the `*from_count` pairs the pass before kept. `hist` null: the
-// last pass. A block appends a round's pairs with one atomic per list: when a quarter of the
-// input stays (float keys share their first digits), per-warp appends on one counter took 5x
-// the two reads on an H100.
+// Pass `pass` >= 1 (see the file's head) over `from`: the n keys of the input (positions
+// implicit, `vec`: 16-byte aligned) when from.index is null, else the `*from_count` pairs the
+// pass before kept. `hist` null: the last pass. answer.keys null: the answer is compacted
+// afterwards (select_gather_kernel), and its pairs only counted here. A block appends a round's pairs with one atomic
+// per list: when a quarter of the input stays (float keys share their first digits), per-warp
+// appends on one counter took 5x the two reads on an H100.
 template <typename U>
 __global__ void __launch_bounds__(kSortThreads)
     select_pass_kernel(wk_status* st, uint32_t warp_size, Candidates<U> from, uint64_t n,
-                       const unsigned* from_count, RankSpec r, PairDigits pd, unsigned pass,
-                       const unsigned* chosen, SelectState* state, unsigned* hist,
+                       unsigned vec, const unsigned* from_count, RankSpec r, PairDigits pd,
+                       unsigned pass, const unsigned* chosen, SelectState* state, unsigned* hist,
                        Candidates<U> answer, Candidates<U> next, unsigned* next_count) {
   // A histogram per warp: keys that share a digit collide within a warp only.
   WK_SHARED(unsigned, h, kSelectWarps * kRadix);
   WK_SHARED(unsigned, warp_sums, kSelectWarps);
   WK_SHARED(unsigned, bases, 2);
   if (!width_ok(st, warp_size)) return;
-  const uint64_t count = from.index ? *from_count : n;
+  // Past the pass that took the answer there is nothing left (the whole grid leaves).
+  const unsigned known_last = state->last;
+  if (known_last && pass > known_last) return;
+  const bool last = !hist || pass == known_last;
+  const bool implicit = from.index == nullptr;
+  const unsigned vectors = implicit ? vec : 0;
+  const uint64_t count = implicit ? n : *from_count;
   const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
   // Past the first pass or two few pairs are left: a block with none has nothing to count or
   // append (the whole block leaves, before any barrier).
   if ((uint64_t)blockIdx.x * per >= count) return;
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
-  for (unsigned i = t; i < kSelectWarps * kRadix; i += kSortThreads) h[i] = 0;
+  if (!last) {
+    for (unsigned i = t; i < kSelectWarps * kRadix; i += kSortThreads) h[i] = 0;
+  }
   __syncthreads();
   const unsigned mine = w * kRadix;
-  const unsigned want = pass ? chosen[pass - 1] : 0;
-  const RankFlip<U> flip(r);
-  const unsigned width = r.end - r.begin;
-  const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
+  const unsigned want = chosen[pass - 1];
+  const Ranker<U> rank(r);
   // Whole blocks go round together: every thread reaches the barriers.
   for (uint64_t b = (uint64_t)blockIdx.x * per; b < count; b += (uint64_t)gridDim.x * per) {
     U key[kSelectItems];
     uint32_t index[kSelectItems];
+    load_items<U>(from.keys, b, count, t, vectors, key);
 #pragma unroll
     for (unsigned j = 0; j < kSelectItems; ++j) {
-      const uint64_t i = b + j * kSortThreads + t;
-      const bool live = i < count;
-      key[j] = live ? from.keys[i] : (U)0;
-      index[j] = live ? (from.index ? from.index[i] : (uint32_t)i) : 0;
+      const uint64_t i = item_at<U>(b, j, t, vectors);
+      index[j] = i < count ? (implicit ? (uint32_t)i : from.index[i]) : 0;
     }
     // Per item: 0 drops out, 1 joins the answer, 2 stays for the next level.
     unsigned char cls[kSelectItems];
     unsigned packed = 0;
 #pragma unroll
     for (unsigned j = 0; j < kSelectItems; ++j) {
-      const bool live = b + j * kSortThreads + t < count;
-      const U rank = (U)(flip.apply(key[j]) >> r.begin) & field;
-      if (pass == 0) {
-        if (live) atomicAdd(h + mine + pd.of(0, rank, index[j]), 1u);
-        cls[j] = 0;
-        continue;
-      }
-      const unsigned d = pd.of(pass - 1, rank, index[j]);
-      cls[j] = !live || d > want ? 0 : d < want || !hist ? 1 : 2;
-      if (cls[j] == 2) atomicAdd(h + mine + pd.of(pass, rank, index[j]), 1u);
+      const bool live = item_at<U>(b, j, t, vectors) < count;
+      const U rk = rank(key[j]);
+      const unsigned d = pd.of(pass - 1, rk, index[j]);
+      cls[j] = !live || d > want ? 0 : d < want || last ? 1 : 2;
+      if (cls[j] == 2) atomicAdd(h + mine + pd.of(pass, rk, index[j]), 1u);
       packed += cls[j] == 1 ? 1u : cls[j] == 2 ? 1u << kHalfBits : 0u;
     }
-    if (pass == 0) continue;
     const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, packed, WK_WARP_SIZE);
     if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
     __syncthreads();
     if (t == 0) {
       unsigned total = 0;
       for (unsigned x = 0; x < kSelectWarps; ++x) total += warp_sums[x];
-      bases[0] = total & kHalfMask ? atomicAdd(&state->appended[0], total & kHalfMask) : 0;
+      bases[0] = total & kHalfMask && answer.keys ? atomicAdd(&state->appended[0], total & kHalfMask)
+                                                  : 0;
       bases[1] = total >> kHalfBits ? atomicAdd(next_count, total >> kHalfBits) : 0;
     }
     __syncthreads();
@@ -134,7 +137,7 @@ __global__ void __launch_bounds__(kSortThreads)
     unsigned to_next = bases[1] + (before >> kHalfBits);
 #pragma unroll
     for (unsigned j = 0; j < kSelectItems; ++j) {
-      if (cls[j] == 1) {
+      if (cls[j] == 1 && answer.keys) {
         answer.keys[to_answer] = key[j];
         answer.index[to_answer++] = index[j];
       } else if (cls[j] == 2) {
@@ -144,7 +147,7 @@ __global__ void __launch_bounds__(kSortThreads)
     }
     __syncthreads();
   }
-  if (!hist) return;
+  if (last) return;
   __syncthreads();
   for (unsigned d = t; d < kRadix; d += kSortThreads) {
     unsigned c = 0;
@@ -153,26 +156,143 @@ __global__ void __launch_bounds__(kSortThreads)
   }
 }
 
-// One block of kRadix threads: the digit of the k-th pair among the level counted in `hist`
-// (the pairs kept so far), and its place among those with that digit. Resets the count of the candidate buffer the
-// next pass writes (the one this pass read).
-__global__ void __launch_bounds__(kRadix)
-    select_choose_kernel(const unsigned* hist, unsigned pass, uint64_t k, unsigned* chosen,
-                         SelectState* state, unsigned* reset) {
-  WK_SHARED(uint64_t, warp_sums, kRadix / WK_WARP_SIZE);
-  const unsigned d = threadIdx.x, w = d / WK_WARP_SIZE;
-  const uint64_t c = hist[d];
-  const uint64_t incl = kogge_stone<OP_SUM, uint64_t>(WK_FULL_MASK, c, WK_WARP_SIZE);
+// Thread t's run [lo, hi) of `bins` counters in a block of kRadix threads, their sum, and the
+// sum of the runs before it. Every thread of the block calls it (two barriers); `warp_sums`
+// is a shared array of a word a warp.
+struct CounterRun {
+  unsigned lo, hi;
+  uint64_t sum, below;
+};
+template <typename Sums>
+__device__ __forceinline__ CounterRun counter_run(const unsigned* counts, unsigned bins,
+                                                  Sums& warp_sums) {
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE;
+  const unsigned run = (bins + kRadix - 1) / kRadix;
+  CounterRun c;
+  c.lo = t * run < bins ? t * run : bins;
+  c.hi = c.lo + run < bins ? c.lo + run : bins;
+  c.sum = 0;
+  for (unsigned d = c.lo; d < c.hi; ++d) c.sum += counts[d];
+  const uint64_t incl = kogge_stone<OP_SUM, uint64_t>(WK_FULL_MASK, c.sum, WK_WARP_SIZE);
   if (lane() == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+  __syncthreads();
+  c.below = incl - c.sum;
+  for (unsigned x = 0; x < w; ++x) c.below += warp_sums[x];
+  __syncthreads();
+  return c;
+}
+
+// One block of kRadix threads: the digit of the k-th pair among the level counted in `hist`
+// (`bins` counters, the pairs kept so far), and its place among those with that digit. When
+// that digit holds exactly the pairs still wanted, the next pass is the last. Resets the count
+// of the candidate buffer the next pass writes (the one this pass read).
+__global__ void __launch_bounds__(kRadix)
+    select_choose_kernel(const unsigned* hist, unsigned bins, unsigned pass, uint64_t k,
+                         unsigned* chosen, SelectState* state, unsigned* reset) {
+  WK_SHARED(uint64_t, warp_sums, kRadix / WK_WARP_SIZE);
+  // The answer is complete: every thread leaves before any barrier.
+  if (state->last) return;
   const uint64_t k_left = pass == 0 ? k : state->k_left;
+  const CounterRun c = counter_run(hist, bins, warp_sums);
+  if (!(c.below < k_left && k_left <= c.below + c.sum)) return;
+  uint64_t below = c.below;
+  for (unsigned d = c.lo; d < c.hi; ++d) {
+    const uint64_t cd = hist[d];
+    if (k_left <= below + cd) {
+      chosen[pass] = d;
+      state->k_left = k_left - below;
+      if (k_left == below + cd) state->last = pass + 1;
+      if (reset) *reset = 0;
+      return;
+    }
+    below += cd;
+  }
+}
+
+// Whether a pair is in the answer: its digits up to the last pass's, `depth`, are at most the
+// chosen ones (compared from the first, as the passes narrowed them). `want` is a shared array,
+// which the executor does not give as a pointer.
+template <typename U, typename Want>
+__device__ __forceinline__ bool selected(U rank, uint32_t index, const PairDigits& pd,
+                                         const Want& want, unsigned depth) {
+  for (unsigned d = 0; d <= depth; ++d) {
+    const unsigned x = pd.of(d, rank, index);
+    if (x != want[d]) return x < want[d];
+  }
+  return true;
+}
+
+// The answer of a larger k again, from the input in position order, so that one stable sort by
+// key puts it in order (the narrowing appends in no fixed order, and then needed a sort by
+// position first). Block b takes positions [b * chunk, (b + 1) * chunk): with `offsets` null it
+// counts its answer into counts[b]; then (select_offsets_kernel between) it writes it from
+// offsets[b] on, a round at a time, a thread's kSelectItems consecutive keys in order.
+template <typename U>
+__global__ void __launch_bounds__(kSortThreads)
+    select_gather_kernel(wk_status* st, uint32_t warp_size, const U* in, uint64_t n,
+                         unsigned vec, uint64_t chunk, RankSpec r, PairDigits pd,
+                         const unsigned* chosen, const SelectState* state, unsigned* counts,
+                         const unsigned* offsets, Candidates<U> answer) {
+  WK_SHARED(unsigned, want, kSelectMaxDigits);
+  WK_SHARED(unsigned, warp_sums, kSelectWarps);
+  if (!width_ok(st, warp_size)) return;
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
+  const unsigned depth = (state->last ? state->last : pd.total()) - 1;
+  if (t <= depth) want[t] = chosen[t];
   __syncthreads();
-  uint64_t below = incl - c;
-  for (unsigned x = 0; x < w; ++x) below += warp_sums[x];
-  __syncthreads();
-  if (below < k_left && k_left <= below + c) {
-    chosen[pass] = d;
-    state->k_left = k_left - below;
-    if (reset) *reset = 0;
+  const uint64_t lo = (uint64_t)blockIdx.x * chunk;
+  const uint64_t hi = n - lo < chunk ? n : lo + chunk;
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  const unsigned layout = kBlocked | vec;
+  const Ranker<U> rank(r);
+  unsigned base = offsets ? offsets[blockIdx.x] : 0;
+  for (uint64_t b = lo; b < hi; b += per) {
+    U key[kSelectItems];
+    load_items<U>(in, b, hi, t, layout, key);
+    unsigned sel = 0;
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      const uint64_t i = item_at<U>(b, j, t, layout);
+      if (i < hi && selected(rank(key[j]), (uint32_t)i, pd, want, depth)) sel |= 1u << j;
+    }
+    const unsigned mine = (unsigned)arch::popc(sel);
+    if (!offsets) {
+      base += mine;
+      continue;
+    }
+    const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, mine, WK_WARP_SIZE);
+    if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
+    __syncthreads();
+    unsigned at = base + incl - mine, round = 0;
+    for (unsigned x = 0; x < kSelectWarps; ++x) {
+      if (x < w) at += warp_sums[x];
+      round += warp_sums[x];
+    }
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      if (sel >> j & 1) {
+        answer.keys[at] = key[j];
+        answer.index[at++] = (uint32_t)item_at<U>(b, j, t, layout);
+      }
+    }
+    base += round;
+    // warp_sums is rewritten next round.
+    __syncthreads();
+  }
+  if (offsets) return;
+  const unsigned sum = bfly<OP_SUM, unsigned>(WK_FULL_MASK, base, WK_WARP_SIZE);
+  if (ln == 0 && sum) atomicAdd(counts + blockIdx.x, sum);
+}
+
+// One block of kRadix threads: the blocks' counts into where each block's answer starts.
+__global__ void __launch_bounds__(kRadix)
+    select_offsets_kernel(const unsigned* counts, unsigned blocks, unsigned* offsets) {
+  WK_SHARED(uint64_t, warp_sums, kRadix / WK_WARP_SIZE);
+  const CounterRun c = counter_run(counts, blocks, warp_sums);
+  unsigned below = (unsigned)c.below;
+  for (unsigned d = c.lo; d < c.hi; ++d) {
+    offsets[d] = below;
+    below += counts[d];
   }
 }
 
@@ -215,12 +335,20 @@ __global__ void __launch_bounds__(kSortThreads)
 // The select passes' grid comes from strided_grid, which counts blocks of kBlock threads.
 static_assert(kSortThreads == kBlock, "select passes run blocks of kBlock threads");
 
+// The most blocks of a select pass: an H100 holds 132 x 8 of them at once.
+const unsigned kSelectMaxGrid = 1024;
+// The select's histograms: the first digit's, then one of kRadix a later pass.
+const uint64_t kSelectHistWords = kFirstRadix + (uint64_t)kSelectMaxDigits * kRadix;
+
 template <typename U>
 int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
                  const RankSpec& r, const U* in, uint64_t n, uint64_t k, char* scratch,
                  uint64_t scratch_bytes, void* values_out, uint32_t* indices_out) {
   host::stream_t s = as_stream(stream);
-  const PairDigits pd{(r.end - r.begin + kDigitBits - 1) / kDigitBits, index_digits(n)};
+  const unsigned width = r.end - r.begin;
+  const unsigned first = width < kFirstBits ? width : kFirstBits;
+  const PairDigits pd{width, first, (width - first + kDigitBits - 1) / kDigitBits,
+                      index_digits(n)};
   const uint32_t size = sizeof(U);
   uint64_t at = 0;
   auto take = [&](uint64_t bytes) {
@@ -230,43 +358,60 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
   };
   SelectState* state = (SelectState*)take(sizeof(SelectState));
   unsigned* chosen = (unsigned*)take(kSelectMaxDigits * sizeof(unsigned));
-  unsigned* hists = (unsigned*)take(kSelectMaxDigits * kRadix * sizeof(unsigned));
+  unsigned* hists = (unsigned*)take(kSelectHistWords * sizeof(unsigned));
+  unsigned* counts = (unsigned*)take(kSelectMaxGrid * sizeof(unsigned));
   const uint64_t zeroed = at;
-  Candidates<U> buf[2], answer, by_index;
+  unsigned* offsets = (unsigned*)take(kSelectMaxGrid * sizeof(unsigned));
+  Candidates<U> buf[2], answer;
   for (auto& b : buf) {
     b.keys = (U*)take(n * size);
     b.index = (uint32_t*)take(n * 4);
   }
   answer.keys = (U*)take(k * size);
   answer.index = (uint32_t*)take(k * 4);
-  by_index.keys = (U*)take(k * size);
-  by_index.index = (uint32_t*)take(k * 4);
-  if (at > scratch_bytes) return WK_ERR_SCRATCH;
+  // The positions' output when the caller wants none (the sort below writes them).
+  uint32_t* order = (uint32_t*)take(k * 4);
+  // Past kRankSortMax the narrowing only finds the k-th pair; the answer is gathered after it.
+  const bool ranked = k <= kRankSortMax;
+  Candidates<U> appended = answer;
+  if (!ranked) appended.keys = nullptr;
+  if (at > scratch_bytes || pd.total() > kSelectMaxDigits) return WK_ERR_SCRATCH;
   int rc = host::memset_async(scratch, 0, zeroed, s);
   if (rc) return rc;
-  // One block a round of the first passes' input (kSelectItems keys a thread): the later passes
-  // read fewer pairs.
-  const unsigned grid = strided_grid((n + kSelectItems - 1) / kSelectItems);
+  // One block a round of the input (kSelectItems keys a thread), at most about what a GPU
+  // holds at once: each block adds its histogram to the global one when it ends, so fewer,
+  // longer-lived blocks mean fewer global atomics on the same counters. The passes past the
+  // first two read fewer pairs, and their blocks past those leave at once. The input in
+  // 16-byte vectors when it starts on one (a view into a buffer may not).
+  const unsigned blocks = strided_grid((n + kSelectItems - 1) / kSelectItems);
+  const unsigned grid = blocks < kSelectMaxGrid ? blocks : kSelectMaxGrid;
+  const unsigned vec = (uintptr_t)in % sizeof(uint4) == 0 ? kVectors : 0;
+  WK_LAUNCH(grid, kSortThreads, 0, s, select_count_kernel<U>)(st, warp_size, in, n, vec, r, pd,
+                                                              hists);
+  if ((rc = host::launch_error())) return rc;
+  WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hists, 1u << first, 0, k, chosen, state,
+                                                   nullptr);
+  if ((rc = host::launch_error())) return rc;
   const Candidates<U> input{(U*)in, nullptr};
-  for (unsigned pass = 0; pass <= pd.total(); ++pass) {
+  for (unsigned pass = 1; pass <= pd.total(); ++pass) {
     const bool last = pass == pd.total();
-    const Candidates<U> from = pass <= 1 ? input : buf[pass & 1];
+    const Candidates<U> from = pass == 1 ? input : buf[pass & 1];
     // Pass p reads what pass p - 1 kept (buffer p & 1) and keeps into the other.
     const unsigned* from_count = &state->appended[1 + (pass & 1)];
     Candidates<U> next = buf[(pass - 1) & 1];
     unsigned* next_count = &state->appended[1 + ((pass - 1) & 1)];
-    unsigned* hist = last ? nullptr : hists + pass * kRadix;
+    unsigned* hist = last ? nullptr : hists + kFirstRadix + pass * kRadix;
     WK_LAUNCH(grid, kSortThreads, 0, s, select_pass_kernel<U>)(
-        st, warp_size, from, n, from_count, r, pd, pass, chosen, state, hist, answer, next,
-        next_count);
+        st, warp_size, from, n, vec, from_count, r, pd, pass, chosen, state, hist, appended,
+        next, next_count);
     if ((rc = host::launch_error())) return rc;
     if (last) break;
     // The buffer this pass read is the one the next pass writes.
-    unsigned* reset = pass >= 1 ? &state->appended[1 + (pass & 1)] : nullptr;
-    WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hist, pass, k, chosen, state, reset);
+    unsigned* reset = &state->appended[1 + (pass & 1)];
+    WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hist, kRadix, pass, k, chosen, state, reset);
     if ((rc = host::launch_error())) return rc;
   }
-  if (k <= kRankSortMax) {
+  if (ranked) {
     const uint64_t lanes = k * kRankLanes;
     const unsigned threads = (unsigned)((lanes + warp_size - 1) / warp_size * warp_size);
     const unsigned block = threads < kSortThreads ? threads : kSortThreads;
@@ -274,19 +419,25 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
         answer, (unsigned)k, r, (U*)values_out, indices_out);
     return host::launch_error();
   }
-  // The answer in position order (the digits a position below n has), then stably in key order.
-  char* rest = scratch + at;
-  const uint64_t rest_bytes = scratch_bytes - at;
-  const uint32_t pos_type = DT_U32;
-  const uint32_t pos_bits = pd.index_digits * kDigitBits;
-  if ((rc = sort_run(stream, st, warp_size, pos_type, size, WK_SORT_VALUES_GIVEN, answer.index,
-                     answer.keys, k, 0, pos_bits, 0, rest, rest_bytes, by_index.index,
-                     by_index.keys)))
-    return rc;
-  uint32_t* idx_out = indices_out ? indices_out : answer.index;
-  return sort_run(stream, st, warp_size, dtype, 4, WK_SORT_VALUES_GIVEN, by_index.keys,
-                  by_index.index, k, r.begin, r.end, r.descending, rest, rest_bytes, values_out,
-                  idx_out);
+  // The answer in position order (two more reads of the input: a count and a write a block),
+  // then one stable sort of it by key straight into the outputs. Whole rounds a block, so that
+  // every block's rounds start 16-byte aligned.
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  const uint64_t rounds = (n + per - 1) / per;
+  const uint64_t rounds_each = (rounds + kSelectMaxGrid - 1) / kSelectMaxGrid;
+  const unsigned blocks_n = (unsigned)((rounds + rounds_each - 1) / rounds_each);
+  const uint64_t chunk = rounds_each * per;
+  WK_LAUNCH(blocks_n, kSortThreads, 0, s, select_gather_kernel<U>)(
+      st, warp_size, in, n, vec, chunk, r, pd, chosen, state, counts, nullptr, answer);
+  if ((rc = host::launch_error())) return rc;
+  WK_LAUNCH(1, kRadix, 0, s, select_offsets_kernel)(counts, blocks_n, offsets);
+  if ((rc = host::launch_error())) return rc;
+  WK_LAUNCH(blocks_n, kSortThreads, 0, s, select_gather_kernel<U>)(
+      st, warp_size, in, n, vec, chunk, r, pd, chosen, state, counts, offsets, answer);
+  if ((rc = host::launch_error())) return rc;
+  return sort_run(stream, st, warp_size, dtype, 4, WK_SORT_VALUES_GIVEN, answer.keys,
+                  answer.index, k, r.begin, r.end, r.descending, scratch + at,
+                  scratch_bytes - at, values_out, indices_out ? indices_out : order);
 }
 
 }  // namespace
@@ -300,12 +451,11 @@ unsigned index_digits(uint64_t n) {
 uint64_t top_k_select_scratch(uint32_t key_size, uint64_t n) {
   const uint64_t k = top_k_select_limit(n);
   const uint64_t pairs = round_up(n * key_size) + round_up(n * 4);
-  const uint64_t answer = round_up(k * key_size) + round_up(k * 4);
-  const uint64_t by_index = SortScratch::layout(nullptr, 4, key_size, k, kMaxPasses, false).total;
+  const uint64_t answer = round_up(k * key_size) + round_up(k * 4) + round_up(k * 4);
   const uint64_t by_key = SortScratch::layout(nullptr, key_size, 4, k, kMaxPasses, false).total;
   return round_up(sizeof(SelectState)) + round_up(kSelectMaxDigits * sizeof(unsigned)) +
-         round_up(kSelectMaxDigits * kRadix * sizeof(unsigned)) + 2 * pairs + 2 * answer +
-         (by_index > by_key ? by_index : by_key);
+         round_up(kSelectHistWords * sizeof(unsigned)) +
+         2 * round_up(kSelectMaxGrid * sizeof(unsigned)) + 2 * pairs + answer + by_key;
 }
 
 int top_k_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype, const void* in,
@@ -326,14 +476,18 @@ int top_k_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
     return select_typed<uint64_t>(stream, st, warp_size, dtype, r, (const uint64_t*)in, n, k,
                                   (char*)scratch, scratch_bytes, values_out, indices_out);
   }
-  uint32_t* order = (uint32_t*)scratch;
-  const uint64_t slot = round_up(n * 4);
+  // All pairs (key, position) sorted, then the first k of each copied out: a copy of 2k
+  // elements in place of gathering k keys from the input by position (k random reads, each a
+  // whole sector of DRAM: at k = n/2 of 2^28 floats, about as long as a pass of the sort).
+  char* keys = (char*)scratch;
+  uint32_t* order = (uint32_t*)(keys + round_up(n * size));
+  const uint64_t slots = round_up(n * size) + round_up(n * 4);
   int rc = sort_run(stream, st, warp_size, dtype, 4, WK_SORT_VALUES_INDICES, in, nullptr, n,
-                    begin_bit, end_bit, descending, (char*)scratch + slot, scratch_bytes - slot,
-                    nullptr, order);
+                    begin_bit, end_bit, descending, (char*)scratch + slots, scratch_bytes - slots,
+                    keys, order);
   if (rc) return rc;
   host::stream_t s = as_stream(stream);
-  if ((rc = gather_by_index(s, size, in, order, k, values_out))) return rc;
+  if ((rc = gather_by_index(s, size, keys, nullptr, k, values_out))) return rc;
   return indices_out ? gather_by_index(s, 4, order, nullptr, k, indices_out) : 0;
 }
 

@@ -92,6 +92,11 @@ pub enum Job<'a, B: Backend, T: Element> {
         keys_out: &'a mut B::Buffer<T>,
         values: Option<SortValues<'a, B>>,
     },
+    /// The positions of the keys' stable ascending sort (an argsort).
+    Argsort {
+        keys: &'a B::Buffer<T>,
+        indices: &'a mut B::Buffer<u32>,
+    },
     /// Each segment sorted ascending.
     SegmentedSort {
         keys: &'a B::Buffer<T>,
@@ -190,6 +195,7 @@ impl<B: Collectives, T: Element> Job<'_, B, T> {
                 keys_out,
                 values: Some((values, values_out)),
             } => b.sort_pairs_into(*keys, *values, keys_out, values_out, SortOrder::ASCENDING),
+            Job::Argsort { keys, indices } => b.argsort_into(*keys, indices, SortOrder::ASCENDING),
             Job::SegmentedSort {
                 keys,
                 segments,

@@ -1,5 +1,5 @@
-//! The sorting rows: keys (u32, f32, u64, f16, bf16) and pairs (u32 keys with their positions), segmented
-//! sorts of short, warp-sized, long and power-law segments, and top-k. Every expected result is
+//! The sorting rows: keys (u32, f32, u64, f16, bf16), pairs (u32 keys with their positions),
+//! argsort (u32 and f32 keys), segmented sorts of short, warp-sized, long and power-law segments, and top-k. Every expected result is
 //! a stable sort by the conformance suite's rank (`reference::sort_rank`, docs/SEMANTICS.md),
 //! computed with rayon's stable parallel sort (independent of every wavekit backend, and fast
 //! enough at 2^28), and compared bit for bit before and after timing.
@@ -31,6 +31,8 @@ pub fn cases<B: BenchBackend>() -> Vec<Case<B>> {
         case!("sort keys", f16, sort_keys::<B, f16>),
         case!("sort keys", bf16, sort_keys::<B, bf16>),
         case!("sort pairs", u32, sort_pairs::<B>),
+        case!("argsort", u32, argsort::<B, u32>),
+        case!("argsort", f32, argsort::<B, f32>),
         case!("segmented sort 8", u32, |b, h, n| segmented::<B>(
             b,
             h,
@@ -123,6 +125,35 @@ fn sort_pairs<B: BenchBackend>(b: &B, h: &Harness, n: usize) -> CaseResult {
         timing: timed.timing,
         bytes: 4 * size_of::<u32>(n),
         input_bytes: 2 * size_of::<u32>(n),
+        baseline: timed.baseline,
+        read_only: false,
+    })
+}
+
+/// The positions alone: what a caller who gathers several arrays by one key needs. The stable
+/// sort's positions are unique, so they are checked bit for bit as the keys are.
+fn argsort<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseResult {
+    let keys: Vec<T> = try_random(n, 28)?;
+    let want = order_of(&keys, SortOrder::ASCENDING);
+    let kb = b.upload(&keys)?;
+    // Stale positions in the output, so a call that writes nothing fails the check.
+    let stale = try_random::<u32>(n, 29)?;
+    let mut out = b.upload(&stale)?;
+    b.argsort_into(&kb, &mut out, SortOrder::ASCENDING)?;
+    check_all(&want, &b.download(&out)?)?;
+    b.write(&mut out, &stale)?;
+    let timed = b.time_job(
+        h,
+        &mut Job::Argsort {
+            keys: &kb,
+            indices: &mut out,
+        },
+    )?;
+    check_all(&want, &b.download(&out)?)?;
+    Ok(Measured {
+        timing: timed.timing,
+        bytes: size_of::<T>(n) + size_of::<u32>(n),
+        input_bytes: size_of::<T>(n),
         baseline: timed.baseline,
         read_only: false,
     })

@@ -20,12 +20,16 @@ fn top_k_typed<T: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), Str
             }
             let data = sort_keys_of::<T>(n, n as u64 * 17 + kind as u64, kind as u32);
             let buf = ok("upload", b.upload(&data))?;
-            // k up to 1024 is placed in one launch, larger k up to n / 4 by two digit sorts of
-            // the selected pairs, larger k by the whole argsort (csrc/kernels/top_k.cu); the
-            // executor's small scale meets the digit sorts at its largest size only.
+            // k up to 1024 is placed in one launch, larger k up to n / 2 gathered in position
+            // order and sorted by key, larger k by a sort of all n pairs (csrc/kernels/top_k.cu);
+            // the executor's small scale meets the gathered path at its largest size only.
             let mut ks = vec![1, 32, n / 4, n / 2, n - 1, n];
             if scale == Scale::Small {
-                ks = vec![1, if i == largest { n / 4 } else { 32 }, n];
+                ks = if i == largest {
+                    vec![1, n / 4, n / 2, n]
+                } else {
+                    vec![1, 32, n]
+                };
             }
             ks.retain(|&k| k >= 1 && k <= n);
             ks.dedup();

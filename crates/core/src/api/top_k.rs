@@ -20,9 +20,10 @@ fn check_k<T: Element>(n: usize, k: usize, order: SortOrder) -> Result<SortSpec>
 /// The k largest (`SortOrder::DESCENDING`) or k smallest (`SortOrder::ASCENDING`) elements,
 /// in that order, with their input indices: exactly the first k elements of the stable sort
 /// of the input by the same order, so ties go to the lower index and floats follow the sort's
-/// total order (a +NaN is the largest value, a -NaN the smallest). On a GPU, for k up to n/4,
+/// total order (a +NaN is the largest value, a -NaN the smallest). On a GPU, for k up to n/2,
 /// a radix select finds them by reading the input twice and then only the candidates that
-/// share the k-th element's leading digits, instead of sorting it; larger k sort it.
+/// share the k-th element's leading digits, instead of sorting it (past 1024 it gathers and
+/// sorts just those k); larger k sort it.
 pub trait TopK: RawBackend {
     /// [`top_k_into`](Self::top_k_into) into a new buffer; synchronises.
     ///

@@ -114,7 +114,7 @@ type BaselineOf<T> = fn(
 fn public_job<T: Element>(job: &Job<'_, CudaBackend, T>) -> Option<(&'static str, BaselineOf<T>)> {
     match job {
         Job::ArgReduce { .. } => Some(("arg_reduce", arg_reduce::baseline::<T>)),
-        Job::Sort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. } => {
+        Job::Sort { .. } | Job::Argsort { .. } | Job::SegmentedSort { .. } | Job::TopK { .. } => {
             Some(("sort", sort::baseline::<T>))
         }
         Job::Runs { .. } => Some(("runs", runs::baseline::<T>)),
@@ -594,6 +594,7 @@ impl BenchBackend for CudaBackend {
             // Timed above, through the API (sort.rs, runs.rs, by_key.rs, partition.rs,
             // arg_reduce.rs).
             Job::Sort { .. }
+            | Job::Argsort { .. }
             | Job::SegmentedSort { .. }
             | Job::TopK { .. }
             | Job::Runs { .. }

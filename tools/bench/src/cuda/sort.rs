@@ -1,7 +1,8 @@
 //! The sorting jobs on CUDA: each timed with device events around the public `_into` call
 //! (which only enqueues on the backend's stream), against CUB in the same process on the same
-//! stream: DeviceRadixSort for keys and pairs, DeviceSegmentedSort::StableSortKeys, and for
-//! top-k CUB's stable descending sort of (value, index) pairs, whose first k are the answer.
+//! stream: DeviceRadixSort for keys and pairs, DeviceSegmentedSort::StableSortKeys, for argsort
+//! its ascending sort of (key, position) pairs, and for top-k its stable descending sort of
+//! (value, index) pairs, whose first k are the answer.
 //! Every CUB result is compared with ours before its time is used.
 
 use super::timer::DeviceTimer;
@@ -13,7 +14,7 @@ use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
 use wavekit::{Backend, DeviceBuffer};
 
-/// The vendor baseline of a sorting job (sort, segmented sort, top-k) (the caller timed ours through the public API),
+/// The vendor baseline of a sorting job (sort, argsort, segmented sort, top-k) (the caller timed ours through the public API),
 /// checked against our result; `None` where no baseline applies.
 pub(super) fn baseline<T: Element>(
     b: &CudaBackend,
@@ -32,6 +33,7 @@ pub(super) fn baseline<T: Element>(
             keys_out,
             values: Some((values, values_out)),
         } => cub_pairs(b, timer, h, keys, keys_out, values, values_out)?,
+        Job::Argsort { keys, indices } => cub_argsort(b, timer, h, keys, indices)?,
         Job::SegmentedSort {
             keys,
             baseline_offsets,
@@ -200,22 +202,23 @@ fn cub_segmented<T: Element>(
     Ok(cub(timing))
 }
 
-fn cub_top_k<T: Element>(
+/// CUB's stable sort of the pairs (key, position 0..n), ascending or descending: its sorted
+/// keys and positions with its time, for the caller to compare with ours.
+fn cub_positions<T: Element>(
     b: &CudaBackend,
     timer: &DeviceTimer<'_>,
     h: &Harness,
     input: &Buf<T>,
-    k: usize,
-    values: &Buf<T>,
-    indices: &Buf<u32>,
-) -> Result<Option<crate::timing::Baseline>> {
+    descending: u32,
+    what: &str,
+) -> Result<(Timing, Buf<T>, Buf<u32>)> {
     let n = input.len();
     let iota: Vec<u32> = (0..n as u32).collect();
     let iota = b.upload(&iota)?;
     let (tk, tv) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?);
     let kind = T::KIND as u32;
     // SAFETY: a size query (null scratch).
-    let (temp, bytes) = cub_temp(b, "cub top-k sort", |bytes| unsafe {
+    let (temp, bytes) = cub_temp(b, what, |bytes| unsafe {
         ffi::wk_bench_cub_sort_pairs(
             std::ptr::null_mut(),
             kind,
@@ -224,13 +227,13 @@ fn cub_top_k<T: Element>(
             inp(&iota),
             out(&tv),
             n as u64,
-            1,
+            descending,
             std::ptr::null_mut(),
             bytes,
         )
     })?;
-    // SAFETY: live buffers of n values and indices, `bytes` of scratch, the stream.
-    let timing = timer.time(h, "cub top-k sort", |s| unsafe {
+    // SAFETY: live buffers of n keys and positions, `bytes` of scratch, the stream.
+    let timing = timer.time(h, what, |s| unsafe {
         let mut bytes = bytes;
         ffi::wk_bench_cub_sort_pairs(
             s,
@@ -240,12 +243,39 @@ fn cub_top_k<T: Element>(
             inp(&iota),
             out(&tv),
             n as u64,
-            1,
+            descending,
             out(&temp),
             &mut bytes,
         )
     })?;
+    Ok((timing, tk, tv))
+}
+
+fn cub_top_k<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    k: usize,
+    values: &Buf<T>,
+    indices: &Buf<u32>,
+) -> Result<Option<crate::timing::Baseline>> {
+    let (timing, tk, tv) = cub_positions(b, timer, h, input, 1, "cub top-k sort")?;
     same(b, "cub top-k (values)", values, &tk, k)?;
     same(b, "cub top-k (indices)", indices, &tv, k)?;
+    Ok(cub(timing))
+}
+
+/// An argsort with CUB: its pairs sort of (key, position), the sorted keys a by-product it
+/// cannot skip.
+fn cub_argsort<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    keys: &Buf<T>,
+    ours: &Buf<u32>,
+) -> Result<Option<crate::timing::Baseline>> {
+    let (timing, _, tv) = cub_positions(b, timer, h, keys, 0, "cub argsort")?;
+    same(b, "cub argsort (positions)", ours, &tv, keys.len())?;
     Ok(cub(timing))
 }
