@@ -244,41 +244,10 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
   T x[kItems];
-  if (DIRECT && sizeof(T) <= 4 && ((uintptr_t)in % 16) == 0 && full) {
-    const uint4* p = reinterpret_cast<const uint4*>(in + base + (uint64_t)t * kItems);
-    uint4 r[kItems * sizeof(T) / 16];
-#pragma unroll
-    for (unsigned v = 0; v < kItems * sizeof(T) / 16; ++v) r[v] = p[v];
-    __builtin_memcpy(x, r, sizeof(x));
-  } else {
-    const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
-    const auto wsm = items + w * kWarpSlots;
-    load_warp_tile(wsm, in, base + (uint64_t)w * kWarpTileItems, n);
-    syncwarp(NATIVE, block_warp_lanes());
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      // Slots past n were never stored: not read (the SIMT executor reports such reads).
-      const bool live = full || base + t * kItems + k < n;
-      x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
-    }
-  }
-  unsigned parts = 0;  // two bits per item: its part, 3 past n
-  unsigned mine = 0;   // this thread's items in part 0 (low 16 bits) and part 1 (high 16)
-  const uint64_t first = base + (uint64_t)t * kItems;
-  // Each item's part in two bits of `parts` (3 past n), the counts in `mine`; a whole span
-  // checks no bounds and takes `first` as with_first gives it.
-  auto classify = [&](auto f0, bool three, bool whole) {
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      const unsigned p = whole || first + k < n ? preds.part(f0, three, x[k]) : 3u;
-      mine += Preds<T>::weight(p);
-      parts |= p << (2 * k);
-    }
-  };
-  if (full)
-    preds.with_first([&](auto f0, bool three) { classify(f0, three, true); });
-  else
-    classify(typename Preds<T>::Runtime{preds.p0}, preds.ways == 3, false);
+  load_tile_items<DIRECT>(x, items, in, base, n, full);
+  unsigned parts, mine;  // two bits per item: its part, 3 past n; parts 0 and 1's counts
+  classify_items(preds, x, base + (uint64_t)t * kItems, n, full, preds.ways == 3, false, parts,
+                 mine);
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;

@@ -63,43 +63,13 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   const unsigned ln = lane();
   const unsigned w = t / WK_WARP_SIZE;
 
-  // Thread t's items 16t .. 16t + 15 of the tile: straight into registers for a whole tile of
-  // an aligned input of 4-byte or smaller elements, else each warp its part coalesced through
-  // padded shared memory (as partition.cu and compact.cu).
+  // Thread t's items, their parts (two bits an item, 3 past n) and its counts of parts 0 and 1
+  // (as partition.cu).
   T x[kItems];
-  if (sizeof(T) <= 4 && ((uintptr_t)in % 16) == 0 && full) {
-    const uint4* p = reinterpret_cast<const uint4*>(in + base + (uint64_t)t * kItems);
-    uint4 r[kItems * sizeof(T) / 16];
-#pragma unroll
-    for (unsigned v = 0; v < kItems * sizeof(T) / 16; ++v) r[v] = p[v];
-    __builtin_memcpy(x, r, sizeof(x));
-  } else {
-    const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
-    const auto wsm = items + w * kWarpSlots;
-    load_warp_tile(wsm, in, base + (uint64_t)w * kWarpTileItems, n);
-    syncwarp(NATIVE, block_warp_lanes());
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      // Slots past n were never stored: not read (the SIMT executor reports such reads).
-      const bool live = full || base + t * kItems + k < n;
-      x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
-    }
-  }
-  unsigned parts = 0;  // two bits an item: its part, 3 past n
-  unsigned mine = 0;   // this thread's items in part 0 (low 16 bits) and part 1 (high 16)
-  const uint64_t first = base + (uint64_t)t * kItems;
-  auto classify = [&](auto f0, bool three, bool whole) {
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k) {
-      const unsigned p = whole || first + k < n ? preds.part(f0, three, x[k]) : 3u;
-      mine += Preds<T>::weight(p);
-      parts |= p << (2 * k);
-    }
-  };
-  if (full && !THREE)
-    preds.with_first([&](auto f0, bool) { classify(f0, false, true); });
-  else
-    classify(typename Preds<T>::Runtime{preds.p0}, THREE, full);
+  load_tile_items<true>(x, items, in, base, n, full);
+  unsigned parts, mine;
+  classify_items(preds, x, base + (uint64_t)t * kItems, n, full && !THREE, THREE, full, parts,
+                 mine);
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
