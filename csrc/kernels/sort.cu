@@ -121,13 +121,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   WK_SHARED(S, staged, kTile);
   WK_SHARED(unsigned long long, out_base, kRadix);
   WK_SHARED(unsigned, warp_sums, kDigitWarps);
-  WK_SHARED(unsigned, tile_counts, kRadix);
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
   if (t == 0) s_tile = atomicAdd(ticket, 1u);
   for (unsigned i = t; i < kWarps * kRadix; i += THREADS) warp_counts[i] = 0;
-  if (t < kRadix) tile_counts[t] = 0;
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * kTile;
@@ -143,72 +141,69 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j)
     k[j] = j * WK_WARP_SIZE + ln < rest ? keys_in[lo + wbase + j * WK_WARP_SIZE + ln] : (U)0;
-  // The tile's digit counts first, published at once as its aggregates (CUB's early counts):
-  // the tiles after it find them while this one still ranks, and their look-back does not
-  // wait.
+  // Each warp counts its own digits first (CUB's early counts): the warps' counts give the
+  // tile's, published at once as its aggregates so that the tiles after it find them while
+  // this one still ranks, and each warp's start in every digit before it ranks, so that a
+  // key's rank is its place in the staged tile at once.
   // ad[j]: item j's place in the staged tile above kDigitBits, a digit below (at first its
   // own, at the end the one of the key it writes out): one register an item, not two.
   const RankFlip<U> flip(r);
   const DigitField field(pass, r);
+  const unsigned mine = w * kRadix;  // this warp's counts in warp_counts
   unsigned ad[ITEMS];
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
     ad[j] = field.of(flip.apply(k[j]));
-    if (j * WK_WARP_SIZE + ln < rest) atomicAdd(tile_counts + ad[j], 1u);
+    if (j * WK_WARP_SIZE + ln < rest) atomicAdd(warp_counts + mine + ad[j], 1u);
   }
   __syncthreads();
-  // Thread d < kRadix owns digit d from here to the look-back.
+  // Thread d < kRadix owns digit d from here to the look-back: the warps' counts become each
+  // warp's exclusive start among the tile's digit-d keys.
   const unsigned d = t;
   unsigned total = 0, incl = 0;
   if (d < kRadix) {
-    total = tile_counts[d];
+    for (unsigned x = 0; x < kWarps; ++x) {
+      const unsigned c = warp_counts[x * kRadix + d];
+      warp_counts[x * kRadix + d] = total;
+      total += c;
+    }
     *(volatile unsigned*)(status + tile * kRadix + d) =
         (tile == 0 ? kFlagInclusive : kFlagAggregate) | total;
     incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, total, WK_WARP_SIZE);
     if (ln == WK_WARP_SIZE - 1) warp_sums[w] = incl;
   }
-
-  // Each key's place among its warp's keys of its digit (stable: lanes in order, items in
-  // order), the warp's count of each digit in warp_counts.
-  const wk_lanemask_t below = arch::lanemask_lt();
-#pragma unroll
-  for (unsigned j = 0; j < ITEMS; ++j) {
-    const bool live = j * WK_WARP_SIZE + ln < rest;
-    const unsigned dj = ad[j];
-    const wk_lanemask_t peers = digit_peers(dj, live);
-    const unsigned leader = live ? (unsigned)arch::lowest_lane(peers) : ln;
-    unsigned before = 0;
-    if (live && ln == leader) {
-      before = warp_counts[w * kRadix + dj];
-      warp_counts[w * kRadix + dj] = before + (unsigned)arch::popc(peers);
-    }
-    // The leader's count before its group, to every lane of the group.
-    before = shfl_idx<unsigned>(WK_FULL_MASK, before, leader, WK_WARP_SIZE);
-    ad[j] |= (before + (unsigned)arch::popc(peers & below)) << kDigitBits;
-    syncwarp(NATIVE, WK_FULL_MASK);
-  }
   __syncthreads();
-
-  // Where each warp's digit-d keys start in the tile: after the tile's keys of smaller digits
-  // and the warps before it.
+  // Where the tile's digit-d keys start: after those of every smaller digit.
   unsigned start = 0;
   if (d < kRadix) {
     start = incl - total;
     for (unsigned x = 0; x < w; ++x) start += warp_sums[x];
-    unsigned run = start;
-    for (unsigned x = 0; x < kWarps; ++x) {
-      const unsigned c = warp_counts[x * kRadix + d];
-      warp_counts[x * kRadix + d] = run;
-      run += c;
-    }
+    for (unsigned x = 0; x < kWarps; ++x) warp_counts[x * kRadix + d] += start;
   }
   __syncthreads();
 
-  // The tile in digit order in shared memory, then (below) written out in runs of one digit.
+  // Each key's place in the tile (stable: warps in order, then lanes in order, items in
+  // order), staged there at once. The group's leader takes the group's places from its warp's
+  // count with one atomic; the shuffle after it orders the next item's atomic after this one
+  // (its leader waits on the shuffle), so no warp barrier is needed between items.
+  const wk_lanemask_t below = arch::lanemask_lt();
+  const bool full = rest == WK_WARP_SIZE * ITEMS;
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
-    ad[j] += warp_counts[w * kRadix + (ad[j] & (kRadix - 1))] << kDigitBits;
-    if (j * WK_WARP_SIZE + ln < rest) staged[ad[j] >> kDigitBits] = (S)k[j];
+    const bool live = full || j * WK_WARP_SIZE + ln < rest;
+    const unsigned dj = ad[j];
+    // A full warp (every tile but the last) needs no ballot for which lanes hold a key.
+    const wk_lanemask_t peers =
+        full ? digit_peers_among(dj, WK_FULL_MASK) : digit_peers(dj, live);
+    const unsigned leader = live ? (unsigned)arch::lowest_lane(peers) : ln;
+    unsigned before = 0;
+    if (live && ln == leader)
+      before = atomicAdd(warp_counts + mine + dj, (unsigned)arch::popc(peers));
+    // The leader's count before its group, to every lane of the group.
+    before = shfl_idx<unsigned>(WK_FULL_MASK, before, leader, WK_WARP_SIZE);
+    const unsigned place = before + (unsigned)arch::popc(peers & below);
+    ad[j] |= place << kDigitBits;
+    if (live) staged[place] = (S)k[j];
   }
   // Chain the digit's count to the tiles before, while the tile is staged: add their
   // aggregates back to the first inclusive prefix, publish this tile's.

@@ -122,8 +122,8 @@ struct DigitField {
 // zero in every lane, so kDigitBits ballots always do). With `own` all ones where the lane's
 // bit is set, `ones ^ ~own` is the lanes agreeing with it. Not the native match_any: on an
 // H100 (2026-12-07) ranking with __match_any_sync made the whole sort 1.3-1.5x slower.
-__device__ __forceinline__ wk_lanemask_t digit_peers(unsigned digit, bool live) {
-  wk_lanemask_t peers = arch::ballot_sync(WK_FULL_MASK, live);
+// digit_peers_among: the same among `peers`, the lanes known to hold a key.
+__device__ __forceinline__ wk_lanemask_t digit_peers_among(unsigned digit, wk_lanemask_t peers) {
 #pragma unroll
   for (unsigned b = 0; b < kDigitBits; ++b) {
     const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((digit >> b) & 1);
@@ -131,6 +131,10 @@ __device__ __forceinline__ wk_lanemask_t digit_peers(unsigned digit, bool live) 
     peers &= ones ^ ~own;
   }
   return peers;
+}
+
+__device__ __forceinline__ wk_lanemask_t digit_peers(unsigned digit, bool live) {
+  return digit_peers_among(digit, arch::ballot_sync(WK_FULL_MASK, live));
 }
 
 // The scratch of one sort of n keys: the second copy of the keys and values the passes
