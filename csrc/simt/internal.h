@@ -232,6 +232,14 @@ void run_cooperative(Launch& L);
 // the whole launch.
 constexpr uint64_t kMaxCooperativeThreads = 16384;
 
+// collectives.cpp: resolves the warp collectives whose lanes have all arrived; with `force`, also
+// those whose lanes can never arrive (the block is otherwise stuck), reported and resolved with
+// the lanes that did. False if none was resolved.
+bool resolve_ops(Launch& L, bool force);
+// collectives.cpp: __activemask() and the mask-free ballot, their groups formed from the lanes
+// that reached the same call together. False if none was resolved.
+bool resolve_active(Launch& L);
+
 // Resolves, in each warp whose lanes wait at AMD wave instructions, the one the wave reaches
 // first (csrc/simt/amdgcn/wave.cpp). False if no lane waits at one.
 bool resolve_wave(Launch& L);

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 const CORE: &[&str] = &[
     "checks.cpp",
+    "collectives.cpp",
     "cooperative.cpp",
     "executor.cpp",
     "names.cpp",
