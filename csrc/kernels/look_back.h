@@ -66,6 +66,36 @@ __device__ __forceinline__ void load_warp_tile(S wsm, const T* src, uint64_t wba
   }
 }
 
+// Thread t's items kItems * t .. kItems * t + kItems - 1 of the tile at `base`, into x: straight
+// into registers with 16-byte loads for a whole tile of an aligned input of 4-byte or smaller
+// elements (when DIRECT), else each warp its part coalesced through its part of the padded shared
+// tile `items` (load_warp_tile; the caller's next block barrier must come before anything is
+// staged there). The partition kernels and runs.cu load their tiles so.
+template <bool DIRECT, typename T, typename S>
+__device__ __forceinline__ void load_tile_items(T (&x)[WK_SCAN_ITEMS_PER_THREAD], S items,
+                                                const T* in, uint64_t base, uint64_t n, bool full) {
+  const unsigned kItems = WK_SCAN_ITEMS_PER_THREAD;
+  const unsigned t = threadIdx.x, ln = prims::lane(), w = t / WK_WARP_SIZE;
+  if (DIRECT && sizeof(T) <= 4 && ((uintptr_t)in % 16) == 0 && full) {
+    const uint4* p = reinterpret_cast<const uint4*>(in + base + (uint64_t)t * kItems);
+    uint4 r[kItems * sizeof(T) / 16];
+#pragma unroll
+    for (unsigned v = 0; v < kItems * sizeof(T) / 16; ++v) r[v] = p[v];
+    __builtin_memcpy(x, r, sizeof(x));
+  } else {
+    const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<T>::every;
+    const auto wsm = items + w * kWarpSlots;
+    load_warp_tile(wsm, in, base + (uint64_t)w * kWarpTileItems, n);
+    prims::syncwarp(prims::NATIVE, prims::block_warp_lanes());
+#pragma unroll
+    for (unsigned k = 0; k < kItems; ++k) {
+      // Slots past n were never stored: not read (the SIMT executor reports such reads).
+      const bool live = full || base + t * kItems + k < n;
+      x[k] = live ? (T)wsm[Pad<T>::at(ln * kItems + k)] : T();
+    }
+  }
+}
+
 const unsigned kStatusEmpty = 0;
 const unsigned kStatusAggregate = 1;
 const unsigned kStatusInclusive = 2;

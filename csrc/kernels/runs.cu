@@ -122,22 +122,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * TILES, BLOCKS)
   const unsigned w = t / WK_WARP_SIZE;
   const uint64_t first = base + (uint64_t)t * kItems;
   K x[kItems];
-  if (DIRECT && sizeof(K) <= 4 && ((uintptr_t)keys % 16) == 0 && base + kBlockItems <= n) {
-    const uint4* p = reinterpret_cast<const uint4*>(keys + first);
-    uint4 r[kItems * sizeof(K) / 16];
-#pragma unroll
-    for (unsigned v = 0; v < kItems * sizeof(K) / 16; ++v) r[v] = p[v];
-    __builtin_memcpy(x, r, sizeof(x));
-  } else {
-    const unsigned kWarpSlots = kWarpTileItems + kWarpTileItems / Pad<K>::every;
-    const auto wsm = items + w * kWarpSlots;
-    load_warp_tile(wsm, keys, base + (uint64_t)w * kWarpTileItems, n);
-    syncwarp(NATIVE, block_warp_lanes());
-#pragma unroll
-    for (unsigned k = 0; k < kItems; ++k)
-      // Slots past n were never stored: not read (the SIMT executor reports such reads).
-      x[k] = first + k < n ? (K)wsm[Pad<K>::at(ln * kItems + k)] : K();
-  }
+  load_tile_items<DIRECT>(x, items, keys, base, n, base + kBlockItems <= n);
 
   // The key before this thread's first: the lane below's last, or for a warp's first lane the
   // one before the warp's part, from global memory. Heads are flagged over all 16 keys (those
