@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   T x[kItems];
   load_tile_items<DIRECT>(x, items, in, base, n, full);
   unsigned parts, mine;  // two bits per item: its part, 3 past n; parts 0 and 1's counts
-  classify_items(preds, x, base + (uint64_t)t * kItems, n, full, preds.ways == 3, false, parts,
+  classify_items(preds, x, base + (uint64_t)t * kItems, n, full, preds.ways == 3, true, parts,
                  mine);
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);

@@ -45,28 +45,28 @@ struct Preds {
 };
 
 // Each item's part in two bits of `parts` (3 past n) and the thread's counts of parts 0 and 1 in
-// `mine` (Preds::weight), for the items from `first`. FIXED: a whole tile with `first` decoded at
-// compile time (Preds::with_first: no bounds checked); else `first` decoded per item, three-way
-// when `three`, bounds checked unless `whole`.
+// `mine` (Preds::weight), for the items from `first`; `full`: all of them exist (no bounds
+// checked). A full tile decodes `first` at compile time (Preds::with_first) when `fixed_ok`;
+// otherwise `first` is decoded per item, three-way when `three`.
 template <typename T>
 __device__ __forceinline__ void classify_items(const Preds<T>& preds,
                                                const T (&x)[WK_SCAN_ITEMS_PER_THREAD],
-                                               uint64_t first, uint64_t n, bool fixed, bool three,
-                                               bool whole, unsigned& parts, unsigned& mine) {
+                                               uint64_t first, uint64_t n, bool full, bool three,
+                                               bool fixed_ok, unsigned& parts, unsigned& mine) {
   parts = 0;
   mine = 0;
-  auto classify = [&](auto f0, bool three_way, bool all) {
+  auto classify = [&](auto f0, bool three_way) {
 #pragma unroll
     for (unsigned k = 0; k < WK_SCAN_ITEMS_PER_THREAD; ++k) {
-      const unsigned p = all || first + k < n ? preds.part(f0, three_way, x[k]) : 3u;
+      const unsigned p = full || first + k < n ? preds.part(f0, three_way, x[k]) : 3u;
       mine += Preds<T>::weight(p);
       parts |= p << (2 * k);
     }
   };
-  if (fixed)
-    preds.with_first([&](auto f0, bool three_way) { classify(f0, three_way, true); });
+  if (full && fixed_ok)
+    preds.with_first([&](auto f0, bool three_way) { classify(f0, three_way); });
   else
-    classify(typename Preds<T>::Runtime{preds.p0}, three, whole);
+    classify(typename Preds<T>::Runtime{preds.p0}, three);
 }
 
 }  // namespace WK_NS

@@ -68,8 +68,9 @@ __global__ void __launch_bounds__(WK_SCAN_TILE_THREADS * K, BLOCKS)
   T x[kItems];
   load_tile_items<true>(x, items, in, base, n, full);
   unsigned parts, mine;
-  classify_items(preds, x, base + (uint64_t)t * kItems, n, full && !THREE, THREE, full, parts,
-                 mine);
+  // Three ways decode both predicates per item (as with_first would), sparing the build the
+  // fixed two-way copies.
+  classify_items(preds, x, base + (uint64_t)t * kItems, n, full, THREE, !THREE, parts, mine);
   const wk_lanemask_t mask = block_warp_lanes();
   const unsigned incl = kogge_stone<OP_SUM, unsigned>(mask, mine, WK_WARP_SIZE);
   if (ln == WK_WARP_SIZE - 1) warp_tot[w] = incl;
