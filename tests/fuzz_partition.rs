@@ -1,7 +1,7 @@
 //! Fuzz of the partition entry points (issue 23) on the CPU backend and the SIMT executor at 32
-//! and 64 lanes: `partition_into`, `partition3_into` and their reversed forms, their input through random chains of
-//! views, f32 values with specials (NaN, ±inf, ±0.0), random predicates, the output and the
-//! count(s) of the right length or off by one.
+//! and 64 lanes: `partition_into`, `partition3_into` and their reversed forms, their input
+//! through random chains of views, f32 values with specials (NaN, ±inf, ±0.0), random
+//! predicates, the output and the count(s) of the right length or off by one.
 //!
 //! The property, as tests/fuzz_api.rs states it: a typed error exactly when this file's reading
 //! of the documented rules says the arguments are invalid, every output then as it was;
