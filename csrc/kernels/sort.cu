@@ -105,8 +105,9 @@ struct Staged : StagedAs<U, V, (VALS != 0 && sizeof(V) > sizeof(U))> {};
 
 // One pass over one portion [lo, lo + len) of the keys, a tile of THREADS x ITEMS keys a
 // block. VALS: 0 keys only, 1 values from vals_in, 2 the keys' indices (an argsort's first
-// pass). The shape is sort_tuning.h's.
-template <typename U, typename V, int VALS, unsigned THREADS, unsigned ITEMS, unsigned MIN_BLOCKS>
+// pass). The shape is sort_tuning.h's. FLOATS: the keys may be floats (RankFlip's float term).
+template <typename U, typename V, int VALS, bool FLOATS, unsigned THREADS, unsigned ITEMS,
+          unsigned MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sort_onesweep_kernel(wk_status* st, uint32_t warp_size, const U* keys_in, U* keys_out,
                          const V* vals_in, V* vals_out, uint64_t lo, uint64_t len, RankSpec r,
@@ -119,7 +120,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   const unsigned kDigitWarps = kRadix / WK_WARP_SIZE;
   WK_SHARED(unsigned, warp_counts, kWarps * kRadix);
   WK_SHARED(S, staged, kTile);
-  WK_SHARED(unsigned long long, out_base, kRadix);
+  // Where each digit's keys (and values) of this tile go, less their place in the staged tile:
+  // one shared load and one multiply-add an element's address.
+  WK_SHARED(U*, key_at, kRadix);
+  WK_SHARED(V*, val_at, VALS ? kRadix : 1);
   WK_SHARED(unsigned, warp_sums, kDigitWarps);
   WK_SHARED_VAR(unsigned, s_tile);
   if (!width_ok(st, warp_size)) return;
@@ -147,7 +151,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   // key's rank is its place in the staged tile at once.
   // ad[j]: item j's place in the staged tile above kDigitBits, a digit below (at first its
   // own, at the end the one of the key it writes out): one register an item, not two.
-  const RankFlip<U> flip(r);
+  const RankFlip<U, FLOATS> flip(r);
   const DigitField field(pass, r);
   const unsigned mine = w * kRadix;  // this warp's counts in warp_counts
   unsigned ad[ITEMS];
@@ -220,7 +224,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       }
       *(volatile unsigned*)(status + tile * kRadix + d) = kFlagInclusive | (prefix + total);
     }
-    out_base[d] = offsets[d] + prefix - start;
+    // Not below the output: the pass's keys of smaller digits are at least the tile's.
+    const unsigned long long at = offsets[d] + prefix - start;
+    key_at[d] = keys_out + at;
+    if (VALS) val_at[d] = vals_out + at;
   }
   __syncthreads();
 
@@ -233,7 +240,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     if (i < count) {
       const U key = (U)staged[i];
       const unsigned digit = field.of(flip.apply(key));
-      keys_out[out_base[digit] + i] = key;
+      key_at[digit][i] = key;
       ad[j] = (ad[j] & ~(kRadix - 1)) | digit;
     }
   }
@@ -254,7 +261,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
 #pragma unroll
     for (unsigned j = 0; j < ITEMS; ++j) {
       const unsigned i = j * THREADS + t;
-      if (i < count) vals_out[out_base[ad[j] & (kRadix - 1)] + i] = (V)staged[i];
+      if (i < count) val_at[ad[j] & (kRadix - 1)][i] = (V)staged[i];
     }
   }
 }
@@ -267,7 +274,7 @@ template <typename U, typename V, int VALS> struct Tuned {
   static const unsigned min_blocks = shape.min_blocks;
 };
 
-template <typename U, typename V, int VALS, typename SH = Tuned<U, V, VALS>>
+template <typename U, typename V, int VALS, bool FLOATS, typename SH>
 int onesweep(host::stream_t s, wk_status* st, uint32_t warp_size, const U* kin, U* kout,
              const V* vin, V* vout, uint64_t lo, uint64_t len, const RankSpec& r, unsigned pass,
              const unsigned long long* offsets, unsigned* ticket, unsigned* status) {
@@ -276,9 +283,18 @@ int onesweep(host::stream_t s, wk_status* st, uint32_t warp_size, const U* kin, 
   int rc = host::memset_async(ticket, 0, kTicketBytes + tiles * kRadix * sizeof(unsigned), s);
   if (rc) return rc;
   WK_LAUNCH((unsigned)tiles, SH::threads, 0, s,
-            sort_onesweep_kernel<U, V, VALS, SH::threads, SH::items, SH::min_blocks>)(
+            sort_onesweep_kernel<U, V, VALS, FLOATS, SH::threads, SH::items, SH::min_blocks>)(
       st, warp_size, kin, kout, vin, vout, lo, len, r, pass, offsets, ticket, status);
   return host::launch_error();
+}
+
+// The pass with the key flip the keys need: integer keys leave RankFlip's float term out (2-byte
+// keys are only ever floats). `a` is onesweep's arguments.
+template <typename U, typename V, int VALS, typename SH, typename... A>
+int onesweep_keys(const RankSpec& r, A... a) {
+  if constexpr (sizeof(U) > 2)
+    if (r.kind != KEY_FLOAT) return onesweep<U, V, VALS, false, SH>(a...);
+  return onesweep<U, V, VALS, true, SH>(a...);
 }
 
 // Every pass over every portion, ping-ponging between the outputs and the scratch copies so
@@ -320,14 +336,14 @@ int sort_typed(host::stream_t s, wk_status* st, uint32_t warp_size, const RankSp
       const unsigned long long* off = sc.offsets + ((uint64_t)p * portions + q) * kRadix;
       // Only the modes this sort takes are compiled (a keys-only sort has no value passes).
       if constexpr (VALS == 0)
-        rc = onesweep<U, V, 0, SH>(s, st, warp_size, src_k, dst_k, nullptr, nullptr, lo, len, r, p,
-                                   off, sc.ticket, sc.status);
+        rc = onesweep_keys<U, V, 0, SH>(r, s, st, warp_size, src_k, dst_k, nullptr, nullptr, lo,
+                                        len, r, p, off, sc.ticket, sc.status);
       else if (p == 0 && VALS == 2)
-        rc = onesweep<U, V, 2, SH>(s, st, warp_size, src_k, dst_k, nullptr, dst_v, lo, len, r, p,
-                                   off, sc.ticket, sc.status);
+        rc = onesweep_keys<U, V, 2, SH>(r, s, st, warp_size, src_k, dst_k, nullptr, dst_v, lo,
+                                        len, r, p, off, sc.ticket, sc.status);
       else
-        rc = onesweep<U, V, 1, SH>(s, st, warp_size, src_k, dst_k, src_v, dst_v, lo, len, r, p,
-                                   off, sc.ticket, sc.status);
+        rc = onesweep_keys<U, V, 1, SH>(r, s, st, warp_size, src_k, dst_k, src_v, dst_v, lo,
+                                        len, r, p, off, sc.ticket, sc.status);
       if (rc) return rc;
     }
     src_k = dst_k;

@@ -71,26 +71,29 @@ __host__ __device__ __forceinline__ unsigned pass_count(const RankSpec& r) {
 }
 
 // What turns a key's bits into its order bits with the compared field complemented when
-// descending, with no branch: bits ^ ((bits < 0 ? ~0 : 0) & float_mask | sign_mask) ^ desc_mask.
+// descending, with no branch: bits ^ ((bits < 0 ? ~0 : 0) & float_mask) ^ sign_mask ^ desc_mask,
+// float_mask all but the sign bit for floats, zero otherwise.
 // Negative floats get every bit flipped, other floats and signed integers their sign bit, and
 // unsigned keys nothing; complementing the field is the descending order, since the field of
-// the complement is the field's complement.
-template <typename U> struct RankFlip {
+// the complement is the field's complement. FLOATS = false leaves the float term out (the
+// caller knows the keys are integers): one xor a key, as a pass over u32 keys wants.
+template <typename U, bool FLOATS = true> struct RankFlip {
   U float_mask;
-  U sign_mask;
-  U desc_mask;
+  U xor_mask;  // sign_mask ^ desc_mask
 
   __host__ __device__ __forceinline__ explicit RankFlip(const RankSpec& r) {
     const U sign = (U)1 << (sizeof(U) * 8 - 1);
     const unsigned width = r.end - r.begin;
     const U field = width >= sizeof(U) * 8 ? (U)~(U)0 : (U)(((U)1 << width) - 1);
-    float_mask = r.kind == KEY_FLOAT ? (U)~(U)0 : (U)0;
-    sign_mask = r.kind == KEY_UNSIGNED ? (U)0 : sign;
-    desc_mask = r.descending ? (U)(field << r.begin) : (U)0;
+    float_mask = r.kind == KEY_FLOAT ? (U)~sign : (U)0;
+    const U sign_mask = r.kind == KEY_UNSIGNED ? (U)0 : sign;
+    const U desc_mask = r.descending ? (U)(field << r.begin) : (U)0;
+    xor_mask = sign_mask ^ desc_mask;
   }
   __host__ __device__ __forceinline__ U apply(U bits) const {
+    if (!FLOATS) return bits ^ xor_mask;
     const U negative = (U)0 - (bits >> (sizeof(U) * 8 - 1));
-    return bits ^ ((negative & float_mask) | sign_mask) ^ desc_mask;
+    return bits ^ (negative & float_mask) ^ xor_mask;
   }
 };
 
