@@ -2,9 +2,11 @@
 //
 // Segments go by their length, each to the path that sorts it cheapest (CUB's partition of
 // segments into small, medium and large ones, with more classes):
+//   - up to kThreadSegItems (8) keys: one a thread, its (rank, position) pairs in registers
+//     ordered by a sorting network (the pairs are distinct: the stable order);
 //   - up to the warp's width: in registers, as many a warp as fit in groups of the length's
 //     power of two; every lane holds one (rank, position) pair and a bitonic network of
-//     shuffles within the group orders them (the pairs are distinct: the stable order);
+//     shuffles within the group orders them;
 //   - up to kBitonicItems keys: one a block, a bitonic network over the (rank, position) pairs
 //     in shared memory, then a gather;
 //   - up to kBlockSegItems keys: one a block, a radix sort in registers (segmented_sort_radix.h);
@@ -86,6 +88,57 @@ __global__ void __launch_bounds__(kSortThreads)
   }
 }
 
+// Segments of at most kThreadSegItems keys, one a thread: its (rank, position) pairs in
+// registers, padded with pairs above every real one, ordered by Batcher's odd-even merge
+// network of 8 (19 compare-exchanges, no shuffles: the warp kernel spent two shuffles a
+// compare-exchange a key and was compute-bound, ncu 2026-11-25), then gathered by position.
+const unsigned kThreadSegItems = 8;
+
+template <typename U>
+__device__ __forceinline__ void pair_order(U (&rk)[kThreadSegItems],
+                                           unsigned (&ps)[kThreadSegItems], unsigned a,
+                                           unsigned b) {
+  if (pair_less(rk[b], ps[b], rk[a], ps[a])) {
+    const U r = rk[a];
+    const unsigned p = ps[a];
+    rk[a] = rk[b];
+    ps[a] = ps[b];
+    rk[b] = r;
+    ps[b] = p;
+  }
+}
+
+template <typename U, typename V, bool VALS>
+__global__ void __launch_bounds__(kSortThreads)
+    segmented_sort_thread_kernel(const U* keys, const V* vals, uint64_t n,
+                                 const uint32_t* offsets, uint64_t seg_size, SegList list,
+                                 RankSpec r, U* keys_out, V* vals_out) {
+  const uint64_t total = list.size();
+  for (uint64_t idx = (uint64_t)blockIdx.x * kSortThreads + threadIdx.x; idx < total;
+       idx += (uint64_t)gridDim.x * kSortThreads) {
+    uint64_t start = 0, len = 0;
+    segment_bounds(list.at(idx), n, offsets, seg_size, &start, &len);
+    U rk[kThreadSegItems];
+    unsigned ps[kThreadSegItems];
+#pragma unroll
+    for (unsigned q = 0; q < kThreadSegItems; ++q) {
+      rk[q] = q < len ? rank_of<U>(keys[start + q], r) : (U)~(U)0;
+      ps[q] = q;  // past len: above every real pair (the largest rank, a later position)
+    }
+    const unsigned net[19][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6},
+                                 {5, 7}, {1, 2}, {5, 6}, {0, 4}, {1, 5}, {2, 6}, {3, 7},
+                                 {2, 4}, {3, 5}, {1, 2}, {3, 4}, {5, 6}};
+#pragma unroll
+    for (unsigned e = 0; e < 19; ++e) pair_order(rk, ps, net[e][0], net[e][1]);
+#pragma unroll
+    for (unsigned q = 0; q < kThreadSegItems; ++q)
+      if (q < len) {
+        keys_out[start + q] = keys[start + ps[q]];
+        if (VALS) vals_out[start + q] = vals[start + ps[q]];
+      }
+  }
+}
+
 // The longest segment the block paths sort: one radix tile. Past kBitonicItems the radix sort
 // in registers is the faster (the bitonic network's barrier stages grow as log^2 of the
 // length, and at 4096 keys it had ~78); below it a segment leaves most of the radix tile's
@@ -152,6 +205,9 @@ __global__ void __launch_bounds__(kSortThreads)
 // The size classes: warp classes 0 .. kWarpClasses - 1 (groups 2, 4, ..., the widest warp's;
 // at a narrower width the last are empty), then the block paths'.
 const unsigned kWarpClasses = 6;
+// The first warp classes, segments of up to kThreadSegItems keys, go one a thread instead.
+const unsigned kThreadClasses = 3;
+static_assert((2u << (kThreadClasses - 1)) == kThreadSegItems, "thread classes: up to 8 keys");
 const unsigned kClassBitonic = kWarpClasses;
 const unsigned kClassRadix = kWarpClasses + 1;
 const unsigned kClassLong = kWarpClasses + 2;
@@ -279,14 +335,18 @@ struct SegJob {
   void* alt_vals;
 };
 
-// The kernel of class c (a warp class: the warp kernel with groups of 2^(c + 1)) over `list`.
+// The kernel of class c (a thread class: one segment a thread; a warp class: the warp kernel
+// with groups of 2^(c + 1)) over `list`.
 template <typename U, typename V, bool VALS>
 int launch_class(const SegJob& j, unsigned c, const SegList& list, unsigned grid) {
   const U* keys = (const U*)j.keys;
   const V* vals = VALS ? (const V*)j.vals : nullptr;
   U* kout = (U*)j.keys_out;
   V* vout = VALS ? (V*)j.vals_out : nullptr;
-  if (c < kWarpClasses)
+  if (c < kThreadClasses)
+    WK_LAUNCH(grid, kSortThreads, 0, j.s, segmented_sort_thread_kernel<U, V, VALS>)(
+        keys, vals, j.n, j.offsets, j.seg_size, list, j.r, kout, vout);
+  else if (c < kWarpClasses)
     WK_LAUNCH(grid, kSortThreads, 0, j.s, segmented_sort_warp_kernel<U, V, VALS>)(
         j.st, j.warp_size, keys, vals, j.n, j.offsets, j.seg_size, list, 2u << c, j.r, kout,
         vout);
@@ -328,6 +388,12 @@ int run_class(const SegJob& j, uint32_t key_size, uint32_t value_size, unsigned 
     return launch_class<typename decltype(kt)::type, typename decltype(vt)::type,
                         decltype(vals)::value>(j, c, list, grid);
   });
+}
+
+// The segments of class c a block sorts at once.
+uint64_t segments_a_block(unsigned c) {
+  if (c < kThreadClasses) return kSortThreads;
+  return c < kWarpClasses ? (uint64_t)kSegWarps * (WK_WARP_SIZE / (2u << c)) : 1;
 }
 
 // Blocks for `items` items of `per_block` a block, at most `most` (the kernels stride).
@@ -420,7 +486,7 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
     // Every segment in a warp: no scratch, one launch, groups of the longest's power of two.
     unsigned c = 0;
     while ((2ull << c) < longest) ++c;
-    const uint64_t per_block = (uint64_t)kSegWarps * (WK_WARP_SIZE / (2u << c));
+    const uint64_t per_block = segments_a_block(c);
     if ((count + per_block - 1) / per_block > 0x7fffffffull) return WK_ERR_ARG;
     return run_class(j, key_size, value_size, c, SegList{nullptr, nullptr, count},
                      blocks_for(count, per_block, count));
@@ -458,7 +524,7 @@ int segmented_sort_launch(void* stream, wk_status* st, uint32_t warp_size, uint3
     // The most the list can hold bounds the grid, so that small inputs launch few blocks.
     const uint64_t most = n / class_shortest(c);
     if (most == 0) continue;
-    const uint64_t per_block = c < kWarpClasses ? kSegWarps * (WK_WARP_SIZE / group) : 1;
+    const uint64_t per_block = segments_a_block(c);
     const SegList list = {sc.lists + sc.bases.at[c], sc.listed + c, 0};
     if ((rc = run_class(j, key_size, value_size, c, list, blocks_for(most, per_block, resident))))
       return rc;
