@@ -15,8 +15,8 @@
 // Fixed segments are all of one class; with offsets, a classification kernel lists each
 // class's segments (segment_classes_kernel) and each class's kernel runs over its list, so a
 // power-law input's many short segments take the warp and block kernels though a few are long.
-// A segment too long for one block to sort in good time (more than an eighth of the keys, past
-// kDevicePathFloor) sends the whole input to the device-wide path instead: the positions sorted
+// A segment too long for one block to sort in good time (past kDevicePathFloor and a share of
+// the keys) sends the whole input to the device-wide path instead: the positions sorted
 // by key (an argsort: stable), then stably by their segment (a sort of the segment numbers
 // carrying the positions), which leaves every segment's positions in key order; the keys and
 // values are then gathered from them.
@@ -446,17 +446,20 @@ int device_path(const SegJob& j, uint32_t key_dtype, uint32_t key_size, uint32_t
   return value_size ? gather_by_index(j.s, value_size, j.vals, by_segment, n, j.vals_out) : 0;
 }
 
-// A segment longer than this and than an eighth of the keys goes device-wide: one block sorts
-// it alone while the device-wide path spreads the same keys over every multiprocessor (a
-// guess, to be measured: one block moves keys at maybe a tenth of the device's rate, and the
-// device path sorts all n keys twice). The executor takes a shorter floor, so that the
-// conformance suite's small inputs reach both sides of it.
-#if defined(WK_VENDOR_HOST)
+// A segment longer than kDevicePathFloor and than n / kDevicePathShare goes device-wide: one
+// block sorts it alone while the device-wide path spreads all n keys over every multiprocessor.
+// H100, 2026-12-07 (power-law segments of up to 2^16 keys): the 2^20 row took 0.58 ms on the
+// block paths (0.52x CUB), most of it one block's longest segment; the device path took about
+// 0.2 ns a key of n (~0.21 ms at 2^20, ~2.45 ms at 2^24, 2026-12-06), so a block's segment
+// costs what the device path does near n / 48. The
+// executor keeps an eighth, so that the conformance suite's small inputs reach the long kernel
+// as well as the device path.
 const uint64_t kDevicePathFloor = 2 * (uint64_t)kBlockSegItems;
-#else
-const uint64_t kDevicePathFloor = 1ull << 16;
-#endif
+#if defined(WK_VENDOR_HOST)
 const uint64_t kDevicePathShare = 8;
+#else
+const uint64_t kDevicePathShare = 48;
+#endif
 
 }  // namespace
 
