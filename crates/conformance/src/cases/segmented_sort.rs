@@ -1,5 +1,5 @@
 //! segmented_sort: fixed segments of sizes around the warp widths and past a GPU tile, and
-//! offsets whose lengths run from empty to many tiles, alone and mixed in one call (the GPU
+//! offsets whose lengths run from empty to many tiles, or to 8 keys only, alone and mixed in one call (the GPU
 //! kernels' size classes: warp, block network, radix tile, long, device-wide), keys and pairs,
 //! both directions; offsets built for another length refused.
 
@@ -134,7 +134,34 @@ fn offsets_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> 
     Ok(())
 }
 
+/// Offsets of segments of 0 to 8 keys only: the GPU kernels sort them one a thread, their keys
+/// and values staged through shared memory a block of segments at a time (more than one block's
+/// worth, the last block part full).
+fn short_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    let count = pick(scale, &[5_000usize], &[700])[0];
+    let mut offsets = vec![0u32];
+    for i in 0..count as u64 {
+        offsets.push(offsets[i as usize] + (splitmix(K::KIND as u64 ^ i << 8) % 9) as u32);
+    }
+    let n = *offsets.last().expect("count + 1 offsets") as usize;
+    let keys = sort_keys_of::<K>(n, K::KIND as u64, (V::KIND as u32) % 3);
+    let bounds: Vec<(usize, usize)> = offsets
+        .windows(2)
+        .map(|w| (w[0] as usize, w[1] as usize))
+        .collect();
+    let segs = ok(
+        "segments",
+        Segments::from_offsets(b, &offsets, n, VectorSize::Auto),
+    )?;
+    let orders = orders_for::<K>(scale, V::KIND as usize);
+    let ctx = format!("{}+{} n={n} short offsets", K::KIND.name(), V::KIND.name());
+    check::<K, V, B>(b, &keys, &bounds, &segs, &orders, &ctx)
+}
+
 pub fn segmented_sort_offsets<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
+    short_typed::<u32, u64, B>(b, scale)?;
+    short_typed::<f64, wavekit_core::bf16, B>(b, scale)?;
+    short_typed::<wavekit_core::f16, f32, B>(b, scale)?;
     offsets_typed::<u32, f64, B>(b, scale)?;
     offsets_typed::<f32, u32, B>(b, scale)?;
     offsets_typed::<i64, i32, B>(b, scale)?;
