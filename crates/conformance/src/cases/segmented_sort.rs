@@ -109,27 +109,39 @@ pub fn segmented_sort_fixed<B: RawBackend>(b: &B, scale: Scale) -> Result<(), St
     Ok(())
 }
 
+/// The segments `offsets` names over `keys` (the last offset is their length), checked as
+/// `check` does.
+fn check_offsets<K: Element, V: Element, B: RawBackend>(
+    b: &B,
+    keys: &[K],
+    offsets: &[u32],
+    orders: &[SortOrder],
+    ctx: &str,
+) -> Result<(), String> {
+    let bounds: Vec<(usize, usize)> = offsets
+        .windows(2)
+        .map(|w| (w[0] as usize, w[1] as usize))
+        .collect();
+    let segs = ok(
+        "segments",
+        Segments::from_offsets(b, offsets, keys.len(), VectorSize::Auto),
+    )?;
+    check::<K, V, B>(b, keys, &bounds, &segs, orders, ctx)
+}
+
 fn offsets_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
     let (count, longest) = pick(scale, &[(300usize, 12_000u64)], &[(40, 2_500)])[0];
     for seed in pick(scale, &[0u64, 1], &[K::KIND as u64 % 2]) {
         let offsets = skewed_offsets(count, seed + count as u64, longest);
         let n = *offsets.last().expect("count + 1 offsets") as usize;
         let keys = sort_keys_of::<K>(n, seed, seed as u32);
-        let bounds: Vec<(usize, usize)> = offsets
-            .windows(2)
-            .map(|w| (w[0] as usize, w[1] as usize))
-            .collect();
-        let segs = ok(
-            "segments",
-            Segments::from_offsets(b, &offsets, n, VectorSize::Auto),
-        )?;
         let orders = orders_for::<K>(scale, V::KIND as usize);
         let ctx = format!(
             "{}+{} n={n} offsets seed={seed}",
             K::KIND.name(),
             V::KIND.name()
         );
-        check::<K, V, B>(b, &keys, &bounds, &segs, &orders, &ctx)?;
+        check_offsets::<K, V, B>(b, &keys, &offsets, &orders, &ctx)?;
     }
     Ok(())
 }
@@ -145,17 +157,9 @@ fn short_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> Re
     }
     let n = *offsets.last().expect("count + 1 offsets") as usize;
     let keys = sort_keys_of::<K>(n, K::KIND as u64, (V::KIND as u32) % 3);
-    let bounds: Vec<(usize, usize)> = offsets
-        .windows(2)
-        .map(|w| (w[0] as usize, w[1] as usize))
-        .collect();
-    let segs = ok(
-        "segments",
-        Segments::from_offsets(b, &offsets, n, VectorSize::Auto),
-    )?;
     let orders = orders_for::<K>(scale, V::KIND as usize);
     let ctx = format!("{}+{} n={n} short offsets", K::KIND.name(), V::KIND.name());
-    check::<K, V, B>(b, &keys, &bounds, &segs, &orders, &ctx)
+    check_offsets::<K, V, B>(b, &keys, &offsets, &orders, &ctx)
 }
 
 pub fn segmented_sort_offsets<B: RawBackend>(b: &B, scale: Scale) -> Result<(), String> {
@@ -196,14 +200,6 @@ fn mixed_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> Re
         let offsets = mixed_offsets(seed, long);
         let n = *offsets.last().expect("count + 1 offsets") as usize;
         let keys = sort_keys_of::<K>(n, seed, (seed % 3) as u32);
-        let bounds: Vec<(usize, usize)> = offsets
-            .windows(2)
-            .map(|w| (w[0] as usize, w[1] as usize))
-            .collect();
-        let segs = ok(
-            "segments",
-            Segments::from_offsets(b, &offsets, n, VectorSize::Auto),
-        )?;
         let orders = orders_for::<K>(scale, i + V::KIND as usize);
         let ctx = format!(
             "{}+{} n={n} mixed longest={}",
@@ -211,7 +207,7 @@ fn mixed_typed<K: Element, V: Element, B: RawBackend>(b: &B, scale: Scale) -> Re
             V::KIND.name(),
             long.iter().max().copied().unwrap_or(0)
         );
-        check::<K, V, B>(b, &keys, &bounds, &segs, &orders, &ctx)?;
+        check_offsets::<K, V, B>(b, &keys, &offsets, &orders, &ctx)?;
     }
     Ok(())
 }
