@@ -1,4 +1,5 @@
 // histogram: counts per bin, keys past the bins counted apart (docs/SEMANTICS.md "histogram").
+#include "count.h"
 #include "shapes.h"
 
 namespace WK_NS {
@@ -38,27 +39,11 @@ __global__ void __launch_bounds__(kBlock)
   const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
   // Warps iterate in step (the trip count is uniform per warp) so every lane can vote; the
   // plain adds need no vote, and take kHistInFlight vectors a thread before counting any.
-  const uint64_t warp_first = MODE == HIST_PLAIN ? nvec : tid - lane();
   if (MODE == HIST_PLAIN) {
-    uint64_t i = tid;
-    for (; i + (kHistInFlight - 1) * stride < nvec; i += kHistInFlight * stride) {
-      uint4 r[kHistInFlight];
-#pragma unroll
-      for (unsigned u = 0; u < kHistInFlight; ++u) r[u] = p[i + u * stride];
-#pragma unroll
-      for (unsigned u = 0; u < kHistInFlight; ++u) {
-        const uint32_t k4[4] = {r[u].x, r[u].y, r[u].z, r[u].w};
-#pragma unroll
-        for (unsigned s = 0; s < 4; ++s) add(k4[s] < bins ? k4[s] : bins, 1);
-      }
-    }
-    for (; i < nvec; i += stride) {
-      const uint4 r = p[i];
-      const uint32_t k4[4] = {r.x, r.y, r.z, r.w};
-#pragma unroll
-      for (unsigned s = 0; s < 4; ++s) add(k4[s] < bins ? k4[s] : bins, 1);
-    }
+    for_each_strided<kHistInFlight>(keys, n, tid, stride,
+                                    [&](uint32_t k) { add(k < bins ? k : bins, 1); });
   }
+  const uint64_t warp_first = MODE == HIST_PLAIN ? nvec : tid - lane();
   unsigned round = 0;
   bool aggregate = MODE == HIST_MATCH;
   for (uint64_t w0 = warp_first; w0 < nvec; w0 += stride) {
@@ -70,10 +55,6 @@ __global__ void __launch_bounds__(kBlock)
 #pragma unroll
     for (unsigned s = 0; s < 4; ++s) {
       const uint32_t bin = k4[s] < bins ? k4[s] : bins;
-      if (MODE == HIST_PLAIN) {
-        if (valid) add(bin, 1);
-        continue;
-      }
       const bool probe = MODE == HIST_ADAPTIVE && (round & 15) == 0;
       ++round;
       if (!valid) continue;
@@ -90,7 +71,8 @@ __global__ void __launch_bounds__(kBlock)
       }
     }
   }
-  for (uint64_t e = nvec * 4 + tid; e < n; e += stride) {
+  // The plain adds took the elements past the last vector too.
+  for (uint64_t e = nvec * 4 + tid; MODE != HIST_PLAIN && e < n; e += stride) {
     uint32_t k = keys[e];
     add(k < bins ? k : bins, 1);
   }
@@ -130,32 +112,7 @@ __global__ void __launch_bounds__(kSliceBlock)
     else if (slice == 0 && k >= bins)
       ++outside;
   };
-  const bool vec_ok = ((uintptr_t)keys % 16) == 0;
-  const uint64_t nvec = vec_ok ? n / 4 : 0;
-  const uint4* p = reinterpret_cast<const uint4*>(keys);
-  const uint64_t stride = chunks * blockDim.x;
-  uint64_t i = chunk * blockDim.x + threadIdx.x;
-  const unsigned kInFlight = 4;
-  for (; i + (kInFlight - 1) * stride < nvec; i += kInFlight * stride) {
-    uint4 r[kInFlight];
-#pragma unroll
-    for (unsigned u = 0; u < kInFlight; ++u) r[u] = p[i + u * stride];
-#pragma unroll
-    for (unsigned u = 0; u < kInFlight; ++u) {
-      count(r[u].x);
-      count(r[u].y);
-      count(r[u].z);
-      count(r[u].w);
-    }
-  }
-  for (; i < nvec; i += stride) {
-    const uint4 r = p[i];
-    count(r.x);
-    count(r.y);
-    count(r.z);
-    count(r.w);
-  }
-  for (uint64_t e = nvec * 4 + chunk * blockDim.x + threadIdx.x; e < n; e += stride) count(keys[e]);
+  for_each_strided<4>(keys, n, chunk * blockDim.x + threadIdx.x, chunks * blockDim.x, count);
   __syncthreads();
   for (unsigned b = threadIdx.x; b < width; b += blockDim.x)
     if (local[b]) atomicAdd(out + lo + b, (unsigned long long)local[b]);
