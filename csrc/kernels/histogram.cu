@@ -15,35 +15,16 @@ const unsigned kHistInFlight = 4;
 // (0.79-0.83x CUB HistogramEven, H100 2026-12-07).
 const uint64_t kHistBlockKeys = (uint64_t)kBlock * 4 * kHistInFlight * 2;
 
-// Histogram of keys (keys at or past `bins` land in out[bins]), four keys per 16-byte load,
-// each added the way MODE says (shapes.h's HistMode); SHARED: small histograms count in shared
-// memory first, then add to the global counts.
-template <int MODE, bool SHARED>
-__global__ void __launch_bounds__(kBlock)
-    histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, unsigned long long* out) {
-  WK_DYNAMIC_SHARED(unsigned, local);
-  if (SHARED) {
-    for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x) local[i] = 0;
-    __syncthreads();
-  }
-  auto add = [&](uint32_t bin, unsigned c) {
-    if (SHARED)
-      atomicAdd(local + bin, c);
-    else
-      atomicAdd(out + bin, (unsigned long long)c);
-  };
+// The keys a thread of a grid-stride loop takes, added by `add(bin, count)` with the warp's
+// vote MODE (HIST_MATCH or HIST_ADAPTIVE: shapes.h's HistMode).
+template <int MODE, typename Add>
+__device__ __forceinline__ void add_voting(const uint32_t* keys, uint64_t n, uint32_t bins,
+                                           uint64_t tid, uint64_t stride, Add& add) {
   const bool vec_ok = ((uintptr_t)keys % 16) == 0;
   const uint64_t nvec = vec_ok ? n / 4 : 0;
   const uint4* p = reinterpret_cast<const uint4*>(keys);
-  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-  const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  // Warps iterate in step (the trip count is uniform per warp) so every lane can vote; the
-  // plain adds need no vote, and take kHistInFlight vectors a thread before counting any.
-  if (MODE == HIST_PLAIN) {
-    for_each_strided<kHistInFlight>(keys, n, tid, stride,
-                                    [&](uint32_t k) { add(k < bins ? k : bins, 1); });
-  }
-  const uint64_t warp_first = MODE == HIST_PLAIN ? nvec : tid - lane();
+  // Warps iterate in step (the trip count is uniform per warp) so every lane can vote.
+  const uint64_t warp_first = tid - lane();
   unsigned round = 0;
   bool aggregate = MODE == HIST_MATCH;
   for (uint64_t w0 = warp_first; w0 < nvec; w0 += stride) {
@@ -71,11 +52,37 @@ __global__ void __launch_bounds__(kBlock)
       }
     }
   }
-  // The plain adds took the elements past the last vector too.
-  for (uint64_t e = nvec * 4 + tid; MODE != HIST_PLAIN && e < n; e += stride) {
+  for (uint64_t e = nvec * 4 + tid; e < n; e += stride) {
     uint32_t k = keys[e];
     add(k < bins ? k : bins, 1);
   }
+}
+
+// Histogram of keys (keys at or past `bins` land in out[bins]), four keys per 16-byte load,
+// each added the way MODE says (shapes.h's HistMode); SHARED: small histograms count in shared
+// memory first, then add to the global counts.
+template <int MODE, bool SHARED>
+__global__ void __launch_bounds__(kBlock)
+    histogram_kernel(const uint32_t* keys, uint64_t n, uint32_t bins, unsigned long long* out) {
+  WK_DYNAMIC_SHARED(unsigned, local);
+  if (SHARED) {
+    for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x) local[i] = 0;
+    __syncthreads();
+  }
+  auto add = [&](uint32_t bin, unsigned c) {
+    if (SHARED)
+      atomicAdd(local + bin, c);
+    else
+      atomicAdd(out + bin, (unsigned long long)c);
+  };
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+  const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  // The plain adds need no vote, and take kHistInFlight vectors a thread before counting any.
+  if constexpr (MODE == HIST_PLAIN)
+    for_each_strided<kHistInFlight>(keys, n, tid, stride,
+                                    [&](uint32_t k) { add(k < bins ? k : bins, 1); });
+  else
+    add_voting<MODE>(keys, n, bins, tid, stride, add);
   if (SHARED) {
     __syncthreads();
     for (unsigned i = threadIdx.x; i <= bins; i += blockDim.x)
@@ -161,9 +168,9 @@ int histogram_shaped(void* stream, const uint32_t* keys, uint64_t n, uint32_t bi
   const bool shared = bins <= kSharedBins && mode != HIST_GLOBAL;
   const size_t smem = shared ? ((size_t)bins + 1) * sizeof(unsigned) : 0;
   // Shared counts: blocks of at least kHistBlockKeys keys (the flush's share of the atomics).
-  uint64_t blocks = strided_grid(n / 4);
-  if (shared && blocks > n / kHistBlockKeys) blocks = n / kHistBlockKeys ? n / kHistBlockKeys : 1;
-  const unsigned grid = (unsigned)blocks;
+  const uint64_t fewest = n / kHistBlockKeys ? n / kHistBlockKeys : 1;
+  const unsigned grid = shared && strided_grid(n / 4) > fewest ? (unsigned)fewest
+                                                                : strided_grid(n / 4);
   host::stream_t s = as_stream(stream);
   unsigned long long* o = (unsigned long long*)out;
 #define WK_HIST(M)                                                                            \

@@ -108,10 +108,18 @@ __device__ __forceinline__ void pair_order(U (&rk)[kThreadSegItems],
   }
 }
 
-// A thread's segment in registers: its pairs ordered by the network, rk[q] and ps[q] the q-th.
-template <typename U>
+// A thread's segment of `len` keys (key_at(q) the q-th) in registers as (rank, position) pairs,
+// padded past len with pairs above every real one (the largest rank, a later position), ordered
+// by the network: rk[q] and ps[q] the q-th.
+template <typename U, typename KeyAt>
 __device__ __forceinline__ void order_thread_pairs(U (&rk)[kThreadSegItems],
-                                                   unsigned (&ps)[kThreadSegItems]) {
+                                                   unsigned (&ps)[kThreadSegItems], uint64_t len,
+                                                   const RankSpec& r, KeyAt&& key_at) {
+#pragma unroll
+  for (unsigned q = 0; q < kThreadSegItems; ++q) {
+    rk[q] = q < len ? rank_of<U>(key_at(q), r) : (U)~(U)0;
+    ps[q] = q;
+  }
   const unsigned net[19][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6},
                                {5, 7}, {1, 2}, {5, 6}, {0, 4}, {1, 5}, {2, 6}, {3, 7},
                                {2, 4}, {3, 5}, {1, 2}, {3, 4}, {5, 6}};
@@ -163,12 +171,7 @@ __global__ void __launch_bounds__(kSortThreads)
       }
       __syncthreads();
       const uint64_t rel = start - lo;
-#pragma unroll
-      for (unsigned q = 0; q < kThreadSegItems; ++q) {
-        rk[q] = q < len ? rank_of<U>(sk[staged_at(rel + q)], r) : (U)~(U)0;
-        ps[q] = q;  // past len: above every real pair (the largest rank, a later position)
-      }
-      order_thread_pairs(rk, ps);
+      order_thread_pairs(rk, ps, len, r, [&](unsigned q) { return (U)sk[staged_at(rel + q)]; });
       U kk[kThreadSegItems];
       V vv[kThreadSegItems];
 #pragma unroll
@@ -193,12 +196,7 @@ __global__ void __launch_bounds__(kSortThreads)
       continue;
     }
     if (idx >= total) continue;
-#pragma unroll
-    for (unsigned q = 0; q < kThreadSegItems; ++q) {
-      rk[q] = q < len ? rank_of<U>(keys[start + q], r) : (U)~(U)0;
-      ps[q] = q;
-    }
-    order_thread_pairs(rk, ps);
+    order_thread_pairs(rk, ps, len, r, [&](unsigned q) { return keys[start + q]; });
 #pragma unroll
     for (unsigned q = 0; q < kThreadSegItems; ++q)
       if (q < len) {
