@@ -4,14 +4,14 @@
 // position), all distinct, taken in digits from the top of the rank and then of the position: a
 // first digit of kFirstBits, then 8-bit digits. Digit by digit the k-th smallest pair is
 // narrowed down:
-//   pass 0: a histogram of the first digit over the input (select_count_kernel); a one-block
-//           choice finds the digit the k-th pair has (select_choose_kernel) and how many of it
-//           are below;
+//   pass 0: a histogram of the first digit over the input (select_count_kernel); the block
+//           that finishes last finds the digit the k-th pair has (finish_pass) and how many of
+//           it are below;
 //   pass p: the keys of the last chosen level (the input for p = 1, then a candidate buffer)
 //           whose digit p-1 is below the chosen one are in the answer (appended, a block
 //           round at a time), those equal to it go to the other candidate buffer (staged in
 //           shared memory, a stage at a time) with a histogram of their digit p, the rest drop
-//           out;
+//           out; the pass's last block to finish chooses digit p;
 //   the last pass takes those at or below the last digit, which leaves exactly k. That is the
 //           pass after the one whose chosen digit holds exactly the pairs still wanted (often
 //           a rank digit: distinct keys need no position digits); the passes after it return
@@ -37,155 +37,6 @@ using namespace prims;
 
 namespace {
 
-// Pass 0: the histogram of the first digit over the n keys of the input.
-template <typename U>
-__global__ void __launch_bounds__(kSortThreads)
-    select_count_kernel(wk_status* st, uint32_t warp_size, const U* in, uint64_t n, unsigned vec,
-                        RankSpec r, PairDigits pd, unsigned* hist) {
-  WK_SHARED(unsigned, h, kFirstRadix);
-  if (!width_ok(st, warp_size)) return;
-  const unsigned t = threadIdx.x, bins = 1u << pd.first_bits;
-  for (unsigned i = t; i < bins; i += kSortThreads) h[i] = 0;
-  __syncthreads();
-  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
-  const Ranker<U> rank(r);
-  for (uint64_t b = (uint64_t)blockIdx.x * per; b < n; b += (uint64_t)gridDim.x * per) {
-    U key[kSelectItems];
-    load_items<U>(in, b, n, t, vec, key);
-#pragma unroll
-    for (unsigned j = 0; j < kSelectItems; ++j)
-      if (item_at<U>(b, j, t, vec) < n) atomicAdd(h + pd.of(0, rank(key[j]), 0), 1u);
-  }
-  __syncthreads();
-  for (unsigned d = t; d < bins; d += kSortThreads) {
-    const unsigned c = h[d];
-    if (c) atomicAdd(hist + d, c);
-  }
-}
-
-// Pass `pass` >= 1 (see the file's head) over `from`: the n keys of the input (positions
-// implicit, IMPLICIT; `vec`: 16-byte aligned), else the `*from_count` pairs the pass before
-// kept. `hist` null: the last pass. answer.keys null: the answer is compacted afterwards
-// (select_gather_kernel), and its pairs only counted here.
-// A block stages the pairs it keeps for the next level in shared memory and writes them out a
-// stage at a time, with one atomic on the list's count a stage: one a round (2048 keys) put a
-// returning atomic on one counter, from every block, between two barriers of every round, and
-// the first pass at 2^28 floats took 1.47 ms where the count pass's read took 0.39 (ncu, H100,
-// 2026-12-07: 22% of DRAM bandwidth, 3 blocks a multiprocessor). Pairs for the answer (fewer
-// than k in all) are still appended a round at a time, in the rare rounds that have any.
-const unsigned kStageItems = kSortThreads * kSelectItems;
-
-template <typename U, bool IMPLICIT>
-__global__ void __launch_bounds__(kSortThreads)
-    select_pass_kernel(wk_status* st, uint32_t warp_size, Candidates<U> from, uint64_t n,
-                       unsigned vec, const unsigned* from_count, RankSpec r, PairDigits pd,
-                       unsigned pass, const unsigned* chosen, SelectState* state, unsigned* hist,
-                       Candidates<U> answer, Candidates<U> next, unsigned* next_count) {
-  // A histogram per warp: keys that share a digit collide within a warp only.
-  WK_SHARED(unsigned, h, kSelectWarps * kRadix);
-  // A word a warp for each of two rounds in turn: a round's sums are read after the barrier
-  // that follows their writing, and rewritten two rounds on, past the next round's barrier.
-  WK_SHARED(unsigned, warp_sums, 2 * kSelectWarps);
-  WK_SHARED(unsigned, bases, 2);  // the answer's place this round, the stage's in `next`
-  WK_SHARED(U, stage_keys, kStageItems);
-  WK_SHARED(uint32_t, stage_index, kStageItems);
-  if (!width_ok(st, warp_size)) return;
-  // Past the pass that took the answer there is nothing left (the whole grid leaves).
-  const unsigned known_last = state->last;
-  if (known_last && pass > known_last) return;
-  const bool last = !hist || pass == known_last;
-  const unsigned vectors = IMPLICIT ? vec : 0;
-  const uint64_t count = IMPLICIT ? n : *from_count;
-  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
-  // Past the first pass or two few pairs are left: a block with none has nothing to count or
-  // append (the whole block leaves, before any barrier).
-  if ((uint64_t)blockIdx.x * per >= count) return;
-  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
-  if (!last) {
-    for (unsigned i = t; i < kSelectWarps * kRadix; i += kSortThreads) h[i] = 0;
-  }
-  __syncthreads();
-  const unsigned mine = w * kRadix;
-  const unsigned want = chosen[pass - 1];
-  const Ranker<U> rank(r);
-  // The staged pairs (the same count in every thread), written out when a round might not fit.
-  unsigned staged = 0;
-  auto flush = [&]() {
-    if (t == 0) bases[1] = atomicAdd(next_count, staged);
-    __syncthreads();
-    for (unsigned i = t; i < staged; i += kSortThreads) {
-      next.keys[bases[1] + i] = stage_keys[i];
-      next.index[bases[1] + i] = stage_index[i];
-    }
-    // The stage is written again, and bases[1] by the next flush, only after every copy.
-    __syncthreads();
-    staged = 0;
-  };
-  // Whole blocks go round together: every thread reaches the barriers.
-  unsigned parity = 0;
-  for (uint64_t b = (uint64_t)blockIdx.x * per; b < count; b += (uint64_t)gridDim.x * per) {
-    U key[kSelectItems];
-    uint32_t index[kSelectItems];
-    load_items<U>(from.keys, b, count, t, vectors, key);
-#pragma unroll
-    for (unsigned j = 0; j < kSelectItems; ++j) {
-      const uint64_t i = item_at<U>(b, j, t, vectors);
-      index[j] = IMPLICIT ? (uint32_t)i : i < count ? from.index[i] : 0;
-    }
-    // Per item: 0 drops out, 1 joins the answer, 2 stays for the next level.
-    unsigned char cls[kSelectItems];
-    unsigned packed = 0;
-#pragma unroll
-    for (unsigned j = 0; j < kSelectItems; ++j) {
-      const bool live = item_at<U>(b, j, t, vectors) < count;
-      const U rk = rank(key[j]);
-      const unsigned d = pd.of(pass - 1, rk, index[j]);
-      cls[j] = !live || d > want ? 0 : d < want || last ? 1 : 2;
-      if (cls[j] == 2) atomicAdd(h + mine + pd.of(pass, rk, index[j]), 1u);
-      packed += cls[j] == 1 ? 1u : cls[j] == 2 ? 1u << kHalfBits : 0u;
-    }
-    const unsigned incl = kogge_stone<OP_SUM, unsigned>(WK_FULL_MASK, packed, WK_WARP_SIZE);
-    const unsigned sums = parity * kSelectWarps;
-    parity ^= 1;
-    if (ln == WK_WARP_SIZE - 1) warp_sums[sums + w] = incl;
-    __syncthreads();
-    unsigned total = 0, before = incl - packed;
-    for (unsigned x = 0; x < kSelectWarps; ++x) {
-      if (x < w) before += warp_sums[sums + x];
-      total += warp_sums[sums + x];
-    }
-    const unsigned to_answer = total & kHalfMask, to_next = total >> kHalfBits;
-    // Block-uniform branches: every thread has the same totals and stage count.
-    if (staged + to_next > kStageItems) flush();
-    if (to_answer && answer.keys) {
-      if (t == 0) bases[0] = atomicAdd(&state->appended[0], to_answer);
-      __syncthreads();
-    }
-    unsigned at_answer = to_answer && answer.keys ? bases[0] + (before & kHalfMask) : 0;
-    unsigned at_stage = staged + (before >> kHalfBits);
-#pragma unroll
-    for (unsigned j = 0; j < kSelectItems; ++j) {
-      if (cls[j] == 1 && answer.keys) {
-        answer.keys[at_answer] = key[j];
-        answer.index[at_answer++] = index[j];
-      } else if (cls[j] == 2) {
-        stage_keys[at_stage] = key[j];
-        stage_index[at_stage++] = index[j];
-      }
-    }
-    staged += to_next;
-  }
-  // The last round's stage writes are ordered before the copy by the flush's first barrier.
-  if (staged) flush();
-  if (last) return;
-  __syncthreads();
-  for (unsigned d = t; d < kRadix; d += kSortThreads) {
-    unsigned c = 0;
-    for (unsigned x = 0; x < kSelectWarps; ++x) c += h[x * kRadix + d];
-    if (c) atomicAdd(hist + d, c);
-  }
-}
-
 // Thread t's run [lo, hi) of `bins` counters in a block of kRadix threads, their sum, and the
 // sum of the runs before it. Every thread of the block calls it (two barriers); `warp_sums`
 // is a shared array of a word a warp.
@@ -193,9 +44,8 @@ struct CounterRun {
   unsigned lo, hi;
   uint64_t sum, below;
 };
-template <typename Sums>
-__device__ __forceinline__ CounterRun counter_run(const unsigned* counts, unsigned bins,
-                                                  Sums& warp_sums) {
+template <typename Counts, typename Sums>
+__device__ __forceinline__ CounterRun counter_run(Counts counts, unsigned bins, Sums& warp_sums) {
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE;
   const unsigned run = (bins + kRadix - 1) / kRadix;
   CounterRun c;
@@ -212,22 +62,33 @@ __device__ __forceinline__ CounterRun counter_run(const unsigned* counts, unsign
   return c;
 }
 
-// One block of kRadix threads: the digit of the k-th pair among the level counted in `hist`
-// (`bins` counters, the pairs kept so far), and its place among those with that digit. When
-// that digit holds exactly the pairs still wanted, the next pass is the last. Resets the count
-// of the candidate buffer the next pass writes (the one this pass read).
-__global__ void __launch_bounds__(kRadix)
-    select_choose_kernel(const unsigned* hist, unsigned bins, unsigned pass, uint64_t k,
-                         unsigned* chosen, SelectState* state, unsigned* reset) {
-  WK_SHARED(uint64_t, warp_sums, kRadix / WK_WARP_SIZE);
-  // The answer is complete: every thread leaves before any barrier.
-  if (state->last) return;
+// Every block of a pass calls it once, after its histogram adds, and the last to arrive (the
+// pass's ticket in SelectState) chooses the digit of the k-th pair among the level `hist` counts
+// (`bins` counters): chosen[pass], and the pair's place among those with that digit. When that
+// digit holds exactly the pairs still wanted, the next pass is the last. Resets `reset`, the
+// count of the candidate buffer the next pass writes (the one this pass read: every block read it
+// when it started). A one-block launch did this after each pass, and at 2^20 those launches were
+// most of top_k's 57-65 us (H200, 2026-12-07). `warp_sums`: a shared word a warp; `arrived`: one
+// shared word. The whole block calls it.
+template <typename Sums, typename Flag>
+__device__ __forceinline__ void finish_pass(const unsigned* hist, unsigned bins, unsigned pass,
+                                            uint64_t k, unsigned* chosen, SelectState* state,
+                                            unsigned* reset, Sums& warp_sums, Flag& arrived) {
+  // Every thread's histogram adds before the ticket; the other blocks' before the reads.
+  arch::fence_device();
+  __syncthreads();
+  if (threadIdx.x == 0) arrived[0] = atomicAdd(&state->finished[pass], 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!arrived[0]) return;
+  arch::fence_device();
+  // Volatile: the counters were added to at L2 by other blocks.
+  const volatile unsigned* counts = hist;
   const uint64_t k_left = pass == 0 ? k : state->k_left;
-  const CounterRun c = counter_run(hist, bins, warp_sums);
+  const CounterRun c = counter_run(counts, bins, warp_sums);
   if (!(c.below < k_left && k_left <= c.below + c.sum)) return;
   uint64_t below = c.below;
   for (unsigned d = c.lo; d < c.hi; ++d) {
-    const uint64_t cd = hist[d];
+    const uint64_t cd = counts[d];
     if (k_left <= below + cd) {
       chosen[pass] = d;
       state->k_left = k_left - below;
@@ -237,6 +98,175 @@ __global__ void __launch_bounds__(kRadix)
     }
     below += cd;
   }
+}
+
+// Pass 0: the histogram of the first digit (`first`, of `bins` values) over the n keys of the
+// input; the last block chooses the first digit.
+template <typename U>
+__global__ void __launch_bounds__(kSortThreads)
+    select_count_kernel(wk_status* st, uint32_t warp_size, const U* in, uint64_t n, unsigned vec,
+                        RankSpec r, Digit first, unsigned bins, uint64_t k, unsigned* chosen,
+                        SelectState* state, unsigned* hist) {
+  WK_SHARED(unsigned, h, kFirstRadix);
+  WK_SHARED(uint64_t, choose_sums, kSelectWarps);
+  WK_SHARED(unsigned, arrived, 1);
+  if (!width_ok(st, warp_size)) return;
+  const unsigned t = threadIdx.x;
+  for (unsigned i = t; i < bins; i += kSortThreads) h[i] = 0;
+  __syncthreads();
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  const Ranker<U> rank(r);
+  for (uint64_t b = (uint64_t)blockIdx.x * per; b < n; b += (uint64_t)gridDim.x * per) {
+    U key[kSelectItems];
+    load_items<U>(in, b, n, t, vec, key);
+    const bool full = b + per <= n;
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j)
+      if (full || item_at<U>(b, j, t, vec) < n) atomicAdd(h + first.of(rank(key[j]), 0), 1u);
+  }
+  __syncthreads();
+  for (unsigned d = t; d < bins; d += kSortThreads) {
+    const unsigned c = h[d];
+    if (c) atomicAdd(hist + d, c);
+  }
+  finish_pass(hist, bins, 0, k, chosen, state, nullptr, choose_sums, arrived);
+}
+
+// Pass `pass` >= 1 (see the file's head) over `from`: the n keys of the input (positions
+// implicit, IMPLICIT; `vec`: 16-byte aligned), else the `*from_count` pairs the pass before
+// kept. `cut`: the digit compared with the chosen one; `split`: the next level's digit, counted.
+// `hist` null: the last pass. answer.keys null: the answer is gathered afterwards
+// (select_gather_kernel), so the pass's answer pairs need nothing here.
+// Each warp works alone: a ballot a key slot finds the warp's pairs for the next level, which
+// the warp stages in its part of shared memory and writes out a stage at a time with one atomic
+// on the level's count; pairs for the answer (fewer than k in all) go out with an atomic a
+// ballot that has any. The block-wide scan and barrier of every round this replaces, and the
+// per-key class bytes, made the first pass at 2^28 floats instruction-bound: 1.63 ms where the
+// count pass's read took 0.40 (ncu, H200, 2026-12-07: ~70 instructions a key, 14% of DRAM).
+const unsigned kStageItems = kSortThreads * kSelectItems;
+const unsigned kWarpStage = kStageItems / kSelectWarps;
+static_assert(kWarpStage >= WK_WARP_SIZE, "a warp's stage takes a ballot's pairs");
+// Four blocks a multiprocessor (64 registers a thread): the warps that hide the loads.
+const unsigned kSelectPassBlocks = 4;
+
+template <typename U, bool IMPLICIT>
+__global__ void __launch_bounds__(kSortThreads, kSelectPassBlocks)
+    select_pass_kernel(wk_status* st, uint32_t warp_size, Candidates<U> from, uint64_t n,
+                       unsigned vec, unsigned* from_count, RankSpec r, Digit cut, Digit split,
+                       unsigned pass, uint64_t k, unsigned* chosen, SelectState* state,
+                       unsigned* hist, Candidates<U> answer, Candidates<U> next,
+                       unsigned* next_count) {
+  // A histogram per warp: keys that share a digit collide within a warp only.
+  WK_SHARED(unsigned, h, kSelectWarps * kRadix);
+  WK_SHARED(U, stage_keys, kStageItems);
+  WK_SHARED(uint32_t, stage_index, kStageItems);
+  WK_SHARED(uint64_t, choose_sums, kSelectWarps);
+  WK_SHARED(unsigned, arrived, 1);
+  if (!width_ok(st, warp_size)) return;
+  // Past the pass that took the answer there is nothing left (the whole grid leaves), and a
+  // last pass whose answer is gathered afterwards has nothing to do.
+  const unsigned known_last = state->last;
+  if (known_last && pass > known_last) return;
+  const bool last = !hist || pass == known_last;
+  if (last && !answer.keys) return;
+  const unsigned vectors = IMPLICIT ? vec : 0;
+  const uint64_t count = IMPLICIT ? n : *from_count;
+  const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
+  // The digit of the next level over the pairs kept, chosen by the pass's last block to finish.
+  auto finish = [&]() {
+    finish_pass(hist, kRadix, pass, k, chosen, state, from_count, choose_sums, arrived);
+  };
+  // Past the first pass or two few pairs are left: a block with none has nothing to count or
+  // append (the whole block leaves, before any barrier but the ticket's).
+  if ((uint64_t)blockIdx.x * per >= count) {
+    if (!last) finish();
+    return;
+  }
+  const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
+  if (!last) {
+    for (unsigned i = t; i < kSelectWarps * kRadix; i += kSortThreads) h[i] = 0;
+  }
+  __syncthreads();
+  const unsigned mine = w * kRadix, stage = w * kWarpStage;
+  const wk_lanemask_t before_me = arch::lanemask_lt();
+  const unsigned want = chosen[pass - 1];
+  const Ranker<U> rank(r);
+  // The warp's staged pairs (the same count in every lane).
+  unsigned staged = 0;
+  auto flush = [&]() {
+    unsigned base = 0;
+    if (ln == 0) base = atomicAdd(next_count, staged);
+    base = shfl_idx<unsigned>(WK_FULL_MASK, base, 0, WK_WARP_SIZE);
+    // Every lane's stage writes before the copy, every copy before the stage is written again.
+    syncwarp(NATIVE, WK_FULL_MASK);
+    for (unsigned i = ln; i < staged; i += WK_WARP_SIZE) {
+      next.keys[base + i] = stage_keys[stage + i];
+      next.index[base + i] = stage_index[stage + i];
+    }
+    syncwarp(NATIVE, WK_FULL_MASK);
+    staged = 0;
+  };
+  // Every lane of a warp goes round the same number of times (the rounds are the block's).
+  for (uint64_t b = (uint64_t)blockIdx.x * per; b < count; b += (uint64_t)gridDim.x * per) {
+    U key[kSelectItems];
+    uint32_t index[kSelectItems];
+    load_items<U>(from.keys, b, count, t, vectors, key);
+    // Only a block's last round can hold items past the end: bit j for item j in range.
+    const bool full = b + per <= count;
+    unsigned live = (1u << kSelectItems) - 1;
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      const uint64_t i = item_at<U>(b, j, t, vectors);
+      if (!full && i >= count) live &= ~(1u << j);
+      // The input's positions are where its keys lie; a level's pairs carry theirs.
+      index[j] = IMPLICIT ? (uint32_t)i : live >> j & 1 ? from.index[i] : 0;
+    }
+#pragma unroll
+    for (unsigned j = 0; j < kSelectItems; ++j) {
+      const U rk = rank(key[j]);
+      // The input's level is the first digit's, always of the rank.
+      const unsigned d = IMPLICIT ? (unsigned)(rk >> cut.shift) & cut.mask : cut.of(rk, index[j]);
+      const bool in = live >> j & 1;
+      const bool keep = !last && in && d == want;
+      const bool take = answer.keys && in && (d < want || (last && d == want));
+      // Warp-uniform branches: a ballot's mask is the same in every lane. Most ballots find
+      // nothing, so one tests both kinds.
+      const wk_lanemask_t any = arch::ballot_sync(WK_FULL_MASK, keep || take);
+      if (!any) continue;
+      const wk_lanemask_t kept = arch::ballot_sync(WK_FULL_MASK, keep);
+      if (kept) {
+        if (staged + WK_WARP_SIZE > kWarpStage) flush();
+        if (keep) {
+          const unsigned at = stage + staged + arch::popc(kept & before_me);
+          stage_keys[at] = key[j];
+          stage_index[at] = index[j];
+          atomicAdd(h + mine + split.of(rk, index[j]), 1u);
+        }
+        staged += arch::popc(kept);
+      }
+      // keep and take are never both true.
+      const wk_lanemask_t taken = any & ~kept;
+      if (taken) {
+        unsigned base = 0;
+        if (ln == 0) base = atomicAdd(&state->appended[0], (unsigned)arch::popc(taken));
+        base = shfl_idx<unsigned>(WK_FULL_MASK, base, 0, WK_WARP_SIZE);
+        if (take) {
+          const unsigned at = base + arch::popc(taken & before_me);
+          answer.keys[at] = key[j];
+          answer.index[at] = index[j];
+        }
+      }
+    }
+  }
+  if (staged) flush();
+  if (last) return;
+  __syncthreads();
+  for (unsigned d = t; d < kRadix; d += kSortThreads) {
+    unsigned c = 0;
+    for (unsigned x = 0; x < kSelectWarps; ++x) c += h[x * kRadix + d];
+    if (c) atomicAdd(hist + d, c);
+  }
+  finish();
 }
 
 // Whether a pair is in the answer: its digits up to the last pass's, `depth`, are at most the
@@ -422,34 +452,28 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
   const unsigned blocks = strided_grid((n + kSelectItems - 1) / kSelectItems);
   const unsigned grid = blocks < kSelectMaxGrid ? blocks : kSelectMaxGrid;
   const unsigned vec = (uintptr_t)in % sizeof(uint4) == 0 ? kVectors : 0;
-  WK_LAUNCH(grid, kSortThreads, 0, s, select_count_kernel<U>)(st, warp_size, in, n, vec, r, pd,
-                                                              hists);
-  if ((rc = host::launch_error())) return rc;
-  WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hists, 1u << first, 0, k, chosen, state,
-                                                   nullptr);
+  WK_LAUNCH(grid, kSortThreads, 0, s, select_count_kernel<U>)(
+      st, warp_size, in, n, vec, r, pd.at(0), 1u << first, k, chosen, state, hists);
   if ((rc = host::launch_error())) return rc;
   const Candidates<U> input{(U*)in, nullptr};
   for (unsigned pass = 1; pass <= pd.total(); ++pass) {
     const bool last = pass == pd.total();
     const Candidates<U> from = pass == 1 ? input : buf[pass & 1];
-    // Pass p reads what pass p - 1 kept (buffer p & 1) and keeps into the other.
-    const unsigned* from_count = &state->appended[1 + (pass & 1)];
+    // Pass p reads what pass p - 1 kept (buffer p & 1) and keeps into the other; its last block
+    // resets the count of the one it read.
+    unsigned* from_count = &state->appended[1 + (pass & 1)];
     Candidates<U> next = buf[(pass - 1) & 1];
     unsigned* next_count = &state->appended[1 + ((pass - 1) & 1)];
     unsigned* hist = last ? nullptr : hists + kFirstRadix + pass * kRadix;
+    const Digit cut = pd.at(pass - 1), split = last ? cut : pd.at(pass);
     if (pass == 1)
       WK_LAUNCH(grid, kSortThreads, 0, s, select_pass_kernel<U, true>)(
-          st, warp_size, from, n, vec, from_count, r, pd, pass, chosen, state, hist, appended,
-          next, next_count);
+          st, warp_size, from, n, vec, from_count, r, cut, split, pass, k, chosen, state, hist,
+          appended, next, next_count);
     else
       WK_LAUNCH(grid, kSortThreads, 0, s, select_pass_kernel<U, false>)(
-          st, warp_size, from, n, vec, from_count, r, pd, pass, chosen, state, hist, appended,
-          next, next_count);
-    if ((rc = host::launch_error())) return rc;
-    if (last) break;
-    // The buffer this pass read is the one the next pass writes.
-    unsigned* reset = &state->appended[1 + (pass & 1)];
-    WK_LAUNCH(1, kRadix, 0, s, select_choose_kernel)(hist, kRadix, pass, k, chosen, state, reset);
+          st, warp_size, from, n, vec, from_count, r, cut, split, pass, k, chosen, state, hist,
+          appended, next, next_count);
     if ((rc = host::launch_error())) return rc;
   }
   if (ranked) {

@@ -18,6 +18,19 @@ struct SelectState {
   uint64_t k_left;      // the k-th pair's place among the chosen level's (from 1)
   unsigned appended[3];  // pairs in the answer, in candidate buffer 0, 1
   unsigned last;         // the last pass once known (0: not yet)
+  // Blocks of pass p done with its histogram: the last to arrive chooses digit p.
+  unsigned finished[kSelectMaxDigits];
+};
+
+// One digit of a pair, worked out on the host for a pass: `shift` and `mask` of the rank, or of
+// the position when `index`. A kernel argument, so that a pass spends a shift and a mask a key on
+// it, not PairDigits::of's choice among the digit kinds (the select passes are instruction-bound).
+struct Digit {
+  unsigned shift, mask, index;
+  template <typename U>
+  __host__ __device__ __forceinline__ unsigned of(U rank, uint32_t position) const {
+    return index ? (position >> shift) & mask : (unsigned)(rank >> shift) & mask;
+  }
 };
 
 // Where the digits of a pair lie: the first digit is the rank's top `first_bits` (all of a
@@ -30,15 +43,18 @@ struct PairDigits {
   unsigned first_bits;
   unsigned rank_digits;
   unsigned index_digits;
-  template <typename U>
-  __host__ __device__ __forceinline__ unsigned of(unsigned d, U rank, uint32_t index) const {
+  __host__ __device__ __forceinline__ Digit at(unsigned d) const {
     const unsigned below = rank_bits - first_bits;
-    if (d == 0) return (unsigned)(rank >> below);
+    if (d == 0) return Digit{below, (1u << first_bits) - 1, 0};
     if (d <= rank_digits) {
       const unsigned top = below - kDigitBits * (d - 1);
-      return (unsigned)(rank >> (top > kDigitBits ? top - kDigitBits : 0)) & (kRadix - 1);
+      return Digit{top > kDigitBits ? top - kDigitBits : 0, kRadix - 1, 0};
     }
-    return (index >> (kDigitBits * (rank_digits + index_digits - d))) & (kRadix - 1);
+    return Digit{kDigitBits * (rank_digits + index_digits - d), kRadix - 1, 1};
+  }
+  template <typename U>
+  __host__ __device__ __forceinline__ unsigned of(unsigned d, U rank, uint32_t index) const {
+    return at(d).of(rank, index);
   }
   __host__ __device__ __forceinline__ unsigned total() const {
     return 1 + rank_digits + index_digits;
@@ -56,10 +72,6 @@ template <typename U> struct Candidates {
 // assignment of keys to threads will do.
 const unsigned kSelectItems = 8;
 const unsigned kSelectWarps = kSortThreads / WK_WARP_SIZE;
-// A thread's pairs for the answer (low half) and for the next level (high half) in one word:
-// a block's round holds at most kSortThreads * kSelectItems of either.
-const unsigned kHalfBits = 16;
-const unsigned kHalfMask = (1u << kHalfBits) - 1;
 
 // Where item j of thread t lies in the round from b. kVectors: 16-byte loads of consecutive
 // keys; kBlocked: a thread's items consecutive (the compaction's order), else vectors or keys
