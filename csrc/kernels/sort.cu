@@ -10,9 +10,10 @@
 //      portion starts in every pass;
 //   3. per pass and portion, sort_onesweep_kernel: tiles in start order (a ticket); each warp
 //      ranks its keys with ballots on the digit bits at the device's width (the warp-level
-//      multi-split), the tile's digit counts are chained to the tiles before it with a
-//      decoupled look-back per digit, and the tile is staged in shared memory in digit order
-//      and written out in runs, its values with it.
+//      multi-split; or by a shared atomicOr word a digit, sort_tuning.h), the tile's digit
+//      counts are chained to the tiles before it with a decoupled look-back per digit, and the
+//      tile is staged in shared memory in digit order and written out in runs, its values
+//      with it.
 // Stable at every step: a warp ranks its keys in index order, warps and tiles add the counts
 // of the ones before them, portions those of the portions before.
 #include "sort.h"
@@ -126,10 +127,19 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   WK_SHARED(V*, val_at, VALS ? kRadix : 1);
   WK_SHARED(unsigned, warp_sums, kDigitWarps);
   WK_SHARED_VAR(unsigned, s_tile);
+  // A word a digit a warp where the lanes of a digit meet (sort_tuning.h), where it fits.
+  constexpr unsigned kBytes = kWarps * kRadix * 4 + kTile * sizeof(S) + kRadix * sizeof(U*) +
+                              (VALS ? kRadix * sizeof(V*) : sizeof(V*)) + kDigitWarps * 4 + 4;
+  constexpr bool MATCH_OR = kOnesweepMatchOr && kBytes + kWarps * kRadix * sizeof(wk_lanemask_t) <=
+                                                    kStaticShared;
+  WK_SHARED(wk_lanemask_t, match, MATCH_OR ? kWarps * kRadix : 1);
   if (!width_ok(st, warp_size)) return;
   const unsigned t = threadIdx.x, w = t / WK_WARP_SIZE, ln = lane();
   if (t == 0) s_tile = atomicAdd(ticket, 1u);
-  for (unsigned i = t; i < kWarps * kRadix; i += THREADS) warp_counts[i] = 0;
+  for (unsigned i = t; i < kWarps * kRadix; i += THREADS) {
+    warp_counts[i] = 0;
+    if (MATCH_OR) match[i] = 0;
+  }
   __syncthreads();
   const uint64_t tile = s_tile;
   const uint64_t base = tile * kTile;
@@ -191,20 +201,34 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   // count with one atomic; the shuffle after it orders the next item's atomic after this one
   // (its leader waits on the shuffle), so no warp barrier is needed between items.
   const wk_lanemask_t below = arch::lanemask_lt();
+  const wk_lanemask_t me = (wk_lanemask_t)1 << ln;
   const bool full = rest == WK_WARP_SIZE * ITEMS;
 #pragma unroll
   for (unsigned j = 0; j < ITEMS; ++j) {
     const bool live = full || j * WK_WARP_SIZE + ln < rest;
     const unsigned dj = ad[j];
-    // A full warp (every tile but the last) needs no ballot for which lanes hold a key.
-    const wk_lanemask_t peers =
-        full ? digit_peers_among(dj, WK_FULL_MASK) : digit_peers(dj, live);
+    wk_lanemask_t peers;
+    if constexpr (MATCH_OR) {
+      // Each lane ORs its bit into its digit's word and reads back its digit's lanes; the
+      // leader clears the word once every lane has read it, before the next item's ORs.
+      if (live) atomicOr(match + mine + dj, me);
+      syncwarp(NATIVE, WK_FULL_MASK);
+      peers = live ? (wk_lanemask_t)match[mine + dj] : 0;
+    } else {
+      // A full warp (every tile but the last) needs no ballot for which lanes hold a key.
+      peers = full ? digit_peers_among(dj, WK_FULL_MASK) : digit_peers(dj, live);
+    }
     const unsigned leader = live ? (unsigned)arch::lowest_lane(peers) : ln;
     unsigned before = 0;
     if (live && ln == leader)
       before = atomicAdd(warp_counts + mine + dj, (unsigned)arch::popc(peers));
     // The leader's count before its group, to every lane of the group.
     before = shfl_idx<unsigned>(WK_FULL_MASK, before, leader, WK_WARP_SIZE);
+    if constexpr (MATCH_OR) {
+      syncwarp(NATIVE, WK_FULL_MASK);
+      if (live && ln == leader) match[mine + dj] = 0;
+      syncwarp(NATIVE, WK_FULL_MASK);
+    }
     const unsigned place = before + (unsigned)arch::popc(peers & below);
     ad[j] |= place << kDigitBits;
     if (live) staged[place] = (S)k[j];

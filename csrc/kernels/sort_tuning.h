@@ -9,6 +9,22 @@
 
 namespace WK_NS {
 
+// The most static shared memory a block may declare on every vendor without opting in.
+const unsigned kStaticShared = 48 * 1024;
+
+// How a warp of the onesweep pass finds the lanes that hold its digit: one ballot a digit bit
+// (CUB's WARP_MATCH_ANY, its default), or a shared word a digit that each lane ORs its bit into
+// (CUB's WARP_MATCH_ATOMIC_OR; where its array fits beside the tile). The atomicOr ranking
+// issues about 30 instructions an item where the ballots issue about 70 (sm_90 SASS, u32 keys),
+// but the lanes of one digit meet on one word, which CUB documents as slower when many lanes
+// share a digit. GPU builds keep the ballots until the two are measured side by side on random
+// and skewed keys; the executor runs the atomicOr ranking, so that CI verifies both.
+#if defined(WK_VENDOR_HOST)
+constexpr bool kOnesweepMatchOr = true;
+#else
+constexpr bool kOnesweepMatchOr = false;
+#endif
+
 struct OnesweepShape {
   unsigned threads;     // a multiple of 64 (whole warps at 32 and 64 lanes), at least kRadix
   unsigned items;       // keys a thread ranks
