@@ -8,10 +8,10 @@
 //           that finishes last finds the digit the k-th pair has (finish_pass) and how many of
 //           it are below;
 //   pass p: the keys of the last chosen level (the input for p = 1, then a candidate buffer)
-//           whose digit p-1 is below the chosen one are in the answer (appended, a block
-//           round at a time), those equal to it go to the other candidate buffer (staged in
-//           shared memory, a stage at a time) with a histogram of their digit p, the rest drop
-//           out; the pass's last block to finish chooses digit p;
+//           whose digit p-1 is below the chosen one are in the answer (appended a warp's
+//           ballot at a time), those equal to it go to the other candidate buffer (staged in
+//           the warp's part of shared memory, a stage at a time) with a histogram of their
+//           digit p, the rest drop out; the pass's last block to finish chooses digit p;
 //   the last pass takes those at or below the last digit, which leaves exactly k. That is the
 //           pass after the one whose chosen digit holds exactly the pairs still wanted (often
 //           a rank digit: distinct keys need no position digits); the passes after it return

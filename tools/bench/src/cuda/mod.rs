@@ -12,6 +12,7 @@ mod more_variants;
 mod partition;
 mod reduce;
 mod runs;
+mod scan;
 mod sort;
 mod spmv_shapes;
 pub mod timer;
@@ -31,7 +32,6 @@ use wavekit::error::{Result, WavekitError};
 use wavekit::gpu::GpuBuffer;
 use wavekit::gpu::GpuRuntime;
 use wavekit::gpu::ffi::{self as wk, Status, dptr};
-use wavekit::op::ReduceOp;
 use wavekit::{Backend, DeviceBuffer, ScanKind, SliceDevice};
 
 type Buf<T> = GpuBuffer<T, CudaRuntime>;
@@ -248,64 +248,10 @@ impl BenchBackend for CudaBackend {
                         out(output),
                     )
                 })?;
-                let baseline =
-                    // CUB's scan of the 16-bit floats would sum in 16 bits: no baseline there
-                    // but the copy.
-                    if (*op == ReduceOp::Sum || (*op == ReduceOp::Max && *scan == ScanKind::Inclusive))
-                        && T::KIND != ElemKind::U32
-                        && T::KIND != ElemKind::U64
-                        && !T::KIND.is_half()
-                    {
-                        let cub_out = self.alloc::<T>(n)?;
-                        // SAFETY: a size query: null stream and scratch, so CUB only writes the
-                        // temp size to `tb`, a live local.
-                        let (temp, tb) = cub_temp(self, "cub scan", |tb| unsafe {
-                            ffi::wk_bench_cub_scan(
-                                std::ptr::null_mut(),
-                                kind,
-                                *op as u32,
-                                exclusive,
-                                inp(input),
-                                out(&cub_out),
-                                n as u64,
-                                std::ptr::null_mut(),
-                                tb,
-                            )
-                        })?;
-                        // SAFETY: `input` and `cub_out` hold n elements, `temp` at least `tb` bytes
-                        // (cub_temp sized it by the query above); CUB writes only `cub_out` and
-                        // `temp`, which nothing else uses.
-                        let timing = timer.time(h, "cub scan", |s| unsafe {
-                            let mut tb = tb;
-                            ffi::wk_bench_cub_scan(
-                                s,
-                                kind,
-                                *op as u32,
-                                exclusive,
-                                inp(input),
-                                out(&cub_out),
-                                n as u64,
-                                out(&temp),
-                                &mut tb,
-                            )
-                        })?;
-                        if !T::KIND.is_float() {
-                            let (a, b) = (
-                                element(self, &cub_out, n - 1)?,
-                                element(self, output, n - 1)?,
-                            );
-                            if !a.same(b) {
-                                return Err(mismatch(
-                                    "cub scan",
-                                    format!("CUB's last element {a:?}, ours {b:?}"),
-                                ));
-                            }
-                        }
-                        cub(timing)
-                    } else {
-                        None
-                    };
-                Timed { timing, baseline }
+                Timed {
+                    timing,
+                    baseline: scan::cub_scan(self, &timer, h, input, output, *op, *scan)?,
+                }
             }
             Job::Segmented {
                 input,
@@ -334,39 +280,15 @@ impl BenchBackend for CudaBackend {
                         out(output),
                     )
                 })?;
-                let baseline = if T::KIND == ElemKind::F32 && *op == ReduceOp::Sum {
-                    let cub_out = self.alloc::<f32>(raw.count)?;
-                    let off = inp::<_, u32>(raw.baseline_offsets);
-                    // SAFETY: a size query: null stream and scratch; CUB only writes `tb`.
-                    let (temp, tb) = cub_temp(self, "cub segmented reduce", |tb| unsafe {
-                        ffi::wk_bench_cub_segreduce(
-                            std::ptr::null_mut(),
-                            inp(input),
-                            out(&cub_out),
-                            off,
-                            raw.count as u64,
-                            std::ptr::null_mut(),
-                            tb,
-                        )
-                    })?;
-                    // SAFETY: `off` holds `raw.count + 1` offsets into the n-element `input`,
-                    // `cub_out` `raw.count` values, `temp` at least `tb` bytes; CUB writes only the
-                    // latter two.
-                    cub(timer.time(h, "cub segmented reduce", |s| unsafe {
-                        let mut tb = tb;
-                        ffi::wk_bench_cub_segreduce(
-                            s,
-                            inp(input),
-                            out(&cub_out),
-                            off,
-                            raw.count as u64,
-                            out(&temp),
-                            &mut tb,
-                        )
-                    })?)
-                } else {
-                    None
-                };
+                let baseline = reduce::cub_segmented_reduce(
+                    self,
+                    &timer,
+                    h,
+                    input,
+                    raw.baseline_offsets,
+                    raw.count,
+                    *op,
+                )?;
                 Timed { timing, baseline }
             }
             Job::Spmv {

@@ -66,3 +66,47 @@ pub(super) fn cub_reduce<T: Element>(
     }
     Ok(cub(timing))
 }
+
+/// CUB's DeviceSegmentedReduce::Sum over the same f32 segments (`offsets`: `count + 1` of them
+/// into the input); none for the other types and ops.
+pub(super) fn cub_segmented_reduce<T: Element>(
+    b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
+    input: &Buf<T>,
+    offsets: &Buf<u32>,
+    count: usize,
+    op: ReduceOp,
+) -> Result<Option<Baseline>> {
+    if T::KIND != ElemKind::F32 || op != ReduceOp::Sum {
+        return Ok(None);
+    }
+    let cub_out = b.alloc::<f32>(count)?;
+    let off = inp::<_, u32>(offsets);
+    // SAFETY: a size query: null stream and scratch; CUB only writes `tb`.
+    let (temp, tb) = cub_temp(b, "cub segmented reduce", |tb| unsafe {
+        ffi::wk_bench_cub_segreduce(
+            std::ptr::null_mut(),
+            inp(input),
+            out(&cub_out),
+            off,
+            count as u64,
+            std::ptr::null_mut(),
+            tb,
+        )
+    })?;
+    // SAFETY: `off` holds `count + 1` offsets into the n-element `input`, `cub_out` `count`
+    // values, `temp` at least `tb` bytes; CUB writes only the latter two.
+    Ok(cub(timer.time(h, "cub segmented reduce", |s| unsafe {
+        let mut tb = tb;
+        ffi::wk_bench_cub_segreduce(
+            s,
+            inp(input),
+            out(&cub_out),
+            off,
+            count as u64,
+            out(&temp),
+            &mut tb,
+        )
+    })?))
+}
