@@ -16,7 +16,7 @@
 // - WK_WARP_SIZE, wk_lanemask_t and WK_FULL_MASK (width.h): the width of the code being
 //   compiled, never a literal 32 or 64;
 // - arch:: (arch_cuda.h, arch_hip.h; arch_simt.h on the executor): lane_id, lanemask_lt/le/gt/
-//   ge, popc, lowest_lane, all/any/uni/ballot_sync, activemask, syncwarp,
+//   ge, popc, lowest_lane, all/any/uni/ballot_sync, ballot_agree, activemask, syncwarp,
 //   shfl_{idx,up,down,xor}_sync(mask, v, arg, width), match_any/all_sync, fence_block/device;
 // - prims:: (prims.h): element-typed shuffles, votes, segments and tiles, the canonical float
 //   reduction trees of docs/SEMANTICS.md;

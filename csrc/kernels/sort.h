@@ -122,17 +122,13 @@ struct DigitField {
 
 // The lanes of the warp holding the same digit as this one (live lanes only ever match live
 // lanes): one ballot per digit bit at the device's width (the bits past a short last digit are
-// zero in every lane, so kDigitBits ballots always do). With `own` all ones where the lane's
-// bit is set, `ones ^ ~own` is the lanes agreeing with it. Not the native match_any: on an
-// H100 (2026-12-07) ranking with __match_any_sync made the whole sort 1.3-1.5x slower.
+// zero in every lane, so kDigitBits ballots always do), each giving the lanes that agree with
+// this one on its bit. Not the native match_any: on an H100 (2026-12-07) ranking with
+// __match_any_sync made the whole sort 1.3-1.5x slower.
 // digit_peers_among: the same among `peers`, the lanes known to hold a key.
 __device__ __forceinline__ wk_lanemask_t digit_peers_among(unsigned digit, wk_lanemask_t peers) {
 #pragma unroll
-  for (unsigned b = 0; b < kDigitBits; ++b) {
-    const wk_lanemask_t own = (wk_lanemask_t)0 - (wk_lanemask_t)((digit >> b) & 1);
-    const wk_lanemask_t ones = arch::ballot_sync(WK_FULL_MASK, own != 0);
-    peers &= ones ^ ~own;
-  }
+  for (unsigned b = 0; b < kDigitBits; ++b) peers &= arch::ballot_agree(WK_FULL_MASK, digit, b);
   return peers;
 }
 

@@ -68,6 +68,11 @@ inline bool uni_sync(wk_lanemask_t mask, bool p, WK_SIMT_AT) {
 inline wk_lanemask_t ballot_sync(wk_lanemask_t mask, bool p, WK_SIMT_AT) {
   return (wk_lanemask_t)op(::wk_simt::Op::Ballot, mask, p, 0, 0, 0, WK_SIMT_SITE).value;
 }
+inline wk_lanemask_t ballot_agree(wk_lanemask_t mask, uint32_t v, unsigned bit, WK_SIMT_AT) {
+  const bool p = (v >> bit) & 1;
+  const wk_lanemask_t m = ballot_sync(mask, p, wk_file, wk_line);
+  return (wk_lanemask_t)(p ? m : ~m & WK_FULL_MASK);
+}
 inline wk_lanemask_t ballot_active(bool p, WK_SIMT_AT) {
   return (wk_lanemask_t)op(::wk_simt::Op::BallotActive, 0, p, 0, 0, 0, WK_SIMT_SITE).value;
 }

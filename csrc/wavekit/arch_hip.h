@@ -99,6 +99,12 @@ __device__ __forceinline__ wk_lanemask_t ballot_active(bool p) {
 __device__ __forceinline__ wk_lanemask_t ballot_sync(wk_lanemask_t mask, bool p) {
   return ballot_active(p) & mask;
 }
+__device__ __forceinline__ wk_lanemask_t ballot_agree(wk_lanemask_t mask, uint32_t v,
+                                                      unsigned bit) {
+  const bool p = (v >> bit) & 1;
+  const wk_lanemask_t m = ballot_sync(mask, p);
+  return p ? m : ~m;
+}
 __device__ __forceinline__ bool all_sync(wk_lanemask_t mask, bool p) {
   return (ballot_active(!p) & mask) == 0;
 }
