@@ -100,18 +100,18 @@ __device__ __forceinline__ void finish_pass(const unsigned* hist, unsigned bins,
   }
 }
 
-// Pass 0: the histogram of the first digit (`first`, of `bins` values) over the n keys of the
-// input; the last block chooses the first digit.
+// Pass 0: the histogram of the first digit (`first`) over the n keys of the input; the last
+// block chooses the first digit.
 template <typename U>
 __global__ void __launch_bounds__(kSortThreads)
     select_count_kernel(wk_status* st, uint32_t warp_size, const U* in, uint64_t n, unsigned vec,
-                        RankSpec r, Digit first, unsigned bins, uint64_t k, unsigned* chosen,
-                        SelectState* state, unsigned* hist) {
+                        RankSpec r, Digit first, uint64_t k, unsigned* chosen, SelectState* state,
+                        unsigned* hist) {
   WK_SHARED(unsigned, h, kFirstRadix);
   WK_SHARED(uint64_t, choose_sums, kSelectWarps);
   WK_SHARED(unsigned, arrived, 1);
   if (!width_ok(st, warp_size)) return;
-  const unsigned t = threadIdx.x;
+  const unsigned t = threadIdx.x, bins = first.mask + 1;
   for (unsigned i = t; i < bins; i += kSortThreads) h[i] = 0;
   __syncthreads();
   const uint64_t per = (uint64_t)kSortThreads * kSelectItems;
@@ -148,6 +148,14 @@ const unsigned kWarpStage = kStageItems / kSelectWarps;
 static_assert(kWarpStage >= WK_WARP_SIZE, "a warp's stage takes a ballot's pairs");
 // Four blocks a multiprocessor (64 registers a thread): the warps that hide the loads.
 const unsigned kSelectPassBlocks = 4;
+
+// `count` places at `*counter` for the whole warp (the same count in every lane): the first
+// place, in every lane.
+__device__ __forceinline__ unsigned warp_claim(unsigned* counter, unsigned count) {
+  unsigned base = 0;
+  if (lane() == 0) base = atomicAdd(counter, count);
+  return shfl_idx<unsigned>(WK_FULL_MASK, base, 0, WK_WARP_SIZE);
+}
 
 template <typename U, bool IMPLICIT>
 __global__ void __launch_bounds__(kSortThreads, kSelectPassBlocks)
@@ -194,9 +202,7 @@ __global__ void __launch_bounds__(kSortThreads, kSelectPassBlocks)
   // The warp's staged pairs (the same count in every lane).
   unsigned staged = 0;
   auto flush = [&]() {
-    unsigned base = 0;
-    if (ln == 0) base = atomicAdd(next_count, staged);
-    base = shfl_idx<unsigned>(WK_FULL_MASK, base, 0, WK_WARP_SIZE);
+    const unsigned base = warp_claim(next_count, staged);
     // Every lane's stage writes before the copy, every copy before the stage is written again.
     syncwarp(NATIVE, WK_FULL_MASK);
     for (unsigned i = ln; i < staged; i += WK_WARP_SIZE) {
@@ -247,9 +253,7 @@ __global__ void __launch_bounds__(kSortThreads, kSelectPassBlocks)
       // keep and take are never both true.
       const wk_lanemask_t taken = any & ~kept;
       if (taken) {
-        unsigned base = 0;
-        if (ln == 0) base = atomicAdd(&state->appended[0], (unsigned)arch::popc(taken));
-        base = shfl_idx<unsigned>(WK_FULL_MASK, base, 0, WK_WARP_SIZE);
+        const unsigned base = warp_claim(&state->appended[0], (unsigned)arch::popc(taken));
         if (take) {
           const unsigned at = base + arch::popc(taken & before_me);
           answer.keys[at] = key[j];
@@ -453,7 +457,7 @@ int select_typed(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype
   const unsigned grid = blocks < kSelectMaxGrid ? blocks : kSelectMaxGrid;
   const unsigned vec = (uintptr_t)in % sizeof(uint4) == 0 ? kVectors : 0;
   WK_LAUNCH(grid, kSortThreads, 0, s, select_count_kernel<U>)(
-      st, warp_size, in, n, vec, r, pd.at(0), 1u << first, k, chosen, state, hists);
+      st, warp_size, in, n, vec, r, pd.at(0), k, chosen, state, hists);
   if ((rc = host::launch_error())) return rc;
   const Candidates<U> input{(U*)in, nullptr};
   for (unsigned pass = 1; pass <= pd.total(); ++pass) {
