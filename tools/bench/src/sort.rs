@@ -30,6 +30,16 @@ pub fn cases<B: BenchBackend>() -> Vec<Case<B>> {
         case!("sort keys", u64, sort_keys::<B, u64>),
         case!("sort keys", f16, sort_keys::<B, f16>),
         case!("sort keys", bf16, sort_keys::<B, bf16>),
+        case!(
+            "sort keys low-entropy",
+            u32,
+            |b, h, n| sort_keys_of::<B, u32>(b, h, low_entropy(n)?)
+        ),
+        case!("sort keys skewed", u32, |b, h, n| sort_keys_of::<B, u32>(
+            b,
+            h,
+            super::cases::keys_for(n, true, u32::MAX / 2)
+        )),
         case!("sort pairs", u32, sort_pairs::<B>),
         case!("argsort", u32, argsort::<B, u32>),
         case!("argsort", f32, argsort::<B, f32>),
@@ -73,7 +83,25 @@ fn gather<T: Element>(keys: &[T], pos: &[u32]) -> Vec<T> {
 }
 
 fn sort_keys<B: BenchBackend, T: Element>(b: &B, h: &Harness, n: usize) -> CaseResult {
-    let keys: Vec<T> = try_random(n, 20)?;
+    sort_keys_of(b, h, try_random::<T>(n, 20)?)
+}
+
+/// CUB's low-entropy keys (its benchmarks' `entropy` axis at 0.544 bits a bit): the AND of three
+/// uniform words, so each bit is set one time in eight and a third of a radix pass's 8-bit digits
+/// are zero. Many lanes of a warp share a digit, which is where ranking by shared-memory atomics
+/// and the look-back's hot bins are slowest.
+fn low_entropy(n: usize) -> Result<Vec<u32>, Refused> {
+    let [a, b, c] = [30, 31, 32].map(|s| try_random::<u32>(n, s));
+    let (mut a, b, c) = (a?, b?, c?);
+    a.par_iter_mut()
+        .zip(b.par_iter().zip(&c))
+        .for_each(|(x, (y, z))| *x &= y & z);
+    Ok(a)
+}
+
+/// Sorts `keys` ascending, checked against the reference before and after timing.
+fn sort_keys_of<B: BenchBackend, T: Element>(b: &B, h: &Harness, keys: Vec<T>) -> CaseResult {
+    let n = keys.len();
     let want = gather(&keys, &order_of(&keys, SortOrder::ASCENDING));
     let kb = b.upload(&keys)?;
     let mut out = b.upload(&try_random::<T>(n, 21)?)?;
