@@ -5,7 +5,7 @@
 //! used.
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use super::{Buf, cub, ffi, inp, mismatch, out, time_cub};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness};
 use wavekit::ArgOp;
@@ -47,24 +47,10 @@ fn cub_arg<T: Element>(
     let kind = T::KIND as u32;
     let code = op.reduce_op() as u32;
     let (their_value, their_index) = (b.alloc::<T>(1)?, b.alloc::<u64>(1)?);
-    // SAFETY: a size query (null scratch).
-    let (temp, bytes) = cub_temp(b, "cub arg_reduce", |bytes| unsafe {
-        ffi::wk_bench_cub_arg_reduce(
-            std::ptr::null_mut(),
-            kind,
-            code,
-            inp(input),
-            n,
-            out(&their_value),
-            out(&their_index),
-            std::ptr::null_mut(),
-            bytes,
-        )
-    })?;
-    // SAFETY: live buffers of n elements, one value, one index and `bytes` of scratch, on
-    // the backend's stream.
-    let timing = timer.time(h, "cub arg_reduce", |s| unsafe {
-        let mut bytes = bytes;
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n elements, one value, one index and `*bytes` bytes of scratch, on the timer's
+    // stream.
+    let timing = time_cub(b, timer, h, "cub arg_reduce", |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_arg_reduce(
             s,
             kind,
@@ -73,8 +59,8 @@ fn cub_arg<T: Element>(
             n,
             out(&their_value),
             out(&their_index),
-            out(&temp),
-            &mut bytes,
+            temp,
+            bytes,
         )
     })?;
     let ours = (b.download(value)?[0], b.download(index)?[0]);

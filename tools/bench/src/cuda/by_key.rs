@@ -5,10 +5,9 @@
 //! (the bench's values are whole numbers, so every order gives the same sums).
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use super::{Buf, cub, ffi, inp, mismatch, out, time_cub};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness};
-use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
@@ -49,9 +48,15 @@ fn cub_by_key<T: Element>(
 ) -> Result<Option<Baseline>> {
     let n = keys.len();
     let (ko, vo, count) = (b.alloc::<u32>(n)?, b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
-    // SAFETY: live buffers of n keys, n f32 values (the caller checked the kind), n run
-    // keys and values and one count; a null `temp` is CUB's size query.
-    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+    let what = if reduce.is_some() {
+        "cub reduce by key"
+    } else {
+        "cub scan by key"
+    };
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n keys, n f32 values (the caller checked the kind), n run keys and values, one
+    // count and `*bytes` bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, what, |s, temp, bytes| unsafe {
         if reduce.is_some() {
             ffi::wk_bench_cub_reduce_by_key(
                 s,
@@ -75,18 +80,6 @@ fn cub_by_key<T: Element>(
                 bytes,
             )
         }
-    };
-    let what = if reduce.is_some() {
-        "cub reduce by key"
-    } else {
-        "cub scan by key"
-    };
-    let (temp, bytes) = cub_temp(b, what, |bytes| {
-        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
-    })?;
-    let timing = timer.time(h, what, |s| {
-        let mut bytes = bytes;
-        call(s, out(&temp), &mut bytes)
     })?;
     let m = match reduce {
         Some((our_keys, our_count)) => {

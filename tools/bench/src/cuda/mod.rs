@@ -83,15 +83,25 @@ fn element<T: Element>(b: &CudaBackend, buf: &Buf<T>, i: usize) -> Result<T> {
     Ok(b.download_strided(buf, i, 1, 1)?[0])
 }
 
-/// A CUB (or other library) call's scratch, sized by calling it with no scratch first.
-fn cub_temp(
+/// CUB's two-phase call, timed: `call(stream, temp, bytes)` once as CUB's size query (null
+/// stream and scratch: CUB only writes `*bytes`), then on scratch of that size, timed on the
+/// timer's stream. One closure for both keeps the two argument lists from drifting apart.
+fn time_cub(
     b: &CudaBackend,
+    timer: &DeviceTimer<'_>,
+    h: &Harness,
     what: &str,
-    query: impl FnOnce(*mut usize) -> i32,
-) -> Result<(Buf<u64>, usize)> {
+    mut call: impl FnMut(*mut c_void, *mut c_void, *mut usize) -> i32,
+) -> Result<Timing> {
+    let null = std::ptr::null_mut();
     let mut bytes = 0usize;
-    check(b, query(&mut bytes), what)?;
-    Ok((scratch(b, bytes as u64)?, bytes))
+    check(b, call(null, null, &mut bytes), what)?;
+    let temp = scratch(b, bytes as u64)?;
+    timer.time(h, what, |s| {
+        // CUB takes the size by pointer: each call gets the queried size afresh.
+        let mut bytes = bytes;
+        call(s, out(&temp), &mut bytes)
+    })
 }
 
 fn cub(timing: Timing) -> Option<Baseline> {
@@ -436,36 +446,24 @@ impl BenchBackend for CudaBackend {
                 let baseline = if let (Some(threshold), 2) = (threshold, code) {
                     let cub_out = self.alloc::<T>(input.len())?;
                     let cub_count = self.alloc::<i64>(1)?;
-                    // SAFETY: a size query: null stream and scratch; CUB only writes `tb`.
-                    let (temp, tb) = cub_temp(self, "cub select", |tb| unsafe {
-                        ffi::wk_bench_cub_select_gt(
-                            std::ptr::null_mut(),
-                            kind,
-                            inp(input),
-                            n,
-                            threshold,
-                            out(&cub_out),
-                            out(&cub_count),
-                            std::ptr::null_mut(),
-                            tb,
-                        )
-                    })?;
-                    // SAFETY: `input` and `cub_out` hold n elements, `cub_count` one i64, `temp` at
-                    // least `tb` bytes; CUB writes only those three.
-                    let timing = timer.time(h, "cub select", |s| unsafe {
-                        let mut tb = tb;
-                        ffi::wk_bench_cub_select_gt(
-                            s,
-                            kind,
-                            inp(input),
-                            n,
-                            threshold,
-                            out(&cub_out),
-                            out(&cub_count),
-                            out(&temp),
-                            &mut tb,
-                        )
-                    })?;
+                    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`;
+                    // otherwise `input` and `cub_out` hold n elements, `cub_count` one i64 and
+                    // `temp` `*bytes` bytes of scratch, on the timer's stream; CUB writes only
+                    // those three.
+                    let timing =
+                        time_cub(self, &timer, h, "cub select", |s, temp, bytes| unsafe {
+                            ffi::wk_bench_cub_select_gt(
+                                s,
+                                kind,
+                                inp(input),
+                                n,
+                                threshold,
+                                out(&cub_out),
+                                out(&cub_count),
+                                temp,
+                                bytes,
+                            )
+                        })?;
                     let got = self.download(&cub_count)?[0];
                     if got as u64 != api {
                         return Err(mismatch(

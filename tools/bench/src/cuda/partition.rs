@@ -5,10 +5,9 @@
 //! bit for bit, before its time is used.
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use super::{Buf, cub, ffi, inp, mismatch, out, time_cub};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness};
-use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
@@ -71,9 +70,10 @@ fn cub_partition<T: Element>(
     let what = "cub partition";
     let n = input.len();
     let (po, count) = (b.alloc::<T>(n)?, b.alloc::<i64>(1)?);
-    // SAFETY: live buffers of n f32 or f64 (the caller checked the kind) in and out and
-    // one count; a null `temp` is CUB's size query.
-    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n f32 or f64 (the caller checked the kind) in and out, one count and `*bytes`
+    // bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, what, |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_partition_positive(
             s,
             T::KIND as u32,
@@ -84,13 +84,6 @@ fn cub_partition<T: Element>(
             temp,
             bytes,
         )
-    };
-    let (temp, bytes) = cub_temp(b, what, |bytes| {
-        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
-    })?;
-    let timing = timer.time(h, what, |s| {
-        let mut bytes = bytes;
-        call(s, out(&temp), &mut bytes)
     })?;
     let selected = b.download(our_count)?[0];
     if b.download(&count)?[0] as u64 != selected {
@@ -127,9 +120,10 @@ fn cub_thirds<T: Element>(
     let what = "cub three-way partition";
     let n = input.len();
     let (po, pm, counts) = (b.alloc::<T>(n)?, b.alloc::<T>(n)?, b.alloc::<i64>(2)?);
-    // SAFETY: live buffers of n f32 or f64 (the caller checked the kind) in and out (both
-    // outputs n long) and two counts; a null `temp` is CUB's size query.
-    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n f32 or f64 (the caller checked the kind) in and out (both outputs n long),
+    // two counts and `*bytes` bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, what, |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_partition_thirds(
             s,
             T::KIND as u32,
@@ -141,13 +135,6 @@ fn cub_thirds<T: Element>(
             temp,
             bytes,
         )
-    };
-    let (temp, bytes) = cub_temp(b, what, |bytes| {
-        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
-    })?;
-    let timing = timer.time(h, what, |s| {
-        let mut bytes = bytes;
-        call(s, out(&temp), &mut bytes)
     })?;
     let ours_c = b.download(our_counts)?;
     let theirs_c = b.download(&counts)?;

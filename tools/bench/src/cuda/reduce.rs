@@ -1,7 +1,7 @@
 //! The reduce rows' baseline: CUB's DeviceReduce timed on the same buffers as wavekit's reduce.
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use super::{Buf, cub, ffi, inp, mismatch, out, time_cub};
 use crate::timing::{Baseline, Harness};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
@@ -27,34 +27,11 @@ pub(super) fn cub_reduce<T: Element>(
     let kind = T::KIND as u32;
     let n = input.len() as u64;
     let res = b.alloc::<T>(1)?;
-    // SAFETY: a size query: null stream and scratch, so CUB only writes the temp size to `tb`, a
-    // live local.
-    let (temp, tb) = cub_temp(b, "cub reduce", |tb| unsafe {
-        ffi::wk_bench_cub_reduce(
-            std::ptr::null_mut(),
-            kind,
-            op as u32,
-            inp(input),
-            n,
-            out(&res),
-            std::ptr::null_mut(),
-            tb,
-        )
-    })?;
-    // SAFETY: `input` holds n elements, `res` one and `temp` at least `tb` bytes (cub_temp sized it
-    // by the query above); CUB writes only `res` and `temp`, which nothing else uses.
-    let timing = timer.time(h, "cub reduce", |s| unsafe {
-        let mut tb = tb;
-        ffi::wk_bench_cub_reduce(
-            s,
-            kind,
-            op as u32,
-            inp(input),
-            n,
-            out(&res),
-            out(&temp),
-            &mut tb,
-        )
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise
+    // `input` holds n elements, `res` one and `temp` `*bytes` bytes of scratch, on the timer's
+    // stream; CUB writes only `res` and `temp`, which nothing else uses.
+    let timing = time_cub(b, timer, h, "cub reduce", |s, temp, bytes| unsafe {
+        ffi::wk_bench_cub_reduce(s, kind, op as u32, inp(input), n, out(&res), temp, bytes)
     })?;
     let got = b.download(&res)?[0];
     let exact = !T::KIND.is_float() || op != ReduceOp::Sum;
@@ -81,32 +58,14 @@ pub(super) fn cub_segmented_reduce<T: Element>(
     if T::KIND != ElemKind::F32 || op != ReduceOp::Sum {
         return Ok(None);
     }
+    let what = "cub segmented reduce";
     let cub_out = b.alloc::<f32>(count)?;
     let off = inp::<_, u32>(offsets);
-    // SAFETY: a size query: null stream and scratch; CUB only writes `tb`.
-    let (temp, tb) = cub_temp(b, "cub segmented reduce", |tb| unsafe {
-        ffi::wk_bench_cub_segreduce(
-            std::ptr::null_mut(),
-            inp(input),
-            out(&cub_out),
-            off,
-            count as u64,
-            std::ptr::null_mut(),
-            tb,
-        )
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise `off`
+    // holds `count + 1` offsets into the n-element `input`, `cub_out` `count` values and `temp`
+    // `*bytes` bytes of scratch, on the timer's stream; CUB writes only the latter two.
+    let timing = time_cub(b, timer, h, what, |s, temp, bytes| unsafe {
+        ffi::wk_bench_cub_segreduce(s, inp(input), out(&cub_out), off, count as u64, temp, bytes)
     })?;
-    // SAFETY: `off` holds `count + 1` offsets into the n-element `input`, `cub_out` `count`
-    // values, `temp` at least `tb` bytes; CUB writes only the latter two.
-    Ok(cub(timer.time(h, "cub segmented reduce", |s| unsafe {
-        let mut tb = tb;
-        ffi::wk_bench_cub_segreduce(
-            s,
-            inp(input),
-            out(&cub_out),
-            off,
-            count as u64,
-            out(&temp),
-            &mut tb,
-        )
-    })?))
+    Ok(cub(timing))
 }

@@ -4,10 +4,9 @@
 //! is compared with ours before its time is used.
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use super::{Buf, cub, ffi, inp, mismatch, out, time_cub};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness};
-use std::ffi::c_void;
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
 use wavekit::error::Result;
@@ -48,9 +47,15 @@ fn cub_runs<T: Element>(
     let n = keys.len();
     let (ko, lo, count) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?, b.alloc::<i64>(1)?);
     let rle = our_lengths.is_some();
-    // SAFETY: live buffers of n keys (u32: the caller checked the kind), n lengths and one
-    // count; a null `temp` is CUB's size query.
-    let call = |s: *mut c_void, temp: *mut c_void, bytes: *mut usize| unsafe {
+    let what = if rle {
+        "cub run-length encode"
+    } else {
+        "cub unique"
+    };
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n keys (u32: the caller checked the kind), n lengths, one count and `*bytes`
+    // bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, what, |s, temp, bytes| unsafe {
         if rle {
             ffi::wk_bench_cub_run_length_encode(
                 s,
@@ -65,18 +70,6 @@ fn cub_runs<T: Element>(
         } else {
             ffi::wk_bench_cub_unique(s, inp(keys), out(&ko), out(&count), n as u64, temp, bytes)
         }
-    };
-    let what = if rle {
-        "cub run-length encode"
-    } else {
-        "cub unique"
-    };
-    let (temp, bytes) = cub_temp(b, what, |bytes| {
-        call(std::ptr::null_mut(), std::ptr::null_mut(), bytes)
-    })?;
-    let timing = timer.time(h, what, |s| {
-        let mut bytes = bytes;
-        call(s, out(&temp), &mut bytes)
     })?;
     let runs = b.download(our_count)?[0];
     if b.download(&count)?[0] as u64 != runs {

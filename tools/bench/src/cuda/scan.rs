@@ -1,7 +1,7 @@
 //! The scan rows' baseline: CUB's DeviceScan timed on the same input as wavekit's scan.
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, element, ffi, inp, mismatch, out};
+use super::{Buf, cub, element, ffi, inp, mismatch, out, time_cub};
 use crate::timing::{Baseline, Harness};
 use wavekit::cuda::CudaBackend;
 use wavekit::element::{ElemKind, Element};
@@ -33,25 +33,10 @@ pub(super) fn cub_scan<T: Element>(
     let exclusive = (scan == ScanKind::Exclusive) as u32;
     let n = input.len();
     let cub_out = b.alloc::<T>(n)?;
-    // SAFETY: a size query: null stream and scratch, so CUB only writes the temp size to `tb`, a
-    // live local.
-    let (temp, tb) = cub_temp(b, "cub scan", |tb| unsafe {
-        ffi::wk_bench_cub_scan(
-            std::ptr::null_mut(),
-            kind,
-            op as u32,
-            exclusive,
-            inp(input),
-            out(&cub_out),
-            n as u64,
-            std::ptr::null_mut(),
-            tb,
-        )
-    })?;
-    // SAFETY: `input` and `cub_out` hold n elements, `temp` at least `tb` bytes (cub_temp sized it
-    // by the query above); CUB writes only `cub_out` and `temp`, which nothing else uses.
-    let timing = timer.time(h, "cub scan", |s| unsafe {
-        let mut tb = tb;
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise
+    // `input` and `cub_out` hold n elements and `temp` `*bytes` bytes of scratch, on the timer's
+    // stream; CUB writes only `cub_out` and `temp`, which nothing else uses.
+    let timing = time_cub(b, timer, h, "cub scan", |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_scan(
             s,
             kind,
@@ -60,8 +45,8 @@ pub(super) fn cub_scan<T: Element>(
             inp(input),
             out(&cub_out),
             n as u64,
-            out(&temp),
-            &mut tb,
+            temp,
+            bytes,
         )
     })?;
     if !T::KIND.is_float() {

@@ -6,7 +6,7 @@
 //! Every CUB result is compared with ours before its time is used.
 
 use super::timer::DeviceTimer;
-use super::{Buf, cub, cub_temp, ffi, inp, mismatch, out};
+use super::{Buf, cub, ffi, inp, mismatch, out, time_cub};
 use crate::job::Job;
 use crate::timing::{Baseline, Harness, Timing};
 use wavekit::cuda::CudaBackend;
@@ -81,32 +81,10 @@ fn cub_keys<T: Element>(
     let n = keys.len() as u64;
     let theirs = b.alloc::<T>(keys.len())?;
     let kind = T::KIND as u32;
-    // SAFETY: a size query (null scratch).
-    let (temp, bytes) = cub_temp(b, "cub sort keys", |bytes| unsafe {
-        ffi::wk_bench_cub_sort_keys(
-            std::ptr::null_mut(),
-            kind,
-            inp(keys),
-            out(&theirs),
-            n,
-            0,
-            std::ptr::null_mut(),
-            bytes,
-        )
-    })?;
-    // SAFETY: live buffers of n keys and `bytes` of scratch, the backend's stream.
-    let timing = timer.time(h, "cub sort keys", |s| unsafe {
-        let mut bytes = bytes;
-        ffi::wk_bench_cub_sort_keys(
-            s,
-            kind,
-            inp(keys),
-            out(&theirs),
-            n,
-            0,
-            out(&temp),
-            &mut bytes,
-        )
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n keys and `*bytes` bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, "cub sort keys", |s, temp, bytes| unsafe {
+        ffi::wk_bench_cub_sort_keys(s, kind, inp(keys), out(&theirs), n, 0, temp, bytes)
     })?;
     same(b, "cub sort keys", ours, &theirs, keys.len())?;
     Ok(cub(timing))
@@ -124,24 +102,9 @@ fn cub_pairs<T: Element>(
     let n = keys.len() as u64;
     let (tk, tv) = (b.alloc::<T>(keys.len())?, b.alloc::<u32>(keys.len())?);
     let kind = T::KIND as u32;
-    // SAFETY: a size query (null scratch).
-    let (temp, bytes) = cub_temp(b, "cub sort pairs", |bytes| unsafe {
-        ffi::wk_bench_cub_sort_pairs(
-            std::ptr::null_mut(),
-            kind,
-            inp(keys),
-            out(&tk),
-            inp(values),
-            out(&tv),
-            n,
-            0,
-            std::ptr::null_mut(),
-            bytes,
-        )
-    })?;
-    // SAFETY: live buffers of n keys and values, `bytes` of scratch, the backend's stream.
-    let timing = timer.time(h, "cub sort pairs", |s| unsafe {
-        let mut bytes = bytes;
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n keys and values and `*bytes` bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, "cub sort pairs", |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_sort_pairs(
             s,
             kind,
@@ -151,8 +114,8 @@ fn cub_pairs<T: Element>(
             out(&tv),
             n,
             0,
-            out(&temp),
-            &mut bytes,
+            temp,
+            bytes,
         )
     })?;
     same(b, "cub sort pairs (keys)", keys_out, &tk, keys.len())?;
@@ -171,22 +134,9 @@ fn cub_segmented<T: Element>(
 ) -> Result<Option<crate::timing::Baseline>> {
     let n = keys.len() as u64;
     let theirs = b.alloc::<T>(keys.len())?;
-    // SAFETY: a size query (null scratch).
-    let (temp, bytes) = cub_temp(b, "cub segmented sort", |bytes| unsafe {
-        ffi::wk_bench_cub_segmented_sort(
-            std::ptr::null_mut(),
-            inp(keys),
-            out(&theirs),
-            n,
-            inp(offsets),
-            count as u64,
-            std::ptr::null_mut(),
-            bytes,
-        )
-    })?;
-    // SAFETY: n u32 keys in and out, count + 1 offsets, `bytes` of scratch, the stream.
-    let timing: Timing = timer.time(h, "cub segmented sort", |s| unsafe {
-        let mut bytes = bytes;
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise n u32
+    // keys in and out, `count + 1` offsets and `*bytes` bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, "cub segmented sort", |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_segmented_sort(
             s,
             inp(keys),
@@ -194,8 +144,8 @@ fn cub_segmented<T: Element>(
             n,
             inp(offsets),
             count as u64,
-            out(&temp),
-            &mut bytes,
+            temp,
+            bytes,
         )
     })?;
     same(b, "cub segmented sort", ours, &theirs, keys.len())?;
@@ -217,24 +167,9 @@ fn cub_positions<T: Element>(
     let iota = b.upload(&iota)?;
     let (tk, tv) = (b.alloc::<T>(n)?, b.alloc::<u32>(n)?);
     let kind = T::KIND as u32;
-    // SAFETY: a size query (null scratch).
-    let (temp, bytes) = cub_temp(b, what, |bytes| unsafe {
-        ffi::wk_bench_cub_sort_pairs(
-            std::ptr::null_mut(),
-            kind,
-            inp(input),
-            out(&tk),
-            inp(&iota),
-            out(&tv),
-            n as u64,
-            descending,
-            std::ptr::null_mut(),
-            bytes,
-        )
-    })?;
-    // SAFETY: live buffers of n keys and positions, `bytes` of scratch, the stream.
-    let timing = timer.time(h, what, |s| unsafe {
-        let mut bytes = bytes;
+    // SAFETY: a null `temp` is CUB's size query, where it writes only `*bytes`; otherwise live
+    // buffers of n keys and positions and `*bytes` bytes of scratch, on the timer's stream.
+    let timing = time_cub(b, timer, h, what, |s, temp, bytes| unsafe {
         ffi::wk_bench_cub_sort_pairs(
             s,
             kind,
@@ -244,8 +179,8 @@ fn cub_positions<T: Element>(
             out(&tv),
             n as u64,
             descending,
-            out(&temp),
-            &mut bytes,
+            temp,
+            bytes,
         )
     })?;
     Ok((timing, tk, tv))
