@@ -2,13 +2,16 @@
 // (key, index) pair of the smallest key, ties to the lower index (prims::arg_key: a NaN is the
 // smallest key, so the first NaN wins; -0.0 orders below +0.0). That is a total order, so any
 // tree of selections gives the same element, bit for bit: no canonical combining order.
-//   device:    arg_partials_kernel strides over the input in 16-byte vectors (kVecItems in
-//              flight a thread, the last batch too; element by element when misaligned and for
-//              the last few; 16-bit keys two to a 32-bit word, take16), on a grid the SMs hold
-//              at once (arg_grid), each block selecting one (key, index) partial into the
-//              scratch; arg_final_kernel, one block, selects among the partials and writes the
-//              value (from its key; a NaN read back from the input at the winning index) and
-//              the index. Two launches: no ticket to reset.
+//   device:    one launch, arg_reduce_kernel: blocks stride over the input in 16-byte vectors
+//              (kVecItems in flight a thread, the last batch too; element by element when
+//              misaligned and for the last few; 16-bit keys two to a 32-bit word, take16), on a
+//              grid the SMs hold at once (arg_grid), each block selecting one (key, index)
+//              partial into the scratch; the block that arrives last at the ticket selects
+//              among the partials and writes the value (from its key; a NaN read back from the
+//              input at the winning index) and the index. The ticket is the device reduce's
+//              kind (device_reduce.cu): zero before the first call, reset by the last block, so
+//              no memset and no second launch is queued (CUB's ArgMin takes two launches; at
+//              2^20 the second launch and its gap were most of the difference).
 //   segmented: `vector` lanes per segment, as segmented_reduce (lane j takes items j, j + V, ...,
 //              then a butterfly over the V lanes).
 //   warp:      one lane per value, a butterfly over each segment of `width` lanes.
@@ -215,13 +218,24 @@ __device__ __forceinline__ void take_elements(const T* in, uint64_t i, uint64_t 
     if (!GUARD || i + u * stride < n) take<T>(k[u], i + u * stride, key, index);
 }
 
+// The value from its key, without a load after the selection; a float's NaN (key 0, which
+// every NaN has) is read from the input, with its payload.
+template <int OP, typename T, typename U>
+__device__ __forceinline__ void put_arg(const T* in, U key, uint64_t index, T* value_out,
+                                        uint64_t* index_out) {
+  *value_out = Elem<T>::is_float && key == 0 ? in[index] : arg_value<OP, T>(key);
+  *index_out = index;
+}
+
 template <int OP, typename T>
 __global__ void __launch_bounds__(kBlock, ArgOccupancy<T>::blocks)
-    arg_partials_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
-                        uint64_t* part_key, uint64_t* part_idx) {
+    arg_reduce_kernel(wk_status* st, uint32_t warp_size, const T* in, uint64_t n,
+                      uint64_t* part_key, uint64_t* part_idx, unsigned* ticket, T* value_out,
+                      uint64_t* index_out) {
   typedef ArgU<T> U;
   WK_SHARED(uint64_t, skey, kWarps);
   WK_SHARED(uint64_t, sidx, kWarps);
+  WK_SHARED_VAR(unsigned, s_last);
   if (!width_ok(st, warp_size)) return;
   U key = (U)~(U)0;
   uint64_t index = kNone64;
@@ -247,24 +261,29 @@ __global__ void __launch_bounds__(kBlock, ArgOccupancy<T>::blocks)
     take_elements<OP, T, false>(in, i, stride, n, key, index);
   if (i < n) take_elements<OP, T, true>(in, i, stride, n, key, index);
   block_select(key, index, skey, sidx);
+  const unsigned parts = gridDim.x;
+  if (parts == 1) {
+    if (threadIdx.x == 0) put_arg<OP>(in, key, index, value_out, index_out);
+    return;
+  }
   if (threadIdx.x == 0) {
     part_key[blockIdx.x] = (uint64_t)key;
     part_idx[blockIdx.x] = index;
+    arch::fence_device();
+    const unsigned old = atomicAdd(ticket, 1u);
+    s_last = old == parts - 1;
+    // Every block has arrived: the ticket is free for the next launch.
+    if (s_last) atomicExch(ticket, 0u);
   }
-}
-
-template <int OP, typename T>
-__global__ void __launch_bounds__(kBlock)
-    arg_final_kernel(wk_status* st, uint32_t warp_size, const T* in, const uint64_t* part_key,
-                     const uint64_t* part_idx, unsigned parts, T* value_out,
-                     uint64_t* index_out) {
-  typedef ArgU<T> U;
-  WK_SHARED(uint64_t, skey, kWarps);
-  WK_SHARED(uint64_t, sidx, kWarps);
-  if (!width_ok(st, warp_size)) return;
-  U key = (U)~(U)0;
-  uint64_t index = kNone64;
-  // kFinalLoads partials a thread loaded before any is compared (up to kMaxGrid of them).
+  __syncthreads();
+  if (!s_last) return;
+  arch::fence_device();
+  // The partials other blocks wrote during this launch, read from L2 (volatile: never a stale
+  // L1), kFinalLoads a thread loaded before any is compared (up to kMaxGrid of them).
+  const volatile uint64_t* pk = part_key;
+  const volatile uint64_t* pi = part_idx;
+  key = (U)~(U)0;
+  index = kNone64;
   const unsigned kFinalLoads = 4;
   for (unsigned p = threadIdx.x; p < parts; p += kFinalLoads * kBlock) {
     U k[kFinalLoads];
@@ -272,8 +291,8 @@ __global__ void __launch_bounds__(kBlock)
 #pragma unroll
     for (unsigned u = 0; u < kFinalLoads; ++u) {
       const bool live = p + u * kBlock < parts;
-      k[u] = live ? (U)part_key[p + u * kBlock] : (U)~(U)0;
-      i[u] = live ? part_idx[p + u * kBlock] : kNone64;
+      k[u] = live ? (U)pk[p + u * kBlock] : (U)~(U)0;
+      i[u] = live ? pi[p + u * kBlock] : kNone64;
     }
 #pragma unroll
     for (unsigned u = 0; u < kFinalLoads; ++u) {
@@ -284,12 +303,7 @@ __global__ void __launch_bounds__(kBlock)
     }
   }
   block_select(key, index, skey, sidx);
-  if (threadIdx.x == 0) {
-    // The value from its key, without a load after the selection; a float's NaN (key 0, which
-    // every NaN has) is read from the input, with its payload.
-    *value_out = Elem<T>::is_float && key == 0 ? in[index] : arg_value<OP, T>(key);
-    *index_out = index;
-  }
+  if (threadIdx.x == 0) put_arg<OP>(in, key, index, value_out, index_out);
 }
 
 template <int OP, typename T>
@@ -367,9 +381,19 @@ __global__ void warp_arg_kernel(wk_status* st, uint32_t warp_size, const T* vals
 
 }  // namespace
 
+// The scratch is the device reduce's (launchers.def): its ticket in the first 256 bytes, which
+// every device reduce call keeps as tickets of its own (any reduce with partials has at least
+// 256 bytes of them) and leaves zero; the partials packed at the end, where a reduce keeps its
+// partials. They never reach a reduce's tickets: past 256 bytes of tickets (more than 64
+// groups, over 2^18 tiles) a reduce's partials alone are at least 1 MiB, more than these ever
+// are, so the scratch that holds that reduce holds its tickets before these partials.
+static_assert(2 * kMaxGrid * sizeof(uint64_t) <= ((uint64_t)64 * 4096 * sizeof(float)),
+              "arg partials must stay within a large reduce's partials");
+const uint64_t kArgTicketBytes = 256;
+
 uint64_t arg_reduce_scratch(uint64_t n) {
   if (n == 0) return 0;
-  return 2 * round_up((uint64_t)partial_blocks(n) * sizeof(uint64_t));
+  return kArgTicketBytes + 2 * round_up((uint64_t)partial_blocks(n) * sizeof(uint64_t));
 }
 
 int arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t dtype,
@@ -377,22 +401,19 @@ int arg_reduce_launch(void* stream, wk_status* st, uint32_t warp_size, uint32_t 
                       uint64_t scratch_bytes, void* value_out, uint64_t* index_out) {
   if (n == 0 || !value_out || !index_out) return WK_ERR_ARG;
   if (scratch_bytes < arg_reduce_scratch(n)) return WK_ERR_SCRATCH;
-  uint64_t* part_key = (uint64_t*)scratch;
-  uint64_t* part_idx =
-      (uint64_t*)((char*)scratch + round_up((uint64_t)partial_blocks(n) * sizeof(uint64_t)));
+  // The end rounded down to 256 bytes keeps the partials aligned in any scratch the size check
+  // passed (arg_reduce_scratch is a multiple of 256).
+  const uint64_t half = round_up((uint64_t)partial_blocks(n) * sizeof(uint64_t));
+  char* end = (char*)scratch + scratch_bytes / 256 * 256;
+  unsigned* ticket = (unsigned*)scratch;
+  uint64_t* part_key = (uint64_t*)(end - 2 * half);
+  uint64_t* part_idx = (uint64_t*)(end - half);
   return with_dtype_io(dtype, [&](auto tt) {
     typedef typename decltype(tt)::type T;
     const unsigned grid = arg_grid((const T*)in, n);
     return with_arg_op(op, [&](auto ot) {
-      constexpr int OP = decltype(ot)::value;
-      host::stream_t s = as_stream(stream);
-      WK_LAUNCH(grid, kBlock, 0, s, arg_partials_kernel<OP, T>)(st, warp_size, (const T*)in, n,
-                                                                part_key, part_idx);
-      int rc = host::launch_error();
-      if (rc) return rc;
-      WK_LAUNCH(1, kBlock, 0, s, arg_final_kernel<OP, T>)(st, warp_size, (const T*)in, part_key,
-                                                          part_idx, grid, (T*)value_out,
-                                                          index_out);
+      WK_LAUNCH(grid, kBlock, 0, as_stream(stream), arg_reduce_kernel<decltype(ot)::value, T>)(
+          st, warp_size, (const T*)in, n, part_key, part_idx, ticket, (T*)value_out, index_out);
       return host::launch_error();
     });
   });

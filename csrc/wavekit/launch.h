@@ -21,7 +21,7 @@
 
 #include "rtc.h"
 
-#define WK_ABI_VERSION 23
+#define WK_ABI_VERSION 24
 
 #define WK_OK 0
 #define WK_ERR_WARP_SIZE (-1)
@@ -48,7 +48,8 @@
 #define WK_ALGO_ARGSORT 6u         // the keys' indices only
 #define WK_ALGO_SEGMENTED_SORT 7u  // segments longer than a warp
 #define WK_ALGO_TOP_K 8u
-// ABI 8: argmin/argmax's per-block (key, index) partials, for scratch_bytes().
+// ABI 8: argmin/argmax's per-block (key, index) partials, for scratch_bytes(); since ABI 24
+// also its ticket, in the device reduce's kind of scratch (launchers.def).
 #define WK_ALGO_ARG_REDUCE 9u
 #define WK_ALGO_RUNS 10u  // unique, unique_by_key, run_length_encode (ABI 8)
 #define WK_ALGO_BY_KEY 11u  // reduce_by_key, scan_by_key: the values' dtype (ABI 9)

@@ -1,8 +1,8 @@
 //! argmin / argmax on a GPU (`RawBackend`'s `raw_arg_reduce`, `raw_segmented_arg_reduce`,
 //! `raw_warp_arg_reduce`, which raw_backend.rs hands here): every length checked again against the
 //! buffers, one launcher each (csrc/kernels/arg_reduce.cu). The device form takes its scratch
-//! (one (key, index) partial per block) from the backend's pool and enqueues its two launches
-//! on the stream; the segmented form enqueues one; the warp form uploads, runs and reads back.
+//! (a ticket and one (key, index) partial per block) from the reduce pool, whose tickets stay
+//! zero between calls, and enqueues one launch on the stream; the segmented form enqueues one; the warp form uploads, runs and reads back.
 
 use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
@@ -42,15 +42,17 @@ impl<R: GpuRuntime> GpuBackend<R> {
         }
         let mut work = self.lock();
         self.rt.make_current()?;
-        let bytes = self.scratch_bytes(ffi::ALGO_ARG_REDUCE, T::KIND, n);
         self.launch(&mut work, "arg_reduce", Reports::Errors, |k, pools| {
+            // Its ticket lives in the reduce pool, zero between calls, as the reduce's do.
+            let scratch = self.zeroed_scratch(pools, ffi::ALGO_ARG_REDUCE, T::KIND, n)?;
+            let bytes = scratch.bytes();
             k.arg_reduce(
                 self.launch_width,
                 T::KIND as u32,
                 op_code(op),
                 self.input(input)?,
                 n as u64,
-                self.ensure_pool(pools, bytes)?,
+                scratch,
                 bytes,
                 self.output(value)?,
                 self.output(index)?,

@@ -149,7 +149,6 @@ impl<R: GpuRuntime> GpuBackend<R> {
             ffi::ALGO_BY_KEY,
             ffi::ALGO_PARTITION,
             ffi::ALGO_PARTITION_REVERSED,
-            ffi::ALGO_ARG_REDUCE,
         ]
         .map(|algo| self.scratch_bytes(algo, T::KIND, n))
         .into_iter()
@@ -157,7 +156,11 @@ impl<R: GpuRuntime> GpuBackend<R> {
         .unwrap_or(0)
         .max(self.sort_reserve_bytes::<T>(n));
         self.ensure_pool(&mut work.pools, pool)?;
-        let reduce = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
+        let reduce = [ffi::ALGO_DEVICE_REDUCE, ffi::ALGO_ARG_REDUCE]
+            .map(|algo| self.scratch_bytes(algo, T::KIND, n))
+            .into_iter()
+            .max()
+            .unwrap_or(0);
         self.ensure_reduce_pool(&mut work.pools, reduce)?;
         self.reserve_tagged::<T>(&mut work.pools, n)?;
         if work.slots.is_empty() {

@@ -9,7 +9,7 @@ use super::launch::{Out, ReduceScratch};
 use super::queue::Pending;
 use super::runtime::GpuRuntime;
 use super::tagged_pool::TaggedPool;
-use wavekit_core::element::Element;
+use wavekit_core::element::{ElemKind, Element};
 use wavekit_core::error::{Result, WavekitError};
 
 /// Bytes of the result slot that one-value results (a reduce, a count) come back through.
@@ -91,7 +91,20 @@ impl<R: GpuRuntime> GpuBackend<R> {
         pools: &'p mut Pools<R>,
         n: usize,
     ) -> Result<ReduceScratch<'p>> {
-        let need = self.scratch_bytes(ffi::ALGO_DEVICE_REDUCE, T::KIND, n);
+        self.zeroed_scratch(pools, ffi::ALGO_DEVICE_REDUCE, T::KIND, n)
+    }
+
+    /// The reduce pool, at least `algo`'s bytes for `n` elements of `kind`, for a launcher that
+    /// keeps its tickets there as the device reduce does (launchers.def: device_reduce,
+    /// arg_reduce).
+    pub(crate) fn zeroed_scratch<'p>(
+        &self,
+        pools: &'p mut Pools<R>,
+        algo: u32,
+        kind: ElemKind,
+        n: usize,
+    ) -> Result<ReduceScratch<'p>> {
+        let need = self.scratch_bytes(algo, kind, n);
         self.ensure_reduce_pool(pools, need)?;
         Ok(ReduceScratch::new(&mut pools.reduce_pool))
     }

@@ -17,7 +17,7 @@ pub(super) enum Scratch {
     /// None, or any of the backend's scratch (the launcher prepares what it needs).
     Any,
     /// The device reduce's own, whose tickets start at zero and which every such call leaves
-    /// zero (device_reduce.cu).
+    /// zero (device_reduce.cu); arg_reduce keeps its ticket there too (arg_reduce.cu).
     Reduce,
     /// The launcher's own tagged scratch, the tag and the dtype parameter named here agreeing
     /// with what it holds (launchers.def, `device_scan_tagged`): the handle supplies `tag`.
@@ -228,7 +228,7 @@ pub(super) const LAUNCHERS: &[Launcher] = &[
             ("count", COUNT),
         ],
     ),
-    l(
+    reduce(
         "arg_reduce",
         &[
             ("in", E),
