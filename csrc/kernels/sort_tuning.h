@@ -15,10 +15,13 @@ const unsigned kStaticShared = 48 * 1024;
 // How a warp of the onesweep pass finds the lanes that hold its digit: one ballot a digit bit
 // (CUB's WARP_MATCH_ANY, its default), or a shared word a digit that each lane ORs its bit into
 // (CUB's WARP_MATCH_ATOMIC_OR; where its array fits beside the tile). The atomicOr ranking
-// issues about 30 instructions an item where the ballots issue about 70 (sm_90 SASS, u32 keys),
-// but the lanes of one digit meet on one word, which CUB documents as slower when many lanes
-// share a digit. GPU builds keep the ballots until the two are measured side by side on random
-// and skewed keys; the executor runs the atomicOr ranking, so that CI verifies both.
+// issues about 30 instructions an item, the ballots about 25 since arch::ballot_agree, but the
+// lanes of one digit meet on one word. Side by side (lent H100, 2026-12-08,
+// benches/results/sort-arg-2026-12-08/), the atomicOr ranking ran 1.04-1.07x the ballots' speed
+// on uniform u32 / f32 keys, but 0.89-0.98x on CUB's low-entropy keys and 0.86-0.96x on keys 7
+// in 8 one value, as CUB documents. A sort should not lose 14% on its users' skewed keys to win 6%
+// on uniform ones, so GPU builds keep the ballots (CUB's default too); the executor runs the
+// atomicOr ranking, so that CI verifies both.
 #if defined(WK_VENDOR_HOST)
 constexpr bool kOnesweepMatchOr = true;
 #else
