@@ -368,7 +368,7 @@ fn bench_checks_then_times_every_collective() {
     assert!(!out.contains("REFUSED") && !out.contains("FAILED"), "{out}");
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<&str> = text.lines().skip(1).collect();
-    assert_eq!(rows.len(), 68, "{text}");
+    assert_eq!(rows.len(), 70, "{text}");
     for row in &rows {
         let fields: Vec<&str> = row.split(',').collect();
         assert_eq!(fields.len(), 17, "{row}");
