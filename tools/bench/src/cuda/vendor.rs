@@ -6,7 +6,7 @@
 
 use super::ffi;
 use super::timer::{DeviceTimer, check};
-use super::{Buf, inp, out, scratch, stream};
+use super::{Buf, inp, out, scratch, stream, time_cub};
 use crate::case::{Case, CaseResult, Measured, Refused, check_all, size_of};
 use crate::cases::keys_for;
 use crate::job::RawCsr;
@@ -84,36 +84,11 @@ fn histogram_vs_cub(b: &CudaBackend, h: &Harness, n: usize, skewed: bool, bins: 
     }
 
     let cub_counts = b.alloc::<u32>(bins as usize)?;
-    let mut tb = 0usize;
-    check(
-        b,
-        // SAFETY: a size query; nothing is launched.
-        unsafe {
-            ffi::wk_bench_cub_histogram(
-                std::ptr::null_mut(),
-                inp(&buf),
-                n as u64,
-                bins,
-                out(&cub_counts),
-                std::ptr::null_mut(),
-                &mut tb,
-            )
-        },
-        "cub histogram",
-    )?;
-    let temp = scratch(b, tb as u64)?;
-    // SAFETY: as above, with the scratch CUB asked for (`temp`, `tb` bytes).
-    let cub = timer.time(h, "cub histogram", |s| unsafe {
-        let mut tb = tb;
-        ffi::wk_bench_cub_histogram(
-            s,
-            inp(&buf),
-            n as u64,
-            bins,
-            out(&cub_counts),
-            out(&temp),
-            &mut tb,
-        )
+    // SAFETY: a null scratch is a size query (CUB writes only `*tb`); otherwise `buf` holds n
+    // keys, `cub_counts` `bins` counts and `temp` the `*tb` bytes CUB asked for, on the timer's
+    // stream.
+    let cub = time_cub(b, &timer, h, "cub histogram", |s, temp, tb| unsafe {
+        ffi::wk_bench_cub_histogram(s, inp(&buf), n as u64, bins, out(&cub_counts), temp, tb)
     })?;
     let got: Vec<u64> = b
         .download(&cub_counts)?
