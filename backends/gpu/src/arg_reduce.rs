@@ -2,7 +2,8 @@
 //! `raw_warp_arg_reduce`, which raw_backend.rs hands here): every length checked again against the
 //! buffers, one launcher each (csrc/kernels/arg_reduce.cu). The device form takes its scratch
 //! (a ticket and one (key, index) partial per block) from the reduce pool, whose tickets stay
-//! zero between calls, and enqueues one launch on the stream; the segmented form enqueues one; the warp form uploads, runs and reads back.
+//! zero between calls, and enqueues one launch on the stream; the segmented form enqueues one;
+//! the warp form uploads, runs and reads back.
 
 use super::backend::GpuBackend;
 use super::buffer::GpuBuffer;
